@@ -1,0 +1,201 @@
+/// An instant on the UTC time line, to the second: seconds since 1970-01-01T00:00:00Z.
+///
+/// The engine never reads a clock; every "now" arrives as an `Instant` parameter.
+public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Seconds since the Unix epoch (leap seconds are not counted, as in POSIX time).
+    public var secondsSinceEpoch: Int64
+
+    public init(secondsSinceEpoch: Int64) {
+        self.secondsSinceEpoch = secondsSinceEpoch
+    }
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool {
+        lhs.secondsSinceEpoch < rhs.secondsSinceEpoch
+    }
+
+    /// The instant `seconds` later (earlier when negative).
+    public func adding(seconds: Int64) -> Instant {
+        Instant(secondsSinceEpoch: secondsSinceEpoch + seconds)
+    }
+
+    /// ISO 8601 in UTC, e.g. `2024-03-10T07:30:00Z`.
+    public var description: String { ISO8601.format(self, offsetSeconds: 0) }
+}
+
+/// A day of the week, numbered as in the slot ids: 1 = Sunday ... 7 = Saturday.
+public enum Weekday: Int, CaseIterable, Sendable, Comparable {
+    case sunday = 1, monday, tuesday, wednesday, thursday, friday, saturday
+
+    public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The weekday of a day number (days since 1970-01-01, a Thursday).
+    public init(dayNumber: Int) {
+        self = Weekday(rawValue: CivilCalendar.floorMod(dayNumber + 4, 7) + 1)!
+    }
+
+    /// Three-letter English abbreviation in lower case (`sun`, `mon`, ...), as the CLI writes it.
+    public var shortName: String {
+        ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][rawValue - 1]
+    }
+
+    /// Title-case abbreviation for human output (`Sun`, `Mon`, ...).
+    public var displayName: String {
+        ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][rawValue - 1]
+    }
+
+    /// Parses `sun`, `Sunday`, `SU` and similar.
+    public init?(name: String) {
+        let lower = name.lowercased()
+        guard lower.count >= 2 else { return nil }
+        let full = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        guard let index = full.firstIndex(where: { $0.hasPrefix(lower) }) else { return nil }
+        self = Weekday(rawValue: index + 1)!
+    }
+}
+
+/// A calendar date without a time zone (proleptic Gregorian calendar).
+public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Creates a date, or returns nil when the day does not exist (30 February, day 32).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month) else {
+            return nil
+        }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The date of a day number (days since 1970-01-01).
+    public init(dayNumber: Int) {
+        (year, month, day) = CivilCalendar.civil(fromDayNumber: dayNumber)
+    }
+
+    /// Days since 1970-01-01.
+    public var dayNumber: Int { CivilCalendar.dayNumber(year: year, month: month, day: day) }
+
+    public var weekday: Weekday { Weekday(dayNumber: dayNumber) }
+
+    public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2) + "-" + ISO8601.pad(day, 2)
+    }
+}
+
+/// A wall-clock time of day, to the second (00:00:00 ... 23:59:59).
+public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Seconds since local midnight, 0 ..< 86400.
+    public let secondsSinceMidnight: Int
+
+    public init?(hour: Int, minute: Int, second: Int = 0) {
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
+        secondsSinceMidnight = hour * 3600 + minute * 60 + second
+    }
+
+    /// Wraps past midnight: 25:00 becomes 01:00 (used by the presets, never by user input).
+    public init(wrappingSeconds seconds: Int) {
+        secondsSinceMidnight = CivilCalendar.floorMod(seconds, 86400)
+    }
+
+    public var hour: Int { secondsSinceMidnight / 3600 }
+    public var minute: Int { secondsSinceMidnight / 60 % 60 }
+    public var second: Int { secondsSinceMidnight % 60 }
+
+    public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool {
+        lhs.secondsSinceMidnight < rhs.secondsSinceMidnight
+    }
+
+    /// `HH:MM`, or `HH:MM:SS` when the seconds are not zero.
+    public var description: String {
+        let base = ISO8601.pad(hour, 2) + ":" + ISO8601.pad(minute, 2)
+        return second == 0 ? base : base + ":" + ISO8601.pad(second, 2)
+    }
+}
+
+/// A date and a wall-clock time, without a zone.
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let date: LocalDate
+    public let time: TimeOfDay
+
+    public init(date: LocalDate, time: TimeOfDay) {
+        self.date = date
+        self.time = time
+    }
+
+    /// Seconds since 1970-01-01T00:00:00 of the local clock (as if the zone were UTC).
+    public var localSeconds: Int64 {
+        Int64(date.dayNumber) * 86400 + Int64(time.secondsSinceMidnight)
+    }
+
+    public init(localSeconds: Int64) {
+        let days = CivilCalendar.floorDiv(localSeconds, 86400)
+        date = LocalDate(dayNumber: Int(days))
+        time = TimeOfDay(wrappingSeconds: Int(localSeconds - days * 86400))
+    }
+
+    public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
+        lhs.localSeconds < rhs.localSeconds
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS`.
+    public var description: String {
+        "\(date)T" + ISO8601.pad(time.hour, 2) + ":" + ISO8601.pad(time.minute, 2) + ":" + ISO8601.pad(time.second, 2)
+    }
+}
+
+/// Proleptic Gregorian arithmetic on day numbers (Howard Hinnant's algorithms): exact, allocation-free.
+public enum CivilCalendar {
+    @inlinable
+    public static func floorDiv<T: BinaryInteger>(_ a: T, _ b: T) -> T {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    @inlinable
+    public static func floorMod<T: BinaryInteger>(_ a: T, _ b: T) -> T {
+        a - floorDiv(a, b) * b
+    }
+
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a civil date (which must be valid).
+    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDiv(y, 400)
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The civil date of a day number.
+    public static func civil(fromDayNumber days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = floorDiv(z, 146_097)
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,78 @@
+/// Formatting and parsing of the ISO 8601 forms remindd reads and writes.
+public enum ISO8601 {
+    /// Zero-pads a non-negative number to `width` digits (negative years keep their sign).
+    public static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(abs(value))
+        let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return value < 0 ? "-" + padded : padded
+    }
+
+    /// `+HH:MM` / `-HH:MM`, or `+HH:MM:SS` for the odd historical offsets (LMT) that have seconds.
+    public static func formatOffset(_ seconds: Int) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        let magnitude = abs(seconds)
+        var text = sign + pad(magnitude / 3600, 2) + ":" + pad(magnitude / 60 % 60, 2)
+        if magnitude % 60 != 0 { text += ":" + pad(magnitude % 60, 2) }
+        return text
+    }
+
+    /// `2024-03-10T03:30:00-04:00` for an instant seen at a UTC offset; `...Z` when the offset is zero and `zulu`.
+    public static func format(_ instant: Instant, offsetSeconds: Int, zulu: Bool = true) -> String {
+        let local = LocalDateTime(localSeconds: instant.secondsSinceEpoch + Int64(offsetSeconds))
+        if offsetSeconds == 0 && zulu { return local.description + "Z" }
+        return local.description + formatOffset(offsetSeconds)
+    }
+
+    /// Parses `YYYY-MM-DD`.
+    public static func parseDate(_ text: some StringProtocol) -> LocalDate? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else { return nil }
+        return LocalDate(year: y, month: m, day: d)
+    }
+
+    /// Parses `HH:MM` or `HH:MM:SS`.
+    public static func parseTime(_ text: some StringProtocol) -> TimeOfDay? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
+            let h = Int(parts[0]), let m = Int(parts[1])
+        else { return nil }
+        let s = parts.count == 3 ? Int(parts[2]) : 0
+        return s.flatMap { TimeOfDay(hour: h, minute: m, second: $0) }
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM[:SS]` (a space instead of `T` is accepted).
+    public static func parseDateTime(_ text: some StringProtocol) -> LocalDateTime? {
+        guard let sep = text.firstIndex(where: { $0 == "T" || $0 == " " }),
+            let date = parseDate(text[text.startIndex..<sep]),
+            let time = parseTime(text[text.index(after: sep)...])
+        else { return nil }
+        return LocalDateTime(date: date, time: time)
+    }
+
+    /// Parses an instant: `YYYY-MM-DDTHH:MM[:SS]` followed by `Z` or `±HH:MM` (or `±HHMM`, `±HH`).
+    /// Returns the local date-time and the offset, or nil for the offset when the text has none.
+    public static func parseInstant(_ text: String) -> (local: LocalDateTime, offsetSeconds: Int?)? {
+        if text.hasSuffix("Z") || text.hasSuffix("z") {
+            return parseDateTime(text.dropLast()).map { ($0, 0) }
+        }
+        // An offset sign can only appear after the 'T' (the date has '-' of its own).
+        guard let t = text.firstIndex(where: { $0 == "T" || $0 == " " }) else { return nil }
+        if let signIndex = text[t...].lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            guard let local = parseDateTime(text[..<signIndex]) else { return nil }
+            let digits = text[text.index(after: signIndex)...].filter { $0 != ":" }
+            guard [2, 4].contains(digits.count), digits.allSatisfy(\.isASCIIDigit) else { return nil }
+            let hours = Int(digits.prefix(2))!
+            let minutes = digits.count == 4 ? Int(digits.suffix(2))! : 0
+            guard hours <= 18, minutes < 60 else { return nil }
+            let magnitude = hours * 3600 + minutes * 60
+            return (local, text[signIndex] == "-" ? -magnitude : magnitude)
+        }
+        return parseDateTime(text).map { ($0, nil) }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

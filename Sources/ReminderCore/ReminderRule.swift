@@ -1,0 +1,130 @@
+/// When a reminder fires: a day selector, the times of day on each selected day, and optional bounds.
+///
+/// Rules are plain values; ``nextOccurrence(after:in:)`` computes the next firing in a zone.
+public struct ReminderRule: Hashable, Sendable {
+    /// Which local dates the rule fires on.
+    public var days: DaySelector
+    /// The wall-clock times on each selected day, ascending and without duplicates.
+    public private(set) var times: [TimeOfDay]
+    /// No firing before this local date-time (the first day, and the anchor of `every` rules).
+    public var start: LocalDateTime?
+    /// No firing after this local date (inclusive last day).
+    public var until: LocalDate?
+    /// Local dates on which the rule does not fire (holidays, vacations), ascending day numbers.
+    public private(set) var skippedDayNumbers: [Int]
+    /// The preset the rule was expanded from ("Twice a Day"), kept for display.
+    public var presetName: String?
+
+    public init(
+        days: DaySelector, times: [TimeOfDay], start: LocalDateTime? = nil, until: LocalDate? = nil,
+        skip: [LocalDate] = [], presetName: String? = nil
+    ) {
+        self.days = days
+        self.times = Array(Set(times)).sorted()
+        self.start = start
+        self.until = until
+        self.skippedDayNumbers = Array(Set(skip.map(\.dayNumber))).sorted()
+        self.presetName = presetName
+    }
+
+    /// The skipped dates as calendar dates.
+    public var skip: [LocalDate] { skippedDayNumbers.map(LocalDate.init(dayNumber:)) }
+
+    /// A short human description: `daily 08:00, 20:00`, `weekly Sun 09:00`, `Twice Monthly`.
+    public var summary: String {
+        let at = times.map(\.description).joined(separator: ", ")
+        if let presetName { return "\(presetName.lowercased()), \(at)" }
+        return "\(days.summary) \(at)"
+    }
+}
+
+/// The local dates a rule fires on.
+public enum DaySelector: Hashable, Sendable {
+    /// Every day.
+    case daily
+    /// Every week on these weekdays.
+    case weekly(WeekdaySet)
+    /// Every month on these days (a day past the month's end clamps to its last day).
+    case monthly(MonthDaySet)
+    /// Every month on the nth weekday: `ordinal` 1...5, or -1 for the last (a missing 5th is skipped).
+    case nthWeekday(ordinal: Int, weekday: Weekday)
+    /// Every year on a month and day; 29 February clamps to 28 February in common years.
+    case yearly(month: Int, day: Int)
+    /// Every `interval` days, counted from the rule's start date.
+    case everyDays(interval: Int)
+    /// Every `interval` weeks (Monday-based, counted from the start date's week) on these weekdays.
+    case everyWeeks(interval: Int, WeekdaySet)
+    /// Once, on this date.
+    case once(LocalDate)
+
+    /// `daily`, `weekly Mon, Thu`, `monthly 1, 15, last`, `every 3 days` ...
+    public var summary: String {
+        switch self {
+        case .daily: return "daily"
+        case .weekly(let set): return "weekly \(set)"
+        case .monthly(let set): return "monthly \(set)"
+        case .nthWeekday(let ordinal, let weekday):
+            return "monthly on the \(NthWeekday.ordinalName(ordinal)) \(weekday.displayName)"
+        case .yearly(let month, let day): return "yearly " + ISO8601.pad(month, 2) + "-" + ISO8601.pad(day, 2)
+        case .everyDays(let n): return "every \(n) days"
+        case .everyWeeks(let n, let set): return "every \(n) weeks \(set)"
+        case .once(let date): return "once \(date)"
+        }
+    }
+}
+
+
+/// A set of weekdays, stored as a bit mask (bit 1 = Sunday ... bit 7 = Saturday).
+public struct WeekdaySet: Hashable, Sendable, CustomStringConvertible {
+    public private(set) var mask: UInt8
+
+    public init(_ weekdays: some Sequence<Weekday>) {
+        mask = weekdays.reduce(0) { $0 | 1 << UInt8($1.rawValue) }
+    }
+
+    public func contains(_ weekday: Weekday) -> Bool { mask & 1 << UInt8(weekday.rawValue) != 0 }
+    public var isEmpty: Bool { mask == 0 }
+    public var weekdays: [Weekday] { Weekday.allCases.filter(contains) }
+    public var description: String { weekdays.map(\.displayName).joined(separator: ", ") }
+}
+
+/// A set of days of month 1...31 plus "last", as a bit mask (bit n = day n, bit 0 = last day).
+public struct MonthDaySet: Hashable, Sendable, CustomStringConvertible {
+    public private(set) var mask: UInt32
+
+    public init(days: some Sequence<Int>, includesLastDay: Bool = false) {
+        mask = days.reduce(includesLastDay ? 1 : 0) { $0 | 1 << UInt32($1) }
+    }
+
+    public var days: [Int] { (1...31).filter { mask & 1 << UInt32($0) != 0 } }
+    public var includesLastDay: Bool { mask & 1 != 0 }
+    public var isEmpty: Bool { mask == 0 }
+
+    /// The days this set fires on in a month of `length` days, as a mask: days past the end clamp to the last day.
+    @inlinable
+    func effectiveMask(monthLength length: Int) -> UInt32 {
+        let withinMonth: UInt32 = (1 << UInt32(length)) - 2  // bits 1 ..< length
+        var result = mask & withinMonth
+        if mask & ~withinMonth != 0 { result |= 1 << UInt32(length) }  // 'last', or days >= length
+        return result
+    }
+
+    /// The listed day that an effective day came from (the smallest one that clamps to it), or 0 for "last".
+    func sourceDay(effectiveDay day: Int, monthLength length: Int) -> Int {
+        if day < length { return day }
+        return days.first { $0 >= length } ?? 0
+    }
+
+    public var description: String {
+        (days.map(String.init) + (includesLastDay ? ["last"] : [])).joined(separator: ", ")
+    }
+}
+
+/// Names of nth-weekday ordinals, shared by parsing and display.
+public enum NthWeekday {
+    static let ordinals = ["1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "last": -1]
+
+    static func ordinalName(_ ordinal: Int) -> String {
+        ordinals.first { $0.value == ordinal }?.key ?? "\(ordinal)th"
+    }
+}

@@ -1,0 +1,254 @@
+/// A rule as the user writes it: the `remindctl add`/`preview` flags, also the Varlink `RuleSpec` record.
+///
+/// Exactly one kind is given (`daily`, `weekly`, `monthly`, `monthlyOn`, `yearly`, `every`, `preset`, `once`);
+/// ``makeRule()`` validates everything and returns a ``ReminderRule`` or one ``RuleSpecError`` that says how to fix it.
+public struct RuleSpec: Hashable, Sendable, Codable {
+    public var daily: Bool?
+    /// Weekdays: `mon,thu`.
+    public var weekly: String?
+    /// Days of month: `1,15,31` or `last`.
+    public var monthly: String?
+    /// Nth weekday: `2nd-sun`, `last-sun`.
+    public var monthlyOn: String?
+    /// Month and day: `02-29`.
+    public var yearly: String?
+    /// Interval: `3d` or `2w` (with `weekly` for the weekdays).
+    public var every: String?
+    /// A preset name: `Twice Monthly`.
+    public var preset: String?
+    /// A one-shot local date-time: `2026-12-24T18:00:30`.
+    public var once: String?
+    /// Times of day: `08:00,20:00`.
+    public var at: String?
+    /// First day (`2026-12-01`), date-time (`2026-12-20T08:00`), or for daily presets a time (`08:00`).
+    public var start: String?
+    /// Last day: `2027-06-30`.
+    public var until: String?
+    /// Dates without firing: `2026-12-25,2027-01-01`.
+    public var skip: String?
+
+    public init(
+        daily: Bool? = nil, weekly: String? = nil, monthly: String? = nil, monthlyOn: String? = nil,
+        yearly: String? = nil, every: String? = nil, preset: String? = nil, once: String? = nil, at: String? = nil,
+        start: String? = nil, until: String? = nil, skip: String? = nil
+    ) {
+        self.daily = daily
+        self.weekly = weekly
+        self.monthly = monthly
+        self.monthlyOn = monthlyOn
+        self.yearly = yearly
+        self.every = every
+        self.preset = preset
+        self.once = once
+        self.at = at
+        self.start = start
+        self.until = until
+        self.skip = skip
+    }
+
+    /// Validates the spec and builds the rule.
+    public func makeRule() throws(RuleSpecError) -> ReminderRule {
+        let kinds: [(String, Bool)] = [
+            ("--daily", daily == true), ("--monthly", monthly != nil), ("--monthly-on", monthlyOn != nil),
+            ("--yearly", yearly != nil), ("--preset", preset != nil), ("--once", once != nil),
+            ("--every", every != nil),
+            // --weekly is a kind of its own, or the weekdays of --every Nw.
+            ("--weekly", weekly != nil && every == nil),
+        ]
+        let given = kinds.filter(\.1).map(\.0)
+        guard given.count == 1 else {
+            if given.isEmpty {
+                throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\" or --once 2026-12-24T18:00")
+            }
+            throw RuleSpecError("\(given.joined(separator: " and ")) cannot be combined: give one schedule per reminder")
+        }
+
+        var startDateTime: LocalDateTime?
+        var startTimeOnly: TimeOfDay?
+        if let start {
+            if let dt = ISO8601.parseDateTime(start) {
+                startDateTime = dt
+            } else if let date = ISO8601.parseDate(start) {
+                startDateTime = LocalDateTime(date: date, time: TimeOfDay(hour: 0, minute: 0)!)
+            } else if let time = ISO8601.parseTime(start), preset != nil {
+                startTimeOnly = time
+            } else {
+                throw RuleSpecError("invalid --start '\(start)': write a date 2026-12-01 or a date-time 2026-12-01T08:00\(preset != nil ? ", or a time 08:00 for daily presets" : "")")
+            }
+        }
+        let untilDate = try until.map { text throws(RuleSpecError) in
+            guard let date = ISO8601.parseDate(text) else {
+                throw RuleSpecError(Self.dateHint("--until", text))
+            }
+            return date
+        }
+        if let untilDate, let startDateTime, untilDate < startDateTime.date {
+            throw RuleSpecError("--until \(untilDate) is before --start \(startDateTime.date): the rule would never fire")
+        }
+        var skipDates: [LocalDate] = []
+        for item in (skip ?? "").split(separator: ",") {
+            let text = item.trimmingSpaces
+            guard let date = ISO8601.parseDate(text) else { throw RuleSpecError(Self.dateHint("--skip", text)) }
+            skipDates.append(date)
+        }
+
+        func rule(_ days: DaySelector, _ times: [TimeOfDay], preset: Preset? = nil) -> ReminderRule {
+            ReminderRule(days: days, times: times, start: startDateTime, until: untilDate, skip: skipDates, presetName: preset?.rawValue)
+        }
+
+        if let preset {
+            guard let found = Preset(name: preset) else {
+                throw RuleSpecError("unknown preset '\(preset)': use one of \(Preset.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+            }
+            guard at == nil else {
+                throw RuleSpecError("--preset takes its times from --start, not --at: write --preset \"\(found.rawValue)\" --start 2026-12-01T08:00")
+            }
+            guard let time = startDateTime?.time ?? startTimeOnly else {
+                throw RuleSpecError("--preset \"\(found.rawValue)\" needs --start with a time, e.g. --start \(found.needsStartDate ? "2026-12-01T08:00" : "08:00")")
+            }
+            if found.needsStartDate && startDateTime == nil {
+                throw RuleSpecError("--preset \"\(found.rawValue)\" takes its \(found.rawValue.contains("Week") ? "weekday" : "day of month") from --start: give a date-time, e.g. --start 2026-12-01T\(time)")
+            }
+            let expanded = found.expand(time: time, date: startDateTime?.date)
+            return rule(expanded.days, expanded.times, preset: found)
+        }
+
+        if let once {
+            guard at == nil else { throw RuleSpecError("--once takes the date and time together: write --once 2026-12-24T18:00") }
+            guard let when = ISO8601.parseDateTime(once) else {
+                if let (date, time) = Self.splitDateTime(once), ISO8601.parseTime(time) != nil {
+                    throw RuleSpecError(Self.dateHint("--once", String(date)))
+                }
+                throw RuleSpecError("invalid --once '\(once)': write a local date-time such as 2026-12-24T18:00 or 2026-12-24T18:00:30")
+            }
+            return ReminderRule(days: .once(when.date), times: [when.time], start: startDateTime, until: untilDate, skip: skipDates)
+        }
+
+        let times = try parseTimes()
+        if daily == true { return rule(.daily, times) }
+        if let every {
+            return try parseEvery(every, times: times, rule: rule)
+        }
+        if let weekly { return rule(.weekly(try Self.parseWeekdays(weekly, flag: "--weekly")), times) }
+        if let monthly { return rule(.monthly(try Self.parseMonthDays(monthly)), times) }
+        if let monthlyOn { return rule(try Self.parseNthWeekday(monthlyOn), times) }
+        if let yearly { return rule(try Self.parseYearly(yearly), times) }
+        preconditionFailure("every kind is handled above")
+    }
+
+    private func parseTimes() throws(RuleSpecError) -> [TimeOfDay] {
+        guard let at, !at.isEmpty else {
+            throw RuleSpecError("missing --at: give the time of day, e.g. --at 08:00 or --at 08:00,20:00")
+        }
+        var times: [TimeOfDay] = []
+        for item in at.split(separator: ",") {
+            let text = item.trimmingSpaces
+            guard let time = ISO8601.parseTime(text) else {
+                throw RuleSpecError("invalid time '\(text)' in --at: write 24-hour HH:MM (00:00 to 23:59), e.g. 08:00 or 20:30")
+            }
+            times.append(time)
+        }
+        guard !times.isEmpty else { throw RuleSpecError("missing --at: give the time of day, e.g. --at 08:00") }
+        return times
+    }
+
+    private func parseEvery(
+        _ text: String, times: [TimeOfDay], rule: (DaySelector, [TimeOfDay], Preset?) -> ReminderRule
+    ) throws(RuleSpecError) -> ReminderRule {
+        let unit = text.last.map { Character($0.lowercased()) }
+        guard let n = Int(text.dropLast()), (1...3660).contains(n), unit == "d" || unit == "w" else {
+            throw RuleSpecError("invalid --every '\(text)': write a number of days or weeks, e.g. --every 3d or --every 2w --weekly sun")
+        }
+        guard let anchor = start.flatMap({ _ in self.startDate }) else {
+            throw RuleSpecError("--every \(text) counts from a first day: add --start 2026-12-01")
+        }
+        if unit == "d" {
+            guard weekly == nil else { throw RuleSpecError("--weekly goes with --every Nw, not --every \(text)") }
+            return rule(.everyDays(interval: n), times, nil)
+        }
+        let weekdays = try weekly.map { w throws(RuleSpecError) in try Self.parseWeekdays(w, flag: "--weekly") }
+        return rule(.everyWeeks(interval: n, weekdays ?? WeekdaySet([anchor.weekday])), times, nil)
+    }
+
+    private var startDate: LocalDate? {
+        start.flatMap { ISO8601.parseDateTime($0)?.date ?? ISO8601.parseDate($0) }
+    }
+
+    static func parseWeekdays(_ text: String, flag: String) throws(RuleSpecError) -> WeekdaySet {
+        var days: [Weekday] = []
+        for item in text.split(separator: ",") {
+            guard let day = Weekday(name: item.trimmingSpaces) else {
+                throw RuleSpecError("invalid weekday '\(item)' in \(flag): use mon, tue, wed, thu, fri, sat, sun separated by commas, e.g. \(flag) mon,thu")
+            }
+            days.append(day)
+        }
+        guard !days.isEmpty else { throw RuleSpecError("\(flag) needs at least one weekday, e.g. \(flag) mon,thu") }
+        return WeekdaySet(days)
+    }
+
+    static func parseMonthDays(_ text: String) throws(RuleSpecError) -> MonthDaySet {
+        var days: [Int] = []
+        var last = false
+        for item in text.split(separator: ",") {
+            let token = item.trimmingSpaces.lowercased()
+            if token == "last" {
+                last = true
+            } else if let day = Int(token), (1...31).contains(day) {
+                days.append(day)
+            } else {
+                throw RuleSpecError("invalid day of month '\(token)' in --monthly: use 1 to 31 or 'last', e.g. --monthly 1,15 or --monthly last (29-31 fire on the last day of shorter months)")
+            }
+        }
+        guard !days.isEmpty || last else { throw RuleSpecError("--monthly needs at least one day, e.g. --monthly 1,15") }
+        return MonthDaySet(days: days, includesLastDay: last)
+    }
+
+    static func parseNthWeekday(_ text: String) throws(RuleSpecError) -> DaySelector {
+        let parts = text.lowercased().split(separator: "-")
+        guard parts.count == 2, let ordinal = NthWeekday.ordinals[String(parts[0])], let weekday = Weekday(name: String(parts[1]))
+        else {
+            throw RuleSpecError("invalid --monthly-on '\(text)': write ORDINAL-WEEKDAY with 1st, 2nd, 3rd, 4th, 5th or last, e.g. 2nd-sun or last-fri")
+        }
+        return .nthWeekday(ordinal: ordinal, weekday: weekday)
+    }
+
+    static func parseYearly(_ text: String) throws(RuleSpecError) -> DaySelector {
+        let parts = text.split(separator: "-")
+        guard parts.count == 2, let month = Int(parts[0]), let day = Int(parts[1]), (1...12).contains(month),
+            day >= 1, day <= CivilCalendar.daysInMonth(year: 2024, month: month)
+        else {
+            throw RuleSpecError("invalid --yearly '\(text)': write MM-DD of a real date, e.g. --yearly 12-24 or --yearly 02-29 (fires 28 Feb in common years)")
+        }
+        return .yearly(month: month, day: day)
+    }
+
+    private static func splitDateTime(_ text: String) -> (Substring, Substring)? {
+        guard let sep = text.firstIndex(where: { $0 == "T" || $0 == " " }) else { return nil }
+        return (text[..<sep], text[text.index(after: sep)...])
+    }
+
+    /// The error for a date that does not parse, naming an impossible day (`2027-02-30`) as such.
+    static func dateHint(_ flag: String, _ text: String) -> String {
+        let parts = text.split(separator: "-")
+        if parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d > 0 {
+            let length = CivilCalendar.daysInMonth(year: y, month: m)
+            if d > length {
+                return "invalid date '\(text)' in \(flag): \(ISO8601.pad(y, 4))-\(ISO8601.pad(m, 2)) has only \(length) days; write YYYY-MM-DD with a day that exists"
+            }
+        }
+        return "invalid date '\(text)' in \(flag): write YYYY-MM-DD, e.g. 2026-12-01"
+    }
+}
+
+/// A rule the user wrote that cannot work, with a one-line message that says how to write it right.
+public struct RuleSpecError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,34 @@
+/// Whether a firing should be announced or was already taken care of by the user's logged intake.
+public enum SuppressionDecision: Hashable, Sendable {
+    /// Announce the firing.
+    case fire
+    /// Do not announce: `logged` intakes on the firing's day at or before it cover it, the `ordinal`-th of the day.
+    case suppressed(ordinal: Int, logged: Int)
+
+    /// One line for the journal: why the firing was suppressed, or nil when it fires.
+    public var reason: String? {
+        switch self {
+        case .fire: return nil
+        case .suppressed(let ordinal, let logged):
+            return "already logged \(logged) time\(logged == 1 ? "" : "s") today, covering occurrence \(ordinal) of the day"
+        }
+    }
+}
+
+extension ReminderRule {
+    /// Decides whether `occurrence` is suppressed by intake logged at `logs`.
+    ///
+    /// The k-th occurrence (1-based) on its local day D is suppressed when at least k logs fall on day D
+    /// at or before the occurrence's instant. Logs on other days never count.
+    /// - Parameters:
+    ///   - occurrence: a firing of this rule in `zone`.
+    ///   - logs: instants of logged intake for this goal, in any order.
+    public func suppression(of occurrence: Occurrence, logs: [Instant], in zone: TimeZoneRules) -> SuppressionDecision {
+        let day = zone.localDayNumber(at: occurrence.instant)
+        let logged = logs.lazy.filter { $0 <= occurrence.instant && zone.localDayNumber(at: $0) == day }.count
+        guard logged > 0 else { return .fire }
+        let sameDay = occurrences(on: LocalDate(dayNumber: day), in: zone)
+        let ordinal = (sameDay.firstIndex { $0.instant >= occurrence.instant } ?? sameDay.count) + 1
+        return logged >= ordinal ? .suppressed(ordinal: ordinal, logged: logged) : .fire
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import ReminderCore
+import TimeZoneDatabase
+
+/// `remindctl preview`: the next firings of a rule, computed locally without a daemon.
+struct PreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Show the next firings of a rule (works without the daemon).",
+        discussion: """
+            Like 'systemd-analyze calendar --iterations=N': prints the next firings as local time with
+            offset, as UTC, and with the slot id. A time inside a DST gap fires shifted forward by the
+            gap (02:30 -> 03:30); a time that happens twice fires once, at the first occurrence; days
+            29-31 fire on the last day of shorter months.
+
+            Examples:
+              remindctl preview --daily --at 08:00,20:00
+              remindctl preview --weekly mon,thu --at 18:00 --tz America/New_York
+              remindctl preview --monthly 1,15,31 --at 10:00 --count 12
+              remindctl preview --monthly-on last-sun --at 01:30 --tz Europe/London
+              remindctl preview --every 2w --weekly sun --start 2024-10-20 --at 01:30
+              remindctl preview --preset "Twice Monthly" --start 2026-12-20T08:00 --json
+              remindctl preview --once 2026-12-24T18:00:30 --after 2026-12-01T00:00:00Z
+            """
+    )
+
+    @OptionGroup var rule: RuleOptions
+
+    @Option(help: ArgumentHelp("Time zone (IANA name). Default: the system zone.", valueName: "zone"))
+    var tz: String?
+
+    @Option(help: ArgumentHelp("List firings strictly after this instant (ISO 8601; without an offset, local to --tz). Default: now.", valueName: "instant"))
+    var after: String?
+
+    @Option(help: "How many firings to list.")
+    var count = 10
+
+    @Flag(help: "Print a JSON array of {slot, local, utc, scheduled}.")
+    var json = false
+
+    func run() throws {
+        guard count >= 1 else { throw CLIError("invalid --count \(count): give a number of firings of 1 or more, e.g. --count 10") }
+        let environment = ProcessInfo.processInfo.environment
+        let database = TimeZoneDatabase.system(environment: environment)
+        let zone = try loadZone(tz ?? database.systemZoneName(environment: environment), from: database)
+        let reminderRule = try rule.makeRule()
+        let start = try parseAfter(in: zone)
+        let firings = reminderRule.occurrences(after: start, count: count, in: zone)
+        var output = OutputBuffer()
+        if json {
+            output.write("[")
+            for (index, firing) in firings.enumerated() {
+                output.write(index == 0 ? "\n" : ",\n")
+                output.write(#"  {"slot": "\#(firing.slotID(reminderID: "preview"))", "local": "\#(firing.localISO8601)", "utc": "\#(firing.instant)", "scheduled": "\#(LocalDateTime(date: firing.scheduledDate, time: firing.scheduledTime))"}"#)
+            }
+            output.write(firings.isEmpty ? "]\n" : "\n]\n")
+        } else if firings.isEmpty {
+            output.write("No firings after \(start): the rule has ended.\n")
+        } else {
+            for firing in firings {
+                output.write(firing.localDateTime.date.weekday.displayName + " " + firing.localISO8601 + "  " + firing.instant.description + "  " + firing.slotID(reminderID: "preview") + "\n")
+            }
+        }
+        output.flush()
+    }
+
+    private func loadZone(_ name: String, from database: TimeZoneDatabase) throws -> TimeZoneRules {
+        do {
+            return try database.rules(named: name)
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+
+    private func parseAfter(in zone: TimeZoneRules) throws -> Instant {
+        guard let after else {
+            return Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970.rounded(.down)))
+        }
+        guard let parsed = ISO8601.parseInstant(after) else {
+            throw CLIError("invalid --after '\(after)': write an ISO 8601 instant such as 2026-03-08T12:00:00Z or 2026-03-08T07:00:00-05:00")
+        }
+        if let offset = parsed.offsetSeconds {
+            return Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(offset))
+        }
+        return zone.resolve(parsed.local)
+    }
+}
+
+/// Collects output and writes it to stdout in large chunks (100,000 lines of preview stay fast).
+struct OutputBuffer {
+    private var buffer: [UInt8] = []
+
+    mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(1, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
