@@ -36,7 +36,9 @@ let package = Package(
             path: "Benchmarks/NextFireBenchmark",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase"],
+            resources: [.copy("Resources/calendar-vectors.jsonl")], swiftSettings: strictSettings),
         .testTarget(name: "TimeZoneDatabaseTests", dependencies: ["ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
     ]
 )

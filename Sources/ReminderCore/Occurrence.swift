@@ -57,8 +57,8 @@ extension ReminderRule {
                     // On a tie, the slot that was not shifted out of a gap names the firing (Apia's lost
                     // 30 December and 31 December both land on the 31st: it is the 31st's firing).
                     let isBetter = instant < bestInstant
-                        || (instant == bestInstant && local - instant == Int64(zone.offset(at: Instant(secondsSinceEpoch: instant)))
-                            && bestDay != day)
+                        || (instant == bestInstant
+                            && local - instant == Int64(zone.offset(at: Instant(secondsSinceEpoch: instant))))
                     if isBetter {
                         bestInstant = instant
                         bestDay = day
