@@ -1,1 +1,102 @@
-print("todo")
+// Measures the time engine against Foundation's Calendar in one run, and `remindctl preview` against
+// `systemd-analyze calendar` as whole processes. Prints nanoseconds per next-fire and the ratios.
+//
+// Usage: NextFireBenchmark [--remindctl PATH] [--quick]
+import Foundation
+import ReminderCore
+import TimeZoneDatabase
+
+let arguments = CommandLine.arguments
+let quick = arguments.contains("--quick")
+let remindctl = arguments.firstIndex(of: "--remindctl").map { arguments[$0 + 1] }
+let database = TimeZoneDatabase()
+
+/// Best of several runs of `body`, which performs `iterations` next-fire computations; returns ns per computation.
+func nanosecondsPerCall(iterations: Int, runs: Int = 5, _ body: () -> Int64) -> Double {
+    var best = Double.infinity
+    var sink: Int64 = 0
+    for _ in 0..<runs {
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { sink &+= body() }
+        let ns = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        best = min(best, ns / Double(iterations))
+    }
+    if sink == 42 { print("") }  // keeps the work observable
+    return best
+}
+
+struct Case {
+    let name: String
+    let spec: RuleSpec
+    let components: DateComponents
+}
+
+let cases = [
+    Case(name: "daily 08:00", spec: RuleSpec(daily: true, at: "08:00"), components: DateComponents(hour: 8, minute: 0, second: 0)),
+    Case(name: "weekly Mon 18:00", spec: RuleSpec(weekly: "mon", at: "18:00"), components: DateComponents(hour: 18, minute: 0, second: 0, weekday: 2)),
+    Case(name: "monthly 31st 09:00", spec: RuleSpec(monthly: "31", at: "09:00"), components: DateComponents(day: 31, hour: 9, minute: 0, second: 0)),
+]
+let start = Instant(secondsSinceEpoch: 1_767_225_600)  // 2026-01-01T00:00:00Z
+let engineIterations = quick ? 100_000 : 1_000_000
+let foundationIterations = quick ? 2_000 : 20_000
+
+print("next-fire, ns per call (best of 5); Foundation = Calendar.nextDate(after:matching:matchingPolicy: .nextTime)")
+print("rule                 zone                 remindd   Foundation   ratio")
+var worstRatio = Double.infinity
+var slowest = 0.0
+for zoneName in ["UTC", "America/New_York"] {
+    let zone = try database.rules(named: zoneName)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: zoneName)!
+    for item in cases {
+        let rule = try item.spec.makeRule()
+        let engine = nanosecondsPerCall(iterations: engineIterations) {
+            var cursor = start
+            for _ in 0..<engineIterations {
+                cursor = rule.nextOccurrence(after: cursor, in: zone)!.instant
+            }
+            return cursor.secondsSinceEpoch
+        }
+        let foundation = nanosecondsPerCall(iterations: foundationIterations, runs: 3) {
+            var cursor = Date(timeIntervalSince1970: Double(start.secondsSinceEpoch))
+            for _ in 0..<foundationIterations {
+                cursor = calendar.nextDate(after: cursor, matching: item.components, matchingPolicy: .nextTime)!
+            }
+            return Int64(cursor.timeIntervalSince1970)
+        }
+        let ratio = foundation / engine
+        worstRatio = min(worstRatio, ratio)
+        slowest = max(slowest, engine)
+        print(
+            item.name.padding(toLength: 21, withPad: " ", startingAt: 0) + zoneName.padding(toLength: 18, withPad: " ", startingAt: 0)
+                + String(format: "%9.1f %12.1f %8.1fx", engine, foundation, ratio))
+    }
+}
+print(String(format: "slowest remindd next-fire: %.1f ns; smallest speed-up over Foundation: %.1fx", slowest, worstRatio))
+
+/// Median wall time of running a command to completion with its output discarded.
+func processSeconds(_ path: String, _ args: [String], runs: Int = 5) throws -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = args
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let began = Date()
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw NSError(domain: "bench: \(path) failed", code: Int(process.terminationStatus)) }
+        times.append(Date().timeIntervalSince(began))
+    }
+    return times.sorted()[runs / 2]
+}
+
+if let remindctl {
+    let after = ["--after", "2026-01-01T00:00:00Z", "--tz", "UTC"]
+    let preview = try processSeconds(remindctl, ["preview", "--weekly", "mon", "--at", "18:00", "--count", "9033"] + after)
+    let systemd = try processSeconds("/usr/bin/systemd-analyze", ["calendar", "--iterations=9033", "Mon *-*-* 18:00:00 UTC"], runs: 3)
+    let big = try processSeconds(remindctl, ["preview", "--daily", "--at", "08:00,20:00", "--count", "100000"] + after)
+    print(String(format: "remindctl preview --count 9033 (weekly): %.1f ms; systemd-analyze calendar --iterations=9033: %.1f ms; ratio %.0fx", preview * 1000, systemd * 1000, systemd / preview))
+    print(String(format: "remindctl preview --count 100000 (daily): %.1f ms", big * 1000))
+}

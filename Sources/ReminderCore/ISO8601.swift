@@ -18,9 +18,48 @@ public enum ISO8601 {
 
     /// `2024-03-10T03:30:00-04:00` for an instant seen at a UTC offset; `...Z` when the offset is zero and `zulu`.
     public static func format(_ instant: Instant, offsetSeconds: Int, zulu: Bool = true) -> String {
-        let local = LocalDateTime(localSeconds: instant.secondsSinceEpoch + Int64(offsetSeconds))
-        if offsetSeconds == 0 && zulu { return local.description + "Z" }
-        return local.description + formatOffset(offsetSeconds)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(25)
+        write(instant, offsetSeconds: offsetSeconds, zulu: zulu, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the ``format(_:offsetSeconds:zulu:)`` text as ASCII, without building intermediate strings.
+    public static func write(_ instant: Instant, offsetSeconds: Int, zulu: Bool = true, into bytes: inout [UInt8]) {
+        let local = instant.secondsSinceEpoch + Int64(offsetSeconds)
+        let days = CivilCalendar.floorDiv(local, 86400)
+        let (year, month, day) = CivilCalendar.civil(fromDayNumber: Int(days))
+        let seconds = Int(local - days * 86400)
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        if year < 0 || year > 9999 {
+            bytes.append(contentsOf: pad(year, 4).utf8)
+        } else {
+            digits(year, 4)
+        }
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(seconds / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(seconds / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(seconds % 60, 2)
+        if offsetSeconds == 0 && zulu {
+            bytes.append(UInt8(ascii: "Z"))
+        } else {
+            bytes.append(contentsOf: formatOffset(offsetSeconds).utf8)
+        }
     }
 
     /// Parses `YYYY-MM-DD`.

@@ -8,8 +8,11 @@ public struct Occurrence: Hashable, Sendable {
     public let scheduledTime: TimeOfDay
     /// The UTC offset at `instant`.
     public let offsetSeconds: Int
+    /// The rule's day selector, which names the slot.
+    let days: DaySelector
+
     /// The part of the slot id after `reminder-{id}-`, e.g. `w2-09-00`; stable while the rule is unchanged.
-    public let slotSuffix: String
+    public var slotSuffix: String { days.slotPrefix(for: scheduledDate) + Self.slotTime(scheduledTime) }
 
     /// The slot id for a reminder: `reminder-{id}-{suffix}`.
     public func slotID(reminderID: String) -> String { "reminder-\(reminderID)-\(slotSuffix)" }
@@ -21,6 +24,13 @@ public struct Occurrence: Hashable, Sendable {
 
     /// ISO 8601 local time with offset: `2024-03-10T03:30:00-04:00`.
     public var localISO8601: String { ISO8601.format(instant, offsetSeconds: offsetSeconds, zulu: false) }
+
+    /// `08-00`, or `08-00-30` with seconds.
+    static func slotTime(_ time: TimeOfDay) -> String {
+        var text = ISO8601.pad(time.hour, 2) + "-" + ISO8601.pad(time.minute, 2)
+        if time.second != 0 { text += "-" + ISO8601.pad(time.second, 2) }
+        return text
+    }
 }
 
 extension ReminderRule {
@@ -37,19 +47,23 @@ extension ReminderRule {
         let minOffset = Int64(zone.minimumOffset)
         let startInstant = start.map { zone.resolve($0) }
         let untilDay = until?.dayNumber ?? Int.max
+        // Every time on a day resolves to at most midnight + last - minOffset, and to at least
+        // midnight + first - maxOffset: these bounds skip days wholly in the past and stop the scan.
+        func isPast(_ day: Int) -> Bool { Int64(day) * 86400 + Int64(last.secondsSinceMidnight) - minOffset <= after64 }
+        func isBeyond(_ day: Int, _ best: Int64) -> Bool { Int64(day) * 86400 + Int64(first.secondsSinceMidnight) - maxOffset > best }
+
+        // Start a day early: a slot of the previous date may be shifted past midnight by a gap.
         var from = zone.localDayNumber(at: after) - 1
+        if isPast(from) { from += 1 }
         if let start { from = max(from, start.date.dayNumber) }
 
         var bestInstant = Int64.max
         var bestDay = 0
         var bestTimeIndex = 0
-        while let day = days.nextDay(onOrAfter: from, anchor: start?.date), day <= untilDay {
-            let midnight = Int64(day) * 86400
-            // No time on this day can be earlier than midnight + first - maxOffset: stop once past the best.
-            if midnight + Int64(first.secondsSinceMidnight) - maxOffset > bestInstant { break }
-            // Every time on this day resolves to at most midnight + last - minOffset: skip days wholly in the past.
-            let dayIsPast = midnight + Int64(last.secondsSinceMidnight) - minOffset <= after64
-            if !dayIsPast && !isSkipped(dayNumber: day) {
+        while !isBeyond(from, bestInstant), let day = days.nextDay(onOrAfter: from, anchor: start?.date), day <= untilDay {
+            if isBeyond(day, bestInstant) { break }
+            if !isPast(day) && !isSkipped(dayNumber: day) {
+                let midnight = Int64(day) * 86400
                 for (index, time) in times.enumerated() {
                     let local = midnight + Int64(time.secondsSinceMidnight)
                     let instant = zone.resolve(localSeconds: local).secondsSinceEpoch
@@ -111,18 +125,9 @@ extension ReminderRule {
     }
 
     private func makeOccurrence(instant: Instant, day: Int, timeIndex: Int, zone: TimeZoneRules) -> Occurrence {
-        let date = LocalDate(dayNumber: day)
-        let time = times[timeIndex]
-        return Occurrence(
-            instant: instant, scheduledDate: date, scheduledTime: time, offsetSeconds: zone.offset(at: instant),
-            slotSuffix: days.slotPrefix(for: date) + Self.slotTime(time))
-    }
-
-    /// `08-00`, or `08-00-30` with seconds.
-    static func slotTime(_ time: TimeOfDay) -> String {
-        var text = ISO8601.pad(time.hour, 2) + "-" + ISO8601.pad(time.minute, 2)
-        if time.second != 0 { text += "-" + ISO8601.pad(time.second, 2) }
-        return text
+        Occurrence(
+            instant: instant, scheduledDate: LocalDate(dayNumber: day), scheduledTime: times[timeIndex],
+            offsetSeconds: zone.offset(at: instant), days: days)
     }
 }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import ReminderCore
 import TimeZoneDatabase
 
@@ -41,7 +41,7 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         guard count >= 1 else { throw CLIError("invalid --count \(count): give a number of firings of 1 or more, e.g. --count 10") }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = SystemEnvironment.variables()
         let database = TimeZoneDatabase.system(environment: environment)
         let zone = try loadZone(tz ?? database.systemZoneName(environment: environment), from: database)
         let reminderRule = try rule.makeRule()
@@ -59,7 +59,11 @@ struct PreviewCommand: ParsableCommand {
             output.write("No firings after \(start): the rule has ended.\n")
         } else {
             for firing in firings {
-                output.write(firing.localDateTime.date.weekday.displayName + " " + firing.localISO8601 + "  " + firing.instant.description + "  " + firing.slotID(reminderID: "preview") + "\n")
+                output.write(firing.localDateTime.date.weekday.displayName + " ")
+                output.write(firing.instant, offsetSeconds: firing.offsetSeconds, zulu: false)
+                output.write("  ")
+                output.write(firing.instant, offsetSeconds: 0)
+                output.write("  " + firing.slotID(reminderID: "preview") + "\n")
             }
         }
         output.flush()
@@ -75,7 +79,7 @@ struct PreviewCommand: ParsableCommand {
 
     private func parseAfter(in zone: TimeZoneRules) throws -> Instant {
         guard let after else {
-            return Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970.rounded(.down)))
+            return SystemEnvironment.now()
         }
         guard let parsed = ISO8601.parseInstant(after) else {
             throw CLIError("invalid --after '\(after)': write an ISO 8601 instant such as 2026-03-08T12:00:00Z or 2026-03-08T07:00:00-05:00")
@@ -96,11 +100,15 @@ struct OutputBuffer {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    mutating func write(_ instant: Instant, offsetSeconds: Int, zulu: Bool = true) {
+        ISO8601.write(instant, offsetSeconds: offsetSeconds, zulu: zulu, into: &buffer)
+    }
+
     mutating func flush() {
         buffer.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = Foundation.write(1, raw.baseAddress! + offset, raw.count - offset)
+                let n = Glibc.write(1, raw.baseAddress! + offset, raw.count - offset)
                 if n <= 0 { break }
                 offset += n
             }

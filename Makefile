@@ -1,0 +1,45 @@
+# remindd: build, test, benchmark, install.
+#   make run           the daemon in the foreground, state in ./.state (no install needed)
+#   make test          install missing build deps (apt), build, run every test
+#   make bench         release build, benchmarks with ratios against baselines measured in the same run
+#   make install-user  binaries to ~/.local/bin, units to ~/.config/systemd/user
+
+SWIFT        ?= swift
+PREFIX       ?= $(HOME)/.local
+APT_PACKAGES := pkg-config libsystemd-dev libsqlite3-dev systemd tzdata python3 python3-venv
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
+.PHONY: all build release deps test test-swift bench run install-user clean
+
+all: build
+
+# Installs the Debian packages the build and the tests need, only when one is missing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+test-swift: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+test: test-swift
+
+bench: release
+	$(SWIFT) build $(RELEASE_FLAGS) --product NextFireBenchmark
+	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
+
+clean:
+	rm -rf .build .state
