@@ -9,7 +9,7 @@ PREFIX       ?= $(HOME)/.local
 APT_PACKAGES := pkg-config libsystemd-dev libsqlite3-dev systemd tzdata python3 python3-venv
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: all build release deps test test-swift bench run install-user clean
+.PHONY: all build release deps test test-swift test-e2e bench run install-user clean
 
 all: build
 
@@ -35,7 +35,18 @@ test-swift: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-test: test-swift
+# Python tools for the end-to-end tests (pytest, the reference Varlink client), in a venv under .build.
+VENV := .build/venv
+$(VENV)/.ready: deps
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check pytest varlink
+	touch $@
+
+test-e2e: $(VENV)/.ready
+	$(SWIFT) build
+	$(VENV)/bin/python -m pytest -q Tests/e2e
+
+test: test-swift test-e2e
 
 bench: release
 	$(SWIFT) build $(RELEASE_FLAGS) --product NextFireBenchmark

@@ -74,20 +74,25 @@ for zoneName in ["UTC", "America/New_York"] {
 }
 print(String(format: "slowest remindd next-fire: %.1f ns; smallest speed-up over Foundation: %.1fx", slowest, worstRatio))
 
-/// Median wall time of running a command to completion with its output discarded.
-func processSeconds(_ path: String, _ args: [String], runs: Int = 5) throws -> Double {
+/// Median wall time of running a command to completion (posix_spawn, output to /dev/null).
+func processSeconds(_ path: String, _ args: [String], runs: Int = 7) throws -> Double {
     var times: [Double] = []
     for _ in 0..<runs {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = args
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let began = Date()
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw NSError(domain: "bench: \(path) failed", code: Int(process.terminationStatus)) }
-        times.append(Date().timeIntervalSince(began))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let began = ContinuousClock.now
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let elapsed = ContinuousClock.now - began
+        posix_spawn_file_actions_destroy(&actions)
+        guard status == 0 else { throw CocoaError(.executableLoad) }
+        times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
     return times.sorted()[runs / 2]
 }
@@ -98,5 +103,7 @@ if let remindctl {
     let systemd = try processSeconds("/usr/bin/systemd-analyze", ["calendar", "--iterations=9033", "Mon *-*-* 18:00:00 UTC"], runs: 3)
     let big = try processSeconds(remindctl, ["preview", "--daily", "--at", "08:00,20:00", "--count", "100000"] + after)
     print(String(format: "remindctl preview --count 9033 (weekly): %.1f ms; systemd-analyze calendar --iterations=9033: %.1f ms; ratio %.0fx", preview * 1000, systemd * 1000, systemd / preview))
+    let floor = try processSeconds("/bin/true", [])
     print(String(format: "remindctl preview --count 100000 (daily): %.1f ms", big * 1000))
+    print(String(format: "process start floor (/bin/true): %.2f ms", floor * 1000))
 }
