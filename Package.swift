@@ -11,20 +11,64 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "remindctl", targets: ["remindctl"]),
+        .executable(name: "remindd", targets: ["remindd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Pure core: rules, time-zone arithmetic, next-fire computation, suppression. No I/O, no clock reads.
         .target(name: "ReminderCore", swiftSettings: strictSettings),
         // Adapter: reads TZif files from the system's tzdata (/usr/share/zoneinfo) and finds the system zone.
         .target(name: "TimeZoneDatabase", dependencies: ["ReminderCore"], swiftSettings: strictSettings),
+        // The daemon's pure decisions: which firings are due, what to announce, what to sleep until.
+        .target(
+            name: "ReminderScheduling",
+            dependencies: ["ReminderCore", .product(name: "DequeModule", package: "swift-collections"), .product(name: "HeapModule", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
+        // libsystemd for Swift: the C module, then the wrappers (journal, sd_notify, socket activation, wall-clock timer).
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "SystemdSupport", dependencies: ["CSystemd"], swiftSettings: strictSettings),
+        // Adapter: the SQLite store (GRDB), schema migrations, durable record of fired slots.
+        .target(
+            name: "ReminderStore",
+            dependencies: ["ReminderCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        // The Varlink protocol (varlink.org): NUL-framed JSON messages, errors, a blocking client. No NIO.
+        .target(name: "VarlinkProtocol", swiftSettings: strictSettings),
+        // Adapter: a Varlink server on a Unix socket (or a socket-activated descriptor), with SwiftNIO.
+        .target(
+            name: "VarlinkServer",
+            dependencies: [
+                "VarlinkProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The daemon's service: the io.remindd.Reminders interface, wiring store, scheduler, journal and clock.
+        .target(
+            name: "ReminderDaemon",
+            dependencies: ["ReminderCore", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
+            resources: [.copy("io.remindd.Reminders.varlink")],
+            swiftSettings: strictSettings
+        ),
+        // Thin executable: the daemon.
+        .executableTarget(
+            name: "remindd",
+            dependencies: ["ReminderDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
         // Thin executable: the control CLI.
         .executableTarget(
             name: "remindctl",
             dependencies: [
-                "ReminderCore", "TimeZoneDatabase",
+                "ReminderCore", "TimeZoneDatabase", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

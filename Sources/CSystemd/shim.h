@@ -1,0 +1,9 @@
+// libsystemd's journal and daemon APIs, for Swift. The variadic sd_journal_send and sd_notifyf
+// cannot be called from Swift; the wrappers use sd_journal_sendv and sd_notify instead.
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>
+#include <sys/timerfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>

@@ -1,0 +1,191 @@
+import HeapModule
+import ReminderCore
+
+/// A reminder as the scheduler sees it: an id, a rule and the zone it is read in.
+public struct SchedulableReminder: Sendable, Hashable {
+    public let id: Int64
+    public let name: String
+    public let rule: ReminderRule
+    public let zone: TimeZoneRules
+
+    public init(id: Int64, name: String, rule: ReminderRule, zone: TimeZoneRules) {
+        self.id = id
+        self.name = name
+        self.rule = rule
+        self.zone = zone
+    }
+}
+
+/// A firing that is due: the latest slot at or before "now", and how many slots were missed with it.
+public struct DueFiring: Sendable, Hashable {
+    public let reminder: SchedulableReminder
+    /// The slot to announce (the latest one when several were missed).
+    public let occurrence: Occurrence
+    /// Slots that came due since the reminder was last handled (1 in normal operation).
+    public let slotsDue: Int
+    /// Seconds between the slot's instant and now.
+    public let lateSeconds: Int64
+
+    /// `reminder-{id}-{suffix}`.
+    public var slotID: String { occurrence.slotID(reminderID: String(reminder.id)) }
+}
+
+/// What the daemon does with a due firing.
+public enum FiringAction: Sendable, Hashable {
+    /// Announce it: on time.
+    case fire(DueFiring)
+    /// Announce it as missed and caught up late (after downtime, suspend or a clock jump).
+    case catchUp(DueFiring)
+    /// Do not announce it: the user already logged the intake.
+    case suppress(DueFiring, reason: String)
+    /// Record it without announcing: missed while catch-up is off.
+    case skipMissed(DueFiring)
+
+    /// The firing the action is about.
+    public var firing: DueFiring {
+        switch self {
+        case .fire(let f), .catchUp(let f), .suppress(let f, _), .skipMissed(let f): return f
+        }
+    }
+}
+
+/// Keeps the next firing of every enabled reminder in a priority queue and says which are due.
+///
+/// A value type with no clock: "now" is always a parameter. Adding, changing or removing one reminder
+/// touches only that reminder (O(log n)); stale queue entries are skipped lazily by generation number.
+public struct Scheduler: Sendable {
+    /// A firing that counts as on time when it is handled within this many seconds of its instant.
+    public var onTimeToleranceSeconds: Int64 = 60
+
+    private struct Entry: Comparable, Sendable {
+        let instant: Int64
+        let reminderID: Int64
+        let generation: UInt64
+        static func < (a: Entry, b: Entry) -> Bool { (a.instant, a.reminderID) < (b.instant, b.reminderID) }
+    }
+
+    private struct State: Sendable {
+        var reminder: SchedulableReminder
+        /// Firings at or before this instant are handled (announced, suppressed or recorded).
+        var handledThrough: Instant
+        var generation: UInt64
+        var next: Occurrence?
+    }
+
+    private var queue = Heap<Entry>()
+    private var states: [Int64: State] = [:]
+    private var generationCounter: UInt64 = 0
+
+    public init() {}
+
+    /// The number of reminders scheduled.
+    public var count: Int { states.count }
+
+    /// Adds or replaces a reminder. Firings at or before `handledThrough` are never reported as due.
+    public mutating func schedule(_ reminder: SchedulableReminder, handledThrough: Instant) {
+        generationCounter += 1
+        var state = State(reminder: reminder, handledThrough: handledThrough, generation: generationCounter, next: nil)
+        state.next = reminder.rule.nextOccurrence(after: handledThrough, in: reminder.zone)
+        if let next = state.next {
+            queue.insert(Entry(instant: next.instant.secondsSinceEpoch, reminderID: reminder.id, generation: state.generation))
+        }
+        states[reminder.id] = state
+    }
+
+    /// Removes a reminder; its queued entry is dropped lazily.
+    public mutating func remove(id: Int64) {
+        states[id] = nil
+    }
+
+    /// The reminder with this id, if scheduled.
+    public func reminder(id: Int64) -> SchedulableReminder? { states[id]?.reminder }
+
+    /// The instant at which the daemon must wake next, or nil when nothing will fire.
+    public mutating func nextDeadline() -> Instant? {
+        dropStaleEntries()
+        return queue.min.map { Instant(secondsSinceEpoch: $0.instant) }
+    }
+
+    /// The earliest upcoming firing and its reminder.
+    public mutating func nextFiring() -> (SchedulableReminder, Occurrence)? {
+        dropStaleEntries()
+        guard let top = queue.min, let state = states[top.reminderID], let next = state.next else { return nil }
+        return (state.reminder, next)
+    }
+
+    /// Removes and returns every firing due at `now`, one per reminder: when several slots of a reminder
+    /// were missed, the latest is returned with the count. Each reminder is re-queued for its next slot.
+    public mutating func takeDue(now: Instant) -> [DueFiring] {
+        var due: [DueFiring] = []
+        while true {
+            dropStaleEntries()
+            guard let top = queue.min, top.instant <= now.secondsSinceEpoch, var state = states[top.reminderID] else { break }
+            _ = queue.popMin()
+            let rule = state.reminder.rule
+            let zone = state.reminder.zone
+            var latest = state.next!
+            var slots = 1
+            // Missed slots after the first collapse into one firing (the latest), counted.
+            while let following = rule.nextOccurrence(after: latest.instant, in: zone), following.instant <= now {
+                latest = following
+                slots += 1
+                if slots > 10_000 { break }  // a rule firing every minute for a week; the count is "many" anyway
+            }
+            due.append(DueFiring(
+                reminder: state.reminder, occurrence: latest, slotsDue: slots,
+                lateSeconds: now.secondsSinceEpoch - latest.instant.secondsSinceEpoch))
+            state.handledThrough = max(latest.instant, now)
+            state.next = rule.nextOccurrence(after: state.handledThrough, in: zone)
+            if let next = state.next {
+                queue.insert(Entry(instant: next.instant.secondsSinceEpoch, reminderID: top.reminderID, generation: state.generation))
+            }
+            states[top.reminderID] = state
+        }
+        return due
+    }
+
+    /// Decides what to do with a due firing.
+    /// - Parameters:
+    ///   - logs: the instants of intake logged for this reminder (any range; only the firing's day counts).
+    ///   - catchUpEnabled: whether missed firings are announced late (like systemd's `Persistent=true`).
+    public func action(for firing: DueFiring, logs: [Instant], catchUpEnabled: Bool) -> FiringAction {
+        let late = firing.slotsDue > 1 || firing.lateSeconds > onTimeToleranceSeconds
+        if late && !catchUpEnabled { return .skipMissed(firing) }
+        let rule = firing.reminder.rule
+        if let reason = rule.suppression(of: firing.occurrence, logs: logs, in: firing.reminder.zone).reason {
+            return .suppress(firing, reason: reason)
+        }
+        return late ? .catchUp(firing) : .fire(firing)
+    }
+
+    /// The next `count` firings across all reminders, in time order, without changing the schedule.
+    public mutating func upcoming(count: Int) -> [(SchedulableReminder, Occurrence)] {
+        dropStaleEntries()
+        var pending = Heap<Entry>()
+        var cursors: [Int64: Occurrence] = [:]
+        // Only reminders whose next firing can be among the first `count` matter: take them from a copy.
+        var copy = queue
+        while pending.count < count, let entry = copy.popMin() {
+            guard let state = states[entry.reminderID], state.generation == entry.generation, let next = state.next else { continue }
+            pending.insert(entry)
+            cursors[entry.reminderID] = next
+        }
+        var result: [(SchedulableReminder, Occurrence)] = []
+        while result.count < count, let entry = pending.popMin() {
+            guard let state = states[entry.reminderID], let occurrence = cursors[entry.reminderID] else { continue }
+            result.append((state.reminder, occurrence))
+            if let following = state.reminder.rule.nextOccurrence(after: occurrence.instant, in: state.reminder.zone) {
+                cursors[entry.reminderID] = following
+                pending.insert(Entry(instant: following.instant.secondsSinceEpoch, reminderID: entry.reminderID, generation: entry.generation))
+            }
+        }
+        return result
+    }
+
+    private mutating func dropStaleEntries() {
+        while let top = queue.min {
+            if let state = states[top.reminderID], state.generation == top.generation { return }
+            _ = queue.popMin()
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import GRDB
+import ReminderCore
+
+/// A reminder row: the user's rule as written (`RuleSpec`), its zone, and how far its firings are handled.
+public struct StoredReminder: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "reminder"
+
+    public var id: Int64?
+    public var name: String
+    public var rule: RuleSpec
+    /// An IANA zone name, or nil to follow the system zone.
+    public var timeZone: String?
+    public var enabled: Bool
+    public var createdAt: Int64
+    /// Firings at or before this instant (epoch seconds) have been handled.
+    public var handledThrough: Int64
+
+    public init(id: Int64?, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool, createdAt: Int64, handledThrough: Int64) {
+        self.id = id
+        self.name = name
+        self.rule = rule
+        self.timeZone = timeZone
+        self.enabled = enabled
+        self.createdAt = createdAt
+        self.handledThrough = handledThrough
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// One logged intake.
+public struct IntakeRecord: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "intake"
+
+    public var id: Int64?
+    public var reminderId: Int64
+    /// Epoch seconds.
+    public var at: Int64
+    /// The zone in effect when the intake happened.
+    public var timeZone: String
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// One handled firing: announced, suppressed, caught up late, or skipped.
+public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "firing"
+
+    /// How a firing was handled.
+    public enum Kind: String, Codable, Sendable, DatabaseValueConvertible {
+        case fired, suppressed, late, skipped
+    }
+
+    public var id: Int64?
+    public var reminderId: Int64
+    public var reminderName: String
+    public var slot: String
+    public var scheduledAt: Int64
+    public var handledAt: Int64
+    public var kind: Kind
+    public var lateSeconds: Int64
+    public var slotsDue: Int
+    public var detail: String?
+
+    public init(
+        reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, handledAt: Int64, kind: Kind,
+        lateSeconds: Int64, slotsDue: Int, detail: String?
+    ) {
+        self.reminderId = reminderId
+        self.reminderName = reminderName
+        self.slot = slot
+        self.scheduledAt = scheduledAt
+        self.handledAt = handledAt
+        self.kind = kind
+        self.lateSeconds = lateSeconds
+        self.slotsDue = slotsDue
+        self.detail = detail
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// Why the store refused an operation; each case has a one-line message that says what to do.
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    case corrupt(path: String, detail: String)
+    case newerSchema(path: String)
+    case unavailable(path: String, detail: String)
+    case nameTaken(String)
+    case notFound(String)
+
+    public var description: String {
+        switch self {
+        case .corrupt(let path, let detail):
+            return "the database \(path) is damaged (\(detail)); remindd will not touch it: move it aside and restart to begin a new one, or restore a backup"
+        case .newerSchema(let path):
+            return "the database \(path) was written by a newer remindd; remindd will not touch it: run that newer version, or move the file aside"
+        case .unavailable(let path, let detail):
+            return "the database \(path) cannot be used: \(detail)"
+        case .nameTaken(let name):
+            return "a reminder named '\(name)' already exists: choose another name or change that one with 'remindctl update'"
+        case .notFound(let key):
+            return "no reminder '\(key)': see 'remindctl list' for names and ids"
+        }
+    }
+}

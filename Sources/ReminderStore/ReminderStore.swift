@@ -1,0 +1,232 @@
+import Foundation
+import GRDB
+import ReminderCore
+
+/// The daemon's durable state in one SQLite file (WAL mode, `synchronous=FULL`): reminders, logged intake,
+/// and every handled firing. A write that returned has reached the file; `kill -9` loses nothing acknowledged.
+///
+/// Opening refuses, without writing, a file that is not a database, fails SQLite's integrity check, or was
+/// written by a newer remindd (unknown migrations).
+public final class ReminderStore: Sendable {
+    private let database: any DatabaseWriter
+
+    /// The file the store lives in (`:memory:` for tests that need no file).
+    public let path: String
+
+    /// Opens (creating it and its directory if needed) the store at `path` and migrates it to the current schema.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        do {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = true
+            configuration.busyMode = .timeout(5)
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            let exists = FileManager.default.fileExists(atPath: path)
+            if exists {
+                // Check before anything can write: a read-only queue never modifies the file.
+                var readOnly = Configuration()
+                readOnly.readonly = true
+                let probe = try DatabaseQueue(path: path, configuration: readOnly)
+                try probe.read { db throws in
+                    let result = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no result"
+                    guard result == "ok" else { throw StoreError.corrupt(path: path, detail: result) }
+                    if try Self.migrator.hasBeenSuperseded(db) {
+                        throw StoreError.newerSchema(path: path)
+                    }
+                }
+                try probe.close()
+            }
+            database = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            throw .corrupt(path: path, detail: error.message ?? "\(error.resultCode)")
+        } catch {
+            throw .unavailable(path: path, detail: "\(error)")
+        }
+    }
+
+    /// The schema, one migration per version; never edit a shipped migration, add a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "reminder") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique().collate(.nocase)
+                t.column("rule", .text).notNull()  // RuleSpec as JSON: the user's own words, re-validated on load
+                t.column("timeZone", .text)  // null: follows the system zone
+                t.column("enabled", .boolean).notNull().defaults(to: true)
+                t.column("createdAt", .integer).notNull()
+                t.column("handledThrough", .integer).notNull()  // firings at or before this instant are handled
+            }
+            try db.create(table: "intake") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("reminder", onDelete: .cascade).notNull()
+                t.column("at", .integer).notNull()
+                t.column("timeZone", .text).notNull()
+            }
+            try db.create(index: "intake_by_reminder_time", on: "intake", columns: ["reminderId", "at"])
+            try db.create(table: "firing") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("reminderId", .integer).notNull()  // kept after the reminder is removed: history
+                t.column("reminderName", .text).notNull()
+                t.column("slot", .text).notNull()
+                t.column("scheduledAt", .integer).notNull()
+                t.column("handledAt", .integer).notNull()
+                t.column("kind", .text).notNull()
+                t.column("lateSeconds", .integer).notNull()
+                t.column("slotsDue", .integer).notNull()
+                t.column("detail", .text)
+                t.uniqueKey(["reminderId", "slot", "scheduledAt"])
+            }
+            try db.create(index: "firing_by_time", on: "firing", columns: ["handledAt"])
+        }
+        return migrator
+    }
+
+    // MARK: Reminders
+
+    /// Adds a reminder; nothing is written when the name is taken.
+    public func addReminder(name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, now: Instant) throws(StoreError) -> StoredReminder {
+        try write { db in
+            if try StoredReminder.filter(Column("name").collating(.nocase) == name).fetchOne(db) != nil {
+                throw StoreError.nameTaken(name)
+            }
+            var reminder = StoredReminder(
+                id: nil, name: name, rule: rule, timeZone: timeZone, enabled: enabled,
+                createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
+            try reminder.insert(db)
+            return reminder
+        }
+    }
+
+    /// Replaces a reminder's fields; `handledThrough` moves to `now` when the rule changes, so the new rule
+    /// does not catch up on slots that belonged to the old one.
+    public func updateReminder(_ reminder: StoredReminder, now: Instant) throws(StoreError) -> StoredReminder {
+        try write { db in
+            guard let id = reminder.id, let old = try StoredReminder.fetchOne(db, key: id) else { throw StoreError.notFound("\(reminder.id ?? 0)") }
+            if old.name.lowercased() != reminder.name.lowercased(),
+                try StoredReminder.filter(Column("name").collating(.nocase) == reminder.name).fetchOne(db) != nil
+            {
+                throw StoreError.nameTaken(reminder.name)
+            }
+            var updated = reminder
+            if old.rule != reminder.rule || old.timeZone != reminder.timeZone || (!old.enabled && reminder.enabled) {
+                updated.handledThrough = max(old.handledThrough, now.secondsSinceEpoch)
+            }
+            try updated.update(db)
+            return updated
+        }
+    }
+
+    /// Removes a reminder and its intake log; its firing history stays.
+    public func removeReminder(id: Int64) throws(StoreError) {
+        try write { db in
+            guard try StoredReminder.deleteOne(db, key: id) else { throw StoreError.notFound(String(id)) }
+        }
+    }
+
+    /// Every reminder, by id.
+    public func reminders() throws(StoreError) -> [StoredReminder] {
+        try read { db in try StoredReminder.order(Column("id")).fetchAll(db) }
+    }
+
+    /// A reminder by id, or by name (case-insensitive).
+    public func reminder(_ key: String) throws(StoreError) -> StoredReminder {
+        let found: StoredReminder? = try read { db in
+            if let id = Int64(key), let byID = try StoredReminder.fetchOne(db, key: id) { return byID }
+            return try StoredReminder.filter(Column("name").collating(.nocase) == key).fetchOne(db)
+        }
+        guard let found else { throw StoreError.notFound(key) }
+        return found
+    }
+
+    // MARK: Intake
+
+    /// Records an intake of a reminder's goal at an instant, with the zone in effect then.
+    public func logIntake(reminderID: Int64, at instant: Instant, timeZone: String) throws(StoreError) -> IntakeRecord {
+        try write { db in
+            var record = IntakeRecord(id: nil, reminderId: reminderID, at: instant.secondsSinceEpoch, timeZone: timeZone)
+            try record.insert(db)
+            return record
+        }
+    }
+
+    /// Intake instants of a reminder within a range (inclusive).
+    public func intakes(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [Instant] {
+        try read { db in
+            try Int64.fetchAll(
+                db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? ORDER BY at",
+                arguments: [reminderID, from.secondsSinceEpoch, through.secondsSinceEpoch]
+            ).map(Instant.init(secondsSinceEpoch:))
+        }
+    }
+
+    // MARK: Firings
+
+    /// Durably records a handled firing and advances the reminder's `handledThrough`, in one transaction.
+    /// A slot recorded once is never recorded again (the unique key makes a repeat a no-op).
+    /// - Returns: false when the slot had already been recorded (the caller must not announce it again).
+    public func recordFiring(_ record: FiringRecord, handledThrough: Instant) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE reminder SET handledThrough = max(handledThrough, ?) WHERE id = ?",
+                arguments: [handledThrough.secondsSinceEpoch, record.reminderId])
+            var copy = record
+            try copy.insert(db, onConflict: .ignore)
+            return db.changesCount > 0
+        }
+    }
+
+    /// Handled firings since an instant, newest first, optionally for one reminder.
+    public func history(since: Instant, reminderID: Int64? = nil, limit: Int = 1000) throws(StoreError) -> [FiringRecord] {
+        try read { db in
+            var request = FiringRecord.filter(Column("handledAt") >= since.secondsSinceEpoch)
+            if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
+            return try request.order(Column("handledAt").desc, Column("id").desc).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// The most recent handled firing of a reminder.
+    public func lastFiring(reminderID: Int64) throws(StoreError) -> FiringRecord? {
+        try read { db in
+            try FiringRecord.filter(Column("reminderId") == reminderID).order(Column("scheduledAt").desc).fetchOne(db)
+        }
+    }
+
+    /// Closes the database (checkpointing the WAL); later calls fail.
+    public func close() throws(StoreError) {
+        do {
+            if let pool = database as? DatabasePool { try pool.close() }
+        } catch {
+            throw .unavailable(path: path, detail: "\(error)")
+        }
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .unavailable(path: path, detail: "\(error)")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .unavailable(path: path, detail: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import CSystemd
+import Glibc
+
+/// Writes structured entries to the systemd journal with `sd_journal_sendv`, one iovec per `FIELD=value`.
+///
+/// When no journal socket exists (a container, a plain terminal) the entry's MESSAGE goes to stderr
+/// instead, prefixed with its priority in the `<N>` form journald and systemd understand. The socket is
+/// checked on every send, so a journald that starts later is picked up.
+public struct Journal: Sendable {
+    /// syslog priorities, as journald's `PRIORITY=` field takes them.
+    public enum Priority: Int, Sendable, Comparable {
+        case emergency = 0, alert, critical, error, warning, notice, info, debug
+
+        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// Parses `debug`, `info`, `notice`, `warning`, `error` (the config's log-level names).
+        public init?(name: String) {
+            let names = ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"]
+            let aliases = ["error": 3, "warn": 4, "emergency": 0, "critical": 2]
+            guard let value = names.firstIndex(of: name) ?? aliases[name] else { return nil }
+            self.init(rawValue: value)
+        }
+    }
+
+    /// `SYSLOG_IDENTIFIER` of every entry.
+    public let identifier: String
+    /// Entries less important than this are not written.
+    public let maximumPriority: Priority
+    /// The native journal socket whose presence decides between the journal and stderr.
+    public let socketPath: String
+
+    public init(identifier: String, maximumPriority: Priority = .debug, socketPath: String = "/run/systemd/journal/socket") {
+        self.identifier = identifier
+        self.maximumPriority = maximumPriority
+        self.socketPath = socketPath
+    }
+
+    /// Whether entries currently go to the journal (false: to stderr).
+    public var isJournalAvailable: Bool {
+        var info = stat()
+        return stat(socketPath, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+    }
+
+    /// Sends one entry. Field names must be upper-case letters, digits and underscores (journald drops others).
+    /// - Returns: whether the entry went to the journal (false: stderr, or filtered out by priority).
+    @discardableResult
+    public func send(_ message: String, priority: Priority, fields: [(String, String)] = []) -> Bool {
+        guard priority <= maximumPriority else { return false }
+        guard isJournalAvailable else {
+            let line = "<\(priority.rawValue)>\(message)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+            return false
+        }
+        let entries = [("MESSAGE", message), ("PRIORITY", String(priority.rawValue)), ("SYSLOG_IDENTIFIER", identifier)] + fields
+        let encoded = entries.map { Array("\($0.0)=\($0.1)".utf8) }
+        let storage = encoded.map { bytes -> UnsafeMutableRawPointer in
+            let pointer = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+            bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+            return pointer
+        }
+        defer { storage.forEach { $0.deallocate() } }
+        var vectors = zip(storage.indices, encoded).map { iovec(iov_base: storage[$0.0], iov_len: $0.1.count) }
+        return sd_journal_sendv(&vectors, Int32(vectors.count)) >= 0
+    }
+}

@@ -1,0 +1,155 @@
+import CSystemd
+import Glibc
+
+/// Wakes the daemon at a wall-clock deadline, and when the wall clock or the system time zone changes.
+///
+/// One `CLOCK_REALTIME` timerfd armed with `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET` gives exact
+/// wall-clock deadlines (also right after a resume from suspend, when the deadline has passed) and reports
+/// clock jumps; an inotify watch on `/etc` reports a replaced `/etc/localtime` or `/etc/timezone`. A single
+/// thread blocks in `poll(2)` on those descriptors: no periodic wake-up, nothing runs between events.
+public final class SystemClockMonitor: Sendable {
+    /// What woke the monitor.
+    public enum Event: Sendable, Equatable {
+        /// The armed deadline was reached.
+        case deadlineReached
+        /// The wall clock was set or jumped (the deadline must be re-planned).
+        case clockChanged
+        /// `/etc/localtime` or `/etc/timezone` changed.
+        case timeZoneChanged
+    }
+
+    private let timerDescriptor: Int32
+    private let inotifyDescriptor: Int32
+    private let stopDescriptor: Int32
+
+    /// The events, in order; the stream ends after ``stop()``.
+    public let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+
+    /// Opens the descriptors and starts the polling thread.
+    /// - Parameter zoneDirectory: the directory whose `localtime` and `timezone` entries are watched.
+    public init(zoneDirectory: String = "/etc") throws(SystemError) {
+        timerDescriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
+        guard timerDescriptor >= 0 else { throw SystemError(operation: "timerfd_create") }
+        inotifyDescriptor = inotify_init1(Int32(IN_CLOEXEC))
+        if inotifyDescriptor >= 0 {
+            _ = inotify_add_watch(inotifyDescriptor, zoneDirectory, UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE))
+        }
+        stopDescriptor = eventfd(0, Int32(EFD_CLOEXEC))
+        (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
+        let thread = PollingThread(timer: timerDescriptor, inotify: inotifyDescriptor, stop: stopDescriptor, continuation: continuation)
+        var handle = pthread_t()
+        let box = Unmanaged.passRetained(thread).toOpaque()
+        guard pthread_create(&handle, nil, { raw in
+            let thread = Unmanaged<PollingThread>.fromOpaque(raw!).takeRetainedValue()
+            thread.run()
+            return nil
+        }, box) == 0 else {
+            Unmanaged<PollingThread>.fromOpaque(box).release()
+            throw SystemError(operation: "pthread_create")
+        }
+        pthread_detach(handle)
+    }
+
+    /// Arms the timer for a wall-clock instant (seconds since the epoch); a past instant fires at once.
+    /// Re-arming replaces the previous deadline.
+    public func arm(atEpochSeconds seconds: Int64) {
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(max(seconds, 1))  // zero would disarm
+        timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+    }
+
+    /// Disarms the timer but keeps watching for clock changes (with a deadline far in the future).
+    public func disarm() {
+        arm(atEpochSeconds: Int64(Int32.max) * 4)
+    }
+
+    /// Stops the polling thread and ends ``events``.
+    public func stop() {
+        var one: UInt64 = 1
+        _ = write(stopDescriptor, &one, 8)
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+/// The blocking half of ``SystemClockMonitor``: owns the descriptors' reads on its own thread.
+private final class PollingThread: Sendable {
+    let timer: Int32
+    let inotify: Int32
+    let stop: Int32
+    let continuation: AsyncStream<SystemClockMonitor.Event>.Continuation
+
+    init(timer: Int32, inotify: Int32, stop: Int32, continuation: AsyncStream<SystemClockMonitor.Event>.Continuation) {
+        self.timer = timer
+        self.inotify = inotify
+        self.stop = stop
+        self.continuation = continuation
+    }
+
+    func run() {
+        defer {
+            continuation.finish()
+            close(timer)
+            if inotify >= 0 { close(inotify) }
+            close(stop)
+        }
+        var descriptors = [
+            pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            for index in descriptors.indices { descriptors[index].revents = 0 }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if descriptors[2].revents != 0 { return }
+            if descriptors[0].revents != 0 {
+                var expirations: UInt64 = 0
+                let n = read(timer, &expirations, 8)
+                if n == 8 {
+                    continuation.yield(.deadlineReached)
+                } else if n < 0 && errno == ECANCELED {
+                    continuation.yield(.clockChanged)
+                }
+            }
+            if descriptors[1].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = read(inotify, &buffer, buffer.count)
+                if n > 0 && Self.mentionsZone(buffer[0..<n]) { continuation.yield(.timeZoneChanged) }
+            }
+        }
+    }
+
+    /// Whether an inotify read holds an event for `localtime` or `timezone`.
+    static func mentionsZone(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var offset = bytes.startIndex
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= bytes.endIndex {
+            let nameLength = Int(bytes[offset + 12]) | Int(bytes[offset + 13]) << 8 | Int(bytes[offset + 14]) << 16
+            let nameBytes = bytes[(offset + header)..<min(offset + header + nameLength, bytes.endIndex)].prefix { $0 != 0 }
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            if name == "localtime" || name == "timezone" { return true }
+            offset += header + nameLength
+        }
+        return false
+    }
+}
+
+/// A failed system call, with its errno, for one-line messages.
+public struct SystemError: Error, CustomStringConvertible, Sendable {
+    public let operation: String
+    public let code: Int32
+
+    public init(operation: String, code: Int32 = errno) {
+        self.operation = operation
+        self.code = code
+    }
+
+    public var description: String { "\(operation): \(String(cString: strerror(code)))" }
+}

@@ -1,0 +1,139 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A Varlink method call: `{"method": "io.remindd.Reminders.Add", "parameters": {...}, "more": true}`.
+public struct VarlinkCall: Codable, Hashable, Sendable {
+    public var method: String
+    public var parameters: JSONValue?
+    /// The caller wants no reply.
+    public var oneway: Bool?
+    /// The caller accepts several replies (`continues: true` on all but the last).
+    public var more: Bool?
+    public var upgrade: Bool?
+
+    public init(method: String, parameters: JSONValue? = nil, oneway: Bool? = nil, more: Bool? = nil) {
+        self.method = method
+        self.parameters = parameters
+        self.oneway = oneway
+        self.more = more
+    }
+
+    /// `io.remindd.Reminders` of `io.remindd.Reminders.Add`.
+    public var interface: String {
+        guard let dot = method.lastIndex(of: ".") else { return "" }
+        return String(method[..<dot])
+    }
+
+    /// `Add` of `io.remindd.Reminders.Add`.
+    public var member: String {
+        guard let dot = method.lastIndex(of: ".") else { return method }
+        return String(method[method.index(after: dot)...])
+    }
+
+    /// Decodes the parameters into a typed record; a missing or mistyped field becomes
+    /// `org.varlink.service.InvalidParameter` naming that field.
+    public func decodeParameters<T: Decodable>(_ type: T.Type) throws(VarlinkError) -> T {
+        do {
+            return try (parameters ?? .object([:])).decode(type)
+        } catch let error as DecodingError {
+            throw .invalidParameter(Self.parameterName(of: error))
+        } catch {
+            throw .invalidParameter("parameters")
+        }
+    }
+
+    private static func parameterName(of error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return (context.codingPath + [key]).map(\.stringValue).joined(separator: ".")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "parameters" : path
+        @unknown default:
+            return "parameters"
+        }
+    }
+}
+
+/// A Varlink reply: parameters, or an error name with parameters; `continues` while a `more` call streams.
+public struct VarlinkReply: Codable, Hashable, Sendable {
+    public var parameters: JSONValue?
+    public var continues: Bool?
+    public var error: String?
+
+    public init(parameters: JSONValue? = nil, continues: Bool? = nil, error: String? = nil) {
+        self.parameters = parameters
+        self.continues = continues
+        self.error = error
+    }
+}
+
+/// A Varlink error reply: a fully qualified name and its parameters.
+public struct VarlinkError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public let parameters: JSONValue
+
+    public init(name: String, parameters: [String: JSONValue] = [:]) {
+        self.name = name
+        self.parameters = .object(parameters)
+    }
+
+    public static func interfaceNotFound(_ interface: String) -> VarlinkError {
+        VarlinkError(name: "org.varlink.service.InterfaceNotFound", parameters: ["interface": .string(interface)])
+    }
+
+    public static func methodNotFound(_ method: String) -> VarlinkError {
+        VarlinkError(name: "org.varlink.service.MethodNotFound", parameters: ["method": .string(method)])
+    }
+
+    public static func invalidParameter(_ parameter: String) -> VarlinkError {
+        VarlinkError(name: "org.varlink.service.InvalidParameter", parameters: ["parameter": .string(parameter)])
+    }
+
+    public static func expectedMore() -> VarlinkError {
+        VarlinkError(name: "org.varlink.service.ExpectedMore")
+    }
+
+    public static func permissionDenied() -> VarlinkError {
+        VarlinkError(name: "org.varlink.service.PermissionDenied")
+    }
+
+    /// A string parameter of the error, if present (`message`, `parameter`, ...).
+    public func string(_ key: String) -> String? {
+        if case .object(let object) = parameters, case .string(let value) = object[key] { return value }
+        return nil
+    }
+
+    public var description: String {
+        if let message = string("message") { return message }
+        if case .object(let object) = parameters, !object.isEmpty {
+            let details = object.sorted { $0.key < $1.key }.map { key, value -> String in
+                if case .string(let text) = value { return "\(key)=\(text)" }
+                return "\(key)=\(value)"
+            }
+            return "\(name) (\(details.joined(separator: ", ")))"
+        }
+        return name
+    }
+}
+
+/// Encoding of messages on the wire: UTF-8 JSON, each message terminated by a NUL byte.
+public enum VarlinkWire {
+    /// The largest message accepted (1 MiB); a peer that sends more is answered with an error and disconnected.
+    public static let maximumMessageSize = 1 << 20
+
+    /// The JSON bytes of a message, without the terminating NUL.
+    public static func encode(_ message: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(message)) ?? Data("{}".utf8))
+    }
+
+    /// Decodes one message's JSON bytes.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws -> T {
+        try JSONDecoder().decode(type, from: Data(bytes))
+    }
+}

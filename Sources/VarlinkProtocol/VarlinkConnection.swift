@@ -1,0 +1,112 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+
+/// A blocking Varlink client over a Unix socket, for command-line tools: one call at a time.
+public final class VarlinkConnection {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    /// Why a connection or a call failed below the Varlink level.
+    public enum ConnectionError: Error, CustomStringConvertible {
+        /// Nothing listens at the path (`ENOENT`, `ECONNREFUSED`).
+        case notRunning(path: String)
+        case system(String)
+        case malformedReply
+
+        public var description: String {
+            switch self {
+            case .notRunning(let path): return "nothing listens on \(path)"
+            case .system(let text): return text
+            case .malformedReply: return "the daemon sent a reply that is not Varlink JSON"
+            }
+        }
+    }
+
+    /// Connects to the socket at `path`.
+    public init(path: String) throws(ConnectionError) {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .system("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(descriptor)
+            throw .system("socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if result != 0 {
+            let code = errno
+            close(descriptor)
+            if code == ENOENT || code == ECONNREFUSED { throw .notRunning(path: path) }
+            throw .system("connect \(path): \(String(cString: strerror(code)))")
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Calls a method and returns its single reply's parameters.
+    /// - Throws: ``VarlinkError`` for an error reply, ``ConnectionError`` for transport failures.
+    public func call(_ method: String, _ parameters: JSONValue = .object([:])) throws -> JSONValue {
+        try send(VarlinkCall(method: method, parameters: parameters))
+        let reply = try receive()
+        if let error = reply.error { throw VarlinkError(name: error, parameters: Self.object(reply.parameters)) }
+        return reply.parameters ?? .object([:])
+    }
+
+    /// Calls a method with `more: true` and hands each reply's parameters to `body` until the last one,
+    /// or until `body` returns false.
+    public func stream(_ method: String, _ parameters: JSONValue = .object([:]), body: (JSONValue) throws -> Bool) throws {
+        try send(VarlinkCall(method: method, parameters: parameters, more: true))
+        while true {
+            let reply = try receive()
+            if let error = reply.error { throw VarlinkError(name: error, parameters: Self.object(reply.parameters)) }
+            guard try body(reply.parameters ?? .object([:])), reply.continues == true else { return }
+        }
+    }
+
+    private static func object(_ value: JSONValue?) -> [String: JSONValue] {
+        if case .object(let object) = value { return object }
+        return [:]
+    }
+
+    private func send(_ call: VarlinkCall) throws(ConnectionError) {
+        var bytes = VarlinkWire.encode(call)
+        bytes.append(0)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system("send: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    private func receive() throws(ConnectionError) -> VarlinkReply {
+        while true {
+            if let end = buffer.firstIndex(of: 0) {
+                let message = buffer[..<end]
+                defer { buffer.removeSubrange(...end) }
+                guard let reply = try? VarlinkWire.decode(VarlinkReply.self, from: message) else { throw .malformedReply }
+                return reply
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw .system("the daemon closed the connection") }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+}

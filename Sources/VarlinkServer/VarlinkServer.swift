@@ -1,0 +1,267 @@
+import Glibc
+import NIOCore
+import NIOPosix
+import VarlinkProtocol
+
+/// Answers the calls of one or more Varlink interfaces (everything but `org.varlink.service`).
+public protocol VarlinkHandler: Sendable {
+    /// Handles one call. Send each reply through `reply`: one for a plain call, any number with
+    /// `continues: true` and then a last one for a `more` call. Throw a ``VarlinkError`` to reply with an error.
+    func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws
+}
+
+/// What `org.varlink.service.GetInfo` reports.
+public struct VarlinkServiceInfo: Sendable {
+    public var vendor: String
+    public var product: String
+    public var version: String
+    public var url: String
+
+    public init(vendor: String, product: String, version: String, url: String) {
+        self.vendor = vendor
+        self.product = product
+        self.version = version
+        self.url = url
+    }
+}
+
+/// A Varlink server on a Unix stream socket, built on SwiftNIO.
+///
+/// Implements `org.varlink.service` itself (GetInfo, GetInterfaceDescription) from the IDL texts it is
+/// given; frames messages by their terminating NUL; refuses peers whose uid (SO_PEERCRED) is not the
+/// server's; answers malformed JSON, unknown interfaces and methods with the matching Varlink errors, and a
+/// message over ``VarlinkWire/maximumMessageSize`` with an error and a disconnect. One child task per
+/// connection, in a discarding task group: cancelling ``run(onBound:)`` closes everything.
+public struct VarlinkServer: Sendable {
+    /// Where to listen.
+    public enum Endpoint: Sendable {
+        /// Bind a new socket at this path (mode 0600; a stale socket file is replaced).
+        case path(String)
+        /// Use a listening socket passed by systemd socket activation.
+        case descriptor(Int32)
+    }
+
+    public let endpoint: Endpoint
+    public let info: VarlinkServiceInfo
+    /// IDL text of each served interface, by interface name.
+    public let interfaces: [String: String]
+    public let handler: any VarlinkHandler
+    let group: any EventLoopGroup
+
+    public init(endpoint: Endpoint, info: VarlinkServiceInfo, interfaces: [String: String], handler: any VarlinkHandler, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.endpoint = endpoint
+        self.info = info
+        self.interfaces = interfaces
+        self.handler = handler
+        self.group = group
+    }
+
+    private typealias Connection = (channel: NIOAsyncChannel<VarlinkFrame, ByteBuffer>, peerUID: uid_t?)
+
+    /// Listens and serves until the task is cancelled.
+    /// - Parameter onBound: called once the socket accepts connections.
+    public func run(onBound: @Sendable () async -> Void = {}) async throws {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 128)
+        let initializer: @Sendable (any Channel) -> EventLoopFuture<Connection> = { channel in
+            let credentials: EventLoopFuture<PeerCredentials?> =
+                (channel as? any SocketOptionProvider)?.unsafeGetSocketOption(
+                    level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
+                ).map { Optional($0) } ?? channel.eventLoop.makeSucceededFuture(nil)
+            return credentials.flatMapThrowing { peer in
+                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder()))
+                let wrapped = try NIOAsyncChannel<VarlinkFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
+                return (wrapped, peer?.uid)
+            }
+        }
+        let server: NIOAsyncChannel<Connection, Never>
+        switch endpoint {
+        case .path(let path):
+            server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true, childChannelInitializer: initializer)
+            chmod(path, 0o600)
+        case .descriptor(let descriptor):
+            server = try await bootstrap.bind(descriptor, childChannelInitializer: initializer)
+        }
+        await onBound()
+        try await withThrowingDiscardingTaskGroup { group in
+            try await server.executeThenClose { inbound in
+                for try await connection in inbound {
+                    group.addTask {
+                        await serve(connection)
+                    }
+                }
+            }
+        }
+    }
+
+    private func serve(_ connection: Connection) async {
+        try? await connection.channel.executeThenClose { inbound, outbound in
+            let writer = ReplyWriter(outbound: outbound)
+            guard connection.peerUID == getuid() else {
+                try await writer.send(VarlinkReply(parameters: .object([:]), error: VarlinkError.permissionDenied().name))
+                return
+            }
+            for try await frame in inbound {
+                switch frame {
+                case .tooLarge:
+                    try await writer.send(Self.errorReply(protocolError("message larger than \(VarlinkWire.maximumMessageSize) bytes")))
+                    return
+                case .message(let bytes):
+                    try await dispatch(bytes, writer: writer)
+                }
+            }
+        }
+    }
+
+    private func dispatch(_ bytes: ByteBuffer, writer: ReplyWriter) async throws {
+        guard let call = try? VarlinkWire.decode(VarlinkCall.self, from: bytes.readableBytesView) else {
+            try await writer.send(Self.errorReply(protocolError("the message is not a JSON Varlink call object")))
+            return
+        }
+        let reply: @Sendable (VarlinkReply) async throws -> Void = { message in
+            if call.oneway == true { return }
+            try await writer.send(message)
+        }
+        do {
+            if call.interface == "org.varlink.service" {
+                try await reply(try serviceReply(call))
+            } else if interfaces[call.interface] == nil {
+                throw VarlinkError.interfaceNotFound(call.interface)
+            } else {
+                try await handler.handle(call, reply: reply)
+            }
+        } catch let error as VarlinkError {
+            try await reply(Self.errorReply(error))
+        }
+    }
+
+    private func serviceReply(_ call: VarlinkCall) throws -> VarlinkReply {
+        switch call.member {
+        case "GetInfo":
+            let names = (["org.varlink.service"] + interfaces.keys.sorted()).map(JSONValue.string)
+            return VarlinkReply(parameters: .object([
+                "vendor": .string(info.vendor), "product": .string(info.product), "version": .string(info.version),
+                "url": .string(info.url), "interfaces": .array(names),
+            ]))
+        case "GetInterfaceDescription":
+            struct Parameters: Decodable { let interface: String }
+            let name = try call.decodeParameters(Parameters.self).interface
+            guard let description = name == "org.varlink.service" ? Self.serviceInterface : interfaces[name] else {
+                throw VarlinkError.interfaceNotFound(name)
+            }
+            return VarlinkReply(parameters: .object(["description": .string(description)]))
+        default:
+            throw VarlinkError.methodNotFound(call.method)
+        }
+    }
+
+    /// The name of the error for protocol violations, in the first served interface.
+    private func protocolError(_ reason: String) -> VarlinkError {
+        let interface = interfaces.keys.sorted().first ?? "org.varlink.service"
+        return VarlinkError(name: "\(interface).ProtocolError", parameters: ["reason": .string(reason)])
+    }
+
+    private static func errorReply(_ error: VarlinkError) -> VarlinkReply {
+        VarlinkReply(parameters: error.parameters, error: error.name)
+    }
+
+    /// The IDL of `org.varlink.service`, as the specification gives it.
+    static let serviceInterface = """
+        # The Varlink Service Interface is provided by every varlink service. It
+        # describes the service and the interfaces it implements.
+        interface org.varlink.service
+
+        # Get a list of all the interfaces a service provides and information
+        # about the implementation.
+        method GetInfo() -> (
+          vendor: string,
+          product: string,
+          version: string,
+          url: string,
+          interfaces: []string
+        )
+
+        # Get the description of an interface that is implemented by this service.
+        method GetInterfaceDescription(interface: string) -> (description: string)
+
+        # The requested interface was not found.
+        error InterfaceNotFound (interface: string)
+
+        # The requested method was not found
+        error MethodNotFound (method: string)
+
+        # The interface defines the requested method, but the service does not
+        # implement it.
+        error MethodNotImplemented (method: string)
+
+        # One of the passed parameters is invalid.
+        error InvalidParameter (parameter: string)
+
+        # Client is denied access
+        error PermissionDenied ()
+
+        # Method is expected to be called with 'more' set to true, but wasn't
+        error ExpectedMore ()
+
+        """
+}
+
+/// Serialises replies onto one connection (a streaming call and its writer share it).
+private actor ReplyWriter {
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+
+    init(outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        self.outbound = outbound
+    }
+
+    func send(_ reply: VarlinkReply) async throws {
+        var bytes = VarlinkWire.encode(reply)
+        bytes.append(0)
+        try await outbound.write(ByteBuffer(bytes: bytes))
+    }
+}
+
+/// `struct ucred` from <sys/socket.h> (hidden behind _GNU_SOURCE from Swift): three 32-bit fields, same layout.
+struct PeerCredentials: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}
+
+/// One framed inbound message, or the signal that the peer exceeded the size limit.
+enum VarlinkFrame: Sendable {
+    case message(ByteBuffer)
+    case tooLarge
+}
+
+/// Splits the inbound byte stream at NUL bytes; past the size limit without a NUL, reports `.tooLarge` once
+/// and discards the rest (the connection is then closed).
+struct VarlinkFrameDecoder: ByteToMessageDecoder {
+    typealias InboundOut = VarlinkFrame
+    private var overflowed = false
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        if overflowed {
+            buffer.moveReaderIndex(to: buffer.writerIndex)
+            return .needMoreData
+        }
+        if let end = buffer.readableBytesView.firstIndex(of: 0) {
+            let length = end - buffer.readerIndex
+            let message = buffer.readSlice(length: length)!
+            buffer.moveReaderIndex(forwardBy: 1)
+            context.fireChannelRead(wrapInboundOut(length > VarlinkWire.maximumMessageSize ? .tooLarge : .message(message)))
+            return .continue
+        }
+        if buffer.readableBytes > VarlinkWire.maximumMessageSize {
+            overflowed = true
+            buffer.moveReaderIndex(to: buffer.writerIndex)
+            context.fireChannelRead(wrapInboundOut(.tooLarge))
+        }
+        return .needMoreData
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        buffer.moveReaderIndex(to: buffer.writerIndex)
+        return .needMoreData
+    }
+}
