@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "ReminderDaemon",
             dependencies: ["ReminderCore", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
-            resources: [.copy("io.remindd.Reminders.varlink")],
+            resources: [.embedInCode("io.remindd.Reminders.varlink")],
             swiftSettings: strictSettings
         ),
         // Thin executable: the daemon.

@@ -26,6 +26,13 @@ public struct DueFiring: Sendable, Hashable {
     /// Seconds between the slot's instant and now.
     public let lateSeconds: Int64
 
+    public init(reminder: SchedulableReminder, occurrence: Occurrence, slotsDue: Int, lateSeconds: Int64) {
+        self.reminder = reminder
+        self.occurrence = occurrence
+        self.slotsDue = slotsDue
+        self.lateSeconds = lateSeconds
+    }
+
     /// `reminder-{id}-{suffix}`.
     public var slotID: String { occurrence.slotID(reminderID: String(reminder.id)) }
 }

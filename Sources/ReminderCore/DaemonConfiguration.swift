@@ -1,0 +1,131 @@
+/// The daemon's settings, from an optional TOML file (`config.toml`). Every key is optional.
+///
+/// The file is flat `key = value` TOML (strings, booleans, integers, comments); unknown keys and bad values
+/// are errors that name the key and the line, and nothing is applied from a file with an error.
+public struct DaemonConfiguration: Hashable, Sendable {
+    /// The zone of reminders added without one; nil: the system zone (and follow its changes).
+    public var timeZone: String?
+    /// Announce firings missed while the daemon was down, once, marked late (like systemd's `Persistent=true`).
+    public var catchUp = true
+    /// The control socket's path; nil: `$XDG_RUNTIME_DIR/remindd/control.sock`.
+    public var socket: String?
+    /// The least important journal priority written: debug, info, notice, warning, error.
+    public var logLevel = "debug"
+
+    public init() {}
+
+    /// The keys a file may set, with what each takes (for messages).
+    public static let keys: [(String, String)] = [
+        ("time-zone", "a zone name in quotes, e.g. \"Europe/Berlin\""),
+        ("catch-up", "true or false"),
+        ("socket", "an absolute path in quotes, e.g. \"/run/user/1000/remindd/control.sock\""),
+        ("log-level", "one of \"debug\", \"info\", \"notice\", \"warning\", \"error\""),
+    ]
+
+    /// Parses the text of a config file.
+    /// - Parameter file: the file's name, for messages.
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> DaemonConfiguration {
+        var configuration = DaemonConfiguration()
+        var seen: Set<String> = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = index + 1
+            func fail(_ message: String) -> ConfigurationError { ConfigurationError(file: file, line: line, message: message) }
+            let content = stripComment(rawLine).trimmed
+            if content.isEmpty { continue }
+            if content.hasPrefix("[") { throw fail("tables are not used: remindd's settings are top-level keys (\(keys.map(\.0).joined(separator: ", ")))") }
+            guard let equals = content.firstIndex(of: "=") else { throw fail("expected 'key = value'") }
+            let key = content[..<equals].trimmed
+            let valueText = content[content.index(after: equals)...].trimmed
+            guard let expected = keys.first(where: { $0.0 == key })?.1 else {
+                throw fail("unknown key '\(key)'; known keys: \(keys.map(\.0).joined(separator: ", "))")
+            }
+            guard seen.insert(key).inserted else { throw fail("'\(key)' is set twice") }
+            let value = TOMLValue(valueText)
+            switch (key, value) {
+            case ("time-zone", .string(let zone)) where !zone.isEmpty:
+                configuration.timeZone = zone
+            case ("catch-up", .bool(let flag)):
+                configuration.catchUp = flag
+            case ("socket", .string(let path)) where path.hasPrefix("/"):
+                configuration.socket = path
+            case ("log-level", .string(let level)) where ["debug", "info", "notice", "warning", "error"].contains(level):
+                configuration.logLevel = level
+            default:
+                throw fail("bad value \(valueText) for '\(key)': use \(expected)")
+            }
+        }
+        return configuration
+    }
+
+    private static func stripComment(_ line: Substring) -> Substring {
+        var inString: Character?
+        var escaped = false
+        for index in line.indices {
+            let c = line[index]
+            if let quote = inString {
+                if escaped { escaped = false } else if c == "\\" && quote == "\"" { escaped = true } else if c == quote { inString = nil }
+            } else if c == "\"" || c == "'" {
+                inString = c
+            } else if c == "#" {
+                return line[..<index]
+            }
+        }
+        return line
+    }
+}
+
+/// A TOML scalar (the subset remindd's config uses).
+enum TOMLValue: Equatable {
+    case string(String)
+    case bool(Bool)
+    case integer(Int)
+    case invalid
+
+    init(_ text: String) {
+        if text == "true" { self = .bool(true); return }
+        if text == "false" { self = .bool(false); return }
+        if let number = Int(text.filter { $0 != "_" }), text.first != "_" { self = .integer(number); return }
+        if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
+            let inner = text.dropFirst().dropLast()
+            self = inner.contains("'") ? .invalid : .string(String(inner))
+            return
+        }
+        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { self = .invalid; return }
+        var result = ""
+        var escaped = false
+        for c in text.dropFirst().dropLast() {
+            if escaped {
+                switch c {
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                case "\\", "\"": result.append(c)
+                default: self = .invalid; return
+                }
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if c == "\"" {
+                self = .invalid
+                return
+            } else {
+                result.append(c)
+            }
+        }
+        self = escaped ? .invalid : .string(result)
+    }
+}
+
+/// A config file problem: the file, the line and what to write instead.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let message: String
+
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+extension StringProtocol {
+    fileprivate var trimmed: String {
+        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}

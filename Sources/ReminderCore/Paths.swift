@@ -1,0 +1,27 @@
+/// Where remindd keeps its files, from the XDG base directory variables (a pure function of the environment).
+public struct RemindPaths: Hashable, Sendable {
+    /// `$XDG_STATE_HOME/remindd` (default `~/.local/state/remindd`).
+    public var stateDirectory: String
+    /// `$XDG_CONFIG_HOME/remindd/config.toml` (default `~/.config/remindd/config.toml`).
+    public var configFile: String
+    /// `$XDG_RUNTIME_DIR/remindd/control.sock`; without `XDG_RUNTIME_DIR`, `/tmp/remindd-UID/control.sock`.
+    public var socket: String
+
+    /// The database file in the state directory.
+    public var database: String { stateDirectory + "/remindd.sqlite" }
+
+    public init(environment: [String: String], uid: UInt32) {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
+        func base(_ variable: String, _ fallback: String) -> String {
+            guard let value = environment[variable], value.hasPrefix("/") else { return home + "/" + fallback }
+            return value
+        }
+        stateDirectory = base("XDG_STATE_HOME", ".local/state") + "/remindd"
+        configFile = base("XDG_CONFIG_HOME", ".config") + "/remindd/config.toml"
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            socket = runtime + "/remindd/control.sock"
+        } else {
+            socket = "/tmp/remindd-\(uid)/control.sock"
+        }
+    }
+}

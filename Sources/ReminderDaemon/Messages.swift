@@ -1,0 +1,46 @@
+import ReminderCore
+import ReminderScheduling
+
+/// The journal MESSAGE_IDs of remindd's entries (128-bit, fixed forever; explained by `catalog/remindd.catalog`).
+public enum MessageID {
+    public static let fired = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
+    public static let suppressed = "8d2e6b1f0a9c4e37b5d1c8f3a2e70b64"
+    public static let caughtUp = "c3a95e7d1b2f4068a9e4d0c7b6f21e83"
+}
+
+/// Human wording of firings, for the journal's MESSAGE and the daemon's STATUS.
+enum Wording {
+    /// `weekly`, `daily`, `twice a day`, `every 3 days`...
+    static func kind(of rule: ReminderRule) -> String {
+        if let preset = rule.presetName { return preset.lowercased() }
+        switch rule.days {
+        case .daily: return "daily"
+        case .weekly: return "weekly"
+        case .monthly, .nthWeekday: return "monthly"
+        case .yearly: return "yearly"
+        case .everyDays(let n): return "every \(n) days"
+        case .everyWeeks(let n, _): return "every \(n) weeks"
+        case .once: return "once"
+        }
+    }
+
+    /// `Sun 09:00` (local to the firing's zone).
+    static func when(_ occurrence: Occurrence) -> String {
+        let local = occurrence.localDateTime
+        return "\(local.date.weekday.displayName) \(local.time)"
+    }
+
+    /// `Reminder: Vitamin D (weekly, Sun 09:00)`.
+    static func reminder(_ firing: DueFiring) -> String {
+        "\(firing.reminder.name) (\(kind(of: firing.reminder.rule)), \(when(firing.occurrence)))"
+    }
+
+    /// `2h 5m`, `45s`, `3d 2h`.
+    static func duration(seconds: Int64) -> String {
+        let s = max(0, seconds)
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return "\(s / 60)m" }
+        if s < 86400 { return "\(s / 3600)h \(s / 60 % 60)m" }
+        return "\(s / 86400)d \(s / 3600 % 24)h"
+    }
+}

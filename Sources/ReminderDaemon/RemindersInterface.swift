@@ -1,0 +1,99 @@
+import ReminderCore
+import VarlinkProtocol
+import VarlinkServer
+
+/// `io.remindd.Reminders` over Varlink: decodes each call's parameters, runs it on the service, encodes the reply.
+public struct RemindersInterface: VarlinkHandler {
+    public static let name = "io.remindd.Reminders"
+
+    let service: ReminderService
+
+    public init(service: ReminderService) {
+        self.service = service
+    }
+
+    struct Key: Decodable { let reminder: String }
+    struct AddParameters: Decodable { let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool? }
+    struct UpdateParameters: Decodable { let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String? }
+    struct PreviewParameters: Decodable { let rule: RuleSpec; let timeZone: String?; let after: String?; let count: Int? }
+    struct CountParameters: Decodable { let count: Int? }
+    struct LogParameters: Decodable { let reminder: String; let at: String? }
+    struct SnoozeParameters: Decodable { let reminder: String; let minutes: Int }
+    struct HistoryParameters: Decodable { let since: String?; let reminder: String?; let limit: Int? }
+
+    public func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
+        func send(_ value: some Encodable) async throws {
+            try await reply(VarlinkReply(parameters: try JSONValue(encoding: value)))
+        }
+        do {
+            switch call.member {
+            case "Add":
+                let p = try call.decodeParameters(AddParameters.self)
+                try await send(["reminder": try await service.add(name: p.name, rule: p.rule, timeZone: p.timeZone, enabled: p.enabled ?? true)])
+            case "Update":
+                let p = try call.decodeParameters(UpdateParameters.self)
+                try await send(["reminder": try await service.update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone)])
+            case "Remove":
+                try await service.remove(key: try call.decodeParameters(Key.self).reminder)
+                try await reply(VarlinkReply(parameters: .object([:])))
+            case "Enable", "Disable":
+                let key = try call.decodeParameters(Key.self).reminder
+                try await send(["reminder": try await service.setEnabled(key: key, call.member == "Enable")])
+            case "List":
+                try await send(["reminders": try await service.list()])
+            case "Get":
+                try await send(["reminder": try await service.get(key: try call.decodeParameters(Key.self).reminder)])
+            case "Preview":
+                let p = try call.decodeParameters(PreviewParameters.self)
+                try await send(["firings": try await service.preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10)])
+            case "Next":
+                try await send(["firings": try await service.next(count: try call.decodeParameters(CountParameters.self).count ?? 10)])
+            case "Log":
+                let p = try call.decodeParameters(LogParameters.self)
+                let (id, instant, local) = try await service.log(key: p.reminder, at: p.at)
+                try await reply(VarlinkReply(parameters: .object([
+                    "reminderId": .number(Double(id)), "utc": .string(instant.description), "local": .string(local),
+                ])))
+            case "Snooze":
+                let p = try call.decodeParameters(SnoozeParameters.self)
+                try await send(["firing": try await service.snooze(key: p.reminder, minutes: p.minutes)])
+            case "History":
+                let p = try call.decodeParameters(HistoryParameters.self)
+                try await send(["entries": try await service.history(since: p.since, key: p.reminder, limit: p.limit ?? 1000)])
+            case "Status":
+                let s = try await service.status()
+                var parameters: [String: JSONValue] = [
+                    "version": .string(RemindersInterface.version), "reminders": .number(Double(s.total)),
+                    "enabled": .number(Double(s.enabled)), "status": .string(s.status), "storePath": .string(await service.storePath),
+                    "journal": .bool(s.journal), "systemTimeZone": .string(s.zone),
+                ]
+                if let next = s.next { parameters["next"] = try JSONValue(encoding: next) }
+                try await reply(VarlinkReply(parameters: .object(parameters)))
+            case "Watch":
+                guard call.more == true else { throw VarlinkError.expectedMore() }
+                let (id, stream) = await service.addWatcher()
+                do {
+                    for await entry in stream {
+                        try await reply(VarlinkReply(parameters: try JSONValue(encoding: ["entry": entry]), continues: true))
+                    }
+                } catch {
+                    await service.removeWatcher(id)  // the watcher went away
+                    throw error
+                }
+                await service.removeWatcher(id)
+            default:
+                throw VarlinkError.methodNotFound(call.method)
+            }
+        } catch let error as ServiceError {
+            throw error.varlinkError
+        }
+    }
+
+    /// remindd's version, reported by GetInfo and Status.
+    public static let version = "0.1.0"
+}
+
+extension RemindersInterface {
+    /// The interface's IDL text (`io.remindd.Reminders.varlink`, embedded at build time), for GetInterfaceDescription.
+    public static let idl = String(decoding: PackageResources.io_remindd_Reminders_varlink, as: UTF8.self)
+}

@@ -1,0 +1,177 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import ReminderCore
+import ReminderDaemon
+import ReminderStore
+import SystemdSupport
+import TimeZoneDatabase
+import VarlinkServer
+
+/// `remindd`: the reminder daemon. Parses arguments, wires the adapters to the service, runs until SIGTERM.
+@main
+struct Remindd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remindd",
+        abstract: "The reminder daemon: fires reminders into the systemd journal.",
+        discussion: """
+            Runs in the foreground (as a systemd Type=notify service, or in a terminal). State lives in
+            $XDG_STATE_HOME/remindd/remindd.sqlite (default ~/.local/state/remindd), the optional config in
+            $XDG_CONFIG_HOME/remindd/config.toml, the control socket at $XDG_RUNTIME_DIR/remindd/control.sock
+            unless systemd passes one (socket activation).
+
+            Examples:
+              remindd                                  # defaults, as the user service runs it
+              remindd --state-dir ./.state             # a private state dir, e.g. for trying it out
+              journalctl --user -t remindd -f          # watch what it announces
+            """
+    )
+
+    @Option(help: ArgumentHelp("Directory for the database (default: $XDG_STATE_HOME/remindd).", valueName: "dir"))
+    var stateDir: String?
+
+    @Option(help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/remindd/config.toml; a missing file means defaults).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Control socket path (overrides the config and the default).", valueName: "path"))
+    var socket: String?
+
+    func run() async throws {
+        umask(0o077)
+        let environment = ProcessInfo.processInfo.environment
+        let paths = RemindPaths(environment: environment, uid: getuid())
+        let configPath = config ?? paths.configFile
+        let settings = try Self.loadConfiguration(configPath, required: config != nil)
+        let journal = Journal(identifier: "remindd", maximumPriority: Journal.Priority(name: settings.logLevel) ?? .debug)
+        let notifier = Notifier()
+        let zones = TimeZoneDatabase.system(environment: environment)
+        if let zone = settings.timeZone {
+            do { _ = try zones.rules(named: zone) } catch { throw Failure("\(configPath): time-zone: \(error)") }
+        }
+        let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
+        let store: ReminderStore
+        do { store = try ReminderStore(path: databasePath) } catch { throw Failure(error.description) }
+        let monitor: SystemClockMonitor
+        do { monitor = try SystemClockMonitor() } catch { throw Failure("cannot watch the clock: \(error)") }
+
+        let service = ReminderService(.init(
+            store: store, journal: journal, notifier: notifier, zones: zones, configuration: settings,
+            systemZoneName: { zones.systemZoneName(environment: ProcessInfo.processInfo.environment) },
+            now: { Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970.rounded(.down))) },
+            armTimer: { deadline in
+                if let deadline { monitor.arm(atEpochSeconds: deadline.secondsSinceEpoch) } else { monitor.disarm() }
+            }))
+        do { try await service.start() } catch { throw Failure(error.description) }
+
+        let endpoint = try Self.endpoint(socket ?? settings.socket ?? paths.socket)
+        let server = VarlinkServer(
+            endpoint: endpoint,
+            info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindersInterface.version, url: "https://github.com/remindd/remindd"),
+            interfaces: [RemindersInterface.name: RemindersInterface.idl],
+            handler: RemindersInterface(service: service))
+        let signals = SignalStream([SIGTERM, SIGINT, SIGHUP])
+        let signalEvents = signals.events
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await server.run(onBound: {
+                    await service.tick()
+                    let status = await service.statusLine()
+                    notifier.ready(status: status)
+                    journal.send("remindd started: \(status); store \(databasePath)", priority: .info)
+                })
+            }
+            group.addTask {
+                for await event in monitor.events {
+                    switch event {
+                    case .deadlineReached, .clockChanged: await service.tick()
+                    case .timeZoneChanged: await service.systemTimeZoneChanged()
+                    }
+                }
+            }
+            if let interval = notifier.watchdogInterval {
+                group.addTask {
+                    while !Task.isCancelled {
+                        notifier.watchdog()
+                        try await Task.sleep(for: interval)
+                    }
+                }
+            }
+            group.addTask {
+                // Returns on SIGTERM or SIGINT; SIGHUP reloads the configuration and goes on.
+                for await signal in signalEvents {
+                    guard signal == SIGHUP else { return }
+                    notifier.reloading()
+                    do {
+                        let reloaded = try Self.loadConfiguration(configPath, required: config != nil)
+                        let reloadedJournal = Journal(identifier: "remindd", maximumPriority: Journal.Priority(name: reloaded.logLevel) ?? .debug)
+                        try await service.reload(configuration: reloaded, journal: reloadedJournal)
+                        journal.send("Configuration reloaded from \(configPath)", priority: .info)
+                    } catch {
+                        journal.send("Reload failed, keeping the previous configuration: \(error)", priority: .error)
+                    }
+                    notifier.ready(status: await service.statusLine())
+                }
+            }
+            // The first child to end (a stop signal, or a failure such as a socket that cannot be bound) stops all.
+            defer { group.cancelAll() }
+            try await group.next()
+            notifier.stopping(status: "Stopping")
+        }
+        withExtendedLifetime(signals) {}
+        monitor.stop()
+        await service.finishWatchers()
+        do { try store.close() } catch { throw Failure(error.description) }
+        journal.send("remindd stopped", priority: .info)
+    }
+
+    /// The config file, or defaults when it does not exist (and was not named explicitly).
+    static func loadConfiguration(_ path: String, required: Bool) throws -> DaemonConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if required { throw Failure("cannot read config file \(path)") }
+            return DaemonConfiguration()
+        }
+        do {
+            return try DaemonConfiguration.parse(String(decoding: data, as: UTF8.self), file: path)
+        } catch {
+            throw Failure(error.description)
+        }
+    }
+
+    /// The socket systemd passed, or a path to bind (its directory created with mode 0700).
+    static func endpoint(_ path: String) throws -> VarlinkServer.Endpoint {
+        if let descriptor = SocketActivation.listeningDescriptors().first { return .descriptor(descriptor) }
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Failure("cannot create the socket directory \(directory): \(error.localizedDescription)")
+        }
+        return .path(path)
+    }
+}
+
+/// A start-up failure: printed as one line, exit status 1.
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Delivers signals as an AsyncStream (their default action is disabled while the sources exist).
+final class SignalStream {
+    let events: AsyncStream<Int32>
+    /// Kept alive for as long as the stream is used.
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ signals: [Int32]) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        events = stream
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+}
