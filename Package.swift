@@ -51,24 +51,26 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The records and parameters of io.remindd.Reminders, shared by the daemon and remindctl.
+        .target(name: "ReminderInterface", dependencies: ["ReminderCore"], swiftSettings: strictSettings),
         // The daemon's service: the io.remindd.Reminders interface, wiring store, scheduler, journal and clock.
         .target(
             name: "ReminderDaemon",
-            dependencies: ["ReminderCore", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
+            dependencies: ["ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
             resources: [.embedInCode("io.remindd.Reminders.varlink")],
             swiftSettings: strictSettings
         ),
         // Thin executable: the daemon.
         .executableTarget(
             name: "remindd",
-            dependencies: ["ReminderDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ReminderDaemon", "ReminderInterface", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
         // Thin executable: the control CLI.
         .executableTarget(
             name: "remindctl",
             dependencies: [
-                "ReminderCore", "TimeZoneDatabase", "VarlinkProtocol",
+                "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderInterface
 import ReminderScheduling
 import ReminderStore
 

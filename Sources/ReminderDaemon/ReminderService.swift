@@ -1,5 +1,6 @@
 import Foundation
 import ReminderCore
+import ReminderInterface
 import ReminderScheduling
 import ReminderStore
 import SystemdSupport

@@ -1,10 +1,11 @@
 import ReminderCore
+import ReminderInterface
 import VarlinkProtocol
 import VarlinkServer
 
 /// `io.remindd.Reminders` over Varlink: decodes each call's parameters, runs it on the service, encodes the reply.
 public struct RemindersInterface: VarlinkHandler {
-    public static let name = "io.remindd.Reminders"
+    public static let name = RemindersAPI.interface
 
     let service: ReminderService
 
@@ -51,9 +52,7 @@ public struct RemindersInterface: VarlinkHandler {
             case "Log":
                 let p = try call.decodeParameters(LogParameters.self)
                 let (id, instant, local) = try await service.log(key: p.reminder, at: p.at)
-                try await reply(VarlinkReply(parameters: .object([
-                    "reminderId": .number(Double(id)), "utc": .string(instant.description), "local": .string(local),
-                ])))
+                try await send(LogReply(reminderId: id, utc: instant.description, local: local))
             case "Snooze":
                 let p = try call.decodeParameters(SnoozeParameters.self)
                 try await send(["firing": try await service.snooze(key: p.reminder, minutes: p.minutes)])
@@ -62,13 +61,9 @@ public struct RemindersInterface: VarlinkHandler {
                 try await send(["entries": try await service.history(since: p.since, key: p.reminder, limit: p.limit ?? 1000)])
             case "Status":
                 let s = try await service.status()
-                var parameters: [String: JSONValue] = [
-                    "version": .string(RemindersInterface.version), "reminders": .number(Double(s.total)),
-                    "enabled": .number(Double(s.enabled)), "status": .string(s.status), "storePath": .string(await service.storePath),
-                    "journal": .bool(s.journal), "systemTimeZone": .string(s.zone),
-                ]
-                if let next = s.next { parameters["next"] = try JSONValue(encoding: next) }
-                try await reply(VarlinkReply(parameters: .object(parameters)))
+                try await send(StatusValue(
+                    version: RemindersAPI.version, reminders: s.total, enabled: s.enabled, next: s.next, status: s.status,
+                    storePath: await service.storePath, journal: s.journal, systemTimeZone: s.zone))
             case "Watch":
                 guard call.more == true else { throw VarlinkError.expectedMore() }
                 let (id, stream) = await service.addWatcher()
@@ -88,9 +83,6 @@ public struct RemindersInterface: VarlinkHandler {
             throw error.varlinkError
         }
     }
-
-    /// remindd's version, reported by GetInfo and Status.
-    public static let version = "0.1.0"
 }
 
 extension RemindersInterface {

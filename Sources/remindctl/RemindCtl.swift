@@ -7,11 +7,23 @@ struct RemindCtl: AsyncParsableCommand {
         commandName: "remindctl",
         abstract: "Control remindd, the reminder and habit daemon.",
         discussion: """
+            Talks to remindd over its Varlink socket ($XDG_RUNTIME_DIR/remindd/control.sock). 'preview'
+            works without the daemon. Read commands take --json.
+
             Examples:
-              remindctl preview --weekly mon,thu --at 18:00 --tz Europe/Berlin
-              remindctl preview --preset "Twice Monthly" --start 2026-12-20T08:00 --count 4 --json
+              remindctl add "Vitamin D" --weekly sun --at 09:00
+              remindctl add "Meds" --preset "Twice a Day" --start 08:00
+              remindctl log "Vitamin D"
+              remindctl next
+              remindctl history --since 7d
+              remindctl preview --monthly 31 --at 09:00 --tz Europe/Berlin --count 4
+            Fired reminders are in the journal: journalctl --user -t remindd
             """,
-        subcommands: [PreviewCommand.self]
+        subcommands: [
+            AddCommand.self, ListCommand.self, ShowCommand.self, UpdateCommand.self, RemoveCommand.self,
+            EnableCommand.self, DisableCommand.self, LogCommand.self, SnoozeCommand.self, NextCommand.self,
+            HistoryCommand.self, StatusCommand.self, WatchCommand.self, PreviewCommand.self,
+        ]
     )
 }
 

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import ReminderCore
 import ReminderDaemon
+import ReminderInterface
 import ReminderStore
 import SystemdSupport
 import TimeZoneDatabase
@@ -66,7 +67,7 @@ struct Remindd: AsyncParsableCommand {
         let endpoint = try Self.endpoint(socket ?? settings.socket ?? paths.socket)
         let server = VarlinkServer(
             endpoint: endpoint,
-            info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindersInterface.version, url: "https://github.com/remindd/remindd"),
+            info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindersAPI.version, url: "https://github.com/remindd/remindd"),
             interfaces: [RemindersInterface.name: RemindersInterface.idl],
             handler: RemindersInterface(service: service))
         let signals = SignalStream([SIGTERM, SIGINT, SIGHUP])

@@ -1,0 +1,114 @@
+import ReminderCore
+
+/// `Firing` of `io.remindd.Reminders`: one upcoming or past firing.
+public struct FiringValue: Codable, Sendable, Hashable {
+    public var reminderId: Int64
+    public var reminderName: String
+    public var slot: String
+    /// ISO 8601 local time with offset.
+    public var local: String
+    public var utc: String
+
+    public init(reminderID: Int64, name: String, occurrence: Occurrence) {
+        reminderId = reminderID
+        reminderName = name
+        slot = occurrence.slotID(reminderID: String(reminderID))
+        local = occurrence.localISO8601
+        utc = occurrence.instant.description
+    }
+}
+
+/// `Reminder` of `io.remindd.Reminders`.
+public struct ReminderValue: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var name: String
+    public var rule: RuleSpec
+    public var summary: String
+    /// The zone given when the reminder was added; nil: it follows the system zone.
+    public var timeZone: String?
+    public var effectiveTimeZone: String
+    public var enabled: Bool
+    public var next: FiringValue?
+
+    public init(id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?) {
+        self.id = id
+        self.name = name
+        self.rule = rule
+        self.summary = summary
+        self.timeZone = timeZone
+        self.effectiveTimeZone = effectiveTimeZone
+        self.enabled = enabled
+        self.next = next
+    }
+}
+
+/// `HistoryEntry` of `io.remindd.Reminders`: a handled firing.
+public struct HistoryEntryValue: Codable, Sendable, Hashable {
+    public var reminderId: Int64
+    public var reminderName: String
+    public var slot: String
+    /// fired, suppressed, late or skipped.
+    public var kind: String
+    public var scheduledUtc: String
+    public var handledUtc: String
+    public var lateSeconds: Int64
+    public var slotsDue: Int
+    public var detail: String?
+
+    public init(reminderId: Int64, reminderName: String, slot: String, kind: String, scheduledUtc: String, handledUtc: String, lateSeconds: Int64, slotsDue: Int, detail: String?) {
+        self.reminderId = reminderId
+        self.reminderName = reminderName
+        self.slot = slot
+        self.kind = kind
+        self.scheduledUtc = scheduledUtc
+        self.handledUtc = handledUtc
+        self.lateSeconds = lateSeconds
+        self.slotsDue = slotsDue
+        self.detail = detail
+    }
+}
+
+/// `Status` of `io.remindd.Reminders`.
+public struct StatusValue: Codable, Sendable, Hashable {
+    public var version: String
+    public var reminders: Int
+    public var enabled: Int
+    public var next: FiringValue?
+    public var status: String
+    public var storePath: String
+    public var journal: Bool
+    public var systemTimeZone: String
+
+    public init(version: String, reminders: Int, enabled: Int, next: FiringValue?, status: String, storePath: String, journal: Bool, systemTimeZone: String) {
+        self.version = version
+        self.reminders = reminders
+        self.enabled = enabled
+        self.next = next
+        self.status = status
+        self.storePath = storePath
+        self.journal = journal
+        self.systemTimeZone = systemTimeZone
+    }
+}
+
+/// `Log`'s reply.
+public struct LogReply: Codable, Sendable, Hashable {
+    public var reminderId: Int64
+    public var utc: String
+    public var local: String
+
+    public init(reminderId: Int64, utc: String, local: String) {
+        self.reminderId = reminderId
+        self.utc = utc
+        self.local = local
+    }
+}
+
+/// The interface's name and remindd's version.
+public enum RemindersAPI {
+    public static let interface = "io.remindd.Reminders"
+    public static let version = "0.1.0"
+
+    /// `io.remindd.Reminders.Add` for `Add`.
+    public static func method(_ name: String) -> String { interface + "." + name }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import ReminderCore
+import ReminderInterface
+import VarlinkProtocol
+
+private struct LogParameters: Encodable { let reminder: String; let at: String? }
+private struct SnoozeParameters: Encodable { let reminder: String; let minutes: Int }
+private struct CountParameters: Encodable { let count: Int }
+private struct HistoryParameters: Encodable { let since: String?; let reminder: String?; let limit: Int }
+private struct FiringsReply: Decodable { let firings: [FiringValue] }
+private struct FiringReply: Decodable { let firing: FiringValue }
+private struct HistoryReply: Decodable { let entries: [HistoryEntryValue] }
+private struct WatchReply: Decodable { let entry: HistoryEntryValue }
+
+struct LogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "Log an intake: a firing on the same day at or after it is suppressed.",
+        discussion: """
+            --at takes a time today (07:45), a local date-time (2026-11-21T07:45) in the reminder's zone,
+            or an instant with offset. A time in the future is refused.
+
+            Examples:
+              remindctl log "Vitamin D"
+              remindctl log Meds --at 07:45
+            """
+    )
+
+    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Option(help: ArgumentHelp("When it happened (default: now).", valueName: "time")) var at: String?
+    @Flag(help: "Print the logged entry as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reply = try connection.call("Log", LogParameters(reminder: reminder, at: at), as: LogReply.self)
+        if json { return try printJSON(reply) }
+        print("Logged \(reminder) at \(humanTime(reply.local))")
+    }
+}
+
+struct SnoozeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snooze", abstract: "Announce a reminder's latest firing again after some minutes.",
+        discussion: "Example:\n  remindctl snooze Meds --minutes 15")
+
+    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Option(help: "Minutes until it is announced again (1-1440).") var minutes = 10
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reply = try connection.call("Snooze", SnoozeParameters(reminder: reminder, minutes: minutes), as: FiringReply.self)
+        print("Snoozed \(reply.firing.reminderName) (\(reply.firing.slot)) for \(minutes) min")
+    }
+}
+
+struct NextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "next", abstract: "Show the next firings across all reminders.",
+        discussion: "Examples:\n  remindctl next\n  remindctl next --count 3 --json")
+
+    @Option(help: "How many firings.") var count = 10
+    @Flag(help: "Print a JSON array of firings.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        guard count >= 1 else { throw CLIError("invalid --count \(count): give 1 or more") }
+        let firings = try connection.call("Next", CountParameters(count: count), as: FiringsReply.self).firings
+        if json { return try printJSON(firings) }
+        if firings.isEmpty { return print("Nothing scheduled.") }
+        printTable(["WHEN", "REMINDER", "SLOT"], firings.map { [humanTime($0.local), $0.reminderName, $0.slot] })
+    }
+}
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "Show handled firings: fired, suppressed, late, skipped.",
+        discussion: """
+            --since takes a duration back from now (7d, 24h, 30m) or a date or instant.
+
+            Examples:
+              remindctl history --since 7d
+              remindctl history --reminder Meds --json
+            """
+    )
+
+    @Option(help: ArgumentHelp("How far back (default: 7d).", valueName: "when")) var since = "7d"
+    @Option(help: "Only this reminder (id or name).") var reminder: String?
+    @Option(help: "At most this many entries.") var limit = 100
+    @Flag(help: "Print a JSON array of entries.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let start = try Self.instant(since)
+        let entries = try connection.call("History", HistoryParameters(since: start, reminder: reminder, limit: limit), as: HistoryReply.self).entries
+        if json { return try printJSON(entries) }
+        if entries.isEmpty { return print("No firings since \(start).") }
+        printTable(
+            ["HANDLED (UTC)", "KIND", "REMINDER", "SLOT", "LATE"],
+            entries.map { [$0.handledUtc, $0.kind, $0.reminderName, $0.slot, $0.lateSeconds > 0 ? "\($0.lateSeconds)s" : "-"] })
+    }
+
+    /// `7d`, `24h`, `30m` back from now as an ISO instant; anything else is passed on for the daemon to read.
+    static func instant(_ text: String) throws -> String {
+        guard let unit = text.last, "dhm".contains(unit), let amount = Int64(text.dropLast()) else { return text }
+        guard amount >= 0 else { throw CLIError("invalid --since '\(text)': write 7d, 24h or 30m") }
+        let seconds = amount * (unit == "d" ? 86400 : unit == "h" ? 3600 : 60)
+        return SystemEnvironment.now().adding(seconds: -seconds).description
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the daemon's state.",
+        discussion: "Example:\n  remindctl status --json")
+
+    @Flag(help: "Print the status as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let status = try connection.call("Status", NoParameters(), as: StatusValue.self)
+        if json { return try printJSON(status) }
+        print("remindd \(status.version): \(status.status)")
+        print("reminders: \(status.reminders) (\(status.enabled) enabled)")
+        print("store:     \(status.storePath)")
+        print("journal:   \(status.journal ? "yes" : "no (firings go to stderr)")")
+        print("zone:      \(status.systemTimeZone)")
+    }
+}
+
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch", abstract: "Print firings as the daemon handles them, until interrupted.",
+        discussion: "Examples:\n  remindctl watch\n  remindctl watch --json | jq -c .")
+
+    @Flag(help: "Print one JSON object per line.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        try connection.withConnection { client in
+            try client.stream(RemindersAPI.method("Watch")) { parameters in
+                let entry = try parameters.decode(WatchReply.self).entry
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    print(String(decoding: try encoder.encode(entry), as: UTF8.self))
+                } else {
+                    print("\(entry.handledUtc)  \(entry.kind)  \(entry.reminderName)  \(entry.slot)\(entry.detail.map { "  (\($0))" } ?? "")")
+                }
+                fflush(nil)  // every stream: one line per firing reaches a pipe at once
+                return true
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import ArgumentParser
+import ReminderCore
+import ReminderInterface
+
+/// The parameters the daemon's methods take, as sent by remindctl.
+private struct AddParameters: Encodable { let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool? }
+private struct UpdateParameters: Encodable { let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String? }
+struct ReminderKey: Encodable { let reminder: String }
+struct NoParameters: Encodable {}
+private struct ReminderReply: Decodable { let reminder: ReminderValue }
+private struct ListReply: Decodable { let reminders: [ReminderValue] }
+struct EmptyReply: Decodable {}
+
+/// Prints one reminder as `key: value` lines.
+private func describe(_ reminder: ReminderValue) {
+    print("id:        \(reminder.id)")
+    print("name:      \(reminder.name)")
+    print("schedule:  \(reminder.summary)")
+    print("time zone: \(reminder.effectiveTimeZone)\(reminder.timeZone == nil ? " (follows the system zone)" : "")")
+    print("enabled:   \(reminder.enabled ? "yes" : "no")")
+    if let next = reminder.next { print("next:      \(humanTime(next.local))  \(next.slot)") }
+}
+
+struct AddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a reminder.",
+        discussion: """
+            Takes the same rule flags as 'remindctl preview'. Without --tz the reminder follows the system zone.
+
+            Examples:
+              remindctl add "Vitamin D" --weekly sun --at 09:00
+              remindctl add "Meds" --preset "Twice a Day" --start 08:00
+              remindctl add "Rent" --monthly 1 --at 10:00 --tz Europe/Berlin
+              remindctl add "Call mum" --once 2026-12-24T18:00
+            """
+    )
+
+    @Argument(help: "The reminder's name, e.g. \"Vitamin D\".") var name: String
+    @OptionGroup var rule: RuleOptions
+    @Option(help: ArgumentHelp("Time zone (IANA name); default: follow the system zone.", valueName: "zone")) var tz: String?
+    @Flag(help: "Add it disabled.") var disabled = false
+    @Flag(help: "Print the added reminder as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        _ = try rule.makeRule()  // the same validation the daemon does, before connecting
+        let reply = try connection.call("Add", AddParameters(name: name, rule: rule.spec, timeZone: tz, enabled: disabled ? false : nil), as: ReminderReply.self)
+        if json { return try printJSON(reply.reminder) }
+        print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
+        if let next = reply.reminder.next { print("Next: \(humanTime(next.local))") }
+    }
+}
+
+struct UpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Change a reminder's name, rule or time zone.",
+        discussion: """
+            Rule flags replace the whole rule. --tz "" makes the reminder follow the system zone again.
+
+            Examples:
+              remindctl update "Vitamin D" --weekly sun,wed --at 09:00
+              remindctl update 3 --name "Vitamin D3"
+            """
+    )
+
+    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Option(help: "A new name.") var name: String?
+    @OptionGroup var rule: RuleOptions
+    @Option(help: ArgumentHelp("A new time zone; \"\" to follow the system zone.", valueName: "zone")) var tz: String?
+    @Flag(help: "Print the reminder as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let spec = rule.spec
+        let changesRule = spec != RuleSpec()
+        if changesRule { _ = try rule.makeRule() }
+        guard changesRule || name != nil || tz != nil else {
+            throw CLIError("nothing to change: give --name, --tz or rule flags such as --daily --at 08:00")
+        }
+        let reply = try connection.call("Update", UpdateParameters(reminder: reminder, name: name, rule: changesRule ? spec : nil, timeZone: tz), as: ReminderReply.self)
+        if json { return try printJSON(reply.reminder) }
+        describe(reply.reminder)
+    }
+}
+
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a reminder (its firing history stays).",
+        discussion: "Example:\n  remindctl remove \"Vitamin D\"", aliases: ["rm"])
+
+    @Argument(help: "The reminder's id or name.") var reminder: String
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        _ = try connection.call("Remove", ReminderKey(reminder: reminder), as: EmptyReply.self)
+        print("Removed \(reminder)")
+    }
+}
+
+struct EnableCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "enable", abstract: "Enable a reminder (slots missed while disabled do not fire).",
+        discussion: "Example:\n  remindctl enable \"Vitamin D\"")
+
+    @Argument(help: "The reminder's id or name.") var reminder: String
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reply = try connection.call("Enable", ReminderKey(reminder: reminder), as: ReminderReply.self)
+        print("Enabled \(reply.reminder.name)\(reply.reminder.next.map { "; next: \(humanTime($0.local))" } ?? "")")
+    }
+}
+
+struct DisableCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disable", abstract: "Disable a reminder without removing it.",
+        discussion: "Example:\n  remindctl disable \"Vitamin D\"")
+
+    @Argument(help: "The reminder's id or name.") var reminder: String
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reply = try connection.call("Disable", ReminderKey(reminder: reminder), as: ReminderReply.self)
+        print("Disabled \(reply.reminder.name)")
+    }
+}
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List reminders with their next firing.",
+        discussion: "Examples:\n  remindctl list\n  remindctl list --json | jq '.[].name'", aliases: ["ls"])
+
+    @Flag(help: "Print a JSON array of reminders.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reminders = try connection.call("List", NoParameters(), as: ListReply.self).reminders
+        if json { return try printJSON(reminders) }
+        if reminders.isEmpty {
+            print("No reminders. Add one with: remindctl add \"Vitamin D\" --weekly sun --at 09:00")
+            return
+        }
+        printTable(
+            ["ID", "NAME", "SCHEDULE", "ZONE", "NEXT"],
+            reminders.map { r in
+                [String(r.id), r.name, r.summary, r.effectiveTimeZone, r.enabled ? (r.next.map { humanTime($0.local) } ?? "-") : "disabled"]
+            })
+    }
+}
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show one reminder.",
+        discussion: "Example:\n  remindctl show \"Vitamin D\" --json", aliases: ["get"])
+
+    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Flag(help: "Print the reminder as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let value = try connection.call("Get", ReminderKey(reminder: reminder), as: ReminderReply.self).reminder
+        if json { return try printJSON(value) }
+        describe(value)
+    }
+}
