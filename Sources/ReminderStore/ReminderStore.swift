@@ -204,6 +204,8 @@ public final class ReminderStore: Sendable {
     /// Closes the database (checkpointing the WAL); later calls fail.
     public func close() throws(StoreError) {
         do {
+            // Fold the WAL into the database file first, so a stopped daemon leaves one self-contained file.
+            _ = try database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             if let pool = database as? DatabasePool { try pool.close() }
         } catch {
             throw .unavailable(path: path, detail: "\(error)")

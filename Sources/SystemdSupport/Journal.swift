@@ -47,8 +47,7 @@ public struct Journal: Sendable {
     public func send(_ message: String, priority: Priority, fields: [(String, String)] = []) -> Bool {
         guard priority <= maximumPriority else { return false }
         guard isJournalAvailable else {
-            let line = "<\(priority.rawValue)>\(message)\n"
-            _ = line.withCString { write(2, $0, strlen($0)) }
+            writeToStandardError(message, priority: priority)
             return false
         }
         let entries = [("MESSAGE", message), ("PRIORITY", String(priority.rawValue)), ("SYSLOG_IDENTIFIER", identifier)] + fields
@@ -60,6 +59,16 @@ public struct Journal: Sendable {
         }
         defer { storage.forEach { $0.deallocate() } }
         var vectors = zip(storage.indices, encoded).map { iovec(iov_base: storage[$0.0], iov_len: $0.1.count) }
-        return sd_journal_sendv(&vectors, Int32(vectors.count)) >= 0
+        // A socket file left behind by a stopped journald refuses the connection: fall back as if absent.
+        guard sd_journal_sendv(&vectors, Int32(vectors.count)) >= 0 else {
+            writeToStandardError(message, priority: priority)
+            return false
+        }
+        return true
+    }
+
+    private func writeToStandardError(_ message: String, priority: Priority) {
+        let line = "<\(priority.rawValue)>\(message)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
     }
 }

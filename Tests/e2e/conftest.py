@@ -1,11 +1,18 @@
-"""Shared fixtures for the end-to-end tests: paths of the built binaries."""
+"""Shared fixtures for the end-to-end tests: the built binaries, a real journald, and a daemon harness."""
+import json
 import os
 import pathlib
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = pathlib.Path(os.environ.get("REMINDD_BIN_DIR", ROOT / ".build" / "debug"))
+JOURNAL_SOCKET = "/run/systemd/journal/socket"
 
 
 @pytest.fixture(scope="session")
@@ -13,3 +20,132 @@ def remindctl():
     path = BIN / "remindctl"
     assert path.exists(), f"{path} is missing: run 'swift build' first"
     return str(path)
+
+
+@pytest.fixture(scope="session")
+def journald():
+    """A running systemd-journald: the system's, or one started here (and stopped afterwards)."""
+    started = None
+    if not journal_listens():
+        # journald binds its sockets before it listens: wait for its own READY=1 over sd_notify.
+        with tempfile.TemporaryDirectory() as tmp:
+            notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            notify.bind(f"{tmp}/notify")
+            notify.settimeout(10)
+            started = subprocess.Popen(["/lib/systemd/systemd-journald"], env=dict(os.environ, NOTIFY_SOCKET=f"{tmp}/notify"),
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            while b"READY=1" not in notify.recv(4096):
+                pass
+            notify.close()
+    yield Journal()
+    if started:
+        started.terminate()
+        started.wait(timeout=10)
+
+
+def journal_listens():
+    """Whether a journald accepts on the socket (a stopped one may leave the socket file behind)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        probe.connect(JOURNAL_SOCKET)
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+
+
+class Journal:
+    def entries(self, **fields):
+        """Entries whose fields match, as dicts (journalctl -o json)."""
+        matches = [f"{k}={v}" for k, v in fields.items()]
+        out = subprocess.run(["journalctl", "--no-pager", "-o", "json", *matches], capture_output=True, text=True).stdout
+        return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+    def wait_for(self, timeout=10.0, count=1, **fields):
+        deadline = time.time() + timeout
+        while True:
+            found = self.entries(**fields)
+            if len(found) >= count or time.time() > deadline:
+                return found
+            time.sleep(0.1)
+
+
+class Daemon:
+    """remindd run as its service would be: its own state dir, runtime dir and NOTIFY_SOCKET."""
+
+    def __init__(self, root: pathlib.Path):
+        self.root = root
+        self.state = root / "state"
+        self.runtime = root / "runtime"
+        self.config = root / "config"
+        for d in (self.state, self.runtime, self.config):
+            d.mkdir(parents=True, exist_ok=True)
+        self.notify_path = str(root / "notify.sock")
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(self.notify_path)
+        self.notifications = []
+        self.process = None
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), XDG_STATE_HOME=str(self.state),
+                        XDG_CONFIG_HOME=str(self.config), NOTIFY_SOCKET=self.notify_path, TZ="UTC")
+
+    @property
+    def socket_path(self):
+        return str(self.runtime / "remindd" / "control.sock")
+
+    def start(self, *args, wait=True):
+        self.notifications.clear()
+        self.process = subprocess.Popen([str(BIN / "remindd"), *args], env=self.env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if wait:
+            assert self.wait_notification("READY=1"), f"no READY=1; stderr: {self.stop()}"
+        return self.process
+
+    def read_notifications(self, timeout):
+        self.notify.settimeout(timeout)
+        try:
+            while True:
+                self.notifications.append(self.notify.recv(4096).decode())
+                self.notify.settimeout(0.01)
+        except (socket.timeout, BlockingIOError):
+            pass
+
+    def wait_notification(self, text, timeout=10.0):
+        deadline = time.time() + timeout
+        while True:
+            self.read_notifications(0.1)
+            if any(text in n for n in self.notifications):
+                return True
+            exited = self.process is not None and self.process.poll() is not None
+            if exited or time.time() > deadline:
+                self.read_notifications(0.05)  # what an exited process sent is still queued
+                return any(text in n for n in self.notifications)
+
+    def ctl(self, *args, check=True):
+        result = subprocess.run([str(BIN / "remindctl"), *args], env=self.env, capture_output=True, text=True)
+        if check:
+            assert result.returncode == 0, f"remindctl {args}: {result.stderr}"
+        return result
+
+    def ctl_json(self, *args):
+        return json.loads(self.ctl(*args, "--json").stdout)
+
+    def stop(self, sig=15):
+        if not self.process or self.process.poll() is not None:
+            return self.process.stderr.read() if self.process else ""
+        self.process.send_signal(sig)
+        _, err = self.process.communicate(timeout=15)
+        return err
+
+
+@pytest.fixture
+def daemon(journald, tmp_path):
+    d = Daemon(tmp_path)
+    yield d
+    d.stop()
+    d.notify.close()
+
+
+@pytest.fixture
+def unique_name():
+    return f"test-{uuid.uuid4().hex[:10]}"

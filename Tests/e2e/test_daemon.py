@@ -1,0 +1,178 @@
+"""The real remindd against the real journald and a real sd_notify socket."""
+import datetime as dt
+import hashlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+MESSAGE_FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
+MESSAGE_SUPPRESSED = "8d2e6b1f0a9c4e37b5d1c8f3a2e70b64"
+MESSAGE_LATE = "c3a95e7d1b2f4068a9e4d0c7b6f21e83"
+
+
+def utc_in(seconds):
+    """A UTC time of day `seconds` from now, and the instant, whole seconds."""
+    instant = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) + dt.timedelta(seconds=seconds)
+    return instant.strftime("%H:%M:%S"), instant
+
+
+def test_ready_and_status_on_the_notify_socket(daemon, unique_name):
+    daemon.start()
+    assert any("READY=1" in n and "STATUS=0 reminders" in n for n in daemon.notifications)
+    daemon.ctl("add", unique_name, "--weekly", "sun", "--at", "09:00", "--tz", "UTC")
+    assert daemon.wait_notification(f"STATUS=1 reminder, next: {unique_name} at Sun 09:00")
+
+
+def test_reminder_fires_into_the_journal_on_time(daemon, unique_name):
+    daemon.start()
+    at, instant = utc_in(2)
+    daemon.ctl("add", unique_name, "--daily", "--at", at, "--tz", "UTC")
+    entries = daemon_journal_wait(REMINDER_NAME=unique_name)
+    assert len(entries) == 1
+    entry = entries[0]
+    assert entry["SYSLOG_IDENTIFIER"] == "remindd"
+    assert entry["PRIORITY"] == "5"
+    assert entry["MESSAGE_ID"] == MESSAGE_FIRED
+    assert entry["MESSAGE"] == f"Reminder: {unique_name} (daily, {instant.strftime('%a')} {at})"
+    assert entry["REMINDER_SLOT"] == f"reminder-{entry['REMINDER_ID']}-{at.replace(':', '-')}"
+    assert entry["SCHEDULED_UTC"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert int(entry["LATE_SECONDS"]) == 0
+    # Delivered within a second of the scheduled instant (journald's own receive timestamp).
+    received = int(entry["__REALTIME_TIMESTAMP"]) / 1e6
+    assert 0 <= received - instant.timestamp() < 1.0, received - instant.timestamp()
+
+
+def daemon_journal_wait(**fields):
+    from conftest import Journal
+    return Journal().wait_for(timeout=10, **fields)
+
+
+def test_logged_intake_suppresses_at_debug_priority(daemon, unique_name):
+    daemon.start()
+    at, instant = utc_in(2)
+    daemon.ctl("add", unique_name, "--daily", "--at", at, "--tz", "UTC")
+    daemon.ctl("log", unique_name)
+    entries = daemon_journal_wait(REMINDER_NAME=unique_name)
+    assert [e["MESSAGE_ID"] for e in entries] == [MESSAGE_SUPPRESSED]
+    assert entries[0]["PRIORITY"] == "7"
+    assert "already logged 1 time today" in entries[0]["MESSAGE"]
+    history = daemon.ctl_json("history", "--reminder", unique_name)
+    assert [h["kind"] for h in history] == ["suppressed"]
+
+
+def test_missed_slots_fire_once_late_after_restart(daemon, unique_name):
+    daemon.start()
+    a, _ = utc_in(2)
+    b, _ = utc_in(3)
+    c, last = utc_in(4)
+    daemon.ctl("add", unique_name, "--daily", "--at", f"{a},{b},{c}", "--tz", "UTC")
+    daemon.stop()
+    time.sleep(5.5)  # all three slots pass while the daemon is down
+    daemon.start()
+    entries = daemon_journal_wait(REMINDER_NAME=unique_name)
+    time.sleep(1)
+    entries = daemon_journal_wait(REMINDER_NAME=unique_name)
+    assert len(entries) == 1, [e["MESSAGE"] for e in entries]
+    entry = entries[0]
+    assert entry["MESSAGE_ID"] == MESSAGE_LATE
+    assert entry["REMINDER_SLOTS_DUE"] == "3"
+    assert entry["SCHEDULED_UTC"] == last.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert int(entry["LATE_SECONDS"]) >= 1
+    assert "late by" in entry["MESSAGE"] and "(missed 3 times)" in entry["MESSAGE"]
+    # And a second restart repeats nothing.
+    daemon.stop()
+    daemon.start()
+    time.sleep(1)
+    assert len(daemon_journal_wait(REMINDER_NAME=unique_name)) == 1
+
+
+def test_kill_9_during_writes_loses_nothing_acknowledged(daemon):
+    daemon.start()
+    acknowledged = []
+    stop = threading.Event()
+
+    def writer():
+        i = 0
+        while not stop.is_set():
+            name = f"bulk-{i}"
+            result = daemon.ctl("add", name, "--daily", "--at", "08:00", check=False)
+            if result.returncode == 0:
+                acknowledged.append(name)
+            i += 1
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    time.sleep(1.5)
+    daemon.process.send_signal(signal.SIGKILL)
+    daemon.process.wait()
+    stop.set()
+    thread.join()
+    assert len(acknowledged) > 5
+    daemon.start()
+    names = {r["name"] for r in daemon.ctl_json("list")}
+    missing = [n for n in acknowledged if n not in names]
+    assert not missing
+
+
+def test_corrupt_database_is_refused_and_left_alone(daemon):
+    db = daemon.state / "remindd" / "remindd.sqlite"
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"this is not a database" * 100)
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    daemon.start(wait=False)
+    assert daemon.process.wait(timeout=10) != 0
+    err = daemon.process.stderr.read()
+    assert "is damaged" in err and "move it aside" in err
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+def test_newer_schema_is_refused(daemon):
+    daemon.start()
+    daemon.stop()
+    db = daemon.state / "remindd" / "remindd.sqlite"
+    subprocess.run(["sqlite3", str(db), "INSERT INTO grdb_migrations VALUES ('v99-from-the-future')"], check=True)
+    daemon.start(wait=False)
+    assert daemon.process.wait(timeout=10) != 0
+    assert "written by a newer remindd" in daemon.process.stderr.read()
+
+
+def test_bad_config_names_key_and_line(daemon):
+    (daemon.config / "remindd").mkdir()
+    (daemon.config / "remindd" / "config.toml").write_text('# settings\ncatch-up = true\ncolour = "blue"\n')
+    daemon.start(wait=False)
+    assert daemon.process.wait(timeout=10) != 0
+    err = daemon.process.stderr.read().strip()
+    assert err.endswith("config.toml:3: unknown key 'colour'; known keys: time-zone, catch-up, socket, log-level")
+
+
+def test_sigterm_sends_stopping_and_exits_cleanly(daemon):
+    daemon.start()
+    daemon.process.send_signal(signal.SIGTERM)
+    assert daemon.process.wait(timeout=10) == 0
+    assert daemon.wait_notification("STOPPING=1", timeout=2)
+    # The store was closed: its WAL was checkpointed into the database file.
+    wal = daemon.state / "remindd" / "remindd.sqlite-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_sighup_reloads_with_reloading_then_ready(daemon):
+    daemon.start()
+    daemon.notifications.clear()
+    daemon.process.send_signal(signal.SIGHUP)
+    assert daemon.wait_notification("RELOADING=1")
+    assert daemon.wait_notification("READY=1")
+    assert daemon.process.poll() is None
+
+
+def test_daemon_not_running_is_one_line(remindctl, tmp_path):
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    result = subprocess.run([remindctl, "list"], env=env, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"Error: remindd is not running (nothing listens on {tmp_path}/remindd/control.sock): start it with 'systemctl --user start remindd.socket', or run 'remindd' in a terminal"]
+
+
