@@ -9,7 +9,7 @@ PREFIX       ?= $(HOME)/.local
 APT_PACKAGES := pkg-config libsystemd-dev libsqlite3-dev systemd tzdata python3 python3-venv
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: all build release deps test test-swift test-e2e bench run install-user clean
+.PHONY: all build release deps test test-swift test-e2e bench run install-user install-catalog clean
 
 all: build
 
@@ -51,6 +51,31 @@ test: test-swift test-e2e
 bench: release
 	$(SWIFT) build $(RELEASE_FLAGS) --product NextFireBenchmark
 	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
+
+BINDIR  := $(PREFIX)/bin
+UNITDIR ?= $(HOME)/.config/systemd/user
+SHAREDIR := $(PREFIX)/share/remindd
+
+# The daemon in the foreground with its built-in defaults (state in ~/.local/state/remindd). Ctrl-C stops it.
+run: build
+	.build/debug/remindd
+
+# CONFIG=debug installs the debug build (the end-to-end test does, to avoid a second, release build).
+CONFIG ?= release
+install-user: $(if $(filter debug,$(CONFIG)),build,release)
+	install -d $(BINDIR) $(UNITDIR) $(SHAREDIR)
+	install -m 0755 .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl $(BINDIR)/
+	sed 's|%h/.local/bin|$(BINDIR)|' systemd/remindd.service > $(UNITDIR)/remindd.service
+	install -m 0644 systemd/remindd.socket $(UNITDIR)/remindd.socket
+	install -m 0644 Sources/ReminderDaemon/io.remindd.Reminders.varlink catalog/remindd.catalog etc/remindd/config.toml $(SHAREDIR)/
+	@echo
+	@echo "Installed remindd and remindctl to $(BINDIR), units to $(UNITDIR). Now run:"
+	@echo "  systemctl --user daemon-reload && systemctl --user enable --now remindd.socket"
+	@echo "Optional, as root, for 'journalctl -x' explanations: make install-catalog"
+
+install-catalog:
+	install -D -m 0644 catalog/remindd.catalog /usr/lib/systemd/catalog/remindd.catalog
+	journalctl --update-catalog
 
 clean:
 	rm -rf .build .state

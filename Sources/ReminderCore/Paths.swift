@@ -1,6 +1,7 @@
 /// Where remindd keeps its files, from the XDG base directory variables (a pure function of the environment).
 public struct RemindPaths: Hashable, Sendable {
-    /// `$XDG_STATE_HOME/remindd` (default `~/.local/state/remindd`).
+    /// `$STATE_DIRECTORY` when systemd sets it (`StateDirectory=`), else `$XDG_STATE_HOME/remindd`
+    /// (default `~/.local/state/remindd`).
     public var stateDirectory: String
     /// `$XDG_CONFIG_HOME/remindd/config.toml` (default `~/.config/remindd/config.toml`).
     public var configFile: String
@@ -16,7 +17,11 @@ public struct RemindPaths: Hashable, Sendable {
             guard let value = environment[variable], value.hasPrefix("/") else { return home + "/" + fallback }
             return value
         }
-        stateDirectory = base("XDG_STATE_HOME", ".local/state") + "/remindd"
+        if let fromSystemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first, fromSystemd.hasPrefix("/") {
+            stateDirectory = String(fromSystemd)
+        } else {
+            stateDirectory = base("XDG_STATE_HOME", ".local/state") + "/remindd"
+        }
         configFile = base("XDG_CONFIG_HOME", ".config") + "/remindd/config.toml"
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             socket = runtime + "/remindd/control.sock"

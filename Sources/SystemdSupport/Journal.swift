@@ -60,8 +60,9 @@ public struct Journal: Sendable {
         defer { storage.forEach { $0.deallocate() } }
         var vectors = zip(storage.indices, encoded).map { iovec(iov_base: storage[$0.0], iov_len: $0.1.count) }
         // A socket file left behind by a stopped journald refuses the connection: fall back as if absent.
-        guard sd_journal_sendv(&vectors, Int32(vectors.count)) >= 0 else {
-            writeToStandardError(message, priority: priority)
+        let result = sd_journal_sendv(&vectors, Int32(vectors.count))
+        guard result >= 0 else {
+            writeToStandardError("journal refused the entry (\(String(cString: strerror(-result)))): \(message)", priority: priority)
             return false
         }
         return true

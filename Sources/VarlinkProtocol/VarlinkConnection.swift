@@ -14,12 +14,15 @@ public final class VarlinkConnection {
     public enum ConnectionError: Error, CustomStringConvertible {
         /// Nothing listens at the path (`ENOENT`, `ECONNREFUSED`).
         case notRunning(path: String)
+        /// No reply within the timeout (a socket-activated service that fails to start, say).
+        case timedOut(seconds: Int)
         case system(String)
         case malformedReply
 
         public var description: String {
             switch self {
             case .notRunning(let path): return "nothing listens on \(path)"
+            case .timedOut(let seconds): return "no reply within \(seconds) s"
             case .system(let text): return text
             case .malformedReply: return "the daemon sent a reply that is not Varlink JSON"
             }
@@ -56,8 +59,15 @@ public final class VarlinkConnection {
     }
 
     /// Calls a method and returns its single reply's parameters.
+    /// - Parameter timeout: seconds to wait for the reply.
     /// - Throws: ``VarlinkError`` for an error reply, ``ConnectionError`` for transport failures.
-    public func call(_ method: String, _ parameters: JSONValue = .object([:])) throws -> JSONValue {
+    public func call(_ method: String, _ parameters: JSONValue = .object([:]), timeout: Int = 30) throws -> JSONValue {
+        var limit = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        defer {
+            var none = timeval()
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
+        }
         try send(VarlinkCall(method: method, parameters: parameters))
         let reply = try receive()
         if let error = reply.error { throw VarlinkError(name: error, parameters: Self.object(reply.parameters)) }
@@ -105,6 +115,12 @@ public final class VarlinkConnection {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                var limit = timeval()
+                var length = socklen_t(MemoryLayout<timeval>.size)
+                getsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, &length)
+                throw .timedOut(seconds: limit.tv_sec)
+            }
             guard n > 0 else { throw .system("the daemon closed the connection") }
             buffer.append(contentsOf: chunk[0..<n])
         }

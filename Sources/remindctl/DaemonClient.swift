@@ -34,6 +34,8 @@ struct ConnectionOptions: ParsableArguments {
             throw CLIError("remindd is not running (nothing listens on \(path)): start it with 'systemctl --user start remindd.socket', or run 'remindd' in a terminal")
         } catch let error as VarlinkError {
             throw CLIError(Self.describe(error))
+        } catch VarlinkConnection.ConnectionError.timedOut(let seconds) {
+            throw CLIError("remindd did not answer within \(seconds) s: see 'systemctl --user status remindd' and 'journalctl --user -u remindd'")
         } catch let error as VarlinkConnection.ConnectionError {
             throw CLIError("cannot talk to remindd: \(error)")
         }
