@@ -85,6 +85,13 @@ let package = Package(
         .testTarget(
             name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase"],
             resources: [.copy("Resources/calendar-vectors.jsonl")], swiftSettings: strictSettings),
+        .testTarget(name: "ReminderSchedulingTests", dependencies: ["ReminderScheduling", "ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
+        .testTarget(name: "ReminderStoreTests", dependencies: ["ReminderStore", "ReminderCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VarlinkTests",
+            dependencies: ["VarlinkProtocol", "VarlinkServer", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
+            swiftSettings: strictSettings),
+        .testTarget(name: "ReminderDaemonTests", dependencies: ["ReminderCore", "SystemdSupport"], swiftSettings: strictSettings),
         .testTarget(name: "TimeZoneDatabaseTests", dependencies: ["ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
     ]
 )

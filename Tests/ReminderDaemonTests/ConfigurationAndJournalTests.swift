@@ -1,0 +1,65 @@
+import Foundation
+import ReminderCore
+import SystemdSupport
+import Testing
+
+@Suite("Config file")
+struct ConfigurationTests {
+    @Test func everyKeyParses() throws {
+        let text = """
+            # comment
+            time-zone = "Europe/Berlin"  # trailing comment
+            catch-up = false
+            socket = '/run/user/1000/remindd/control.sock'
+            log-level = "info"
+            """
+        let configuration = try DaemonConfiguration.parse(text, file: "config.toml")
+        #expect(configuration.timeZone == "Europe/Berlin")
+        #expect(configuration.catchUp == false)
+        #expect(configuration.socket == "/run/user/1000/remindd/control.sock")
+        #expect(configuration.logLevel == "info")
+        #expect(try DaemonConfiguration.parse("", file: "c") == DaemonConfiguration())
+    }
+
+    @Test(arguments: [
+        ("colour = \"blue\"", 1, "unknown key 'colour'"),
+        ("\n\ncatch-up = yes", 3, "bad value yes for 'catch-up': use true or false"),
+        ("log-level = \"loud\"", 1, "bad value \"loud\" for 'log-level'"),
+        ("socket = \"relative/path\"", 1, "bad value \"relative/path\" for 'socket'"),
+        ("[daemon]", 1, "tables are not used"),
+        ("catch-up = true\ncatch-up = false", 2, "'catch-up' is set twice"),
+        ("time-zone", 1, "expected 'key = value'"),
+    ])
+    func errorsNameTheLine(text: String, line: Int, words: String) {
+        #expect {
+            try DaemonConfiguration.parse(text, file: "config.toml")
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.line == line && error.description.hasPrefix("config.toml:\(line): ") && error.message.contains(words)
+        }
+    }
+}
+
+@Suite("Journal without journald")
+struct JournalFallbackTests {
+    @Test func withoutASocketTheEntryGoesToStderrAndNothingCrashes() {
+        let journal = Journal(identifier: "remindd-test", socketPath: "/nonexistent/journal/socket")
+        #expect(!journal.isJournalAvailable)
+        #expect(!journal.send("Reminder: test", priority: .notice, fields: [("REMINDER_ID", "1")]))
+    }
+
+    @Test func priorityFilterDropsLessImportantEntries() {
+        let journal = Journal(identifier: "remindd-test", maximumPriority: .info, socketPath: "/nonexistent")
+        #expect(!journal.send("debug line", priority: .debug))
+    }
+
+    @Test func pathsFollowXDGAndSystemd() {
+        let paths = RemindPaths(environment: ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000)
+        #expect(paths.database == "/home/u/.local/state/remindd/remindd.sqlite")
+        #expect(paths.configFile == "/home/u/.config/remindd/config.toml")
+        #expect(paths.socket == "/run/user/1000/remindd/control.sock")
+        let service = RemindPaths(environment: ["HOME": "/home/u", "STATE_DIRECTORY": "/home/u/.config/remindd"], uid: 1000)
+        #expect(service.stateDirectory == "/home/u/.config/remindd")
+        #expect(service.socket == "/tmp/remindd-1000/control.sock")
+    }
+}

@@ -1,0 +1,104 @@
+import ReminderCore
+import ReminderScheduling
+import TimeZoneDatabase
+import Testing
+
+/// The scheduler with an injected clock: "now" is a parameter, moved by the test.
+@Suite("Scheduler")
+struct SchedulerTests {
+    let utc = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+
+    func reminder(_ id: Int64, _ spec: RuleSpec, zone: TimeZoneRules? = nil) throws -> SchedulableReminder {
+        SchedulableReminder(id: id, name: "r\(id)", rule: try spec.makeRule(), zone: zone ?? utc)
+    }
+
+    func at(_ text: String) -> Instant {
+        let parsed = ISO8601.parseInstant(text)!
+        return Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(parsed.offsetSeconds ?? 0))
+    }
+
+    @Test func sleepsUntilTheEarliestFiringAndFiresItOnTime() throws {
+        var scheduler = Scheduler()
+        scheduler.schedule(try reminder(1, RuleSpec(daily: true, at: "09:00")), handledThrough: at("2026-11-21T10:00:00Z"))
+        scheduler.schedule(try reminder(2, RuleSpec(daily: true, at: "08:00")), handledThrough: at("2026-11-21T10:00:00Z"))
+        #expect(scheduler.nextDeadline() == at("2026-11-22T08:00:00Z"))
+        #expect(scheduler.takeDue(now: at("2026-11-22T07:59:59Z")).isEmpty)
+        let due = scheduler.takeDue(now: at("2026-11-22T08:00:00Z"))
+        #expect(due.map(\.reminder.id) == [2])
+        #expect(due.first?.lateSeconds == 0 && due.first?.slotsDue == 1)
+        #expect(scheduler.action(for: due[0], logs: [], catchUpEnabled: true) == .fire(due[0]))
+        #expect(scheduler.nextDeadline() == at("2026-11-22T09:00:00Z"))
+    }
+
+    @Test func missedSlotsCollapseIntoOneLateFiring() throws {
+        var scheduler = Scheduler()
+        scheduler.schedule(try reminder(1, RuleSpec(daily: true, at: "08:00,12:00,18:00")), handledThrough: at("2026-11-20T00:00:00Z"))
+        // Down for two days: six slots missed.
+        let due = scheduler.takeDue(now: at("2026-11-21T20:00:00Z"))
+        #expect(due.count == 1)
+        #expect(due[0].slotsDue == 6)
+        #expect(due[0].occurrence.instant == at("2026-11-21T18:00:00Z"))
+        #expect(due[0].lateSeconds == 2 * 3600)
+        #expect(scheduler.action(for: due[0], logs: [], catchUpEnabled: true) == .catchUp(due[0]))
+        #expect(scheduler.action(for: due[0], logs: [], catchUpEnabled: false) == .skipMissed(due[0]))
+        #expect(scheduler.nextDeadline() == at("2026-11-22T08:00:00Z"))
+    }
+
+    @Test func handledSlotsNeverComeBack() throws {
+        var scheduler = Scheduler()
+        let r = try reminder(1, RuleSpec(daily: true, at: "08:00"))
+        scheduler.schedule(r, handledThrough: at("2026-11-22T08:00:00Z"))  // as after a restart that recorded 08:00
+        #expect(scheduler.takeDue(now: at("2026-11-22T08:00:05Z")).isEmpty)
+        #expect(scheduler.nextDeadline() == at("2026-11-23T08:00:00Z"))
+    }
+
+    @Test func suppressionComesFromLoggedIntake() throws {
+        var scheduler = Scheduler()
+        scheduler.schedule(try reminder(1, RuleSpec(daily: true, at: "08:00")), handledThrough: at("2026-11-21T10:00:00Z"))
+        let due = scheduler.takeDue(now: at("2026-11-22T08:00:00Z"))
+        let action = scheduler.action(for: due[0], logs: [at("2026-11-22T07:45:00Z")], catchUpEnabled: true)
+        guard case .suppress(_, let reason) = action else {
+            Issue.record("expected suppression, got \(action)")
+            return
+        }
+        #expect(reason.contains("already logged 1 time"))
+    }
+
+    @Test func removingAndReplacingTouchesOnlyThatReminder() throws {
+        var scheduler = Scheduler()
+        let start = at("2026-11-21T00:00:00Z")
+        for id in 1...1000 {
+            scheduler.schedule(try reminder(Int64(id), RuleSpec(daily: true, at: TimeOfDay(hour: id % 24, minute: id % 60)!.description)), handledThrough: start)
+        }
+        let earliest = scheduler.nextFiring()!
+        scheduler.remove(id: earliest.0.id)
+        #expect(scheduler.count == 999)
+        #expect(scheduler.nextFiring()!.0.id != earliest.0.id)
+        scheduler.schedule(try reminder(earliest.0.id, RuleSpec(daily: true, at: "00:00:30")), handledThrough: start)
+        #expect(scheduler.nextFiring()!.0.id == earliest.0.id)
+        #expect(scheduler.nextDeadline() == at("2026-11-21T00:00:30Z"))
+    }
+
+    @Test func upcomingMergesAllRemindersInTimeOrder() throws {
+        var scheduler = Scheduler()
+        let start = at("2026-11-21T00:00:00Z")
+        scheduler.schedule(try reminder(1, RuleSpec(daily: true, at: "08:00")), handledThrough: start)
+        scheduler.schedule(try reminder(2, RuleSpec(daily: true, at: "12:00")), handledThrough: start)
+        scheduler.schedule(try reminder(3, RuleSpec(once: "2030-01-01T00:00")), handledThrough: start)
+        let upcoming = scheduler.upcoming(count: 4)
+        #expect(upcoming.map(\.0.id) == [1, 2, 1, 2])
+        #expect(upcoming.map(\.1.instant) == [at("2026-11-21T08:00:00Z"), at("2026-11-21T12:00:00Z"), at("2026-11-22T08:00:00Z"), at("2026-11-22T12:00:00Z")])
+        // Asking does not consume anything.
+        #expect(scheduler.nextDeadline() == at("2026-11-21T08:00:00Z"))
+    }
+
+    @Test func clockJumpBackwardDoesNotRefire() throws {
+        var scheduler = Scheduler()
+        scheduler.schedule(try reminder(1, RuleSpec(daily: true, at: "08:00")), handledThrough: at("2026-11-21T00:00:00Z"))
+        #expect(scheduler.takeDue(now: at("2026-11-21T08:00:00Z")).count == 1)
+        // The wall clock is set back an hour: 08:00 today is handled and must not fire again.
+        #expect(scheduler.takeDue(now: at("2026-11-21T07:30:00Z")).isEmpty)
+        #expect(scheduler.takeDue(now: at("2026-11-21T08:00:00Z")).isEmpty)
+        #expect(scheduler.nextDeadline() == at("2026-11-22T08:00:00Z"))
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ReminderCore
+import ReminderStore
+import Testing
+
+/// The store on a real SQLite file in a temporary directory.
+@Suite("ReminderStore")
+struct ReminderStoreTests {
+    let directory: String
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "remindd-store-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    var path: String { directory + "/remindd.sqlite" }
+    let now = Instant(secondsSinceEpoch: 1_795_000_000)
+    let daily = RuleSpec(daily: true, at: "08:00")
+
+    @Test func remindersSurviveReopening() throws {
+        let store = try ReminderStore(path: path)
+        let added = try store.addReminder(name: "Vitamin D", rule: RuleSpec(weekly: "sun", at: "09:00"), timeZone: "Europe/Berlin", now: now)
+        try store.close()
+        let reopened = try ReminderStore(path: path)
+        let all = try reopened.reminders()
+        #expect(all == [added])
+        #expect(all.first?.rule == RuleSpec(weekly: "sun", at: "09:00"))
+        #expect(try reopened.reminder("vitamin d").id == added.id)
+        #expect(try reopened.reminder(String(added.id!)).name == "Vitamin D")
+    }
+
+    @Test func duplicateNamesAreRefusedAndNothingIsWritten() throws {
+        let store = try ReminderStore(path: path)
+        _ = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        #expect(throws: StoreError.nameTaken("MEDS")) { try store.addReminder(name: "MEDS", rule: daily, timeZone: nil, now: now) }
+        #expect(try store.reminders().count == 1)
+    }
+
+    @Test func firingsAreRecordedOncePerSlot() throws {
+        let store = try ReminderStore(path: path)
+        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        let record = FiringRecord(
+            reminderId: reminder.id!, reminderName: "Meds", slot: "reminder-1-08-00", scheduledAt: now.secondsSinceEpoch + 60,
+            handledAt: now.secondsSinceEpoch + 60, kind: .fired, lateSeconds: 0, slotsDue: 1, detail: nil)
+        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)))
+        #expect(try !store.recordFiring(record, handledThrough: now.adding(seconds: 60)))
+        #expect(try store.history(since: now).count == 1)
+        #expect(try store.reminder("Meds").handledThrough == now.secondsSinceEpoch + 60)
+        #expect(try store.lastFiring(reminderID: reminder.id!)?.slot == "reminder-1-08-00")
+    }
+
+    @Test func intakeIsReadBackByRange() throws {
+        let store = try ReminderStore(path: path)
+        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        for offset in [-7200, -3600, 0] {
+            _ = try store.logIntake(reminderID: reminder.id!, at: now.adding(seconds: Int64(offset)), timeZone: "UTC")
+        }
+        #expect(try store.intakes(reminderID: reminder.id!, from: now.adding(seconds: -3600), through: now) == [now.adding(seconds: -3600), now])
+        try store.removeReminder(id: reminder.id!)
+        #expect(try store.intakes(reminderID: reminder.id!, from: now.adding(seconds: -9999), through: now).isEmpty)
+    }
+
+    @Test func changingTheRuleMovesHandledThroughToNow() throws {
+        let store = try ReminderStore(path: path)
+        var reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        reminder.rule = RuleSpec(daily: true, at: "09:00")
+        let updated = try store.updateReminder(reminder, now: now.adding(seconds: 86400))
+        #expect(updated.handledThrough == now.secondsSinceEpoch + 86400)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsRefusedUntouched() throws {
+        let garbage = Data(repeating: 0x41, count: 8192)
+        #expect(FileManager.default.createFile(atPath: path, contents: garbage))
+        #expect {
+            try ReminderStore(path: path)
+        } throws: { error in
+            guard case .corrupt = error as? StoreError else { return false }
+            return true
+        }
+        #expect(FileManager.default.contents(atPath: path) == garbage)
+    }
+
+    @Test func theDatabaseIsInWALMode() throws {
+        let store = try ReminderStore(path: path)
+        _ = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        let header = FileManager.default.contents(atPath: path)!
+        // SQLite file header bytes 18 and 19 are 2 in WAL mode.
+        #expect(header[18] == 2 && header[19] == 2)
+    }
+}

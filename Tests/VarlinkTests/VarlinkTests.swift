@@ -1,0 +1,50 @@
+import NIOCore
+import NIOEmbedded
+@testable import VarlinkServer
+import VarlinkProtocol
+import Testing
+
+@Suite("Varlink protocol")
+struct VarlinkTests {
+    @Test func callsRoundTripAndNameTheirParts() throws {
+        let call = try VarlinkWire.decode(VarlinkCall.self, from: Array(#"{"method":"io.remindd.Reminders.Add","parameters":{"name":"x"},"more":true}"#.utf8))
+        #expect(call.interface == "io.remindd.Reminders")
+        #expect(call.member == "Add")
+        #expect(call.more == true)
+        #expect(call.parameters == .object(["name": .string("x")]))
+        let encoded = String(decoding: VarlinkWire.encode(VarlinkReply(parameters: .object(["n": .number(3)]))), as: UTF8.self)
+        #expect(encoded == #"{"parameters":{"n":3}}"#)
+    }
+
+    @Test func badParametersNameTheParameter() {
+        struct Parameters: Decodable { let name: String; let count: Int? }
+        let missing = VarlinkCall(method: "a.b.C", parameters: .object(["count": .number(1)]))
+        #expect(throws: VarlinkError.invalidParameter("name")) { try missing.decodeParameters(Parameters.self) }
+        let mistyped = VarlinkCall(method: "a.b.C", parameters: .object(["name": .string("x"), "count": .string("many")]))
+        #expect(throws: VarlinkError.invalidParameter("count")) { try mistyped.decodeParameters(Parameters.self) }
+    }
+
+    @Test func framesSplitAtNulAcrossReads() throws {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(VarlinkFrameDecoder()))
+        try channel.writeInbound(ByteBuffer(string: "{\"method\":\"a.b.C\"}\0{\"meth"))
+        try channel.writeInbound(ByteBuffer(string: "od\":\"a.b.D\"}\0"))
+        var messages: [String] = []
+        while let frame = try channel.readInbound(as: VarlinkFrame.self) {
+            guard case .message(let buffer) = frame else { Issue.record("unexpected \(frame)"); continue }
+            messages.append(String(buffer: buffer))
+        }
+        #expect(messages == [#"{"method":"a.b.C"}"#, #"{"method":"a.b.D"}"#])
+        _ = try channel.finish()
+    }
+
+    @Test func oversizedMessageIsReportedOnce() throws {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(VarlinkFrameDecoder()))
+        try channel.writeInbound(ByteBuffer(repeating: UInt8(ascii: "x"), count: VarlinkWire.maximumMessageSize + 1))
+        try channel.writeInbound(ByteBuffer(repeating: UInt8(ascii: "x"), count: 1000))
+        var frames: [VarlinkFrame] = []
+        while let frame = try channel.readInbound(as: VarlinkFrame.self) { frames.append(frame) }
+        #expect(frames.count == 1)
+        if case .tooLarge = frames.first {} else { Issue.record("expected tooLarge, got \(frames)") }
+        _ = try channel.finish()
+    }
+}
