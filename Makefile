@@ -49,8 +49,11 @@ test-e2e: $(VENV)/.ready
 test: test-swift test-e2e
 
 bench: release
+	@command -v strace >/dev/null || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace; }
 	$(SWIFT) build $(RELEASE_FLAGS) --product NextFireBenchmark
 	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
+	python3 Benchmarks/daemon_scale.py .build/release
 
 BINDIR  := $(PREFIX)/bin
 UNITDIR ?= $(HOME)/.config/systemd/user

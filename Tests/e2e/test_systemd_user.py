@@ -22,8 +22,9 @@ MESSAGE_FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
 def user_manager(journald):
     if os.geteuid() != 0:
         pytest.fail("the systemd user-service test needs root (it starts systemd --user); run make test as root")
-    # Not under /tmp: the service runs with PrivateTmp=yes and would not see its binary there.
-    base = ROOT / ".build" / f"e2e-systemd-{uuid.uuid4().hex[:8]}"
+    # Not under /tmp or /var/tmp (the checkout may be there): the service runs with PrivateTmp=yes and
+    # would not see its binary.
+    base = pathlib.Path("/var/lib") / f"remindd-e2e-{uuid.uuid4().hex[:8]}"
     home, runtime = base / "home", base / "runtime"
     home.mkdir(parents=True)
     runtime.mkdir(mode=0o700)

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""remindd at scale: fills a temporary store with 100,000 reminders, starts the real daemon, reports figures.
+
+Measured: start-up to READY=1 (sd_notify) with 100,000 reminders against an empty store (the baseline, same
+run); resident memory after READY; `remindctl next` end to end and the Next call alone over the socket;
+adding and removing one reminder; and the system calls of the idle daemon over 10 s (strace -c -f).
+
+Usage: daemon_scale.py BIN_DIR [COUNT]
+"""
+import json
+import os
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = sys.argv[1]
+COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+
+
+def start(root, env):
+    notify_path = os.path.join(root, f"notify-{time.monotonic_ns()}")
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(notify_path)
+    notify.settimeout(60)
+    began = time.monotonic()
+    process = subprocess.Popen([os.path.join(BIN, "remindd")], env=dict(env, NOTIFY_SOCKET=notify_path),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while b"READY=1" not in notify.recv(4096):
+        pass
+    ready = time.monotonic() - began
+    notify.close()
+    return process, ready
+
+
+def stop(process):
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+
+
+def varlink(path, method, parameters):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(path)
+        began = time.monotonic()
+        s.sendall(json.dumps({"method": method, "parameters": parameters}).encode() + b"\0")
+        data = b""
+        while not data.endswith(b"\0"):
+            data += s.recv(1 << 20)
+        return time.monotonic() - began, json.loads(data[:-1])
+
+
+def median_ms(samples):
+    return statistics.median(samples) * 1000
+
+
+def main():
+    root = tempfile.mkdtemp(prefix="remindd-bench-")
+    env = dict(os.environ, XDG_STATE_HOME=f"{root}/state", XDG_RUNTIME_DIR=f"{root}/run", XDG_CONFIG_HOME=f"{root}/config", TZ="UTC")
+    os.makedirs(f"{root}/run", mode=0o700)
+    socket_path = f"{root}/run/remindd/control.sock"
+
+    # Baseline: an empty store (this also creates the schema).
+    baseline_ready = []
+    for _ in range(3):
+        process, ready = start(root, env)
+        baseline_ready.append(ready)
+        baseline_rss = rss_mb(process.pid)
+        stop(process)
+
+    # Fill the store: daily, weekly and monthly rules at times 1 to 23 hours from now, so none fires while idle.
+    db = sqlite3.connect(f"{root}/state/remindd/remindd.sqlite")
+    now = int(time.time())
+    rng = random.Random(1)
+    rows = []
+    for i in range(COUNT):
+        t = time.gmtime(now + rng.randint(3600, 23 * 3600))
+        at = f"{t.tm_hour:02d}:{t.tm_min:02d}"
+        rule = rng.choice([{"daily": True, "at": at}, {"weekly": rng.choice(["mon", "tue,fri", "sun"]), "at": at},
+                           {"monthly": rng.choice(["1", "15", "31", "last"]), "at": at}])
+        rows.append((f"bench-{i}", json.dumps(rule), None, 1, now, now))
+    db.executemany("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES (?, ?, ?, ?, ?, ?)", rows)
+    db.commit()
+    db.close()
+
+    full_ready = []
+    for _ in range(3):
+        process, ready = start(root, env)
+        full_ready.append(ready)
+        if len(full_ready) < 3:
+            stop(process)
+    rss = rss_mb(process.pid)
+
+    next_cli = []
+    for _ in range(15):
+        began = time.monotonic()
+        subprocess.run([os.path.join(BIN, "remindctl"), "next"], env=env, check=True, capture_output=True)
+        next_cli.append(time.monotonic() - began)
+    next_call = [varlink(socket_path, "io.remindd.Reminders.Next", {"count": 10})[0] for _ in range(15)]
+    adds, removes = [], []
+    for i in range(15):
+        elapsed, reply = varlink(socket_path, "io.remindd.Reminders.Add", {"name": f"extra-{i}", "rule": {"daily": True, "at": "03:00"}})
+        adds.append(elapsed)
+        elapsed, _ = varlink(socket_path, "io.remindd.Reminders.Remove", {"reminder": f"extra-{i}"})
+        removes.append(elapsed)
+
+    tracer = subprocess.Popen(["strace", "-c", "-f", "-o", f"{root}/strace.txt", "-p", str(process.pid)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(10)
+    tracer.terminate()
+    tracer.wait(timeout=10)
+    with open(f"{root}/strace.txt") as f:
+        summary = f.read()
+    total_line = [line for line in summary.splitlines() if line.strip().endswith("total")]
+    idle_calls = int(total_line[0].split()[2]) if total_line else 0
+    stop(process)
+
+    print(f"reminders in the store:              {COUNT}")
+    print(f"start-up to READY=1:                 {median_ms(full_ready):.0f} ms (empty store: {median_ms(baseline_ready):.0f} ms, ratio {statistics.median(full_ready) / statistics.median(baseline_ready):.1f}x)")
+    print(f"resident memory after READY:         {rss:.1f} MB (empty store: {baseline_rss:.1f} MB)")
+    print(f"remindctl next (whole process):      {median_ms(next_cli):.1f} ms")
+    print(f"Next over the socket (call alone):   {median_ms(next_call):.2f} ms")
+    print(f"Add one reminder / Remove one:       {median_ms(adds):.2f} ms / {median_ms(removes):.2f} ms")
+    print(f"system calls while idle for 10 s:    {idle_calls}")
+    if idle_calls:
+        print(summary)
+
+
+if __name__ == "__main__":
+    main()
