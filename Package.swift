@@ -63,7 +63,11 @@ let package = Package(
         // Thin executable: the daemon.
         .executableTarget(
             name: "remindd",
-            dependencies: ["ReminderDaemon", "ReminderInterface", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "ReminderDaemon", "ReminderInterface", "SystemdSupport", "ReminderCore", "ReminderStore", "TimeZoneDatabase", "VarlinkServer",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
         // Thin executable: the control CLI.

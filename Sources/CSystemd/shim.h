@@ -7,3 +7,4 @@
 #include <sys/uio.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <signal.h>

@@ -1,12 +1,15 @@
 import CSystemd
 import Glibc
 
-/// Wakes the daemon at a wall-clock deadline, and when the wall clock or the system time zone changes.
+/// Wakes the daemon at a wall-clock deadline, when the wall clock or the system time zone changes, and on signals.
 ///
 /// One `CLOCK_REALTIME` timerfd armed with `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET` gives exact
 /// wall-clock deadlines (also right after a resume from suspend, when the deadline has passed) and reports
-/// clock jumps; an inotify watch on `/etc` reports a replaced `/etc/localtime` or `/etc/timezone`. A single
-/// thread blocks in `poll(2)` on those descriptors: no periodic wake-up, nothing runs between events.
+/// clock jumps; an inotify watch on `/etc` reports a replaced `/etc/localtime` or `/etc/timezone`; the
+/// given signals are caught by a handler that only writes their number into a pipe (the self-pipe trick:
+/// it works whichever thread the kernel picks, unlike signalfd, which needs the signal blocked in every
+/// thread). A single thread blocks in `poll(2)` on those descriptors: no periodic wake-up, nothing runs
+/// between events. Create one monitor per process.
 public final class SystemClockMonitor: Sendable {
     /// What woke the monitor.
     public enum Event: Sendable, Equatable {
@@ -16,19 +19,42 @@ public final class SystemClockMonitor: Sendable {
         case clockChanged
         /// `/etc/localtime` or `/etc/timezone` changed.
         case timeZoneChanged
+        /// One of the watched signals arrived.
+        case signal(Int32)
     }
 
     private let timerDescriptor: Int32
     private let inotifyDescriptor: Int32
     private let stopDescriptor: Int32
+    private let signalDescriptor: Int32
 
     /// The events, in order; the stream ends after ``stop()``.
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
 
     /// Opens the descriptors and starts the polling thread.
-    /// - Parameter zoneDirectory: the directory whose `localtime` and `timezone` entries are watched.
-    public init(zoneDirectory: String = "/etc") throws(SystemError) {
+    /// - Parameters:
+    ///   - zoneDirectory: the directory whose `localtime` and `timezone` entries are watched.
+    ///   - signals: signals to block and deliver as ``Event/signal(_:)`` (SIGTERM, SIGHUP, ...).
+    public init(zoneDirectory: String = "/etc", signals: [Int32] = []) throws(SystemError) {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { throw SystemError(operation: "pipe") }
+        for end in pipeEnds {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)  // a full pipe must never block a handler
+        }
+        signalDescriptor = pipeEnds[0]
+        signalPipeWriteEnd = pipeEnds[1]
+        for number in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipeWriteEnd, &byte, 1)  // async-signal-safe
+            }
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
         timerDescriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
         guard timerDescriptor >= 0 else { throw SystemError(operation: "timerfd_create") }
         inotifyDescriptor = inotify_init1(Int32(IN_CLOEXEC))
@@ -37,7 +63,8 @@ public final class SystemClockMonitor: Sendable {
         }
         stopDescriptor = eventfd(0, Int32(EFD_CLOEXEC))
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
-        let thread = PollingThread(timer: timerDescriptor, inotify: inotifyDescriptor, stop: stopDescriptor, continuation: continuation)
+        let thread = PollingThread(
+            timer: timerDescriptor, inotify: inotifyDescriptor, signals: signalDescriptor, stop: stopDescriptor, continuation: continuation)
         var handle = pthread_t()
         let box = Unmanaged.passRetained(thread).toOpaque()
         guard pthread_create(&handle, nil, { raw in
@@ -75,16 +102,22 @@ public final class SystemClockMonitor: Sendable {
     }
 }
 
+/// The write end of the signal pipe, read by the signal handler. Set once, before any handler is installed;
+/// a plain global because a C signal handler cannot capture context.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
 /// The blocking half of ``SystemClockMonitor``: owns the descriptors' reads on its own thread.
 private final class PollingThread: Sendable {
     let timer: Int32
     let inotify: Int32
+    let signals: Int32
     let stop: Int32
     let continuation: AsyncStream<SystemClockMonitor.Event>.Continuation
 
-    init(timer: Int32, inotify: Int32, stop: Int32, continuation: AsyncStream<SystemClockMonitor.Event>.Continuation) {
+    init(timer: Int32, inotify: Int32, signals: Int32, stop: Int32, continuation: AsyncStream<SystemClockMonitor.Event>.Continuation) {
         self.timer = timer
         self.inotify = inotify
+        self.signals = signals
         self.stop = stop
         self.continuation = continuation
     }
@@ -94,12 +127,14 @@ private final class PollingThread: Sendable {
             continuation.finish()
             close(timer)
             if inotify >= 0 { close(inotify) }
+            if signals >= 0 { close(signals) }
             close(stop)
         }
         var descriptors = [
             pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
             pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
             pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
         ]
         while true {
             for index in descriptors.indices { descriptors[index].revents = 0 }
@@ -122,6 +157,11 @@ private final class PollingThread: Sendable {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let n = read(inotify, &buffer, buffer.count)
                 if n > 0 && Self.mentionsZone(buffer[0..<n]) { continuation.yield(.timeZoneChanged) }
+            }
+            if descriptors[3].revents != 0 {
+                var numbers = [UInt8](repeating: 0, count: 64)
+                let n = read(signals, &numbers, numbers.count)
+                for number in numbers.prefix(max(n, 0)) { continuation.yield(.signal(Int32(number))) }
             }
         }
     }

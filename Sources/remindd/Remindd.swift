@@ -1,6 +1,7 @@
 import ArgumentParser
-import Dispatch
 import Foundation
+import NIOCore
+import NIOPosix
 import ReminderCore
 import ReminderDaemon
 import ReminderInterface
@@ -10,7 +11,7 @@ import TimeZoneDatabase
 import VarlinkServer
 
 /// `remindd`: the reminder daemon. Parses arguments, wires the adapters to the service, runs until SIGTERM.
-@main
+/// `main.swift` prepares the process and calls ``main()``.
 struct Remindd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remindd",
@@ -37,7 +38,24 @@ struct Remindd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Control socket path (overrides the config and the default).", valueName: "path"))
     var socket: String?
 
+    /// The signals the daemon handles: stop (SIGTERM, SIGINT) and reload (SIGHUP).
+    static let handledSignals = [SIGTERM, SIGINT, SIGHUP]
+
+    /// Runs before anything else: runs Swift concurrency on NIO's event loops instead of libdispatch's
+    /// thread pool, whose workqueue monitor would otherwise wake the process every second for as long as it
+    /// lives (an idle daemon must make no wake-ups).
+    static func prepareProcess() {
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
     func run() async throws {
+        try await serve()
+    }
+
+    /// Runs the daemon until SIGTERM or SIGINT.
+    func serve() async throws {
+        let monitor: SystemClockMonitor
+        do { monitor = try SystemClockMonitor(signals: Self.handledSignals) } catch { throw Failure("cannot watch the clock: \(error)") }
         umask(0o077)
         let environment = ProcessInfo.processInfo.environment
         let paths = RemindPaths(environment: environment, uid: getuid())
@@ -52,8 +70,6 @@ struct Remindd: AsyncParsableCommand {
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
         let store: ReminderStore
         do { store = try ReminderStore(path: databasePath) } catch { throw Failure(error.description) }
-        let monitor: SystemClockMonitor
-        do { monitor = try SystemClockMonitor() } catch { throw Failure("cannot watch the clock: \(error)") }
 
         let service = ReminderService(.init(
             store: store, journal: journal, notifier: notifier, zones: zones, configuration: settings,
@@ -70,8 +86,6 @@ struct Remindd: AsyncParsableCommand {
             info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindersAPI.version, url: "https://github.com/remindd/remindd"),
             interfaces: [RemindersInterface.name: RemindersInterface.idl],
             handler: RemindersInterface(service: service))
-        let signals = SignalStream([SIGTERM, SIGINT, SIGHUP])
-        let signalEvents = signals.events
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -83,10 +97,13 @@ struct Remindd: AsyncParsableCommand {
                 })
             }
             group.addTask {
+                // Returns on SIGTERM or SIGINT (or if the monitor stops); SIGHUP reloads the configuration.
                 for await event in monitor.events {
                     switch event {
                     case .deadlineReached, .clockChanged: await service.tick()
                     case .timeZoneChanged: await service.systemTimeZoneChanged()
+                    case .signal(SIGHUP): await Self.reload(service, configPath: configPath, required: config != nil, journal: journal, notifier: notifier)
+                    case .signal: return
                     }
                 }
             }
@@ -98,32 +115,29 @@ struct Remindd: AsyncParsableCommand {
                     }
                 }
             }
-            group.addTask {
-                // Returns on SIGTERM or SIGINT; SIGHUP reloads the configuration and goes on.
-                for await signal in signalEvents {
-                    guard signal == SIGHUP else { return }
-                    notifier.reloading()
-                    do {
-                        let reloaded = try Self.loadConfiguration(configPath, required: config != nil)
-                        let reloadedJournal = Journal(identifier: "remindd", maximumPriority: Journal.Priority(name: reloaded.logLevel) ?? .debug)
-                        try await service.reload(configuration: reloaded, journal: reloadedJournal)
-                        journal.send("Configuration reloaded from \(configPath)", priority: .info)
-                    } catch {
-                        journal.send("Reload failed, keeping the previous configuration: \(error)", priority: .error)
-                    }
-                    notifier.ready(status: await service.statusLine())
-                }
-            }
             // The first child to end (a stop signal, or a failure such as a socket that cannot be bound) stops all.
             defer { group.cancelAll() }
             try await group.next()
             notifier.stopping(status: "Stopping")
         }
-        withExtendedLifetime(signals) {}
         monitor.stop()
         await service.finishWatchers()
         do { try store.close() } catch { throw Failure(error.description) }
         journal.send("remindd stopped", priority: .info)
+    }
+
+    /// SIGHUP: RELOADING=1, re-read the config and re-plan, READY=1; a bad file keeps the running configuration.
+    static func reload(_ service: ReminderService, configPath: String, required: Bool, journal: Journal, notifier: Notifier) async {
+        notifier.reloading()
+        do {
+            let reloaded = try loadConfiguration(configPath, required: required)
+            let reloadedJournal = Journal(identifier: "remindd", maximumPriority: Journal.Priority(name: reloaded.logLevel) ?? .debug)
+            try await service.reload(configuration: reloaded, journal: reloadedJournal)
+            journal.send("Configuration reloaded from \(configPath)", priority: .info)
+        } catch {
+            journal.send("Reload failed, keeping the previous configuration: \(error)", priority: .error)
+        }
+        notifier.ready(status: await service.statusLine())
     }
 
     /// The config file, or defaults when it does not exist (and was not named explicitly).
@@ -158,21 +172,3 @@ struct Failure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Delivers signals as an AsyncStream (their default action is disabled while the sources exist).
-final class SignalStream {
-    let events: AsyncStream<Int32>
-    /// Kept alive for as long as the stream is used.
-    private let sources: [any DispatchSourceSignal]
-
-    init(_ signals: [Int32]) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        events = stream
-        sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
-    }
-}

@@ -176,3 +176,41 @@ def test_daemon_not_running_is_one_line(remindctl, tmp_path):
         f"Error: remindd is not running (nothing listens on {tmp_path}/remindd/control.sock): start it with 'systemctl --user start remindd.socket', or run 'remindd' in a terminal"]
 
 
+
+
+def test_watchdog_pings_at_half_the_interval(daemon):
+    daemon.env["WATCHDOG_USEC"] = "600000"  # 0.6 s: pings every 0.3 s
+    daemon.start()
+    daemon.notifications.clear()
+    time.sleep(1.6)
+    daemon.read_notifications(0.1)
+    pings = sum(n.count("WATCHDOG=1") for n in daemon.notifications)
+    assert 3 <= pings <= 8, pings
+
+
+def test_no_watchdog_without_watchdog_usec(daemon):
+    daemon.start()
+    time.sleep(1)
+    daemon.read_notifications(0.1)
+    assert not any("WATCHDOG=1" in n for n in daemon.notifications)
+
+
+def test_watch_streams_firings(daemon, unique_name):
+    daemon.start()
+    watcher = subprocess.Popen([str(daemon_bin("remindctl")), "watch", "--json"], env=daemon.env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.5)
+        at, _ = utc_in(2)
+        daemon.ctl("add", unique_name, "--daily", "--at", at, "--tz", "UTC")
+        line = watcher.stdout.readline()
+        entry = json.loads(line)
+        assert entry["reminderName"] == unique_name and entry["kind"] == "fired"
+    finally:
+        watcher.terminate()
+        watcher.wait(timeout=5)
+
+
+def daemon_bin(name):
+    from conftest import BIN
+    return BIN / name

@@ -94,3 +94,11 @@ def test_user_service_installs_starts_and_fires(user_manager, journald):
     run(env, "systemctl", "--user", "reload", "remindd.service")
     run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
     assert run(env, "systemctl", "--user", "is-active", "remindd.service", check=False).stdout.strip() == "inactive"
+
+
+def test_service_sandboxing_scores_two_or_better():
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(ROOT / "systemd" / "remindd.service")],
+                            capture_output=True, text=True)
+    line = [l for l in result.stdout.splitlines() if "Overall exposure level" in l][0]
+    score = float(line.split(":")[1].split()[0])
+    assert score <= 2.0, line

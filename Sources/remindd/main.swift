@@ -1,0 +1,12 @@
+// Process set-up that must precede every thread, then the command (parsed and run as AsyncParsableCommand.main does).
+Remindd.prepareProcess()
+do {
+    var command = try Remindd.parseAsRoot()
+    if let daemon = command as? Remindd {
+        try await daemon.serve()
+    } else {
+        try command.run()  // --help, --version
+    }
+} catch {
+    Remindd.exit(withError: error)
+}
