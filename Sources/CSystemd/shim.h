@@ -8,3 +8,4 @@
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <signal.h>
+#include <malloc.h>  // malloc_trim: the daemon returns start-up garbage to the system

@@ -54,24 +54,34 @@ public enum Weekday: Int, CaseIterable, Sendable, Comparable {
 }
 
 /// A calendar date without a time zone (proleptic Gregorian calendar).
+///
+/// Stored in 8 bytes (a daemon holds one or two per reminder, and may hold 100,000 reminders).
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    private let storedYear: Int32
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
 
-    /// Creates a date, or returns nil when the day does not exist (30 February, day 32).
+    public var year: Int { Int(storedYear) }
+    public var month: Int { Int(storedMonth) }
+    public var day: Int { Int(storedDay) }
+
+    /// Creates a date, or returns nil when the day does not exist (30 February, day 32) or the year is
+    /// outside ±2,000,000.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month) else {
+        guard abs(year) <= 2_000_000, (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month) else {
             return nil
         }
-        self.year = year
-        self.month = month
-        self.day = day
+        storedYear = Int32(year)
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     /// The date of a day number (days since 1970-01-01).
     public init(dayNumber: Int) {
-        (year, month, day) = CivilCalendar.civil(fromDayNumber: dayNumber)
+        let (year, month, day) = CivilCalendar.civil(fromDayNumber: dayNumber)
+        storedYear = Int32(truncatingIfNeeded: year)
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     /// Days since 1970-01-01.
@@ -80,7 +90,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public var weekday: Weekday { Weekday(dayNumber: dayNumber) }
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
-        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+        (lhs.storedYear, lhs.storedMonth, lhs.storedDay) < (rhs.storedYear, rhs.storedMonth, rhs.storedDay)
     }
 
     /// `YYYY-MM-DD`.
@@ -89,19 +99,21 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 }
 
-/// A wall-clock time of day, to the second (00:00:00 ... 23:59:59).
+/// A wall-clock time of day, to the second (00:00:00 ... 23:59:59), in 4 bytes.
 public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+    private let storedSeconds: Int32
+
     /// Seconds since local midnight, 0 ..< 86400.
-    public let secondsSinceMidnight: Int
+    public var secondsSinceMidnight: Int { Int(storedSeconds) }
 
     public init?(hour: Int, minute: Int, second: Int = 0) {
         guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
-        secondsSinceMidnight = hour * 3600 + minute * 60 + second
+        storedSeconds = Int32(hour * 3600 + minute * 60 + second)
     }
 
     /// Wraps past midnight: 25:00 becomes 01:00 (used by the presets, never by user input).
     public init(wrappingSeconds seconds: Int) {
-        secondsSinceMidnight = CivilCalendar.floorMod(seconds, 86400)
+        storedSeconds = Int32(CivilCalendar.floorMod(seconds, 86400))
     }
 
     public var hour: Int { secondsSinceMidnight / 3600 }
@@ -109,7 +121,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
     public var second: Int { secondsSinceMidnight % 60 }
 
     public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool {
-        lhs.secondsSinceMidnight < rhs.secondsSinceMidnight
+        lhs.storedSeconds < rhs.storedSeconds
     }
 
     /// `HH:MM`, or `HH:MM:SS` when the seconds are not zero.

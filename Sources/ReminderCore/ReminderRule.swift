@@ -13,18 +13,18 @@ public struct ReminderRule: Hashable, Sendable {
     /// Local dates on which the rule does not fire (holidays, vacations), ascending day numbers.
     public private(set) var skippedDayNumbers: [Int]
     /// The preset the rule was expanded from ("Twice a Day"), kept for display.
-    public var presetName: String?
+    public var preset: Preset?
 
     public init(
         days: DaySelector, times: [TimeOfDay], start: LocalDateTime? = nil, until: LocalDate? = nil,
-        skip: [LocalDate] = [], presetName: String? = nil
+        skip: [LocalDate] = [], preset: Preset? = nil
     ) {
         self.days = days
         self.times = Array(Set(times)).sorted()
         self.start = start
         self.until = until
         self.skippedDayNumbers = Array(Set(skip.map(\.dayNumber))).sorted()
-        self.presetName = presetName
+        self.preset = preset
     }
 
     /// The skipped dates as calendar dates.
@@ -33,7 +33,7 @@ public struct ReminderRule: Hashable, Sendable {
     /// A short human description: `daily 08:00, 20:00`, `weekly Sun 09:00`, `Twice Monthly`.
     public var summary: String {
         let at = times.map(\.description).joined(separator: ", ")
-        if let presetName { return "\(presetName.lowercased()), \(at)" }
+        if let preset { return "\(preset.rawValue.lowercased()), \(at)" }
         return "\(days.summary) \(at)"
     }
 }

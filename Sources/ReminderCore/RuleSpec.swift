@@ -93,7 +93,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         }
 
         func rule(_ days: DaySelector, _ times: [TimeOfDay], preset: Preset? = nil) -> ReminderRule {
-            ReminderRule(days: days, times: times, start: startDateTime, until: untilDate, skip: skipDates, presetName: preset?.rawValue)
+            ReminderRule(days: days, times: times, start: startDateTime, until: untilDate, skip: skipDates, preset: preset)
         }
 
         if let preset {

@@ -10,27 +10,50 @@
 /// Gregorian cycle, after which they repeat exactly; later instants are folded back into that
 /// cycle, so every instant gets an exact answer without unbounded tables.
 public struct TimeZoneRules: Sendable, Hashable {
+    /// The tables, shared: a zone is one reference wide, however many reminders use it.
+    final class Table: Sendable {
+        let identifier: String
+        /// UTC instants of the offset changes, ascending. Changes of name or DST flag only are dropped.
+        let transitionTimes: [Int64]
+        /// The offset in force from `transitionTimes[i]` on.
+        let offsetsAfter: [Int32]
+        /// The offset in force before `transitionTimes[0]`, or always when there is no transition.
+        let initialOffset: Int32
+        /// `transitionTimes[i] + min(offset before, offset after)`: where the local-time window of transition i opens.
+        let windowStarts: [Int64]
+        /// Instants (UTC) and local times (as seconds) at or after which the 400-year fold applies.
+        let foldFromUTC: Int64
+        let foldFromLocal: Int64
+        let minimumOffset: Int
+        let maximumOffset: Int
+
+        init(
+            identifier: String, transitionTimes: [Int64], offsetsAfter: [Int32], initialOffset: Int32, windowStarts: [Int64],
+            foldFromUTC: Int64, foldFromLocal: Int64, minimumOffset: Int, maximumOffset: Int
+        ) {
+            self.identifier = identifier
+            self.transitionTimes = transitionTimes
+            self.offsetsAfter = offsetsAfter
+            self.initialOffset = initialOffset
+            self.windowStarts = windowStarts
+            self.foldFromUTC = foldFromUTC
+            self.foldFromLocal = foldFromLocal
+            self.minimumOffset = minimumOffset
+            self.maximumOffset = maximumOffset
+        }
+    }
+
+    let table: Table
+
     /// The zone's name as given (`America/New_York`).
-    public let identifier: String
-
-    /// UTC instants of the offset changes, ascending. Changes of name or DST flag only are dropped.
-    @usableFromInline let transitionTimes: [Int64]
-    /// The offset in force from `transitionTimes[i]` on.
-    @usableFromInline let offsetsAfter: [Int32]
-    /// The offset in force before `transitionTimes[0]`, or always when there is no transition.
-    @usableFromInline let initialOffset: Int32
-    /// `transitionTimes[i] + min(offset before, offset after)`: where the local-time window of transition i opens.
-    @usableFromInline let windowStarts: [Int64]
-    /// Instants (UTC) and local times (as seconds) at or after which the 400-year fold applies.
-    @usableFromInline let foldFromUTC: Int64
-    @usableFromInline let foldFromLocal: Int64
-
-    /// The smallest and the largest UTC offset the zone ever uses.
-    public let minimumOffset: Int
-    public let maximumOffset: Int
+    public var identifier: String { table.identifier }
+    /// The smallest UTC offset the zone ever uses.
+    public var minimumOffset: Int { table.minimumOffset }
+    /// The largest UTC offset the zone ever uses.
+    public var maximumOffset: Int { table.maximumOffset }
 
     /// Seconds in 400 Gregorian years, after which POSIX rules repeat exactly (146097 days is a whole number of weeks).
-    @usableFromInline static let cycle: Int64 = 146_097 * 86400
+    static let cycle: Int64 = 146_097 * 86400
 
     /// A fixed-offset zone with no transitions (`UTC`, `Etc/GMT+5`).
     public init(identifier: String, fixedOffset: Int) {
@@ -47,7 +70,6 @@ public struct TimeZoneRules: Sendable, Hashable {
     }
 
     init(identifier: String, initialOffset: Int32, transitions raw: [(time: Int64, offset: Int32)], posix: POSIXTimeZone?) {
-        self.identifier = identifier
         var times: [Int64] = []
         var offsets: [Int32] = []
         var previous = initialOffset
@@ -75,9 +97,6 @@ public struct TimeZoneRules: Sendable, Hashable {
         } else if let posix, Int32(posix.standardOffset) != previous {
             append(lastTableTime == Int64.min / 4 ? Int64.min / 2 : lastTableTime + 1, Int32(posix.standardOffset))
         }
-        transitionTimes = times
-        offsetsAfter = offsets
-        self.initialOffset = initialOffset
         var starts: [Int64] = []
         starts.reserveCapacity(times.count)
         var before = initialOffset
@@ -85,58 +104,61 @@ public struct TimeZoneRules: Sendable, Hashable {
             starts.append(t + Int64(min(before, after)))
             before = after
         }
-        windowStarts = starts
         let all = [initialOffset] + offsets
-        minimumOffset = Int(all.min()!)
-        maximumOffset = Int(all.max()!)
-        foldFromUTC = foldUTC
-        // A local time this late maps to UTC at or after foldFromUTC under any offset of the zone.
-        foldFromLocal = foldUTC == Int64.max ? Int64.max : foldUTC + Int64(maximumOffset) + 86400
+        let maximum = Int(all.max()!)
+        table = Table(
+            identifier: identifier, transitionTimes: times, offsetsAfter: offsets, initialOffset: initialOffset,
+            windowStarts: starts, foldFromUTC: foldUTC,
+            // A local time this late maps to UTC at or after foldFromUTC under any offset of the zone.
+            foldFromLocal: foldUTC == Int64.max ? Int64.max : foldUTC + Int64(maximum) + 86400,
+            minimumOffset: Int(all.min()!), maximumOffset: maximum)
     }
 
     /// The UTC offset, in seconds east of Greenwich, in force at `instant`.
-    @inlinable
     public func offset(at instant: Instant) -> Int {
+        let table = self.table
         var t = instant.secondsSinceEpoch
-        if t >= foldFromUTC { t -= ((t - foldFromUTC) / Self.cycle + 1) * Self.cycle }
+        if t >= table.foldFromUTC { t -= ((t - table.foldFromUTC) / Self.cycle + 1) * Self.cycle }
         // Last transition at or before t.
+        let times = table.transitionTimes
         var low = 0
-        var high = transitionTimes.count
+        var high = times.count
         while low < high {
             let mid = (low &+ high) >> 1
-            if transitionTimes[mid] <= t { low = mid + 1 } else { high = mid }
+            if times[mid] <= t { low = mid + 1 } else { high = mid }
         }
-        return Int(low == 0 ? initialOffset : offsetsAfter[low - 1])
+        return Int(low == 0 ? table.initialOffset : table.offsetsAfter[low - 1])
     }
 
     /// The instant at which the local wall-clock time `localSeconds` (seconds since 1970-01-01T00:00 local)
     /// happens, with remindd's DST policy:
     /// - in a gap, the time is shifted forward by the gap's length (02:30 in a 1-hour gap fires at 03:30 new time);
     /// - in an overlap, the first occurrence (the earlier instant) is chosen.
-    @inlinable
     public func resolve(localSeconds: Int64) -> Instant {
+        let table = self.table
         var local = localSeconds
         var folded: Int64 = 0
-        if local >= foldFromLocal {
-            folded = ((local - foldFromLocal) / Self.cycle + 1) * Self.cycle
+        if local >= table.foldFromLocal {
+            folded = ((local - table.foldFromLocal) / Self.cycle + 1) * Self.cycle
             local -= folded
         }
         // Last transition whose local window opens at or before `local`.
+        let starts = table.windowStarts
         var low = 0
-        var high = windowStarts.count
+        var high = starts.count
         while low < high {
             let mid = (low &+ high) >> 1
-            if windowStarts[mid] <= local { low = mid + 1 } else { high = mid }
+            if starts[mid] <= local { low = mid + 1 } else { high = mid }
         }
         let utc: Int64
         if low == 0 {
-            utc = local - Int64(initialOffset)
+            utc = local - Int64(table.initialOffset)
         } else {
             let i = low - 1
-            let before = Int64(i == 0 ? initialOffset : offsetsAfter[i - 1])
-            let after = Int64(offsetsAfter[i])
+            let before = Int64(i == 0 ? table.initialOffset : table.offsetsAfter[i - 1])
+            let after = Int64(table.offsetsAfter[i])
             // Inside the window (gap or overlap), the old offset gives both the shifted time and the first occurrence.
-            utc = local < transitionTimes[i] + max(before, after) ? local - before : local - after
+            utc = local < table.transitionTimes[i] + max(before, after) ? local - before : local - after
         }
         return Instant(secondsSinceEpoch: utc + folded)
     }
@@ -152,7 +174,6 @@ public struct TimeZoneRules: Sendable, Hashable {
     }
 
     /// The local day number (days since 1970-01-01) at `instant`.
-    @inlinable
     public func localDayNumber(at instant: Instant) -> Int {
         Int(CivilCalendar.floorDiv(instant.secondsSinceEpoch + Int64(offset(at: instant)), 86400))
     }
@@ -161,22 +182,23 @@ public struct TimeZoneRules: Sendable, Hashable {
     public func nextTransition(after instant: Instant) -> Instant? {
         var t = instant.secondsSinceEpoch
         var folded: Int64 = 0
-        if t >= foldFromUTC {
-            folded = ((t - foldFromUTC) / Self.cycle + 1) * Self.cycle
+        if t >= table.foldFromUTC {
+            folded = ((t - table.foldFromUTC) / Self.cycle + 1) * Self.cycle
             t -= folded
         }
-        guard let index = transitionTimes.firstIndex(where: { $0 > t }) else { return nil }
-        return Instant(secondsSinceEpoch: transitionTimes[index] + folded)
+        guard let index = table.transitionTimes.firstIndex(where: { $0 > t }) else { return nil }
+        return Instant(secondsSinceEpoch: table.transitionTimes[index] + folded)
     }
 
     public static func == (lhs: TimeZoneRules, rhs: TimeZoneRules) -> Bool {
-        lhs.identifier == rhs.identifier && lhs.transitionTimes == rhs.transitionTimes
-            && lhs.offsetsAfter == rhs.offsetsAfter && lhs.initialOffset == rhs.initialOffset
+        lhs.table === rhs.table
+            || (lhs.identifier == rhs.identifier && lhs.table.transitionTimes == rhs.table.transitionTimes
+                && lhs.table.offsetsAfter == rhs.table.offsetsAfter && lhs.table.initialOffset == rhs.table.initialOffset)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(identifier)
-        hasher.combine(transitionTimes.count)
+        hasher.combine(table.transitionTimes.count)
     }
 }
 

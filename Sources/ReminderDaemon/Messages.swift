@@ -12,7 +12,7 @@ public enum MessageID {
 enum Wording {
     /// `weekly`, `daily`, `twice a day`, `every 3 days`...
     static func kind(of rule: ReminderRule) -> String {
-        if let preset = rule.presetName { return preset.lowercased() }
+        if let preset = rule.preset { return preset.rawValue.lowercased() }
         switch rule.days {
         case .daily: return "daily"
         case .weekly: return "weekly"

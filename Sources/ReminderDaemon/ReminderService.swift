@@ -56,18 +56,49 @@ public actor ReminderService {
     }
 
     /// Loads every enabled reminder and plans its next firing; missed firings become due at once.
+    ///
+    /// A large store is read and its rules parsed in parallel parts (one per core, each on its own SQLite
+    /// reader); only the cheap queue inserts run on the actor.
     /// - Returns: the number of reminders loaded.
     @discardableResult
-    public func start() throws(StoreError) -> Int {
-        let stored = try dependencies.store.reminders()
-        for reminder in stored where reminder.enabled {
-            if let schedulable = try? schedulable(reminder) {
-                scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
-            } else {
-                dependencies.journal.send("Reminder \(reminder.name) (id \(reminder.id!)) cannot be scheduled: its rule or zone is invalid now", priority: .warning)
+    public func start() async throws(StoreError) -> Int {
+        guard let bounds = try dependencies.store.reminderIDBounds() else { return 0 }
+        let parts = bounds.count > 10_000 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let step = (bounds.upperBound - bounds.lowerBound) / Int64(parts) + 1
+        let store = dependencies.store
+        let loaded: [[(StoredReminder, ReminderRule?)]]
+        do {
+            loaded = try await withThrowingTaskGroup(of: (Int, [(StoredReminder, ReminderRule?)]).self) { group in
+                for part in 0..<parts {
+                    let low = bounds.lowerBound + Int64(part) * step
+                    let ids = low...min(low + step - 1, bounds.upperBound)
+                    group.addTask {
+                        let rows = try store.reminders(ids: ids)
+                        return (part, rows.filter(\.enabled).map { ($0, try? $0.rule.makeRule()) })
+                    }
+                }
+                var results = Array(repeating: [(StoredReminder, ReminderRule?)](), count: parts)
+                for try await (part, rows) in group { results[part] = rows }
+                return results
             }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .unavailable(path: dependencies.store.path, detail: "\(error)")
         }
-        return stored.count
+        var count = 0
+        scheduler.reserveCapacity(loaded.map(\.count).reduce(0, +))
+        for (reminder, rule) in loaded.joined() {
+            count += 1
+            guard let rule, let zone = try? zone(named: reminder.timeZone) else {
+                dependencies.journal.send("Reminder \(reminder.name) (id \(reminder.id!)) cannot be scheduled: its rule or zone is invalid now", priority: .warning)
+                continue
+            }
+            scheduler.schedule(
+                SchedulableReminder(id: reminder.id!, name: reminder.name, rule: rule, zone: zone),
+                handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+        }
+        return count
     }
 
     /// Handles everything due now, then re-arms the timer and refreshes STATUS.
@@ -99,11 +130,11 @@ public actor ReminderService {
     }
 
     /// Re-reads nothing but re-plans everything (SIGHUP after the caller applied a new configuration).
-    public func reload(configuration: DaemonConfiguration, journal: Journal) throws(StoreError) {
+    public func reload(configuration: DaemonConfiguration, journal: Journal) async throws(StoreError) {
         dependencies.configuration = configuration
         dependencies.journal = journal
         scheduler = Scheduler()
-        try start()
+        try await start()
         tick()
     }
 

@@ -76,11 +76,14 @@ public struct Scheduler: Sendable {
         /// Firings at or before this instant are handled (announced, suppressed or recorded).
         var handledThrough: Instant
         var generation: UInt64
-        var next: Occurrence?
+        /// The next firing's instant, or nil when the rule has ended (its Occurrence is recomputed on demand).
+        var nextInstant: Int64?
+
+        var nextOccurrence: Occurrence? { reminder.rule.nextOccurrence(after: handledThrough, in: reminder.zone) }
     }
 
     private var queue = Heap<Entry>()
-    private var states: [Int64: State] = [:]
+    private var states = StateTable()
     private var generationCounter: UInt64 = 0
 
     public init() {}
@@ -88,13 +91,53 @@ public struct Scheduler: Sendable {
     /// The number of reminders scheduled.
     public var count: Int { states.count }
 
+    /// Makes room for `count` reminders at once (start-up with a large store).
+    public mutating func reserveCapacity(_ count: Int) {
+        states.reserveCapacity(count)
+        queue.reserveCapacity(count)
+    }
+
+    /// The states, stored densely (a dictionary of 150-byte values would be mostly empty buckets) and found
+    /// by id through a small index; removal moves the last state into the hole.
+    private struct StateTable: Sendable {
+        private var values: [State] = []
+        private var slots: [Int64: Int32] = [:]
+
+        var count: Int { values.count }
+
+        mutating func reserveCapacity(_ count: Int) {
+            values.reserveCapacity(count)
+            slots.reserveCapacity(count)
+        }
+
+        subscript(id: Int64) -> State? {
+            get { slots[id].map { values[Int($0)] } }
+            set {
+                if let newValue {
+                    if let slot = slots[id] {
+                        values[Int(slot)] = newValue
+                    } else {
+                        slots[id] = Int32(values.count)
+                        values.append(newValue)
+                    }
+                } else if let slot = slots.removeValue(forKey: id) {
+                    let last = values.removeLast()
+                    if Int(slot) < values.count {
+                        values[Int(slot)] = last
+                        slots[last.reminder.id] = slot
+                    }
+                }
+            }
+        }
+    }
+
     /// Adds or replaces a reminder. Firings at or before `handledThrough` are never reported as due.
     public mutating func schedule(_ reminder: SchedulableReminder, handledThrough: Instant) {
         generationCounter += 1
-        var state = State(reminder: reminder, handledThrough: handledThrough, generation: generationCounter, next: nil)
-        state.next = reminder.rule.nextOccurrence(after: handledThrough, in: reminder.zone)
-        if let next = state.next {
-            queue.insert(Entry(instant: next.instant.secondsSinceEpoch, reminderID: reminder.id, generation: state.generation))
+        var state = State(reminder: reminder, handledThrough: handledThrough, generation: generationCounter, nextInstant: nil)
+        state.nextInstant = state.nextOccurrence?.instant.secondsSinceEpoch
+        if let next = state.nextInstant {
+            queue.insert(Entry(instant: next, reminderID: reminder.id, generation: state.generation))
         }
         states[reminder.id] = state
     }
@@ -116,7 +159,7 @@ public struct Scheduler: Sendable {
     /// The earliest upcoming firing and its reminder.
     public mutating func nextFiring() -> (SchedulableReminder, Occurrence)? {
         dropStaleEntries()
-        guard let top = queue.min, let state = states[top.reminderID], let next = state.next else { return nil }
+        guard let top = queue.min, let state = states[top.reminderID], let next = state.nextOccurrence else { return nil }
         return (state.reminder, next)
     }
 
@@ -130,7 +173,7 @@ public struct Scheduler: Sendable {
             _ = queue.popMin()
             let rule = state.reminder.rule
             let zone = state.reminder.zone
-            var latest = state.next!
+            guard var latest = state.nextOccurrence else { continue }
             var slots = 1
             // Missed slots after the first collapse into one firing (the latest), counted.
             while let following = rule.nextOccurrence(after: latest.instant, in: zone), following.instant <= now {
@@ -142,9 +185,9 @@ public struct Scheduler: Sendable {
                 reminder: state.reminder, occurrence: latest, slotsDue: slots,
                 lateSeconds: now.secondsSinceEpoch - latest.instant.secondsSinceEpoch))
             state.handledThrough = max(latest.instant, now)
-            state.next = rule.nextOccurrence(after: state.handledThrough, in: zone)
-            if let next = state.next {
-                queue.insert(Entry(instant: next.instant.secondsSinceEpoch, reminderID: top.reminderID, generation: state.generation))
+            state.nextInstant = state.nextOccurrence?.instant.secondsSinceEpoch
+            if let next = state.nextInstant {
+                queue.insert(Entry(instant: next, reminderID: top.reminderID, generation: state.generation))
             }
             states[top.reminderID] = state
         }
@@ -173,7 +216,7 @@ public struct Scheduler: Sendable {
         // Only reminders whose next firing can be among the first `count` matter: take them from a copy.
         var copy = queue
         while pending.count < count, let entry = copy.popMin() {
-            guard let state = states[entry.reminderID], state.generation == entry.generation, let next = state.next else { continue }
+            guard let state = states[entry.reminderID], state.generation == entry.generation, let next = state.nextOccurrence else { continue }
             pending.insert(entry)
             cursors[entry.reminderID] = next
         }

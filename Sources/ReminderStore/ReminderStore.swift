@@ -133,9 +133,22 @@ public final class ReminderStore: Sendable {
         }
     }
 
-    /// Every reminder, by id.
-    public func reminders() throws(StoreError) -> [StoredReminder] {
-        try read { db in try StoredReminder.order(Column("id")).fetchAll(db) }
+    /// Every reminder, by id; or those whose ids fall in a range (concurrent readers can load a large store in parts).
+    public func reminders(ids: ClosedRange<Int64>? = nil) throws(StoreError) -> [StoredReminder] {
+        try read { db in
+            var request = StoredReminder.order(Column("id"))
+            if let ids { request = request.filter(ids.contains(Column("id"))) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    /// The smallest and largest reminder id, or nil when there is no reminder.
+    public func reminderIDBounds() throws(StoreError) -> ClosedRange<Int64>? {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT min(id), max(id) FROM reminder")
+            guard let low: Int64 = row?[0], let high: Int64 = row?[1] else { return nil }
+            return low...high
+        }
     }
 
     /// A reminder by id, or by name (case-insensitive).
