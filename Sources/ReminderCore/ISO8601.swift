@@ -71,14 +71,26 @@ public enum ISO8601 {
         return LocalDate(year: y, month: m, day: d)
     }
 
-    /// Parses `HH:MM` or `HH:MM:SS`.
+    /// Parses `HH:MM` or `HH:MM:SS` (exactly two digits each).
     public static func parseTime(_ text: some StringProtocol) -> TimeOfDay? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
-            let h = Int(parts[0]), let m = Int(parts[1])
-        else { return nil }
-        let s = parts.count == 3 ? Int(parts[2]) : 0
-        return s.flatMap { TimeOfDay(hour: h, minute: m, second: $0) }
+        var fields: [Int] = []
+        var value = 0
+        var digits = 0
+        for byte in text.utf8 {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            } else if byte == UInt8(ascii: ":") && digits == 2 && fields.count < 2 {
+                fields.append(value)
+                value = 0
+                digits = 0
+            } else {
+                return nil
+            }
+        }
+        guard digits == 2, !fields.isEmpty else { return nil }
+        fields.append(value)
+        return TimeOfDay(hour: fields[0], minute: fields[1], second: fields.count == 3 ? fields[2] : 0)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS]` (a space instead of `T` is accepted).

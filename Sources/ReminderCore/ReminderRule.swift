@@ -20,11 +20,18 @@ public struct ReminderRule: Hashable, Sendable {
         skip: [LocalDate] = [], preset: Preset? = nil
     ) {
         self.days = days
-        self.times = Array(Set(times)).sorted()
+        self.times = Self.sortedUnique(times)
         self.start = start
         self.until = until
-        self.skippedDayNumbers = Array(Set(skip.map(\.dayNumber))).sorted()
+        self.skippedDayNumbers = Self.sortedUnique(skip.map(\.dayNumber))
         self.preset = preset
+    }
+
+    private static func sortedUnique<T: Comparable>(_ values: [T]) -> [T] {
+        guard values.count > 1 else { return values }
+        var result: [T] = []
+        for value in values.sorted() where result.last != value { result.append(value) }
+        return result
     }
 
     /// The skipped dates as calendar dates.

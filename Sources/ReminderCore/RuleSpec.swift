@@ -249,6 +249,7 @@ public struct RuleSpecError: Error, Hashable, Sendable, CustomStringConvertible 
 
 extension Substring {
     fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        guard first == " " || last == " " else { return String(self) }
+        return String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

@@ -2,7 +2,10 @@ import GRDB
 import ReminderCore
 
 /// A reminder row: the user's rule as written (`RuleSpec`), its zone, and how far its firings are handled.
-public struct StoredReminder: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+///
+/// Rows are read and written by hand (not through Codable): reading 100,000 of them is the daemon's
+/// start-up.
+public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "reminder"
 
     public var id: Int64?
@@ -23,6 +26,26 @@ public struct StoredReminder: Codable, Sendable, Hashable, FetchableRecord, Muta
         self.enabled = enabled
         self.createdAt = createdAt
         self.handledThrough = handledThrough
+    }
+
+    public init(row: Row) throws {
+        id = row["id"]
+        name = row["name"]
+        rule = try RuleSpecColumn.decode(row["rule"])
+        timeZone = row["timeZone"]
+        enabled = row["enabled"]
+        createdAt = row["createdAt"]
+        handledThrough = row["handledThrough"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["name"] = name
+        container["rule"] = RuleSpecColumn.encode(rule)
+        container["timeZone"] = timeZone
+        container["enabled"] = enabled
+        container["createdAt"] = createdAt
+        container["handledThrough"] = handledThrough
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

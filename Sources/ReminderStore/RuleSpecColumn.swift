@@ -1,0 +1,116 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ReminderCore
+
+/// The `rule` column: a ``RuleSpec`` as a flat JSON object (`{"at":"09:00","weekly":"sun"}`), readable in
+/// `sqlite3`. Reading is the daemon's start-up hot path (100,000 rows), so flat objects of strings and
+/// booleans are parsed by hand; anything else falls back to `JSONDecoder`.
+enum RuleSpecColumn {
+    static func encode(_ spec: RuleSpec) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(spec)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    static func decode(_ text: String) throws -> RuleSpec {
+        if let fields = parseFlatObject(Array(text.utf8)) {
+            var spec = RuleSpec()
+            for (key, value) in fields {
+                switch (key, value) {
+                case ("daily", .bool(let flag)): spec.daily = flag
+                case ("weekly", .string(let v)): spec.weekly = v
+                case ("monthly", .string(let v)): spec.monthly = v
+                case ("monthlyOn", .string(let v)): spec.monthlyOn = v
+                case ("yearly", .string(let v)): spec.yearly = v
+                case ("every", .string(let v)): spec.every = v
+                case ("preset", .string(let v)): spec.preset = v
+                case ("once", .string(let v)): spec.once = v
+                case ("at", .string(let v)): spec.at = v
+                case ("start", .string(let v)): spec.start = v
+                case ("until", .string(let v)): spec.until = v
+                case ("skip", .string(let v)): spec.skip = v
+                case (_, .null): continue
+                default: return try JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8))
+                }
+            }
+            return spec
+        }
+        return try JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8))
+    }
+
+    enum Scalar: Equatable {
+        case string(String)
+        case bool(Bool)
+        case null
+    }
+
+    /// Parses `{"key": "string" | true | false | null, ...}`; nil for anything else.
+    static func parseFlatObject(_ bytes: [UInt8]) -> [(String, Scalar)]? {
+        var index = 0
+        func skipSpace() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        func literal(_ word: String) -> Bool {
+            let w = Array(word.utf8)
+            guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else { return false }
+            index += w.count
+            return true
+        }
+        func string() -> String? {
+            guard expect(UInt8(ascii: "\"")) else { return nil }
+            var result: [UInt8] = []
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""): return String(decoding: result, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard index < bytes.count else { return nil }
+                    let escaped = bytes[index]
+                    index += 1
+                    switch escaped {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): result.append(escaped)
+                    case UInt8(ascii: "n"): result.append(0x0A)
+                    case UInt8(ascii: "t"): result.append(0x09)
+                    case UInt8(ascii: "r"): result.append(0x0D)
+                    case UInt8(ascii: "b"): result.append(0x08)
+                    case UInt8(ascii: "f"): result.append(0x0C)
+                    default: return nil  // \\u escapes: leave them to JSONDecoder
+                    }
+                default: result.append(byte)
+                }
+            }
+            return nil
+        }
+        var fields: [(String, Scalar)] = []
+        guard expect(UInt8(ascii: "{")) else { return nil }
+        if expect(UInt8(ascii: "}")) { return fields }
+        repeat {
+            guard let key = string(), expect(UInt8(ascii: ":")) else { return nil }
+            skipSpace()
+            if literal("true") {
+                fields.append((key, .bool(true)))
+            } else if literal("false") {
+                fields.append((key, .bool(false)))
+            } else if literal("null") {
+                fields.append((key, .null))
+            } else if let value = string() {
+                fields.append((key, .string(value)))
+            } else {
+                return nil
+            }
+        } while expect(UInt8(ascii: ","))
+        guard expect(UInt8(ascii: "}")) else { return nil }
+        skipSpace()
+        return index == bytes.count ? fields : nil
+    }
+}
