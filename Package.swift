@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "ReminderCore", swiftSettings: strictSettings),
         // Adapter: reads TZif files from the system's tzdata (/usr/share/zoneinfo) and finds the system zone.
         .target(name: "TimeZoneDatabase", dependencies: ["ReminderCore"], swiftSettings: strictSettings),
+        // Pure habit rules: days, streaks with rest days and freezes, recovery, achievements, strength.
+        .target(name: "HabitCore", dependencies: ["ReminderCore"], swiftSettings: strictSettings),
         // The daemon's pure decisions: which firings are due, what to announce, what to sleep until.
         .target(
             name: "ReminderScheduling",

@@ -122,7 +122,7 @@ def main():
     with open(f"{root}/strace.txt") as f:
         summary = f.read()
     total_line = [line for line in summary.splitlines() if line.strip().endswith("total")]
-    idle_calls = int(total_line[0].split()[2]) if total_line else 0
+    idle_calls = int(total_line[0].split()[3]) if total_line else 0
     stop(process)
 
     print(f"reminders in the store:              {COUNT}")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ReminderCore
 
 /// The daemon's durable state in one SQLite file (WAL mode, `synchronous=FULL`): reminders, logged intake,
@@ -27,20 +28,8 @@ public final class ReminderStore: Sendable {
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
-            let exists = FileManager.default.fileExists(atPath: path)
-            if exists {
-                // Check before anything can write: a read-only queue never modifies the file.
-                var readOnly = Configuration()
-                readOnly.readonly = true
-                let probe = try DatabaseQueue(path: path, configuration: readOnly)
-                try probe.read { db throws in
-                    let result = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no result"
-                    guard result == "ok" else { throw StoreError.corrupt(path: path, detail: result) }
-                    if try Self.migrator.hasBeenSuperseded(db) {
-                        throw StoreError.newerSchema(path: path)
-                    }
-                }
-                try probe.close()
+            if FileManager.default.fileExists(atPath: path) {
+                try Self.checkBeforeOpening(path)
             }
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
@@ -50,6 +39,47 @@ public final class ReminderStore: Sendable {
             throw .corrupt(path: path, detail: error.message ?? "\(error.resultCode)")
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
+        }
+    }
+
+    /// Checks an existing file before anything can write to it, through SQLite's C API on a read-only
+    /// connection: it must be a database, pass `PRAGMA quick_check`, and hold no migration this remindd does
+    /// not know. (Not a GRDB queue: freeing one hands its dispatch queue to libdispatch's thread pool, whose
+    /// monitor then wakes the idle daemon every second.)
+    static func checkBeforeOpening(_ path: String) throws(StoreError) {
+        var connection: OpaquePointer?
+        defer { sqlite3_close_v2(connection) }
+        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+            throw .unavailable(path: path, detail: String(cString: sqlite3_errmsg(connection)))
+        }
+        func strings(_ sql: String) throws(StoreError) -> [String] {
+            var statement: OpaquePointer?
+            defer { sqlite3_finalize(statement) }
+            let prepared = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+            if prepared == SQLITE_NOTADB || prepared == SQLITE_CORRUPT {
+                throw .corrupt(path: path, detail: String(cString: sqlite3_errmsg(connection)))
+            }
+            guard prepared == SQLITE_OK else { throw .unavailable(path: path, detail: String(cString: sqlite3_errmsg(connection))) }
+            var rows: [String] = []
+            while true {
+                let step = sqlite3_step(statement)
+                if step == SQLITE_DONE { return rows }
+                guard step == SQLITE_ROW else {
+                    if step == SQLITE_NOTADB || step == SQLITE_CORRUPT {
+                        throw .corrupt(path: path, detail: String(cString: sqlite3_errmsg(connection)))
+                    }
+                    throw .unavailable(path: path, detail: String(cString: sqlite3_errmsg(connection)))
+                }
+                rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+            }
+        }
+        let check = try strings("PRAGMA quick_check")
+        guard check == ["ok"] else { throw .corrupt(path: path, detail: check.prefix(3).joined(separator: "; ")) }
+        let hasMigrations = try strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")
+        guard !hasMigrations.isEmpty else { return }
+        let known = Set(migrator.migrations)
+        if try strings("SELECT identifier FROM grdb_migrations").contains(where: { !known.contains($0) }) {
+            throw .newerSchema(path: path)
         }
     }
 
