@@ -91,6 +91,7 @@ let package = Package(
         .testTarget(
             name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase"],
             resources: [.copy("Resources/calendar-vectors.jsonl")], swiftSettings: strictSettings),
+        .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(name: "ReminderSchedulingTests", dependencies: ["ReminderScheduling", "ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "ReminderStoreTests", dependencies: ["ReminderStore", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(
