@@ -58,7 +58,7 @@ let package = Package(
         // The daemon's service: the io.remindd.Reminders interface, wiring store, scheduler, journal and clock.
         .target(
             name: "ReminderDaemon",
-            dependencies: ["ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
+            dependencies: ["HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
             resources: [.embedInCode("io.remindd.Reminders.varlink")],
             swiftSettings: strictSettings
         ),

@@ -11,6 +11,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var socket: String?
     /// The least important journal priority written: debug, info, notice, warning, error.
     public var logLevel = "debug"
+    /// When a habit day starts (night-shift users end their day at, say, 04:00).
+    public var dayStart = TimeOfDay(hour: 0, minute: 0)!
+    /// An activity this many minutes after a day ends counts for that day when it has none.
+    public var graceMinutes = 60
 
     public init() {}
 
@@ -20,6 +24,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("catch-up", "true or false"),
         ("socket", "an absolute path in quotes, e.g. \"/run/user/1000/remindd/control.sock\""),
         ("log-level", "one of \"debug\", \"info\", \"notice\", \"warning\", \"error\""),
+        ("day-start", "a time in quotes, e.g. \"04:00\""),
+        ("grace-minutes", "a number of minutes from 0 to 720, e.g. 60"),
     ]
 
     /// Parses the text of a config file.
@@ -50,6 +56,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.socket = path
             case ("log-level", .string(let level)) where ["debug", "info", "notice", "warning", "error"].contains(level):
                 configuration.logLevel = level
+            case ("day-start", .string(let text)) where ISO8601.parseTime(text) != nil:
+                configuration.dayStart = ISO8601.parseTime(text)!
+            case ("grace-minutes", .integer(let minutes)) where (0...720).contains(minutes):
+                configuration.graceMinutes = minutes
             default:
                 throw fail("bad value \(valueText) for '\(key)': use \(expected)")
             }

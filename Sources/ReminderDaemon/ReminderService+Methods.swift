@@ -93,6 +93,7 @@ extension ReminderService {
         } catch {
             throw ServiceError(error)
         }
+        if let report = try? habitReport() { announceHabitNotices(report) }
         return (reminder.id!, instant, ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false))
     }
 

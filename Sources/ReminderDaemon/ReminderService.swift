@@ -265,6 +265,7 @@ enum ServiceError: Error {
     case invalidTime(parameter: String, message: String)
     case unknownTimeZone(String, String)
     case nothingToSnooze(String, String)
+    case habit(String)
     case store(String)
 
     init(_ error: StoreError) {
@@ -290,6 +291,8 @@ enum ServiceError: Error {
             return VarlinkError(name: interface + "UnknownTimeZone", parameters: ["timeZone": .string(zone), "message": .string(message)])
         case .nothingToSnooze(let reminder, let message):
             return VarlinkError(name: interface + "NothingToSnooze", parameters: ["reminder": .string(reminder), "message": .string(message)])
+        case .habit(let message):
+            return VarlinkError(name: interface + "HabitRefused", parameters: ["message": .string(message)])
         case .store(let message):
             return VarlinkError(name: interface + "StoreFailure", parameters: ["message": .string(message)])
         }

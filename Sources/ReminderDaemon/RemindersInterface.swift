@@ -21,6 +21,9 @@ public struct RemindersInterface: VarlinkHandler {
     struct LogParameters: Decodable { let reminder: String; let at: String? }
     struct SnoozeParameters: Decodable { let reminder: String; let minutes: Int }
     struct HistoryParameters: Decodable { let since: String?; let reminder: String?; let limit: Int? }
+    struct RestMarkParameters: Decodable { let from: String; let to: String?; let reason: String?; let light: [String]? }
+    struct DateParameters: Decodable { let date: String }
+    struct MonthParameters: Decodable { let month: String? }
 
     public func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
         func send(_ value: some Encodable) async throws {
@@ -64,6 +67,24 @@ public struct RemindersInterface: VarlinkHandler {
                 try await send(StatusValue(
                     version: RemindersAPI.version, reminders: s.total, enabled: s.enabled, next: s.next, status: s.status,
                     storePath: await service.storePath, journal: s.journal, systemTimeZone: s.zone))
+            case "Streak":
+                try await send(try await service.streak())
+            case "RestMark":
+                let p = try call.decodeParameters(RestMarkParameters.self)
+                try await send(["dates": try await service.markRest(from: p.from, to: p.to, reason: p.reason, light: p.light ?? [])])
+            case "RestUnmark":
+                try await service.unmarkRest(date: try call.decodeParameters(DateParameters.self).date)
+                try await reply(VarlinkReply(parameters: .object([:])))
+            case "RestStats":
+                try await send(try await service.restStats())
+            case "FreezeHistory":
+                try await send(["events": try await service.freezeHistory()])
+            case "Recover":
+                try await send(["streak": try await service.recover()])
+            case "Achievements":
+                try await send(["achievements": try await service.achievements()])
+            case "Calendar":
+                try await send(try await service.calendar(month: try call.decodeParameters(MonthParameters.self).month))
             case "Watch":
                 guard call.more == true else { throw VarlinkError.expectedMore() }
                 let (id, stream) = await service.addWatcher()

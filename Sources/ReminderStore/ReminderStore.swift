@@ -118,6 +118,23 @@ public final class ReminderStore: Sendable {
             }
             try db.create(index: "firing_by_time", on: "firing", columns: ["handledAt"])
         }
+        migrator.registerMigration("v2-habits") { db in
+            try db.create(table: "restDay") { t in
+                t.primaryKey("date", .text)  // YYYY-MM-DD
+                t.column("reason", .text).notNull()
+                t.column("lightActivities", .text).notNull().defaults(to: "")  // one per line
+            }
+            try db.create(table: "recovery") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("usedAt", .integer).notNull()
+                t.column("firstDay", .integer).notNull()  // day numbers of the restored missed days
+                t.column("lastDay", .integer).notNull()
+            }
+            try db.create(table: "habitNotice") { t in
+                t.primaryKey("key", .text)  // what was announced in the journal, once: "achievement:first_rest_day"
+                t.column("announcedAt", .integer).notNull()
+            }
+        }
         return migrator
     }
 
@@ -209,6 +226,73 @@ public final class ReminderStore: Sendable {
                 db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? ORDER BY at",
                 arguments: [reminderID, from.secondsSinceEpoch, through.secondsSinceEpoch]
             ).map(Instant.init(secondsSinceEpoch:))
+        }
+    }
+
+    // MARK: Habits
+
+    /// Every intake log with the zone in effect when it happened (the habit system's activities).
+    public func allIntakes() throws(StoreError) -> [(at: Instant, timeZone: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT at, timeZone FROM intake ORDER BY at").map { (Instant(secondsSinceEpoch: $0[0]), $0[1]) }
+        }
+    }
+
+    /// Marks (or re-marks) rest days; all or nothing.
+    public func markRestDays(_ days: [(date: String, reason: String, lightActivities: [String])]) throws(StoreError) {
+        try write { db in
+            for day in days {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO restDay (date, reason, lightActivities) VALUES (?, ?, ?)",
+                    arguments: [day.date, day.reason, day.lightActivities.joined(separator: "\n")])
+            }
+        }
+    }
+
+    /// Removes a rest day; false when the date was not marked.
+    public func unmarkRestDay(_ date: String) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(sql: "DELETE FROM restDay WHERE date = ?", arguments: [date])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Every rest day: date (YYYY-MM-DD), reason, light activities.
+    public func restDays() throws(StoreError) -> [(date: String, reason: String, lightActivities: [String])] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT date, reason, lightActivities FROM restDay ORDER BY date").map { row in
+                let activities: String = row[2]
+                return (row[0], row[1], activities.isEmpty ? [] : activities.split(separator: "\n").map(String.init))
+            }
+        }
+    }
+
+    /// The one-time manual recovery, if it was used: the restored day numbers.
+    public func recovery() throws(StoreError) -> ClosedRange<Int>? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT firstDay, lastDay FROM recovery ORDER BY id LIMIT 1") else { return nil }
+            let first: Int = row[0]
+            let last: Int = row[1]
+            return first...last
+        }
+    }
+
+    /// Records the manual recovery; refuses a second one (it can be used once, ever).
+    public func recordRecovery(days: ClosedRange<Int>, at instant: Instant) throws(StoreError) -> Bool {
+        try write { db in
+            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM recovery") == 0 else { return false }
+            try db.execute(
+                sql: "INSERT INTO recovery (usedAt, firstDay, lastDay) VALUES (?, ?, ?)",
+                arguments: [instant.secondsSinceEpoch, days.lowerBound, days.upperBound])
+            return true
+        }
+    }
+
+    /// Records that a notice was announced; false when it had been already (so it is announced once).
+    public func recordNotice(_ key: String, at instant: Instant) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO habitNotice (key, announcedAt) VALUES (?, ?)", arguments: [key, instant.secondsSinceEpoch])
+            return db.changesCount > 0
         }
     }
 

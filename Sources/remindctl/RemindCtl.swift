@@ -17,12 +17,17 @@ struct RemindCtl: AsyncParsableCommand {
               remindctl next
               remindctl history --since 7d
               remindctl preview --monthly 31 --at 09:00 --tz Europe/Berlin --count 4
+              remindctl streak
+              remindctl rest mark --from 2026-12-20 --to 2026-12-27 --reason Travel
+              remindctl calendar
             Fired reminders are in the journal: journalctl --user -t remindd
             """,
         subcommands: [
             AddCommand.self, ListCommand.self, ShowCommand.self, UpdateCommand.self, RemoveCommand.self,
             EnableCommand.self, DisableCommand.self, LogCommand.self, SnoozeCommand.self, NextCommand.self,
             HistoryCommand.self, StatusCommand.self, WatchCommand.self, PreviewCommand.self,
+            StreakCommand.self, RestCommand.self, FreezeCommand.self, RecoverCommand.self, AchievementsCommand.self,
+            CalendarCommand.self,
         ]
     )
 }

@@ -1,0 +1,261 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import ReminderCore
+import ReminderInterface
+
+private struct RestMarkParameters: Encodable { let from: String; let to: String?; let reason: String?; let light: [String]? }
+private struct DateParameters: Encodable { let date: String }
+private struct MonthParameters: Encodable { let month: String? }
+private struct DatesReply: Decodable { let dates: [String] }
+private struct FreezesReply: Decodable { let events: [FreezeEventValue] }
+private struct RecoverReply: Decodable { let streak: StreakRunValue }
+private struct AchievementsReply: Decodable { let achievements: [AchievementValue] }
+
+/// Colour on a terminal unless NO_COLOR is set (https://no-color.org).
+enum Style {
+    static let enabled = isatty(1) == 1 && (SystemEnvironment.variables()["NO_COLOR"] ?? "").isEmpty
+
+    static func paint(_ text: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+struct StreakCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "streak",
+        abstract: "Show the overall streak, freezes banked and habit strength.",
+        discussion: """
+            A day counts when anything was logged (remindctl log) or it is a rest day. A single missed day
+            is covered by a banked freeze (one is earned every 7 streak days, at most 5).
+
+            Examples:
+              remindctl streak
+              remindctl streak --json
+            """
+    )
+
+    @Flag(help: "Print the streak as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let streak = try connection.call("Streak", NoParameters(), as: StreakValue.self)
+        if json { return try printJSON(streak) }
+        if let current = streak.current {
+            print("Current streak: \(current.length) day\(current.length == 1 ? "" : "s") (since \(current.start))")
+        } else {
+            print("No current streak: log something today to start one.")
+        }
+        if let best = streak.best { print("Best streak:    \(best.length) days (\(best.start) to \(best.end))") }
+        print("Freezes:        \(streak.freezes) banked (max 5)")
+        print("Strength:       \(streak.strength)%")
+        if let deadline = streak.mustLogBy { print("Keep it going:  log something by the end of \(deadline)") }
+        if streak.recoveryAvailable { print("A broken streak can be restored once with 'remindctl recover'.") }
+    }
+}
+
+struct RestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rest",
+        abstract: "Plan and review rest days (they keep and extend the streak).",
+        subcommands: [RestMarkCommand.self, RestUnmarkCommand.self, RestStatsCommand.self, RestTipsCommand.self]
+    )
+}
+
+struct RestMarkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mark",
+        abstract: "Mark a day, or a range of days, as rest days.",
+        discussion: """
+            Reasons: Recovery (default), Travel, Illness, Busy Day, Other. Dates can be past or up to a year ahead.
+
+            Examples:
+              remindctl rest mark 2026-11-24 --reason Illness
+              remindctl rest mark --from 2026-12-20 --to 2026-12-27 --reason Travel
+              remindctl rest mark 2026-11-22 --light "Light Walk" --light "Gentle Stretching"
+            """
+    )
+
+    @Argument(help: "The day (YYYY-MM-DD); or use --from/--to.") var date: String?
+    @Option(help: "First day of a range.") var from: String?
+    @Option(help: "Last day of a range.") var to: String?
+    @Option(help: "Recovery, Travel, Illness, Busy Day or Other.") var reason: String?
+    @Option(help: "A light activity (Gentle Stretching, Light Walk, Breathing Exercises, or your own); repeatable.") var light: [String] = []
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        guard let first = date ?? from else { throw CLIError("give a day (remindctl rest mark 2026-11-24) or a range (--from 2026-12-20 --to 2026-12-27)") }
+        guard date == nil || from == nil else { throw CLIError("give either a day or --from/--to, not both") }
+        let reply = try connection.call("RestMark", RestMarkParameters(from: first, to: to, reason: reason, light: light.isEmpty ? nil : light), as: DatesReply.self)
+        print(reply.dates.count == 1 ? "Marked \(reply.dates[0]) as a rest day" : "Marked \(reply.dates.count) rest days, \(reply.dates.first!) to \(reply.dates.last!)")
+    }
+}
+
+struct RestUnmarkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unmark", abstract: "Remove a rest day.", discussion: "Example:\n  remindctl rest unmark 2026-11-24")
+
+    @Argument(help: "The day (YYYY-MM-DD).") var date: String
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        _ = try connection.call("RestUnmark", DateParameters(date: date), as: EmptyReply.self)
+        print("\(date) is no longer a rest day")
+    }
+}
+
+struct RestStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "Rest days this month; active and rest days this week.", discussion: "Example:\n  remindctl rest stats --json")
+
+    @Flag(help: "Print the figures as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let stats = try connection.call("RestStats", NoParameters(), as: RestStatsValue.self)
+        if json { return try printJSON(stats) }
+        print("Rest days this month: \(stats.restDaysThisMonth)")
+        func days(_ n: Int, _ kind: String) -> String { "\(n) \(kind) day\(n == 1 ? "" : "s")" }
+        print("This week: \(days(stats.activeDaysThisWeek, "active")), \(days(stats.restDaysThisWeek, "rest"))")
+    }
+}
+
+struct RestTipsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tips", abstract: "Why and how often to rest.")
+
+    func run() {
+        print("""
+            Rest is part of training: muscles grow during rest, not during the workout.
+              Beginners:     2-3 rest days a week
+              Intermediate:  1-2 rest days a week
+              Advanced:      1 rest day a week
+            Light activities keep you moving on a rest day: Gentle Stretching, a Light Walk, Breathing Exercises.
+            Mark rest days ahead (remindctl rest mark --from ... --to ...): they keep and extend your streak.
+            """)
+    }
+}
+
+struct FreezeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "freeze", abstract: "Streak freezes: earned every 7 streak days, used on a single missed day.",
+        subcommands: [FreezeHistoryCommand.self])
+}
+
+struct FreezeHistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "Freezes earned and used.", discussion: "Example:\n  remindctl freeze history --json")
+
+    @Flag(help: "Print the events as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let events = try connection.call("FreezeHistory", NoParameters(), as: FreezesReply.self).events
+        if json { return try printJSON(events) }
+        if events.isEmpty { return print("No freezes yet: one is earned every 7 days of a streak.") }
+        printTable(["DATE", "EVENT", "BANKED", "STREAK"], events.map { e in
+            let words = ["earned": "earned", "used": "used (missed day covered)", "max-reached": "not earned: 5 banked (max reached)"][e.kind] ?? e.kind
+            return [e.date, words, String(e.banked), "\(e.streak) days"]
+        })
+    }
+}
+
+struct RecoverCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recover",
+        abstract: "Restore the most recently broken streak (once, ever).",
+        discussion: "The missed days become recovered days; freezes are not restored.\n\nExample:\n  remindctl recover --yes"
+    )
+
+    @Flag(help: "Do not ask for confirmation.") var yes = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        if !yes {
+            guard isatty(0) == 1 else { throw CLIError("recovery can be used only once, ever: confirm with --yes") }
+            print("Recovery can be used only once, ever. Restore your most recent streak? [y/N] ", terminator: "")
+            fflush(nil)
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return print("Nothing changed.") }
+        }
+        let restored = try connection.call("Recover", NoParameters(), as: RecoverReply.self).streak
+        print("Streak restored: \(restored.length) days since \(restored.start)")
+    }
+}
+
+struct AchievementsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "achievements", abstract: "Achievements unlocked and still to get.", discussion: "Example:\n  remindctl achievements --json")
+
+    @Flag(help: "Print the achievements as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let achievements = try connection.call("Achievements", NoParameters(), as: AchievementsReply.self).achievements
+        if json { return try printJSON(achievements) }
+        let xp = achievements.filter { $0.unlocked != nil }.map(\.xp).reduce(0, +)
+        printTable(["", "ACHIEVEMENT", "XP", "UNLOCKED / HOW"], achievements.map { a in
+            [a.unlocked == nil ? " " : "✓", a.title, String(a.xp), a.unlocked ?? a.requirement]
+        })
+        print("\nTotal: \(xp) XP")
+    }
+}
+
+struct CalendarCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calendar",
+        abstract: "A month of habit days, like cal: active, rest, frozen, missed, today.",
+        discussion: """
+            Colours on a terminal (NO_COLOR turns them off); symbols everywhere.
+
+            Examples:
+              remindctl calendar
+              remindctl calendar --month 2026-11
+            """
+    )
+
+    @Option(help: "The month, YYYY-MM (default: this month).") var month: String?
+    @Flag(help: "Print the month as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let value = try connection.call("Calendar", MonthParameters(month: month), as: CalendarValue.self)
+        if json { return try printJSON(value) }
+        print(CalendarView.render(value, colour: Style.enabled), terminator: "")
+    }
+}
+
+/// The `cal`-like month grid of `remindctl calendar`.
+enum CalendarView {
+    static let symbols: [String: (symbol: String, colour: String)] = [
+        "active": ("#", "32"), "rest": ("R", "34"), "frozen": ("*", "36"), "recovered": ("+", "35"),
+        "missed": (".", "31"), "open": ("?", "33"), "future": (" ", "0"), "none": (" ", "0"),
+    ]
+
+    static func render(_ value: CalendarValue, colour: Bool) -> String {
+        let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        let parts = value.month.split(separator: "-")
+        let title = "\(monthNames[(Int(parts[1]) ?? 1) - 1]) \(parts[0])"
+        let width = 7 * 4 - 1
+        var lines: [String] = []
+        lines.append(String(repeating: " ", count: max(0, (width - title.count) / 2)) + title)
+        lines.append("streak \(value.streak) · \(value.freezes) freeze\(value.freezes == 1 ? "" : "s") · strength \(value.strength)%")
+        lines.append("Mo  Tu  We  Th  Fr  Sa  Su")
+        guard let first = value.days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return lines.joined(separator: "\n") + "\n" }
+        let leading = (first.weekday.rawValue + 5) % 7  // Monday = 0
+        var cells = Array(repeating: "    ", count: leading)
+        for day in value.days {
+            let number = Int(day.date.suffix(2))!
+            let (symbol, code) = symbols[day.state] ?? ("?", "0")
+            var cell = (number < 10 ? " " : "") + "\(number)" + symbol
+            if colour {
+                cell = "\u{1B}[\(day.today ? code + ";1;7" : code)m\(cell)\u{1B}[0m"
+            }
+            cells.append(cell + (day.today && !colour ? "<" : " "))
+        }
+        for start in stride(from: 0, to: cells.count, by: 7) {
+            let row = cells[start..<min(start + 7, cells.count)].joined()
+            lines.append(String(row.reversed().drop { $0 == " " }.reversed()))
+        }
+        lines.append("# active  R rest  * frozen  + recovered  . missed  ? open  < today")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
