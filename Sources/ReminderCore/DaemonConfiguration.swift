@@ -15,6 +15,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var dayStart = TimeOfDay(hour: 0, minute: 0)!
     /// An activity this many minutes after a day ends counts for that day when it has none.
     public var graceMinutes = 60
+    /// When the "Consider a rest day" notice is written, after 6 active days in a row.
+    public var morning = TimeOfDay(hour: 8, minute: 0)!
 
     public init() {}
 
@@ -26,6 +28,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("log-level", "one of \"debug\", \"info\", \"notice\", \"warning\", \"error\""),
         ("day-start", "a time in quotes, e.g. \"04:00\""),
         ("grace-minutes", "a number of minutes from 0 to 720, e.g. 60"),
+        ("morning", "a time in quotes, e.g. \"08:00\""),
     ]
 
     /// Parses the text of a config file.
@@ -60,6 +63,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.dayStart = ISO8601.parseTime(text)!
             case ("grace-minutes", .integer(let minutes)) where (0...720).contains(minutes):
                 configuration.graceMinutes = minutes
+            case ("morning", .string(let text)) where ISO8601.parseTime(text) != nil:
+                configuration.morning = ISO8601.parseTime(text)!
             default:
                 throw fail("bad value \(valueText) for '\(key)': use \(expected)")
             }

@@ -10,6 +10,7 @@ public enum MessageID {
     public static let freezeUsed = "9e3a6c1b7d2f4085a4e8c0b3d6f1a952"
     public static let streakBroken = "2d8f4b6e0c9a4173b5e1d7c2a8f06e34"
     public static let achievement = "71c4e9a3b5d04f28a6c2e8b1d9f3a057"
+    public static let restSuggestion = "e6b2a9d4c1f3407e8d5a0b7c3e9f2146"
 }
 
 /// Human wording of firings, for the journal's MESSAGE and the daemon's STATUS.

@@ -195,6 +195,42 @@ extension ReminderService {
         }
     }
 
+    /// The built-in weekly rest check-in: added once, on the first start; the user may disable or remove it.
+    func addBuiltInReminders() {
+        guard (try? dependencies.store.recordNotice("builtin:rest-check-in", at: dependencies.now())) == true else { return }
+        _ = try? add(name: Self.restCheckInName, rule: RuleSpec(weekly: "sun", at: "08:00"), timeZone: nil, enabled: true)
+    }
+
+    static let restCheckInName = "Planning a rest day this week?"
+
+    /// The instant of `day`'s morning (the config's `morning`) in the habit zone.
+    private func morning(of day: Int) throws(ServiceError) -> Instant {
+        let zone = try zone(named: nil)
+        return zone.resolve(localSeconds: Int64(day) * 86400 + Int64(dependencies.configuration.dayStart.secondsSinceMidnight)
+            + Int64(dependencies.configuration.morning.secondsSinceMidnight))
+    }
+
+    /// Writes "Consider a rest day" once, from the morning after 6 active days in a row.
+    func announceRestSuggestion() {
+        guard let (now, today) = try? today(), let morning = try? morning(of: today), now.instant >= morning,
+            let report = try? habitReport(), GoalStreak.suggestsRest(report, today: today),
+            (try? dependencies.store.recordNotice("rest-suggestion:\(LocalDate(dayNumber: today))", at: now.instant)) == true
+        else { return }
+        dependencies.journal.send(
+            "Consider a rest day: 6 active days in a row (rest is part of training; 'remindctl rest mark \(LocalDate(dayNumber: today))')",
+            priority: .notice, fields: [("MESSAGE_ID", MessageID.restSuggestion)])
+    }
+
+    /// When the daemon must wake for the next rest suggestion: this morning or tomorrow's, or nil.
+    func restSuggestionDeadline() -> Instant? {
+        guard let (now, today) = try? today(), let report = try? habitReport() else { return nil }
+        if GoalStreak.suggestsRest(report, today: today), let morning = try? morning(of: today), now.instant < morning {
+            return morning
+        }
+        let activeThroughToday = ((today - 5)...today).allSatisfy { report.days[$0] == .active }
+        return activeThroughToday ? try? morning(of: today + 1) : nil
+    }
+
     private static func value(_ run: StreakRun) -> StreakRunValue {
         StreakRunValue(length: run.length, start: run.start.description, end: run.end.description)
     }

@@ -1,3 +1,4 @@
+import HabitCore
 import ReminderCore
 import ReminderInterface
 import ReminderScheduling
@@ -164,7 +165,20 @@ extension ReminderService {
         }
         return ReminderValue(
             id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
-            effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next)
+            effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next, streak: goalStreak(reminder, rule: rule, zone: zone))
+    }
+
+    /// The per-goal streak of a reminder (0 when its logs cannot be read).
+    private func goalStreak(_ reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules) -> Int {
+        let now = dependencies.now()
+        guard let logs = try? dependencies.store.intakes(reminderID: reminder.id!, from: Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400), through: now),
+            let rest = try? dependencies.store.restDays()
+        else { return 0 }
+        let restDays = Set(rest.compactMap { ISO8601.parseDate($0.date)?.dayNumber })
+        let created = zone.localDayNumber(at: Instant(secondsSinceEpoch: reminder.createdAt))
+        let firstLog = logs.first.map { zone.localDayNumber(at: $0) } ?? created
+        return GoalStreak.length(
+            rule: rule, zone: zone, logs: logs, restDays: restDays, today: zone.localDayNumber(at: now), firstDay: min(created, firstLog))
     }
 
     /// Reads `2026-11-21T07:45:00+01:00`, `2026-11-21T07:45` (local to `zone`) or `07:45` (today in `zone`).

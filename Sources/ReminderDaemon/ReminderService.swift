@@ -62,6 +62,7 @@ public actor ReminderService {
     /// - Returns: the number of reminders loaded.
     @discardableResult
     public func start() async throws(StoreError) -> Int {
+        addBuiltInReminders()
         guard let bounds = try dependencies.store.reminderIDBounds() else { return 0 }
         let parts = bounds.count > 10_000 ? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) : 1
         let step = (bounds.upperBound - bounds.lowerBound) / Int64(parts) + 1
@@ -112,6 +113,7 @@ public actor ReminderService {
         for snooze in dueSnoozes {
             announce(snooze.firing, kind: .fired, now: now, prefix: "Reminder (snoozed)", record: false)
         }
+        announceRestSuggestion()
         replan()
     }
 
@@ -147,7 +149,7 @@ public actor ReminderService {
     }
 
     func replan() {
-        let deadlines = [scheduler.nextDeadline(), snoozes.map(\.due).min()].compactMap { $0 }
+        let deadlines = [scheduler.nextDeadline(), snoozes.map(\.due).min(), restSuggestionDeadline()].compactMap { $0 }
         dependencies.armTimer(deadlines.min())
         dependencies.notifier.status(statusLine())
     }

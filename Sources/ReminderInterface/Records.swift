@@ -29,8 +29,10 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     public var effectiveTimeZone: String
     public var enabled: Bool
     public var next: FiringValue?
+    /// The per-goal streak: consecutive scheduled days with every slot logged.
+    public var streak: Int
 
-    public init(id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?) {
+    public init(id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?, streak: Int) {
         self.id = id
         self.name = name
         self.rule = rule
@@ -39,6 +41,7 @@ public struct ReminderValue: Codable, Sendable, Hashable {
         self.effectiveTimeZone = effectiveTimeZone
         self.enabled = enabled
         self.next = next
+        self.streak = streak
     }
 }
 

@@ -29,16 +29,27 @@ struct StreakCommand: ParsableCommand {
             A day counts when anything was logged (remindctl log) or it is a rest day. A single missed day
             is covered by a banked freeze (one is earned every 7 streak days, at most 5).
 
+            With a goal: consecutive scheduled days on which every slot of that reminder was logged (days
+            without a slot and rest days are neutral).
+
             Examples:
               remindctl streak
+              remindctl streak "Vitamin D"
               remindctl streak --json
             """
     )
 
+    @Argument(help: "A reminder (id or name) for its own streak.") var goal: String?
     @Flag(help: "Print the streak as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        if let goal {
+            let reminder = try connection.call("Get", ReminderKey(reminder: goal), as: ReminderReply.self).reminder
+            struct GoalStreakJSON: Encodable { let goal: String; let streak: Int }
+            if json { return try printJSON(GoalStreakJSON(goal: reminder.name, streak: reminder.streak)) }
+            return print("\(reminder.name): \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") in a row with every slot logged")
+        }
         let streak = try connection.call("Streak", NoParameters(), as: StreakValue.self)
         if json { return try printJSON(streak) }
         if let current = streak.current {

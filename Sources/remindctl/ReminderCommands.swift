@@ -7,7 +7,7 @@ private struct AddParameters: Encodable { let name: String; let rule: RuleSpec; 
 private struct UpdateParameters: Encodable { let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String? }
 struct ReminderKey: Encodable { let reminder: String }
 struct NoParameters: Encodable {}
-private struct ReminderReply: Decodable { let reminder: ReminderValue }
+struct ReminderReply: Decodable { let reminder: ReminderValue }
 private struct ListReply: Decodable { let reminders: [ReminderValue] }
 struct EmptyReply: Decodable {}
 
@@ -18,6 +18,7 @@ private func describe(_ reminder: ReminderValue) {
     print("schedule:  \(reminder.summary)")
     print("time zone: \(reminder.effectiveTimeZone)\(reminder.timeZone == nil ? " (follows the system zone)" : "")")
     print("enabled:   \(reminder.enabled ? "yes" : "no")")
+    print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
     if let next = reminder.next { print("next:      \(humanTime(next.local))  \(next.slot)") }
 }
 
@@ -143,9 +144,9 @@ struct ListCommand: ParsableCommand {
             return
         }
         printTable(
-            ["ID", "NAME", "SCHEDULE", "ZONE", "NEXT"],
+            ["ID", "NAME", "SCHEDULE", "ZONE", "STREAK", "NEXT"],
             reminders.map { r in
-                [String(r.id), r.name, r.summary, r.effectiveTimeZone, r.enabled ? (r.next.map { humanTime($0.local) } ?? "-") : "disabled"]
+                [String(r.id), r.name, r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { humanTime($0.local) } ?? "-") : "disabled"]
             })
     }
 }

@@ -162,3 +162,47 @@ struct StreakEngineTests {
         #expect(!r.achievements.map(\.id).contains(.firstRestDay))
     }
 }
+
+@Suite("Per-goal streaks and rest suggestions")
+struct GoalStreakTests {
+    let utc = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+
+    func noon(_ n: Int, hour: Int = 12) -> Instant {
+        Instant(secondsSinceEpoch: Int64(StreakEngineTests.date(n).dayNumber) * 86400 + Int64(hour * 3600))
+    }
+
+    func day(_ n: Int) -> Int { StreakEngineTests.date(n).dayNumber }
+
+    @Test func weeklyGoalIgnoresItsOtherDays() throws {
+        // Day 2 is a Monday; a Monday goal logged on three Mondays in a row.
+        let rule = try RuleSpec(weekly: "mon", at: "09:00").makeRule()
+        let logs = [2, 9, 16].map { noon($0, hour: 8) }
+        #expect(GoalStreak.length(rule: rule, zone: utc, logs: logs, restDays: [], today: day(20), firstDay: day(1)) == 3)
+        // A Monday without a log breaks it.
+        #expect(GoalStreak.length(rule: rule, zone: utc, logs: [2, 16].map { noon($0) }, restDays: [], today: day(20), firstDay: day(1)) == 1)
+    }
+
+    @Test func everySlotOfTheDayMustBeLogged() throws {
+        let rule = try RuleSpec(daily: true, at: "08:00,20:00").makeRule()
+        let twice = [1, 2, 3].flatMap { [noon($0, hour: 8), noon($0, hour: 21)] }
+        #expect(GoalStreak.length(rule: rule, zone: utc, logs: twice, restDays: [], today: day(3), firstDay: day(1)) == 3)
+        let onceOnDay2 = twice.filter { $0 != noon(2, hour: 21) }
+        #expect(GoalStreak.length(rule: rule, zone: utc, logs: onceOnDay2, restDays: [], today: day(3), firstDay: day(1)) == 1)
+    }
+
+    @Test func restDaysAndAnOpenTodayAreNeutral() throws {
+        let rule = try RuleSpec(daily: true, at: "08:00").makeRule()
+        let logs = [1, 2, 4].map { noon($0) }
+        #expect(GoalStreak.length(rule: rule, zone: utc, logs: logs, restDays: [day(3)], today: day(5), firstDay: day(1)) == 3)
+    }
+
+    @Test func restIsSuggestedAfterSixActiveDays() {
+        let activities = (1...6).map { Activity(instant: noon($0), offsetSeconds: 0) }
+        let report = StreakEngine.report(activities: activities, restDays: [], recovered: nil, now: Activity(instant: noon(7, hour: 8), offsetSeconds: 0))
+        #expect(GoalStreak.suggestsRest(report, today: day(7)))
+        let withRest = StreakEngine.report(
+            activities: activities.dropLast(), restDays: [RestDay(date: StreakEngineTests.date(6), reason: .busyDay)], recovered: nil,
+            now: Activity(instant: noon(7, hour: 8), offsetSeconds: 0))
+        #expect(!GoalStreak.suggestsRest(withRest, today: day(7)))
+    }
+}

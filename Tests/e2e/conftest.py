@@ -130,6 +130,10 @@ class Daemon:
     def ctl_json(self, *args):
         return json.loads(self.ctl(*args, "--json").stdout)
 
+    def user_reminders(self):
+        """Names from `remindctl list`, without the built-in weekly rest check-in."""
+        return [r["name"] for r in self.ctl_json("list") if r["name"] != "Planning a rest day this week?"]
+
     def stop(self, sig=15):
         if not self.process or self.process.poll() is not None:
             return self.process.stderr.read() if self.process else ""

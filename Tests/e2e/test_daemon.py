@@ -22,9 +22,14 @@ def utc_in(seconds):
 
 def test_ready_and_status_on_the_notify_socket(daemon, unique_name):
     daemon.start()
-    assert any("READY=1" in n and "STATUS=0 reminders" in n for n in daemon.notifications)
-    daemon.ctl("add", unique_name, "--weekly", "sun", "--at", "09:00", "--tz", "UTC")
-    assert daemon.wait_notification(f"STATUS=1 reminder, next: {unique_name} at Sun 09:00")
+    # The built-in weekly rest check-in is there from the first start.
+    assert any("READY=1" in n and "STATUS=1 reminder, next: Planning a rest day this week? at Sun 08:00" in n for n in daemon.notifications)
+    daemon.ctl("add", unique_name, "--weekly", "sun", "--at", "07:00", "--tz", "UTC")
+    # Sunday 07:00 comes before the check-in's 08:00, except between the two on a Sunday.
+    now = dt.datetime.now(dt.timezone.utc)
+    check_in_first = now.weekday() == 6 and 7 <= now.hour < 8
+    expected = "Planning a rest day this week? at Sun 08:00" if check_in_first else f"{unique_name} at Sun 07:00"
+    assert daemon.wait_notification(f"STATUS=2 reminders, next: {expected}")
 
 
 def test_reminder_fires_into_the_journal_on_time(daemon, unique_name):
@@ -147,7 +152,7 @@ def test_bad_config_names_key_and_line(daemon):
     daemon.start(wait=False)
     assert daemon.process.wait(timeout=10) != 0
     err = daemon.process.stderr.read().strip()
-    assert err.endswith("config.toml:3: unknown key 'colour'; known keys: time-zone, catch-up, socket, log-level, day-start, grace-minutes")
+    assert err.endswith("config.toml:3: unknown key 'colour'; known keys: time-zone, catch-up, socket, log-level, day-start, grace-minutes, morning")
 
 
 def test_sigterm_sends_stopping_and_exits_cleanly(daemon):

@@ -79,7 +79,7 @@ def test_user_service_installs_starts_and_fires(user_manager, journald):
     assert run(env, "systemctl", "--user", "is-active", "remindd.service").stdout.strip() == "active"
     status = run(env, "systemctl", "--user", "show", "-p", "StatusText", "remindd.service").stdout.strip()
     shown = at[:5] if at.endswith(":00") else at  # times show seconds only when they are not zero
-    assert status == f"StatusText=1 reminder, next: {name} at {time.strftime('%a', instant)} {shown}"
+    assert status == f"StatusText=2 reminders, next: {name} at {time.strftime('%a', instant)} {shown}"
 
     entries = journald.wait_for(timeout=15, REMINDER_NAME=name)
     assert [e["MESSAGE_ID"] for e in entries] == [MESSAGE_FIRED]
