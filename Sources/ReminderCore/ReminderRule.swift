@@ -5,7 +5,7 @@ public struct ReminderRule: Hashable, Sendable {
     /// Which local dates the rule fires on.
     public var days: DaySelector
     /// The wall-clock times on each selected day, ascending and without duplicates.
-    public private(set) var times: [TimeOfDay]
+    public private(set) var times: TimeList
     /// No firing before this local date-time (the first day, and the anchor of `every` rules).
     public var start: LocalDateTime?
     /// No firing after this local date (inclusive last day).
@@ -20,7 +20,7 @@ public struct ReminderRule: Hashable, Sendable {
         skip: [LocalDate] = [], preset: Preset? = nil
     ) {
         self.days = days
-        self.times = Self.sortedUnique(times)
+        self.times = TimeList(Self.sortedUnique(times))
         self.start = start
         self.until = until
         self.skippedDayNumbers = Self.sortedUnique(skip.map(\.dayNumber))
@@ -43,6 +43,22 @@ public struct ReminderRule: Hashable, Sendable {
         if let preset { return "\(preset.rawValue.lowercased()), \(at)" }
         return "\(days.summary) \(at)"
     }
+}
+
+/// A rule's times of day, ascending: the first one inline, any others in an array, so the common
+/// one-time rule needs no allocation of its own (a daemon may hold 100,000 rules).
+public struct TimeList: RandomAccessCollection, Hashable, Sendable {
+    private let head: TimeOfDay?
+    private let tail: [TimeOfDay]
+
+    init(_ sorted: [TimeOfDay]) {
+        head = sorted.first
+        tail = Array(sorted.dropFirst())
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { head == nil ? 0 : 1 + tail.count }
+    public subscript(position: Int) -> TimeOfDay { position == 0 ? head! : tail[position - 1] }
 }
 
 /// The local dates a rule fires on.

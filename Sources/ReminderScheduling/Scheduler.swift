@@ -59,7 +59,9 @@ public enum FiringAction: Sendable, Hashable {
 /// Keeps the next firing of every enabled reminder in a priority queue and says which are due.
 ///
 /// A value type with no clock: "now" is always a parameter. Adding, changing or removing one reminder
-/// touches only that reminder (O(log n)); stale queue entries are skipped lazily by generation number.
+/// touches only that reminder (O(log n)); a queue entry is stale, and skipped lazily, when its reminder is
+/// gone or its instant is no longer the reminder's next one (a duplicate left by re-scheduling to the same
+/// instant is handled once: handling moves the reminder's next instant on).
 public struct Scheduler: Sendable {
     /// A firing that counts as on time when it is handled within this many seconds of its instant.
     public var onTimeToleranceSeconds: Int64 = 60
@@ -67,7 +69,6 @@ public struct Scheduler: Sendable {
     private struct Entry: Comparable, Sendable {
         let instant: Int64
         let reminderID: Int64
-        let generation: UInt64
         static func < (a: Entry, b: Entry) -> Bool { (a.instant, a.reminderID) < (b.instant, b.reminderID) }
     }
 
@@ -75,16 +76,15 @@ public struct Scheduler: Sendable {
         var reminder: SchedulableReminder
         /// Firings at or before this instant are handled (announced, suppressed or recorded).
         var handledThrough: Instant
-        var generation: UInt64
-        /// The next firing's instant, or nil when the rule has ended (its Occurrence is recomputed on demand).
-        var nextInstant: Int64?
+        /// The next firing's instant, or `Int64.max` when the rule has ended (its Occurrence is recomputed on
+        /// demand). Not an optional: the padding of one would cost 8 bytes per reminder.
+        var nextInstant: Int64
 
         var nextOccurrence: Occurrence? { reminder.rule.nextOccurrence(after: handledThrough, in: reminder.zone) }
     }
 
     private var queue = Heap<Entry>()
     private var states = StateTable()
-    private var generationCounter: UInt64 = 0
 
     public init() {}
 
@@ -133,11 +133,11 @@ public struct Scheduler: Sendable {
 
     /// Adds or replaces a reminder. Firings at or before `handledThrough` are never reported as due.
     public mutating func schedule(_ reminder: SchedulableReminder, handledThrough: Instant) {
-        generationCounter += 1
-        var state = State(reminder: reminder, handledThrough: handledThrough, generation: generationCounter, nextInstant: nil)
-        state.nextInstant = state.nextOccurrence?.instant.secondsSinceEpoch
-        if let next = state.nextInstant {
-            queue.insert(Entry(instant: next, reminderID: reminder.id, generation: state.generation))
+        var state = State(reminder: reminder, handledThrough: handledThrough, nextInstant: .max)
+        state.nextInstant = state.nextOccurrence?.instant.secondsSinceEpoch ?? .max
+        if state.nextInstant != .max {
+            let next = state.nextInstant
+            queue.insert(Entry(instant: next, reminderID: reminder.id))
         }
         states[reminder.id] = state
     }
@@ -185,9 +185,10 @@ public struct Scheduler: Sendable {
                 reminder: state.reminder, occurrence: latest, slotsDue: slots,
                 lateSeconds: now.secondsSinceEpoch - latest.instant.secondsSinceEpoch))
             state.handledThrough = max(latest.instant, now)
-            state.nextInstant = state.nextOccurrence?.instant.secondsSinceEpoch
-            if let next = state.nextInstant {
-                queue.insert(Entry(instant: next, reminderID: top.reminderID, generation: state.generation))
+            state.nextInstant = state.nextOccurrence?.instant.secondsSinceEpoch ?? .max
+            if state.nextInstant != .max {
+            let next = state.nextInstant
+                queue.insert(Entry(instant: next, reminderID: top.reminderID))
             }
             states[top.reminderID] = state
         }
@@ -216,7 +217,9 @@ public struct Scheduler: Sendable {
         // Only reminders whose next firing can be among the first `count` matter: take them from a copy.
         var copy = queue
         while pending.count < count, let entry = copy.popMin() {
-            guard let state = states[entry.reminderID], state.generation == entry.generation, let next = state.nextOccurrence else { continue }
+            guard cursors[entry.reminderID] == nil, let state = states[entry.reminderID], state.nextInstant == entry.instant,
+                let next = state.nextOccurrence
+            else { continue }
             pending.insert(entry)
             cursors[entry.reminderID] = next
         }
@@ -226,7 +229,7 @@ public struct Scheduler: Sendable {
             result.append((state.reminder, occurrence))
             if let following = state.reminder.rule.nextOccurrence(after: occurrence.instant, in: state.reminder.zone) {
                 cursors[entry.reminderID] = following
-                pending.insert(Entry(instant: following.instant.secondsSinceEpoch, reminderID: entry.reminderID, generation: entry.generation))
+                pending.insert(Entry(instant: following.instant.secondsSinceEpoch, reminderID: entry.reminderID))
             }
         }
         return result
@@ -234,7 +237,7 @@ public struct Scheduler: Sendable {
 
     private mutating func dropStaleEntries() {
         while let top = queue.min {
-            if let state = states[top.reminderID], state.generation == top.generation { return }
+            if let state = states[top.reminderID], state.nextInstant == top.instant { return }
             _ = queue.popMin()
         }
     }

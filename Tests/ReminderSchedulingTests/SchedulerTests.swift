@@ -79,6 +79,16 @@ struct SchedulerTests {
         #expect(scheduler.nextDeadline() == at("2026-11-21T00:00:30Z"))
     }
 
+    @Test func reschedulingToTheSameInstantFiresOnce() throws {
+        var scheduler = Scheduler()
+        let r = try reminder(1, RuleSpec(daily: true, at: "08:00"))
+        scheduler.schedule(r, handledThrough: at("2026-11-21T00:00:00Z"))
+        scheduler.schedule(r, handledThrough: at("2026-11-21T00:00:00Z"))  // e.g. renamed: same next instant
+        #expect(scheduler.upcoming(count: 2).map(\.1.instant) == [at("2026-11-21T08:00:00Z"), at("2026-11-22T08:00:00Z")])
+        #expect(scheduler.takeDue(now: at("2026-11-21T08:00:00Z")).count == 1)
+        #expect(scheduler.takeDue(now: at("2026-11-21T08:00:01Z")).isEmpty)
+    }
+
     @Test func upcomingMergesAllRemindersInTimeOrder() throws {
         var scheduler = Scheduler()
         let start = at("2026-11-21T00:00:00Z")
