@@ -6,19 +6,12 @@ import Darwin
 import ReminderCore
 
 /// Why a day was marked as a rest day.
-public enum RestReason: String, CaseIterable, Sendable, Codable {
+public enum RestReason: String, CaseIterable, Sendable, Codable, LooselyNamed {
     case recovery = "Recovery"
     case travel = "Travel"
     case illness = "Illness"
     case busyDay = "Busy Day"
     case other = "Other"
-
-    /// Finds a reason by name, ignoring case, spaces and dashes (`busy-day`).
-    public init?(name: String) {
-        func key(_ s: String) -> String { s.lowercased().filter(\.isLetter) }
-        guard let found = Self.allCases.first(where: { key($0.rawValue) == key(name) }) else { return nil }
-        self = found
-    }
 }
 
 /// A day the user marked as rest, with the reason and any light activities.

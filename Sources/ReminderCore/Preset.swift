@@ -1,5 +1,5 @@
 /// The frequencies users pick from a list, each expanded from a start date-time into an explicit rule.
-public enum Preset: String, CaseIterable, Sendable {
+public enum Preset: String, CaseIterable, Sendable, LooselyNamed {
     case daily = "Daily"
     case twiceADay = "Twice a Day"
     case threeTimesADay = "Three Times a Day"
@@ -13,12 +13,6 @@ public enum Preset: String, CaseIterable, Sendable {
     case twiceMonthly = "Twice Monthly"
     case threeTimesMonthly = "Three Times Monthly"
 
-    /// Finds a preset by name, ignoring case, spaces, dashes and underscores ("twice-a-day").
-    public init?(name: String) {
-        func key(_ s: String) -> String { s.lowercased().filter { $0.isLetter } }
-        guard let found = Preset.allCases.first(where: { key($0.rawValue) == key(name) }) else { return nil }
-        self = found
-    }
 
     /// Whether the preset needs a date in its start (weekly and monthly ones take the weekday or day from it).
     public var needsStartDate: Bool {
@@ -56,5 +50,18 @@ public enum Preset: String, CaseIterable, Sendable {
         case .twiceMonthly: return (monthDays([0, 15]), [time])
         case .threeTimesMonthly: return (monthDays([0, 10, 20]), [time])
         }
+    }
+}
+
+/// A closed set of names users type in many spellings: matched ignoring case and everything but letters
+/// (`twice-a-day`, `Twice a Day`, `busy_day`).
+public protocol LooselyNamed: CaseIterable, RawRepresentable where RawValue == String {}
+
+extension LooselyNamed {
+    /// Finds the case whose name matches `name`, ignoring case, spaces, dashes and underscores.
+    public init?(name: String) {
+        func key(_ s: String) -> String { s.lowercased().filter(\.isLetter) }
+        guard let found = Self.allCases.first(where: { key($0.rawValue) == key(name) }) else { return nil }
+        self = found
     }
 }
