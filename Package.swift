@@ -60,7 +60,7 @@ let package = Package(
         // The daemon's service: the io.remindd.Reminders interface, wiring store, scheduler, journal and clock.
         .target(
             name: "ReminderDaemon",
-            dependencies: ["HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
+            dependencies: ["FitnessCore", "HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
             resources: [.embedInCode("io.remindd.Reminders.varlink")],
             swiftSettings: strictSettings
         ),
@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "remindd",
             dependencies: [
-                "ReminderDaemon", "ReminderInterface", "SystemdSupport", "ReminderCore", "ReminderStore", "TimeZoneDatabase", "VarlinkServer",
+                "ReminderDaemon", "ReminderInterface", "SystemdSupport", "FitnessCore", "ReminderCore", "ReminderStore", "TimeZoneDatabase", "VarlinkServer",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -28,6 +28,10 @@ extension ReminderService {
                 let zone = (try? zone(named: zoneName)) ?? fallback
                 activities.append(Activity(instant: instant, offsetSeconds: zone.offset(at: instant)))
             }
+            for workout in try dependencies.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: dependencies.now()) {
+                let zone = (try? zone(named: workout.timeZone)) ?? fallback
+                activities.append(Activity(instant: workout.at, offsetSeconds: zone.offset(at: workout.at)))
+            }
             let rest = try dependencies.store.restDays().compactMap { day -> RestDay? in
                 guard let date = ISO8601.parseDate(day.date) else { return nil }
                 return RestDay(date: date, reason: RestReason(name: day.reason) ?? .other, lightActivities: day.lightActivities)

@@ -182,7 +182,7 @@ extension ReminderService {
     }
 
     /// Reads `2026-11-21T07:45:00+01:00`, `2026-11-21T07:45` (local to `zone`) or `07:45` (today in `zone`).
-    private func parseTime(_ text: String, parameter: String, zone: TimeZoneRules) throws(ServiceError) -> Instant {
+    func parseTime(_ text: String, parameter: String, zone: TimeZoneRules) throws(ServiceError) -> Instant {
         if let time = ISO8601.parseTime(text) {
             let today = LocalDate(dayNumber: zone.localDayNumber(at: dependencies.now()))
             return zone.resolve(LocalDateTime(date: today, time: time))

@@ -1,3 +1,4 @@
+import FitnessCore
 import Foundation
 import ReminderCore
 import ReminderInterface
@@ -25,10 +26,13 @@ public actor ReminderService {
         public var now: @Sendable () -> Instant
         /// Arms the wake-up timer (nil: nothing to wait for).
         public var armTimer: @Sendable (Instant?) -> Void
+        /// The exercise library (loaded from its data file at start-up).
+        public var exercises: ExerciseLibrary
 
         public init(
             store: ReminderStore, journal: Journal, notifier: Notifier, zones: TimeZoneDatabase, configuration: DaemonConfiguration,
-            systemZoneName: @escaping @Sendable () -> String, now: @escaping @Sendable () -> Instant, armTimer: @escaping @Sendable (Instant?) -> Void
+            systemZoneName: @escaping @Sendable () -> String, now: @escaping @Sendable () -> Instant, armTimer: @escaping @Sendable (Instant?) -> Void,
+            exercises: ExerciseLibrary
         ) {
             self.store = store
             self.journal = journal
@@ -38,6 +42,7 @@ public actor ReminderService {
             self.systemZoneName = systemZoneName
             self.now = now
             self.armTimer = armTimer
+            self.exercises = exercises
         }
     }
 
@@ -268,6 +273,7 @@ enum ServiceError: Error {
     case unknownTimeZone(String, String)
     case nothingToSnooze(String, String)
     case habit(String)
+    case invalidInput(parameter: String, message: String)
     case store(String)
 
     init(_ error: StoreError) {
@@ -293,6 +299,8 @@ enum ServiceError: Error {
             return VarlinkError(name: interface + "UnknownTimeZone", parameters: ["timeZone": .string(zone), "message": .string(message)])
         case .nothingToSnooze(let reminder, let message):
             return VarlinkError(name: interface + "NothingToSnooze", parameters: ["reminder": .string(reminder), "message": .string(message)])
+        case .invalidInput(let parameter, let message):
+            return VarlinkError(name: interface + "InvalidInput", parameters: ["parameter": .string(parameter), "message": .string(message)])
         case .habit(let message):
             return VarlinkError(name: interface + "HabitRefused", parameters: ["message": .string(message)])
         case .store(let message):

@@ -24,6 +24,15 @@ public struct RemindersInterface: VarlinkHandler {
     struct RestMarkParameters: Decodable { let from: String; let to: String?; let reason: String?; let light: [String]? }
     struct DateParameters: Decodable { let date: String }
     struct MonthParameters: Decodable { let month: String? }
+    struct TextParameters: Decodable { let text: String }
+    struct CategoryParameters: Decodable { let category: String? }
+    struct NameParameters: Decodable { let name: String }
+    struct WorkoutAddParameters: Decodable { let exercise: String; let minutes: Int; let intensity: String?; let at: String? }
+    struct WorkoutEditParameters: Decodable { let id: Int64; let minutes: Int?; let intensity: String? }
+    struct IDParameters: Decodable { let id: Int64 }
+    struct FoodAddParameters: Decodable { let name: String; let kcal: Int; let at: String? }
+    struct DayParameters: Decodable { let date: String? }
+    struct WeightParameters: Decodable { let weight: String }
 
     public func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
         func send(_ value: some Encodable) async throws {
@@ -85,6 +94,28 @@ public struct RemindersInterface: VarlinkHandler {
                 try await send(["achievements": try await service.achievements()])
             case "Calendar":
                 try await send(try await service.calendar(month: try call.decodeParameters(MonthParameters.self).month))
+            case "ExerciseSearch":
+                try await send(["exercises": await service.searchExercises(try call.decodeParameters(TextParameters.self).text)])
+            case "ExerciseList":
+                try await send(["exercises": try await service.listExercises(category: try call.decodeParameters(CategoryParameters.self).category)])
+            case "ExerciseShow":
+                try await send(["exercise": try await service.showExercise(try call.decodeParameters(NameParameters.self).name)])
+            case "WorkoutAdd":
+                let p = try call.decodeParameters(WorkoutAddParameters.self)
+                try await send(["workout": try await service.addWorkout(exercise: p.exercise, minutes: p.minutes, intensity: p.intensity, at: p.at)])
+            case "WorkoutEdit":
+                let p = try call.decodeParameters(WorkoutEditParameters.self)
+                try await send(["workout": try await service.editWorkout(id: p.id, minutes: p.minutes, intensity: p.intensity)])
+            case "WorkoutDelete", "FoodDelete":
+                try await service.deleteEntry(call.member == "FoodDelete" ? .food : .workout, id: try call.decodeParameters(IDParameters.self).id)
+                try await reply(VarlinkReply(parameters: .object([:])))
+            case "FoodAdd":
+                let p = try call.decodeParameters(FoodAddParameters.self)
+                try await send(["food": try await service.addFood(name: p.name, kcal: p.kcal, at: p.at)])
+            case "Day":
+                try await send(try await service.day(try call.decodeParameters(DayParameters.self).date))
+            case "ProfileSet":
+                try await send(["weightKg": try await service.setWeight(try call.decodeParameters(WeightParameters.self).weight)])
             case "Watch":
                 guard call.more == true else { throw VarlinkError.expectedMore() }
                 let (id, stream) = await service.addWatcher()

@@ -225,3 +225,74 @@ public struct RestStatsValue: Codable, Sendable, Hashable {
         self.restDaysThisWeek = restDaysThisWeek
     }
 }
+
+/// One intensity level of an exercise: its MET value and where it comes from.
+public struct ExerciseLevelValue: Codable, Sendable, Hashable {
+    public var intensity: String
+    public var met: Double
+    public var code: String
+    /// True when derived from the base entry (no distinct Compendium entry for this level).
+    public var derived: Bool
+
+    public init(intensity: String, met: Double, code: String, derived: Bool) {
+        self.intensity = intensity
+        self.met = met
+        self.code = code
+        self.derived = derived
+    }
+}
+
+/// An exercise of the library.
+public struct ExerciseValue: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var category: String
+    public var levels: [ExerciseLevelValue]
+
+    public init(id: String, name: String, category: String, levels: [ExerciseLevelValue]) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.levels = levels
+    }
+}
+
+/// A workout or food entry of the daily log.
+public struct LogEntryValue: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var name: String
+    public var kcal: Int
+    /// ISO 8601 local time with offset.
+    public var local: String
+    public var minutes: Int?
+    public var intensity: String?
+
+    public init(id: Int64, name: String, kcal: Int, local: String, minutes: Int?, intensity: String?) {
+        self.id = id
+        self.name = name
+        self.kcal = kcal
+        self.local = local
+        self.minutes = minutes
+        self.intensity = intensity
+    }
+}
+
+/// A day's log: food and workouts in separate lists, and the totals.
+public struct DayValue: Codable, Sendable, Hashable {
+    public var date: String
+    public var food: [LogEntryValue]
+    public var workouts: [LogEntryValue]
+    public var consumed: Int
+    public var burned: Int
+    /// consumed - burned: negative is a deficit.
+    public var net: Int
+
+    public init(date: String, food: [LogEntryValue], workouts: [LogEntryValue]) {
+        self.date = date
+        self.food = food
+        self.workouts = workouts
+        consumed = food.map(\.kcal).reduce(0, +)
+        burned = workouts.map(\.kcal).reduce(0, +)
+        net = consumed - burned
+    }
+}

@@ -135,6 +135,29 @@ public final class ReminderStore: Sendable {
                 t.column("announcedAt", .integer).notNull()
             }
         }
+        migrator.registerMigration("v3-fitness") { db in
+            try db.create(table: "workout") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("exercise", .text).notNull()  // library id
+                t.column("minutes", .integer).notNull()
+                t.column("intensity", .text).notNull()
+                t.column("met", .double).notNull()
+                t.column("kcal", .integer).notNull()
+                t.column("at", .integer).notNull()
+                t.column("timeZone", .text).notNull()
+            }
+            try db.create(table: "food") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("kcal", .integer).notNull()
+                t.column("at", .integer).notNull()
+                t.column("timeZone", .text).notNull()
+            }
+            try db.create(table: "profile") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
         return migrator
     }
 
@@ -294,6 +317,78 @@ public final class ReminderStore: Sendable {
             try db.execute(sql: "INSERT OR IGNORE INTO habitNotice (key, announcedAt) VALUES (?, ?)", arguments: [key, instant.secondsSinceEpoch])
             return db.changesCount > 0
         }
+    }
+
+    // MARK: Fitness
+
+    /// A logged workout or food entry, as stored.
+    public struct LogEntry: Sendable, Hashable {
+        public var id: Int64
+        public var name: String
+        public var kcal: Int
+        public var at: Instant
+        public var timeZone: String
+        /// Workouts only.
+        public var minutes: Int?
+        public var intensity: String?
+        public var met: Double?
+    }
+
+    public func addWorkout(exercise: String, minutes: Int, intensity: String, met: Double, kcal: Int, at: Instant, timeZone: String) throws(StoreError) -> Int64 {
+        try write { db in
+            try db.execute(
+                sql: "INSERT INTO workout (exercise, minutes, intensity, met, kcal, at, timeZone) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [exercise, minutes, intensity, met, kcal, at.secondsSinceEpoch, timeZone])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func updateWorkout(id: Int64, minutes: Int, intensity: String, met: Double, kcal: Int) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE workout SET minutes = ?, intensity = ?, met = ?, kcal = ? WHERE id = ?",
+                arguments: [minutes, intensity, met, kcal, id])
+            guard db.changesCount > 0 else { throw StoreError.notFound("workout \(id)") }
+        }
+    }
+
+    /// Deletes a workout or food entry; false when there is none with that id.
+    public func deleteEntry(table: EntryTable, id: Int64) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    public enum EntryTable: String, Sendable { case workout, food }
+
+    public func addFood(name: String, kcal: Int, at: Instant, timeZone: String) throws(StoreError) -> Int64 {
+        try write { db in
+            try db.execute(sql: "INSERT INTO food (name, kcal, at, timeZone) VALUES (?, ?, ?, ?)", arguments: [name, kcal, at.secondsSinceEpoch, timeZone])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Workouts, or food entries, in a time range (inclusive), oldest first.
+    public func entries(_ table: EntryTable, from: Instant, through: Instant) throws(StoreError) -> [LogEntry] {
+        try read { db in
+            let sql = table == .workout
+                ? "SELECT id, exercise, kcal, at, timeZone, minutes, intensity, met FROM workout WHERE at BETWEEN ? AND ? ORDER BY at, id"
+                : "SELECT id, name, kcal, at, timeZone FROM food WHERE at BETWEEN ? AND ? ORDER BY at, id"
+            return try Row.fetchAll(db, sql: sql, arguments: [from.secondsSinceEpoch, through.secondsSinceEpoch]).map { row in
+                LogEntry(
+                    id: row[0], name: row[1], kcal: row[2], at: Instant(secondsSinceEpoch: row[3]), timeZone: row[4],
+                    minutes: table == .workout ? row[5] : nil, intensity: table == .workout ? row[6] : nil, met: table == .workout ? row[7] : nil)
+            }
+        }
+    }
+
+    public func setProfile(_ key: String, _ value: String) throws(StoreError) {
+        try write { db in try db.execute(sql: "INSERT OR REPLACE INTO profile (key, value) VALUES (?, ?)", arguments: [key, value]) }
+    }
+
+    public func profile(_ key: String) throws(StoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM profile WHERE key = ?", arguments: [key]) }
     }
 
     // MARK: Firings

@@ -57,7 +57,7 @@ struct StreakCommand: ParsableCommand {
         } else {
             print("No current streak: log something today to start one.")
         }
-        if let best = streak.best { print("Best streak:    \(best.length) days (\(best.start) to \(best.end))") }
+        if let best = streak.best { print("Best streak:    \(best.length) day\(best.length == 1 ? "" : "s") (\(best.start) to \(best.end))") }
         print("Freezes:        \(streak.freezes) banked (max 5)")
         print("Strength:       \(streak.strength)%")
         if let deadline = streak.mustLogBy { print("Keep it going:  log something by the end of \(deadline)") }

@@ -27,7 +27,8 @@ struct RemindCtl: AsyncParsableCommand {
             EnableCommand.self, DisableCommand.self, LogCommand.self, SnoozeCommand.self, NextCommand.self,
             HistoryCommand.self, StatusCommand.self, WatchCommand.self, PreviewCommand.self,
             StreakCommand.self, RestCommand.self, FreezeCommand.self, RecoverCommand.self, AchievementsCommand.self,
-            CalendarCommand.self,
+            CalendarCommand.self, ExerciseCommand.self, WorkoutCommand.self, FoodCommand.self, TodayCommand.self,
+            DayCommand.self, ProfileCommand.self,
         ]
     )
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CSystemd
+import FitnessCore
 import Foundation
 import NIOCore
 import NIOPosix
@@ -39,6 +40,9 @@ struct Remindd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Control socket path (overrides the config and the default).", valueName: "path"))
     var socket: String?
 
+    @Option(help: ArgumentHelp("Directory of the shipped data files (default: ../share/remindd next to the binary).", valueName: "dir"))
+    var dataDir: String?
+
     /// The signals the daemon handles: stop (SIGTERM, SIGINT) and reload (SIGHUP).
     static let handledSignals = [SIGTERM, SIGINT, SIGHUP]
 
@@ -76,13 +80,14 @@ struct Remindd: AsyncParsableCommand {
         let store: ReminderStore
         do { store = try ReminderStore(path: databasePath) } catch { throw Failure(error.description) }
 
+        let exercises = try Self.loadExercises(dataDir ?? Self.defaultDataDirectory())
         let service = ReminderService(.init(
             store: store, journal: journal, notifier: notifier, zones: zones, configuration: settings,
             systemZoneName: { zones.systemZoneName(environment: ProcessInfo.processInfo.environment) },
             now: { Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970.rounded(.down))) },
             armTimer: { deadline in
                 if let deadline { monitor.arm(atEpochSeconds: deadline.secondsSinceEpoch) } else { monitor.disarm() }
-            }))
+            }, exercises: exercises))
         do { try await service.start() } catch { throw Failure(error.description) }
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
@@ -144,6 +149,29 @@ struct Remindd: AsyncParsableCommand {
             journal.send("Reload failed, keeping the previous configuration: \(error)", priority: .error)
         }
         notifier.ready(status: await service.statusLine())
+    }
+
+    /// `../share/remindd` next to the executable (`~/.local/bin` -> `~/.local/share/remindd`), or the checkout's
+    /// `share/remindd` for a binary run from its build folder (`make run`).
+    static func defaultDataDirectory() -> String {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let installed = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/remindd").path
+        if FileManager.default.fileExists(atPath: installed + "/exercises.csv") { return installed }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/remindd").path
+    }
+
+    /// The exercise library: its data file must be there and well-formed, or the daemon does not start.
+    static func loadExercises(_ directory: String) throws -> ExerciseLibrary {
+        let path = directory + "/exercises.csv"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure("cannot read the exercise library \(path): reinstall with 'make install-user', or point --data-dir at share/remindd")
+        }
+        do {
+            return try ExerciseLibrary(csv: String(decoding: data, as: UTF8.self), file: path)
+        } catch {
+            throw Failure(error.description)
+        }
     }
 
     /// The config file, or defaults when it does not exist (and was not named explicitly).

@@ -1,0 +1,149 @@
+import FitnessCore
+import ReminderCore
+import ReminderInterface
+import ReminderStore
+
+/// Workouts, food and the daily log. Calories come from `FitnessCore` (ACSM formula, profile weight).
+extension ReminderService {
+    func exerciseValue(_ exercise: Exercise) -> ExerciseValue {
+        ExerciseValue(
+            id: exercise.id, name: exercise.name, category: exercise.category.rawValue,
+            levels: Intensity.allCases.map {
+                let value = exercise.values[$0]!
+                return ExerciseLevelValue(intensity: $0.rawValue, met: value.met, code: value.code, derived: value.derived)
+            })
+    }
+
+    func searchExercises(_ text: String) -> [ExerciseValue] {
+        dependencies.exercises.search(text).map(exerciseValue)
+    }
+
+    func listExercises(category: String?) throws(ServiceError) -> [ExerciseValue] {
+        guard let category else { return dependencies.exercises.exercises.map(exerciseValue) }
+        guard let parsed = ExerciseCategory.allCases.first(where: { $0.rawValue.lowercased() == category.lowercased() }) else {
+            throw .invalidInput(parameter: "category", message: "unknown category '\(category)': use \(ExerciseCategory.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return dependencies.exercises.exercises.filter { $0.category == parsed }.map(exerciseValue)
+    }
+
+    func findExercise(_ name: String) throws(ServiceError) -> Exercise {
+        if let exact = dependencies.exercises.exercise(named: name) { return exact }
+        let found = dependencies.exercises.search(name)
+        if found.count == 1 { return found[0] }
+        let suggestions = found.isEmpty ? dependencies.exercises.suggestions(for: name) : found.prefix(3).map(\.name)
+        throw .invalidInput(parameter: "exercise", message: "unknown exercise '\(name)': did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))? ('remindctl exercise search' lists them)")
+    }
+
+    func showExercise(_ name: String) throws(ServiceError) -> ExerciseValue { exerciseValue(try findExercise(name)) }
+
+    /// The profile's weight in kilograms (70 when not set).
+    var weight: Double { (try? dependencies.store.profile("weight-kg")).flatMap { $0.flatMap(Double.init) } ?? Calories.defaultWeightKilograms }
+
+    func setWeight(_ text: String) throws(ServiceError) -> Double {
+        guard let kilograms = Calories.parseWeight(text) else {
+            throw .invalidInput(parameter: "weight", message: "invalid weight '\(text)': write it with its unit, e.g. 82kg or 180lb (20-400 kg)")
+        }
+        do { try dependencies.store.setProfile("weight-kg", String(kilograms)) } catch { throw ServiceError(error) }
+        return kilograms
+    }
+
+    private func parseIntensity(_ text: String?) throws(ServiceError) -> Intensity {
+        guard let text else { throw .invalidInput(parameter: "intensity", message: "missing intensity: add --intensity light, moderate or vigorous") }
+        guard let intensity = Intensity(rawValue: text.lowercased()) else {
+            throw .invalidInput(parameter: "intensity", message: "unknown intensity '\(text)': use light, moderate or vigorous")
+        }
+        return intensity
+    }
+
+    private func checkMinutes(_ minutes: Int) throws(ServiceError) {
+        guard (1...1440).contains(minutes) else {
+            throw .invalidInput(parameter: "minutes", message: "a workout lasts 1 to 1440 minutes, not \(minutes)")
+        }
+    }
+
+    /// When an entry happened: now, or a past time (07:45 today, a local date-time, or an instant).
+    private func entryTime(_ text: String?) throws(ServiceError) -> (Instant, TimeZoneRules) {
+        let zone = try zone(named: nil)
+        let now = dependencies.now()
+        let instant = try text.map { t throws(ServiceError) in try parseTime(t, parameter: "at", zone: zone) } ?? now
+        guard instant <= now else { throw .invalidTime(parameter: "at", message: "\(instant) is in the future: log what already happened") }
+        return (instant, zone)
+    }
+
+    func addWorkout(exercise name: String, minutes: Int, intensity text: String?, at: String?) throws(ServiceError) -> LogEntryValue {
+        try checkMinutes(minutes)
+        let intensity = try parseIntensity(text)
+        let exercise = try findExercise(name)
+        let (instant, zone) = try entryTime(at)
+        let met = exercise.met(intensity)
+        let kcal = Calories.burned(minutes: minutes, met: met, weightKilograms: weight)
+        let id: Int64
+        do {
+            id = try dependencies.store.addWorkout(exercise: exercise.id, minutes: minutes, intensity: intensity.rawValue, met: met, kcal: kcal, at: instant, timeZone: zone.identifier)
+        } catch {
+            throw ServiceError(error)
+        }
+        if let report = try? habitReport() { announceHabitNotices(report) }
+        return LogEntryValue(id: id, name: exercise.name, kcal: kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false), minutes: minutes, intensity: intensity.rawValue)
+    }
+
+    func editWorkout(id: Int64, minutes: Int?, intensity text: String?) throws(ServiceError) -> LogEntryValue {
+        let all: [ReminderStore.LogEntry]
+        do { all = try dependencies.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2)) } catch { throw ServiceError(error) }
+        guard let entry = all.first(where: { $0.id == id }), let exercise = dependencies.exercises.exercise(named: entry.name) else {
+            throw .invalidInput(parameter: "id", message: "no workout \(id): see 'remindctl workout list'")
+        }
+        let newMinutes = minutes ?? entry.minutes ?? 0
+        try checkMinutes(newMinutes)
+        let intensity = text == nil ? (Intensity(rawValue: entry.intensity ?? "") ?? .moderate) : try parseIntensity(text)
+        let met = exercise.met(intensity)
+        let kcal = Calories.burned(minutes: newMinutes, met: met, weightKilograms: weight)
+        do { try dependencies.store.updateWorkout(id: id, minutes: newMinutes, intensity: intensity.rawValue, met: met, kcal: kcal) } catch { throw ServiceError(error) }
+        let fallback = try zone(named: nil)
+        let zone = (try? zone(named: entry.timeZone)) ?? fallback
+        return LogEntryValue(id: id, name: exercise.name, kcal: kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false), minutes: newMinutes, intensity: intensity.rawValue)
+    }
+
+    func deleteEntry(_ table: ReminderStore.EntryTable, id: Int64) throws(ServiceError) {
+        let deleted: Bool
+        do { deleted = try dependencies.store.deleteEntry(table: table, id: id) } catch { throw ServiceError(error) }
+        guard deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
+    }
+
+    func addFood(name: String, kcal: Int, at: String?) throws(ServiceError) -> LogEntryValue {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .invalidInput(parameter: "name", message: "a food entry needs a name, e.g. remindctl food add \"Oatmeal\" --kcal 350") }
+        guard (0...20_000).contains(kcal) else { throw .invalidInput(parameter: "kcal", message: "kcal must be 0 to 20000, not \(kcal)") }
+        let (instant, zone) = try entryTime(at)
+        let id: Int64
+        do { id = try dependencies.store.addFood(name: trimmed, kcal: kcal, at: instant, timeZone: zone.identifier) } catch { throw ServiceError(error) }
+        return LogEntryValue(id: id, name: trimmed, kcal: kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false), minutes: nil, intensity: nil)
+    }
+
+    /// A local day's food and workouts (default today), in the current zone.
+    func day(_ text: String?) throws(ServiceError) -> DayValue {
+        let zone = try zone(named: nil)
+        let date: LocalDate
+        if let text {
+            guard let parsed = ISO8601.parseDate(text) else { throw .invalidTime(parameter: "date", message: "invalid date '\(text)': write YYYY-MM-DD") }
+            date = parsed
+        } else {
+            date = LocalDate(dayNumber: zone.localDayNumber(at: dependencies.now()))
+        }
+        let start = zone.resolve(localSeconds: Int64(date.dayNumber) * 86400)
+        let end = zone.resolve(localSeconds: Int64(date.dayNumber + 1) * 86400).adding(seconds: -1)
+        func values(_ table: ReminderStore.EntryTable) throws(ServiceError) -> [LogEntryValue] {
+            do {
+                return try dependencies.store.entries(table, from: start, through: end).map { entry in
+                    let name = table == .workout ? (dependencies.exercises.exercise(named: entry.name)?.name ?? entry.name) : entry.name
+                    return LogEntryValue(
+                        id: entry.id, name: name, kcal: entry.kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false),
+                        minutes: entry.minutes, intensity: entry.intensity)
+                }
+            } catch {
+                throw ServiceError(error)
+            }
+        }
+        return DayValue(date: date.description, food: try values(.food), workouts: try values(.workout))
+    }
+}

@@ -1,0 +1,268 @@
+import ArgumentParser
+import Glibc
+import ReminderCore
+import ReminderInterface
+
+private struct TextParameters: Encodable { let text: String }
+private struct CategoryParameters: Encodable { let category: String? }
+private struct NameParameters: Encodable { let name: String }
+private struct WorkoutAddParameters: Encodable { let exercise: String; let minutes: Int; let intensity: String?; let at: String? }
+private struct WorkoutEditParameters: Encodable { let id: Int64; let minutes: Int?; let intensity: String? }
+private struct IDParameters: Encodable { let id: Int64 }
+private struct FoodAddParameters: Encodable { let name: String; let kcal: Int; let at: String? }
+private struct DayParameters: Encodable { let date: String? }
+private struct WeightParameters: Encodable { let weight: String }
+private struct ExercisesReply: Decodable { let exercises: [ExerciseValue] }
+private struct ExerciseReply: Decodable { let exercise: ExerciseValue }
+private struct WorkoutReply: Decodable { let workout: LogEntryValue }
+private struct FoodReply: Decodable { let food: LogEntryValue }
+private struct WeightReply: Decodable { let weightKg: Double }
+
+/// `HH:MM` of an ISO local time.
+private func clock(_ iso: String) -> String {
+    ISO8601.parseInstant(iso).map { "\($0.local.time)" } ?? iso
+}
+
+private func printExercises(_ exercises: [ExerciseValue]) {
+    printTable(["EXERCISE", "CATEGORY", "LIGHT", "MODERATE", "VIGOROUS"], exercises.map { e in
+        [e.name, e.category] + e.levels.map { String($0.met) + " MET" }
+    })
+}
+
+struct ExerciseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exercise", abstract: "The exercise library (Compendium of Physical Activities MET values).",
+        subcommands: [ExerciseSearchCommand.self, ExerciseListCommand.self, ExerciseShowCommand.self])
+}
+
+struct ExerciseSearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Find exercises (any word order, a small typo is fine).",
+        discussion: "Examples:\n  remindctl exercise search bike\n  remindctl exercise search \"runing\"")
+
+    @Argument(help: "Words of the name.") var text: String
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let found = try connection.call("ExerciseSearch", TextParameters(text: text), as: ExercisesReply.self).exercises
+        if json { return try printJSON(found) }
+        if found.isEmpty { return print("No exercise matches '\(text)'. See 'remindctl exercise list'.") }
+        printExercises(found)
+    }
+}
+
+struct ExerciseListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List exercises, optionally of one category.",
+        discussion: "Examples:\n  remindctl exercise list\n  remindctl exercise list --category Strength")
+
+    @Option(help: "Cardio, Strength, Sports or Flexibility.") var category: String?
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let all = try connection.call("ExerciseList", CategoryParameters(category: category), as: ExercisesReply.self).exercises
+        if json { return try printJSON(all) }
+        printExercises(all)
+    }
+}
+
+struct ExerciseShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "An exercise's category and MET at each intensity, with Compendium codes.",
+        discussion: "Example:\n  remindctl exercise show Swimming")
+
+    @Argument(help: "The exercise.") var name: String
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let e = try connection.call("ExerciseShow", NameParameters(name: name), as: ExerciseReply.self).exercise
+        if json { return try printJSON(e) }
+        print("\(e.name) (\(e.category))")
+        printTable(["INTENSITY", "MET", "COMPENDIUM"], e.levels.map { [$0.intensity, String($0.met), $0.derived ? "derived from \($0.code)" : $0.code] })
+    }
+}
+
+struct WorkoutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workout", abstract: "Log workouts (they count as activity for the streak).",
+        subcommands: [WorkoutAddCommand.self, WorkoutEditCommand.self, WorkoutDeleteCommand.self, WorkoutListCommand.self])
+}
+
+struct WorkoutAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Log a workout; calories = minutes x MET x 3.5 x kg / 200.",
+        discussion: "Examples:\n  remindctl workout add Running --minutes 30 --intensity vigorous\n  remindctl workout add yoga --minutes 45 --intensity light --at 07:00")
+
+    @Argument(help: "The exercise (see 'remindctl exercise list').") var exercise: String
+    @Option(help: "Duration, 1 to 1440.") var minutes: Int
+    @Option(help: "light, moderate or vigorous.") var intensity: String?
+    @Option(help: "When (default now): 07:45, 2026-11-21T07:45 or an instant.") var at: String?
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let w = try connection.call("WorkoutAdd", WorkoutAddParameters(exercise: exercise, minutes: minutes, intensity: intensity, at: at), as: WorkoutReply.self).workout
+        if json { return try printJSON(w) }
+        print("Logged workout \(w.id): \(w.name), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
+    }
+}
+
+struct WorkoutEditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change a workout's minutes or intensity (calories are recomputed).",
+        discussion: "Example:\n  remindctl workout edit 3 --minutes 40")
+
+    @Argument(help: "The workout id.") var id: Int64
+    @Option(help: "Duration, 1 to 1440.") var minutes: Int?
+    @Option(help: "light, moderate or vigorous.") var intensity: String?
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        guard minutes != nil || intensity != nil else { throw CLIError("nothing to change: give --minutes or --intensity") }
+        let w = try connection.call("WorkoutEdit", WorkoutEditParameters(id: id, minutes: minutes, intensity: intensity), as: WorkoutReply.self).workout
+        print("Workout \(w.id): \(w.name), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
+    }
+}
+
+/// Asks before deleting on a terminal; scripts pass --yes.
+private func confirmDeletion(_ what: String, yes: Bool) throws -> Bool {
+    if yes { return true }
+    guard isatty(0) == 1 else { throw CLIError("deleting \(what): confirm with --yes") }
+    print("Delete \(what)? [y/N] ", terminator: "")
+    fflush(nil)
+    return readLine()?.lowercased().hasPrefix("y") == true
+}
+
+struct WorkoutDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a workout.", discussion: "Example:\n  remindctl workout delete 3 --yes")
+
+    @Argument(help: "The workout id.") var id: Int64
+    @Flag(help: "Do not ask for confirmation.") var yes = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        guard try confirmDeletion("workout \(id)", yes: yes) else { return print("Nothing deleted.") }
+        _ = try connection.call("WorkoutDelete", IDParameters(id: id), as: EmptyReply.self)
+        print("Deleted workout \(id)")
+    }
+}
+
+struct WorkoutListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Workouts of a day (default today).", discussion: "Example:\n  remindctl workout list --date 2026-11-20")
+
+    @Option(help: "The day, YYYY-MM-DD.") var date: String?
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let day = try connection.call("Day", DayParameters(date: date), as: DayValue.self)
+        if json { return try printJSON(day.workouts) }
+        if day.workouts.isEmpty { return print("No workouts logged on \(day.date).") }
+        printTable(["ID", "TIME", "EXERCISE", "MIN", "INTENSITY", "KCAL"], day.workouts.map {
+            [String($0.id), clock($0.local), $0.name, String($0.minutes ?? 0), $0.intensity ?? "", String($0.kcal)]
+        })
+    }
+}
+
+struct FoodCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "food", abstract: "Log food (calories eaten).", subcommands: [FoodAddCommand.self, FoodDeleteCommand.self])
+}
+
+struct FoodAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Log food.", discussion: "Example:\n  remindctl food add \"Oatmeal with berries\" --kcal 350 --at 07:30")
+
+    @Argument(help: "What it was.") var name: String
+    @Option(help: "Calories, 0 to 20000.") var kcal: Int
+    @Option(help: "When (default now).") var at: String?
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let f = try connection.call("FoodAdd", FoodAddParameters(name: name, kcal: kcal, at: at), as: FoodReply.self).food
+        print("Logged food \(f.id): \(f.name), \(f.kcal) kcal")
+    }
+}
+
+struct FoodDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a food entry.", discussion: "Example:\n  remindctl food delete 2 --yes")
+
+    @Argument(help: "The food entry id.") var id: Int64
+    @Flag(help: "Do not ask for confirmation.") var yes = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        guard try confirmDeletion("food entry \(id)", yes: yes) else { return print("Nothing deleted.") }
+        _ = try connection.call("FoodDelete", IDParameters(id: id), as: EmptyReply.self)
+        print("Deleted food entry \(id)")
+    }
+}
+
+/// `remindctl today` and `remindctl day DATE`: food and workouts in one list, then the totals.
+private func printDay(_ day: DayValue) {
+    let rows = (day.food.map { (clock($0.local), "food", $0.name, "+\($0.kcal)") }
+        + day.workouts.map { (clock($0.local), "workout", "\($0.name), \($0.minutes ?? 0) min \($0.intensity ?? "")", "-\($0.kcal)") })
+        .sorted { $0.0 < $1.0 }
+    if rows.isEmpty {
+        print("Nothing logged on \(day.date).")
+    } else {
+        printTable(["TIME", "KIND", "ENTRY", "KCAL"], rows.map { [$0.0, $0.1, $0.2, $0.3] })
+        print("")
+    }
+    let net = day.net < 0 ? Style.paint("\(day.net) kcal (deficit)", "32") : Style.paint("+\(day.net) kcal (surplus)", "31")
+    print("consumed \(day.consumed) kcal · burned \(day.burned) kcal · net \(day.net == 0 ? "0 kcal" : net)")
+}
+
+struct TodayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "today", abstract: "Today's food and workouts with consumed, burned and net calories.",
+        discussion: "Example:\n  remindctl today --json")
+
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let day = try connection.call("Day", DayParameters(date: nil), as: DayValue.self)
+        if json { return try printJSON(day) }
+        printDay(day)
+    }
+}
+
+struct DayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "day", abstract: "A day's food and workouts with the totals.", discussion: "Example:\n  remindctl day 2026-11-20")
+
+    @Argument(help: "The day, YYYY-MM-DD (default today).") var date: String?
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let day = try connection.call("Day", DayParameters(date: date), as: DayValue.self)
+        if json { return try printJSON(day) }
+        printDay(day)
+    }
+}
+
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile", abstract: "Your profile (the weight used for calories).", subcommands: [ProfileSetCommand.self])
+}
+
+struct ProfileSetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Set your weight (default 70 kg).", discussion: "Examples:\n  remindctl profile set --weight 82kg\n  remindctl profile set --weight 180lb")
+
+    @Option(help: "Weight with unit: 82kg or 180lb.") var weight: String
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reply = try connection.call("ProfileSet", WeightParameters(weight: weight), as: WeightReply.self)
+        print("Weight set to \(reply.weightKg) kg")
+    }
+}

@@ -1,0 +1,54 @@
+"""Workouts and food through the real daemon: calories, validation that stores nothing, the day's totals."""
+import datetime as dt
+
+
+def yesterday_at(hour):
+    day = dt.datetime.now(dt.timezone.utc).date() - dt.timedelta(days=1)
+    return f"{day.isoformat()}T{hour:02d}:00"
+
+
+def test_workout_calories_and_day_totals(daemon):
+    daemon.start()
+    # 30 minutes of running (9.8 MET) at the default 70 kg: 360 kcal (ACSM: minutes x MET x 3.5 x kg / 200).
+    workout = daemon.ctl_json("workout", "add", "Running", "--minutes", "30", "--intensity", "vigorous", "--at", yesterday_at(7))
+    assert workout["kcal"] == 360
+    food = daemon.ctl("food", "add", "Oatmeal", "--kcal", "350", "--at", yesterday_at(8))
+    assert "Logged food" in food.stdout
+    date = yesterday_at(0)[:10]
+    day = daemon.ctl_json("day", date)
+    assert (day["consumed"], day["burned"], day["net"]) == (350, 360, -10)
+    assert [w["name"] for w in day["workouts"]] == ["Running"] and [f["name"] for f in day["food"]] == ["Oatmeal"]
+    # Deleting changes the totals at once.
+    daemon.ctl("workout", "delete", str(workout["id"]), "--yes")
+    assert daemon.ctl_json("day", date)["burned"] == 0
+    # Weight from the profile, in pounds too; editing recomputes.
+    daemon.ctl("profile", "set", "--weight", "180lb")
+    again = daemon.ctl_json("workout", "add", "Running", "--minutes", "30", "--intensity", "vigorous", "--at", yesterday_at(9))
+    assert again["kcal"] == round(30 * 9.8 * 3.5 * 81.6 / 200)
+    text = daemon.ctl("day", date).stdout
+    assert "consumed 350 kcal · burned 420 kcal · net -70 kcal (deficit)" in text
+
+
+def test_workouts_count_as_activity_for_the_streak(daemon):
+    (daemon.config / "remindd").mkdir(exist_ok=True)
+    (daemon.config / "remindd" / "config.toml").write_text("grace-minutes = 0\n")
+    daemon.start()
+    daemon.ctl("workout", "add", "Yoga", "--minutes", "45", "--intensity", "light", "--at", yesterday_at(18))
+    assert daemon.ctl_json("streak")["current"]["length"] == 1
+
+
+def test_bad_workouts_are_refused_and_nothing_is_saved(daemon):
+    daemon.start()
+    date = yesterday_at(0)[:10]
+    for args, words in [
+        (["Running", "--minutes", "0", "--intensity", "vigorous"], "1 to 1440 minutes"),
+        (["Running", "--minutes", "1441", "--intensity", "vigorous"], "1 to 1440 minutes"),
+        (["Swiming", "--minutes", "30", "--intensity", "light"], "did you mean 'Swimming'"),
+        (["Running", "--minutes", "30"], "missing intensity"),
+        (["Running", "--minutes", "30", "--intensity", "vigorous", "--at", "2099-01-01T10:00"], "in the future"),
+    ]:
+        result = daemon.ctl("workout", "add", *args, "--at", yesterday_at(10), check=False) if "--at" not in args else daemon.ctl("workout", "add", *args, check=False)
+        assert result.returncode == 1 and words in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert daemon.ctl_json("day", date)["workouts"] == []
+    assert daemon.ctl_json("day")["workouts"] == []
