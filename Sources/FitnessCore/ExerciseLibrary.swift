@@ -64,7 +64,7 @@ public struct ExerciseLibrary: Sendable {
         var rows: [String: (name: String, category: ExerciseCategory, entries: [(Intensity, Exercise.Value)])] = [:]
         var sawHeader = false
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String(raw).trimmingCharacters(in: " \r\t")
+            let line = raw.trimmed
             if line.isEmpty || line.hasPrefix("#") { continue }
             if !sawHeader {
                 guard line == "id,name,category,code,met" else { throw LibraryError(file: file, line: index + 1, message: "expected the header id,name,category,code,met") }
@@ -173,8 +173,3 @@ public struct LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(line): \(message)" }
 }
 
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
-}
