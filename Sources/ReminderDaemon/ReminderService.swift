@@ -28,11 +28,13 @@ public actor ReminderService {
         public var armTimer: @Sendable (Instant?) -> Void
         /// The exercise library (loaded from its data file at start-up).
         public var exercises: ExerciseLibrary
+        /// Where routine files are read from, on every routine call (new files need no restart).
+        public var routineDirectories: [String]
 
         public init(
             store: ReminderStore, journal: Journal, notifier: Notifier, zones: TimeZoneDatabase, configuration: DaemonConfiguration,
             systemZoneName: @escaping @Sendable () -> String, now: @escaping @Sendable () -> Instant, armTimer: @escaping @Sendable (Instant?) -> Void,
-            exercises: ExerciseLibrary
+            exercises: ExerciseLibrary, routineDirectories: [String]
         ) {
             self.store = store
             self.journal = journal
@@ -43,6 +45,7 @@ public actor ReminderService {
             self.now = now
             self.armTimer = armTimer
             self.exercises = exercises
+            self.routineDirectories = routineDirectories
         }
     }
 

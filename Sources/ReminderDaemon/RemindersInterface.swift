@@ -33,6 +33,8 @@ public struct RemindersInterface: VarlinkHandler {
     struct FoodAddParameters: Decodable { let name: String; let kcal: Int; let at: String? }
     struct DayParameters: Decodable { let date: String? }
     struct WeightParameters: Decodable { let weight: String }
+    struct RoutineParameters: Decodable { let id: String }
+    struct RoutineSelectParameters: Decodable { let id: String; let starts: String?; let remind: String? }
 
     public func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
         func send(_ value: some Encodable) async throws {
@@ -116,6 +118,22 @@ public struct RemindersInterface: VarlinkHandler {
                 try await send(try await service.day(try call.decodeParameters(DayParameters.self).date))
             case "ProfileSet":
                 try await send(["weightKg": try await service.setWeight(try call.decodeParameters(WeightParameters.self).weight)])
+            case "RoutineList":
+                try await send(["routines": await service.routineList()])
+            case "RoutineShow":
+                try await send(["routine": try await service.showRoutine(try call.decodeParameters(RoutineParameters.self).id)])
+            case "RoutineSelect":
+                let p = try call.decodeParameters(RoutineSelectParameters.self)
+                try await send(["selection": try await service.selectRoutine(p.id, starts: p.starts, remind: p.remind)])
+            case "RoutineCurrent":
+                if let selection = try await service.currentRoutine() {
+                    try await send(["selection": selection])
+                } else {
+                    try await reply(VarlinkReply(parameters: .object([:])))
+                }
+            case "RoutineClear":
+                try await service.clearRoutine()
+                try await reply(VarlinkReply(parameters: .object([:])))
             case "Watch":
                 guard call.more == true else { throw VarlinkError.expectedMore() }
                 let (id, stream) = await service.addWatcher()

@@ -296,3 +296,57 @@ public struct DayValue: Codable, Sendable, Hashable {
         net = consumed - burned
     }
 }
+
+/// A day of a routine.
+public struct RoutineDayValue: Codable, Sendable, Hashable {
+    public var number: Int
+    public var title: String
+    public var description: String
+    public var exercises: [String]
+    public var rest: Bool
+    public var notes: String?
+
+    public init(number: Int, title: String, description: String, exercises: [String], rest: Bool, notes: String?) {
+        self.number = number
+        self.title = title
+        self.description = description
+        self.exercises = exercises
+        self.rest = rest
+        self.notes = notes
+    }
+}
+
+/// A recommended weekly routine.
+public struct RoutineValue: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var description: String
+    public var difficulty: String
+    public var days: [RoutineDayValue]
+
+    public init(id: String, name: String, description: String, difficulty: String, days: [RoutineDayValue]) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.difficulty = difficulty
+        self.days = days
+    }
+}
+
+/// The selected routine and exactly what selecting it created (clearing removes just that).
+public struct RoutineSelectionValue: Codable, Sendable, Hashable {
+    public var routine: String
+    /// The date of day 1.
+    public var starts: String
+    public var remind: String?
+    public var reminders: [Int64]
+    public var restDays: [String]
+
+    public init(routine: String, starts: String, remind: String?, reminders: [Int64], restDays: [String]) {
+        self.routine = routine
+        self.starts = starts
+        self.remind = remind
+        self.reminders = reminders
+        self.restDays = restDays
+    }
+}

@@ -387,6 +387,10 @@ public final class ReminderStore: Sendable {
         try write { db in try db.execute(sql: "INSERT OR REPLACE INTO profile (key, value) VALUES (?, ?)", arguments: [key, value]) }
     }
 
+    public func removeProfile(_ key: String) throws(StoreError) {
+        try write { db in try db.execute(sql: "DELETE FROM profile WHERE key = ?", arguments: [key]) }
+    }
+
     public func profile(_ key: String) throws(StoreError) -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT value FROM profile WHERE key = ?", arguments: [key]) }
     }

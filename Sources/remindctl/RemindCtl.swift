@@ -28,7 +28,7 @@ struct RemindCtl: AsyncParsableCommand {
             HistoryCommand.self, StatusCommand.self, WatchCommand.self, PreviewCommand.self,
             StreakCommand.self, RestCommand.self, FreezeCommand.self, RecoverCommand.self, AchievementsCommand.self,
             CalendarCommand.self, ExerciseCommand.self, WorkoutCommand.self, FoodCommand.self, TodayCommand.self,
-            DayCommand.self, ProfileCommand.self,
+            DayCommand.self, ProfileCommand.self, RoutineCommand.self,
         ]
     )
 }

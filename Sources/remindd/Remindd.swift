@@ -80,14 +80,16 @@ struct Remindd: AsyncParsableCommand {
         let store: ReminderStore
         do { store = try ReminderStore(path: databasePath) } catch { throw Failure(error.description) }
 
-        let exercises = try Self.loadExercises(dataDir ?? Self.defaultDataDirectory())
+        let dataDirectory = dataDir ?? Self.defaultDataDirectory()
+        let exercises = try Self.loadExercises(dataDirectory)
+        let routineDirectories = [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"]
         let service = ReminderService(.init(
             store: store, journal: journal, notifier: notifier, zones: zones, configuration: settings,
             systemZoneName: { zones.systemZoneName(environment: ProcessInfo.processInfo.environment) },
             now: { Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970.rounded(.down))) },
             armTimer: { deadline in
                 if let deadline { monitor.arm(atEpochSeconds: deadline.secondsSinceEpoch) } else { monitor.disarm() }
-            }, exercises: exercises))
+            }, exercises: exercises, routineDirectories: routineDirectories))
         do { try await service.start() } catch { throw Failure(error.description) }
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
