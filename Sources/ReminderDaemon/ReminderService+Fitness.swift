@@ -120,6 +120,31 @@ extension ReminderService {
         return LogEntryValue(id: id, name: trimmed, kcal: kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false), minutes: nil, intensity: nil)
     }
 
+    /// Days from `from` to `to` (inclusive, at most 366), each with its food, workouts and totals.
+    func days(from: String, to: String?) throws(ServiceError) -> [DayValue] {
+        guard let first = ISO8601.parseDate(from) else { throw .invalidTime(parameter: "from", message: "invalid date '\(from)': write YYYY-MM-DD") }
+        let zone = try zone(named: nil)
+        let last: LocalDate
+        if let to {
+            guard let parsed = ISO8601.parseDate(to) else { throw .invalidTime(parameter: "to", message: "invalid date '\(to)': write YYYY-MM-DD") }
+            last = parsed
+        } else {
+            last = LocalDate(dayNumber: zone.localDayNumber(at: dependencies.now()))
+        }
+        guard first <= last else { throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first))") }
+        guard last.dayNumber - first.dayNumber < 366 else { throw .invalidTime(parameter: "to", message: "a history range is at most 366 days") }
+        var result: [DayValue] = []
+        for day in first.dayNumber...last.dayNumber { result.append(try self.day(LocalDate(dayNumber: day).description)) }
+        return result
+    }
+
+    /// Deletes workouts and food older than `retention-days` (never fewer than 90) when the config sets it.
+    func pruneOldEntries() {
+        guard let days = dependencies.configuration.retentionDays else { return }
+        let cutoff = dependencies.now().adding(seconds: -Int64(max(days, 90)) * 86400)
+        try? dependencies.store.pruneEntries(before: cutoff)
+    }
+
     /// A local day's food and workouts (default today), in the current zone.
     func day(_ text: String?) throws(ServiceError) -> DayValue {
         let zone = try zone(named: nil)

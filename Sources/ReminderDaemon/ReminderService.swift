@@ -71,6 +71,7 @@ public actor ReminderService {
     @discardableResult
     public func start() async throws(StoreError) -> Int {
         addBuiltInReminders()
+        pruneOldEntries()
         guard let bounds = try dependencies.store.reminderIDBounds() else { return 0 }
         let parts = bounds.count > 10_000 ? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) : 1
         let step = (bounds.upperBound - bounds.lowerBound) / Int64(parts) + 1

@@ -34,6 +34,7 @@ public struct RemindersInterface: VarlinkHandler {
     struct DayParameters: Decodable { let date: String? }
     struct WeightParameters: Decodable { let weight: String }
     struct RoutineParameters: Decodable { let id: String }
+    struct RangeParameters: Decodable { let from: String; let to: String? }
     struct RoutineSelectParameters: Decodable { let id: String; let starts: String?; let remind: String? }
 
     public func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
@@ -118,6 +119,9 @@ public struct RemindersInterface: VarlinkHandler {
                 try await send(try await service.day(try call.decodeParameters(DayParameters.self).date))
             case "ProfileSet":
                 try await send(["weightKg": try await service.setWeight(try call.decodeParameters(WeightParameters.self).weight)])
+            case "DayHistory":
+                let p = try call.decodeParameters(RangeParameters.self)
+                try await send(["days": try await service.days(from: p.from, to: p.to)])
             case "RoutineList":
                 try await send(["routines": await service.routineList()])
             case "RoutineShow":

@@ -383,6 +383,14 @@ public final class ReminderStore: Sendable {
         }
     }
 
+    /// Deletes workouts and food entries before an instant (the config's retention).
+    public func pruneEntries(before instant: Instant) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM workout WHERE at < ?", arguments: [instant.secondsSinceEpoch])
+            try db.execute(sql: "DELETE FROM food WHERE at < ?", arguments: [instant.secondsSinceEpoch])
+        }
+    }
+
     public func setProfile(_ key: String, _ value: String) throws(StoreError) {
         try write { db in try db.execute(sql: "INSERT OR REPLACE INTO profile (key, value) VALUES (?, ?)", arguments: [key, value]) }
     }

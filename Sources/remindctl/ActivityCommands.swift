@@ -75,15 +75,21 @@ struct NextCommand: ParsableCommand {
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "Show handled firings: fired, suppressed, late, skipped.",
+        commandName: "history", abstract: "Handled firings, or with --from/--to, calories day by day.",
         discussion: """
-            --since takes a duration back from now (7d, 24h, 30m) or a date or instant.
+            Without --from: the firings handled since --since (7d, 24h, 30m, a date or an instant): fired,
+            suppressed, late, skipped. With --from (and --to, default today): each day's workouts and
+            calories burned, and the food eaten.
 
             Examples:
               remindctl history --since 7d
               remindctl history --reminder Meds --json
+              remindctl history --from 2026-11-01 --to 2026-11-07
             """
     )
+
+    @Option(help: ArgumentHelp("First day of a calorie history (YYYY-MM-DD).", valueName: "date")) var from: String?
+    @Option(help: ArgumentHelp("Last day of a calorie history (default today).", valueName: "date")) var to: String?
 
     @Option(help: ArgumentHelp("How far back (default: 7d).", valueName: "when")) var since = "7d"
     @Option(help: "Only this reminder (id or name).") var reminder: String?
@@ -92,6 +98,10 @@ struct HistoryCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        if let from {
+            return try dayHistory(from: from)
+        }
+        guard to == nil else { throw CLIError("--to goes with --from: remindctl history --from 2026-11-01 --to 2026-11-07") }
         let start = try Self.instant(since)
         let entries = try connection.call("History", HistoryParameters(since: start, reminder: reminder, limit: limit), as: HistoryReply.self).entries
         if json { return try printJSON(entries) }
@@ -99,6 +109,24 @@ struct HistoryCommand: ParsableCommand {
         printTable(
             ["HANDLED (UTC)", "KIND", "REMINDER", "SLOT", "LATE"],
             entries.map { [$0.handledUtc, $0.kind, $0.reminderName, $0.slot, $0.lateSeconds > 0 ? "\($0.lateSeconds)s" : "-"] })
+    }
+
+    private func dayHistory(from: String) throws {
+        struct Range: Encodable { let from: String; let to: String? }
+        struct Days: Decodable { let days: [DayValue] }
+        let days = try connection.call("DayHistory", Range(from: from, to: to), as: Days.self).days
+        if json { return try printJSON(days) }
+        for day in days {
+            let date = ISO8601.parseDate(day.date)!
+            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            let title = "\(date.weekday.displayName) \(date.day) \(months[date.month - 1])"
+            if day.workouts.isEmpty {
+                print("No workouts logged on \(title)\(day.consumed > 0 ? " (\(day.consumed) kcal eaten)" : "")")
+            } else {
+                let list = day.workouts.map { "\($0.name) \($0.minutes ?? 0) min" }.joined(separator: ", ")
+                print("\(title): \(day.burned) kcal burned (\(list)); \(day.consumed) kcal eaten; net \(day.net)")
+            }
+        }
     }
 
     /// `7d`, `24h`, `30m` back from now as an ISO instant; anything else is passed on for the daemon to read.

@@ -52,3 +52,15 @@ def test_bad_workouts_are_refused_and_nothing_is_saved(daemon):
         assert len(result.stderr.strip().splitlines()) == 1
     assert daemon.ctl_json("day", date)["workouts"] == []
     assert daemon.ctl_json("day")["workouts"] == []
+
+
+def test_history_groups_days_and_says_when_there_is_nothing(daemon):
+    daemon.start()
+    daemon.ctl("workout", "add", "Swimming", "--minutes", "30", "--intensity", "vigorous", "--at", yesterday_at(7))
+    two_days_ago = (dt.datetime.now(dt.timezone.utc).date() - dt.timedelta(days=2))
+    lines = daemon.ctl("history", "--from", two_days_ago.isoformat(), "--to", yesterday_at(0)[:10]).stdout.splitlines()
+    empty_day = f"{two_days_ago.strftime('%a')} {two_days_ago.day} {two_days_ago.strftime('%b')}"
+    assert lines[0] == f"No workouts logged on {empty_day}"
+    assert "360 kcal burned (Swimming 30 min)" in lines[1]  # 30 x 9.8 x 3.5 x 70 / 200 = 360.15
+    backwards = daemon.ctl("history", "--from", yesterday_at(0)[:10], "--to", two_days_ago.isoformat(), check=False)
+    assert backwards.returncode == 1 and "before it starts" in backwards.stderr
