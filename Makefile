@@ -70,11 +70,12 @@ run: build
 # CONFIG=debug installs the debug build (the end-to-end test does, to avoid a second, release build).
 CONFIG ?= release
 install-user: $(if $(filter debug,$(CONFIG)),build,release)
-	install -d $(BINDIR) $(UNITDIR) $(SHAREDIR)
+	install -d $(BINDIR) $(UNITDIR) $(SHAREDIR)/routines
 	install -m 0755 .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl $(BINDIR)/
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/remindd.service > $(UNITDIR)/remindd.service
 	install -m 0644 systemd/remindd.socket $(UNITDIR)/remindd.socket
 	install -m 0644 Sources/ReminderDaemon/io.remindd.Reminders.varlink catalog/remindd.catalog etc/remindd/config.toml share/remindd/exercises.csv $(SHAREDIR)/
+	install -m 0644 share/remindd/routines/*.toml $(SHAREDIR)/routines/
 	@echo
 	@echo "Installed remindd and remindctl to $(BINDIR), units to $(UNITDIR). Now run:"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now remindd.socket"
