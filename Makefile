@@ -1,5 +1,5 @@
 # remindd: build, test, benchmark, install.
-#   make run           the daemon in the foreground, state in ./.state (no install needed)
+#   make run           the daemon in the foreground with its default state dir (~/.local/state/remindd)
 #   make test          install missing build deps (apt), build, run every test
 #   make bench         release build, benchmarks with ratios against baselines measured in the same run
 #   make install-user  binaries to ~/.local/bin, units to ~/.config/systemd/user
@@ -86,4 +86,4 @@ install-catalog:
 	journalctl --update-catalog
 
 clean:
-	rm -rf .build .state
+	rm -rf .build
