@@ -27,7 +27,7 @@ let package = Package(
         // Pure habit rules: days, streaks with rest days and freezes, recovery, achievements, strength.
         .target(name: "HabitCore", dependencies: ["ReminderCore"], swiftSettings: strictSettings),
         // Pure fitness rules: the exercise library (from a data file), MET intensities, ACSM calories.
-        .target(name: "FitnessCore", swiftSettings: strictSettings),
+        .target(name: "FitnessCore", dependencies: ["ReminderCore"], swiftSettings: strictSettings),
         // The daemon's pure decisions: which firings are due, what to announce, what to sleep until.
         .target(
             name: "ReminderScheduling",
@@ -94,7 +94,7 @@ let package = Package(
             name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase"],
             resources: [.copy("Resources/calendar-vectors.jsonl")], swiftSettings: strictSettings),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ReminderCore"], swiftSettings: strictSettings),
-        .testTarget(name: "FitnessCoreTests", dependencies: ["FitnessCore"], swiftSettings: strictSettings),
+        .testTarget(name: "FitnessCoreTests", dependencies: ["FitnessCore", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(name: "ReminderSchedulingTests", dependencies: ["ReminderScheduling", "ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "ReminderStoreTests", dependencies: ["ReminderStore", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(

@@ -1,3 +1,5 @@
+import ReminderCore
+
 /// How hard a workout was, by the Compendium's MET bands.
 public enum Intensity: String, CaseIterable, Sendable, Comparable {
     case light, moderate, vigorous
@@ -159,17 +161,4 @@ public struct ExerciseLibrary: Sendable {
 }
 
 /// A bad line in the exercise library file.
-public struct LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let message: String
-
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { "\(file):\(line): \(message)" }
-}
-
+public typealias LibraryError = FileLineError

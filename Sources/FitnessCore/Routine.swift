@@ -1,3 +1,5 @@
+import ReminderCore
+
 /// A recommended weekly routine: seven days, each a training day (exercises from the library) or a rest day.
 public struct Routine: Hashable, Sendable {
     public enum Difficulty: String, CaseIterable, Sendable { case beginner = "Beginner", intermediate = "Intermediate", advanced = "Advanced" }
@@ -143,20 +145,8 @@ enum TOMLScalar: Equatable {
     }
 }
 
-/// A routine file problem: the file, the line and what is wrong.
-public struct RoutineError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let message: String
-
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { "\(file):\(line): \(message)" }
-}
+/// A routine file problem.
+public typealias RoutineError = FileLineError
 
 extension StringProtocol {
     var trimmed: String {

@@ -135,14 +135,24 @@ enum TOMLValue: Equatable {
     }
 }
 
-/// A config file problem: the file, the line and what to write instead.
-public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+/// A problem in a file a user edits (the config, the exercise library, a routine): the file, the line, and
+/// what is wrong or what to write instead. Printed as `FILE:LINE: message`, as compilers do.
+public struct FileLineError: Error, Hashable, Sendable, CustomStringConvertible {
     public let file: String
     public let line: Int
     public let message: String
 
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
     public var description: String { "\(file):\(line): \(message)" }
 }
+
+/// A config file problem.
+public typealias ConfigurationError = FileLineError
 
 extension StringProtocol {
     fileprivate var trimmed: String {

@@ -38,12 +38,8 @@ extension ReminderService {
             }
             return StreakEngine.report(
                 activities: activities, restDays: rest, recovered: try dependencies.store.recovery(), now: try today().now, rules: dayRules)
-        } catch let error as StoreError {
-            throw ServiceError(error)
-        } catch let error as ServiceError {
-            throw error
         } catch {
-            throw .store("\(error)")
+            throw ServiceError(mapping: error)
         }
     }
 
@@ -127,12 +123,8 @@ extension ReminderService {
             guard try dependencies.store.recordRecovery(days: broken.missed, at: dependencies.now()) else {
                 throw ServiceError.habit("the one-time streak recovery was already used: it can be used once, ever")
             }
-        } catch let error as StoreError {
-            throw ServiceError(error)
-        } catch let error as ServiceError {
-            throw error
         } catch {
-            throw .store("\(error)")
+            throw ServiceError(mapping: error)
         }
         let restored = try habitReport()
         announceHabitNotices(restored)

@@ -101,10 +101,8 @@ extension ReminderService {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             try dependencies.store.setProfile(Self.selectionKey, String(decoding: try encoder.encode(selection), as: UTF8.self))
-        } catch let error as StoreError {
-            throw ServiceError(error)
         } catch {
-            throw .store("\(error)")
+            throw ServiceError(mapping: error)
         }
         return selection
     }

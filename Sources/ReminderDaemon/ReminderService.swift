@@ -280,6 +280,15 @@ enum ServiceError: Error {
     case invalidInput(parameter: String, message: String)
     case store(String)
 
+    /// Any error from a store call, a service call, or an encoder, as the one error a method reports.
+    init(mapping error: any Error) {
+        switch error {
+        case let error as ServiceError: self = error
+        case let error as StoreError: self.init(error)
+        default: self = .store("\(error)")
+        }
+    }
+
     init(_ error: StoreError) {
         switch error {
         case .notFound(let key): self = .notFound(key)
