@@ -83,7 +83,7 @@ extension ReminderService {
         } catch {
             throw ServiceError(error)
         }
-        if let report = try? habitReport() { announceHabitNotices(report) }
+        habitsChanged()
         return LogEntryValue(id: id, name: exercise.name, kcal: kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false), minutes: minutes, intensity: intensity.rawValue)
     }
 
@@ -99,6 +99,7 @@ extension ReminderService {
         let met = exercise.met(intensity)
         let kcal = Calories.burned(minutes: newMinutes, met: met, weightKilograms: weight)
         do { try dependencies.store.updateWorkout(id: id, minutes: newMinutes, intensity: intensity.rawValue, met: met, kcal: kcal) } catch { throw ServiceError(error) }
+        habitsChanged()
         let fallback = try zone(named: nil)
         let zone = (try? zone(named: entry.timeZone)) ?? fallback
         return LogEntryValue(id: id, name: exercise.name, kcal: kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false), minutes: newMinutes, intensity: intensity.rawValue)
@@ -108,6 +109,7 @@ extension ReminderService {
         let deleted: Bool
         do { deleted = try dependencies.store.deleteEntry(table: table, id: id) } catch { throw ServiceError(error) }
         guard deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
+        if table == .workout { habitsChanged() }
     }
 
     func addFood(name: String, kcal: Int, at: String?) throws(ServiceError) -> LogEntryValue {

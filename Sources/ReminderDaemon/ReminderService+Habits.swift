@@ -82,7 +82,7 @@ extension ReminderService {
         } catch {
             throw ServiceError(error)
         }
-        if let report = try? habitReport() { announceHabitNotices(report) }
+        habitsChanged()
         return dates
     }
 
@@ -91,6 +91,7 @@ extension ReminderService {
         let removed: Bool
         do { removed = try dependencies.store.unmarkRestDay(parsed.description) } catch { throw ServiceError(error) }
         guard removed else { throw .invalidTime(parameter: "date", message: "\(parsed) is not marked as a rest day") }
+        habitsChanged()
     }
 
     func restStats() throws(ServiceError) -> RestStatsValue {
@@ -126,8 +127,8 @@ extension ReminderService {
         } catch {
             throw ServiceError(mapping: error)
         }
+        habitsChanged()
         let restored = try habitReport()
-        announceHabitNotices(restored)
         return restored.current.map(Self.value) ?? Self.value(broken.streak)
     }
 
@@ -218,13 +219,29 @@ extension ReminderService {
     }
 
     /// When the daemon must wake for the next rest suggestion: this morning or tomorrow's, or nil.
+    /// Cached for the day; ``habitsChanged()`` drops the cache.
     func restSuggestionDeadline() -> Instant? {
-        guard let (now, today) = try? today(), let report = try? habitReport() else { return nil }
-        if GoalStreak.suggestsRest(report, today: today), let morning = try? morning(of: today), now.instant < morning {
-            return morning
+        guard let (now, today) = try? today() else { return nil }
+        if let cached = restDeadlineCache, cached.day == today, cached.deadline.map({ now.instant < $0 }) ?? true {
+            return cached.deadline
         }
-        let activeThroughToday = ((today - 5)...today).allSatisfy { report.days[$0] == .active }
-        return activeThroughToday ? try? morning(of: today + 1) : nil
+        guard let report = try? habitReport() else { return nil }
+        var deadline: Instant?
+        if GoalStreak.suggestsRest(report, today: today), let morning = try? morning(of: today), now.instant < morning {
+            deadline = morning
+        } else if ((today - 5)...today).allSatisfy({ report.days[$0] == .active }) {
+            deadline = try? morning(of: today + 1)
+        }
+        restDeadlineCache = (today, deadline)
+        return deadline
+    }
+
+    /// After anything that changes habit days (a log, a workout, a rest day, the recovery): announce what is
+    /// new and forget the cached rest-suggestion wake-up.
+    func habitsChanged() {
+        restDeadlineCache = nil
+        if let report = try? habitReport() { announceHabitNotices(report) }
+        replan()
     }
 
     private static func value(_ run: StreakRun) -> StreakRunValue {

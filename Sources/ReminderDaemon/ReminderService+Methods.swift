@@ -58,8 +58,9 @@ extension ReminderService {
     func list() throws(ServiceError) -> [ReminderValue] {
         let stored: [StoredReminder]
         do { stored = try dependencies.store.reminders() } catch { throw ServiceError(error) }
+        let restDays = self.restDaySet()
         var result: [ReminderValue] = []
-        for reminder in stored { result.append(try value(of: reminder)) }
+        for reminder in stored { result.append(try value(of: reminder, restDays: restDays)) }
         return result
     }
 
@@ -94,7 +95,7 @@ extension ReminderService {
         } catch {
             throw ServiceError(error)
         }
-        if let report = try? habitReport() { announceHabitNotices(report) }
+        habitsChanged()
         return (reminder.id!, instant, ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false))
     }
 
@@ -155,7 +156,12 @@ extension ReminderService {
         return try value(of: saved)
     }
 
-    private func value(of reminder: StoredReminder) throws(ServiceError) -> ReminderValue {
+    /// The rest days as day numbers (read once per listing, not once per reminder).
+    private func restDaySet() -> Set<Int> {
+        Set(((try? dependencies.store.restDays()) ?? []).compactMap { ISO8601.parseDate($0.date)?.dayNumber })
+    }
+
+    private func value(of reminder: StoredReminder, restDays: Set<Int>? = nil) throws(ServiceError) -> ReminderValue {
         let zone = try zone(named: reminder.timeZone)
         let rule: ReminderRule
         do { rule = try reminder.rule.makeRule() } catch { throw .invalidRule(error.message) }
@@ -165,16 +171,14 @@ extension ReminderService {
         }
         return ReminderValue(
             id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
-            effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next, streak: goalStreak(reminder, rule: rule, zone: zone))
+            effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next, streak: goalStreak(reminder, rule: rule, zone: zone, restDays: restDays ?? restDaySet()))
     }
 
     /// The per-goal streak of a reminder (0 when its logs cannot be read).
-    private func goalStreak(_ reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules) -> Int {
+    private func goalStreak(_ reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, restDays: Set<Int>) -> Int {
         let now = dependencies.now()
-        guard let logs = try? dependencies.store.intakes(reminderID: reminder.id!, from: Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400), through: now),
-            let rest = try? dependencies.store.restDays()
+        guard let logs = try? dependencies.store.intakes(reminderID: reminder.id!, from: Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400), through: now)
         else { return 0 }
-        let restDays = Set(rest.compactMap { ISO8601.parseDate($0.date)?.dayNumber })
         let created = zone.localDayNumber(at: Instant(secondsSinceEpoch: reminder.createdAt))
         let firstLog = logs.first.map { zone.localDayNumber(at: $0) } ?? created
         return GoalStreak.length(

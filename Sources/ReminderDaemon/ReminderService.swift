@@ -57,6 +57,10 @@ public actor ReminderService {
     var nextWatcherID: UInt64 = 0
     /// Snoozed re-announcements, by due instant.
     var snoozes: [(due: Instant, firing: DueFiring)] = []
+    /// The last STATUS= sent: a status is sent only when it changes (sd_notify blocks when the manager lags).
+    var lastStatus: String?
+    /// The next rest-suggestion wake-up, computed once per day and again after a habit event (it reads every log).
+    var restDeadlineCache: (day: Int, deadline: Instant?)?
 
     public init(_ dependencies: Dependencies) {
         self.dependencies = dependencies
@@ -160,7 +164,11 @@ public actor ReminderService {
     func replan() {
         let deadlines = [scheduler.nextDeadline(), snoozes.map(\.due).min(), restSuggestionDeadline()].compactMap { $0 }
         dependencies.armTimer(deadlines.min())
-        dependencies.notifier.status(statusLine())
+        let status = statusLine()
+        if status != lastStatus {
+            dependencies.notifier.status(status)
+            lastStatus = status
+        }
     }
 
     // MARK: Firing

@@ -5,6 +5,7 @@ import pathlib
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 
@@ -85,6 +86,10 @@ class Daemon:
         self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.notify.bind(self.notify_path)
         self.notifications = []
+        # Like a service manager, read the notify socket all the time (a full socket would block sd_notify).
+        self.listening = True
+        self.listener = threading.Thread(target=self._listen, daemon=True)
+        self.listener.start()
         self.process = None
         self.env = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), XDG_STATE_HOME=str(self.state),
                         XDG_CONFIG_HOME=str(self.config), NOTIFY_SOCKET=self.notify_path, TZ="UTC")
@@ -101,14 +106,19 @@ class Daemon:
             assert self.wait_notification("READY=1"), f"no READY=1; stderr: {self.stop()}"
         return self.process
 
-    def read_notifications(self, timeout):
-        self.notify.settimeout(timeout)
-        try:
-            while True:
+    def _listen(self):
+        self.notify.settimeout(0.1)
+        while self.listening:
+            try:
                 self.notifications.append(self.notify.recv(4096).decode())
-                self.notify.settimeout(0.01)
-        except (socket.timeout, BlockingIOError):
-            pass
+            except (socket.timeout, BlockingIOError):
+                continue
+            except OSError:
+                return
+
+    def read_notifications(self, timeout):
+        """Gives the listener `timeout` seconds to collect what was sent."""
+        time.sleep(timeout)
 
     def wait_notification(self, text, timeout=10.0):
         deadline = time.time() + timeout
@@ -147,6 +157,8 @@ def daemon(journald, tmp_path):
     d = Daemon(tmp_path)
     yield d
     d.stop()
+    d.listening = False
+    d.listener.join(timeout=1)
     d.notify.close()
 
 
