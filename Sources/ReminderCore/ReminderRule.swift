@@ -34,8 +34,6 @@ public struct ReminderRule: Hashable, Sendable {
         return result
     }
 
-    /// The skipped dates as calendar dates.
-    public var skip: [LocalDate] { skippedDayNumbers.map(LocalDate.init(dayNumber:)) }
 
     /// A short human description: `daily 08:00, 20:00`, `weekly Sun 09:00`, `Twice Monthly`.
     public var summary: String {

@@ -147,8 +147,6 @@ public struct Scheduler: Sendable {
         states[id] = nil
     }
 
-    /// The reminder with this id, if scheduled.
-    public func reminder(id: Int64) -> SchedulableReminder? { states[id]?.reminder }
 
     /// The instant at which the daemon must wake next, or nil when nothing will fire.
     public mutating func nextDeadline() -> Instant? {

@@ -7,9 +7,6 @@ import Glibc
 public struct Notifier: Sendable {
     public init() {}
 
-    /// Whether a service manager listens (`NOTIFY_SOCKET` is set).
-    public var isEnabled: Bool { getenv("NOTIFY_SOCKET") != nil }
-
     /// Sends `READY=1` with a status line.
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
 
