@@ -118,6 +118,7 @@ extension ReminderService {
         }
         let now = dependencies.now()
         let due = now.adding(seconds: Int64(minutes) * 60)
+        do { try dependencies.store.addSnooze(reminderID: reminder.id!, scheduledAt: scheduled, dueAt: due) } catch { throw ServiceError(error) }
         snoozes.append((due, DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: 0)))
         replan()
         return FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: occurrence)

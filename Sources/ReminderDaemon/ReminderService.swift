@@ -100,6 +100,7 @@ public actor ReminderService {
         } catch {
             throw .unavailable(path: dependencies.store.path, detail: "\(error)")
         }
+        restoreSnoozes()
         var count = 0
         scheduler.reserveCapacity(loaded.map(\.count).reduce(0, +))
         for (reminder, rule) in loaded.joined() {
@@ -115,6 +116,18 @@ public actor ReminderService {
         return count
     }
 
+    /// Loads the snoozes recorded before a restart (their reminders' rules and zones as they are now).
+    private func restoreSnoozes() {
+        guard let stored = try? dependencies.store.snoozes() else { return }
+        snoozes = stored.compactMap { snooze in
+            guard let reminder = try? dependencies.store.reminder(String(snooze.reminderID)), let schedulable = try? schedulable(reminder),
+                let occurrence = schedulable.rule.nextOccurrence(after: snooze.scheduledAt.adding(seconds: -1), in: schedulable.zone),
+                occurrence.instant == snooze.scheduledAt
+            else { return nil }
+            return (snooze.dueAt, DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: 0))
+        }
+    }
+
     /// Handles everything due now, then re-arms the timer and refreshes STATUS.
     public func tick() {
         let now = dependencies.now()
@@ -123,6 +136,7 @@ public actor ReminderService {
         }
         let dueSnoozes = snoozes.filter { $0.due <= now }
         snoozes.removeAll { $0.due <= now }
+        if !dueSnoozes.isEmpty { try? dependencies.store.removeSnoozes(dueThrough: now) }
         for snooze in dueSnoozes {
             announce(snooze.firing, kind: .fired, now: now, prefix: "Reminder (snoozed)", record: false)
         }

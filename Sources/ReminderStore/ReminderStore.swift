@@ -158,6 +158,14 @@ public final class ReminderStore: Sendable {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v4-snoozes") { db in
+            try db.create(table: "snooze") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("reminder", onDelete: .cascade).notNull()
+                t.column("scheduledAt", .integer).notNull()  // the firing being repeated
+                t.column("dueAt", .integer).notNull()
+            }
+        }
         return migrator
     }
 
@@ -401,6 +409,31 @@ public final class ReminderStore: Sendable {
 
     public func profile(_ key: String) throws(StoreError) -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT value FROM profile WHERE key = ?", arguments: [key]) }
+    }
+
+    // MARK: Snoozes
+
+    /// Records a snoozed repeat of a firing, so that it survives a restart.
+    public func addSnooze(reminderID: Int64, scheduledAt: Instant, dueAt: Instant) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "INSERT INTO snooze (reminderId, scheduledAt, dueAt) VALUES (?, ?, ?)",
+                arguments: [reminderID, scheduledAt.secondsSinceEpoch, dueAt.secondsSinceEpoch])
+        }
+    }
+
+    /// Every pending snooze: reminder, the repeated firing's instant, and when to repeat it.
+    public func snoozes() throws(StoreError) -> [(reminderID: Int64, scheduledAt: Instant, dueAt: Instant)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT reminderId, scheduledAt, dueAt FROM snooze ORDER BY dueAt").map {
+                ($0[0], Instant(secondsSinceEpoch: $0[1]), Instant(secondsSinceEpoch: $0[2]))
+            }
+        }
+    }
+
+    /// Forgets the snoozes due at or before an instant (they were announced).
+    public func removeSnoozes(dueThrough instant: Instant) throws(StoreError) {
+        try write { db in try db.execute(sql: "DELETE FROM snooze WHERE dueAt <= ?", arguments: [instant.secondsSinceEpoch]) }
     }
 
     // MARK: Firings

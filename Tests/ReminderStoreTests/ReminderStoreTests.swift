@@ -60,6 +60,18 @@ struct ReminderStoreTests {
         #expect(try store.intakes(reminderID: reminder.id!, from: now.adding(seconds: -9999), through: now).isEmpty)
     }
 
+    @Test func snoozesSurviveReopeningUntilAnnounced() throws {
+        let store = try ReminderStore(path: path)
+        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        try store.addSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 600))
+        try store.close()
+        let reopened = try ReminderStore(path: path)
+        let pending = try reopened.snoozes()
+        #expect(pending.count == 1 && pending[0].reminderID == reminder.id && pending[0].dueAt == now.adding(seconds: 600))
+        try reopened.removeSnoozes(dueThrough: now.adding(seconds: 600))
+        #expect(try reopened.snoozes().isEmpty)
+    }
+
     @Test func changingTheRuleMovesHandledThroughToNow() throws {
         let store = try ReminderStore(path: path)
         var reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
