@@ -27,11 +27,7 @@ extension ReminderService {
     }
 
     func findExercise(_ name: String) throws(ServiceError) -> Exercise {
-        if let exact = dependencies.exercises.exercise(named: name) { return exact }
-        let found = dependencies.exercises.search(name)
-        if found.count == 1 { return found[0] }
-        let suggestions = found.isEmpty ? dependencies.exercises.suggestions(for: name) : found.prefix(3).map(\.name)
-        throw .invalidInput(parameter: "exercise", message: "unknown exercise '\(name)': did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))? ('remindctl exercise search' lists them)")
+        do { return try WorkoutInput.exercise(name, in: dependencies.exercises) } catch { throw .invalidInput(parameter: error.parameter, message: error.message) }
     }
 
     func showExercise(_ name: String) throws(ServiceError) -> ExerciseValue { exerciseValue(try findExercise(name)) }
@@ -47,20 +43,6 @@ extension ReminderService {
         return kilograms
     }
 
-    private func parseIntensity(_ text: String?) throws(ServiceError) -> Intensity {
-        guard let text else { throw .invalidInput(parameter: "intensity", message: "missing intensity: add --intensity light, moderate or vigorous") }
-        guard let intensity = Intensity(rawValue: text.lowercased()) else {
-            throw .invalidInput(parameter: "intensity", message: "unknown intensity '\(text)': use light, moderate or vigorous")
-        }
-        return intensity
-    }
-
-    private func checkMinutes(_ minutes: Int) throws(ServiceError) {
-        guard (1...1440).contains(minutes) else {
-            throw .invalidInput(parameter: "minutes", message: "a workout lasts 1 to 1440 minutes, not \(minutes)")
-        }
-    }
-
     /// When an entry happened: now, or a past time (07:45 today, a local date-time, or an instant).
     private func entryTime(_ text: String?) throws(ServiceError) -> (Instant, TimeZoneRules) {
         let zone = try zone(named: nil)
@@ -71,20 +53,28 @@ extension ReminderService {
     }
 
     func addWorkout(exercise name: String, minutes: Int, intensity text: String?, at: String?) throws(ServiceError) -> LogEntryValue {
-        try checkMinutes(minutes)
-        let intensity = try parseIntensity(text)
-        let exercise = try findExercise(name)
-        let (instant, zone) = try entryTime(at)
-        let met = exercise.met(intensity)
-        let kcal = Calories.burned(minutes: minutes, met: met, weightKilograms: weight)
+        let zone = try zone(named: nil)
+        let now = dependencies.now()
+        let instant = try at.map { t throws(ServiceError) in try parseTime(t, parameter: "at", zone: zone) } ?? now
+        let checked: WorkoutInput.Checked
+        do {
+            checked = try WorkoutInput(exercise: name, minutes: minutes, intensity: text, at: instant)
+                .check(library: dependencies.exercises, weightKilograms: weight, now: now)
+        } catch {
+            throw .invalidInput(parameter: error.parameter, message: error.message)
+        }
         let id: Int64
         do {
-            id = try dependencies.store.addWorkout(exercise: exercise.id, minutes: minutes, intensity: intensity.rawValue, met: met, kcal: kcal, at: instant, timeZone: zone.identifier)
+            id = try dependencies.store.addWorkout(
+                exercise: checked.exercise.id, minutes: minutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal,
+                at: instant, timeZone: zone.identifier)
         } catch {
             throw ServiceError(error)
         }
         habitsChanged()
-        return LogEntryValue(id: id, name: exercise.name, kcal: kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false), minutes: minutes, intensity: intensity.rawValue)
+        return LogEntryValue(
+            id: id, name: checked.exercise.name, kcal: checked.kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false),
+            minutes: minutes, intensity: checked.intensity.rawValue)
     }
 
     func editWorkout(id: Int64, minutes: Int?, intensity text: String?) throws(ServiceError) -> LogEntryValue {
@@ -94,10 +84,14 @@ extension ReminderService {
             throw .invalidInput(parameter: "id", message: "no workout \(id): see 'remindctl workout list'")
         }
         let newMinutes = minutes ?? entry.minutes ?? 0
-        try checkMinutes(newMinutes)
-        let intensity = text == nil ? (Intensity(rawValue: entry.intensity ?? "") ?? .moderate) : try parseIntensity(text)
-        let met = exercise.met(intensity)
-        let kcal = Calories.burned(minutes: newMinutes, met: met, weightKilograms: weight)
+        let checked: WorkoutInput.Checked
+        do {
+            checked = try WorkoutInput(exercise: exercise.id, minutes: newMinutes, intensity: text ?? entry.intensity, at: entry.at)
+                .check(library: dependencies.exercises, weightKilograms: weight, now: dependencies.now())
+        } catch {
+            throw .invalidInput(parameter: error.parameter, message: error.message)
+        }
+        let (intensity, met, kcal) = (checked.intensity, checked.met, checked.kcal)
         do { try dependencies.store.updateWorkout(id: id, minutes: newMinutes, intensity: intensity.rawValue, met: met, kcal: kcal) } catch { throw ServiceError(error) }
         habitsChanged()
         let fallback = try zone(named: nil)

@@ -71,31 +71,24 @@ extension ReminderService {
         } else {
             start = today
         }
-        if let remind, ISO8601.parseTime(remind) == nil {
-            throw .invalidTime(parameter: "remind", message: "invalid time '\(remind)': write HH:MM, e.g. 18:00")
+        var remindAt: TimeOfDay?
+        if let remind {
+            guard let parsed = ISO8601.parseTime(remind) else {
+                throw .invalidTime(parameter: "remind", message: "invalid time '\(remind)': write HH:MM, e.g. 18:00")
+            }
+            remindAt = parsed
         }
         if try currentRoutine() != nil { try clearRoutine() }
+        let existing: Set<LocalDate>
+        do { existing = Set(try dependencies.store.restDays().compactMap { ISO8601.parseDate($0.date) }) } catch { throw ServiceError(error) }
+        let plan = RoutinePlan(routine: routine, starts: start, remind: remindAt, alreadyRest: existing)
         var created: [Int64] = []
-        var plannedRest: [String] = []
-        if let remind {
-            for day in routine.days where !day.rest {
-                let weekday = LocalDate(dayNumber: start.dayNumber + day.number - 1).weekday
-                let added = try add(
-                    name: "\(routine.name): \(day.title)", rule: RuleSpec(weekly: weekday.shortName, at: remind, start: start.description),
-                    timeZone: nil, enabled: true)
-                created.append(added.id)
-            }
-            // Rest days are planned for the next four weeks; days already marked stay the user's.
-            let existing: Set<String>
-            do { existing = Set(try dependencies.store.restDays().map(\.date)) } catch { throw ServiceError(error) }
-            for week in 0..<4 {
-                for day in routine.days where day.rest {
-                    let date = LocalDate(dayNumber: start.dayNumber + week * 7 + day.number - 1).description
-                    if !existing.contains(date) { plannedRest.append(date) }
-                }
-            }
-            do { try dependencies.store.markRestDays(plannedRest.map { ($0, "Recovery", ["\(routine.name): rest day"]) }) } catch { throw ServiceError(error) }
+        for reminder in plan.reminders {
+            created.append(try add(name: reminder.name, rule: reminder.rule, timeZone: nil, enabled: true).id)
         }
+        let plannedRest = plan.restDays.map(\.description)
+        do { try dependencies.store.markRestDays(plannedRest.map { ($0, "Recovery", ["\(routine.name): rest day"]) }) } catch { throw ServiceError(error) }
+        if !plannedRest.isEmpty { habitsChanged() }
         let selection = RoutineSelectionValue(routine: routine.id, starts: start.description, remind: remind, reminders: created, restDays: plannedRest)
         do {
             let encoder = JSONEncoder()

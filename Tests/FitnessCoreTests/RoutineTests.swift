@@ -1,4 +1,5 @@
 import FitnessCore
+import ReminderCore
 import Foundation
 import Testing
 
@@ -55,5 +56,63 @@ struct RoutineTests {
             guard let error = error as? RoutineError else { return false }
             return error.line == line && error.message.contains(words) && error.description.hasPrefix("x.toml:\(line): ")
         }
+    }
+}
+
+@Suite("Routine plans and workout checks")
+struct PlanTests {
+    func beginner() throws -> Routine {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent("share/remindd/routines/beginner-full-body.toml").path
+        return try Routine(toml: String(contentsOfFile: path, encoding: .utf8), file: path, library: try shipped())
+    }
+
+    @Test func selectingWithRemindersPlansTrainingRemindersAndFourWeeksOfRest() throws {
+        let monday = LocalDate(year: 2026, month: 11, day: 23)!
+        let alreadyRest: Set<LocalDate> = [LocalDate(year: 2026, month: 11, day: 24)!]
+        let plan = RoutinePlan(routine: try beginner(), starts: monday, remind: TimeOfDay(hour: 18, minute: 0), alreadyRest: alreadyRest)
+        #expect(plan.reminders.map(\.name) == [
+            "Beginner Full Body: Day 1: Full Body A", "Beginner Full Body: Day 3: Full Body B", "Beginner Full Body: Day 5: Full Body C",
+        ])
+        #expect(plan.reminders.map(\.rule) == ["mon", "wed", "fri"].map { RuleSpec(weekly: $0, at: "18:00", start: "2026-11-23") })
+        #expect(plan.restDays.count == 15)  // 4 rest days x 4 weeks, less the one already marked
+        #expect(!plan.restDays.contains(LocalDate(year: 2026, month: 11, day: 24)!))
+        #expect(plan.restDays.first == LocalDate(year: 2026, month: 11, day: 26))
+    }
+
+    @Test func withoutRemindNothingIsCreated() throws {
+        let plan = RoutinePlan(routine: try beginner(), starts: LocalDate(year: 2026, month: 11, day: 23)!, remind: nil, alreadyRest: [])
+        #expect(plan.reminders.isEmpty && plan.restDays.isEmpty)
+    }
+
+    @Test func startingMidweekShiftsTheWeekdays() throws {
+        let thursday = LocalDate(year: 2026, month: 11, day: 26)!
+        let plan = RoutinePlan(routine: try beginner(), starts: thursday, remind: TimeOfDay(hour: 7, minute: 30), alreadyRest: [])
+        #expect(plan.reminders.map(\.rule.weekly) == ["thu", "sat", "mon"])
+    }
+
+    let now = Instant(secondsSinceEpoch: 1_795_000_000)
+
+    @Test(arguments: [
+        ("Running", 0, "vigorous", 0, "minutes", "1 to 1440 minutes"),
+        ("Running", 1441, "vigorous", 0, "minutes", "1 to 1440 minutes"),
+        ("Running", 30, nil, 0, "intensity", "missing intensity"),
+        ("Running", 30, "fast", 0, "intensity", "unknown intensity 'fast'"),
+        ("Swiming", 30, "light", 0, "exercise", "did you mean 'Swimming'"),
+        ("Running", 30, "vigorous", 60, "at", "in the future"),
+    ] as [(String, Int, String?, Int64, String, String)])
+    func everyValidationErrorIsSpecific(exercise: String, minutes: Int, intensity: String?, secondsAhead: Int64, parameter: String, words: String) throws {
+        let input = WorkoutInput(exercise: exercise, minutes: minutes, intensity: intensity, at: now.adding(seconds: secondsAhead))
+        #expect {
+            try input.check(library: try shipped(), weightKilograms: 70, now: now)
+        } throws: { error in
+            guard let problem = error as? WorkoutInput.Problem else { return false }
+            return problem.parameter == parameter && problem.message.contains(words)
+        }
+    }
+
+    @Test func aValidWorkoutGetsItsCalories() throws {
+        let checked = try WorkoutInput(exercise: "running", minutes: 30, intensity: "vigorous", at: now).check(library: try shipped(), weightKilograms: 70, now: now)
+        #expect(checked.kcal == 360 && checked.met == 9.8 && checked.exercise.name == "Running")
     }
 }
