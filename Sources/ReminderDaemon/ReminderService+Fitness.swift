@@ -47,7 +47,7 @@ extension ReminderService {
     private func entryTime(_ text: String?) throws(ServiceError) -> (Instant, TimeZoneRules) {
         let zone = try zone(named: nil)
         let now = dependencies.now()
-        let instant = try text.map { t throws(ServiceError) in try parseTime(t, parameter: "at", zone: zone) } ?? now
+        let instant = try eventTime(text, in: zone, now: now)
         guard instant <= now else { throw .invalidTime(parameter: "at", message: "\(instant) is in the future: log what already happened") }
         return (instant, zone)
     }
@@ -55,7 +55,7 @@ extension ReminderService {
     func addWorkout(exercise name: String, minutes: Int, intensity text: String?, at: String?) throws(ServiceError) -> LogEntryValue {
         let zone = try zone(named: nil)
         let now = dependencies.now()
-        let instant = try at.map { t throws(ServiceError) in try parseTime(t, parameter: "at", zone: zone) } ?? now
+        let instant = try eventTime(at, in: zone, now: now)
         let checked: WorkoutInput.Checked
         do {
             checked = try WorkoutInput(exercise: name, minutes: minutes, intensity: text, at: instant)

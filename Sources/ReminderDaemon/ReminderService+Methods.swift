@@ -86,7 +86,7 @@ extension ReminderService {
         let reminder = try find(key)
         let zone = try zone(named: reminder.timeZone)
         let now = dependencies.now()
-        let instant = try text.map { t throws(ServiceError) in try parseTime(t, parameter: "at", zone: zone) } ?? now
+        let instant = try eventTime(text, in: zone, now: now)
         guard instant <= now else {
             throw .invalidTime(parameter: "at", message: "\(instant) is in the future: intake can be logged for now or a past time")
         }
@@ -184,6 +184,12 @@ extension ReminderService {
         let firstLog = logs.first.map { zone.localDayNumber(at: $0) } ?? created
         return GoalStreak.length(
             rule: rule, zone: zone, logs: logs, restDays: restDays, today: zone.localDayNumber(at: now), firstDay: min(created, firstLog))
+    }
+
+    /// When something happened: `now` without `text`, else the time it gives (see ``parseTime(_:parameter:zone:)``).
+    func eventTime(_ text: String?, in zone: TimeZoneRules, now: Instant) throws(ServiceError) -> Instant {
+        guard let text else { return now }
+        return try parseTime(text, parameter: "at", zone: zone)
     }
 
     /// Reads `2026-11-21T07:45:00+01:00`, `2026-11-21T07:45` (local to `zone`) or `07:45` (today in `zone`).
