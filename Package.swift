@@ -57,11 +57,18 @@ let package = Package(
         ),
         // The records and parameters of io.remindd.Reminders, shared by the daemon and remindctl.
         .target(name: "ReminderInterface", dependencies: ["ReminderCore"], swiftSettings: strictSettings),
-        // The daemon's service: the io.remindd.Reminders interface, wiring store, scheduler, journal and clock.
+        // The daemon: ports (clock, announcer, status), feature services with their routes, announcers (journal,
+        // Watch), and the composition root that production and tests build alike.
         .target(
             name: "ReminderDaemon",
             dependencies: ["FitnessCore", "HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
             resources: [.embedInCode("io.remindd.Reminders.varlink")],
+            swiftSettings: strictSettings
+        ),
+        // Test kit: a whole daemon in-process on a manual clock, a recording announcer and an in-memory store.
+        .target(
+            name: "ReminderDaemonTesting",
+            dependencies: ["ReminderDaemon", "ReminderCore", "ReminderStore", "FitnessCore", "TimeZoneDatabase", "VarlinkProtocol", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // Thin executable: the daemon.
@@ -101,7 +108,10 @@ let package = Package(
             name: "VarlinkTests",
             dependencies: ["VarlinkProtocol", "VarlinkServer", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
             swiftSettings: strictSettings),
-        .testTarget(name: "ReminderDaemonTests", dependencies: ["ReminderCore", "SystemdSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ReminderDaemonTests",
+            dependencies: ["ReminderDaemon", "ReminderDaemonTesting", "ReminderCore", "ReminderScheduling", "HabitCore", "SystemdSupport", "VarlinkProtocol"],
+            swiftSettings: strictSettings),
         .testTarget(name: "TimeZoneDatabaseTests", dependencies: ["ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
     ]
 )

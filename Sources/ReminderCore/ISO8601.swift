@@ -78,6 +78,7 @@ public enum ISO8601 {
         var digits = 0
         for byte in text.utf8 {
             if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                guard digits < 2 else { return nil }  // fields are two digits: stop before a long run overflows
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
             } else if byte == UInt8(ascii: ":") && digits == 2 && fields.count < 2 {

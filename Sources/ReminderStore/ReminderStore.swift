@@ -42,6 +42,18 @@ public final class ReminderStore: Sendable {
         }
     }
 
+    /// Opens the store on a database the caller made (an in-memory `DatabaseQueue` in tests) and migrates it.
+    /// - Parameter path: what ``path`` reports.
+    public init(database: any DatabaseWriter, path: String = ":memory:") throws(StoreError) {
+        self.path = path
+        self.database = database
+        do {
+            try Self.migrator.migrate(database)
+        } catch {
+            throw .unavailable(path: path, detail: "\(error)")
+        }
+    }
+
     /// Checks an existing file before anything can write to it, through SQLite's C API on a read-only
     /// connection: it must be a database, pass `PRAGMA quick_check`, and hold no migration this remindd does
     /// not know. (Not a GRDB queue: freeing one hands its dispatch queue to libdispatch's thread pool, whose

@@ -70,52 +70,48 @@ struct Remindd: AsyncParsableCommand {
         let paths = RemindPaths(environment: environment, uid: getuid())
         let configPath = config ?? paths.configFile
         let settings = try Self.loadConfiguration(configPath, required: config != nil)
-        let journal = Journal(identifier: "remindd", maximumPriority: Journal.Priority(name: settings.logLevel) ?? .debug)
+        let journal = Journal(identifier: "remindd")
+        let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
         let notifier = Notifier()
         let zones = TimeZoneDatabase.system(environment: environment)
-        if let zone = settings.timeZone {
-            do { _ = try zones.rules(named: zone) } catch { throw Failure("\(configPath): time-zone: \(error)") }
-        }
+        try Self.checkZone(settings, zones: zones, configPath: configPath)
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
         let store: ReminderStore
         do { store = try ReminderStore(path: databasePath) } catch { throw Failure(error.description) }
 
         let dataDirectory = dataDir ?? Self.defaultDataDirectory()
-        let exercises = try Self.loadExercises(dataDirectory)
-        let routineDirectories = [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"]
-        let service = ReminderService(.init(
-            store: store, journal: journal, notifier: notifier, zones: zones, configuration: settings,
-            systemZoneName: { zones.systemZoneName(environment: ProcessInfo.processInfo.environment) },
-            now: { Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970.rounded(.down))) },
-            armTimer: { deadline in
-                if let deadline { monitor.arm(atEpochSeconds: deadline.secondsSinceEpoch) } else { monitor.disarm() }
-            }, exercises: exercises, routineDirectories: routineDirectories))
-        do { try await service.start() } catch { throw Failure(error.description) }
+        let daemon = Daemon(DaemonPorts(
+            clock: SystemClock(monitor: monitor, zones: zones), announcers: [journalAnnouncer], status: notifier, store: store, zones: zones,
+            configuration: settings, exercises: try Self.loadExercises(dataDirectory),
+            routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
+            journalAvailable: { journal.isJournalAvailable }))
+        do { try await daemon.start() } catch { throw Failure(error.description) }
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
         let endpoint = try Self.endpoint(socket ?? settings.socket ?? paths.socket)
         let server = VarlinkServer(
             endpoint: endpoint,
             info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindersAPI.version, url: "https://github.com/remindd/remindd"),
-            interfaces: [RemindersInterface.name: RemindersInterface.idl],
-            handler: RemindersInterface(service: service))
+            interfaces: [RemindersAPI.interface: Daemon.interfaceDescription],
+            handler: daemon.router)
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await server.run(onBound: {
-                    await service.tick()
-                    let status = await service.statusLine()
+                    let status = await daemon.statusLine()
                     notifier.ready(status: status)
-                    journal.send("remindd started: \(status); store \(databasePath)", priority: .info)
+                    journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd started: \(status); store \(databasePath)")))
                 })
             }
             group.addTask {
                 // Returns on SIGTERM or SIGINT (or if the monitor stops); SIGHUP reloads the configuration.
                 for await event in monitor.events {
                     switch event {
-                    case .deadlineReached, .clockChanged: await service.tick()
-                    case .timeZoneChanged: await service.systemTimeZoneChanged()
-                    case .signal(SIGHUP): await Self.reload(service, configPath: configPath, required: config != nil, journal: journal, notifier: notifier)
+                    case .deadlineReached: await daemon.handle(.deadlineReached)
+                    case .clockChanged: await daemon.handle(.clockChanged)
+                    case .timeZoneChanged: await daemon.handle(.timeZoneChanged)
+                    case .signal(SIGHUP):
+                        await Self.reload(daemon, configPath: configPath, required: config != nil, announcer: journalAnnouncer, notifier: notifier)
                     case .signal: return
                     }
                 }
@@ -134,23 +130,31 @@ struct Remindd: AsyncParsableCommand {
             notifier.stopping(status: "Stopping")
         }
         monitor.stop()
-        await service.finishWatchers()
+        daemon.finishWatchers()
         do { try store.close() } catch { throw Failure(error.description) }
-        journal.send("remindd stopped", priority: .info)
+        journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd stopped")))
+    }
+
+    /// The configured `time-zone` must exist.
+    static func checkZone(_ settings: DaemonConfiguration, zones: TimeZoneDatabase, configPath: String) throws {
+        guard let zone = settings.timeZone else { return }
+        do { _ = try zones.rules(named: zone) } catch { throw Failure("\(configPath): time-zone: \(error)") }
     }
 
     /// SIGHUP: RELOADING=1, re-read the config and re-plan, READY=1; a bad file keeps the running configuration.
-    static func reload(_ service: ReminderService, configPath: String, required: Bool, journal: Journal, notifier: Notifier) async {
+    static func reload(
+        _ daemon: Daemon, configPath: String, required: Bool, announcer: JournalAnnouncer, notifier: Notifier
+    ) async {
         notifier.reloading()
         do {
             let reloaded = try loadConfiguration(configPath, required: required)
-            let reloadedJournal = Journal(identifier: "remindd", maximumPriority: Journal.Priority(name: reloaded.logLevel) ?? .debug)
-            try await service.reload(configuration: reloaded, journal: reloadedJournal)
-            journal.send("Configuration reloaded from \(configPath)", priority: .info)
+            announcer.setLogLevel(reloaded.logLevel)
+            try await daemon.reload(reloaded)
+            announcer.announce(.daemon(DaemonMessage(.info, "Configuration reloaded from \(configPath)")))
         } catch {
-            journal.send("Reload failed, keeping the previous configuration: \(error)", priority: .error)
+            announcer.announce(.daemon(DaemonMessage(.error, "Reload failed, keeping the previous configuration: \(error)")))
         }
-        notifier.ready(status: await service.statusLine())
+        notifier.ready(status: await daemon.statusLine())
     }
 
     /// `../share/remindd` next to the executable (`~/.local/bin` -> `~/.local/share/remindd`), or the checkout's

@@ -3,8 +3,14 @@ import ReminderCore
 import ReminderInterface
 import ReminderStore
 
-/// Workouts, food and the daily log. Calories come from `FitnessCore` (ACSM formula, profile weight).
-extension ReminderService {
+/// Workouts, food and the daily log. Calories and every input check come from `FitnessCore` (ACSM formula,
+/// profile weight); this type reads and writes the store.
+struct FitnessService: Sendable {
+    let context: DaemonContext
+    let habits: HabitService
+
+    private var exercises: ExerciseLibrary { context.exercises }
+
     func exerciseValue(_ exercise: Exercise) -> ExerciseValue {
         ExerciseValue(
             id: exercise.id, name: exercise.name, category: exercise.category.rawValue,
@@ -15,154 +21,148 @@ extension ReminderService {
     }
 
     func searchExercises(_ text: String) -> [ExerciseValue] {
-        dependencies.exercises.search(text).map(exerciseValue)
+        exercises.search(text).map(exerciseValue)
     }
 
     func listExercises(category: String?) throws(ServiceError) -> [ExerciseValue] {
-        guard let category else { return dependencies.exercises.exercises.map(exerciseValue) }
+        guard let category else { return exercises.exercises.map(exerciseValue) }
         guard let parsed = ExerciseCategory.allCases.first(where: { $0.rawValue.lowercased() == category.lowercased() }) else {
             throw .invalidInput(parameter: "category", message: "unknown category '\(category)': use \(ExerciseCategory.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        return dependencies.exercises.exercises.filter { $0.category == parsed }.map(exerciseValue)
+        return exercises.exercises.filter { $0.category == parsed }.map(exerciseValue)
     }
 
-    func findExercise(_ name: String) throws(ServiceError) -> Exercise {
-        do { return try WorkoutInput.exercise(name, in: dependencies.exercises) } catch { throw .invalidInput(parameter: error.parameter, message: error.message) }
+    func showExercise(_ name: String) throws(ServiceError) -> ExerciseValue {
+        do { return exerciseValue(try WorkoutInput.exercise(name, in: exercises)) } catch { throw .invalidInput(parameter: error.parameter, message: error.message) }
     }
-
-    func showExercise(_ name: String) throws(ServiceError) -> ExerciseValue { exerciseValue(try findExercise(name)) }
 
     /// The profile's weight in kilograms (70 when not set).
-    var weight: Double { (try? dependencies.store.profile("weight-kg")).flatMap { $0.flatMap(Double.init) } ?? Calories.defaultWeightKilograms }
+    private var weight: Double { (try? context.store.profile("weight-kg")).flatMap { $0.flatMap(Double.init) } ?? Calories.defaultWeightKilograms }
 
     func setWeight(_ text: String) throws(ServiceError) -> Double {
         guard let kilograms = Calories.parseWeight(text) else {
             throw .invalidInput(parameter: "weight", message: "invalid weight '\(text)': write it with its unit, e.g. 82kg or 180lb (20-400 kg)")
         }
-        do { try dependencies.store.setProfile("weight-kg", String(kilograms)) } catch { throw ServiceError(error) }
+        try storing { () throws(StoreError) in try context.store.setProfile("weight-kg", String(kilograms)) }
         return kilograms
     }
 
-    /// When an entry happened: now, or a past time (07:45 today, a local date-time, or an instant).
-    private func entryTime(_ text: String?) throws(ServiceError) -> (Instant, TimeZoneRules) {
-        let zone = try zone(named: nil)
-        let now = dependencies.now()
-        let instant = try eventTime(text, in: zone, now: now)
-        guard instant <= now else { throw .invalidTime(parameter: "at", message: "\(instant) is in the future: log what already happened") }
-        return (instant, zone)
+    /// When an entry happened: now, or a past time the user typed (see `TimeText`).
+    private func entryTime(_ text: String?, now: Instant, zone: TimeZoneRules) throws(ServiceError) -> Instant {
+        try text.map { text throws(ServiceError) in try ReminderService.instant(text, parameter: "at", now: now, zone: zone) } ?? now
     }
 
-    func addWorkout(exercise name: String, minutes: Int, intensity text: String?, at: String?) throws(ServiceError) -> LogEntryValue {
-        let zone = try zone(named: nil)
-        let now = dependencies.now()
-        let instant = try eventTime(at, in: zone, now: now)
+    func addWorkout(exercise name: String, minutes: Int, intensity text: String?, at: String?) async throws(ServiceError) -> LogEntryValue {
+        let zone = try context.zone(named: nil)
+        let now = context.clock.now()
+        let instant = try entryTime(at, now: now, zone: zone)
         let checked: WorkoutInput.Checked
         do {
             checked = try WorkoutInput(exercise: name, minutes: minutes, intensity: text, at: instant)
-                .check(library: dependencies.exercises, weightKilograms: weight, now: now)
+                .check(library: exercises, weightKilograms: weight, now: now)
         } catch {
             throw .invalidInput(parameter: error.parameter, message: error.message)
         }
-        let id: Int64
-        do {
-            id = try dependencies.store.addWorkout(
+        let id = try storing { () throws(StoreError) in
+            try context.store.addWorkout(
                 exercise: checked.exercise.id, minutes: minutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal,
                 at: instant, timeZone: zone.identifier)
-        } catch {
-            throw ServiceError(error)
         }
-        habitsChanged()
+        await habits.changed(now: now)
         return LogEntryValue(
             id: id, name: checked.exercise.name, kcal: checked.kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false),
             minutes: minutes, intensity: checked.intensity.rawValue)
     }
 
-    func editWorkout(id: Int64, minutes: Int?, intensity text: String?) throws(ServiceError) -> LogEntryValue {
-        let all: [ReminderStore.LogEntry]
-        do { all = try dependencies.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2)) } catch { throw ServiceError(error) }
-        guard let entry = all.first(where: { $0.id == id }), let exercise = dependencies.exercises.exercise(named: entry.name) else {
+    func editWorkout(id: Int64, minutes: Int?, intensity text: String?) async throws(ServiceError) -> LogEntryValue {
+        let now = context.clock.now()
+        let all = try storing { () throws(StoreError) in
+            try context.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
+        }
+        guard let entry = all.first(where: { $0.id == id }), let exercise = exercises.exercise(named: entry.name) else {
             throw .invalidInput(parameter: "id", message: "no workout \(id): see 'remindctl workout list'")
         }
         let newMinutes = minutes ?? entry.minutes ?? 0
         let checked: WorkoutInput.Checked
         do {
             checked = try WorkoutInput(exercise: exercise.id, minutes: newMinutes, intensity: text ?? entry.intensity, at: entry.at)
-                .check(library: dependencies.exercises, weightKilograms: weight, now: dependencies.now())
+                .check(library: exercises, weightKilograms: weight, now: now)
         } catch {
             throw .invalidInput(parameter: error.parameter, message: error.message)
         }
-        let (intensity, met, kcal) = (checked.intensity, checked.met, checked.kcal)
-        do { try dependencies.store.updateWorkout(id: id, minutes: newMinutes, intensity: intensity.rawValue, met: met, kcal: kcal) } catch { throw ServiceError(error) }
-        habitsChanged()
-        let fallback = try zone(named: nil)
-        let zone = (try? zone(named: entry.timeZone)) ?? fallback
-        return LogEntryValue(id: id, name: exercise.name, kcal: kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false), minutes: newMinutes, intensity: intensity.rawValue)
+        try storing { () throws(StoreError) in
+            try context.store.updateWorkout(id: id, minutes: newMinutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal)
+        }
+        await habits.changed(now: now)
+        let fallback = try context.zone(named: nil)
+        let zone = (try? context.zone(named: entry.timeZone)) ?? fallback
+        return LogEntryValue(
+            id: id, name: exercise.name, kcal: checked.kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false),
+            minutes: newMinutes, intensity: checked.intensity.rawValue)
     }
 
-    func deleteEntry(_ table: ReminderStore.EntryTable, id: Int64) throws(ServiceError) {
-        let deleted: Bool
-        do { deleted = try dependencies.store.deleteEntry(table: table, id: id) } catch { throw ServiceError(error) }
+    func deleteEntry(_ table: ReminderStore.EntryTable, id: Int64) async throws(ServiceError) {
+        let deleted = try storing { () throws(StoreError) in try context.store.deleteEntry(table: table, id: id) }
         guard deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
-        if table == .workout { habitsChanged() }
+        if table == .workout { await habits.changed(now: context.clock.now()) }
     }
 
     func addFood(name: String, kcal: Int, at: String?) throws(ServiceError) -> LogEntryValue {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .invalidInput(parameter: "name", message: "a food entry needs a name, e.g. remindctl food add \"Oatmeal\" --kcal 350") }
         guard (0...20_000).contains(kcal) else { throw .invalidInput(parameter: "kcal", message: "kcal must be 0 to 20000, not \(kcal)") }
-        let (instant, zone) = try entryTime(at)
-        let id: Int64
-        do { id = try dependencies.store.addFood(name: trimmed, kcal: kcal, at: instant, timeZone: zone.identifier) } catch { throw ServiceError(error) }
+        let zone = try context.zone(named: nil)
+        let now = context.clock.now()
+        let instant = try entryTime(at, now: now, zone: zone)
+        guard instant <= now else { throw .invalidTime(parameter: "at", message: "\(instant) is in the future: log what already happened") }
+        let id = try storing { () throws(StoreError) in try context.store.addFood(name: trimmed, kcal: kcal, at: instant, timeZone: zone.identifier) }
         return LogEntryValue(id: id, name: trimmed, kcal: kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false), minutes: nil, intensity: nil)
     }
 
     /// Days from `from` to `to` (inclusive, at most 366), each with its food, workouts and totals.
     func days(from: String, to: String?) throws(ServiceError) -> [DayValue] {
         guard let first = ISO8601.parseDate(from) else { throw .invalidTime(parameter: "from", message: "invalid date '\(from)': write YYYY-MM-DD") }
-        let zone = try zone(named: nil)
+        let zone = try context.zone(named: nil)
         let last: LocalDate
         if let to {
             guard let parsed = ISO8601.parseDate(to) else { throw .invalidTime(parameter: "to", message: "invalid date '\(to)': write YYYY-MM-DD") }
             last = parsed
         } else {
-            last = LocalDate(dayNumber: zone.localDayNumber(at: dependencies.now()))
+            last = LocalDate(dayNumber: zone.localDayNumber(at: context.clock.now()))
         }
         guard first <= last else { throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first))") }
         guard last.dayNumber - first.dayNumber < 366 else { throw .invalidTime(parameter: "to", message: "a history range is at most 366 days") }
         var result: [DayValue] = []
-        for day in first.dayNumber...last.dayNumber { result.append(try self.day(LocalDate(dayNumber: day).description)) }
+        for day in first.dayNumber...last.dayNumber { result.append(try self.day(LocalDate(dayNumber: day), zone: zone)) }
         return result
     }
 
     /// Deletes workouts and food older than `retention-days` (never fewer than 90) when the config sets it.
     func pruneOldEntries() {
-        guard let days = dependencies.configuration.retentionDays else { return }
-        let cutoff = dependencies.now().adding(seconds: -Int64(max(days, 90)) * 86400)
-        try? dependencies.store.pruneEntries(before: cutoff)
+        guard let days = context.configuration.retentionDays else { return }
+        let cutoff = context.clock.now().adding(seconds: -Int64(max(days, 90)) * 86400)
+        try? context.store.pruneEntries(before: cutoff)
     }
 
     /// A local day's food and workouts (default today), in the current zone.
     func day(_ text: String?) throws(ServiceError) -> DayValue {
-        let zone = try zone(named: nil)
-        let date: LocalDate
-        if let text {
-            guard let parsed = ISO8601.parseDate(text) else { throw .invalidTime(parameter: "date", message: "invalid date '\(text)': write YYYY-MM-DD") }
-            date = parsed
-        } else {
-            date = LocalDate(dayNumber: zone.localDayNumber(at: dependencies.now()))
-        }
+        let zone = try context.zone(named: nil)
+        guard let text else { return try day(LocalDate(dayNumber: zone.localDayNumber(at: context.clock.now())), zone: zone) }
+        guard let date = ISO8601.parseDate(text) else { throw .invalidTime(parameter: "date", message: "invalid date '\(text)': write YYYY-MM-DD") }
+        return try day(date, zone: zone)
+    }
+
+    private func day(_ date: LocalDate, zone: TimeZoneRules) throws(ServiceError) -> DayValue {
         let start = zone.resolve(localSeconds: Int64(date.dayNumber) * 86400)
         let end = zone.resolve(localSeconds: Int64(date.dayNumber + 1) * 86400).adding(seconds: -1)
         func values(_ table: ReminderStore.EntryTable) throws(ServiceError) -> [LogEntryValue] {
-            do {
-                return try dependencies.store.entries(table, from: start, through: end).map { entry in
-                    let name = table == .workout ? (dependencies.exercises.exercise(named: entry.name)?.name ?? entry.name) : entry.name
+            try storing { () throws(StoreError) in
+                try context.store.entries(table, from: start, through: end).map { entry in
+                    let name = table == .workout ? (exercises.exercise(named: entry.name)?.name ?? entry.name) : entry.name
                     return LogEntryValue(
                         id: entry.id, name: name, kcal: entry.kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false),
                         minutes: entry.minutes, intensity: entry.intensity)
                 }
-            } catch {
-                throw ServiceError(error)
             }
         }
         return DayValue(date: date.description, food: try values(.food), workouts: try values(.workout))

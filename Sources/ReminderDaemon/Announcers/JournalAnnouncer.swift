@@ -1,0 +1,123 @@
+import HabitCore
+import ReminderCore
+import Synchronization
+import SystemdSupport
+
+/// The journal MESSAGE_IDs of remindd's entries (128-bit, fixed forever; explained by `catalog/remindd.catalog`).
+public enum MessageID {
+    public static let fired = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
+    public static let suppressed = "8d2e6b1f0a9c4e37b5d1c8f3a2e70b64"
+    public static let caughtUp = "c3a95e7d1b2f4068a9e4d0c7b6f21e83"
+    public static let freezeEarned = "5b7e0d2c8a1f4e69b3c6d9a2f0e4b718"
+    public static let freezeUsed = "9e3a6c1b7d2f4085a4e8c0b3d6f1a952"
+    public static let streakBroken = "2d8f4b6e0c9a4173b5e1d7c2a8f06e34"
+    public static let achievement = "71c4e9a3b5d04f28a6c2e8b1d9f3a057"
+    public static let restSuggestion = "e6b2a9d4c1f3407e8d5a0b7c3e9f2146"
+}
+
+/// Writes events to the systemd journal: the only place that knows MESSAGE_IDs, wording, priorities and fields.
+public final class JournalAnnouncer: Announcer {
+    /// One journal entry: what ``JournalAnnouncer`` writes for an event.
+    public struct Entry: Hashable, Sendable {
+        public var message: String
+        public var priority: Journal.Priority
+        public var fields: [Field]
+
+        /// A `NAME=value` field (names: upper-case letters, digits, underscores).
+        public struct Field: Hashable, Sendable {
+            public var name: String
+            public var value: String
+        }
+    }
+
+    private let journal: Journal
+    private let maximumPriority: Mutex<Journal.Priority>
+
+    /// - Parameters:
+    ///   - journal: the journal writer (identifier `remindd`).
+    ///   - logLevel: the config's `log-level`: less important entries are not written.
+    public init(journal: Journal, logLevel: String) {
+        self.journal = journal
+        maximumPriority = Mutex(Journal.Priority(name: logLevel) ?? .debug)
+    }
+
+    /// Applies a reloaded `log-level`.
+    public func setLogLevel(_ logLevel: String) {
+        maximumPriority.withLock { $0 = Journal.Priority(name: logLevel) ?? .debug }
+    }
+
+    public func announce(_ event: DaemonEvent) {
+        let entry = Self.entry(for: event)
+        guard entry.priority <= maximumPriority.withLock({ $0 }) else { return }
+        journal.send(entry.message, priority: entry.priority, fields: entry.fields.map { ($0.name, $0.value) })
+    }
+
+    /// The entry for an event: its wording, priority and structured fields.
+    public static func entry(for event: DaemonEvent) -> Entry {
+        switch event {
+        case .firing(let firing): return entry(for: firing)
+        case .habit(let notice): return entry(for: notice)
+        case .daemon(let message):
+            return Entry(message: message.text, priority: Journal.Priority(rawValue: message.severity.rawValue) ?? .info, fields: [])
+        }
+    }
+
+    private static func entry(for event: FiringEvent) -> Entry {
+        let firing = event.firing
+        var message: String
+        var priority = Journal.Priority.notice
+        var messageID = MessageID.fired
+        switch event.kind {
+        case .fired:
+            message = "Reminder: \(FiringWording.reminder(firing))"
+        case .snoozed:
+            message = "Reminder (snoozed): \(FiringWording.reminder(firing))"
+        case .late:
+            messageID = MessageID.caughtUp
+            message = "Reminder: \(FiringWording.reminder(firing)), late by \(FiringWording.duration(seconds: firing.lateSeconds))"
+            if firing.slotsDue > 1 { message += " (missed \(firing.slotsDue) times)" }
+        case .suppressed, .skipped:
+            messageID = MessageID.suppressed
+            priority = .debug
+            message = "\(event.kind == .suppressed ? "Suppressed reminder" : "Missed reminder"): \(FiringWording.reminder(firing))"
+            if let detail = event.detail { message += ": \(detail)" }
+        }
+        var fields = [
+            ("MESSAGE_ID", messageID), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
+            ("REMINDER_SLOT", firing.slotID), ("SCHEDULED_UTC", firing.occurrence.instant.description),
+            ("FIRED_UTC", event.handledAt.description), ("LATE_SECONDS", String(firing.lateSeconds)),
+            ("REMINDER_SLOTS_DUE", String(firing.slotsDue)),
+        ]
+        if let detail = event.detail { fields.append(("REMINDER_DETAIL", detail)) }
+        return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
+    }
+
+    private static func entry(for notice: HabitNotice) -> Entry {
+        let (message, messageID, fields): (String, String, [(String, String)])
+        switch notice {
+        case .achievement(let id):
+            (message, messageID, fields) = (
+                "Achievement unlocked: \(id.title) (+\(id.xp) XP)", MessageID.achievement,
+                [("ACHIEVEMENT_ID", id.rawValue), ("ACHIEVEMENT_XP", String(id.xp))]
+            )
+        case .freezeEarned(_, let streak, let banked):
+            (message, messageID, fields) = (
+                "Streak freeze earned: \(streak)-day streak, \(banked) banked", MessageID.freezeEarned,
+                [("STREAK_DAYS", String(streak)), ("FREEZES_BANKED", String(banked))]
+            )
+        case .freezeUsed(let date, let streak, let banked):
+            (message, messageID, fields) = (
+                "Streak protected by a freeze on \(date): \(banked) left", MessageID.freezeUsed,
+                [("STREAK_DAYS", String(streak)), ("FREEZES_BANKED", String(banked))]
+            )
+        case .streakBroken(_, let streak):
+            (message, messageID, fields) = ("Streak broken after \(streak) days", MessageID.streakBroken, [("STREAK_DAYS", String(streak))])
+        case .restSuggestion(let date):
+            (message, messageID, fields) = (
+                "Consider a rest day: 6 active days in a row (rest is part of training; 'remindctl rest mark \(date)')",
+                MessageID.restSuggestion, []
+            )
+        }
+        return Entry(message: message, priority: .notice, fields: ([("MESSAGE_ID", messageID)] + fields).map(Entry.Field.init))
+    }
+}

@@ -1,0 +1,137 @@
+import FitnessCore
+import ReminderCore
+import ReminderInterface
+import ReminderStore
+import TimeZoneDatabase
+import VarlinkProtocol
+import VarlinkServer
+
+/// What the daemon is built from: production passes the system clock, the journal and the file store; tests
+/// pass a manual clock, a recording announcer and an in-memory store (`ReminderDaemonTesting`).
+public struct DaemonPorts: Sendable {
+    public var clock: any DaemonClock
+    /// Every channel events go to (the Watch streams are added by the daemon itself).
+    public var announcers: [any Announcer]
+    public var status: any StatusReporter
+    public var store: ReminderStore
+    public var zones: TimeZoneDatabase
+    public var configuration: DaemonConfiguration
+    public var exercises: ExerciseLibrary
+    /// Where routine files are read from, on every routine call (new files need no restart).
+    public var routineDirectories: [String]
+    /// Whether entries reach the journal (the Status call reports it).
+    public var journalAvailable: @Sendable () -> Bool
+
+    public init(
+        clock: any DaemonClock, announcers: [any Announcer], status: any StatusReporter, store: ReminderStore, zones: TimeZoneDatabase,
+        configuration: DaemonConfiguration, exercises: ExerciseLibrary, routineDirectories: [String],
+        journalAvailable: @escaping @Sendable () -> Bool
+    ) {
+        self.clock = clock
+        self.announcers = announcers
+        self.status = status
+        self.store = store
+        self.zones = zones
+        self.configuration = configuration
+        self.exercises = exercises
+        self.routineDirectories = routineDirectories
+        self.journalAvailable = journalAvailable
+    }
+}
+
+/// The composition root: builds the feature services from the ports and routes the Varlink methods to them.
+/// `remindd` runs one over a socket and its system clock; tests build the same thing in-process.
+public final class Daemon: Sendable {
+    /// Every method of `io.remindd.Reminders`, for the Varlink server (or a test calling without a socket).
+    public let router: MethodRouter
+
+    private let context: DaemonContext
+    private let scheduling: SchedulingService
+    private let reminders: ReminderService
+    private let habits: HabitService
+    private let fitness: FitnessService
+    private let watch = WatchAnnouncer()
+
+    public init(_ ports: DaemonPorts) {
+        let context = DaemonContext(ports: ports, announcer: AnnouncerGroup(ports.announcers + [watch]))
+        let scheduling = SchedulingService(context: context, statusReporter: ports.status)
+        let habits = HabitService(context: context, scheduling: scheduling)
+        let reminders = ReminderService(context: context, scheduling: scheduling, habits: habits)
+        let fitness = FitnessService(context: context, habits: habits)
+        let routines = RoutineService(context: context, reminders: reminders, habits: habits)
+        (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
+
+        var router = MethodRouter()
+        reminders.register(in: &router)
+        habits.register(in: &router)
+        fitness.register(in: &router)
+        routines.register(in: &router)
+        let journalAvailable = ports.journalAvailable
+        router.method("Status") {
+            let counts = try reminders.counts()
+            let next = await scheduling.nextFiring().map { FiringValue(reminderID: $0.0.id, name: $0.0.name, occurrence: $0.1) }
+            return StatusValue(
+                version: RemindersAPI.version, reminders: counts.total, enabled: counts.enabled, next: next, status: await scheduling.statusLine(),
+                storePath: context.store.path, journal: journalAvailable(), systemTimeZone: context.systemZone)
+        }
+        router.register("Watch") { [watch] call, reply in
+            guard call.more == true else { throw VarlinkError.expectedMore() }
+            let (id, stream) = watch.subscribe()
+            defer { watch.unsubscribe(id) }
+            for await entry in stream {
+                try await reply(VarlinkReply(parameters: try JSONValue(encoding: ["entry": entry]), continues: true))
+            }
+        }
+        self.router = router
+    }
+
+    /// Loads the store and plans every reminder; then handles what is already due (catch-up after downtime).
+    /// - Returns: the number of enabled reminders.
+    @discardableResult
+    public func start() async throws(StoreError) -> Int {
+        await reminders.addBuiltIns()
+        fitness.pruneOldEntries()
+        let count = try await scheduling.load()
+        await handle(.deadlineReached)
+        await habits.changed(now: context.clock.now())
+        return count
+    }
+
+    /// Acts on what the clock reports: handles what is due, re-plans after a clock or zone change.
+    public func handle(_ event: ClockEvent) async {
+        if event == .timeZoneChanged {
+            guard context.refreshSystemZone() else { return }
+            context.say(.info, "System time zone is now \(context.systemZone); re-planning reminders that follow it")
+            await scheduling.systemZoneChanged(now: context.clock.now())
+        }
+        let now = context.clock.now()
+        for wakeUp in await scheduling.tick(now: now) {
+            switch wakeUp {
+            case .restSuggestion: await habits.restSuggestionDue(now: now)
+            }
+        }
+    }
+
+    /// Applies a new configuration and re-plans everything from the store.
+    public func reload(_ configuration: DaemonConfiguration) async throws(StoreError) {
+        context.apply(configuration)
+        try await scheduling.load()
+        await handle(.deadlineReached)
+        await habits.changed(now: context.clock.now())
+    }
+
+    /// The one-line state for STATUS=: `3 reminders, next: Vitamin D at Sun 09:00`.
+    public func statusLine() async -> String { await scheduling.statusLine() }
+
+    /// The database file (`:memory:` in tests).
+    public var storePath: String { context.store.path }
+
+    /// Ends every Watch stream (at shutdown).
+    public func finishWatchers() { watch.finishAll() }
+}
+
+extension Daemon {
+    /// The `io.remindd.Reminders` IDL text (`io.remindd.Reminders.varlink`, embedded at build time), for
+    /// `GetInterfaceDescription`.
+    public static let interfaceDescription = String(decoding: PackageResources.io_remindd_Reminders_varlink, as: UTF8.self)
+}

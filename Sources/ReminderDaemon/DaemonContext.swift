@@ -1,0 +1,78 @@
+import FitnessCore
+import ReminderCore
+import ReminderStore
+import Synchronization
+import TimeZoneDatabase
+
+/// What every feature service shares: the ports, the store, and the settings that a reload or a change of
+/// the system zone replaces.
+///
+/// A final class whose mutable part (configuration, system zone, parsed zones) sits behind a `Mutex`: reads are
+/// short and never wait on I/O other than reading a zone file once.
+final class DaemonContext: Sendable {
+    let clock: any DaemonClock
+    let announcer: any Announcer
+    let store: ReminderStore
+    let zoneFiles: TimeZoneDatabase
+    let exercises: ExerciseLibrary
+    let routineDirectories: [String]
+
+    private struct Settings {
+        var configuration: DaemonConfiguration
+        var systemZone: String
+        var zoneCache: [String: TimeZoneRules] = [:]
+    }
+    private let settings: Mutex<Settings>
+
+    init(ports: DaemonPorts, announcer: any Announcer) {
+        clock = ports.clock
+        self.announcer = announcer
+        store = ports.store
+        zoneFiles = ports.zones
+        exercises = ports.exercises
+        routineDirectories = ports.routineDirectories
+        settings = Mutex(Settings(configuration: ports.configuration, systemZone: ports.clock.systemZoneName()))
+    }
+
+    /// The configuration in force.
+    var configuration: DaemonConfiguration { settings.withLock { $0.configuration } }
+
+    /// Replaces the configuration (a reload that passed every check).
+    func apply(_ configuration: DaemonConfiguration) {
+        settings.withLock { $0.configuration = configuration }
+    }
+
+    /// The system zone the daemon last saw.
+    var systemZone: String { settings.withLock { $0.systemZone } }
+
+    /// Reads the system zone from the clock; true when it differs from the one the daemon had.
+    func refreshSystemZone() -> Bool {
+        let name = clock.systemZoneName()
+        return settings.withLock { state in
+            guard state.systemZone != name else { return false }
+            state.systemZone = name
+            return true
+        }
+    }
+
+    /// The rules of a zone: `name`, else the configured `time-zone`, else the system zone.
+    func zone(named name: String?) throws(ServiceError) -> TimeZoneRules {
+        let (zoneName, cached) = settings.withLock { state in
+            let zoneName = name ?? state.configuration.timeZone ?? state.systemZone
+            return (zoneName, state.zoneCache[zoneName])
+        }
+        if let cached { return cached }
+        do {
+            let rules = try zoneFiles.rules(named: zoneName)
+            settings.withLock { $0.zoneCache[zoneName] = rules }
+            return rules
+        } catch {
+            throw .unknownTimeZone(zoneName, error.description)
+        }
+    }
+
+    /// Announces a message about the daemon itself.
+    func say(_ severity: DaemonMessage.Severity, _ text: String) {
+        announcer.announce(.daemon(DaemonMessage(severity, text)))
+    }
+}

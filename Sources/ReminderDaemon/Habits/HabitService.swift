@@ -1,0 +1,211 @@
+import HabitCore
+import ReminderCore
+import ReminderInterface
+import ReminderStore
+
+/// The habit system: every view is computed by `StreakEngine` from the stored raw events (intake logs,
+/// workouts, rest days, the recovery), so a retroactive change recomputes everything consistently. Which
+/// notices to announce and when to suggest rest are decided by `HabitCore`; this type reads, records and announces.
+struct HabitService: Sendable {
+    let context: DaemonContext
+    let scheduling: SchedulingService
+
+    private var dayRules: DayRules {
+        let configuration = context.configuration
+        return DayRules(dayStart: configuration.dayStart, graceSeconds: configuration.graceMinutes * 60)
+    }
+
+    /// `now` with the habit zone's offset, and its day number under the day rules.
+    private func day(at instant: Instant) throws(ServiceError) -> (now: Activity, day: Int) {
+        let zone = try context.zone(named: nil)
+        let now = Activity(instant: instant, offsetSeconds: zone.offset(at: instant))
+        return (now, dayRules.day(ofLocalSeconds: now.instant.secondsSinceEpoch + Int64(now.offsetSeconds)))
+    }
+
+    func report(now instant: Instant) throws(ServiceError) -> StreakReport {
+        do {
+            var activities: [Activity] = []
+            let fallback = try context.zone(named: nil)
+            // Each log keeps the zone in effect when it happened: past days never move.
+            func activity(_ at: Instant, _ zoneName: String) -> Activity {
+                let zone = (try? context.zone(named: zoneName)) ?? fallback
+                return Activity(instant: at, offsetSeconds: zone.offset(at: at))
+            }
+            for (at, zoneName) in try context.store.allIntakes() { activities.append(activity(at, zoneName)) }
+            for workout in try context.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: instant) {
+                activities.append(activity(workout.at, workout.timeZone))
+            }
+            let rest = try context.store.restDays().compactMap { day -> RestDay? in
+                guard let date = ISO8601.parseDate(day.date) else { return nil }
+                return RestDay(date: date, reason: RestReason(name: day.reason) ?? .other, lightActivities: day.lightActivities)
+            }
+            return StreakEngine.report(
+                activities: activities, restDays: rest, recovered: try context.store.recovery(), now: try day(at: instant).now, rules: dayRules)
+        } catch {
+            throw ServiceError(mapping: error)
+        }
+    }
+
+    /// The rest days as day numbers (read once per listing, not once per reminder).
+    func restDayNumbers() -> Set<Int> {
+        Set(((try? context.store.restDays()) ?? []).compactMap { ISO8601.parseDate($0.date)?.dayNumber })
+    }
+
+    func streak() throws(ServiceError) -> StreakValue {
+        let now = context.clock.now()
+        let report = try report(now: now)
+        announceNotices(report, now: now)
+        return StreakValue(
+            current: report.current.map(Self.value), best: report.best.map(Self.value), freezes: report.freezesBanked,
+            strength: Int((report.strength * 100).rounded()), mustLogBy: report.mustLogBy?.description,
+            recoveryAvailable: !report.recoveryUsed && report.lastBreak != nil)
+    }
+
+    func markRest(from: String, to: String?, reason: String?, light: [String]) async throws(ServiceError) -> [String] {
+        let now = context.clock.now()
+        guard let first = ISO8601.parseDate(from) else { throw .invalidTime(parameter: "from", message: "invalid date '\(from)': write YYYY-MM-DD, e.g. 2026-11-24") }
+        let last: LocalDate
+        if let to {
+            guard let parsed = ISO8601.parseDate(to) else { throw .invalidTime(parameter: "to", message: "invalid date '\(to)': write YYYY-MM-DD, e.g. 2026-11-30") }
+            last = parsed
+        } else {
+            last = first
+        }
+        guard first <= last else { throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first)): give --from before --to") }
+        guard last.dayNumber - first.dayNumber < 366 else { throw .invalidTime(parameter: "to", message: "a range of rest days is at most a year long") }
+        let today = try day(at: now).day
+        guard last.dayNumber <= today + 366 else {
+            throw .invalidTime(parameter: to == nil ? "from" : "to", message: "\(last) is more than a year ahead: rest days can be planned up to a year in advance")
+        }
+        let restReason: RestReason
+        if let reason {
+            guard let parsed = RestReason(name: reason) else {
+                throw .invalidTime(parameter: "reason", message: "unknown reason '\(reason)': use one of \(RestReason.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            restReason = parsed
+        } else {
+            restReason = .recovery
+        }
+        let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
+        try storing { () throws(StoreError) in try context.store.markRestDays(dates.map { ($0, restReason.rawValue, light) }) }
+        await changed(now: now)
+        return dates
+    }
+
+    func unmarkRest(date: String) async throws(ServiceError) {
+        guard let parsed = ISO8601.parseDate(date) else { throw .invalidTime(parameter: "date", message: "invalid date '\(date)': write YYYY-MM-DD") }
+        let removed = try storing { () throws(StoreError) in try context.store.unmarkRestDay(parsed.description) }
+        guard removed else { throw .invalidTime(parameter: "date", message: "\(parsed) is not marked as a rest day") }
+        await changed(now: context.clock.now())
+    }
+
+    func restStats() throws(ServiceError) -> RestStatsValue {
+        let now = context.clock.now()
+        let report = try report(now: now)
+        let today = try day(at: now).day
+        let date = LocalDate(dayNumber: today)
+        let monthStart = LocalDate(year: date.year, month: date.month, day: 1)!.dayNumber
+        let monday = today - CivilCalendar.floorMod(today - 4, 7)
+        func count(_ state: DayState, in range: ClosedRange<Int>) -> Int { range.filter { report.days[$0] == state }.count }
+        return RestStatsValue(
+            restDaysThisMonth: count(.rest, in: monthStart...today), activeDaysThisWeek: count(.active, in: monday...today),
+            restDaysThisWeek: count(.rest, in: monday...today))
+    }
+
+    func freezeHistory() throws(ServiceError) -> [FreezeEventValue] {
+        try report(now: context.clock.now()).freezeHistory.map {
+            FreezeEventValue(date: $0.date.description, kind: $0.kind.rawValue, banked: $0.banked, streak: $0.streak)
+        }
+    }
+
+    func recover() async throws(ServiceError) -> StreakRunValue {
+        let now = context.clock.now()
+        let report = try report(now: now)
+        guard !report.recoveryUsed else {
+            throw .habit("the one-time streak recovery was already used: it can be used once, ever")
+        }
+        guard let broken = report.lastBreak else {
+            throw .habit("there is nothing to recover: no streak has been broken")
+        }
+        let recorded = try storing { () throws(StoreError) in try context.store.recordRecovery(days: broken.missed, at: now) }
+        guard recorded else { throw .habit("the one-time streak recovery was already used: it can be used once, ever") }
+        await changed(now: now)
+        let restored = try self.report(now: now)
+        return restored.current.map(Self.value) ?? Self.value(broken.streak)
+    }
+
+    func achievements() throws(ServiceError) -> [AchievementValue] {
+        let unlocked = Dictionary(uniqueKeysWithValues: try report(now: context.clock.now()).achievements.map { ($0.id, $0.date) })
+        return Achievement.ID.allCases.map {
+            AchievementValue(id: $0.rawValue, title: $0.title, xp: $0.xp, requirement: $0.requirement, unlocked: unlocked[$0]?.description)
+        }
+    }
+
+    func calendar(month: String?) throws(ServiceError) -> CalendarValue {
+        let now = context.clock.now()
+        let report = try report(now: now)
+        let today = try day(at: now).day
+        let todayDate = LocalDate(dayNumber: today)
+        var year = todayDate.year
+        var monthNumber = todayDate.month
+        if let month {
+            let parts = month.split(separator: "-")
+            guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]), (1...12).contains(m), parts[0].count == 4 else {
+                throw .invalidTime(parameter: "month", message: "invalid month '\(month)': write YYYY-MM, e.g. 2026-11")
+            }
+            (year, monthNumber) = (y, m)
+        }
+        let first = LocalDate(year: year, month: monthNumber, day: 1)!.dayNumber
+        let length = CivilCalendar.daysInMonth(year: year, month: monthNumber)
+        let days = (first..<(first + length)).map { day in
+            CalendarDayValue(
+                date: LocalDate(dayNumber: day).description, state: day > today ? "future" : (report.days[day]?.rawValue ?? "none"),
+                today: day == today)
+        }
+        return CalendarValue(
+            month: "\(ISO8601.pad(year, 4))-\(ISO8601.pad(monthNumber, 2))", days: days, streak: report.current?.length ?? 0,
+            freezes: report.freezesBanked, strength: Int((report.strength * 100).rounded()))
+    }
+
+    // MARK: Notices
+
+    /// Announces each notice `HabitCore` finds in the report, once ever (the store remembers its key).
+    private func announceNotices(_ report: StreakReport, now: Instant) {
+        guard let today = try? day(at: now).day else { return }
+        for notice in HabitNotice.notices(in: report, today: today) { announceOnce(notice, now: now) }
+    }
+
+    private func announceOnce(_ notice: HabitNotice, now: Instant) {
+        guard (try? context.store.recordNotice(notice.key, at: now)) == true else { return }
+        context.announcer.announce(.habit(notice))
+    }
+
+    /// After anything that changes habit days (a log, a workout, a rest day, the recovery), at start-up and
+    /// after a reload: announce what is new and set the rest-suggestion wake-up.
+    func changed(now: Instant) async {
+        guard let report = try? report(now: now) else { return }
+        announceNotices(report, now: now)
+        await planRestSuggestion(report, now: now)
+    }
+
+    /// The rest-suggestion wake-up came: suggest rest if it is time, and set the next wake-up.
+    func restSuggestionDue(now: Instant) async {
+        guard let report = try? report(now: now) else { return }
+        await planRestSuggestion(report, now: now)
+    }
+
+    private func planRestSuggestion(_ report: StreakReport, now: Instant) async {
+        guard let today = try? day(at: now).day, let zone = try? context.zone(named: nil) else { return }
+        let configuration = context.configuration
+        let plan = RestSuggestion.plan(report, today: today, now: now) { day in
+            zone.resolve(localSeconds: Int64(day) * 86400 + Int64(configuration.dayStart.secondsSinceMidnight)
+                + Int64(configuration.morning.secondsSinceMidnight))
+        }
+        if let date = plan.suggest { announceOnce(.restSuggestion(date: date), now: now) }
+        await scheduling.setWakeUp(.restSuggestion, at: plan.wakeAt)
+    }
+
+    private static func value(_ run: StreakRun) -> StreakRunValue {
+        StreakRunValue(length: run.length, start: run.start.description, end: run.end.description)
+    }
+}

@@ -1,0 +1,26 @@
+/// Where the daemon's events go: the journal, Watch streams, and any later channel (desktop notifications,
+/// command hooks). Adding a channel is one type conforming to this and one line in ``DaemonPorts``.
+///
+/// `announce` is called on the daemon's firing path: an announcer must not block (queue, or drop and say so).
+public protocol Announcer: Sendable {
+    /// Takes one event. Events arrive in the order they happened.
+    func announce(_ event: DaemonEvent)
+}
+
+/// Sends every event to several announcers, in order.
+public struct AnnouncerGroup: Announcer {
+    public let members: [any Announcer]
+
+    public init(_ members: [any Announcer]) {
+        self.members = members
+    }
+
+    public func announce(_ event: DaemonEvent) {
+        for member in members { member.announce(event) }
+    }
+}
+
+/// Receives the daemon's one-line state (`3 reminders, next: ...`) whenever it changes: systemd's `STATUS=`.
+public protocol StatusReporter: Sendable {
+    func status(_ line: String)
+}

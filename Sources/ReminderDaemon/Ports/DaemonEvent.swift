@@ -1,0 +1,63 @@
+import HabitCore
+import ReminderCore
+import ReminderScheduling
+
+/// Something that happened in the daemon, as a value: the announcers decide how each channel says it.
+public enum DaemonEvent: Sendable, Hashable {
+    /// A reminder's slot was handled: fired, caught up late, suppressed, skipped, or repeated after a snooze.
+    case firing(FiringEvent)
+    /// A habit notice (achievement, freeze, broken streak, rest suggestion), announced once.
+    case habit(HabitNotice)
+    /// The daemon's own news: started, reloaded, a store that cannot be written, a skipped file.
+    case daemon(DaemonMessage)
+}
+
+/// A handled slot of a reminder.
+public struct FiringEvent: Sendable, Hashable {
+    /// How the slot was handled.
+    public enum Kind: String, Sendable, Hashable {
+        /// Announced on time.
+        case fired
+        /// Announced late: missed while the daemon was down, suspended, or the clock jumped.
+        case late
+        /// Not announced: the intake was already logged.
+        case suppressed
+        /// Recorded without announcing: missed while catch-up is off.
+        case skipped
+        /// Announced again after a snooze.
+        case snoozed
+    }
+
+    public var kind: Kind
+    /// The reminder, the slot (the latest one when several were missed) and how many slots it stands for.
+    public var firing: DueFiring
+    /// When the daemon handled it.
+    public var handledAt: Instant
+    /// Why it was suppressed or skipped.
+    public var detail: String?
+
+    public init(kind: Kind, firing: DueFiring, handledAt: Instant, detail: String? = nil) {
+        self.kind = kind
+        self.firing = firing
+        self.handledAt = handledAt
+        self.detail = detail
+    }
+}
+
+/// A message about the daemon itself, with its importance.
+public struct DaemonMessage: Sendable, Hashable {
+    /// How important the message is (the journal's priorities).
+    public enum Severity: Int, Sendable, Hashable, Comparable {
+        case error = 3, warning, notice, info, debug
+
+        public static func < (a: Severity, b: Severity) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public var severity: Severity
+    public var text: String
+
+    public init(_ severity: Severity, _ text: String) {
+        self.severity = severity
+        self.text = text
+    }
+}

@@ -1,0 +1,41 @@
+import ReminderCore
+import ReminderInterface
+import VarlinkProtocol
+
+/// The reminder methods of `io.remindd.Reminders`: their parameters and how each maps onto ``ReminderService``.
+extension ReminderService {
+    struct Key: Decodable { let reminder: String }
+    struct AddParameters: Decodable { let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool? }
+    struct UpdateParameters: Decodable { let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String? }
+    struct PreviewParameters: Decodable { let rule: RuleSpec; let timeZone: String?; let after: String?; let count: Int? }
+    struct CountParameters: Decodable { let count: Int? }
+    struct LogParameters: Decodable { let reminder: String; let at: String? }
+    struct SnoozeParameters: Decodable { let reminder: String; let minutes: Int }
+    struct HistoryParameters: Decodable { let since: String?; let reminder: String?; let limit: Int? }
+
+    func register(in router: inout MethodRouter) {
+        router.method("Add", AddParameters.self) { p in
+            ["reminder": try await add(name: p.name, rule: p.rule, timeZone: p.timeZone, enabled: p.enabled ?? true)]
+        }
+        router.method("Update", UpdateParameters.self) { p in
+            ["reminder": try await update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone)]
+        }
+        router.method("Remove", Key.self) { p in
+            try await remove(key: p.reminder)
+            return EmptyReply()
+        }
+        router.method("Enable", Key.self) { p in ["reminder": try await setEnabled(key: p.reminder, true)] }
+        router.method("Disable", Key.self) { p in ["reminder": try await setEnabled(key: p.reminder, false)] }
+        router.method("List") { ["reminders": try list()] }
+        router.method("Get", Key.self) { p in ["reminder": try get(key: p.reminder)] }
+        router.method("Preview", PreviewParameters.self) { p in
+            ["firings": try preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10)]
+        }
+        router.method("Next", CountParameters.self) { p in ["firings": try await next(count: p.count ?? 10)] }
+        router.method("Log", LogParameters.self) { p in try await log(key: p.reminder, at: p.at) }
+        router.method("Snooze", SnoozeParameters.self) { p in ["firing": try await snooze(key: p.reminder, minutes: p.minutes)] }
+        router.method("History", HistoryParameters.self) { p in
+            ["entries": try history(since: p.since, key: p.reminder, limit: p.limit ?? 1000)]
+        }
+    }
+}

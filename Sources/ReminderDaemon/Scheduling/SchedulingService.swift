@@ -1,0 +1,230 @@
+import Foundation
+import ReminderCore
+import ReminderScheduling
+import ReminderStore
+
+/// The one owner of the wake-up: keeps every enabled reminder's next firing in the ``Scheduler``, handles what
+/// is due when the clock says so (fire, catch up, suppress, skip; snoozed repeats), and arms the next wake-up.
+///
+/// An actor: the clock's events and the services' changes arrive concurrently and are applied one at a time.
+/// The decisions come from the pure `Scheduler`; this type reads the store, records, and announces.
+actor SchedulingService {
+    /// Other reasons to wake than reminders; the service that asked handles them (see ``Daemon``).
+    enum WakeUp: Hashable, Sendable, CaseIterable {
+        /// The habit service's next look at the rest suggestion.
+        case restSuggestion
+    }
+
+    private let context: DaemonContext
+    private let statusReporter: any StatusReporter
+    private var scheduler = Scheduler()
+    /// Snoozed repeats, by due instant.
+    private var snoozes: [(due: Instant, firing: DueFiring)] = []
+    private var wakeUps: [WakeUp: Instant] = [:]
+    /// The last status reported: it is reported only when it changes (sd_notify blocks when the manager lags).
+    private var lastStatus: String?
+
+    init(context: DaemonContext, statusReporter: any StatusReporter) {
+        self.context = context
+        self.statusReporter = statusReporter
+    }
+
+    // MARK: Loading
+
+    /// Loads every enabled reminder and its snoozes and plans each next firing; missed firings become due.
+    ///
+    /// A large store is read and its rules parsed in parallel parts (one per core, each on its own SQLite
+    /// reader); only the cheap queue inserts run on the actor.
+    /// - Returns: the number of enabled reminders loaded.
+    @discardableResult
+    func load() async throws(StoreError) -> Int {
+        scheduler = Scheduler()
+        let store = context.store
+        guard let bounds = try store.reminderIDBounds() else { return 0 }
+        let parts = bounds.count > 10_000 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let step = (bounds.upperBound - bounds.lowerBound) / Int64(parts) + 1
+        let loaded: [[(StoredReminder, ReminderRule?)]]
+        do {
+            loaded = try await withThrowingTaskGroup(of: (Int, [(StoredReminder, ReminderRule?)]).self) { group in
+                for part in 0..<parts {
+                    let low = bounds.lowerBound + Int64(part) * step
+                    let ids = low...min(low + step - 1, bounds.upperBound)
+                    group.addTask {
+                        let rows = try store.reminders(ids: ids)
+                        return (part, rows.filter(\.enabled).map { ($0, try? $0.rule.makeRule()) })
+                    }
+                }
+                var results = Array(repeating: [(StoredReminder, ReminderRule?)](), count: parts)
+                for try await (part, rows) in group { results[part] = rows }
+                return results
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .unavailable(path: store.path, detail: "\(error)")
+        }
+        var count = 0
+        scheduler.reserveCapacity(loaded.map(\.count).reduce(0, +))
+        for (reminder, rule) in loaded.joined() {
+            count += 1
+            guard let rule, let zone = try? context.zone(named: reminder.timeZone) else {
+                context.say(.warning, "Reminder \(reminder.name) (id \(reminder.id!)) cannot be scheduled: its rule or zone is invalid now")
+                continue
+            }
+            scheduler.schedule(
+                SchedulableReminder(id: reminder.id!, name: reminder.name, rule: rule, zone: zone),
+                handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+        }
+        restoreSnoozes()
+        return count
+    }
+
+    /// Loads the snoozes recorded before a restart (their reminders' rules and zones as they are now).
+    private func restoreSnoozes() {
+        guard let stored = try? context.store.snoozes() else { return }
+        snoozes = stored.compactMap { snooze in
+            guard let reminder = try? context.store.reminder(String(snooze.reminderID)),
+                let schedulable = try? schedulable(reminder),
+                let occurrence = schedulable.rule.nextOccurrence(after: snooze.scheduledAt.adding(seconds: -1), in: schedulable.zone),
+                occurrence.instant == snooze.scheduledAt
+            else { return nil }
+            return (snooze.dueAt, DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: 0))
+        }
+    }
+
+    // MARK: Changes from the services
+
+    /// Re-reads one reminder from the store and plans it as it is there now (removed or disabled: unplanned).
+    /// The store is the truth: whatever order concurrent changes commit in, the last refresh sees the last one.
+    func refresh(reminderID: Int64) {
+        scheduler.remove(id: reminderID)
+        if let reminder = try? context.store.reminder(String(reminderID)), reminder.id == reminderID, reminder.enabled {
+            if let schedulable = try? schedulable(reminder) {
+                scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+            }
+        } else {
+            snoozes.removeAll { $0.firing.reminder.id == reminderID }
+        }
+        replan()
+    }
+
+    /// Repeats a handled firing at `due` (a snooze); it survives a restart.
+    func snooze(_ firing: DueFiring, until due: Instant) throws(StoreError) {
+        try context.store.addSnooze(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant, dueAt: due)
+        snoozes.append((due, firing))
+        replan()
+    }
+
+    /// Sets or clears another service's wake-up.
+    func setWakeUp(_ wakeUp: WakeUp, at instant: Instant?) {
+        wakeUps[wakeUp] = instant
+        replan()
+    }
+
+    /// The system zone changed: reminders that follow it are re-planned from now (nothing fires twice).
+    func systemZoneChanged(now: Instant) {
+        guard let stored = try? context.store.reminders() else { return }
+        for reminder in stored where reminder.enabled && reminder.timeZone == nil {
+            guard let id = reminder.id, let schedulable = try? schedulable(reminder) else { continue }
+            scheduler.remove(id: id)
+            scheduler.schedule(schedulable, handledThrough: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)))
+        }
+        replan()
+    }
+
+    // MARK: Reading
+
+    /// The next `count` firings across all reminders, in time order.
+    func upcoming(count: Int) -> [(SchedulableReminder, Occurrence)] { scheduler.upcoming(count: count) }
+
+    /// The earliest upcoming firing.
+    func nextFiring() -> (SchedulableReminder, Occurrence)? { scheduler.nextFiring() }
+
+    /// The one-line state for STATUS= and Status(): `3 reminders, next: Vitamin D at Sun 09:00`.
+    func statusLine() -> String {
+        let count = scheduler.count
+        let noun = count == 1 ? "reminder" : "reminders"
+        guard let (reminder, occurrence) = scheduler.nextFiring() else { return "\(count) \(noun), none scheduled" }
+        return "\(count) \(noun), next: \(reminder.name) at \(FiringWording.when(occurrence))"
+    }
+
+    // MARK: Time
+
+    /// Handles everything due at `now`, re-arms the wake-up and reports the status.
+    /// - Returns: the other services' wake-ups that came due (they are cleared; their owners set the next).
+    func tick(now: Instant) -> [WakeUp] {
+        for firing in scheduler.takeDue(now: now) {
+            handle(firing, now: now)
+        }
+        let dueSnoozes = snoozes.filter { $0.due <= now }
+        if !dueSnoozes.isEmpty {
+            snoozes.removeAll { $0.due <= now }
+            try? context.store.removeSnoozes(dueThrough: now)
+            for snooze in dueSnoozes {
+                context.announcer.announce(.firing(FiringEvent(kind: .snoozed, firing: snooze.firing, handledAt: now)))
+            }
+        }
+        let dueWakeUps = WakeUp.allCases.filter { wakeUps[$0].map { $0 <= now } ?? false }
+        for wakeUp in dueWakeUps { wakeUps[wakeUp] = nil }
+        replan()
+        return dueWakeUps
+    }
+
+    private func replan() {
+        let deadlines = [scheduler.nextDeadline(), snoozes.map(\.due).min()] + wakeUps.values.map { Optional($0) }
+        context.clock.wake(at: deadlines.compactMap { $0 }.min())
+        let status = statusLine()
+        if status != lastStatus {
+            statusReporter.status(status)
+            lastStatus = status
+        }
+    }
+
+    private func handle(_ firing: DueFiring, now: Instant) {
+        let occurrence = firing.occurrence
+        let logs = (try? context.store.intakes(
+            reminderID: firing.reminder.id, from: occurrence.instant.adding(seconds: -2 * 86400), through: occurrence.instant)) ?? []
+        switch scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp) {
+        case .fire: record(FiringEvent(kind: .fired, firing: firing, handledAt: now))
+        case .catchUp: record(FiringEvent(kind: .late, firing: firing, handledAt: now))
+        case .suppress(_, let reason): record(FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: reason))
+        case .skipMissed: record(FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "catch-up is off"))
+        }
+    }
+
+    /// Records the firing durably first, then announces it: a crash in between loses one announcement but
+    /// never repeats a slot.
+    private func record(_ event: FiringEvent) {
+        let firing = event.firing
+        do {
+            guard try context.store.recordFiring(FiringRecord(event), handledThrough: max(firing.occurrence.instant, event.handledAt)) else { return }
+        } catch {
+            context.say(.error, "Could not record firing \(firing.slotID): \(error)")
+        }
+        context.announcer.announce(.firing(event))
+    }
+
+    func schedulable(_ reminder: StoredReminder) throws(ServiceError) -> SchedulableReminder {
+        let rule: ReminderRule
+        do { rule = try reminder.rule.makeRule() } catch { throw .invalidRule(error.message) }
+        return SchedulableReminder(id: reminder.id!, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone))
+    }
+}
+
+extension FiringRecord {
+    /// The stored record of a handled slot (a snoozed repeat is stored as the firing it repeats).
+    init(_ event: FiringEvent) {
+        let kind: FiringRecord.Kind
+        switch event.kind {
+        case .fired, .snoozed: kind = .fired
+        case .late: kind = .late
+        case .suppressed: kind = .suppressed
+        case .skipped: kind = .skipped
+        }
+        let firing = event.firing
+        self.init(
+            reminderId: firing.reminder.id, reminderName: firing.reminder.name, slot: firing.slotID,
+            scheduledAt: firing.occurrence.instant.secondsSinceEpoch, handledAt: event.handledAt.secondsSinceEpoch, kind: kind,
+            lateSeconds: firing.lateSeconds, slotsDue: firing.slotsDue, detail: event.detail)
+    }
+}

@@ -1,0 +1,62 @@
+import ReminderInterface
+import ReminderStore
+import VarlinkProtocol
+
+/// A failure of a Varlink method, each mapped to one error of `io.remindd.Reminders`.
+enum ServiceError: Error {
+    case notFound(String)
+    case nameTaken(String)
+    case invalidRule(String)
+    case invalidTime(parameter: String, message: String)
+    case unknownTimeZone(String, String)
+    case nothingToSnooze(String, String)
+    case habit(String)
+    case invalidInput(parameter: String, message: String)
+    case store(String)
+
+    /// Any error from a store call, a service call, or an encoder, as the one error a method reports.
+    init(mapping error: any Error) {
+        switch error {
+        case let error as ServiceError: self = error
+        case let error as StoreError: self.init(error)
+        default: self = .store("\(error)")
+        }
+    }
+
+    init(_ error: StoreError) {
+        switch error {
+        case .notFound(let key): self = .notFound(key)
+        case .nameTaken(let name): self = .nameTaken(name)
+        default: self = .store(error.description)
+        }
+    }
+
+    var varlinkError: VarlinkError {
+        let interface = RemindersAPI.interface + "."
+        switch self {
+        case .notFound(let key):
+            return VarlinkError(name: interface + "ReminderNotFound", parameters: ["reminder": .string(key)])
+        case .nameTaken(let name):
+            return VarlinkError(name: interface + "NameTaken", parameters: ["name": .string(name)])
+        case .invalidRule(let message):
+            return VarlinkError(name: interface + "InvalidRule", parameters: ["message": .string(message)])
+        case .invalidTime(let parameter, let message):
+            return VarlinkError(name: interface + "InvalidTime", parameters: ["parameter": .string(parameter), "message": .string(message)])
+        case .unknownTimeZone(let zone, let message):
+            return VarlinkError(name: interface + "UnknownTimeZone", parameters: ["timeZone": .string(zone), "message": .string(message)])
+        case .nothingToSnooze(let reminder, let message):
+            return VarlinkError(name: interface + "NothingToSnooze", parameters: ["reminder": .string(reminder), "message": .string(message)])
+        case .invalidInput(let parameter, let message):
+            return VarlinkError(name: interface + "InvalidInput", parameters: ["parameter": .string(parameter), "message": .string(message)])
+        case .habit(let message):
+            return VarlinkError(name: interface + "HabitRefused", parameters: ["message": .string(message)])
+        case .store(let message):
+            return VarlinkError(name: interface + "StoreFailure", parameters: ["message": .string(message)])
+        }
+    }
+}
+
+/// Runs a store call, reporting its failure as the method's error.
+func storing<T>(_ body: () throws(StoreError) -> T) throws(ServiceError) -> T {
+    do { return try body() } catch { throw ServiceError(error) }
+}

@@ -1,0 +1,124 @@
+import FitnessCore
+import Foundation
+import GRDB
+import ReminderCore
+import ReminderDaemon
+import ReminderStore
+import Synchronization
+import TimeZoneDatabase
+import VarlinkProtocol
+
+/// A whole daemon in-process: the real services, routes and store schema, on an in-memory database, a
+/// ``ManualClock`` and a ``RecordingAnnouncer``. Calls go through the same method table as over the socket.
+///
+/// Time moves only through this type: ``advance(by:)`` is time passing with a punctual timer,
+/// ``setClock(to:)`` is the clock being set (a jump either way), ``resume(at:)`` is a suspend that ends past
+/// the wake-up. ``restart()`` builds a new daemon on the same database, as after `kill -9`.
+public final class TestDaemon: Sendable {
+    public let clock: ManualClock
+    public let announcer: RecordingAnnouncer
+    public let status: RecordingStatus
+    public let database: DatabaseQueue
+    private let configuration: DaemonConfiguration
+    private let daemon: Mutex<Daemon>
+
+    /// Builds and starts a daemon.
+    /// - Parameters:
+    ///   - now: the clock's starting instant.
+    ///   - systemZone: the machine's zone.
+    ///   - configuration: the config file's settings.
+    ///   - database: an existing database (a restart); nil: a new, empty one.
+    public init(now: Instant, systemZone: String = "UTC", configuration: DaemonConfiguration = DaemonConfiguration(), database: DatabaseQueue? = nil) async throws {
+        clock = ManualClock(now: now, systemZone: systemZone)
+        announcer = RecordingAnnouncer()
+        status = RecordingStatus()
+        self.database = try database ?? DatabaseQueue()
+        self.configuration = configuration
+        daemon = Mutex(try Self.make(clock: clock, announcer: announcer, status: status, database: self.database, configuration: configuration))
+        try await current.start()
+    }
+
+    private static func make(
+        clock: ManualClock, announcer: RecordingAnnouncer, status: RecordingStatus, database: DatabaseQueue, configuration: DaemonConfiguration
+    ) throws -> Daemon {
+        Daemon(DaemonPorts(
+            clock: clock, announcers: [announcer], status: status, store: try ReminderStore(database: database),
+            zones: TimeZoneDatabase(), configuration: configuration, exercises: try shippedExercises(),
+            routineDirectories: [shareDirectory + "/routines"], journalAvailable: { false }))
+    }
+
+    /// The daemon now running.
+    public var current: Daemon { daemon.withLock { $0 } }
+
+    /// Stops this daemon without ceremony and starts a new one on the same database and clock (kill -9, then start).
+    public func restart() async throws {
+        let next = try Self.make(clock: clock, announcer: announcer, status: status, database: database, configuration: configuration)
+        daemon.withLock { $0 = next }
+        try await next.start()
+    }
+
+    // MARK: Time
+
+    /// Time passes up to `instant`; the timer fires at each wake-up on the way, exactly at its instant.
+    public func advance(to instant: Instant) async {
+        while let wakeUp = clock.wakeUp, wakeUp <= instant {
+            clock.set(max(wakeUp, clock.now()))
+            await current.handle(.deadlineReached)
+            if clock.wakeUp == wakeUp { break }  // nothing moved the wake-up on: do not spin
+        }
+        clock.set(instant)
+    }
+
+    /// Time passes for `seconds`.
+    public func advance(by seconds: Int64) async {
+        await advance(to: clock.now().adding(seconds: seconds))
+    }
+
+    /// The clock is set to `instant` (forward or back), as `date -s` or an NTP step would.
+    public func setClock(to instant: Instant) async {
+        clock.set(instant)
+        await current.handle(.clockChanged)
+    }
+
+    /// The machine sleeps through the wake-up and resumes at `instant`: the timer fires once, late.
+    public func resume(at instant: Instant) async {
+        clock.set(instant)
+        await current.handle(.deadlineReached)
+    }
+
+    /// The system zone setting changes to `name`.
+    public func setSystemZone(_ name: String) async {
+        clock.setSystemZone(name)
+        await current.handle(.timeZoneChanged)
+    }
+
+    // MARK: Calls
+
+    /// Calls a method as a Varlink client would, and decodes its one reply.
+    /// - Throws: the method's ``VarlinkError``.
+    public func call<Result: Decodable>(_ method: String, _ parameters: [String: JSONValue] = [:], as: Result.Type) async throws -> Result {
+        let replies = Mutex<[VarlinkReply]>([])
+        try await current.router.handle(VarlinkCall(method: "io.remindd.Reminders." + method, parameters: .object(parameters))) { reply in
+            replies.withLock { $0.append(reply) }
+        }
+        guard let reply = replies.withLock({ $0.first }), let parameters = reply.parameters else {
+            throw VarlinkError(name: "org.varlink.service.InvalidParameter", parameters: ["parameter": .string("reply")])
+        }
+        return try parameters.decode(Result.self)
+    }
+
+    /// Calls a method and ignores its reply.
+    public func call(_ method: String, _ parameters: [String: JSONValue] = [:]) async throws {
+        _ = try await call(method, parameters, as: JSONValue.self)
+    }
+}
+
+/// The checkout's `share/remindd`, found from this file's place.
+let shareDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("share/remindd").path
+
+/// The shipped exercise library.
+func shippedExercises() throws -> ExerciseLibrary {
+    let path = shareDirectory + "/exercises.csv"
+    return try ExerciseLibrary(csv: String(contentsOfFile: path, encoding: .utf8), file: path)
+}
