@@ -110,7 +110,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ReminderDaemonTests",
-            dependencies: ["ReminderDaemon", "ReminderDaemonTesting", "ReminderCore", "ReminderScheduling", "HabitCore", "SystemdSupport", "VarlinkProtocol"],
+            dependencies: ["ReminderDaemon", "ReminderDaemonTesting", "ReminderCore", "ReminderInterface", "ReminderScheduling", "HabitCore", "SystemdSupport", "VarlinkProtocol"],
             swiftSettings: strictSettings),
         .testTarget(name: "TimeZoneDatabaseTests", dependencies: ["ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
     ]

@@ -50,7 +50,8 @@ public final class Daemon: Sendable {
     private let reminders: ReminderService
     private let habits: HabitService
     private let fitness: FitnessService
-    private let watch = WatchAnnouncer()
+    /// The Watch streams (internal: tests wait for a subscriber before they fire).
+    let watch = WatchAnnouncer()
 
     public init(_ ports: DaemonPorts) {
         let context = DaemonContext(ports: ports, announcer: AnnouncerGroup(ports.announcers + [watch]))

@@ -53,3 +53,12 @@ public enum JSONValue: Codable, Hashable, Sendable {
         try JSONDecoder().decode(type, from: JSONEncoder().encode(self))
     }
 }
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    /// `"text"` as ``string(_:)``.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// `42` as ``number(_:)``.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// `true` as ``bool(_:)``.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}

@@ -21,6 +21,9 @@ public final class WatchAnnouncer: Announcer {
         }
     }
 
+    /// How many streams are open.
+    var subscriberCount: Int { subscribers.withLock { $0.streams.count } }
+
     /// A new subscription: its id (for ``unsubscribe(_:)``) and its stream of entries.
     func subscribe() -> (UInt64, AsyncStream<HistoryEntryValue>) {
         let (stream, continuation) = AsyncStream.makeStream(of: HistoryEntryValue.self, bufferingPolicy: .bufferingNewest(1000))

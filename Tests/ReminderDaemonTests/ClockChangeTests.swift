@@ -1,0 +1,117 @@
+import ReminderCore
+import ReminderInterface
+import Testing
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// Clock jumps, suspend, zone changes and DST days, on a manual clock: every slot once, none twice.
+@Suite("Clock changes, suspend, zones and DST")
+struct ClockChangeTests {
+    @Test func clockSetForwardADayThenBackAnHour() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00,12:00,18:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T08:30:00Z"))
+
+        // Forward a day: the three slots passed in the jump fire once, late, as one with the count.
+        await daemon.setClock(to: instant("2026-03-03T08:30:00Z"))
+        var firings = daemon.firings(of: "Pills")
+        #expect(firings.map(\.kind) == [.fired, .late])
+        #expect(firings.last?.firing.slotsDue == 3)
+        #expect(firings.last?.scheduled == instant("2026-03-03T08:00:00Z"))
+        #expect(firings.last?.firing.lateSeconds == Int64(1800))
+
+        // Back an hour: 08:00 is in the future again but was handled; nothing fires twice.
+        await daemon.setClock(to: instant("2026-03-03T07:30:00Z"))
+        await daemon.advance(to: instant("2026-03-03T12:00:00Z"))
+        firings = daemon.firings(of: "Pills")
+        #expect(firings.map(\.kind) == [.fired, .late, .fired])
+        #expect(firings.last?.scheduled == instant("2026-03-03T12:00:00Z"))
+        #expect(firings.last?.handledAt == instant("2026-03-03T12:00:00Z"))
+        let slots = try await daemon.history(of: "Pills").map { "\($0.slot) \($0.scheduledUtc)" }
+        #expect(Set(slots).count == slots.count)
+    }
+
+    @Test func suspendPastSeveralSlotsFiresOnceLateOnResume() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00,12:00"], timeZone: "UTC")
+        // The machine sleeps at 07:00; the timer could not fire at 08:00 or 12:00; it fires once on resume.
+        await daemon.resume(at: instant("2026-03-02T13:00:00Z"))
+        let firings = daemon.firings(of: "Pills")
+        #expect(firings.count == 1)
+        #expect(firings.first?.kind == .late)
+        #expect(firings.first?.firing.slotsDue == 2)
+        #expect(firings.first?.scheduled == instant("2026-03-02T12:00:00Z"))
+        #expect(firings.first?.firing.lateSeconds == Int64(3600))
+        #expect(daemon.clock.wakeUp == instant("2026-03-03T08:00:00Z"))
+    }
+
+    @Test func aShortSuspendWithinTheToleranceStillCountsAsOnTime() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        await daemon.resume(at: instant("2026-03-02T08:00:30Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.fired])
+        #expect(daemon.firings(of: "Pills").first?.firing.lateSeconds == Int64(30))
+    }
+
+    @Test func remindersWithoutAZoneFollowTheSystemZone() async throws {
+        // 2026-01-12 is in winter: Berlin is UTC+1, New York UTC-5.
+        let daemon = try await TestDaemon(now: instant("2026-01-12T00:00:00Z"), systemZone: "Europe/Berlin")
+        try await daemon.add("Follows", ["daily": true, "at": "09:00"])
+        try await daemon.add("Pinned", ["daily": true, "at": "09:00"], timeZone: "Europe/Berlin")
+
+        await daemon.setSystemZone("America/New_York")
+        #expect(daemon.announcer.events.contains(.daemon(DaemonMessage(.info, "System time zone is now America/New_York; re-planning reminders that follow it"))))
+        let follows = try await daemon.call("Get", ["reminder": "Follows"], as: [String: ReminderValue].self)["reminder"]!
+        #expect(follows.effectiveTimeZone == "America/New_York")
+        #expect(follows.next?.utc == "2026-01-12T14:00:00Z")
+
+        await daemon.advance(to: instant("2026-01-13T00:00:00Z"))
+        #expect(daemon.firings(of: "Pinned").map(\.scheduled) == [instant("2026-01-12T08:00:00Z")])
+        #expect(daemon.firings(of: "Follows").map(\.scheduled) == [instant("2026-01-12T14:00:00Z")])
+        #expect(daemon.announcer.firings.allSatisfy { $0.kind == .fired })
+
+        // A change to the same zone is not news.
+        let before = daemon.announcer.events.count
+        await daemon.setSystemZone("America/New_York")
+        #expect(daemon.announcer.events.count == before)
+    }
+
+    /// 2026-03-29 in Berlin: 02:00 CET jumps to 03:00 CEST, so 02:30 does not exist.
+    @Test func aTimeInTheDSTGapFiresOnceThatDayAtThePreviewedInstant() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-28T12:00:00Z"))
+        let rule: Rule = ["daily": true, "at": "02:30"]
+        try await daemon.add("Night", rule, timeZone: "Europe/Berlin")
+        let expected = try await daemon.preview(rule, timeZone: "Europe/Berlin", after: instant("2026-03-28T12:00:00Z"), count: 2)
+        await daemon.advance(to: instant("2026-03-30T12:00:00Z"))
+        let firings = daemon.firings(of: "Night")
+        #expect(firings.map(\.scheduled) == expected)
+        #expect(firings.allSatisfy { $0.kind == .fired && $0.handledAt == $0.scheduled })
+        // The README's rule: shifted forward by the gap, 03:30 CEST.
+        #expect(firings.first?.scheduled == instant("2026-03-29T03:30:00+02:00"))
+    }
+
+    /// 2026-10-25 in Berlin: 03:00 CEST falls back to 02:00 CET, so 02:30 happens twice.
+    @Test func aTimeInTheDSTOverlapFiresOnceAtTheFirstOccurrence() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-10-24T12:00:00Z"))
+        try await daemon.add("Night", ["daily": true, "at": "02:30"], timeZone: "Europe/Berlin")
+        await daemon.advance(to: instant("2026-10-26T00:00:00Z"))
+        let firings = daemon.firings(of: "Night")
+        #expect(firings.map(\.scheduled) == [instant("2026-10-25T02:30:00+02:00")])
+        #expect(firings.first?.kind == .fired)
+    }
+
+    @Test func aRestartInsideTheRepeatedHourDoesNotFireAgain() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-10-25T00:00:00Z"))
+        try await daemon.add("Night", ["daily": true, "at": "02:30"], timeZone: "Europe/Berlin")
+        await daemon.advance(to: instant("2026-10-25T00:45:00Z"))  // 02:45 CEST, after the firing
+        #expect(daemon.firings(of: "Night").count == 1)
+        // 02:15 CET, the second time through 02:00-03:00: restart (kill -9 and start) and let the hour pass.
+        await daemon.advance(to: instant("2026-10-25T01:15:00Z"))
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-10-25T03:00:00Z"))
+        #expect(daemon.firings(of: "Night").count == 1)
+        let night = try await daemon.call("Get", ["reminder": "Night"], as: [String: ReminderValue].self)["reminder"]!
+        #expect(night.next?.utc == "2026-10-26T01:30:00Z")
+    }
+}

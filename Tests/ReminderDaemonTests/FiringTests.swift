@@ -1,0 +1,131 @@
+import ReminderCore
+import ReminderInterface
+import Testing
+import VarlinkProtocol
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// What the daemon decides at run time, on a manual clock: every test sets the time it needs.
+@Suite("Firing on a manual clock")
+struct FiringTests {
+    @Test func firesAtTheInstantAndArmsTheNextWakeUp() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:59:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T08:00:00Z"))
+
+        await daemon.advance(to: instant("2026-03-02T07:59:59Z"))
+        #expect(daemon.firings(of: "Pills").isEmpty)
+
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        let fired = try #require(daemon.firings(of: "Pills").first)
+        #expect(fired.kind == .fired)
+        #expect(fired.scheduled == instant("2026-03-02T08:00:00Z"))
+        #expect(fired.handledAt == instant("2026-03-02T08:00:00Z"))
+        #expect(fired.firing.lateSeconds == 0)
+        #expect(daemon.clock.wakeUp == instant("2026-03-03T08:00:00Z"))
+
+        await daemon.advance(by: 3 * 86400)
+        #expect(daemon.firings(of: "Pills").map(\.scheduled) == (0..<4).map { instant("2026-03-02T08:00:00Z").adding(seconds: Int64($0) * 86400) })
+        #expect(daemon.firings(of: "Pills").allSatisfy { $0.kind == .fired && $0.handledAt == $0.scheduled })
+        #expect(daemon.status.last == "2 reminders, next: Pills at Fri 08:00")
+    }
+
+    @Test func catchesUpOnceAfterDowntimeWithTheCountOfMissedSlots() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00,12:00,18:00"], timeZone: "UTC")
+        // Down from 07:00 to the next morning at 07:00: three slots pass.
+        daemon.clock.set(instant("2026-03-03T07:00:00Z"))
+        try await daemon.restart()
+        let late = daemon.firings(of: "Pills")
+        #expect(late.count == 1)
+        #expect(late.first?.kind == .late)
+        #expect(late.first?.firing.slotsDue == 3)
+        #expect(late.first?.scheduled == instant("2026-03-02T18:00:00Z"))
+        #expect(late.first?.firing.lateSeconds == Int64(13 * 3600))
+
+        // Another restart repeats nothing; the day goes on as planned.
+        try await daemon.restart()
+        #expect(daemon.firings(of: "Pills").count == 1)
+        await daemon.advance(to: instant("2026-03-03T08:00:00Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.late, .fired])
+        #expect(try await daemon.history(of: "Pills").map(\.kind) == ["late", "fired"])
+    }
+
+    @Test func slotsMissedWhileCatchUpIsOffAreRecordedNotAnnouncedLate() async throws {
+        var configuration = DaemonConfiguration()
+        configuration.catchUp = false
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"), configuration: configuration)
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        daemon.clock.set(instant("2026-03-02T09:00:00Z"))
+        try await daemon.restart()
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.skipped])
+        #expect(daemon.firings(of: "Pills").first?.detail == "catch-up is off")
+    }
+
+    @Test func aLoggedIntakeSuppressesTheFiring() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T07:30:00Z"))
+        try await daemon.log("Pills")
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        let suppressed = try #require(daemon.firings(of: "Pills").first)
+        #expect(daemon.firings(of: "Pills").count == 1)
+        #expect(suppressed.kind == .suppressed)
+        #expect(suppressed.detail?.contains("already logged 1 time today") == true)
+        #expect(try await daemon.history(of: "Pills").map(\.kind) == ["suppressed"])
+        // The next day, with nothing logged, it fires.
+        await daemon.advance(to: instant("2026-03-03T08:00:00Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.suppressed, .fired])
+    }
+
+    @Test func aSnoozeRepeatsTheFiringOnceAndSurvivesARestart() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        await #expect(throws: VarlinkError.self) { try await daemon.call("Snooze", ["reminder": "Pills", "minutes": 10]) }
+
+        await daemon.advance(to: instant("2026-03-02T08:02:00Z"))
+        try await daemon.call("Snooze", ["reminder": "Pills", "minutes": 10])
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T08:12:00Z"))
+        try await daemon.restart()
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T08:12:00Z"))
+
+        await daemon.advance(to: instant("2026-03-02T09:00:00Z"))
+        let firings = daemon.firings(of: "Pills")
+        #expect(firings.map(\.kind) == [.fired, .snoozed])
+        #expect(firings.last?.scheduled == instant("2026-03-02T08:00:00Z"))
+        #expect(firings.last?.handledAt == instant("2026-03-02T08:12:00Z"))
+        #expect(JournalAnnouncer.entry(for: .firing(firings[1])).message == "Reminder (snoozed): Pills (daily, Mon 08:00)")
+    }
+
+    @Test func watchStreamsEachFiring() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        let (entries, sink) = AsyncStream.makeStream(of: HistoryEntryValue.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await daemon.current.router.handle(VarlinkCall(method: "io.remindd.Reminders.Watch", parameters: .object([:]), more: true)) { reply in
+                    #expect(reply.continues == true)
+                    sink.yield(try reply.parameters!.decode([String: HistoryEntryValue].self)["entry"]!)
+                }
+                sink.finish()
+            }
+            while daemon.current.watch.subscriberCount == 0 { await Task.yield() }
+            await daemon.advance(to: instant("2026-03-03T08:00:00Z"))
+            daemon.current.finishWatchers()
+            try await group.waitForAll()
+        }
+        var received: [HistoryEntryValue] = []
+        for await entry in entries { received.append(entry) }
+        #expect(received.map(\.kind) == ["fired", "fired"])
+        #expect(received.map(\.scheduledUtc) == ["2026-03-02T08:00:00Z", "2026-03-03T08:00:00Z"])
+        #expect(received.allSatisfy { $0.reminderName == "Pills" })
+    }
+
+    @Test func watchWithoutMoreIsRefused() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        await #expect(throws: VarlinkError.expectedMore()) {
+            try await daemon.current.router.handle(VarlinkCall(method: "io.remindd.Reminders.Watch", parameters: .object([:]))) { _ in }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import HabitCore
+import ReminderCore
+import ReminderInterface
+import Testing
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// The habit day and the habit notices, on a manual clock.
+@Suite("Habit days and notices")
+struct HabitDayTests {
+    /// The calendar's state of each day, and which day is today.
+    private func calendar(_ daemon: TestDaemon) async throws -> (states: [String: String], today: String?) {
+        let value = try await daemon.call("Calendar", as: CalendarValue.self)
+        return (Dictionary(uniqueKeysWithValues: value.days.map { ($0.date, $0.state) }), value.days.first(where: \.today)?.date)
+    }
+
+    private func noGrace(dayStart: String = "00:00") -> DaemonConfiguration {
+        var configuration = DaemonConfiguration()
+        configuration.graceMinutes = 0
+        configuration.dayStart = ISO8601.parseTime(dayStart)!
+        return configuration
+    }
+
+    @Test func theHabitDayChangesAtMidnight() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-10T23:00:00Z"), configuration: noGrace())
+        try await daemon.add("Water", ["daily": true, "at": "20:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-10T23:59:59Z"))
+        try await daemon.log("Water")
+        var days = try await calendar(daemon)
+        #expect(days.today == "2026-03-10")
+        #expect(days.states["2026-03-10"] == "active")
+
+        await daemon.advance(to: instant("2026-03-11T00:00:00Z"))
+        days = try await calendar(daemon)
+        #expect(days.today == "2026-03-11")
+        #expect(days.states["2026-03-11"] != "active")
+        try await daemon.log("Water")
+        #expect(try await calendar(daemon).states["2026-03-11"] == "active")
+    }
+
+    @Test func withDayStartTheHabitDayChangesAtThatTime() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-11T03:59:00Z"), configuration: noGrace(dayStart: "04:00"))
+        try await daemon.add("Water", ["daily": true, "at": "20:00"], timeZone: "UTC")
+        try await daemon.log("Water")
+        var days = try await calendar(daemon)
+        #expect(days.today == "2026-03-10")
+        #expect(days.states["2026-03-10"] == "active")
+
+        await daemon.advance(to: instant("2026-03-11T04:00:00Z"))
+        days = try await calendar(daemon)
+        #expect(days.today == "2026-03-11")
+        #expect(days.states["2026-03-11"] != "active")
+    }
+
+    @Test func anAchievementIsAnnouncedOnce() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-10T12:00:00Z"))
+        try await daemon.call("RestMark", ["from": "2026-03-10"])
+        try await daemon.call("Streak")
+        try await daemon.restart()
+        try await daemon.call("Streak")
+        let unlocked = daemon.announcer.events.filter { $0 == .habit(.achievement(.firstRestDay)) }
+        #expect(unlocked.count == 1)
+        let entry = JournalAnnouncer.entry(for: unlocked[0])
+        #expect(entry.message == "Achievement unlocked: Recovery Mode (+10 XP)")
+        #expect(entry.fields.first == .init(name: "MESSAGE_ID", value: MessageID.achievement))
+    }
+
+    @Test func theRestSuggestionComesAtTheMorningAfterSixActiveDays() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-01T12:00:00Z"))
+        try await daemon.add("Stretch", ["daily": true, "at": "20:00"], timeZone: "UTC")
+        for day in 0..<6 {
+            await daemon.advance(to: instant("2026-03-01T12:00:00Z").adding(seconds: Int64(day) * 86400))
+            try await daemon.log("Stretch")
+        }
+        let suggestion = DaemonEvent.habit(.restSuggestion(date: LocalDate(year: 2026, month: 3, day: 7)!))
+        await daemon.advance(to: instant("2026-03-07T07:59:59Z"))
+        #expect(!daemon.announcer.events.contains(suggestion))
+        await daemon.advance(to: instant("2026-03-07T08:00:00Z"))
+        #expect(daemon.announcer.events.filter { $0 == suggestion }.count == 1)
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-03-07T12:00:00Z"))
+        #expect(daemon.announcer.events.filter { $0 == suggestion }.count == 1)
+    }
+}
