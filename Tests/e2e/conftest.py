@@ -1,4 +1,5 @@
 """Shared fixtures for the end-to-end tests: the built binaries, a real journald, and a daemon harness."""
+import datetime as dt
 import json
 import os
 import pathlib
@@ -120,16 +121,19 @@ class Daemon:
         """Gives the listener `timeout` seconds to collect what was sent."""
         time.sleep(timeout)
 
-    def wait_notification(self, text, timeout=10.0):
+    def wait_notification(self, text, timeout=10.0, count=1):
+        """Waits until `text` was sent `count` times (default: once); whether it was."""
+        def seen():
+            return sum(n.count(text) for n in self.notifications) >= count
         deadline = time.time() + timeout
         while True:
             self.read_notifications(0.1)
-            if any(text in n for n in self.notifications):
+            if seen():
                 return True
             exited = self.process is not None and self.process.poll() is not None
             if exited or time.time() > deadline:
                 self.read_notifications(0.05)  # what an exited process sent is still queued
-                return any(text in n for n in self.notifications)
+                return seen()
 
     def ctl(self, *args, check=True):
         result = subprocess.run([str(BIN / "remindctl"), *args], env=self.env, capture_output=True, text=True)
@@ -165,3 +169,39 @@ def daemon(journald, tmp_path):
 @pytest.fixture
 def unique_name():
     return f"test-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture(autouse=True)
+def away_from_midnight():
+    """Tests reason about "today" (UTC, the zone the daemons run in here). One that would start in the last
+    minute of a day waits for the next, so that no test crosses midnight (or the 1st of a month) while it runs."""
+    now = utc_now()
+    left = 86400 - (now.hour * 3600 + now.minute * 60 + now.second + now.microsecond / 1e6)
+    if left < 60:
+        time.sleep(left + 1)
+
+
+def utc_now():
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def schedule_soon(ctl, name, verb="add", lead=3):
+    """Makes `name` a daily reminder at a UTC time about `lead` seconds ahead; returns the time as given and
+    the instant, checked against the next firing the daemon reports. A call so slow that the slot passed
+    first leaves the next firing on the following day: then it moves the reminder further ahead and checks again.
+    `ctl(*args)` runs remindctl and returns its stdout."""
+    for _ in range(5):
+        instant = utc_now().replace(microsecond=0) + dt.timedelta(seconds=lead + 1)
+        at = instant.strftime("%H:%M:%S")
+        reminder = json.loads(ctl(verb, name, "--daily", "--at", at, "--tz", "UTC", "--json"))
+        if reminder["next"]["utc"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ"):
+            return at, instant
+        verb, lead = "update", lead * 2
+    raise AssertionError(f"could not schedule {name} ahead of the clock")
+
+
+def read_line(stream, timeout):
+    """One line from a pipe, or "" after `timeout` seconds without one."""
+    import select
+    ready, _, _ = select.select([stream], [], [], timeout)
+    return stream.readline() if ready else ""

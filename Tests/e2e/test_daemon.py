@@ -13,11 +13,11 @@ MESSAGE_FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
 MESSAGE_SUPPRESSED = "8d2e6b1f0a9c4e37b5d1c8f3a2e70b64"
 MESSAGE_LATE = "c3a95e7d1b2f4068a9e4d0c7b6f21e83"
 
+from conftest import read_line, schedule_soon, utc_now
 
-def utc_in(seconds):
-    """A UTC time of day `seconds` from now, and the instant, whole seconds."""
-    instant = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) + dt.timedelta(seconds=seconds)
-    return instant.strftime("%H:%M:%S"), instant
+
+def ctl_out(daemon):
+    return lambda *args: daemon.ctl(*args).stdout
 
 
 def test_ready_and_status_on_the_notify_socket(daemon, unique_name):
@@ -25,17 +25,16 @@ def test_ready_and_status_on_the_notify_socket(daemon, unique_name):
     # The built-in weekly rest check-in is there from the first start.
     assert any("READY=1" in n and "STATUS=1 reminder, next: Planning a rest day this week? at Sun 08:00" in n for n in daemon.notifications)
     daemon.ctl("add", unique_name, "--weekly", "sun", "--at", "07:00", "--tz", "UTC")
-    # Sunday 07:00 comes before the check-in's 08:00, except between the two on a Sunday.
-    now = dt.datetime.now(dt.timezone.utc)
-    check_in_first = now.weekday() == 6 and 7 <= now.hour < 8
-    expected = "Planning a rest day this week? at Sun 08:00" if check_in_first else f"{unique_name} at Sun 07:00"
+    # Whichever comes first (Sunday 07:00, or the check-in's 08:00 between the two on a Sunday), as the daemon says.
+    first = daemon.ctl_json("next", "--count", "1")[0]
+    expected = f"{first['reminderName']} at Sun {first['local'][11:16]}"
+    assert expected in (f"{unique_name} at Sun 07:00", "Planning a rest day this week? at Sun 08:00")
     assert daemon.wait_notification(f"STATUS=2 reminders, next: {expected}")
 
 
 def test_reminder_fires_into_the_journal_on_time(daemon, unique_name):
     daemon.start()
-    at, instant = utc_in(2)
-    daemon.ctl("add", unique_name, "--daily", "--at", at, "--tz", "UTC")
+    at, instant = schedule_soon(ctl_out(daemon), unique_name)
     entries = daemon_journal_wait(REMINDER_NAME=unique_name)
     assert len(entries) == 1
     entry = entries[0]
@@ -44,12 +43,13 @@ def test_reminder_fires_into_the_journal_on_time(daemon, unique_name):
     assert entry["MESSAGE_ID"] == MESSAGE_FIRED
     shown = at[:5] if at.endswith(":00") else at  # times show seconds only when they are not zero
     assert entry["MESSAGE"] == f"Reminder: {unique_name} (daily, {instant.strftime('%a')} {shown})"
-    assert entry["REMINDER_SLOT"] == f"reminder-{entry['REMINDER_ID']}-{at.replace(':', '-')}"
+    assert entry["REMINDER_SLOT"] == f"reminder-{entry['REMINDER_ID']}-{shown.replace(':', '-')}"
     assert entry["SCHEDULED_UTC"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
     assert int(entry["LATE_SECONDS"]) == 0
     # Delivered within a second of the scheduled instant (journald's own receive timestamp).
     received = int(entry["__REALTIME_TIMESTAMP"]) / 1e6
     assert 0 <= received - instant.timestamp() < 1.0, received - instant.timestamp()
+    assert entry["FIRED_UTC"] == entry["SCHEDULED_UTC"]
 
 
 def daemon_journal_wait(**fields):
@@ -59,9 +59,10 @@ def daemon_journal_wait(**fields):
 
 def test_logged_intake_suppresses_at_debug_priority(daemon, unique_name):
     daemon.start()
-    at, instant = utc_in(2)
-    daemon.ctl("add", unique_name, "--daily", "--at", at, "--tz", "UTC")
+    # Logged first, then moved to a time just ahead: the log is there before the slot, however slow the calls.
+    daemon.ctl("add", unique_name, "--daily", "--at", "23:59:59", "--tz", "UTC")
     daemon.ctl("log", unique_name)
+    schedule_soon(ctl_out(daemon), unique_name, verb="update")
     entries = daemon_journal_wait(REMINDER_NAME=unique_name)
     assert [e["MESSAGE_ID"] for e in entries] == [MESSAGE_SUPPRESSED]
     assert entries[0]["PRIORITY"] == "7"
@@ -71,28 +72,30 @@ def test_logged_intake_suppresses_at_debug_priority(daemon, unique_name):
 
 
 def test_missed_slots_fire_once_late_after_restart(daemon, unique_name):
+    """Three slots passed while the daemon was down: one journal entry, late, with the count."""
     daemon.start()
-    a, _ = utc_in(2)
-    b, _ = utc_in(3)
-    c, last = utc_in(4)
-    daemon.ctl("add", unique_name, "--daily", "--at", f"{a},{b},{c}", "--tz", "UTC")
+    now = utc_now().replace(microsecond=0)
+    slots = [now - dt.timedelta(hours=h) for h in (3, 2, 1)]
+    daemon.ctl("add", unique_name, "--daily", "--at", ",".join(s.strftime("%H:%M:%S") for s in slots), "--tz", "UTC")
     daemon.stop()
-    time.sleep(5.5)  # all three slots pass while the daemon is down
+    # As if the daemon had been down for four hours: everything after that instant is unhandled.
+    db = daemon.state / "remindd" / "remindd.sqlite"
+    subprocess.run(["sqlite3", str(db), f"UPDATE reminder SET handledThrough = {int(now.timestamp()) - 4 * 3600} WHERE name = '{unique_name}'"], check=True)
     daemon.start()
-    entries = daemon_journal_wait(REMINDER_NAME=unique_name)
-    time.sleep(1)
     entries = daemon_journal_wait(REMINDER_NAME=unique_name)
     assert len(entries) == 1, [e["MESSAGE"] for e in entries]
     entry = entries[0]
     assert entry["MESSAGE_ID"] == MESSAGE_LATE
+    assert entry["PRIORITY"] == "5"
     assert entry["REMINDER_SLOTS_DUE"] == "3"
-    assert entry["SCHEDULED_UTC"] == last.strftime("%Y-%m-%dT%H:%M:%SZ")
-    assert int(entry["LATE_SECONDS"]) >= 1
-    assert "late by" in entry["MESSAGE"] and "(missed 3 times)" in entry["MESSAGE"]
+    assert entry["SCHEDULED_UTC"] == slots[-1].strftime("%Y-%m-%dT%H:%M:%SZ")
+    late = int(entry["LATE_SECONDS"])
+    assert late >= 3600 and late == (dt.datetime.strptime(entry["FIRED_UTC"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc) - slots[-1]).total_seconds()
+    assert "late by 1h" in entry["MESSAGE"] and "(missed 3 times)" in entry["MESSAGE"]
     # And a second restart repeats nothing.
     daemon.stop()
     daemon.start()
-    time.sleep(1)
+    assert [h["kind"] for h in daemon.ctl_json("history", "--reminder", unique_name)] == ["late"]
     assert len(daemon_journal_wait(REMINDER_NAME=unique_name)) == 1
 
 
@@ -188,10 +191,12 @@ def test_watchdog_pings_at_half_the_interval(daemon):
     daemon.env["WATCHDOG_USEC"] = "600000"  # 0.6 s: pings every 0.3 s
     daemon.start()
     daemon.notifications.clear()
-    time.sleep(1.6)
-    daemon.read_notifications(0.1)
+    started = time.monotonic()
+    assert daemon.wait_notification("WATCHDOG=1", timeout=10, count=4)
+    elapsed = time.monotonic() - started
     pings = sum(n.count("WATCHDOG=1") for n in daemon.notifications)
-    assert 3 <= pings <= 8, pings
+    # At least 4 pings came (waited for), and not faster than every 0.3 s (the first one at once).
+    assert pings <= elapsed / 0.3 + 2, (pings, elapsed)
 
 
 def test_no_watchdog_without_watchdog_usec(daemon):
@@ -206,12 +211,12 @@ def test_watch_streams_firings(daemon, unique_name):
     watcher = subprocess.Popen([str(daemon_bin("remindctl")), "watch", "--json"], env=daemon.env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(0.5)
-        at, _ = utc_in(2)
-        daemon.ctl("add", unique_name, "--daily", "--at", at, "--tz", "UTC")
-        line = watcher.stdout.readline()
+        _, instant = schedule_soon(ctl_out(daemon), unique_name)
+        line = read_line(watcher.stdout, timeout=30)
+        assert line, f"no Watch line; stderr: {watcher.stderr.read() if watcher.poll() is not None else ''}"
         entry = json.loads(line)
         assert entry["reminderName"] == unique_name and entry["kind"] == "fired"
+        assert entry["scheduledUtc"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
     finally:
         watcher.terminate()
         watcher.wait(timeout=5)
