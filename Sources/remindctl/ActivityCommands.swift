@@ -102,7 +102,7 @@ struct HistoryCommand: ParsableCommand {
             return try dayHistory(from: from)
         }
         guard to == nil else { throw CLIError("--to goes with --from: remindctl history --from 2026-11-01 --to 2026-11-07") }
-        let start = try Self.instant(since)
+        let start = Self.instant(since)
         let entries = try connection.call("History", HistoryParameters(since: start, reminder: reminder, limit: limit), as: HistoryReply.self).entries
         if json { return try printJSON(entries) }
         if entries.isEmpty { return print("No firings since \(start).") }
@@ -130,11 +130,8 @@ struct HistoryCommand: ParsableCommand {
     }
 
     /// `7d`, `24h`, `30m` back from now as an ISO instant; anything else is passed on for the daemon to read.
-    static func instant(_ text: String) throws -> String {
-        guard let unit = text.last, "dhm".contains(unit), let amount = Int64(text.dropLast()) else { return text }
-        guard amount >= 0 else { throw CLIError("invalid --since '\(text)': write 7d, 24h or 30m") }
-        let seconds = amount * (unit == "d" ? 86400 : unit == "h" ? 3600 : 60)
-        return SystemEnvironment.now().adding(seconds: -seconds).description
+    static func instant(_ text: String) -> String {
+        TimeText.ago(text, now: SystemEnvironment.now())?.description ?? text
     }
 }
 

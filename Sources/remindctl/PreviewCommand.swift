@@ -78,16 +78,12 @@ struct PreviewCommand: ParsableCommand {
     }
 
     private func parseAfter(in zone: TimeZoneRules) throws -> Instant {
-        guard let after else {
-            return SystemEnvironment.now()
+        let now = SystemEnvironment.now()
+        guard let after else { return now }
+        guard let instant = TimeText.instant(after, now: now, zone: zone) else {
+            throw CLIError("invalid --after '\(after)': write \(TimeText.forms), e.g. 2026-03-08T07:00:00-05:00")
         }
-        guard let parsed = ISO8601.parseInstant(after) else {
-            throw CLIError("invalid --after '\(after)': write an ISO 8601 instant such as 2026-03-08T12:00:00Z or 2026-03-08T07:00:00-05:00")
-        }
-        if let offset = parsed.offsetSeconds {
-            return Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(offset))
-        }
-        return zone.resolve(parsed.local)
+        return instant
     }
 }
 
