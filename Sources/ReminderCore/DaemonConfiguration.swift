@@ -17,7 +17,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var graceMinutes = 60
     /// When the "Consider a rest day" notice is written, after 6 active days in a row.
     public var morning = TimeOfDay(hour: 8, minute: 0)!
-    /// Delete workouts and food older than this many days (at least 90); nil keeps everything.
+    /// Delete workouts and food older than this many days (90 to 36,500); nil keeps everything.
     public var retentionDays: Int?
 
     public init() {}
@@ -31,7 +31,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("day-start", "a time in quotes, e.g. \"04:00\""),
         ("grace-minutes", "a number of minutes from 0 to 720, e.g. 60"),
         ("morning", "a time in quotes, e.g. \"08:00\""),
-        ("retention-days", "a number of days of 90 or more, e.g. 365"),
+        ("retention-days", "a number of days from 90 to 36500, e.g. 365"),
     ]
 
     /// Parses the text of a config file.
@@ -68,7 +68,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.graceMinutes = minutes
             case ("morning", .string(let text)) where ISO8601.parseTime(text) != nil:
                 configuration.morning = ISO8601.parseTime(text)!
-            case ("retention-days", .integer(let days)) where days >= 90:
+            case ("retention-days", .integer(let days)) where (90...36_500).contains(days):
                 configuration.retentionDays = days
             default:
                 throw fail("bad value \(valueText) for '\(key)': use \(expected)")

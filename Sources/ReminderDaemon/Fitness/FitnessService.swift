@@ -137,10 +137,10 @@ struct FitnessService: Sendable {
         return result
     }
 
-    /// Deletes workouts and food older than `retention-days` (never fewer than 90) when the config sets it.
+    /// Deletes workouts and food older than `retention-days` (90 to 36,500) when the config sets it.
     func pruneOldEntries() {
         guard let days = context.configuration.retentionDays else { return }
-        let cutoff = context.clock.now().adding(seconds: -Int64(max(days, 90)) * 86400)
+        let cutoff = context.clock.now().adding(seconds: -Int64(min(max(days, 90), 36_500)) * 86400)
         try? context.store.pruneEntries(before: cutoff)
     }
 
