@@ -92,6 +92,21 @@ public final class TestDaemon: Sendable {
         await current.handle(.timeZoneChanged)
     }
 
+    /// Makes the store refuse to record firings with SQLite's "database or disk is full" (as a full disk
+    /// would), or accept them again. (Temporary triggers: `PRAGMA query_only` does not survive GRDB's reads.)
+    public func setStoreWritable(_ writable: Bool) throws {
+        try database.writeWithoutTransaction { db in
+            if writable {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS temp.full_disk_firing; DROP TRIGGER IF EXISTS temp.full_disk_reminder")
+            } else {
+                try db.execute(sql: """
+                    CREATE TEMP TRIGGER full_disk_firing BEFORE INSERT ON firing BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;
+                    CREATE TEMP TRIGGER full_disk_reminder BEFORE UPDATE ON reminder BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END
+                    """)
+            }
+        }
+    }
+
     // MARK: Calls
 
     /// Calls a method as a Varlink client would, and decodes its one reply.

@@ -15,12 +15,20 @@ actor SchedulingService {
         case restSuggestion
     }
 
+    /// How long to wait before trying again to record firings the store refused.
+    static let storeRetrySeconds: Int64 = 30
+
     private let context: DaemonContext
     private let statusReporter: any StatusReporter
     private var scheduler = Scheduler()
     /// Snoozed repeats, by due instant.
     private var snoozes: [(due: Instant, firing: DueFiring)] = []
     private var wakeUps: [WakeUp: Instant] = [:]
+    /// Firings decided but not yet recorded because the store refused the write, oldest first; each is
+    /// announced once its record is durable, so that no slot is announced and then forgotten.
+    private var unrecorded: [FiringEvent] = []
+    /// When to try recording ``unrecorded`` again, and why the last try failed.
+    private var storeRetry: (at: Instant, reason: String)?
     /// The last status reported: it is reported only when it changes (sd_notify blocks when the manager lags).
     private var lastStatus: String?
 
@@ -142,6 +150,12 @@ actor SchedulingService {
 
     /// The one-line state for STATUS= and Status(): `3 reminders, next: Vitamin D at Sun 09:00`.
     func statusLine() -> String {
+        let line = plannedLine()
+        guard let storeRetry else { return line }
+        return "Cannot record firings (\(unrecorded.count) waiting, retrying): \(storeRetry.reason); \(line)"
+    }
+
+    private func plannedLine() -> String {
         let count = scheduler.count
         let noun = count == 1 ? "reminder" : "reminders"
         guard let (reminder, occurrence) = scheduler.nextFiring() else { return "\(count) \(noun), none scheduled" }
@@ -153,6 +167,7 @@ actor SchedulingService {
     /// Handles everything due at `now`, re-arms the wake-up and reports the status.
     /// - Returns: the other services' wake-ups that came due (they are cleared; their owners set the next).
     func tick(now: Instant) -> [WakeUp] {
+        if let retry = storeRetry, retry.at <= now { recordWaiting(now: now) }
         for firing in scheduler.takeDue(now: now) {
             handle(firing, now: now)
         }
@@ -171,7 +186,7 @@ actor SchedulingService {
     }
 
     private func replan() {
-        let deadlines = [scheduler.nextDeadline(), snoozes.map(\.due).min()] + wakeUps.values.map { Optional($0) }
+        let deadlines = [scheduler.nextDeadline(), snoozes.map(\.due).min(), storeRetry?.at] + wakeUps.values.map { Optional($0) }
         context.clock.wake(at: deadlines.compactMap { $0 }.min())
         let status = statusLine()
         if status != lastStatus {
@@ -192,16 +207,44 @@ actor SchedulingService {
         }
     }
 
-    /// Records the firing durably first, then announces it: a crash in between loses one announcement but
-    /// never repeats a slot.
+    /// Records the firing durably, then announces it: a crash in between loses one announcement but never
+    /// repeats a slot. When the store refuses the write the firing waits, unannounced, and is tried again
+    /// (announcing a slot the store does not know would announce it again after a restart).
     private func record(_ event: FiringEvent) {
-        let firing = event.firing
+        guard unrecorded.isEmpty else { return unrecorded.append(event) }  // keep the order
         do {
-            guard try context.store.recordFiring(FiringRecord(event), handledThrough: max(firing.occurrence.instant, event.handledAt)) else { return }
+            guard try context.store.recordFiring(FiringRecord(event), handledThrough: max(event.firing.occurrence.instant, event.handledAt)) else { return }
         } catch {
-            context.say(.error, "Could not record firing \(firing.slotID): \(error)")
+            unrecorded.append(event)
+            storeRetry = (event.handledAt.adding(seconds: Self.storeRetrySeconds), error.description)
+            context.say(.error, "Could not record firing \(event.firing.slotID), so it is not announced yet: \(error); trying again every \(Self.storeRetrySeconds) s")
+            return
         }
         context.announcer.announce(.firing(event))
+    }
+
+    /// Tries again to record the firings the store refused; each one recorded is announced, marked late
+    /// when it now is.
+    private func recordWaiting(now: Instant) {
+        while let event = unrecorded.first {
+            let waited = event.firing
+            let lateSeconds = now.secondsSinceEpoch - waited.occurrence.instant.secondsSinceEpoch
+            var kind = event.kind
+            if kind == .fired && lateSeconds > scheduler.onTimeToleranceSeconds { kind = .late }
+            let retried = FiringEvent(
+                kind: kind, firing: DueFiring(reminder: waited.reminder, occurrence: waited.occurrence, slotsDue: waited.slotsDue, lateSeconds: lateSeconds),
+                handledAt: now, detail: event.detail)
+            do {
+                let isNew = try context.store.recordFiring(FiringRecord(retried), handledThrough: max(waited.occurrence.instant, now))
+                unrecorded.removeFirst()
+                if isNew { context.announcer.announce(.firing(retried)) }
+            } catch {
+                storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
+                return
+            }
+        }
+        storeRetry = nil
+        context.say(.notice, "Firings are recorded again; every waiting firing was announced")
     }
 
     func schedulable(_ reminder: StoredReminder) throws(ServiceError) -> SchedulableReminder {

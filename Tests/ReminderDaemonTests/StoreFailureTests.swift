@@ -1,0 +1,60 @@
+import ReminderCore
+import ReminderInterface
+import Testing
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// A store that cannot write (a full disk): no slot is announced that the store does not know, so none is
+/// announced twice; the daemon says so and tries again.
+@Suite("Firing while the store cannot write")
+struct StoreFailureTests {
+    @Test func aFiringWaitsUnannouncedUntilItIsRecordedThenAnnouncesOnce() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        try daemon.setStoreWritable(false)
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        #expect(daemon.firings(of: "Pills").isEmpty)
+        #expect(daemon.announcer.events.contains { event in
+            guard case .daemon(let message) = event else { return false }
+            return message.severity == .error && message.text.hasPrefix("Could not record firing reminder-")
+        })
+        #expect(daemon.status.last?.hasPrefix("Cannot record firings (1 waiting, retrying)") == true)
+        let status = try await daemon.call("Status", as: StatusValue.self)
+        #expect(status.status.hasPrefix("Cannot record firings"))
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T08:00:30Z"))
+
+        // Still failing at the retries of 08:00:30, 08:01:00 and 08:01:30; recorded and announced at 08:02:00,
+        // late by then (more than the minute a firing may take to count as on time).
+        await daemon.advance(to: instant("2026-03-02T08:01:45Z"))
+        #expect(daemon.firings(of: "Pills").isEmpty)
+        try daemon.setStoreWritable(true)
+        await daemon.advance(to: instant("2026-03-02T08:03:00Z"))
+        let announced = daemon.firings(of: "Pills")
+        #expect(announced.map(\.kind) == [.late])
+        #expect(announced.first?.handledAt == instant("2026-03-02T08:02:00Z"))
+        #expect(announced.first?.firing.lateSeconds == Int64(120))
+        #expect(daemon.status.last?.hasPrefix("2 reminders, next:") == true)
+
+        // The store knows the slot: a restart does not announce it again.
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-03-02T12:00:00Z"))
+        #expect(daemon.firings(of: "Pills").count == 1)
+        #expect(try await daemon.history(of: "Pills").map(\.kind) == ["late"])
+    }
+
+    @Test func aRestartWhileTheFiringWaitsAnnouncesItOnce() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        try daemon.setStoreWritable(false)
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        // The disk is freed, and the daemon restarts before its retry (SIGHUP or a restart).
+        try daemon.setStoreWritable(true)
+        daemon.clock.set(instant("2026-03-02T08:00:10Z"))
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-03-02T12:00:00Z"))
+        #expect(daemon.firings(of: "Pills").count == 1)
+        try await daemon.restart()
+        #expect(daemon.firings(of: "Pills").count == 1)
+    }
+}
