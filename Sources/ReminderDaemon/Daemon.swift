@@ -113,10 +113,25 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// Applies a new configuration and re-plans everything from the store.
-    public func reload(_ configuration: DaemonConfiguration) async throws(StoreError) {
+    /// Checks what start-up and reload check beyond the file's syntax: the `time-zone` exists.
+    /// - Throws: the reason, as `time-zone: ...`.
+    public static func check(_ configuration: DaemonConfiguration, zones: TimeZoneDatabase) throws(ConfigurationRefused) {
+        guard let zone = configuration.timeZone else { return }
+        do { _ = try zones.rules(named: zone) } catch { throw ConfigurationRefused(description: "time-zone: \(error)") }
+    }
+
+    /// Applies a new configuration and re-plans everything from the store; all or nothing: a configuration
+    /// that ``check(_:zones:)`` refuses, or a store that cannot be read, leaves the running one and its schedule.
+    public func reload(_ configuration: DaemonConfiguration) async throws {
+        try Self.check(configuration, zones: context.zoneFiles)
+        let previous = context.configuration
         context.apply(configuration)
-        try await scheduling.load()
+        do {
+            try await scheduling.load()
+        } catch {
+            context.apply(previous)
+            throw error
+        }
         await handle(.deadlineReached)
         await habits.changed(now: context.clock.now())
     }
@@ -135,4 +150,9 @@ extension Daemon {
     /// The `io.remindd.Reminders` IDL text (`io.remindd.Reminders.varlink`, embedded at build time), for
     /// `GetInterfaceDescription`.
     public static let interfaceDescription = String(decoding: PackageResources.io_remindd_Reminders_varlink, as: UTF8.self)
+}
+
+/// A configuration that parses but cannot be used (a `time-zone` that does not exist).
+public struct ConfigurationRefused: Error, CustomStringConvertible, Sendable {
+    public let description: String
 }

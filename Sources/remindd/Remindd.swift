@@ -43,6 +43,9 @@ struct Remindd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Directory of the shipped data files (default: ../share/remindd next to the binary).", valueName: "dir"))
     var dataDir: String?
 
+    @Flag(help: "Check the config file as start-up and reload do, print what is wrong, and exit (1 when refused). The unit's ExecReload runs it first, so that 'systemctl --user reload remindd' fails on a bad file.")
+    var checkConfig = false
+
     /// The signals the daemon handles: stop (SIGTERM, SIGINT) and reload (SIGHUP).
     static let handledSignals = [SIGTERM, SIGINT, SIGHUP]
 
@@ -61,6 +64,22 @@ struct Remindd: AsyncParsableCommand {
         try await serve()
     }
 
+    /// `--check-config`: prints `FILE: OK`, or throws the one-line reason (exit status 1).
+    func printConfigurationCheck() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let paths = RemindPaths(environment: environment, uid: getuid())
+        _ = try loadCheckedConfiguration(zones: TimeZoneDatabase.system(environment: environment), paths: paths)
+        print("\(config ?? paths.configFile): OK")
+    }
+
+    /// The config file in force at start-up and reload: parsed and checked (its zone exists), or one message.
+    func loadCheckedConfiguration(zones: TimeZoneDatabase, paths: RemindPaths) throws -> DaemonConfiguration {
+        let path = config ?? paths.configFile
+        let settings = try Self.loadConfiguration(path, required: config != nil)
+        do { try Daemon.check(settings, zones: zones) } catch { throw Failure("\(path): \(error)") }
+        return settings
+    }
+
     /// Runs the daemon until SIGTERM or SIGINT.
     func serve() async throws {
         let monitor: SystemClockMonitor
@@ -68,13 +87,11 @@ struct Remindd: AsyncParsableCommand {
         umask(0o077)
         let environment = ProcessInfo.processInfo.environment
         let paths = RemindPaths(environment: environment, uid: getuid())
-        let configPath = config ?? paths.configFile
-        let settings = try Self.loadConfiguration(configPath, required: config != nil)
+        let zones = TimeZoneDatabase.system(environment: environment)
+        let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
         let journal = Journal(identifier: "remindd")
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
         let notifier = Notifier()
-        let zones = TimeZoneDatabase.system(environment: environment)
-        try Self.checkZone(settings, zones: zones, configPath: configPath)
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
         let store: ReminderStore
         do { store = try ReminderStore(path: databasePath) } catch { throw Failure(error.description) }
@@ -111,7 +128,7 @@ struct Remindd: AsyncParsableCommand {
                     case .clockChanged: await daemon.handle(.clockChanged)
                     case .timeZoneChanged: await daemon.handle(.timeZoneChanged)
                     case .signal(SIGHUP):
-                        await Self.reload(daemon, configPath: configPath, required: config != nil, announcer: journalAnnouncer, notifier: notifier)
+                        await reload(daemon, zones: zones, paths: paths, announcer: journalAnnouncer, notifier: notifier)
                     case .signal: return
                     }
                 }
@@ -135,22 +152,16 @@ struct Remindd: AsyncParsableCommand {
         journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd stopped")))
     }
 
-    /// The configured `time-zone` must exist.
-    static func checkZone(_ settings: DaemonConfiguration, zones: TimeZoneDatabase, configPath: String) throws {
-        guard let zone = settings.timeZone else { return }
-        do { _ = try zones.rules(named: zone) } catch { throw Failure("\(configPath): time-zone: \(error)") }
-    }
-
-    /// SIGHUP: RELOADING=1, re-read the config and re-plan, READY=1; a bad file keeps the running configuration.
-    static func reload(
-        _ daemon: Daemon, configPath: String, required: Bool, announcer: JournalAnnouncer, notifier: Notifier
-    ) async {
+    /// SIGHUP: RELOADING=1, re-read and check the config and re-plan, READY=1. All or nothing: a file that
+    /// start-up would refuse keeps the running configuration and schedule.
+    func reload(_ daemon: Daemon, zones: TimeZoneDatabase, paths: RemindPaths, announcer: JournalAnnouncer, notifier: Notifier) async {
         notifier.reloading()
+        let path = config ?? paths.configFile
         do {
-            let reloaded = try loadConfiguration(configPath, required: required)
-            announcer.setLogLevel(reloaded.logLevel)
+            let reloaded = try loadCheckedConfiguration(zones: zones, paths: paths)
             try await daemon.reload(reloaded)
-            announcer.announce(.daemon(DaemonMessage(.info, "Configuration reloaded from \(configPath)")))
+            announcer.setLogLevel(reloaded.logLevel)
+            announcer.announce(.daemon(DaemonMessage(.info, "Configuration reloaded from \(path)")))
         } catch {
             announcer.announce(.daemon(DaemonMessage(.error, "Reload failed, keeping the previous configuration: \(error)")))
         }

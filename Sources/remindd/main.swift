@@ -2,7 +2,9 @@
 Remindd.prepareProcess()
 do {
     var command = try Remindd.parseAsRoot()
-    if let daemon = command as? Remindd {
+    if let daemon = command as? Remindd, daemon.checkConfig {
+        try daemon.printConfigurationCheck()
+    } else if let daemon = command as? Remindd {
         try await daemon.serve()
     } else {
         try command.run()  // --help, --version

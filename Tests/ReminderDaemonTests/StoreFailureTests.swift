@@ -58,3 +58,26 @@ struct StoreFailureTests {
         #expect(daemon.firings(of: "Pills").count == 1)
     }
 }
+
+/// Reload is all or nothing.
+@Suite("Reload")
+struct ReloadTests {
+    @Test func aReloadWithAnUnknownZoneIsRefusedAndChangesNothing() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"])
+        let before = daemon.status.last
+        var bad = DaemonConfiguration()
+        bad.timeZone = "Nowhere/Atlantis"
+        await #expect(throws: ConfigurationRefused.self) { try await daemon.current.reload(bad) }
+        #expect(daemon.status.last == before)
+        #expect(await daemon.current.statusLine() == "2 reminders, next: Pills at Mon 08:00")
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.fired])
+
+        var good = DaemonConfiguration()
+        good.timeZone = "Asia/Tokyo"
+        try await daemon.current.reload(good)
+        #expect(await daemon.current.statusLine() == "2 reminders, next: Pills at Tue 08:00")
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T23:00:00Z"))  // 08:00 in Tokyo, the next morning
+    }
+}

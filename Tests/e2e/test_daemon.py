@@ -177,6 +177,29 @@ def test_sighup_reloads_with_reloading_then_ready(daemon):
     assert daemon.process.poll() is None
 
 
+def test_sighup_with_a_bad_zone_keeps_the_schedule(daemon, unique_name):
+    """A file start-up would refuse is refused at reload too, and nothing changes (it used to empty the schedule)."""
+    daemon.start()
+    daemon.ctl("add", unique_name, "--daily", "--at", "08:00")
+    before = daemon.ctl_json("status")
+    config = daemon.config / "remindd" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text('time-zone = "Nowhere/Atlantis"\n')
+    check = subprocess.run([str(daemon_bin("remindd")), "--check-config"], env=daemon.env, capture_output=True, text=True)
+    assert check.returncode == 1 and "config.toml: time-zone:" in check.stderr, check.stderr
+    daemon.notifications.clear()
+    daemon.process.send_signal(signal.SIGHUP)
+    assert daemon.wait_notification("READY=1")
+    after = daemon.ctl_json("status")
+    assert (after["reminders"], after["status"]) == (before["reminders"], before["status"])
+    assert after["status"].startswith("2 reminders, next:")
+    assert daemon_journal_wait(MESSAGE="Reload failed, keeping the previous configuration: " + str(config) + ": time-zone: "
+                               + check.stderr.split("time-zone: ", 1)[1].strip()), "no 'Reload failed' entry"
+    config.write_text('time-zone = "Asia/Tokyo"\n')
+    check = subprocess.run([str(daemon_bin("remindd")), "--check-config"], env=daemon.env, capture_output=True, text=True)
+    assert check.returncode == 0 and check.stdout.strip() == f"{config}: OK"
+
+
 def test_daemon_not_running_is_one_line(remindctl, tmp_path):
     env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
     result = subprocess.run([remindctl, "list"], env=env, capture_output=True, text=True)

@@ -76,9 +76,13 @@ def test_user_service_installs_starts_and_fires(user_manager, journald):
     # The first call starts remindd.service by socket activation.
     at, instant = schedule_soon(lambda *args: run(env, remindctl, *args).stdout, name, lead=5)
     assert run(env, "systemctl", "--user", "is-active", "remindd.service").stdout.strip() == "active"
-    status = run(env, "systemctl", "--user", "show", "-p", "StatusText", "remindd.service").stdout.strip()
     shown = at[:5] if at.endswith(":00") else at  # times show seconds only when they are not zero
-    assert status == f"StatusText=2 reminders, next: {name} at {instant.strftime('%a')} {shown}"
+    expected = f"StatusText=2 reminders, next: {name} at {instant.strftime('%a')} {shown}"
+    # The manager reads STATUS= from its notify socket when it gets to it: poll for a while.
+    deadline = time.time() + 10
+    while (status := run(env, "systemctl", "--user", "show", "-p", "StatusText", "remindd.service").stdout.strip()) != expected:
+        assert time.time() < deadline, status
+        time.sleep(0.1)
 
     entries = journald.wait_for(timeout=15, REMINDER_NAME=name)
     assert [e["MESSAGE_ID"] for e in entries] == [MESSAGE_FIRED]

@@ -46,7 +46,6 @@ actor SchedulingService {
     /// - Returns: the number of enabled reminders loaded.
     @discardableResult
     func load() async throws(StoreError) -> Int {
-        scheduler = Scheduler()
         let store = context.store
         guard let bounds = try store.reminderIDBounds() else { return 0 }
         let parts = bounds.count > 10_000 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
@@ -71,6 +70,8 @@ actor SchedulingService {
         } catch {
             throw .unavailable(path: store.path, detail: "\(error)")
         }
+        // Replaced only once everything was read: a load that fails keeps the schedule there was.
+        var scheduler = Scheduler()
         var count = 0
         scheduler.reserveCapacity(loaded.map(\.count).reduce(0, +))
         for (reminder, rule) in loaded.joined() {
@@ -83,6 +84,7 @@ actor SchedulingService {
                 SchedulableReminder(id: reminder.id!, name: reminder.name, rule: rule, zone: zone),
                 handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
         }
+        self.scheduler = scheduler
         restoreSnoozes()
         return count
     }
