@@ -18,6 +18,8 @@ public final class VarlinkConnection {
         case timedOut(seconds: Int)
         case system(String)
         case malformedReply
+        /// The socket is served by another user's process (a socket swapped into a shared directory).
+        case foreignPeer(path: String, uid: UInt32)
 
         public var description: String {
             switch self {
@@ -25,14 +27,20 @@ public final class VarlinkConnection {
             case .timedOut(let seconds): return "no reply within \(seconds) s"
             case .system(let text): return text
             case .malformedReply: return "the daemon sent a reply that is not Varlink JSON"
+            case .foreignPeer(let path, let uid):
+                return "\(path) is served by another user's process (uid \(uid)), not by your remindd: not talking to it; remove that socket's directory, or set XDG_RUNTIME_DIR (a systemd session sets it)"
             }
         }
     }
 
-    /// Connects to the socket at `path`.
-    public init(path: String) throws(ConnectionError) {
+    /// Connects to the socket at `path`, waiting at most `timeoutSeconds` for a daemon whose queue is full, and
+    /// only to a process of the same user (`SO_PEERCRED`).
+    public init(path: String, timeoutSeconds: Int = 10) throws(ConnectionError) {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .system("socket: \(String(cString: strerror(errno)))") }
+        // A Unix-socket connect waits for room in the listener's queue up to the send timeout.
+        var limit = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -50,7 +58,19 @@ public final class VarlinkConnection {
             let code = errno
             close(descriptor)
             if code == ENOENT || code == ECONNREFUSED { throw .notRunning(path: path) }
+            if code == EAGAIN || code == EWOULDBLOCK { throw .timedOut(seconds: timeoutSeconds) }
             throw .system("connect \(path): \(String(cString: strerror(code)))")
+        }
+        var peer = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &peer, &length) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .system("SO_PEERCRED \(path): \(String(cString: strerror(code)))")
+        }
+        if peer.uid != getuid() {
+            close(descriptor)
+            throw .foreignPeer(path: path, uid: peer.uid)
         }
     }
 

@@ -221,13 +221,6 @@ private actor ReplyWriter {
     }
 }
 
-/// `struct ucred` from <sys/socket.h> (hidden behind _GNU_SOURCE from Swift): three 32-bit fields, same layout.
-struct PeerCredentials: Sendable {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
-}
-
 /// One framed inbound message, or the signal that the peer exceeded the size limit.
 enum VarlinkFrame: Sendable {
     case message(ByteBuffer)

@@ -213,7 +213,23 @@ struct Remindd: AsyncParsableCommand {
         } catch {
             throw Failure("cannot create the socket directory \(directory): \(error.localizedDescription)")
         }
+        try Self.checkPrivate(directory)
         return .path(path)
+    }
+
+    /// The socket's directory must be the user's own real directory with no access for others: in a shared
+    /// directory such as /tmp another user could have created it first and swap the socket.
+    static func checkPrivate(_ directory: String) throws {
+        var info = stat()
+        guard lstat(directory, &info) == 0 else { throw Failure("cannot check the socket directory \(directory): \(String(cString: strerror(errno)))") }
+        let fix = "remove it, or set XDG_RUNTIME_DIR (a systemd session sets it), or give --socket in a directory of yours"
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw Failure("the socket directory \(directory) is not a directory (a link?): \(fix)") }
+        guard info.st_uid == getuid() else {
+            throw Failure("the socket directory \(directory) belongs to another user (uid \(info.st_uid)): \(fix)")
+        }
+        if info.st_mode & 0o077 != 0 {
+            guard chmod(directory, 0o700) == 0 else { throw Failure("cannot make the socket directory \(directory) private (mode 0700): \(fix)") }
+        }
     }
 }
 
