@@ -93,8 +93,9 @@ public final class Daemon: Sendable {
         await reminders.addBuiltIns()
         fitness.pruneOldEntries()
         let count = try await scheduling.load()
-        await handle(.deadlineReached)
-        await habits.changed(now: context.clock.now())
+        let now = context.clock.now()
+        await perform(await scheduling.tick(now: now, afterDowntime: true), now: now)
+        await habits.changed(now: now)
         return count
     }
 
@@ -106,7 +107,12 @@ public final class Daemon: Sendable {
             await scheduling.systemZoneChanged(now: context.clock.now())
         }
         let now = context.clock.now()
-        for wakeUp in await scheduling.tick(now: now) {
+        await perform(await scheduling.tick(now: now), now: now)
+    }
+
+    /// Hands the wake-ups that came due to the services that asked for them.
+    private func perform(_ wakeUps: [SchedulingService.WakeUp], now: Instant) async {
+        for wakeUp in wakeUps {
             switch wakeUp {
             case .restSuggestion: await habits.restSuggestionDue(now: now)
             }

@@ -197,8 +197,9 @@ public struct Scheduler: Sendable {
     /// - Parameters:
     ///   - logs: the instants of intake logged for this reminder (any range; only the firing's day counts).
     ///   - catchUpEnabled: whether missed firings are announced late (like systemd's `Persistent=true`).
-    public func action(for firing: DueFiring, logs: [Instant], catchUpEnabled: Bool) -> FiringAction {
-        let late = firing.slotsDue > 1 || firing.lateSeconds > onTimeToleranceSeconds
+    ///   - afterDowntime: the daemon was not running at the slot's instant (it is starting): any delay is late.
+    public func action(for firing: DueFiring, logs: [Instant], catchUpEnabled: Bool, afterDowntime: Bool = false) -> FiringAction {
+        let late = firing.slotsDue > 1 || firing.lateSeconds > (afterDowntime ? 0 : onTimeToleranceSeconds)
         if late && !catchUpEnabled { return .skipMissed(firing) }
         let rule = firing.reminder.rule
         if let reason = rule.suppression(of: firing.occurrence, logs: logs, in: firing.reminder.zone).reason {

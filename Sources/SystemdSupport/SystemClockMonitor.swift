@@ -55,7 +55,7 @@ public final class SystemClockMonitor: Sendable {
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
         }
-        timerDescriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
+        timerDescriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC) | Int32(TFD_NONBLOCK))  // a re-arm between poll and read must not block
         guard timerDescriptor >= 0 else { throw SystemError(operation: "timerfd_create") }
         inotifyDescriptor = inotify_init1(Int32(IN_CLOEXEC))
         if inotifyDescriptor >= 0 {

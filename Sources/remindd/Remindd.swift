@@ -193,6 +193,10 @@ struct Remindd: AsyncParsableCommand {
 
     /// The config file, or defaults when it does not exist (and was not named explicitly).
     static func loadConfiguration(_ path: String, required: Bool) throws -> DaemonConfiguration {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw Failure("\(path) is a directory, not a config file: remove it, or put the settings in a file there")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             if required { throw Failure("cannot read config file \(path)") }
             return DaemonConfiguration()

@@ -158,6 +158,14 @@ def test_bad_config_names_key_and_line(daemon):
     assert err.endswith("config.toml:3: unknown key 'colour'; known keys: time-zone, catch-up, socket, log-level, day-start, grace-minutes, morning, retention-days")
 
 
+def test_a_config_path_that_is_a_directory_is_refused(daemon):
+    (daemon.config / "remindd" / "config.toml").mkdir(parents=True)
+    daemon.start(wait=False)
+    assert daemon.process.wait(timeout=10) == 1
+    err = daemon.process.stderr.read().strip()
+    assert err.endswith("config.toml is a directory, not a config file: remove it, or put the settings in a file there"), err
+
+
 def test_sigterm_sends_stopping_and_exits_cleanly(daemon):
     daemon.start()
     daemon.process.send_signal(signal.SIGTERM)

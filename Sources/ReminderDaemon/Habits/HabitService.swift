@@ -74,6 +74,12 @@ struct HabitService: Sendable {
         guard first <= last else { throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first)): give --from before --to") }
         guard last.dayNumber - first.dayNumber < 366 else { throw .invalidTime(parameter: "to", message: "a range of rest days is at most a year long") }
         let today = try day(at: now).day
+        let todayDate = LocalDate(dayNumber: today)
+        let tenYearsAgo = LocalDate(
+            year: todayDate.year - 10, month: todayDate.month, day: min(todayDate.day, CivilCalendar.daysInMonth(year: todayDate.year - 10, month: todayDate.month)))!
+        guard first >= tenYearsAgo else {
+            throw .invalidTime(parameter: "from", message: "\(first) is more than 10 years ago: rest days can be marked back to \(tenYearsAgo)")
+        }
         guard last.dayNumber <= today + 366 else {
             throw .invalidTime(parameter: to == nil ? "from" : "to", message: "\(last) is more than a year ahead: rest days can be planned up to a year in advance")
         }

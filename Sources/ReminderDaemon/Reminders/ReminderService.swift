@@ -15,10 +15,7 @@ struct ReminderService: Sendable {
 
     func add(name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= 200 else {
-            throw .invalidRule("a reminder needs a name of 1 to 200 characters, e.g. \"Vitamin D\"")
-        }
+        let trimmed = try Self.checkedName(name)
         let rule = try Self.rule(spec)
         let zone = try context.zone(named: timeZone)
         let stored = try storing { () throws(StoreError) in
@@ -30,11 +27,7 @@ struct ReminderService: Sendable {
 
     func update(key: String, name: String?, rule spec: RuleSpec?, timeZone: String?) async throws(ServiceError) -> ReminderValue {
         var reminder = try find(key)
-        if let name {
-            let trimmed = name.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { throw .invalidRule("a reminder's name cannot be empty") }
-            reminder.name = trimmed
-        }
+        if let name { reminder.name = try Self.checkedName(name) }
         if let spec {
             _ = try Self.rule(spec)
             reminder.rule = spec
@@ -156,6 +149,15 @@ struct ReminderService: Sendable {
         let saved = try storing { () throws(StoreError) in try context.store.updateReminder(reminder, now: now) }
         await scheduling.refresh(reminderID: saved.id!)
         return try value(of: saved, now: now, restDays: habits.restDayNumbers())
+    }
+
+    /// A name without its surrounding spaces, 1 to 200 characters (Add and Update alike).
+    private static func checkedName(_ name: String) throws(ServiceError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 200 else {
+            throw .invalidRule("a reminder needs a name of 1 to 200 characters, e.g. \"Vitamin D\"")
+        }
+        return trimmed
     }
 
     private static func rule(_ spec: RuleSpec) throws(ServiceError) -> ReminderRule {

@@ -167,11 +167,12 @@ actor SchedulingService {
     // MARK: Time
 
     /// Handles everything due at `now`, re-arms the wake-up and reports the status.
+    /// - Parameter afterDowntime: the daemon is starting: what is due was missed while it was not running.
     /// - Returns: the other services' wake-ups that came due (they are cleared; their owners set the next).
-    func tick(now: Instant) -> [WakeUp] {
+    func tick(now: Instant, afterDowntime: Bool = false) -> [WakeUp] {
         if let retry = storeRetry, retry.at <= now { recordWaiting(now: now) }
         for firing in scheduler.takeDue(now: now) {
-            handle(firing, now: now)
+            handle(firing, now: now, afterDowntime: afterDowntime)
         }
         let dueSnoozes = snoozes.filter { $0.due <= now }
         if !dueSnoozes.isEmpty {
@@ -197,11 +198,11 @@ actor SchedulingService {
         }
     }
 
-    private func handle(_ firing: DueFiring, now: Instant) {
+    private func handle(_ firing: DueFiring, now: Instant, afterDowntime: Bool) {
         let occurrence = firing.occurrence
         let logs = (try? context.store.intakes(
             reminderID: firing.reminder.id, from: occurrence.instant.adding(seconds: -2 * 86400), through: occurrence.instant)) ?? []
-        switch scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp) {
+        switch scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp, afterDowntime: afterDowntime) {
         case .fire: record(FiringEvent(kind: .fired, firing: firing, handledAt: now))
         case .catchUp: record(FiringEvent(kind: .late, firing: firing, handledAt: now))
         case .suppress(_, let reason): record(FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: reason))
