@@ -78,7 +78,7 @@ install-user: $(if $(filter debug,$(CONFIG)),build,release)
 	install -m 0644 share/remindd/routines/*.toml $(SHAREDIR)/routines/
 	@echo
 	@echo "Installed remindd and remindctl to $(BINDIR), units to $(UNITDIR). Now run:"
-	@echo "  systemctl --user daemon-reload && systemctl --user enable --now remindd.socket"
+	@echo "  systemctl --user daemon-reload && systemctl --user enable --now remindd.socket remindd.service"
 	@echo "Optional, as root, for 'journalctl -x' explanations: make install-catalog"
 
 install-catalog:

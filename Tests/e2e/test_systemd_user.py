@@ -18,6 +18,43 @@ from conftest import ROOT, schedule_soon
 MESSAGE_FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
 
 
+class UserManager:
+    """A `systemd --user` manager with its own HOME and XDG_RUNTIME_DIR; `relogin()` stops it and starts a
+    new one on the same directories, as a logout and a login do."""
+
+    def __init__(self, base):
+        self.home, self.runtime = base / "home", base / "runtime"
+        self.home.mkdir(parents=True)
+        self.runtime.mkdir(mode=0o700)
+        self.env = {"PATH": os.environ["PATH"], "HOME": str(self.home), "XDG_RUNTIME_DIR": str(self.runtime),
+                    "XDG_CONFIG_HOME": str(self.home / ".config")}
+        self.process = None
+
+    def start(self):
+        private = self.runtime / "systemd" / "private"
+        if private.exists():
+            private.unlink()
+        self.process = subprocess.Popen(["/lib/systemd/systemd", "--user"], env=self.env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while not private.exists():
+            assert self.process.poll() is None, "systemd --user exited"
+            assert time.time() < deadline, "systemd --user did not start"
+            time.sleep(0.1)
+
+    def stop(self):
+        subprocess.run(["systemctl", "--user", "exit"], env=self.env, capture_output=True)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def relogin(self):
+        self.stop()
+        self.start()
+
+
 @pytest.fixture
 def user_manager(journald):
     if os.geteuid() != 0:
@@ -25,31 +62,26 @@ def user_manager(journald):
     # Not under /tmp or /var/tmp (the checkout may be there): the service runs with PrivateTmp=yes and
     # would not see its binary.
     base = pathlib.Path("/var/lib") / f"remindd-e2e-{uuid.uuid4().hex[:8]}"
-    home, runtime = base / "home", base / "runtime"
-    home.mkdir(parents=True)
-    runtime.mkdir(mode=0o700)
     created_marker = not os.path.isdir("/run/systemd/system")
     if created_marker:
         os.makedirs("/run/systemd/system")
-    env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_RUNTIME_DIR": str(runtime),
-           "XDG_CONFIG_HOME": str(home / ".config")}
-    manager = subprocess.Popen(["/lib/systemd/systemd", "--user"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    manager = UserManager(base)
     try:
-        deadline = time.time() + 20
-        while not (runtime / "systemd" / "private").exists():
-            assert manager.poll() is None, "systemd --user exited"
-            assert time.time() < deadline, "systemd --user did not start"
-            time.sleep(0.1)
-        yield env, home
+        manager.start()
+        yield manager
     finally:
-        subprocess.run(["systemctl", "--user", "exit"], env=env, capture_output=True)
-        try:
-            manager.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            manager.kill()
+        manager.stop()
         if created_marker:
             os.rmdir("/run/systemd/system")
         shutil.rmtree(base, ignore_errors=True)
+
+
+def install(env):
+    result = subprocess.run(
+        ["make", "-s", "install-user", "CONFIG=debug"], cwd=ROOT, env=dict(env, PATH=os.environ["PATH"]),
+        capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
 
 
 def run(env, *args, check=True):
@@ -59,12 +91,8 @@ def run(env, *args, check=True):
 
 
 def test_user_service_installs_starts_and_fires(user_manager, journald):
-    env, home = user_manager
-    install = subprocess.run(
-        ["make", "-s", "install-user", "CONFIG=debug"], cwd=ROOT, env=dict(env, PATH=os.environ["PATH"]),
-        capture_output=True, text=True, timeout=600)
-    assert install.returncode == 0, install.stderr
-    assert "systemctl --user enable --now remindd.socket" in install.stdout
+    env, home = user_manager.env, user_manager.home
+    assert "systemctl --user enable --now remindd.socket remindd.service" in install(env)
     units = home / ".config" / "systemd" / "user"
     assert (units / "remindd.service").exists() and (units / "remindd.socket").exists()
     run(env, "systemd-analyze", "--user", "verify", str(units / "remindd.socket"), str(units / "remindd.service"))
@@ -106,3 +134,28 @@ def test_service_sandboxing_scores_two_or_better():
     line = [l for l in result.stdout.splitlines() if "Overall exposure level" in l][0]
     score = float(line.split(":")[1].split()[0])
     assert score <= 2.0, line
+
+
+def test_reminders_fire_after_a_login_with_nobody_calling_remindctl(user_manager, journald):
+    """Enabled as the README says, the service starts at login: a reminder fires on time (or, if the login took
+    longer than the lead, once and late) although nothing connects to the socket."""
+    env, home = user_manager.env, user_manager.home
+    install(env)
+    run(env, "systemctl", "--user", "daemon-reload")
+    run(env, "systemctl", "--user", "enable", "--now", "remindd.socket", "remindd.service")
+    remindctl = str(home / ".local" / "bin" / "remindctl")
+    name = f"login-{uuid.uuid4().hex[:8]}"
+    _, instant = schedule_soon(lambda *args: run(env, remindctl, *args).stdout, name, lead=15)
+    user_manager.relogin()
+    deadline = time.time() + 30
+    while run(env, "systemctl", "--user", "is-active", "remindd.service", check=False).stdout.strip() != "active":
+        assert time.time() < deadline, "remindd.service did not start at login"
+        time.sleep(0.1)
+    active_at = time.time()
+    entries = journald.wait_for(timeout=30, REMINDER_NAME=name)
+    assert len(entries) == 1, [e["MESSAGE"] for e in entries]
+    if active_at < instant.timestamp():
+        assert entries[0]["MESSAGE_ID"] == MESSAGE_FIRED and entries[0]["FIRED_UTC"] == entries[0]["SCHEDULED_UTC"]
+    else:
+        assert entries[0]["REMINDER_SLOTS_DUE"] == "1"
+    run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
