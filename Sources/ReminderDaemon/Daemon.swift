@@ -145,9 +145,6 @@ public final class Daemon: Sendable {
     /// The one-line state for STATUS=: `3 reminders, next: Vitamin D at Sun 09:00`.
     public func statusLine() async -> String { await scheduling.statusLine() }
 
-    /// The database file (`:memory:` in tests).
-    public var storePath: String { context.store.path }
-
     /// Ends every Watch stream (at shutdown).
     public func finishWatchers() { watch.finishAll() }
 }

@@ -199,8 +199,10 @@ def test_sighup_with_a_bad_zone_keeps_the_schedule(daemon, unique_name):
     daemon.process.send_signal(signal.SIGHUP)
     assert daemon.wait_notification("READY=1")
     after = daemon.ctl_json("status")
-    assert (after["reminders"], after["status"]) == (before["reminders"], before["status"])
-    assert after["status"].startswith("2 reminders, next:")
+    # Still both reminders planned (the refused reload used to leave "0 reminders, none scheduled"). The next
+    # firing itself may have moved on meanwhile (a run across 08:00), so it is not compared.
+    assert after["reminders"] == before["reminders"] == 2
+    assert after["status"].startswith("2 reminders, next:") and after["next"] is not None
     assert daemon_journal_wait(MESSAGE="Reload failed, keeping the previous configuration: " + str(config) + ": time-zone: "
                                + check.stderr.split("time-zone: ", 1)[1].strip()), "no 'Reload failed' entry"
     config.write_text('time-zone = "Asia/Tokyo"\n')

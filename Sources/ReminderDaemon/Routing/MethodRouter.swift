@@ -12,9 +12,6 @@ public struct MethodRouter: VarlinkHandler {
 
     init() {}
 
-    /// The registered method names (members of the interface), sorted.
-    public var methodNames: [String] { handlers.keys.sorted() }
-
     /// Registers a method that takes parameters and sends one reply.
     mutating func method<Parameters: Decodable, Result: Encodable>(
         _ name: String, _ parameters: Parameters.Type, _ body: @escaping @Sendable (Parameters) async throws -> Result
