@@ -106,6 +106,7 @@ public final class Daemon: Sendable {
             context.say(.info, "System time zone is now \(context.systemZone); re-planning reminders that follow it")
             await scheduling.systemZoneChanged(now: context.clock.now())
         }
+        if event == .clockChanged { await scheduling.clockChanged(now: context.clock.now()) }
         let now = context.clock.now()
         await perform(await scheduling.tick(now: now), now: now)
     }

@@ -57,8 +57,13 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
     public var lateSeconds: Int64
     public var slotsDue: Int
     public var detail: String?
+    /// The slot had been handled before, and came due again because the clock went back.
+    public var replanned: Bool
 
-    public init(reminderId: Int64, reminderName: String, slot: String, kind: String, scheduledUtc: String, handledUtc: String, lateSeconds: Int64, slotsDue: Int, detail: String?) {
+    public init(
+        reminderId: Int64, reminderName: String, slot: String, kind: String, scheduledUtc: String, handledUtc: String, lateSeconds: Int64, slotsDue: Int,
+        detail: String?, replanned: Bool
+    ) {
         self.reminderId = reminderId
         self.reminderName = reminderName
         self.slot = slot
@@ -68,6 +73,7 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
         self.lateSeconds = lateSeconds
         self.slotsDue = slotsDue
         self.detail = detail
+        self.replanned = replanned
     }
 }
 

@@ -110,6 +110,11 @@ public struct Scheduler: Sendable {
             slots.reserveCapacity(count)
         }
 
+        /// Changes every state in place.
+        mutating func update(_ change: (inout State) -> Void) {
+            for index in values.indices { change(&values[index]) }
+        }
+
         subscript(id: Int64) -> State? {
             get { slots[id].map { values[Int($0)] } }
             set {
@@ -136,8 +141,7 @@ public struct Scheduler: Sendable {
         var state = State(reminder: reminder, handledThrough: handledThrough, nextInstant: .max)
         state.nextInstant = state.nextOccurrence?.instant.secondsSinceEpoch ?? .max
         if state.nextInstant != .max {
-            let next = state.nextInstant
-            queue.insert(Entry(instant: next, reminderID: reminder.id))
+            queue.insert(Entry(instant: state.nextInstant, reminderID: reminder.id))
         }
         states[reminder.id] = state
     }
@@ -147,6 +151,21 @@ public struct Scheduler: Sendable {
         states[id] = nil
     }
 
+    /// The clock went back to `now`: every reminder handled past it is re-planned from `now`, so that its slots
+    /// that are in the future again come due again (the rule `ReminderStore.rewindHandled(to:)` keeps in the store).
+    /// - Returns: how many reminders were re-planned.
+    @discardableResult
+    public mutating func rewind(to now: Instant) -> Int {
+        var requeued: [Entry] = []
+        states.update { state in
+            guard state.handledThrough > now else { return }
+            state.handledThrough = now
+            state.nextInstant = state.nextOccurrence?.instant.secondsSinceEpoch ?? .max
+            if state.nextInstant != .max { requeued.append(Entry(instant: state.nextInstant, reminderID: state.reminder.id)) }
+        }
+        for entry in requeued { queue.insert(entry) }
+        return requeued.count
+    }
 
     /// The instant at which the daemon must wake next, or nil when nothing will fire.
     public mutating func nextDeadline() -> Instant? {
@@ -185,8 +204,7 @@ public struct Scheduler: Sendable {
             state.handledThrough = max(latest.instant, now)
             state.nextInstant = state.nextOccurrence?.instant.secondsSinceEpoch ?? .max
             if state.nextInstant != .max {
-            let next = state.nextInstant
-                queue.insert(Entry(instant: next, reminderID: top.reminderID))
+                queue.insert(Entry(instant: state.nextInstant, reminderID: top.reminderID))
             }
             states[top.reminderID] = state
         }

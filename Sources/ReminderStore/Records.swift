@@ -88,6 +88,8 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     public var lateSeconds: Int64
     public var slotsDue: Int
     public var detail: String?
+    /// 0 for a slot's first record; 1, 2, ... when it was handled again after the clock went back.
+    public var replanned: Int = 0
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, handledAt: Int64, kind: Kind,

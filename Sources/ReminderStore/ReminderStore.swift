@@ -178,6 +178,32 @@ public final class ReminderStore: Sendable {
                 t.column("dueAt", .integer).notNull()
             }
         }
+        migrator.registerMigration("v5-replanned-firings") { db in
+            // A slot may be handled again after the clock went back (see `recordFiring`): the unique key gains
+            // `replanned`, 0 for a slot's first record and 1, 2, ... for each later one. SQLite cannot change a
+            // table's unique key, so the table is rebuilt.
+            try db.create(table: "firing_v5") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("reminderId", .integer).notNull()  // kept after the reminder is removed: history
+                t.column("reminderName", .text).notNull()
+                t.column("slot", .text).notNull()
+                t.column("scheduledAt", .integer).notNull()
+                t.column("handledAt", .integer).notNull()
+                t.column("kind", .text).notNull()
+                t.column("lateSeconds", .integer).notNull()
+                t.column("slotsDue", .integer).notNull()
+                t.column("detail", .text)
+                t.column("replanned", .integer).notNull().defaults(to: 0)
+                t.uniqueKey(["reminderId", "slot", "scheduledAt", "replanned"])
+            }
+            try db.execute(sql: """
+                INSERT INTO firing_v5 (id, reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue, detail)
+                SELECT id, reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue, detail FROM firing;
+                DROP TABLE firing;
+                ALTER TABLE firing_v5 RENAME TO firing;
+                """)
+            try db.create(index: "firing_by_time", on: "firing", columns: ["handledAt"])
+        }
         return migrator
     }
 
@@ -450,17 +476,43 @@ public final class ReminderStore: Sendable {
 
     // MARK: Firings
 
+    /// What ``recordFiring(_:handledThrough:)`` did.
+    public enum FiringRecorded: Sendable, Hashable {
+        /// Recorded; `replanned` when the slot had been handled once already, before the clock went back.
+        case recorded(replanned: Bool)
+        /// Not recorded: the reminder's `handledThrough` already covers the slot (the caller must not announce it).
+        case alreadyHandled
+    }
+
     /// Durably records a handled firing and advances the reminder's `handledThrough`, in one transaction.
-    /// A slot recorded once is never recorded again (the unique key makes a repeat a no-op).
-    /// - Returns: false when the slot had already been recorded (the caller must not announce it again).
-    public func recordFiring(_ record: FiringRecord, handledThrough: Instant) throws(StoreError) -> Bool {
+    ///
+    /// A slot at or before the reminder's `handledThrough` is never recorded again: that is what makes every
+    /// slot fire once across retries and restarts. Only ``rewindHandled(to:)`` (the clock went back) lowers
+    /// `handledThrough`; a slot handled again after it is recorded a second time, marked `replanned`.
+    public func recordFiring(_ record: FiringRecord, handledThrough: Instant) throws(StoreError) -> FiringRecorded {
         try write { db in
+            let handled = try Int64.fetchOne(db, sql: "SELECT handledThrough FROM reminder WHERE id = ?", arguments: [record.reminderId])
+            if let handled, handled >= record.scheduledAt { return .alreadyHandled }
             try db.execute(
                 sql: "UPDATE reminder SET handledThrough = max(handledThrough, ?) WHERE id = ?",
                 arguments: [handledThrough.secondsSinceEpoch, record.reminderId])
             var copy = record
-            try copy.insert(db, onConflict: .ignore)
-            return db.changesCount > 0
+            copy.replanned = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM firing WHERE reminderId = ? AND slot = ? AND scheduledAt = ?",
+                arguments: [record.reminderId, record.slot, record.scheduledAt]) ?? 0
+            try copy.insert(db)
+            return .recorded(replanned: copy.replanned > 0)
+        }
+    }
+
+    /// Lowers every `handledThrough` that is after `now` to `now`: the clock went back, and the slots that are
+    /// in the future again are to be handled again.
+    /// - Returns: how many reminders were re-planned.
+    public func rewindHandled(to now: Instant) throws(StoreError) -> Int {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE reminder SET handledThrough = ? WHERE handledThrough > ?", arguments: [now.secondsSinceEpoch, now.secondsSinceEpoch])
+            return db.changesCount
         }
     }
 

@@ -108,7 +108,7 @@ struct HistoryCommand: ParsableCommand {
         if entries.isEmpty { return print("No firings since \(start).") }
         printTable(
             ["HANDLED (UTC)", "KIND", "REMINDER", "SLOT", "LATE"],
-            entries.map { [$0.handledUtc, $0.kind, $0.reminderName, $0.slot, $0.lateSeconds > 0 ? "\($0.lateSeconds)s" : "-"] })
+            entries.map { [$0.handledUtc, $0.kind + ($0.replanned ? " (re-planned)" : ""), $0.reminderName, $0.slot, $0.lateSeconds > 0 ? "\($0.lateSeconds)s" : "-"] })
     }
 
     private func dayHistory(from: String) throws {

@@ -21,15 +21,39 @@ struct ClockChangeTests {
         #expect(firings.last?.scheduled == instant("2026-03-03T08:00:00Z"))
         #expect(firings.last?.firing.lateSeconds == Int64(1800))
 
-        // Back an hour: 08:00 is in the future again but was handled; nothing fires twice.
+        // Back an hour: 08:00 is in the future again; it fires again at 08:00, and the record says why.
         await daemon.setClock(to: instant("2026-03-03T07:30:00Z"))
+        #expect(daemon.announcer.events.contains(.daemon(DaemonMessage(
+            .notice, "The clock is now before the last firing handled: 1 reminder planned again from 2026-03-03T07:30:00Z; their slots after now fire again"))))
         await daemon.advance(to: instant("2026-03-03T12:00:00Z"))
         firings = daemon.firings(of: "Pills")
-        #expect(firings.map(\.kind) == [.fired, .late, .fired])
-        #expect(firings.last?.scheduled == instant("2026-03-03T12:00:00Z"))
-        #expect(firings.last?.handledAt == instant("2026-03-03T12:00:00Z"))
-        let slots = try await daemon.history(of: "Pills").map { "\($0.slot) \($0.scheduledUtc)" }
-        #expect(Set(slots).count == slots.count)
+        #expect(firings.map(\.kind) == [.fired, .late, .fired, .fired])
+        #expect(firings.map(\.replanned) == [false, false, true, false])
+        #expect(firings[2].scheduled == instant("2026-03-03T08:00:00Z"))
+        #expect(firings[2].handledAt == instant("2026-03-03T08:00:00Z"))
+        #expect(firings[3].handledAt == instant("2026-03-03T12:00:00Z"))
+        let history = try await daemon.history(of: "Pills").filter { $0.scheduledUtc == "2026-03-03T08:00:00Z" }
+        #expect(history.map(\.kind) == ["fired", "late"])
+        #expect(history.map(\.replanned) == [true, false])
+    }
+
+    /// The case: one run with the clock three days ahead, then the clock corrected before a restart.
+    /// Nothing stays silenced: every slot of the three days fires at its instant.
+    @Test func aClockThatWasAheadSilencesNothingOnceCorrected() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "09:00"], timeZone: "UTC")
+        await daemon.setClock(to: instant("2026-03-05T07:00:00Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.late])
+
+        daemon.clock.set(instant("2026-03-02T07:00:00Z"))
+        try await daemon.restart()
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T09:00:00Z"))
+        await daemon.advance(to: instant("2026-03-05T10:00:00Z"))
+        let again = daemon.firings(of: "Pills").dropFirst()
+        #expect(again.map(\.scheduled) == ["02", "03", "04", "05"].map { instant("2026-03-\($0)T09:00:00Z") })
+        #expect(again.allSatisfy { $0.kind == .fired && $0.handledAt == $0.scheduled })
+        // 03-04 09:00 was the slot of the late firing: its second record is the re-planned one.
+        #expect(again.map(\.replanned) == [false, false, true, false])
     }
 
     @Test func suspendPastSeveralSlotsFiresOnceLateOnResume() async throws {

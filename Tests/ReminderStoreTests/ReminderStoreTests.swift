@@ -1,7 +1,9 @@
 import Foundation
+import GRDB
 import ReminderCore
-import ReminderStore
 import Testing
+
+@testable import ReminderStore
 
 /// The store on a real SQLite file in a temporary directory.
 @Suite("ReminderStore")
@@ -29,6 +31,23 @@ struct ReminderStoreTests {
         #expect(try reopened.reminder(String(added.id!)).name == "Vitamin D")
     }
 
+    @Test func firingsOfAnOlderStoreSurviveTheReplannedMigration() throws {
+        let old = try DatabaseQueue(path: path)
+        try ReminderStore.migrator.migrate(old, upTo: "v4-snoozes")
+        try old.write { db in
+            try db.execute(sql: """
+                INSERT INTO reminder (name, rule, createdAt, handledThrough) VALUES ('Meds', '{"daily":true,"at":"08:00"}', 0, 60);
+                INSERT INTO firing (reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue)
+                VALUES (1, 'Meds', 'reminder-1-08-00', 60, 60, 'fired', 0, 1)
+                """)
+        }
+        try old.close()
+        let store = try ReminderStore(path: path)
+        let history = try store.history(since: Instant(secondsSinceEpoch: 0))
+        #expect(history.map(\.slot) == ["reminder-1-08-00"])
+        #expect(history.map(\.replanned) == [0])
+    }
+
     @Test func duplicateNamesAreRefusedAndNothingIsWritten() throws {
         let store = try ReminderStore(path: path)
         _ = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
@@ -42,11 +61,18 @@ struct ReminderStoreTests {
         let record = FiringRecord(
             reminderId: reminder.id!, reminderName: "Meds", slot: "reminder-1-08-00", scheduledAt: now.secondsSinceEpoch + 60,
             handledAt: now.secondsSinceEpoch + 60, kind: .fired, lateSeconds: 0, slotsDue: 1, detail: nil)
-        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)))
-        #expect(try !store.recordFiring(record, handledThrough: now.adding(seconds: 60)))
+        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) == .recorded(replanned: false))
+        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) == .alreadyHandled)
         #expect(try store.history(since: now).count == 1)
         #expect(try store.reminder("Meds").handledThrough == now.secondsSinceEpoch + 60)
         #expect(try store.lastFiring(reminderID: reminder.id!)?.slot == "reminder-1-08-00")
+
+        // The clock went back before the slot: it is handled again, and the second record says so.
+        #expect(try store.rewindHandled(to: now) == 1)
+        #expect(try store.reminder("Meds").handledThrough == now.secondsSinceEpoch)
+        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) == .recorded(replanned: true))
+        #expect(try store.history(since: now).map(\.replanned) == [1, 0])
+        #expect(try store.rewindHandled(to: now.adding(seconds: 60)) == 0)
     }
 
     @Test func intakeIsReadBackByRange() throws {

@@ -89,6 +89,10 @@ public final class JournalAnnouncer: Announcer {
             ("REMINDER_SLOTS_DUE", String(firing.slotsDue)),
         ]
         if let detail = event.detail { fields.append(("REMINDER_DETAIL", detail)) }
+        if event.replanned {
+            message += " (again: the clock went back)"
+            fields.append(("REMINDER_REPLANNED", "1"))
+        }
         return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
     }
 

@@ -57,6 +57,7 @@ extension HistoryEntryValue {
             reminderId: record.reminderId, reminderName: record.reminderName, slot: record.slot, kind: record.kind.rawValue,
             scheduledUtc: Instant(secondsSinceEpoch: record.scheduledAt).description,
             handledUtc: Instant(secondsSinceEpoch: record.handledAt).description,
-            lateSeconds: record.lateSeconds, slotsDue: record.slotsDue, detail: record.detail)
+            lateSeconds: record.lateSeconds, slotsDue: record.slotsDue, detail: record.detail,
+            replanned: record.replanned > 0)
     }
 }

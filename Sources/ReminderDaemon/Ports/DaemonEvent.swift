@@ -35,12 +35,15 @@ public struct FiringEvent: Sendable, Hashable {
     public var handledAt: Instant
     /// Why it was suppressed or skipped.
     public var detail: String?
+    /// The slot had been handled once already, before the clock went back to before it.
+    public var replanned: Bool
 
-    public init(kind: Kind, firing: DueFiring, handledAt: Instant, detail: String? = nil) {
+    public init(kind: Kind, firing: DueFiring, handledAt: Instant, detail: String? = nil, replanned: Bool = false) {
         self.kind = kind
         self.firing = firing
         self.handledAt = handledAt
         self.detail = detail
+        self.replanned = replanned
     }
 }
 

@@ -47,6 +47,7 @@ actor SchedulingService {
     @discardableResult
     func load() async throws(StoreError) -> Int {
         let store = context.store
+        clockChanged(now: context.clock.now())
         guard let bounds = try store.reminderIDBounds() else { return 0 }
         let parts = bounds.count > 10_000 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
         let step = (bounds.upperBound - bounds.lowerBound) / Int64(parts) + 1
@@ -128,6 +129,23 @@ actor SchedulingService {
     /// Sets or clears another service's wake-up.
     func setWakeUp(_ wakeUp: WakeUp, at instant: Instant?) {
         wakeUps[wakeUp] = instant
+        replan()
+    }
+
+    /// The wall clock was set, or the daemon is starting: when the clock is now behind the last slot handled
+    /// (it was ahead, and was corrected), every slot that is in the future again is planned again, in the
+    /// store first (a restart must not silence them) and then here. Nothing is silenced for good by a clock
+    /// that was once wrong; a slot handled twice this way is recorded twice, the second marked re-planned.
+    func clockChanged(now: Instant) {
+        let rewound: Int
+        do {
+            rewound = try context.store.rewindHandled(to: now)
+        } catch {
+            return context.say(.error, "The clock may have gone back, but the store cannot re-plan the reminders handled past now: \(error); they are re-planned at the next restart")
+        }
+        guard rewound > 0 else { return }
+        scheduler.rewind(to: now)
+        context.say(.notice, "The clock is now before the last firing handled: \(rewound) \(rewound == 1 ? "reminder" : "reminders") planned again from \(now); their slots after now fire again")
         replan()
     }
 
@@ -215,14 +233,23 @@ actor SchedulingService {
     /// (announcing a slot the store does not know would announce it again after a restart).
     private func record(_ event: FiringEvent) {
         guard unrecorded.isEmpty else { return unrecorded.append(event) }  // keep the order
+        let recorded: ReminderStore.FiringRecorded
         do {
-            guard try context.store.recordFiring(FiringRecord(event), handledThrough: max(event.firing.occurrence.instant, event.handledAt)) else { return }
+            recorded = try context.store.recordFiring(FiringRecord(event), handledThrough: max(event.firing.occurrence.instant, event.handledAt))
         } catch {
             unrecorded.append(event)
             storeRetry = (event.handledAt.adding(seconds: Self.storeRetrySeconds), error.description)
             context.say(.error, "Could not record firing \(event.firing.slotID), so it is not announced yet: \(error); trying again every \(Self.storeRetrySeconds) s")
             return
         }
+        announce(event, recorded)
+    }
+
+    /// Announces a recorded firing (a re-planned one says so); a slot the store had already handled is not.
+    private func announce(_ event: FiringEvent, _ recorded: ReminderStore.FiringRecorded) {
+        guard case .recorded(let replanned) = recorded else { return }
+        var event = event
+        event.replanned = replanned
         context.announcer.announce(.firing(event))
     }
 
@@ -238,9 +265,9 @@ actor SchedulingService {
                 kind: kind, firing: DueFiring(reminder: waited.reminder, occurrence: waited.occurrence, slotsDue: waited.slotsDue, lateSeconds: lateSeconds),
                 handledAt: now, detail: event.detail)
             do {
-                let isNew = try context.store.recordFiring(FiringRecord(retried), handledThrough: max(waited.occurrence.instant, now))
+                let recorded = try context.store.recordFiring(FiringRecord(retried), handledThrough: max(waited.occurrence.instant, now))
                 unrecorded.removeFirst()
-                if isNew { context.announcer.announce(.firing(retried)) }
+                announce(retried, recorded)
             } catch {
                 storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
                 return
@@ -272,5 +299,6 @@ extension FiringRecord {
             reminderId: firing.reminder.id, reminderName: firing.reminder.name, slot: firing.slotID,
             scheduledAt: firing.occurrence.instant.secondsSinceEpoch, handledAt: event.handledAt.secondsSinceEpoch, kind: kind,
             lateSeconds: firing.lateSeconds, slotsDue: firing.slotsDue, detail: event.detail)
+        replanned = event.replanned ? 1 : 0
     }
 }
