@@ -63,6 +63,7 @@ public final class Daemon: Sendable {
         (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
 
         var router = MethodRouter()
+        router.storeFailed = { context.say(.error, "A call failed because the store cannot be used: \($0)") }
         reminders.register(in: &router)
         habits.register(in: &router)
         fitness.register(in: &router)

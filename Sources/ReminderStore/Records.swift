@@ -115,6 +115,10 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
 public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case corrupt(path: String, detail: String)
     case newerSchema(path: String)
+    /// A SQLite database, but not remindd's.
+    case foreign(path: String)
+    /// The file was deleted or replaced while the store was open.
+    case replaced(path: String)
     case unavailable(path: String, detail: String)
     case nameTaken(String)
     case notFound(String)
@@ -125,6 +129,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the database \(path) is damaged (\(detail)); remindd will not touch it: move it aside and restart to begin a new one, or restore a backup"
         case .newerSchema(let path):
             return "the database \(path) was written by a newer remindd; remindd will not touch it: run that newer version, or move the file aside"
+        case .foreign(let path):
+            return "\(path) is not a remindd database (another program's, or empty of remindd's tables); remindd will not touch it: move it aside and restart to begin a new one"
+        case .replaced(let path):
+            return "the database \(path) was deleted or replaced while remindd was running, so nothing more is written (it would be lost): restart remindd (systemctl --user restart remindd) to open the file now there"
         case .unavailable(let path, let detail):
             return "the database \(path) cannot be used: \(detail)"
         case .nameTaken(let name):

@@ -6,13 +6,20 @@ import ReminderCore
 /// The daemon's durable state in one SQLite file (WAL mode, `synchronous=FULL`): reminders, logged intake,
 /// and every handled firing. A write that returned has reached the file; `kill -9` loses nothing acknowledged.
 ///
-/// Opening refuses, without writing, a file that is not a database, fails SQLite's integrity check, or was
-/// written by a newer remindd (unknown migrations).
+/// Opening refuses, without writing, a file that is empty, not a database, another program's database, fails
+/// SQLite's integrity check, was written by a newer remindd, or lacks a table or column of the schema. While
+/// open, every write first checks that the path still names the file that was opened: a store deleted or
+/// replaced under the daemon refuses writes (they would be acknowledged and lost) until a restart.
 public final class ReminderStore: Sendable {
     private let database: any DatabaseWriter
 
     /// The file the store lives in (`:memory:` for tests that need no file).
     public let path: String
+    /// The device and inode opened at `path` (nil in memory).
+    private let identity: FileIdentity?
+
+    /// `PRAGMA application_id` of a remindd store: "rmdd".
+    static let applicationID: Int32 = 0x726D_6464
 
     /// Opens (creating it and its directory if needed) the store at `path` and migrates it to the current schema.
     public init(path: String) throws(StoreError) {
@@ -30,9 +37,13 @@ public final class ReminderStore: Sendable {
             }
             if FileManager.default.fileExists(atPath: path) {
                 try Self.checkBeforeOpening(path)
+            } else {
+                try Self.createMarked(path)
             }
+            identity = FileIdentity(path: path)
             database = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            try Self.migrate(database)
+            try Self.checkSchema(SQLiteConnection(path: path, create: false, reportedPath: path))
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
@@ -47,51 +58,88 @@ public final class ReminderStore: Sendable {
     public init(database: any DatabaseWriter, path: String = ":memory:") throws(StoreError) {
         self.path = path
         self.database = database
+        identity = nil
         do {
-            try Self.migrator.migrate(database)
+            try Self.migrate(database)
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
         }
     }
 
-    /// Checks an existing file before anything can write to it, through SQLite's C API on a read-only
-    /// connection: it must be a database, pass `PRAGMA quick_check`, and hold no migration this remindd does
-    /// not know. (Not a GRDB queue: freeing one hands its dispatch queue to libdispatch's thread pool, whose
-    /// monitor then wakes the idle daemon every second.)
+    /// Migrates to the current schema and marks the file as a remindd store of that schema
+    /// (`application_id`, and `user_version` = the number of migrations); a store already there is not written.
+    private static func migrate(_ database: any DatabaseWriter) throws {
+        try migrator.migrate(database)
+        try database.writeWithoutTransaction { db in
+            let mark = (try Int32.fetchOne(db, sql: "PRAGMA application_id"), try Int.fetchOne(db, sql: "PRAGMA user_version"))
+            guard mark != (applicationID, migrator.migrations.count) else { return }
+            try db.execute(sql: "PRAGMA application_id = \(applicationID); PRAGMA user_version = \(migrator.migrations.count)")
+        }
+    }
+
+    /// Creates a new store's file, marked as remindd's, under a temporary name and renames it into place: a
+    /// file at `path` is always remindd's, so an empty or foreign one there is damage, never a start cut short.
+    static func createMarked(_ path: String) throws(StoreError) {
+        let temporary = path + ".new"
+        unlink(temporary)
+        do {
+            let connection = try SQLiteConnection(path: temporary, create: true, reportedPath: path)
+            _ = try connection.strings("PRAGMA application_id = \(applicationID)")
+            _ = try connection.strings("PRAGMA journal_mode = WAL")
+        }
+        guard rename(temporary, path) == 0 else { throw .unavailable(path: path, detail: String(cString: strerror(errno))) }
+    }
+
+    /// Checks an existing file before anything can write to it, on a read-only connection: it must not be
+    /// empty, must be a database, pass `PRAGMA quick_check`, be remindd's (its `application_id`, or the
+    /// migration table of a store from before the mark), hold no migration or schema version this remindd
+    /// does not know, and, when it has every migration, every table and column of the schema.
     static func checkBeforeOpening(_ path: String) throws(StoreError) {
-        var connection: OpaquePointer?
-        defer { sqlite3_close_v2(connection) }
-        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            throw .unavailable(path: path, detail: String(cString: sqlite3_errmsg(connection)))
+        var info = stat()
+        if stat(path, &info) == 0, info.st_size == 0 {
+            throw .corrupt(path: path, detail: "the file is empty")
         }
-        func strings(_ sql: String) throws(StoreError) -> [String] {
-            var statement: OpaquePointer?
-            defer { sqlite3_finalize(statement) }
-            let prepared = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
-            if prepared == SQLITE_NOTADB || prepared == SQLITE_CORRUPT {
-                throw .corrupt(path: path, detail: String(cString: sqlite3_errmsg(connection)))
-            }
-            guard prepared == SQLITE_OK else { throw .unavailable(path: path, detail: String(cString: sqlite3_errmsg(connection))) }
-            var rows: [String] = []
-            while true {
-                let step = sqlite3_step(statement)
-                if step == SQLITE_DONE { return rows }
-                guard step == SQLITE_ROW else {
-                    if step == SQLITE_NOTADB || step == SQLITE_CORRUPT {
-                        throw .corrupt(path: path, detail: String(cString: sqlite3_errmsg(connection)))
-                    }
-                    throw .unavailable(path: path, detail: String(cString: sqlite3_errmsg(connection)))
-                }
-                rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
-            }
-        }
-        let check = try strings("PRAGMA quick_check")
+        let connection = try SQLiteConnection(path: path, create: false, reportedPath: path)
+        let check = try connection.strings("PRAGMA quick_check")
         guard check == ["ok"] else { throw .corrupt(path: path, detail: check.prefix(3).joined(separator: "; ")) }
-        let hasMigrations = try strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")
-        guard !hasMigrations.isEmpty else { return }
-        let known = Set(migrator.migrations)
-        if try strings("SELECT identifier FROM grdb_migrations").contains(where: { !known.contains($0) }) {
+        let applicationID = Int32(try connection.strings("PRAGMA application_id").first ?? "") ?? 0
+        let hasMigrations = try !connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'").isEmpty
+        guard applicationID == Self.applicationID || (applicationID == 0 && hasMigrations) else {
+            throw .foreign(path: path)
+        }
+        if Int(try connection.strings("PRAGMA user_version").first ?? "") ?? 0 > migrator.migrations.count {
             throw .newerSchema(path: path)
+        }
+        guard hasMigrations else { return }
+        let applied = Set(try connection.strings("SELECT identifier FROM grdb_migrations"))
+        if !applied.isSubset(of: migrator.migrations) { throw .newerSchema(path: path) }
+        if applied.count == migrator.migrations.count { try checkSchema(connection) }
+    }
+
+    /// Every table of the current schema and its columns. `theSchemaListMatchesTheMigrations` (a test) keeps it
+    /// equal to what the migrations create.
+    static let expectedSchema: [String: Set<String>] = [
+        "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough"],
+        "intake": ["id", "reminderId", "at", "timeZone"],
+        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned"],
+        "restDay": ["date", "reason", "lightActivities"],
+        "recovery": ["id", "usedAt", "firstDay", "lastDay"],
+        "habitNotice": ["key", "announcedAt"],
+        "workout": ["id", "exercise", "minutes", "intensity", "met", "kcal", "at", "timeZone"],
+        "food": ["id", "name", "kcal", "at", "timeZone"],
+        "profile": ["key", "value"],
+        "snooze": ["id", "reminderId", "scheduledAt", "dueAt"],
+    ]
+
+    /// Refuses a store whose migrations are all recorded but a table or column of theirs is missing (dropped by
+    /// hand, or a damaged copy).
+    static func checkSchema(_ connection: SQLiteConnection) throws(StoreError) {
+        for (table, columns) in expectedSchema.sorted(by: { $0.key < $1.key }) {
+            let present = Set(try connection.strings("SELECT name FROM pragma_table_info('\(table)')"))
+            if present.isEmpty { throw .corrupt(path: connection.reportedPath, detail: "table \(table) is missing") }
+            if let column = columns.subtracting(present).sorted().first {
+                throw .corrupt(path: connection.reportedPath, detail: "column \(table).\(column) is missing")
+            }
         }
     }
 
@@ -543,7 +591,14 @@ public final class ReminderStore: Sendable {
         }
     }
 
+    /// Why writes are refused whatever they are (the file was deleted or replaced), or nil.
+    public var fileProblem: StoreError? {
+        guard let identity, FileIdentity(path: path) != identity else { return nil }
+        return .replaced(path: path)
+    }
+
     private func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        if let fileProblem { throw fileProblem }
         do {
             return try database.write(body)
         } catch let error as StoreError {
@@ -561,5 +616,61 @@ public final class ReminderStore: Sendable {
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
         }
+    }
+}
+
+/// A file's device and inode: the same path naming another file (replaced) or none (deleted) is noticed.
+struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The identity of the file at `path` now, or nil when there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
+/// One SQLite connection through the C API, closed with the value, for the checks made before GRDB opens the
+/// file. (Not a GRDB queue: freeing one hands its dispatch queue to libdispatch's thread pool, whose monitor
+/// then wakes the idle daemon every second.)
+final class SQLiteConnection {
+    private var connection: OpaquePointer?
+    /// The store's path, for error messages (the file opened may be a temporary one).
+    let reportedPath: String
+
+    /// Opens `path` read-only, or read-write and created when `create`.
+    init(path: String, create: Bool, reportedPath: String) throws(StoreError) {
+        self.reportedPath = reportedPath
+        let flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
+        guard sqlite3_open_v2(path, &connection, flags, nil) == SQLITE_OK else {
+            defer { sqlite3_close_v2(connection) }
+            throw .unavailable(path: reportedPath, detail: String(cString: sqlite3_errmsg(connection)))
+        }
+    }
+
+    deinit { sqlite3_close_v2(connection) }
+
+    /// Runs one statement and returns its first column, row by row.
+    func strings(_ sql: String) throws(StoreError) -> [String] {
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        try check(sqlite3_prepare_v2(connection, sql, -1, &statement, nil), expected: SQLITE_OK)
+        var rows: [String] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return rows }
+            try check(step, expected: SQLITE_ROW)
+            rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+        }
+    }
+
+    private func check(_ code: Int32, expected: Int32) throws(StoreError) {
+        if code == expected { return }
+        let message = String(cString: sqlite3_errmsg(connection))
+        if code == SQLITE_NOTADB || code == SQLITE_CORRUPT { throw .corrupt(path: reportedPath, detail: message) }
+        throw .unavailable(path: reportedPath, detail: message)
     }
 }

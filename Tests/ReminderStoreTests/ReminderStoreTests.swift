@@ -125,4 +125,86 @@ struct ReminderStoreTests {
         // SQLite file header bytes 18 and 19 are 2 in WAL mode.
         #expect(header[18] == 2 && header[19] == 2)
     }
+
+    // MARK: Damaged, foreign, replaced
+
+    /// Opens the store and expects it refused with `expected`, the file left as it was.
+    private func expectRefused(_ expected: StoreError) throws {
+        let before = FileManager.default.contents(atPath: path)
+        #expect(throws: expected) { try ReminderStore(path: path) }
+        #expect(FileManager.default.contents(atPath: path) == before)
+    }
+
+    /// Edits the file behind the store's back, as another program would.
+    private func tamper(_ sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: sql) }
+        try queue.close()
+    }
+
+    @Test func anEmptyFileIsRefused() throws {
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        try expectRefused(.corrupt(path: path, detail: "the file is empty"))
+    }
+
+    @Test func anotherProgramsDatabaseIsRefused() throws {
+        try tamper("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('mine')")
+        try expectRefused(.foreign(path: path))
+    }
+
+    @Test func aSchemaVersionFromTheFutureIsRefused() throws {
+        try ReminderStore(path: path).close()
+        try tamper("PRAGMA user_version = 99")
+        try expectRefused(.newerSchema(path: path))
+    }
+
+    @Test func aDroppedTableIsNoticed() throws {
+        try ReminderStore(path: path).close()
+        try tamper("DROP TABLE intake")
+        try expectRefused(.corrupt(path: path, detail: "table intake is missing"))
+    }
+
+    @Test func aNewStoreIsMarkedAsRemindds() throws {
+        try ReminderStore(path: path).close()
+        let queue = try DatabaseQueue(path: path)
+        let (applicationID, version) = try queue.read { db in
+            (try Int32.fetchOne(db, sql: "PRAGMA application_id"), try Int.fetchOne(db, sql: "PRAGMA user_version"))
+        }
+        try queue.close()
+        #expect(applicationID == ReminderStore.applicationID)
+        #expect(version == ReminderStore.migrator.migrations.count)
+        #expect(!FileManager.default.fileExists(atPath: path + ".new"))
+    }
+
+    @Test func aStartCutShortAfterCreatingTheFileStartsAgain() throws {
+        try ReminderStore.createMarked(path)  // killed right after: a marked file with no tables
+        let store = try ReminderStore(path: path)
+        #expect(try store.reminders().isEmpty)
+    }
+
+    @Test func theSchemaListMatchesTheMigrations() throws {
+        let queue = try DatabaseQueue()
+        try ReminderStore.migrator.migrate(queue)
+        let tables = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'")
+                .map { ($0, Set(try db.columns(in: $0).map(\.name))) }
+        }
+        #expect(Dictionary(uniqueKeysWithValues: tables) == ReminderStore.expectedSchema)
+    }
+
+    @Test func writesAreRefusedOnceTheFileIsDeleted() throws {
+        let store = try ReminderStore(path: path)
+        _ = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(throws: StoreError.replaced(path: path)) { try store.addReminder(name: "Vitamin D", rule: daily, timeZone: nil, now: now) }
+    }
+
+    @Test func writesAreRefusedOnceTheFileIsReplaced() throws {
+        let store = try ReminderStore(path: path)
+        let other = directory + "/other.sqlite"
+        try ReminderStore(path: other).close()
+        #expect(rename(other, path) == 0)
+        #expect(throws: StoreError.replaced(path: path)) { try store.addReminder(name: "Vitamin D", rule: daily, timeZone: nil, now: now) }
+        #expect(try ReminderStore(path: path).reminders().isEmpty)
+    }
 }

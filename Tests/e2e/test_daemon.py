@@ -9,6 +9,8 @@ import subprocess
 import threading
 import time
 
+import pytest
+
 MESSAGE_FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
 MESSAGE_SUPPRESSED = "8d2e6b1f0a9c4e37b5d1c8f3a2e70b64"
 MESSAGE_LATE = "c3a95e7d1b2f4068a9e4d0c7b6f21e83"
@@ -147,6 +149,49 @@ def test_newer_schema_is_refused(daemon):
     daemon.start(wait=False)
     assert daemon.process.wait(timeout=10) != 0
     assert "written by a newer remindd" in daemon.process.stderr.read()
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("empty", "is damaged (the file is empty)"),
+    ("foreign", "is not a remindd database"),
+    ("user_version", "written by a newer remindd"),
+    ("dropped_table", "is damaged (table intake is missing)"),
+])
+def test_a_store_emptied_foreign_or_damaged_is_refused_untouched(daemon, damage, message):
+    db = daemon.state / "remindd" / "remindd.sqlite"
+    if damage == "empty":
+        db.parent.mkdir(parents=True)
+        db.write_bytes(b"")
+    elif damage == "foreign":
+        db.parent.mkdir(parents=True)
+        subprocess.run(["sqlite3", str(db), "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')"], check=True)
+    else:
+        daemon.start()
+        daemon.stop()
+        sql = "PRAGMA user_version = 99" if damage == "user_version" else "DROP TABLE intake"
+        subprocess.run(["sqlite3", str(db), sql], check=True)
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    daemon.start(wait=False)
+    assert daemon.process.wait(timeout=10) != 0
+    assert message in daemon.process.stderr.read()
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+def test_a_store_deleted_while_running_refuses_writes_loudly(daemon, journald, unique_name):
+    daemon.start()
+    daemon.ctl("add", unique_name, "--daily", "--at", "08:00")
+    db = daemon.state / "remindd" / "remindd.sqlite"
+    for leftover in db.parent.glob("remindd.sqlite*"):
+        leftover.unlink()
+    result = daemon.ctl("add", unique_name + "-2", "--daily", "--at", "09:00", check=False)
+    assert result.returncode != 0
+    assert "was deleted or replaced while remindd was running" in result.stderr
+    assert "systemctl --user restart remindd" in result.stderr
+    status = daemon.ctl_json("status")["status"]
+    assert status.startswith("Cannot write: the database ") and "deleted or replaced" in status
+    assert journald.wait_for(PRIORITY="3", _PID=str(daemon.process.pid), count=1)
+    entries = journald.entries(_PID=str(daemon.process.pid), PRIORITY="3")
+    assert any("A call failed because the store cannot be used: Add:" in e["MESSAGE"] for e in entries)
 
 
 def test_bad_config_names_key_and_line(daemon):

@@ -9,6 +9,9 @@ public struct MethodRouter: VarlinkHandler {
     typealias Handler = @Sendable (VarlinkCall, Reply) async throws -> Void
 
     private var handlers: [String: Handler] = [:]
+    /// Told of every call that failed because the store could not be used (the daemon says so in the journal:
+    /// the caller alone seeing it is not enough).
+    var storeFailed: @Sendable (String) -> Void = { _ in }
 
     init() {}
 
@@ -40,6 +43,7 @@ public struct MethodRouter: VarlinkHandler {
         do {
             try await withoutActuallyEscaping(reply) { reply in try await handler(call, reply) }
         } catch let error as ServiceError {
+            if case .store(let message) = error { storeFailed("\(call.member): \(message)") }
             throw error.varlinkError
         }
     }

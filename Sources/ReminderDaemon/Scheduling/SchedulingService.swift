@@ -171,8 +171,9 @@ actor SchedulingService {
     /// The one-line state for STATUS= and Status(): `3 reminders, next: Vitamin D at Sun 09:00`.
     func statusLine() -> String {
         let line = plannedLine()
-        guard let storeRetry else { return line }
-        return "Cannot record firings (\(unrecorded.count) waiting, retrying): \(storeRetry.reason); \(line)"
+        if let storeRetry { return "Cannot record firings (\(unrecorded.count) waiting, retrying): \(storeRetry.reason); \(line)" }
+        if let problem = context.store.fileProblem { return "Cannot write: \(problem); \(line)" }
+        return line
     }
 
     private func plannedLine() -> String {
