@@ -119,6 +119,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case foreign(path: String)
     /// The file was deleted or replaced while the store was open.
     case replaced(path: String)
+    /// Another process (a second remindd) has the store open.
+    case locked(path: String, pid: Int32?)
     case unavailable(path: String, detail: String)
     case nameTaken(String)
     case notFound(String)
@@ -133,6 +135,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path) is not a remindd database (another program's, or empty of remindd's tables); remindd will not touch it: move it aside and restart to begin a new one"
         case .replaced(let path):
             return "the database \(path) was deleted or replaced while remindd was running, so nothing more is written (it would be lost): restart remindd (systemctl --user restart remindd) to open the file now there"
+        case .locked(let path, let pid):
+            let holder = pid.map { "remindd (pid \($0))" } ?? "remindd"
+            return "another \(holder) is already running on \(path): use that one (remindctl talks to it), or stop it first (systemctl --user stop remindd)"
         case .unavailable(let path, let detail):
             return "the database \(path) cannot be used: \(detail)"
         case .nameTaken(let name):

@@ -17,6 +17,8 @@ public final class ReminderStore: Sendable {
     public let path: String
     /// The device and inode opened at `path` (nil in memory).
     private let identity: FileIdentity?
+    /// The single-writer lock on `path + ".lock"`, held while open (nil in memory).
+    private let lock: InstanceLock?
 
     /// `PRAGMA application_id` of a remindd store: "rmdd".
     static let applicationID: Int32 = 0x726D_6464
@@ -35,6 +37,7 @@ public final class ReminderStore: Sendable {
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
+            lock = try InstanceLock(path: path + ".lock", storePath: path)
             if FileManager.default.fileExists(atPath: path) {
                 try Self.checkBeforeOpening(path)
             } else {
@@ -59,11 +62,33 @@ public final class ReminderStore: Sendable {
         self.path = path
         self.database = database
         identity = nil
+        lock = nil
         do {
             try Self.migrate(database)
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
         }
+    }
+
+    /// Moves a database from `legacyPath` to `path` once, when `path` has none: the user service of systemd
+    /// 253 and older kept it in `~/.config/remindd` (`StateDirectory=` there meant `$XDG_CONFIG_HOME`). The WAL
+    /// is folded into the file first, so one atomic rename moves everything; nothing is copied or deleted.
+    /// - Returns: whether a database was moved.
+    public static func adoptLegacy(from legacyPath: String, to path: String) throws(StoreError) -> Bool {
+        guard legacyPath != path, !FileManager.default.fileExists(atPath: path), FileManager.default.fileExists(atPath: legacyPath) else {
+            return false
+        }
+        let legacyLock = try InstanceLock(path: legacyPath + ".lock", storePath: legacyPath)
+        defer { legacyLock.release() }
+        do {
+            let connection = try SQLiteConnection(path: legacyPath, create: true, reportedPath: legacyPath)
+            _ = try connection.strings("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        guard rename(legacyPath, path) == 0 else {
+            throw .unavailable(path: legacyPath, detail: "cannot move it to \(path): \(String(cString: strerror(errno))); move it there by hand with remindd stopped")
+        }
+        for suffix in ["-wal", "-shm"] { unlink(legacyPath + suffix) }
+        return true
     }
 
     /// Migrates to the current schema and marks the file as a remindd store of that schema
@@ -586,6 +611,7 @@ public final class ReminderStore: Sendable {
             // Fold the WAL into the database file first, so a stopped daemon leaves one self-contained file.
             _ = try database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             if let pool = database as? DatabasePool { try pool.close() }
+            lock?.release()
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
         }
@@ -673,4 +699,34 @@ final class SQLiteConnection {
         if code == SQLITE_NOTADB || code == SQLITE_CORRUPT { throw .corrupt(path: reportedPath, detail: message) }
         throw .unavailable(path: reportedPath, detail: message)
     }
+}
+
+/// An exclusive `flock` on a file next to the store, held for as long as the store is open, with the
+/// holder's pid written in it: a second daemon on the same state refuses to start and names the first.
+final class InstanceLock: Sendable {
+    private let descriptor: Int32
+
+    /// Takes the lock.
+    /// - Throws: ``StoreError/locked(path:pid:)`` naming the holder, or `unavailable` when the file cannot be made.
+    init(path: String, storePath: String) throws(StoreError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .unavailable(path: storePath, detail: "cannot open its lock file \(path): \(String(cString: strerror(errno)))") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            close(descriptor)
+            throw .locked(path: storePath, pid: holder)
+        }
+        let pid = "\(getpid())\n"
+        ftruncate(descriptor, 0)
+        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+
+    /// Gives the lock up (also done by the process ending, however it ends).
+    func release() {
+        flock(descriptor, LOCK_UN)
+    }
+
+    deinit { close(descriptor) }
 }

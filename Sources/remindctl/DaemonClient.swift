@@ -31,7 +31,7 @@ struct ConnectionOptions: ParsableArguments {
             let connection = try VarlinkConnection(path: socketPath)
             return try body(connection)
         } catch VarlinkConnection.ConnectionError.notRunning(let path) {
-            throw CLIError("remindd is not running (nothing listens on \(path)): start it with 'systemctl --user start remindd.socket', or run 'remindd' in a terminal")
+            throw CLIError("remindd is not running (nothing listens on \(path)): start it with 'systemctl --user enable --now remindd.socket remindd.service'")
         } catch let error as VarlinkError {
             throw CLIError(Self.describe(error))
         } catch VarlinkConnection.ConnectionError.timedOut(let seconds) {

@@ -10,6 +10,7 @@ import ReminderInterface
 import ReminderStore
 import SystemdSupport
 import TimeZoneDatabase
+import VarlinkProtocol
 import VarlinkServer
 
 /// `remindd`: the reminder daemon. Parses arguments, wires the adapters to the service, runs until SIGTERM.
@@ -46,6 +47,9 @@ struct Remindd: AsyncParsableCommand {
     @Flag(help: "Check the config file as start-up and reload do, print what is wrong, and exit (1 when refused). The unit's ExecReload runs it first, so that 'systemctl --user reload remindd' fails on a bad file.")
     var checkConfig = false
 
+    @Flag(help: "Create the state directory and move a database that an older unit left in ~/.config/remindd into it, then exit. The unit runs it before its sandbox makes ~/.config read-only.")
+    var prepareState = false
+
     /// The signals the daemon handles: stop (SIGTERM, SIGINT) and reload (SIGHUP).
     static let handledSignals = [SIGTERM, SIGINT, SIGHUP]
 
@@ -72,6 +76,31 @@ struct Remindd: AsyncParsableCommand {
         print("\(config ?? paths.configFile): OK")
     }
 
+    /// `--prepare-state`: prints where the state lives, and what was moved there.
+    func printStatePreparation() throws {
+        let paths = RemindPaths(environment: ProcessInfo.processInfo.environment, uid: getuid())
+        if let moved = try prepareStateDirectory(paths) { print(moved) }
+        print("state directory: \(stateDir ?? paths.stateDirectory)")
+    }
+
+    /// Makes the state directory (0700) and, for the default one, moves a database left at the legacy location.
+    /// - Returns: what was moved, as a sentence, or nil.
+    func prepareStateDirectory(_ paths: RemindPaths) throws -> String? {
+        let directory = stateDir ?? paths.stateDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Failure("cannot create the state directory \(directory): \(error.localizedDescription)")
+        }
+        guard stateDir == nil else { return nil }
+        do {
+            guard try ReminderStore.adoptLegacy(from: paths.legacyDatabase, to: paths.database) else { return nil }
+        } catch {
+            throw Failure(error.description)
+        }
+        return "Moved the database from \(paths.legacyDatabase) (where older versions of the unit kept it) to \(paths.database)"
+    }
+
     /// The config file in force at start-up and reload: parsed and checked (its zone exists), or one message.
     func loadCheckedConfiguration(zones: TimeZoneDatabase, paths: RemindPaths) throws -> DaemonConfiguration {
         let path = config ?? paths.configFile
@@ -93,8 +122,10 @@ struct Remindd: AsyncParsableCommand {
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
         let notifier = Notifier()
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
+        let moved = try prepareStateDirectory(paths)
         let store: ReminderStore
         do { store = try ReminderStore(path: databasePath) } catch { throw Failure(error.description) }
+        if let moved { journalAnnouncer.announce(.daemon(DaemonMessage(.notice, moved))) }
 
         let dataDirectory = dataDir ?? Self.defaultDataDirectory()
         let daemon = Daemon(DaemonPorts(
@@ -218,7 +249,21 @@ struct Remindd: AsyncParsableCommand {
             throw Failure("cannot create the socket directory \(directory): \(error.localizedDescription)")
         }
         try Self.checkPrivate(directory)
+        try Self.checkNotServed(path)
         return .path(path)
+    }
+
+    /// A socket file that accepts connections belongs to a daemon that runs: binding over it would take its
+    /// place (and leave a dead file at exit). Only a socket nobody listens on is replaced.
+    static func checkNotServed(_ path: String) throws {
+        do {
+            _ = try VarlinkConnection(path: path, timeoutSeconds: 2)
+        } catch .timedOut, .foreignPeer {
+            // Someone listens (busy, or another user's process): not ours to replace either way.
+        } catch {
+            return  // nobody listens: a stale file, replaced at bind
+        }
+        throw Failure("another remindd is already listening on \(path): use that one (remindctl talks to it), or stop it first (systemctl --user stop remindd)")
     }
 
     /// The socket's directory must be the user's own real directory with no access for others: in a shared

@@ -4,6 +4,8 @@ do {
     var command = try Remindd.parseAsRoot()
     if let daemon = command as? Remindd, daemon.checkConfig {
         try daemon.printConfigurationCheck()
+    } else if let daemon = command as? Remindd, daemon.prepareState {
+        try daemon.printStatePreparation()
     } else if let daemon = command as? Remindd {
         try await daemon.serve()
     } else {

@@ -205,6 +205,27 @@ struct ReminderStoreTests {
         try ReminderStore(path: other).close()
         #expect(rename(other, path) == 0)
         #expect(throws: StoreError.replaced(path: path)) { try store.addReminder(name: "Vitamin D", rule: daily, timeZone: nil, now: now) }
+        try store.close()
         #expect(try ReminderStore(path: path).reminders().isEmpty)
+    }
+
+    @Test func aSecondOpenerIsRefusedAndNamesTheFirst() throws {
+        let first = try ReminderStore(path: path)
+        #expect(throws: StoreError.locked(path: path, pid: getpid())) { try ReminderStore(path: path) }
+        try first.close()
+        _ = try ReminderStore(path: path)
+    }
+
+    @Test func aLegacyDatabaseIsMovedOnceAndNeverWhileOpen() throws {
+        let legacy = directory + "/config/remindd.sqlite"
+        let old = try ReminderStore(path: legacy)
+        _ = try old.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        // Not while a daemon has it open.
+        #expect(throws: StoreError.locked(path: legacy, pid: getpid())) { try ReminderStore.adoptLegacy(from: legacy, to: path) }
+        try old.close()
+        #expect(try ReminderStore.adoptLegacy(from: legacy, to: path))
+        #expect(!FileManager.default.fileExists(atPath: legacy))
+        #expect(try ReminderStore(path: path).reminders().map(\.name) == ["Meds"])
+        #expect(try !ReminderStore.adoptLegacy(from: legacy, to: path))
     }
 }

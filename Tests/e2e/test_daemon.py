@@ -194,6 +194,57 @@ def test_a_store_deleted_while_running_refuses_writes_loudly(daemon, journald, u
     assert any("A call failed because the store cannot be used: Add:" in e["MESSAGE"] for e in entries)
 
 
+def start_second(daemon, *args):
+    """A second remindd in the same environment; returns (exit status, stderr)."""
+    second = subprocess.run([str(daemon_bin("remindd")), *args], env=daemon.env, capture_output=True, text=True, timeout=20)
+    return second.returncode, second.stderr
+
+
+def test_a_second_daemon_on_the_same_state_refuses_and_the_first_keeps_serving(daemon):
+    daemon.start()
+    daemon.ctl("add", "Meds", "--daily", "--at", "08:00")
+    status, err = start_second(daemon)
+    assert status != 0
+    assert f"another remindd (pid {daemon.process.pid}) is already running on " in err, err
+    assert "systemctl --user stop remindd" in err
+    assert os.path.exists(daemon.socket_path)
+    assert "Meds" in daemon.user_reminders()
+
+
+def test_a_second_daemon_on_another_state_does_not_take_the_socket(daemon, tmp_path):
+    daemon.start()
+    status, err = start_second(daemon, "--state-dir", str(tmp_path / "other-state"))
+    assert status != 0
+    assert f"another remindd is already listening on {daemon.socket_path}" in err, err
+    assert daemon.ctl_json("status")["storePath"] == str(daemon.state / "remindd" / "remindd.sqlite")
+
+
+def test_a_stale_socket_file_is_replaced(daemon):
+    daemon.start()
+    daemon.stop(signal.SIGKILL)
+    assert os.path.exists(daemon.socket_path)
+    daemon.start()
+    daemon.ctl("list")
+
+
+def test_a_database_at_the_legacy_location_is_moved_once(daemon, journald, unique_name):
+    legacy_dir = daemon.config / "remindd"
+    daemon.start("--state-dir", str(legacy_dir))
+    daemon.ctl("add", unique_name, "--daily", "--at", "08:00")
+    daemon.stop()
+    daemon.start()
+    assert unique_name in daemon.user_reminders()
+    moved = daemon.state / "remindd" / "remindd.sqlite"
+    assert daemon.ctl_json("status")["storePath"] == str(moved)
+    assert not (legacy_dir / "remindd.sqlite").exists()
+    assert journald.wait_for(_PID=str(daemon.process.pid), MESSAGE=(
+        f"Moved the database from {legacy_dir / 'remindd.sqlite'} (where older versions of the unit kept it) to {moved}"))
+    daemon.stop()
+    daemon.start()
+    assert unique_name in daemon.user_reminders()
+    assert not any("Moved the database" in e["MESSAGE"] for e in journald.entries(_PID=str(daemon.process.pid)))
+
+
 def test_bad_config_names_key_and_line(daemon):
     (daemon.config / "remindd").mkdir()
     (daemon.config / "remindd" / "config.toml").write_text('# settings\ncatch-up = true\ncolour = "blue"\n')
@@ -260,7 +311,7 @@ def test_daemon_not_running_is_one_line(remindctl, tmp_path):
     result = subprocess.run([remindctl, "list"], env=env, capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
-        f"Error: remindd is not running (nothing listens on {tmp_path}/remindd/control.sock): start it with 'systemctl --user start remindd.socket', or run 'remindd' in a terminal"]
+        f"Error: remindd is not running (nothing listens on {tmp_path}/remindd/control.sock): start it with 'systemctl --user enable --now remindd.socket remindd.service'"]
 
 
 

@@ -4,6 +4,7 @@ PID 1 on the test machines is not systemd; as root, `systemd --user` still start
 exists. The test creates that directory (and removes it if it did), runs the user manager with its own
 HOME, XDG_RUNTIME_DIR and XDG_CONFIG_HOME, and stops it at the end.
 """
+import json
 import os
 import pathlib
 import shutil
@@ -90,12 +91,31 @@ def run(env, *args, check=True):
     return result
 
 
+def make_database(env, home, state_dir, reminder):
+    """Runs the installed remindd by hand on `state_dir` (its own socket), adds `reminder`, and stops it."""
+    socket_path = str(home / "by-hand.sock")
+    daemon = subprocess.Popen([str(home / ".local" / "bin" / "remindd"), "--state-dir", str(state_dir), "--socket", socket_path],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    remindctl = [str(home / ".local" / "bin" / "remindctl"), "add", reminder, "--daily", "--at", "08:00", "--disabled"]
+    deadline = time.time() + 20
+    while subprocess.run(remindctl, env=dict(env, REMINDD_SOCKET=socket_path), capture_output=True).returncode != 0:
+        assert daemon.poll() is None and time.time() < deadline, daemon.stderr.read() if daemon.poll() is not None else "no socket"
+        time.sleep(0.1)
+    daemon.terminate()
+    assert daemon.wait(timeout=15) == 0
+
+
 def test_user_service_installs_starts_and_fires(user_manager, journald):
     env, home = user_manager.env, user_manager.home
     assert "systemctl --user enable --now remindd.socket remindd.service" in install(env)
     units = home / ".config" / "systemd" / "user"
     assert (units / "remindd.service").exists() and (units / "remindd.socket").exists()
     run(env, "systemd-analyze", "--user", "verify", str(units / "remindd.socket"), str(units / "remindd.service"))
+
+    # A database where remindd 0.1's unit kept it on systemd 252, made by the installed remindd by hand.
+    legacy = home / ".config" / "remindd" / "remindd.sqlite"
+    legacy_name = f"legacy-{uuid.uuid4().hex[:8]}"
+    make_database(env, home, legacy.parent, legacy_name)
 
     run(env, "systemctl", "--user", "daemon-reload")
     run(env, "systemctl", "--user", "enable", "--now", "remindd.socket")
@@ -118,10 +138,12 @@ def test_user_service_installs_starts_and_fires(user_manager, journald):
     # PID 1, journald files the root user manager's units under _SYSTEMD_UNIT rather than _SYSTEMD_USER_UNIT.)
     assert entries[0]["_TRANSPORT"] == "journal"
     assert "remindd.service" in (entries[0].get("_SYSTEMD_USER_UNIT"), entries[0].get("_SYSTEMD_UNIT"))
-    # The state went where StateDirectory= put it ($STATE_DIRECTORY: ~/.config/remindd on systemd 252,
-    # ~/.local/state/remindd on newer ones).
-    store = pathlib.Path(run(env, remindctl, "status", "--json").stdout.split('"storePath" : "')[1].split('"')[0])
-    assert store.exists() and store.parent.name == "remindd" and home in store.parents
+    # One location for the unit and a daemon started by hand (not StateDirectory=, ~/.config on systemd 252),
+    # and the database an older unit left in ~/.config/remindd was moved there by ExecStartPre.
+    store = home / ".local" / "state" / "remindd" / "remindd.sqlite"
+    assert json.loads(run(env, remindctl, "status", "--json").stdout)["storePath"] == str(store)
+    assert store.exists() and not legacy.exists()
+    assert legacy_name in run(env, remindctl, "list").stdout
 
     run(env, "systemctl", "--user", "reload", "remindd.service")
     run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
