@@ -164,16 +164,19 @@ struct Remindd: AsyncParsableCommand {
                     }
                 }
             }
-            if let interval = notifier.watchdogInterval {
-                group.addTask {
-                    while !Task.isCancelled {
-                        notifier.watchdog()
-                        try await Task.sleep(for: interval)
-                    }
-                }
+            // The watchdog pings on an event loop's own timer: Task.sleep would go through libdispatch, whose
+            // new worker threads try to change their priority, which the unit's sandbox refuses, and say so in
+            // the journal ("Failed to set thread priority for worker thread") at every ping.
+            let watchdog = notifier.watchdogInterval.map { interval in
+                MultiThreadedEventLoopGroup.singleton.next().scheduleRepeatedTask(
+                    initialDelay: .zero, delay: .nanoseconds(Int64(interval / .nanoseconds(1)))
+                ) { _ in notifier.watchdog() }
             }
             // The first child to end (a stop signal, or a failure such as a socket that cannot be bound) stops all.
-            defer { group.cancelAll() }
+            defer {
+                watchdog?.cancel()
+                group.cancelAll()
+            }
             try await group.next()
             notifier.stopping(status: "Stopping")
         }

@@ -181,3 +181,21 @@ def test_reminders_fire_after_a_login_with_nobody_calling_remindctl(user_manager
     else:
         assert entries[0]["REMINDER_SLOTS_DUE"] == "1"
     run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
+
+
+def test_an_idle_service_writes_nothing_to_the_journal_for_a_minute(user_manager, journald):
+    """Under the unit's sandbox (which refuses changing thread priority) and its watchdog (a ping every 30 s),
+    an idle remindd writes nothing: libdispatch's worker threads used to log "Failed to set thread priority"
+    twice at every ping."""
+    env, home = user_manager.env, user_manager.home
+    install(env)
+    run(env, "systemctl", "--user", "daemon-reload")
+    run(env, "systemctl", "--user", "start", "remindd.socket", "remindd.service")
+    pid = run(env, "systemctl", "--user", "show", "-p", "MainPID", "--value", "remindd.service").stdout.strip()
+    started = journald.wait_for(timeout=15, _PID=pid)
+    assert started and started[0]["MESSAGE"].startswith("remindd started"), started
+    time.sleep(61)
+    entries = journald.entries(_PID=pid)
+    assert [e["MESSAGE"] for e in entries] == [started[0]["MESSAGE"]]
+    assert run(env, "systemctl", "--user", "is-active", "remindd.service").stdout.strip() == "active"
+    run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
