@@ -79,10 +79,16 @@ public final class Daemon: Sendable {
         router.register("Watch") { [watch] call, reply in
             guard call.more == true else { throw VarlinkError.expectedMore() }
             let (id, stream) = watch.subscribe()
-            defer { watch.unsubscribe(id) }
-            for await entry in stream {
-                try await reply(VarlinkReply(parameters: try JSONValue(encoding: ["entry": entry]), continues: true))
+            do {
+                for await entry in stream {
+                    try await reply(VarlinkReply(parameters: try JSONValue(encoding: ["entry": entry]), continues: true))
+                }
+            } catch {
+                watch.unsubscribe(id)
+                throw error
             }
+            // The stream ends at shutdown, when the client is gone (the task is cancelled), or when it lagged.
+            if watch.unsubscribe(id) { throw ServiceError.watchTooSlow(WatchAnnouncer.queueLimit).varlinkError }
         }
         self.router = router
     }

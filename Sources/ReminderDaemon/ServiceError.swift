@@ -13,6 +13,8 @@ enum ServiceError: Error {
     case habit(String)
     case invalidInput(parameter: String, message: String)
     case store(String)
+    /// A Watch client let this many entries pile up unread, and was dropped.
+    case watchTooSlow(Int)
 
     /// Any error from a store call, a service call, or an encoder, as the one error a method reports.
     init(mapping error: any Error) {
@@ -52,6 +54,9 @@ enum ServiceError: Error {
             return VarlinkError(name: interface + "HabitRefused", parameters: ["message": .string(message)])
         case .store(let message):
             return VarlinkError(name: interface + "StoreFailure", parameters: ["message": .string(message)])
+        case .watchTooSlow(let limit):
+            return VarlinkError(name: interface + "WatchTooSlow", parameters: [
+                "message": .string("\(limit) entries waited unread: this Watch was dropped; read its replies as they come, and call Watch again")])
         }
     }
 }

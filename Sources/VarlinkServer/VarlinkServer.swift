@@ -1,6 +1,7 @@
 import Glibc
 import NIOCore
 import NIOPosix
+import Synchronization
 import VarlinkProtocol
 
 /// Answers the calls of one or more Varlink interfaces (everything but `org.varlink.service`).
@@ -25,13 +26,32 @@ public struct VarlinkServiceInfo: Sendable {
     }
 }
 
+/// What keeps one client, or many, from exhausting the server: file descriptors, memory, or its attention.
+public struct VarlinkServerLimits: Sendable {
+    /// Connections served at once; one more is answered with a `ProtocolError` and closed (so the daemon never
+    /// runs into its open-file limit).
+    public var maximumConnections: Int
+    /// Bytes of input buffered over all connections: each connection may hold an unfinished message of its
+    /// share of this, at least 64 KiB and at most ``VarlinkWire/maximumMessageSize``.
+    public var inputBudget: Int
+    /// A connection with no call in progress that sends nothing for this long is closed.
+    public var idleTimeout: TimeAmount
+
+    public init(maximumConnections: Int = 256, inputBudget: Int = 32 << 20, idleTimeout: TimeAmount = .minutes(5)) {
+        self.maximumConnections = maximumConnections
+        self.inputBudget = inputBudget
+        self.idleTimeout = idleTimeout
+    }
+}
+
 /// A Varlink server on a Unix stream socket, built on SwiftNIO.
 ///
 /// Implements `org.varlink.service` itself (GetInfo, GetInterfaceDescription) from the IDL texts it is
 /// given; frames messages by their terminating NUL; refuses peers whose uid (SO_PEERCRED) is not the
 /// server's; answers malformed JSON, unknown interfaces and methods with the matching Varlink errors, and a
-/// message over ``VarlinkWire/maximumMessageSize`` with an error and a disconnect. One child task per
-/// connection, in a discarding task group: cancelling ``run(onBound:)`` closes everything.
+/// message over the size limit with an error and a disconnect. One child task per connection, in a
+/// discarding task group: cancelling ``run(onBound:)`` closes everything. A `more` call ends (its task is
+/// cancelled) as soon as its client disconnects. ``VarlinkServerLimits`` bounds connections, input and idleness.
 public struct VarlinkServer: Sendable {
     /// Where to listen.
     public enum Endpoint: Sendable {
@@ -46,17 +66,24 @@ public struct VarlinkServer: Sendable {
     /// IDL text of each served interface, by interface name.
     public let interfaces: [String: String]
     public let handler: any VarlinkHandler
+    public let limits: VarlinkServerLimits
     let group: any EventLoopGroup
+    /// Connections open now, shared with every connection's frame decoder (its input share).
+    private let connections = ConnectionCount()
 
-    public init(endpoint: Endpoint, info: VarlinkServiceInfo, interfaces: [String: String], handler: any VarlinkHandler, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        endpoint: Endpoint, info: VarlinkServiceInfo, interfaces: [String: String], handler: any VarlinkHandler,
+        limits: VarlinkServerLimits = VarlinkServerLimits(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.endpoint = endpoint
         self.info = info
         self.interfaces = interfaces
         self.handler = handler
+        self.limits = limits
         self.group = group
     }
 
-    private typealias Connection = (channel: NIOAsyncChannel<VarlinkFrame, ByteBuffer>, peerUID: uid_t?)
+    private typealias Connection = (channel: NIOAsyncChannel<VarlinkFrame, ByteBuffer>, peerUID: uid_t?, activity: ConnectionActivity)
 
     /// Listens and serves until the task is cancelled.
     /// - Parameter onBound: called once the socket accepts connections.
@@ -68,10 +95,16 @@ public struct VarlinkServer: Sendable {
                 (channel as? any SocketOptionProvider)?.unsafeGetSocketOption(
                     level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
                 ).map { Optional($0) } ?? channel.eventLoop.makeSucceededFuture(nil)
-            return credentials.flatMapThrowing { peer in
-                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder()))
+            return credentials.flatMapThrowing { [connections, limits] peer in
+                let activity = ConnectionActivity()
+                let decoder = VarlinkFrameDecoder(limit: {
+                    min(VarlinkWire.maximumMessageSize, max(64 << 10, limits.inputBudget / max(1, connections.value)))
+                })
+                try channel.pipeline.syncOperations.addHandlers([
+                    IdleStateHandler(readTimeout: limits.idleTimeout), IdleConnectionCloser(activity: activity), ByteToMessageHandler(decoder),
+                ])
                 let wrapped = try NIOAsyncChannel<VarlinkFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
-                return (wrapped, peer?.uid)
+                return (wrapped, peer?.uid, activity)
             }
         }
         let server: NIOAsyncChannel<Connection, Never>
@@ -95,25 +128,34 @@ public struct VarlinkServer: Sendable {
     }
 
     private func serve(_ connection: Connection) async {
+        let open = connections.add(1)
+        defer { connections.add(-1) }
+        let closed = connection.channel.channel.closeFuture
         try? await connection.channel.executeThenClose { inbound, outbound in
             let writer = ReplyWriter(outbound: outbound)
             guard connection.peerUID == getuid() else {
                 try await writer.send(VarlinkReply(parameters: .object([:]), error: VarlinkError.permissionDenied().name))
                 return
             }
+            guard open <= limits.maximumConnections else {
+                try await writer.send(Self.errorReply(protocolError("too many connections (\(limits.maximumConnections)): try again later")))
+                return
+            }
             for try await frame in inbound {
                 switch frame {
-                case .tooLarge:
-                    try await writer.send(Self.errorReply(protocolError("message larger than \(VarlinkWire.maximumMessageSize) bytes")))
+                case .tooLarge(let limit):
+                    try await writer.send(Self.errorReply(protocolError("message larger than \(limit) bytes")))
                     return
                 case .message(let bytes):
-                    try await dispatch(bytes, writer: writer)
+                    connection.activity.callsInProgress.add(1, ordering: .relaxed)
+                    defer { connection.activity.callsInProgress.subtract(1, ordering: .relaxed) }
+                    try await dispatch(bytes, writer: writer, closed: closed)
                 }
             }
         }
     }
 
-    private func dispatch(_ bytes: ByteBuffer, writer: ReplyWriter) async throws {
+    private func dispatch(_ bytes: ByteBuffer, writer: ReplyWriter, closed: EventLoopFuture<Void>) async throws {
         guard let call = try? VarlinkWire.decode(VarlinkCall.self, from: bytes.readableBytesView) else {
             try await writer.send(Self.errorReply(protocolError("the message is not a JSON Varlink call object")))
             return
@@ -127,11 +169,26 @@ public struct VarlinkServer: Sendable {
                 try await reply(try serviceReply(call))
             } else if interfaces[call.interface] == nil {
                 throw VarlinkError.interfaceNotFound(call.interface)
+            } else if call.more == true {
+                try await Self.untilClosed(closed) { try await handler.handle(call, reply: reply) }
             } else {
                 try await handler.handle(call, reply: reply)
             }
         } catch let error as VarlinkError {
             try await reply(Self.errorReply(error))
+        }
+    }
+
+    /// Runs `body` until it ends or the connection closes, whichever is first: a `more` call whose client went
+    /// away (a Watch waiting for the next firing) is cancelled at once, not at its next reply.
+    private static func untilClosed(_ closed: EventLoopFuture<Void>, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        let (signal, ended) = AsyncStream.makeStream(of: Never.self)
+        closed.whenComplete { _ in ended.finish() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await body() }
+            group.addTask { for await _ in signal {} }
+            defer { group.cancelAll() }
+            try await group.next()
         }
     }
 
@@ -221,34 +278,75 @@ private actor ReplyWriter {
     }
 }
 
-/// One framed inbound message, or the signal that the peer exceeded the size limit.
+/// One framed inbound message, or the signal that the peer exceeded the size limit (which it was).
 enum VarlinkFrame: Sendable {
     case message(ByteBuffer)
-    case tooLarge
+    case tooLarge(limit: Int)
+}
+
+/// How many connections are open, read by every connection's decoder for its share of the input budget.
+final class ConnectionCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    var value: Int { count.load(ordering: .relaxed) }
+
+    /// Adds `delta` and returns the new count.
+    @discardableResult
+    func add(_ delta: Int) -> Int { count.add(delta, ordering: .relaxed).newValue }
+}
+
+/// Whether a connection is busy with a call, for ``IdleConnectionCloser``.
+final class ConnectionActivity: Sendable {
+    let callsInProgress = Atomic<Int>(0)
+}
+
+/// Closes a connection that sent nothing for the idle timeout while no call of it was in progress (a Watch
+/// stream that waits for hours is busy, not idle).
+final class IdleConnectionCloser: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private let activity: ConnectionActivity
+
+    init(activity: ConnectionActivity) { self.activity = activity }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent, activity.callsInProgress.load(ordering: .relaxed) == 0 {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
 }
 
 /// Splits the inbound byte stream at NUL bytes; past the size limit without a NUL, reports `.tooLarge` once
-/// and discards the rest (the connection is then closed).
+/// and discards the rest (the connection is then closed). The limit is asked for at each read: it shrinks
+/// as connections are added (the overall input budget).
 struct VarlinkFrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = VarlinkFrame
     private var overflowed = false
+    private let limit: @Sendable () -> Int
+
+    init(limit: @escaping @Sendable () -> Int = { VarlinkWire.maximumMessageSize }) {
+        self.limit = limit
+    }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         if overflowed {
             buffer.moveReaderIndex(to: buffer.writerIndex)
             return .needMoreData
         }
+        let limit = limit()
         if let end = buffer.readableBytesView.firstIndex(of: 0) {
             let length = end - buffer.readerIndex
             let message = buffer.readSlice(length: length)!
             buffer.moveReaderIndex(forwardBy: 1)
-            context.fireChannelRead(wrapInboundOut(length > VarlinkWire.maximumMessageSize ? .tooLarge : .message(message)))
+            context.fireChannelRead(wrapInboundOut(length > limit ? .tooLarge(limit: limit) : .message(message)))
             return .continue
         }
-        if buffer.readableBytes > VarlinkWire.maximumMessageSize {
+        if buffer.readableBytes > limit {
             overflowed = true
             buffer.moveReaderIndex(to: buffer.writerIndex)
-            context.fireChannelRead(wrapInboundOut(.tooLarge))
+            context.fireChannelRead(wrapInboundOut(.tooLarge(limit: limit)))
         }
         return .needMoreData
     }

@@ -128,4 +128,27 @@ struct FiringTests {
             try await daemon.current.router.handle(VarlinkCall(method: "io.remindd.Reminders.Watch", parameters: .object([:]))) { _ in }
         }
     }
+
+    @Test func aWatchClientThatDoesNotReadIsDroppedWithAnErrorAndLeavesNothingBehind() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        let firing = try #require(daemon.announcer.firings.first)
+        let (mayRead, allowReading) = AsyncStream.makeStream(of: Void.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await #expect {
+                    try await daemon.current.router.handle(VarlinkCall(method: "io.remindd.Reminders.Watch", parameters: .object([:]), more: true)) { _ in
+                        for await _ in mayRead {}  // a client that does not read: the first reply never completes
+                    }
+                } throws: { ($0 as? VarlinkError)?.name == "io.remindd.Reminders.WatchTooSlow" }
+            }
+            while daemon.current.watch.subscriberCount == 0 { await Task.yield() }
+            // One entry is taken by the stuck reply; the queue then fills; the next one drops the subscriber.
+            for _ in 0...WatchAnnouncer.queueLimit + 1 { daemon.current.watch.announce(.firing(firing)) }
+            #expect(daemon.current.watch.subscriberCount == 0)
+            allowReading.finish()
+            try await group.waitForAll()
+        }
+    }
 }

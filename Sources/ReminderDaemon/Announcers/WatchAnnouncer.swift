@@ -4,9 +4,17 @@ import ReminderStore
 import Synchronization
 
 /// The `Watch` method's streams: each handled firing goes to every subscriber as a history entry.
+///
+/// Each subscriber has a bounded queue: one that lets ``queueLimit`` entries pile up (a client that does not
+/// read) is dropped, its stream ended and marked lagging, rather than holding memory or anyone else up.
 public final class WatchAnnouncer: Announcer {
+    /// Entries a subscriber may have waiting before it is dropped.
+    static let queueLimit = 256
+
     private struct Subscribers {
         var streams: [UInt64: AsyncStream<HistoryEntryValue>.Continuation] = [:]
+        /// Subscribers dropped for lagging, until they unsubscribe.
+        var lagging: Set<UInt64> = []
         var nextID: UInt64 = 0
     }
     private let subscribers = Mutex(Subscribers())
@@ -16,9 +24,18 @@ public final class WatchAnnouncer: Announcer {
     public func announce(_ event: DaemonEvent) {
         guard case .firing(let firing) = event else { return }
         let entry = HistoryEntryValue(FiringRecord(firing))
-        subscribers.withLock { state in
-            for stream in state.streams.values { stream.yield(entry) }
+        let dropped = subscribers.withLock { state in
+            var dropped: [AsyncStream<HistoryEntryValue>.Continuation] = []
+            for (id, stream) in state.streams {
+                if case .dropped = stream.yield(entry) {
+                    state.streams[id] = nil
+                    state.lagging.insert(id)
+                    dropped.append(stream)
+                }
+            }
+            return dropped
         }
+        for stream in dropped { stream.finish() }
     }
 
     /// How many streams are open.
@@ -26,7 +43,7 @@ public final class WatchAnnouncer: Announcer {
 
     /// A new subscription: its id (for ``unsubscribe(_:)``) and its stream of entries.
     func subscribe() -> (UInt64, AsyncStream<HistoryEntryValue>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: HistoryEntryValue.self, bufferingPolicy: .bufferingNewest(1000))
+        let (stream, continuation) = AsyncStream.makeStream(of: HistoryEntryValue.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
         let id = subscribers.withLock { state in
             state.nextID += 1
             state.streams[state.nextID] = continuation
@@ -36,8 +53,12 @@ public final class WatchAnnouncer: Announcer {
     }
 
     /// Ends one subscription.
-    func unsubscribe(_ id: UInt64) {
-        subscribers.withLock { $0.streams.removeValue(forKey: id) }?.finish()
+    /// - Returns: whether it had been dropped for lagging.
+    @discardableResult
+    func unsubscribe(_ id: UInt64) -> Bool {
+        let (stream, lagged) = subscribers.withLock { ($0.streams.removeValue(forKey: id), $0.lagging.remove(id) != nil) }
+        stream?.finish()
+        return lagged
     }
 
     /// Ends every subscription (at shutdown).
