@@ -3,7 +3,7 @@
 
 Measured: start-up to READY=1 (sd_notify) with 100,000 reminders against an empty store (the baseline, same
 run); resident memory after READY; `remindctl next` end to end and the Next call alone over the socket;
-adding and removing one reminder; and the system calls of the idle daemon over 10 s (strace -c -f).
+adding and removing one reminder; List as one reply and one page of 500; and the system calls of the idle daemon over 10 s (strace -c -f).
 
 Usage: daemon_scale.py BIN_DIR [COUNT]
 """
@@ -114,6 +114,9 @@ def main():
         elapsed, _ = varlink(socket_path, "io.remindd.Reminders.Remove", {"reminder": f"extra-{i}"})
         removes.append(elapsed)
 
+    list_all, _ = varlink(socket_path, "io.remindd.Reminders.List", {})
+    list_page = [varlink(socket_path, "io.remindd.Reminders.List", {"after": 0, "limit": 500})[0] for _ in range(5)]
+
     tracer = subprocess.Popen(["strace", "-c", "-f", "-o", f"{root}/strace.txt", "-p", str(process.pid)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(10)
@@ -131,6 +134,8 @@ def main():
     print(f"remindctl next (whole process):      {median_ms(next_cli):.1f} ms")
     print(f"Next over the socket (call alone):   {median_ms(next_call):.2f} ms")
     print(f"Add one reminder / Remove one:       {median_ms(adds):.2f} ms / {median_ms(removes):.2f} ms")
+    print(f"List, all in one reply:              {list_all * 1000:.0f} ms")
+    print(f"List, a page of 500:                 {median_ms(list_page):.1f} ms ({statistics.median(list_page) / statistics.median(next_call):.0f}x Next)")
     print(f"system calls while idle for 10 s:    {idle_calls}")
     if idle_calls:
         print(summary)

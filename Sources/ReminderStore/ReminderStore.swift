@@ -331,6 +331,24 @@ public final class ReminderStore: Sendable {
         }
     }
 
+    /// At most `limit` reminders with an id above `after`, by id: one page of a long list.
+    public func reminders(after: Int64, limit: Int) throws(StoreError) -> [StoredReminder] {
+        try read { db in try StoredReminder.filter(Column("id") > after).order(Column("id")).limit(limit).fetchAll(db) }
+    }
+
+    /// The intake logged for each of some reminders between two instants, oldest first: one query for a page.
+    public func intakes(reminderIDs: [Int64], from: Instant, through: Instant) throws(StoreError) -> [Int64: [Instant]] {
+        guard let low = reminderIDs.min(), let high = reminderIDs.max() else { return [:] }
+        return try read { db in
+            var result: [Int64: [Instant]] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT reminderId, at FROM intake WHERE reminderId BETWEEN ? AND ? AND at BETWEEN ? AND ? ORDER BY reminderId, at",
+                arguments: [low, high, from.secondsSinceEpoch, through.secondsSinceEpoch])
+            while let row = try rows.next() { result[row[0], default: []].append(Instant(secondsSinceEpoch: row[1])) }
+            return result
+        }
+    }
+
     /// The smallest and largest reminder id, or nil when there is no reminder.
     public func reminderIDBounds() throws(StoreError) -> ClosedRange<Int64>? {
         try read { db in

@@ -8,7 +8,8 @@ private struct UpdateParameters: Encodable { let reminder: String; let name: Str
 struct ReminderKey: Encodable { let reminder: String }
 struct NoParameters: Encodable {}
 struct ReminderReply: Decodable { let reminder: ReminderValue }
-private struct ListReply: Decodable { let reminders: [ReminderValue] }
+/// A page of `List`, and the `after` of the next one.
+private struct ListReply: Decodable { let reminders: [ReminderValue]; let after: Int64? }
 struct EmptyReply: Decodable {}
 
 /// Prints one reminder as `key: value` lines.
@@ -137,7 +138,15 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reminders = try connection.call("List", NoParameters(), as: ListReply.self).reminders
+        // Page by page: a long list never makes one huge reply.
+        struct Page: Encodable { let after: Int64; let limit: Int }
+        var reminders: [ReminderValue] = []
+        var after: Int64? = 0
+        while let start = after {
+            let page = try connection.call("List", Page(after: start, limit: 1000), as: ListReply.self)
+            reminders += page.reminders
+            after = page.after
+        }
         if json { return try printJSON(reminders) }
         if reminders.isEmpty {
             print("No reminders. Add one with: remindctl add \"Vitamin D\" --weekly sun --at 09:00")

@@ -1,5 +1,6 @@
 import ReminderCore
 import ReminderInterface
+import Synchronization
 import Testing
 import VarlinkProtocol
 
@@ -35,5 +36,41 @@ struct InputLimitTests {
         try await daemon.restart()
         #expect(daemon.firings(of: "Pills").map(\.kind) == [.late])
         #expect(daemon.firings(of: "Pills").first?.firing.lateSeconds == Int64(30))
+    }
+}
+
+/// A long list comes in pages; the pages together are the whole list.
+@Suite("Paged List")
+struct PagedListTests {
+    struct Page: Decodable { let reminders: [ReminderValue]; let after: Int64? }
+
+    @Test func pagesCoverEveryReminderOnceInIdOrder() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        for index in 1...7 { try await daemon.add("R\(index)", ["daily": true, "at": "08:00"], timeZone: "UTC") }
+        let all = try await daemon.call("List", as: Page.self)
+        #expect(all.after == nil)
+        var paged: [ReminderValue] = []
+        var after: Int64? = 0
+        var pages = 0
+        while let start = after {
+            let page = try await daemon.call("List", ["after": .number(Double(start)), "limit": 3], as: Page.self)
+            #expect(page.reminders.count <= 3)
+            paged += page.reminders
+            after = page.after
+            pages += 1
+        }
+        #expect(pages == 3)  // 8 reminders with the built-in rest check-in: 3 + 3 + 2
+        #expect(paged == all.reminders)
+        #expect(paged.map(\.id) == paged.map(\.id).sorted())
+        await #expect(throws: VarlinkError.self) { try await daemon.call("List", ["limit": 0]) }
+
+        // Called with more: each page is a reply, all but the last marked continues.
+        let replies = Mutex<[VarlinkReply]>([])
+        try await daemon.current.router.handle(VarlinkCall(method: "io.remindd.Reminders.List", parameters: .object(["limit": 3]), more: true)) { reply in
+            replies.withLock { $0.append(reply) }
+        }
+        let streamed = replies.withLock { $0 }
+        #expect(streamed.map(\.continues) == [true, true, nil])
+        #expect(try streamed.flatMap { try $0.parameters!.decode(Page.self).reminders } == all.reminders)
     }
 }

@@ -12,6 +12,8 @@ extension ReminderService {
     struct LogParameters: Decodable { let reminder: String; let at: String? }
     struct SnoozeParameters: Decodable { let reminder: String; let minutes: Int }
     struct HistoryParameters: Decodable { let since: String?; let reminder: String?; let limit: Int? }
+    struct ListParameters: Decodable { let after: Int64?; let limit: Int? }
+    struct ListReply: Encodable { let reminders: [ReminderValue]; let after: Int64? }
 
     func register(in router: inout MethodRouter) {
         router.method("Add", AddParameters.self) { p in
@@ -26,7 +28,24 @@ extension ReminderService {
         }
         router.method("Enable", Key.self) { p in ["reminder": try await setEnabled(key: p.reminder, true)] }
         router.method("Disable", Key.self) { p in ["reminder": try await setEnabled(key: p.reminder, false)] }
-        router.method("List") { ["reminders": try list()] }
+        // Without `limit`, every reminder in one reply; with it, one page and the `after` of the next; called
+        // with `more`, every page as its own reply.
+        router.register("List") { call, reply in
+            let p = try call.decodeParameters(ListParameters.self)
+            if call.more == true {
+                var after: Int64? = p.after ?? 0
+                while let start = after {
+                    let page = try list(after: start, limit: p.limit ?? Self.listPageSize)
+                    after = page.next
+                    try await reply(VarlinkReply(parameters: try JSONValue(encoding: ListReply(reminders: page.reminders, after: nil)), continues: after != nil ? true : nil))
+                }
+            } else if let limit = p.limit {
+                let page = try list(after: p.after ?? 0, limit: limit)
+                try await reply(VarlinkReply(parameters: try JSONValue(encoding: ListReply(reminders: page.reminders, after: page.next))))
+            } else {
+                try await reply(VarlinkReply(parameters: try JSONValue(encoding: ListReply(reminders: try await list(), after: nil))))
+            }
+        }
         router.method("Get", Key.self) { p in ["reminder": try get(key: p.reminder)] }
         router.method("Preview", PreviewParameters.self) { p in
             ["firings": try preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10)]

@@ -51,12 +51,36 @@ struct ReminderService: Sendable {
         await scheduling.refresh(reminderID: reminder.id!)
     }
 
-    func list() throws(ServiceError) -> [ReminderValue] {
+    /// Reminders listed per page: a page is read with one query for the reminders and one for their logs.
+    static let listPageSize = 500
+
+    /// One page of the reminders, by id: those after `after`, at most `limit`.
+    /// - Returns: the page, and the `after` of the next page (nil when this one is the last).
+    func list(after: Int64, limit: Int) throws(ServiceError) -> (reminders: [ReminderValue], next: Int64?) {
+        guard (1...10_000).contains(limit) else { throw .invalidInput(parameter: "limit", message: "limit must be 1 to 10000") }
         let now = context.clock.now()
-        let stored = try storing { () throws(StoreError) in try context.store.reminders() }
+        let stored = try storing { () throws(StoreError) in try context.store.reminders(after: after, limit: limit + 1) }
+        let page = Array(stored.prefix(limit))
+        let earliest = Instant(secondsSinceEpoch: (page.map(\.createdAt).min() ?? now.secondsSinceEpoch) - 366 * 86400)
+        let logs = (try? context.store.intakes(reminderIDs: page.compactMap(\.id), from: earliest, through: now)) ?? [:]
         let restDays = habits.restDayNumbers()
+        let values = try page.map { reminder throws(ServiceError) in
+            try value(of: reminder, now: now, restDays: restDays, logs: logs[reminder.id!] ?? [])
+        }
+        return (values, stored.count > limit ? page.last?.id : nil)
+    }
+
+    /// Every reminder, page by page, letting other work run between pages: a long list does not hold up a
+    /// firing or the watchdog on the thread it runs on.
+    func list() async throws(ServiceError) -> [ReminderValue] {
         var result: [ReminderValue] = []
-        for reminder in stored { result.append(try value(of: reminder, now: now, restDays: restDays)) }
+        var after: Int64? = 0
+        while let start = after {
+            let page = try list(after: start, limit: Self.listPageSize)
+            result += page.reminders
+            after = page.next
+            await Task.yield()
+        }
         return result
     }
 
@@ -172,11 +196,14 @@ struct ReminderService: Sendable {
         return instant
     }
 
-    private func value(of reminder: StoredReminder, now: Instant, restDays: Set<Int>) throws(ServiceError) -> ReminderValue {
-        value(of: reminder, rule: try Self.rule(reminder.rule), zone: try context.zone(named: reminder.timeZone), now: now, restDays: restDays)
+    /// - Parameter logs: the reminder's intake since a year before it was created (read here when nil).
+    private func value(of reminder: StoredReminder, now: Instant, restDays: Set<Int>, logs: [Instant]? = nil) throws(ServiceError) -> ReminderValue {
+        value(of: reminder, rule: try Self.rule(reminder.rule), zone: try context.zone(named: reminder.timeZone), now: now, restDays: restDays, logs: logs)
     }
 
-    private func value(of reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>) -> ReminderValue {
+    private func value(
+        of reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>, logs: [Instant]? = nil
+    ) -> ReminderValue {
         var next: FiringValue?
         if reminder.enabled, let occurrence = rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone) {
             next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: occurrence)
@@ -184,12 +211,15 @@ struct ReminderService: Sendable {
         return ReminderValue(
             id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
             effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next,
-            streak: goalStreak(reminder, rule: rule, zone: zone, now: now, restDays: restDays))
+            streak: goalStreak(reminder, rule: rule, zone: zone, now: now, restDays: restDays, logs: logs))
     }
 
     /// The per-goal streak of a reminder (0 when its logs cannot be read).
-    private func goalStreak(_ reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>) -> Int {
-        guard let logs = try? context.store.intakes(reminderID: reminder.id!, from: Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400), through: now)
+    private func goalStreak(
+        _ reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>, logs: [Instant]?
+    ) -> Int {
+        let since = Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400)
+        guard let logs = logs?.filter({ $0 >= since }) ?? (try? context.store.intakes(reminderID: reminder.id!, from: since, through: now))
         else { return 0 }
         let created = zone.localDayNumber(at: Instant(secondsSinceEpoch: reminder.createdAt))
         let firstLog = logs.first.map { zone.localDayNumber(at: $0) } ?? created
