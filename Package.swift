@@ -98,7 +98,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase"],
+            name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase", "ReminderDaemonTesting"],
             resources: [.copy("Resources/calendar-vectors.jsonl")], swiftSettings: strictSettings),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(name: "FitnessCoreTests", dependencies: ["FitnessCore", "ReminderCore"], swiftSettings: strictSettings),

@@ -1,26 +1,15 @@
 import ReminderCore
 import Testing
+import ReminderDaemonTesting
 import TimeZoneDatabase
 
 /// No text reaches a trap: every parser that turns user text into numbers, fed random and huge strings.
 /// (A number of 20 or more digits in a time used to overflow and crash the daemon.)
 @Suite("Parsers refuse, never trap")
 struct ParserRobustnessTests {
-    /// A small deterministic generator (SplitMix64): the same cases on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Strings shaped like the accepted forms, with fields of any length, and plain noise.
     static func samples(count: Int) -> [String] {
-        var random = Generator(state: 42)
+        var random = SeededGenerator(seed: 42)
         let digitRuns = ["9", "99", "0000", "99999999999999999999", "18446744073709551616", "-9223372036854775808", String(repeating: "9", count: 400)]
         let pieces = digitRuns + [":", "-", "T", " ", "Z", "+", "d", "h", "m", "w", ",", "last", "sun", "2nd-", "\"", "'", "=", "#", "\u{0}", "é", "_"]
         var result = ["99999999999999999999", "99999999999999999999:00", "00:99999999999999999999", "2026-01-01T99999999999999999999:00",
