@@ -157,25 +157,64 @@ struct StatusCommand: ParsableCommand {
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch", abstract: "Print firings as the daemon handles them, until interrupted.",
-        discussion: "Examples:\n  remindctl watch\n  remindctl watch --json | jq -c .")
+        discussion: """
+            Keeps watching across daemon restarts: when the connection is lost it says so on stderr and
+            connects again (after 0.5 s, then up to every 10 s). Firings handled while it was away are in
+            'remindctl history'.
+
+            Examples:
+              remindctl watch
+              remindctl watch --json | jq -c .
+              remindctl watch --exit-on-disconnect    # exit with status 1 when the daemon goes away
+            """)
 
     @Flag(help: "Print one JSON object per line.") var json = false
+    @Flag(help: "Exit with status 1 when the connection to the daemon is lost, instead of connecting again.")
+    var exitOnDisconnect = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        try connection.withConnection { client in
-            try client.stream(RemindersAPI.method("Watch")) { parameters in
-                let entry = try parameters.decode(WatchReply.self).entry
-                if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    print(String(decoding: try encoder.encode(entry), as: UTF8.self))
-                } else {
-                    print("\(entry.handledUtc)  \(entry.kind)  \(entry.reminderName)  \(entry.slot)\(entry.detail.map { "  (\($0))" } ?? "")")
-                }
-                fflush(nil)  // every stream: one line per firing reaches a pipe at once
-                return true
+        if exitOnDisconnect { return try connection.withConnection(watch) }
+        var delay = 0.5
+        var lost = false
+        while true {
+            do {
+                let client = try VarlinkConnection(path: connection.socketPath)
+                if lost { Self.say("connected to remindd again") }
+                lost = false
+                delay = 0.5
+                try watch(client)
+                return
+            } catch let error as VarlinkConnection.ConnectionError {
+                if case .foreignPeer = error { throw CLIError("cannot talk to remindd: \(error)") }
+                Self.say("\(lost ? "still no" : "lost the") connection to remindd (\(error)); trying again in \(delay) s")
+            } catch let error as VarlinkError where error.name == RemindersAPI.method("WatchTooSlow") {
+                Self.say("remindd dropped this watch for reading too slowly; trying again in \(delay) s")
             }
+            lost = true
+            usleep(useconds_t(delay * 1_000_000))
+            delay = min(delay * 2, 10)
         }
+    }
+
+    private func watch(_ client: VarlinkConnection) throws {
+        try client.stream(RemindersAPI.method("Watch")) { parameters in
+            let entry = try parameters.decode(WatchReply.self).entry
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(entry), as: UTF8.self))
+            } else {
+                print("\(entry.handledUtc)  \(entry.kind)  \(entry.reminderName)  \(entry.slot)\(entry.detail.map { "  (\($0))" } ?? "")")
+            }
+            fflush(nil)  // every stream: one line per firing reaches a pipe at once
+            return true
+        }
+    }
+
+    /// A line on stderr, at once.
+    private static func say(_ text: String) {
+        let line = Array("remindctl: \(text)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

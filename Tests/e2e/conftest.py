@@ -150,7 +150,7 @@ class Daemon:
 
     def stop(self, sig=15):
         if not self.process or self.process.poll() is not None:
-            return self.process.stderr.read() if self.process else ""
+            return self.process.stderr.read() if self.process and not self.process.stderr.closed else ""
         self.process.send_signal(sig)
         _, err = self.process.communicate(timeout=15)
         return err

@@ -351,6 +351,40 @@ def test_watch_streams_firings(daemon, unique_name):
         watcher.wait(timeout=5)
 
 
+def test_watch_keeps_streaming_across_a_daemon_restart(daemon, unique_name):
+    daemon.start()
+    watcher = subprocess.Popen([str(daemon_bin("remindctl")), "watch", "--json"], env=daemon.env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        schedule_soon(ctl_out(daemon), unique_name)
+        first = read_line(watcher.stdout, timeout=30)
+        assert first and json.loads(first)["reminderName"] == unique_name
+        daemon.stop()
+        assert read_line(watcher.stderr, timeout=10).startswith("remindctl: lost the connection to remindd (")
+        assert watcher.poll() is None
+        daemon.start()
+        assert read_line(watcher.stderr, timeout=15) is not None  # "still no connection ..." or "connected again"
+        second_name = unique_name + "-2"
+        schedule_soon(ctl_out(daemon), second_name)
+        second = read_line(watcher.stdout, timeout=30)
+        assert second and json.loads(second)["reminderName"] == second_name, second
+        assert watcher.poll() is None
+    finally:
+        watcher.terminate()
+        watcher.wait(timeout=5)
+
+
+def test_watch_exit_on_disconnect_exits_with_status_1(daemon):
+    daemon.start()
+    watcher = subprocess.Popen([str(daemon_bin("remindctl")), "watch", "--exit-on-disconnect"], env=daemon.env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)  # connected by then, or it finds nothing listening: either way it must exit 1, not wait
+    daemon.stop()
+    assert watcher.wait(timeout=10) == 1
+    err = watcher.stderr.read()
+    assert "the daemon closed the connection" in err or "remindd is not running" in err, err
+
+
 def daemon_bin(name):
     from conftest import BIN
     return BIN / name
