@@ -79,7 +79,10 @@ public final class ReminderStore: Sendable {
             return false
         }
         let legacyLock = try InstanceLock(path: legacyPath + ".lock", storePath: legacyPath)
-        defer { legacyLock.release() }
+        defer {
+            unlink(legacyPath + ".lock")
+            legacyLock.release()
+        }
         do {
             let connection = try SQLiteConnection(path: legacyPath, create: true, reportedPath: legacyPath)
             _ = try connection.strings("PRAGMA wal_checkpoint(TRUNCATE)")

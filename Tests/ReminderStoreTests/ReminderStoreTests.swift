@@ -225,6 +225,7 @@ struct ReminderStoreTests {
         try old.close()
         #expect(try ReminderStore.adoptLegacy(from: legacy, to: path))
         #expect(!FileManager.default.fileExists(atPath: legacy))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/config").isEmpty)
         #expect(try ReminderStore(path: path).reminders().map(\.name) == ["Meds"])
         #expect(try !ReminderStore.adoptLegacy(from: legacy, to: path))
     }
