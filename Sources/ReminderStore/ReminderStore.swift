@@ -257,7 +257,8 @@ public final class ReminderStore: Sendable {
         migrator.registerMigration("v5-replanned-firings") { db in
             // A slot may be handled again after the clock went back (see `recordFiring`): the unique key gains
             // `replanned`, 0 for a slot's first record and 1, 2, ... for each later one. SQLite cannot change a
-            // table's unique key, so the table is rebuilt.
+            // table's unique key, so the table is rebuilt. (Its columns repeat v1's on purpose: a shipped migration
+            // is frozen, so the two never share code that could change under one of them.)
             try db.create(table: "firing_v5") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("reminderId", .integer).notNull()  // kept after the reminder is removed: history
