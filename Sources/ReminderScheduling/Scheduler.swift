@@ -153,9 +153,7 @@ public struct Scheduler: Sendable {
 
     /// The clock went back to `now`: every reminder handled past it is re-planned from `now`, so that its slots
     /// that are in the future again come due again (the rule `ReminderStore.rewindHandled(to:)` keeps in the store).
-    /// - Returns: how many reminders were re-planned.
-    @discardableResult
-    public mutating func rewind(to now: Instant) -> Int {
+    public mutating func rewind(to now: Instant) {
         var requeued: [Entry] = []
         states.update { state in
             guard state.handledThrough > now else { return }
@@ -164,7 +162,6 @@ public struct Scheduler: Sendable {
             if state.nextInstant != .max { requeued.append(Entry(instant: state.nextInstant, reminderID: state.reminder.id)) }
         }
         for entry in requeued { queue.insert(entry) }
-        return requeued.count
     }
 
     /// The instant at which the daemon must wake next, or nil when nothing will fire.
