@@ -14,6 +14,8 @@ public final class VarlinkConnection {
     public enum ConnectionError: Error, CustomStringConvertible {
         /// Nothing listens at the path (`ENOENT`, `ECONNREFUSED`).
         case notRunning(path: String)
+        /// The listener's queue stayed full for the whole connect timeout (a daemon at its open-file limit).
+        case notAccepting(path: String, seconds: Int)
         /// No reply within the timeout (a socket-activated service that fails to start, say).
         case timedOut(seconds: Int)
         case system(String)
@@ -24,6 +26,7 @@ public final class VarlinkConnection {
         public var description: String {
             switch self {
             case .notRunning(let path): return "nothing listens on \(path)"
+            case .notAccepting(let path, let seconds): return "\(path) did not accept the connection within \(seconds) s"
             case .timedOut(let seconds): return "no reply within \(seconds) s"
             case .system(let text): return text
             case .malformedReply: return "the daemon sent a reply that is not Varlink JSON"
@@ -58,7 +61,7 @@ public final class VarlinkConnection {
             let code = errno
             close(descriptor)
             if code == ENOENT || code == ECONNREFUSED { throw .notRunning(path: path) }
-            if code == EAGAIN || code == EWOULDBLOCK { throw .timedOut(seconds: timeoutSeconds) }
+            if code == EAGAIN || code == EWOULDBLOCK { throw .notAccepting(path: path, seconds: timeoutSeconds) }
             throw .system("connect \(path): \(String(cString: strerror(code)))")
         }
         var peer = PeerCredentials()
@@ -88,7 +91,7 @@ public final class VarlinkConnection {
             var none = timeval()
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
         }
-        try send(VarlinkCall(method: method, parameters: parameters))
+        try sendOrReadRefusal(VarlinkCall(method: method, parameters: parameters))
         let reply = try receive()
         if let error = reply.error { throw VarlinkError(name: error, parameters: Self.object(reply.parameters)) }
         return reply.parameters ?? .object([:])
@@ -97,7 +100,7 @@ public final class VarlinkConnection {
     /// Calls a method with `more: true` and hands each reply's parameters to `body` until the last one,
     /// or until `body` returns false.
     public func stream(_ method: String, _ parameters: JSONValue = .object([:]), body: (JSONValue) throws -> Bool) throws {
-        try send(VarlinkCall(method: method, parameters: parameters, more: true))
+        try sendOrReadRefusal(VarlinkCall(method: method, parameters: parameters, more: true))
         while true {
             let reply = try receive()
             if let error = reply.error { throw VarlinkError(name: error, parameters: Self.object(reply.parameters)) }
@@ -108,6 +111,19 @@ public final class VarlinkConnection {
     private static func object(_ value: JSONValue?) -> [String: JSONValue] {
         if case .object(let object) = value { return object }
         return [:]
+    }
+
+    /// Sends `call`; when the server already closed the connection, the error it answered with before closing
+    /// (too many connections, out of file descriptors) is the reason given, not the broken pipe.
+    private func sendOrReadRefusal(_ call: VarlinkCall) throws {
+        do {
+            try send(call)
+        } catch {
+            if let reply = try? receive(), let name = reply.error {
+                throw VarlinkError(name: name, parameters: Self.object(reply.parameters))
+            }
+            throw error
+        }
     }
 
     private func send(_ call: VarlinkCall) throws(ConnectionError) {

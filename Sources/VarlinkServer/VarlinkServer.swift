@@ -68,13 +68,17 @@ public struct VarlinkServer: Sendable {
     public let handler: any VarlinkHandler
     public let limits: VarlinkServerLimits
     let group: any EventLoopGroup
+    /// Told how many waiting connections were refused at once because the process ran out of file descriptors.
+    let onRefusedForDescriptors: @Sendable (Int) -> Void
     /// Connections open now, shared with every connection's frame decoder (its input share).
     private let connections = ConnectionCount()
 
     public init(
         endpoint: Endpoint, info: VarlinkServiceInfo, interfaces: [String: String], handler: any VarlinkHandler,
-        limits: VarlinkServerLimits = VarlinkServerLimits(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        limits: VarlinkServerLimits = VarlinkServerLimits(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        onRefusedForDescriptors: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
+        self.onRefusedForDescriptors = onRefusedForDescriptors
         self.endpoint = endpoint
         self.info = info
         self.interfaces = interfaces
@@ -89,7 +93,6 @@ public struct VarlinkServer: Sendable {
     /// - Parameter onBound: called once the socket accepts connections.
     public func run(onBound: @Sendable () async -> Void = {}) async throws {
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 128)
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Connection> = { channel in
             let credentials: EventLoopFuture<PeerCredentials?> =
                 (channel as? any SocketOptionProvider)?.unsafeGetSocketOption(
@@ -107,14 +110,21 @@ public struct VarlinkServer: Sendable {
                 return (wrapped, peer?.uid, activity)
             }
         }
-        let server: NIOAsyncChannel<Connection, Never>
+        let listening: Int32
         switch endpoint {
-        case .path(let path):
-            server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true, childChannelInitializer: initializer)
-            chmod(path, 0o600)
-        case .descriptor(let descriptor):
-            server = try await bootstrap.bind(descriptor, childChannelInitializer: initializer)
+        case .path(let path): listening = try Self.listen(at: path)
+        case .descriptor(let descriptor): listening = descriptor
         }
+        var refusal = VarlinkWire.encode(Self.errorReply(protocolError("out of file descriptors: try again later")))
+        refusal.append(0)
+        let server = try await bootstrap
+            .serverChannelInitializer { [refusal, onRefusedForDescriptors] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        DescriptorShortageShedder(listening: listening, refusal: refusal, onRefused: onRefusedForDescriptors))
+                }
+            }
+            .bind(listening, childChannelInitializer: initializer)
         await onBound()
         try await withThrowingDiscardingTaskGroup { group in
             try await server.executeThenClose { inbound in
@@ -125,6 +135,30 @@ public struct VarlinkServer: Sendable {
                 }
             }
         }
+    }
+
+    /// A listening socket at `path` (mode 0600, queue of 128), replacing a file left there.
+    private static func listen(at path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard descriptor >= 0 else { throw IOError(errnoCode: errno, reason: "socket") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(descriptor)
+            throw IOError(errnoCode: ENAMETOOLONG, reason: "socket path \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        unlink(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(descriptor, 128) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw IOError(errnoCode: code, reason: "listen on \(path)")
+        }
+        return descriptor
     }
 
     private func serve(_ connection: Connection) async {
@@ -282,6 +316,54 @@ private actor ReplyWriter {
 enum VarlinkFrame: Sendable {
     case message(ByteBuffer)
     case tooLarge(limit: Int)
+}
+
+/// Refuses the waiting connections when accepting one fails for want of file descriptors (EMFILE, ENFILE).
+///
+/// While connections wait, the listening socket stays readable; NIO's accept back-off does not stop the
+/// level-triggered poll from reporting it again at once, so the event loop would retry `accept` at a full core
+/// for as long as the shortage lasts. Instead this handler frees the descriptor it keeps in reserve, accepts
+/// every waiting connection, answers it with `refusal` (a Varlink error) and closes it, then takes the reserve
+/// again: the poll goes quiet and each client learns at once why, instead of waiting.
+final class DescriptorShortageShedder: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+    private let listening: Int32
+    private let refusal: [UInt8]
+    private let onRefused: @Sendable (Int) -> Void
+    private var reserve: Int32
+
+    init(listening: Int32, refusal: [UInt8], onRefused: @escaping @Sendable (Int) -> Void) {
+        self.listening = listening
+        self.refusal = refusal
+        self.onRefused = onRefused
+        reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    deinit {
+        if reserve >= 0 { close(reserve) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? IOError, error.errnoCode == EMFILE || error.errnoCode == ENFILE {
+            refuseWaitingConnections()
+        }
+        context.fireErrorCaught(error)
+    }
+
+    private func refuseWaitingConnections() {
+        if reserve >= 0 { close(reserve) }
+        var refused = 0
+        while true {
+            let client = accept(listening, nil, nil)  // non-blocking: EAGAIN once none waits
+            guard client >= 0 else { break }
+            _ = refusal.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            close(client)
+            refused += 1
+        }
+        reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if refused > 0 { onRefused(refused) }
+    }
 }
 
 /// How many connections are open, read by every connection's decoder for its share of the input budget.

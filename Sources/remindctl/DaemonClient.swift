@@ -34,6 +34,8 @@ struct ConnectionOptions: ParsableArguments {
             throw CLIError("remindd is not running (nothing listens on \(path)): start it with 'systemctl --user enable --now remindd.socket remindd.service'")
         } catch let error as VarlinkError {
             throw CLIError(Self.describe(error))
+        } catch VarlinkConnection.ConnectionError.notAccepting(_, let seconds) {
+            throw CLIError("remindd did not accept the connection within \(seconds) s (too many open connections?): try again, and see 'journalctl --user -u remindd'")
         } catch VarlinkConnection.ConnectionError.timedOut(let seconds) {
             throw CLIError("remindd did not answer within \(seconds) s: see 'systemctl --user status remindd' and 'journalctl --user -u remindd'")
         } catch let error as VarlinkConnection.ConnectionError {

@@ -8,6 +8,7 @@ import ReminderCore
 import ReminderDaemon
 import ReminderInterface
 import ReminderStore
+import Synchronization
 import SystemdSupport
 import TimeZoneDatabase
 import VarlinkProtocol
@@ -61,6 +62,13 @@ struct Remindd: AsyncParsableCommand {
         // behind (before the scheduler stored its states densely, 100,000 reminders took 123 MB resident
         // with glibc's default arenas and 89 MB with one).
         mallopt(M_ARENA_MAX, 1)
+        // The soft open-file limit of 1,024 exists for select(); NIO uses epoll, so take the hard limit
+        // (systemd's default is 524,288) and leave the connection cap, not descriptors, to bound clients.
+        var files = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+            files.rlim_cur = files.rlim_max
+            setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
+        }
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
@@ -141,7 +149,8 @@ struct Remindd: AsyncParsableCommand {
             endpoint: endpoint,
             info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindersAPI.version, url: "https://github.com/remindd/remindd"),
             interfaces: [RemindersAPI.interface: Daemon.interfaceDescription],
-            handler: daemon.router)
+            handler: daemon.router,
+            onRefusedForDescriptors: Self.descriptorShortageWarning(journalAnnouncer))
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -184,6 +193,26 @@ struct Remindd: AsyncParsableCommand {
         daemon.finishWatchers()
         do { try store.close() } catch { throw Failure(error.description) }
         journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd stopped")))
+    }
+
+    /// The warning for connections refused at the open-file limit: at most one a minute, with the count since
+    /// the last one (a flood of clients must not flood the journal).
+    static func descriptorShortageWarning(_ announcer: JournalAnnouncer) -> @Sendable (Int) -> Void {
+        let pending = Mutex<(refused: Int, lastWarning: ContinuousClock.Instant?)>((0, nil))
+        return { count in
+            let due: Int? = pending.withLock { state in
+                state.refused += count
+                let now = ContinuousClock.now
+                if let last = state.lastWarning, now - last < .seconds(60) { return nil }
+                defer { state = (0, now) }
+                return state.refused
+            }
+            guard let due else { return }
+            var files = rlimit()
+            getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
+            announcer.announce(.daemon(DaemonMessage(.warning,
+                "Refused \(due) connection\(due == 1 ? "" : "s"): out of file descriptors (limit \(files.rlim_cur)); close idle 'remindctl watch' sessions or raise LimitNOFILE= in the unit")))
+        }
     }
 
     /// SIGHUP: RELOADING=1, re-read and check the config and re-plan, READY=1. All or nothing: a file that
@@ -261,7 +290,7 @@ struct Remindd: AsyncParsableCommand {
     static func checkNotServed(_ path: String) throws {
         do {
             _ = try VarlinkConnection(path: path, timeoutSeconds: 2)
-        } catch .timedOut, .foreignPeer {
+        } catch .notAccepting, .timedOut, .foreignPeer {
             // Someone listens (busy, or another user's process): not ours to replace either way.
         } catch {
             return  // nobody listens: a stale file, replaced at bind

@@ -99,9 +99,9 @@ class Daemon:
     def socket_path(self):
         return str(self.runtime / "remindd" / "control.sock")
 
-    def start(self, *args, wait=True):
+    def start(self, *args, wait=True, preexec_fn=None):
         self.notifications.clear()
-        self.process = subprocess.Popen([str(BIN / "remindd"), *args], env=self.env,
+        self.process = subprocess.Popen([str(BIN / "remindd"), *args], env=self.env, preexec_fn=preexec_fn,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if wait:
             assert self.wait_notification("READY=1"), f"no READY=1; stderr: {self.stop()}"

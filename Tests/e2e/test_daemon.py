@@ -3,6 +3,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import pathlib
 import signal
 import socket
 import subprocess
@@ -314,6 +315,77 @@ def test_daemon_not_running_is_one_line(remindctl, tmp_path):
         f"Error: remindd is not running (nothing listens on {tmp_path}/remindd/control.sock): start it with 'systemctl --user enable --now remindd.socket remindd.service'"]
 
 
+
+
+def cpu_seconds(pid):
+    """User plus system CPU time the process has used so far (/proc/PID/stat)."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_at_the_open_file_limit_the_daemon_idles_refuses_fires_and_recovers(daemon, journald, unique_name):
+    """Connections beyond the open-file limit: instead of retrying accept at a full core, the daemon refuses
+    the waiting ones at once with a reason, a firing still reaches the journal with its fields, the journal
+    says why (once), and once connections close it answers again."""
+    import resource
+    daemon.start(preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)))
+    _, instant = schedule_soon(ctl_out(daemon), unique_name, lead=6)
+    held = []
+    try:
+        for _ in range(300):  # far more than 64 descriptors
+            client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            client.connect(daemon.socket_path)
+            held.append(client)
+        time.sleep(0.5)
+        before = cpu_seconds(daemon.process.pid)
+        time.sleep(2)
+        assert cpu_seconds(daemon.process.pid) - before < 0.2, "the daemon spins at the open-file limit"
+        result = daemon.ctl("status", check=False)
+        assert result.returncode == 1 and "out of file descriptors: try again later" in result.stderr, result.stderr
+        entries = daemon_journal_wait(REMINDER_NAME=unique_name)
+        assert [e["MESSAGE_ID"] for e in entries] == [MESSAGE_FIRED]
+        assert entries[0]["SCHEDULED_UTC"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    finally:
+        for client in held:
+            client.close()
+    warnings = [e["MESSAGE"] for e in journald.entries(_PID=str(daemon.process.pid), PRIORITY="4")]
+    assert len(warnings) == 1 and "out of file descriptors (limit 64)" in warnings[0], warnings
+    deadline = time.time() + 10
+    while (result := daemon.ctl("status", "--json", check=False)).returncode != 0 and time.time() < deadline:
+        time.sleep(0.2)
+    assert json.loads(result.stdout)["reminders"] == 2
+
+
+def test_remindctl_gives_up_on_a_daemon_that_does_not_accept(remindctl, tmp_path):
+    """A daemon that listens but never accepts (hung, or its queue full): remindctl stops waiting after 10 s
+    with a one-line reason instead of hanging."""
+    runtime = tmp_path / "runtime"
+    (runtime / "remindd").mkdir(parents=True, mode=0o700)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(runtime / "remindd" / "control.sock"))
+    listener.listen(0)
+    queued = []
+    try:
+        while True:  # fill the queue
+            client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            client.setblocking(False)
+            try:
+                client.connect(str(runtime / "remindd" / "control.sock"))
+            except BlockingIOError:
+                client.close()
+                break
+            queued.append(client)
+        started = time.monotonic()
+        result = subprocess.run([remindctl, "status"], env=dict(os.environ, XDG_RUNTIME_DIR=str(runtime)),
+                                capture_output=True, text=True, timeout=30)
+        waited = time.monotonic() - started
+    finally:
+        for client in queued:
+            client.close()
+        listener.close()
+    assert result.returncode == 1 and 9.5 < waited < 15, (waited, result.stderr)
+    assert result.stderr.strip() == ("Error: remindd did not accept the connection within 10 s (too many open connections?): "
+                                     "try again, and see 'journalctl --user -u remindd'")
 
 
 def test_watchdog_pings_at_half_the_interval(daemon):
