@@ -113,6 +113,11 @@ public final class Daemon: Sendable {
             context.say(.info, "System time zone is now \(context.systemZone); re-planning reminders that follow it")
             await scheduling.systemZoneChanged(now: context.clock.now())
         }
+        if event == .timeZoneDataChanged {
+            context.forgetZoneRules()
+            let replanned = await scheduling.zoneRulesChanged(now: context.clock.now())
+            context.say(.info, "Time zone data changed (a tzdata update): \(replanned) \(replanned == 1 ? "reminder" : "reminders") re-planned with the new rules")
+        }
         if event == .clockChanged { await scheduling.clockChanged(now: context.clock.now()) }
         let now = context.clock.now()
         await perform(await scheduling.tick(now: now), now: now)

@@ -55,6 +55,11 @@ final class DaemonContext: Sendable {
         }
     }
 
+    /// Forgets the zone rules read so far: the next use of each zone reads its file again (a tzdata update).
+    func forgetZoneRules() {
+        settings.withLock { $0.zoneCache = [:] }
+    }
+
     /// The rules of a zone: `name`, else the configured `time-zone`, else the system zone.
     func zone(named name: String?) throws(ServiceError) -> TimeZoneRules {
         let (zoneName, cached) = settings.withLock { state in

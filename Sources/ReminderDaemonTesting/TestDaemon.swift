@@ -20,6 +20,7 @@ public final class TestDaemon: Sendable {
     public let status: RecordingStatus
     public let database: DatabaseQueue
     private let configuration: DaemonConfiguration
+    private let zones: TimeZoneDatabase
     private let daemon: Mutex<Daemon>
 
     /// Builds and starts a daemon.
@@ -28,22 +29,29 @@ public final class TestDaemon: Sendable {
     ///   - systemZone: the machine's zone.
     ///   - configuration: the config file's settings.
     ///   - database: an existing database (a restart); nil: a new, empty one.
-    public init(now: Instant, systemZone: String = "UTC", configuration: DaemonConfiguration = DaemonConfiguration(), database: DatabaseQueue? = nil) async throws {
+    ///   - zones: the zone files (a private copy, to change one as a tzdata update would).
+    public init(
+        now: Instant, systemZone: String = "UTC", configuration: DaemonConfiguration = DaemonConfiguration(), database: DatabaseQueue? = nil,
+        zones: TimeZoneDatabase = TimeZoneDatabase()
+    ) async throws {
         clock = ManualClock(now: now, systemZone: systemZone)
         announcer = RecordingAnnouncer()
         status = RecordingStatus()
         self.database = try database ?? DatabaseQueue()
         self.configuration = configuration
-        daemon = Mutex(try Self.make(clock: clock, announcer: announcer, status: status, database: self.database, configuration: configuration))
+        self.zones = zones
+        daemon = Mutex(try Self.make(
+            clock: clock, announcer: announcer, status: status, database: self.database, configuration: configuration, zones: zones))
         try await current.start()
     }
 
     private static func make(
-        clock: ManualClock, announcer: RecordingAnnouncer, status: RecordingStatus, database: DatabaseQueue, configuration: DaemonConfiguration
+        clock: ManualClock, announcer: RecordingAnnouncer, status: RecordingStatus, database: DatabaseQueue, configuration: DaemonConfiguration,
+        zones: TimeZoneDatabase
     ) throws -> Daemon {
         Daemon(DaemonPorts(
             clock: clock, announcers: [announcer], status: status, store: try ReminderStore(database: database),
-            zones: TimeZoneDatabase(), configuration: configuration, exercises: try shippedExercises(),
+            zones: zones, configuration: configuration, exercises: try shippedExercises(),
             routineDirectories: [shareDirectory + "/routines"], journalAvailable: { false }))
     }
 
@@ -52,7 +60,8 @@ public final class TestDaemon: Sendable {
 
     /// Stops this daemon without ceremony and starts a new one on the same database and clock (kill -9, then start).
     public func restart() async throws {
-        let next = try Self.make(clock: clock, announcer: announcer, status: status, database: database, configuration: configuration)
+        let next = try Self.make(
+            clock: clock, announcer: announcer, status: status, database: database, configuration: configuration, zones: zones)
         daemon.withLock { $0 = next }
         try await next.start()
     }
@@ -90,6 +99,11 @@ public final class TestDaemon: Sendable {
     public func setSystemZone(_ name: String) async {
         clock.setSystemZone(name)
         await current.handle(.timeZoneChanged)
+    }
+
+    /// The zone files were updated (tzdata): the daemon is told, as the monitor's inotify watch would.
+    public func zoneFilesChanged() async {
+        await current.handle(.timeZoneDataChanged)
     }
 
     /// Makes the store refuse to record firings with SQLite's "database or disk is full" (as a full disk

@@ -1,11 +1,14 @@
 import CSystemd
 import Glibc
 
-/// Wakes the daemon at a wall-clock deadline, when the wall clock or the system time zone changes, and on signals.
+/// Wakes the daemon at a wall-clock deadline, when the wall clock, the system time zone or the zone files
+/// change, and on signals.
 ///
 /// One `CLOCK_REALTIME` timerfd armed with `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET` gives exact
 /// wall-clock deadlines (also right after a resume from suspend, when the deadline has passed) and reports
-/// clock jumps; an inotify watch on `/etc` reports a replaced `/etc/localtime` or `/etc/timezone`; the
+/// clock jumps; an inotify watch on `/etc` reports a replaced `/etc/localtime` or `/etc/timezone`, and
+/// watches on the zone files' directories report a tzdata update (once, after a second without further
+/// changes: an update rewrites hundreds of files); the
 /// given signals are caught by a handler that only writes their number into a pipe (the self-pipe trick:
 /// it works whichever thread the kernel picks, unlike signalfd, which needs the signal blocked in every
 /// thread). A single thread blocks in `poll(2)` on those descriptors: no periodic wake-up, nothing runs
@@ -19,6 +22,8 @@ public final class SystemClockMonitor: Sendable {
         case clockChanged
         /// `/etc/localtime` or `/etc/timezone` changed.
         case timeZoneChanged
+        /// Files under the zone-data directory changed (a tzdata update), and then nothing for a second.
+        case timeZoneDataChanged
         /// One of the watched signals arrived.
         case signal(Int32)
     }
@@ -35,8 +40,10 @@ public final class SystemClockMonitor: Sendable {
     /// Opens the descriptors and starts the polling thread.
     /// - Parameters:
     ///   - zoneDirectory: the directory whose `localtime` and `timezone` entries are watched.
+    ///   - zoneDataDirectory: the TZif files' directory (`/usr/share/zoneinfo`, `$TZDIR`), watched with its
+    ///     subdirectories two levels down (`America/Argentina`); nil: not watched.
     ///   - signals: signals to block and deliver as ``Event/signal(_:)`` (SIGTERM, SIGHUP, ...).
-    public init(zoneDirectory: String = "/etc", signals: [Int32] = []) throws(SystemError) {
+    public init(zoneDirectory: String = "/etc", zoneDataDirectory: String? = nil, signals: [Int32] = []) throws(SystemError) {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { throw SystemError(operation: "pipe") }
         for end in pipeEnds {
@@ -58,13 +65,19 @@ public final class SystemClockMonitor: Sendable {
         timerDescriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC) | Int32(TFD_NONBLOCK))  // a re-arm between poll and read must not block
         guard timerDescriptor >= 0 else { throw SystemError(operation: "timerfd_create") }
         inotifyDescriptor = inotify_init1(Int32(IN_CLOEXEC))
+        var zoneSettingWatch: Int32 = -1
         if inotifyDescriptor >= 0 {
-            _ = inotify_add_watch(inotifyDescriptor, zoneDirectory, UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE))
+            let changes = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
+            zoneSettingWatch = inotify_add_watch(inotifyDescriptor, zoneDirectory, changes)
+            for directory in zoneDataDirectory.map({ Self.directories(under: $0, depth: 2) }) ?? [] {
+                _ = inotify_add_watch(inotifyDescriptor, directory, changes | UInt32(IN_MOVED_FROM))
+            }
         }
         stopDescriptor = eventfd(0, Int32(EFD_CLOEXEC))
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
         let thread = PollingThread(
-            timer: timerDescriptor, inotify: inotifyDescriptor, signals: signalDescriptor, stop: stopDescriptor, continuation: continuation)
+            timer: timerDescriptor, inotify: inotifyDescriptor, zoneSettingWatch: zoneSettingWatch, signals: signalDescriptor,
+            stop: stopDescriptor, continuation: continuation)
         var handle = pthread_t()
         let box = Unmanaged.passRetained(thread).toOpaque()
         guard pthread_create(&handle, nil, { raw in
@@ -91,6 +104,19 @@ public final class SystemClockMonitor: Sendable {
         arm(atEpochSeconds: Int64(Int32.max) * 4)
     }
 
+    /// `directory` and the directories below it, `depth` levels down (symbolic links are not followed).
+    static func directories(under directory: String, depth: Int) -> [String] {
+        guard depth > 0, let stream = opendir(directory) else { return [directory] }
+        defer { closedir(stream) }
+        var found = [directory]
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard entry.pointee.d_type == UInt8(DT_DIR), name != ".", name != ".." else { continue }
+            found += directories(under: directory + "/" + name, depth: depth - 1)
+        }
+        return found
+    }
+
     /// Stops the polling thread and ends ``events``.
     public func stop() {
         var one: UInt64 = 1
@@ -110,13 +136,22 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 private final class PollingThread: Sendable {
     let timer: Int32
     let inotify: Int32
+    /// The inotify watch on `/etc`; every other watch is on the zone files.
+    let zoneSettingWatch: Int32
     let signals: Int32
     let stop: Int32
     let continuation: AsyncStream<SystemClockMonitor.Event>.Continuation
 
-    init(timer: Int32, inotify: Int32, signals: Int32, stop: Int32, continuation: AsyncStream<SystemClockMonitor.Event>.Continuation) {
+    /// How long the zone files must stay unchanged before a change is reported.
+    static let zoneDataQuietMilliseconds: Int32 = 1000
+
+    init(
+        timer: Int32, inotify: Int32, zoneSettingWatch: Int32, signals: Int32, stop: Int32,
+        continuation: AsyncStream<SystemClockMonitor.Event>.Continuation
+    ) {
         self.timer = timer
         self.inotify = inotify
+        self.zoneSettingWatch = zoneSettingWatch
         self.signals = signals
         self.stop = stop
         self.continuation = continuation
@@ -136,12 +171,18 @@ private final class PollingThread: Sendable {
             pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
         ]
+        var zoneDataPending = false  // changed files seen, the quiet second not yet over
         while true {
             for index in descriptors.indices { descriptors[index].revents = 0 }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+            let ready = poll(&descriptors, nfds_t(descriptors.count), zoneDataPending ? Self.zoneDataQuietMilliseconds : -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return
+            }
+            if ready == 0 {
+                zoneDataPending = false
+                continuation.yield(.timeZoneDataChanged)
+                continue
             }
             if descriptors[2].revents != 0 { return }
             if descriptors[0].revents != 0 {
@@ -156,7 +197,9 @@ private final class PollingThread: Sendable {
             if descriptors[1].revents != 0 {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let n = read(inotify, &buffer, buffer.count)
-                if n > 0 && Self.mentionsZone(buffer[0..<n]) { continuation.yield(.timeZoneChanged) }
+                let changes = n > 0 ? Self.changes(in: buffer[0..<n], zoneSettingWatch: zoneSettingWatch) : (setting: false, data: false)
+                if changes.setting { continuation.yield(.timeZoneChanged) }
+                if changes.data { zoneDataPending = true }
             }
             if descriptors[3].revents != 0 {
                 var numbers = [UInt8](repeating: 0, count: 64)
@@ -166,18 +209,31 @@ private final class PollingThread: Sendable {
         }
     }
 
-    /// Whether an inotify read holds an event for `localtime` or `timezone`.
-    static func mentionsZone(_ bytes: ArraySlice<UInt8>) -> Bool {
+    /// What an inotify read reports: `localtime` or `timezone` changed in `/etc` (the zone setting), and any
+    /// change under the zone files (an overflowed queue counts as both: something may have been missed).
+    static func changes(in bytes: ArraySlice<UInt8>, zoneSettingWatch: Int32) -> (setting: Bool, data: Bool) {
+        var found = (setting: false, data: false)
         var offset = bytes.startIndex
         let header = MemoryLayout<inotify_event>.size
+        func integer(at position: Int) -> Int32 {
+            Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[position + $1]) << (8 * UInt32($1)) })
+        }
         while offset + header <= bytes.endIndex {
-            let nameLength = Int(bytes[offset + 12]) | Int(bytes[offset + 13]) << 8 | Int(bytes[offset + 14]) << 16
+            let watch = integer(at: offset)
+            let mask = UInt32(bitPattern: integer(at: offset + 4))
+            let nameLength = Int(integer(at: offset + 12))
             let nameBytes = bytes[(offset + header)..<min(offset + header + nameLength, bytes.endIndex)].prefix { $0 != 0 }
             let name = String(decoding: nameBytes, as: UTF8.self)
-            if name == "localtime" || name == "timezone" { return true }
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                found = (true, true)
+            } else if watch == zoneSettingWatch {
+                if name == "localtime" || name == "timezone" { found.setting = true }
+            } else {
+                found.data = true
+            }
             offset += header + nameLength
         }
-        return false
+        return found
     }
 }
 

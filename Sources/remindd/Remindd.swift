@@ -119,12 +119,16 @@ struct Remindd: AsyncParsableCommand {
 
     /// Runs the daemon until SIGTERM or SIGINT.
     func serve() async throws {
-        let monitor: SystemClockMonitor
-        do { monitor = try SystemClockMonitor(signals: Self.handledSignals) } catch { throw Failure("cannot watch the clock: \(error)") }
-        umask(0o077)
         let environment = ProcessInfo.processInfo.environment
-        let paths = RemindPaths(environment: environment, uid: getuid())
         let zones = TimeZoneDatabase.system(environment: environment)
+        let monitor: SystemClockMonitor
+        do {
+            monitor = try SystemClockMonitor(zoneDataDirectory: zones.directory, signals: Self.handledSignals)
+        } catch {
+            throw Failure("cannot watch the clock: \(error)")
+        }
+        umask(0o077)
+        let paths = RemindPaths(environment: environment, uid: getuid())
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
         let journal = Journal(identifier: "remindd")
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
@@ -167,6 +171,7 @@ struct Remindd: AsyncParsableCommand {
                     case .deadlineReached: await daemon.handle(.deadlineReached)
                     case .clockChanged: await daemon.handle(.clockChanged)
                     case .timeZoneChanged: await daemon.handle(.timeZoneChanged)
+                    case .timeZoneDataChanged: await daemon.handle(.timeZoneDataChanged)
                     case .signal(SIGHUP):
                         await reload(daemon, zones: zones, paths: paths, announcer: journalAnnouncer, notifier: notifier)
                     case .signal: return

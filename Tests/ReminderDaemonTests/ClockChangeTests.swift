@@ -1,6 +1,8 @@
+import Foundation
 import ReminderCore
 import ReminderInterface
 import Testing
+import TimeZoneDatabase
 
 @testable import ReminderDaemon
 @testable import ReminderDaemonTesting
@@ -54,6 +56,31 @@ struct ClockChangeTests {
         #expect(again.allSatisfy { $0.kind == .fired && $0.handledAt == $0.scheduled })
         // 03-04 09:00 was the slot of the late firing: its second record is the re-planned one.
         #expect(again.map(\.replanned) == [false, false, true, false])
+    }
+
+    /// A tzdata update changes a zone's rules while the daemon runs: told by its watch on the zone files, the
+    /// daemon reads the zone again and the reminder fires by the new rules, once; the old instant stays silent.
+    @Test func aTzdataUpdateWhileRunningReplansByTheNewRules() async throws {
+        let zoneinfo = FileManager.default.temporaryDirectory.appendingPathComponent("zoneinfo-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: zoneinfo) }
+        try FileManager.default.createDirectory(atPath: zoneinfo + "/Europe", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/usr/share/zoneinfo/UTC", toPath: zoneinfo + "/UTC")
+        try FileManager.default.copyItem(atPath: "/usr/share/zoneinfo/Europe/Berlin", toPath: zoneinfo + "/Europe/Berlin")
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"), zones: TimeZoneDatabase(directory: zoneinfo))
+        try await daemon.add("Pills", ["daily": true, "at": "09:00"], timeZone: "Europe/Berlin")
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T08:00:00Z"))
+
+        // The update: Berlin's file now holds other rules (Tokyo's, UTC+9 all year), written as dpkg does.
+        try FileManager.default.copyItem(atPath: "/usr/share/zoneinfo/Asia/Tokyo", toPath: zoneinfo + "/Europe/Berlin.dpkg-new")
+        _ = rename(zoneinfo + "/Europe/Berlin.dpkg-new", zoneinfo + "/Europe/Berlin")
+        await daemon.zoneFilesChanged()
+        #expect(daemon.announcer.events.contains(.daemon(DaemonMessage(
+            .info, "Time zone data changed (a tzdata update): 1 reminder re-planned with the new rules"))))
+        #expect(daemon.clock.wakeUp == instant("2026-03-03T00:00:00Z"))
+
+        await daemon.advance(to: instant("2026-03-04T01:00:00Z"))
+        #expect(daemon.firings(of: "Pills").map(\.scheduled) == [instant("2026-03-03T00:00:00Z"), instant("2026-03-04T00:00:00Z")])
+        #expect(daemon.firings(of: "Pills").allSatisfy { $0.kind == .fired })
     }
 
     @Test func suspendPastSeveralSlotsFiresOnceLateOnResume() async throws {

@@ -388,6 +388,33 @@ def test_remindctl_gives_up_on_a_daemon_that_does_not_accept(remindctl, tmp_path
                                      "try again, and see 'journalctl --user -u remindd'")
 
 
+def test_a_tzdata_update_while_running_replans_by_the_new_rules(daemon, journald, unique_name, tmp_path):
+    """The zone files change under the running daemon (as a tzdata upgrade writes them): its inotify watch
+    notices, it reads the zone again, and the reminder's next firing follows the new rules."""
+    import shutil
+    from zoneinfo import ZoneInfo
+
+    def next_nine(zone):
+        now = utc_now().astimezone(ZoneInfo(zone))
+        nine = now.replace(hour=9, minute=0, second=0, microsecond=0)
+        nine = nine if nine > now else (now + dt.timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
+        return nine.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    zoneinfo = tmp_path / "zoneinfo"
+    shutil.copytree("/usr/share/zoneinfo", zoneinfo, symlinks=True)
+    daemon.env["TZDIR"] = str(zoneinfo)
+    daemon.start()
+    added = daemon.ctl_json("add", unique_name, "--daily", "--at", "09:00", "--tz", "Europe/Berlin")
+    assert added["next"]["utc"] == next_nine("Europe/Berlin")
+    # The upgrade: Berlin's file now holds other rules (Tokyo's), unpacked beside it and renamed over it.
+    shutil.copyfile("/usr/share/zoneinfo/Asia/Tokyo", zoneinfo / "Europe" / "Berlin.dpkg-new")
+    os.rename(zoneinfo / "Europe" / "Berlin.dpkg-new", zoneinfo / "Europe" / "Berlin")
+    assert journald.wait_for(_PID=str(daemon.process.pid),
+                             MESSAGE="Time zone data changed (a tzdata update): 2 reminders re-planned with the new rules")
+    shown = [r for r in daemon.ctl_json("list") if r["name"] == unique_name][0]
+    assert shown["next"]["utc"] == next_nine("Asia/Tokyo")
+
+
 def test_watchdog_pings_at_half_the_interval(daemon):
     daemon.env["WATCHDOG_USEC"] = "600000"  # 0.6 s: pings every 0.3 s
     daemon.start()

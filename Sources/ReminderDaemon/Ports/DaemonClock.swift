@@ -23,4 +23,6 @@ public enum ClockEvent: Sendable, Hashable {
     case clockChanged
     /// The system zone setting changed.
     case timeZoneChanged
+    /// The zone files themselves changed (a tzdata update): every zone's rules are read again.
+    case timeZoneDataChanged
 }

@@ -151,13 +151,28 @@ actor SchedulingService {
 
     /// The system zone changed: reminders that follow it are re-planned from now (nothing fires twice).
     func systemZoneChanged(now: Instant) {
-        guard let stored = try? context.store.reminders() else { return }
-        for reminder in stored where reminder.enabled && reminder.timeZone == nil {
+        replanFromNow(now: now) { $0.timeZone == nil }
+    }
+
+    /// The zone files changed (a tzdata update): every reminder is re-planned from now with its zone's new
+    /// rules (nothing fires twice). Returns how many were re-planned.
+    func zoneRulesChanged(now: Instant) -> Int {
+        replanFromNow(now: now) { _ in true }
+    }
+
+    /// Re-plans the enabled reminders that `affected` picks from `now` (or from what was handled, if later).
+    @discardableResult
+    private func replanFromNow(now: Instant, _ affected: (StoredReminder) -> Bool) -> Int {
+        guard let stored = try? context.store.reminders() else { return 0 }
+        var replanned = 0
+        for reminder in stored where reminder.enabled && affected(reminder) {
             guard let id = reminder.id, let schedulable = try? schedulable(reminder) else { continue }
             scheduler.remove(id: id)
             scheduler.schedule(schedulable, handledThrough: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)))
+            replanned += 1
         }
         replan()
+        return replanned
     }
 
     // MARK: Reading
