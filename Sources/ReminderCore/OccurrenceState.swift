@@ -1,0 +1,91 @@
+/// What became of one occurrence of a reminder: the answer to "did I take my morning pill?".
+public enum OccurrenceState: String, Sendable, Hashable, CaseIterable {
+    /// Its instant is still ahead.
+    case upcoming
+    /// It fired and its window is open: nothing logged or skipped yet.
+    case due
+    /// A log falls inside its window.
+    case taken
+    /// The user said they skip it.
+    case skipped
+    /// Its window ended with nothing logged and no skip.
+    case missed
+    /// Logged before it fired, so it was never announced (the README's suppression rule).
+    case suppressed
+
+    /// Whether the state can still change by the passing of time alone (upcoming, due).
+    public var isOpen: Bool { self == .upcoming || self == .due }
+}
+
+/// One occurrence with its window and its state at an instant.
+public struct OccurrenceStatus: Sendable, Hashable {
+    public var occurrence: Occurrence
+    /// When the window closes: a due occurrence with nothing logged by then is missed.
+    public var windowEnd: Instant
+    public var state: OccurrenceState
+    /// The log that covers it (taken) or the logs counted against it (suppressed: the latest of them).
+    public var coveredBy: Instant?
+
+    public init(occurrence: Occurrence, windowEnd: Instant, state: OccurrenceState, coveredBy: Instant? = nil) {
+        self.occurrence = occurrence
+        self.windowEnd = windowEnd
+        self.state = state
+        self.coveredBy = coveredBy
+    }
+}
+
+extension ReminderRule {
+    /// The end of the window of `occurrence`: its next occurrence, at most the end of its local day, and at
+    /// most `windowSeconds` after it when the reminder sets a window.
+    public func windowEnd(of occurrence: Occurrence, windowSeconds: Int64?, in zone: TimeZoneRules) -> Instant {
+        let day = zone.localDayNumber(at: occurrence.instant)
+        let midnight = TimeOfDay(hour: 0, minute: 0)!
+        var end = zone.resolve(LocalDateTime(date: LocalDate(dayNumber: day + 1), time: midnight))
+        if let next = nextOccurrence(after: occurrence.instant, in: zone) { end = min(end, next.instant) }
+        if let windowSeconds { end = min(end, occurrence.instant.adding(seconds: windowSeconds)) }
+        return end
+    }
+
+    /// The state of each occurrence on `date` at `now`.
+    ///
+    /// In order: suppressed when the suppression rule covers it (at least k logs of its day at or before the
+    /// k-th occurrence); taken when a log falls in its window (from its instant to the window's end); skipped
+    /// when `skips` holds its instant; otherwise upcoming before its instant, due until its window ends, then
+    /// missed. Windows of one reminder never overlap, so a log takes at most one occurrence.
+    /// - Parameters:
+    ///   - logs: the instants of the reminder's logs (any days, any order).
+    ///   - skips: the instants of occurrences the user skipped.
+    ///   - windowSeconds: the reminder's own window, or nil for the default (until its next occurrence).
+    public func states(
+        on date: LocalDate, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant
+    ) -> [OccurrenceStatus] {
+        occurrences(on: date, in: zone).map { occurrence in
+            state(of: occurrence, in: zone, logs: logs, skips: skips, windowSeconds: windowSeconds, now: now)
+        }
+    }
+
+    /// The state of one occurrence at `now` (see ``states(on:in:logs:skips:windowSeconds:now:)``).
+    public func state(
+        of occurrence: Occurrence, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant
+    ) -> OccurrenceStatus {
+        let end = windowEnd(of: occurrence, windowSeconds: windowSeconds, in: zone)
+        if case .suppressed = suppression(of: occurrence, logs: logs, in: zone) {
+            let counted = logs.filter { $0 <= occurrence.instant && zone.localDayNumber(at: $0) == zone.localDayNumber(at: occurrence.instant) }
+            return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: .suppressed, coveredBy: counted.max())
+        }
+        if let log = logs.filter({ $0 >= occurrence.instant && $0 < end }).min() {
+            return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: .taken, coveredBy: log)
+        }
+        let state: OccurrenceState
+        if skips.contains(occurrence.instant) {
+            state = .skipped
+        } else if now < occurrence.instant {
+            state = .upcoming
+        } else if now < end {
+            state = .due
+        } else {
+            state = .missed
+        }
+        return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: state)
+    }
+}
