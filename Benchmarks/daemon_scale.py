@@ -3,26 +3,32 @@
 
 Measured: start-up to READY=1 (sd_notify) with 100,000 reminders against an empty store (the baseline, same
 run); resident memory after READY; `remindctl next` end to end and the Next call alone over the socket;
-adding and removing one reminder; List as one reply and one page of 500; and the system calls of the idle daemon over 10 s (strace -c -f).
+adding and removing one reminder; List of everything (every page, with `more`) and of one page of 500; the
+system calls of the idle daemon over 10 s (strace -c -f); then, on a daemon with WATCHDOG_USEC=2 s: reload
+(SIGHUP to READY=1), how late a firing reaches a Watch client while the daemon is idle (the baseline), during
+a List of everything, during `remindctl list` and during a reload, and the largest gap between watchdog pings.
 
 Usage: daemon_scale.py BIN_DIR [COUNT]
 """
 import json
 import os
 import random
+import signal
 import socket
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 BIN = sys.argv[1]
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
 
 
-def start(root, env):
+def start(root, env, keep_notify=False):
+    """Starts remindd; returns the process and the seconds to READY=1 (and the notify socket, if kept)."""
     notify_path = os.path.join(root, f"notify-{time.monotonic_ns()}")
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify.bind(notify_path)
@@ -33,8 +39,59 @@ def start(root, env):
     while b"READY=1" not in notify.recv(4096):
         pass
     ready = time.monotonic() - began
+    if keep_notify:
+        return process, ready, notify
     notify.close()
     return process, ready
+
+
+class WatchdogRecorder(threading.Thread):
+    """Reads the notify socket of a running daemon and keeps the largest gap between WATCHDOG=1 pings."""
+
+    def __init__(self, notify):
+        super().__init__(daemon=True)
+        self.notify, self.last, self.largest_gap, self.ready_at = notify, None, 0.0, []
+        self.notify.settimeout(0.2)
+        self.running = True
+
+    def run(self):
+        while self.running:
+            try:
+                message = self.notify.recv(4096)
+            except socket.timeout:
+                continue
+            now = time.monotonic()
+            if b"WATCHDOG=1" in message:
+                if self.last is not None:
+                    self.largest_gap = max(self.largest_gap, now - self.last)
+                self.last = now
+            if b"READY=1" in message:
+                self.ready_at.append(now)
+
+
+def firing_lateness(socket_path, name, busy):
+    """Schedules `name` for the next whole second at least two seconds ahead, runs `busy()` from just before
+    that instant, and returns how late (seconds) the firing reached a Watch client."""
+    watch = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    watch.connect(socket_path)
+    watch.sendall(json.dumps({"method": "io.remindd.Reminders.Watch", "more": True}).encode() + b"\0")
+    due = int(time.time()) + 3
+    at = time.strftime("%H:%M:%S", time.gmtime(due))
+    varlink(socket_path, "io.remindd.Reminders.Add", {"name": name, "rule": {"daily": True, "at": at}, "timeZone": "UTC"})
+    time.sleep(max(0.0, due - 0.5 - time.time()))
+    worker = threading.Thread(target=busy)
+    worker.start()
+    data = b""
+    while True:
+        data += watch.recv(1 << 16)
+        messages = [json.loads(m) for m in data.split(b"\0")[:-1]]
+        if any(m["parameters"]["entry"]["reminderName"] == name for m in messages):
+            arrived = time.time()
+            break
+    worker.join()
+    watch.close()
+    varlink(socket_path, "io.remindd.Reminders.Remove", {"reminder": name})
+    return arrived - due
 
 
 def stop(process):
@@ -49,15 +106,19 @@ def rss_mb(pid):
                 return int(line.split()[1]) / 1024
 
 
-def varlink(path, method, parameters):
+def varlink(path, method, parameters, more=False):
+    """Calls a method; returns the seconds taken and the reply (with `more`: the list of replies)."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.connect(path)
         began = time.monotonic()
-        s.sendall(json.dumps({"method": method, "parameters": parameters}).encode() + b"\0")
-        data = b""
-        while not data.endswith(b"\0"):
+        s.sendall(json.dumps({"method": method, "parameters": parameters, "more": more}).encode() + b"\0")
+        data, replies = b"", []
+        while True:
             data += s.recv(1 << 20)
-        return time.monotonic() - began, json.loads(data[:-1])
+            *complete, data = data.split(b"\0")
+            replies += [json.loads(m) for m in complete]
+            if replies and not replies[-1].get("continues"):
+                return time.monotonic() - began, (replies if more else replies[0])
 
 
 def median_ms(samples):
@@ -114,7 +175,8 @@ def main():
         elapsed, _ = varlink(socket_path, "io.remindd.Reminders.Remove", {"reminder": f"extra-{i}"})
         removes.append(elapsed)
 
-    list_all, _ = varlink(socket_path, "io.remindd.Reminders.List", {})
+    list_all, pages = varlink(socket_path, "io.remindd.Reminders.List", {}, more=True)
+    assert sum(len(p["parameters"]["reminders"]) for p in pages) == COUNT + 1  # and the built-in check-in
     list_page = [varlink(socket_path, "io.remindd.Reminders.List", {"after": 0, "limit": 500})[0] for _ in range(5)]
 
     tracer = subprocess.Popen(["strace", "-c", "-f", "-o", f"{root}/strace.txt", "-p", str(process.pid)],
@@ -128,14 +190,42 @@ def main():
     idle_calls = int(total_line[0].split()[3]) if total_line else 0
     stop(process)
 
+    process, _, notify = start(root, dict(env, WATCHDOG_USEC="2000000"), keep_notify=True)
+    watchdog = WatchdogRecorder(notify)
+    watchdog.start()
+
+    def reload():
+        before = len(watchdog.ready_at)
+        began = time.monotonic()
+        process.send_signal(signal.SIGHUP)
+        while len(watchdog.ready_at) == before:
+            time.sleep(0.01)
+        reloads.append(watchdog.ready_at[-1] - began)
+
+    reloads = []
+    late_idle = [firing_lateness(socket_path, f"late-idle-{i}", lambda: None) for i in range(3)]
+    late_list_all = firing_lateness(socket_path, "late-list-all", lambda: varlink(socket_path, "io.remindd.Reminders.List", {}, more=True))
+    late_list_paged = firing_lateness(socket_path, "late-list-paged", lambda: subprocess.run(
+        [os.path.join(BIN, "remindctl"), "list"], env=env, check=True, capture_output=True))
+    late_reload = firing_lateness(socket_path, "late-reload", reload)
+    watchdog.running = False
+    watchdog.join()
+    stop(process)
+
     print(f"reminders in the store:              {COUNT}")
     print(f"start-up to READY=1:                 {median_ms(full_ready):.0f} ms (empty store: {median_ms(baseline_ready):.0f} ms, ratio {statistics.median(full_ready) / statistics.median(baseline_ready):.1f}x)")
     print(f"resident memory after READY:         {rss:.1f} MB (empty store: {baseline_rss:.1f} MB)")
     print(f"remindctl next (whole process):      {median_ms(next_cli):.1f} ms")
     print(f"Next over the socket (call alone):   {median_ms(next_call):.2f} ms")
     print(f"Add one reminder / Remove one:       {median_ms(adds):.2f} ms / {median_ms(removes):.2f} ms")
-    print(f"List, all in one reply:              {list_all * 1000:.0f} ms")
+    print(f"List, every page (with more):        {list_all * 1000:.0f} ms")
     print(f"List, a page of 500:                 {median_ms(list_page):.1f} ms ({statistics.median(list_page) / statistics.median(next_call):.0f}x Next)")
+    print(f"reload (SIGHUP to READY=1):          {median_ms(reloads):.0f} ms")
+    print(f"firing to a Watch client, idle:      {median_ms(late_idle):.0f} ms after its instant (baseline)")
+    print(f"  ... during List of every page:     {late_list_all * 1000:.0f} ms (target: within 100 ms of the baseline)")
+    print(f"  ... during remindctl list (paged): {late_list_paged * 1000:.0f} ms")
+    print(f"  ... during a reload:               {late_reload * 1000:.0f} ms")
+    print(f"largest gap between watchdog pings:  {watchdog.largest_gap * 1000:.0f} ms (pings every 1000 ms; systemd acts at 2000)")
     print(f"system calls while idle for 10 s:    {idle_calls}")
     if idle_calls:
         print(summary)

@@ -19,6 +19,11 @@ public final class RecordingAnnouncer: Announcer {
         events.compactMap { if case .firing(let firing) = $0 { return firing } else { return nil } }
     }
 
+    /// The decided occurrences so far (missed).
+    public var occurrences: [OccurrenceEvent] {
+        events.compactMap { if case .occurrence(let occurrence) = $0 { return occurrence } else { return nil } }
+    }
+
     /// Forgets what was recorded.
     public func clear() { recorded.withLock { $0.removeAll() } }
 }

@@ -31,8 +31,13 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     public var next: FiringValue?
     /// The per-goal streak: consecutive scheduled days with every slot logged.
     public var streak: Int
+    /// How long after an occurrence a log still takes it; nil: until the next occurrence (at most the day's end).
+    public var windowSeconds: Int64?
 
-    public init(id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?, streak: Int) {
+    public init(
+        id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
+        streak: Int, windowSeconds: Int64? = nil
+    ) {
         self.id = id
         self.name = name
         self.rule = rule
@@ -42,6 +47,7 @@ public struct ReminderValue: Codable, Sendable, Hashable {
         self.enabled = enabled
         self.next = next
         self.streak = streak
+        self.windowSeconds = windowSeconds
     }
 }
 

@@ -7,12 +7,20 @@ public struct SchedulableReminder: Sendable, Hashable {
     public let name: String
     public let rule: ReminderRule
     public let zone: TimeZoneRules
+    /// The reminder's own window (see `ReminderRule.windowEnd(of:windowSeconds:in:)`); nil: the default.
+    public let windowSeconds: Int64?
 
-    public init(id: Int64, name: String, rule: ReminderRule, zone: TimeZoneRules) {
+    public init(id: Int64, name: String, rule: ReminderRule, zone: TimeZoneRules, windowSeconds: Int64? = nil) {
         self.id = id
         self.name = name
         self.rule = rule
         self.zone = zone
+        self.windowSeconds = windowSeconds
+    }
+
+    /// When the window of one of its occurrences closes.
+    public func windowEnd(of occurrence: Occurrence) -> Instant {
+        rule.windowEnd(of: occurrence, windowSeconds: windowSeconds, in: zone)
     }
 }
 

@@ -17,8 +17,13 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
     public var createdAt: Int64
     /// Firings at or before this instant (epoch seconds) have been handled.
     public var handledThrough: Int64
+    /// How long after an occurrence a log still takes it; nil: until the next occurrence (at most the day's end).
+    public var windowSeconds: Int64?
 
-    public init(id: Int64?, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool, createdAt: Int64, handledThrough: Int64) {
+    public init(
+        id: Int64?, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool, createdAt: Int64, handledThrough: Int64,
+        windowSeconds: Int64? = nil
+    ) {
         self.id = id
         self.name = name
         self.rule = rule
@@ -26,6 +31,7 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         self.enabled = enabled
         self.createdAt = createdAt
         self.handledThrough = handledThrough
+        self.windowSeconds = windowSeconds
     }
 
     public init(row: Row) throws {
@@ -36,6 +42,7 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         enabled = row["enabled"]
         createdAt = row["createdAt"]
         handledThrough = row["handledThrough"]
+        windowSeconds = row["windowSeconds"]
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -46,6 +53,7 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         container["enabled"] = enabled
         container["createdAt"] = createdAt
         container["handledThrough"] = handledThrough
+        container["windowSeconds"] = windowSeconds
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -108,6 +116,38 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
+    }
+}
+
+/// What became of one occurrence, recorded when it was decided: missed (its window closed with nothing
+/// logged) or skipped (the user said so). Taken and suppressed are not recorded: they follow from the logs.
+public struct OutcomeRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "outcome"
+
+    /// The recorded states.
+    public enum State: String, Codable, Sendable, DatabaseValueConvertible {
+        case missed, skipped
+    }
+
+    public var reminderId: Int64
+    public var reminderName: String
+    public var slot: String
+    /// The occurrence's instant (epoch seconds).
+    public var scheduledAt: Int64
+    public var state: State
+    /// When it was decided (epoch seconds).
+    public var decidedAt: Int64
+    /// The user's reason for a skip.
+    public var reason: String?
+
+    public init(reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, state: State, decidedAt: Int64, reason: String?) {
+        self.reminderId = reminderId
+        self.reminderName = reminderName
+        self.slot = slot
+        self.scheduledAt = scheduledAt
+        self.state = state
+        self.decidedAt = decidedAt
+        self.reason = reason
     }
 }
 

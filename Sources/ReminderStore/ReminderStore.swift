@@ -147,7 +147,7 @@ public final class ReminderStore: Sendable {
     /// Every table of the current schema and its columns. `theSchemaListMatchesTheMigrations` (a test) keeps it
     /// equal to what the migrations create.
     static let expectedSchema: [String: Set<String>] = [
-        "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough"],
+        "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds"],
         "intake": ["id", "reminderId", "at", "timeZone"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned"],
         "restDay": ["date", "reason", "lightActivities"],
@@ -157,6 +157,7 @@ public final class ReminderStore: Sendable {
         "food": ["id", "name", "kcal", "at", "timeZone"],
         "profile": ["key", "value"],
         "snooze": ["id", "reminderId", "scheduledAt", "dueAt"],
+        "outcome": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "state", "decidedAt", "reason"],
     ]
 
     /// Refuses a store whose migrations are all recorded but a table or column of theirs is missing (dropped by
@@ -281,20 +282,39 @@ public final class ReminderStore: Sendable {
                 """)
             try db.create(index: "firing_by_time", on: "firing", columns: ["handledAt"])
         }
+        migrator.registerMigration("v6-occurrence-outcomes") { db in
+            // A reminder's own window (nil: until its next occurrence); what became of an occurrence once its
+            // window closed with nothing logged (missed), or when the user skipped it.
+            try db.alter(table: "reminder") { t in t.add(column: "windowSeconds", .integer) }
+            try db.create(table: "outcome") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("reminderId", .integer).notNull()  // kept after the reminder is removed: history
+                t.column("reminderName", .text).notNull()
+                t.column("slot", .text).notNull()
+                t.column("scheduledAt", .integer).notNull()
+                t.column("state", .text).notNull()
+                t.column("decidedAt", .integer).notNull()
+                t.column("reason", .text)
+                t.uniqueKey(["reminderId", "scheduledAt", "state"])
+            }
+            try db.create(index: "outcome_by_time", on: "outcome", columns: ["decidedAt"])
+        }
         return migrator
     }
 
     // MARK: Reminders
 
     /// Adds a reminder; nothing is written when the name is taken.
-    public func addReminder(name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, now: Instant) throws(StoreError) -> StoredReminder {
+    public func addReminder(
+        name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, now: Instant
+    ) throws(StoreError) -> StoredReminder {
         try write { db in
             if try StoredReminder.filter(Column("name").collating(.nocase) == name).fetchOne(db) != nil {
                 throw StoreError.nameTaken(name)
             }
             var reminder = StoredReminder(
                 id: nil, name: name, rule: rule, timeZone: timeZone, enabled: enabled,
-                createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
+                createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, windowSeconds: windowSeconds)
             try reminder.insert(db)
             return reminder
         }
@@ -608,6 +628,52 @@ public final class ReminderStore: Sendable {
             try db.execute(
                 sql: "UPDATE reminder SET handledThrough = ? WHERE handledThrough > ?", arguments: [now.secondsSinceEpoch, now.secondsSinceEpoch])
             return db.changesCount
+        }
+    }
+
+    // MARK: Outcomes
+
+    /// Records what became of an occurrence (missed, skipped), once: a second record of the same occurrence
+    /// and state changes nothing.
+    /// - Returns: whether it was recorded now (false: it already was).
+    public func recordOutcome(_ outcome: OutcomeRecord) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO outcome (reminderId, reminderName, slot, scheduledAt, state, decidedAt, reason)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    outcome.reminderId, outcome.reminderName, outcome.slot, outcome.scheduledAt, outcome.state.rawValue, outcome.decidedAt,
+                    outcome.reason,
+                ])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The outcomes of a reminder's occurrences scheduled between two instants, oldest first.
+    public func outcomes(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [OutcomeRecord] {
+        try read { db in
+            try OutcomeRecord.filter(Column("reminderId") == reminderID && Column("scheduledAt") >= from.secondsSinceEpoch
+                && Column("scheduledAt") <= through.secondsSinceEpoch).order(Column("scheduledAt")).fetchAll(db)
+        }
+    }
+
+    /// Outcomes decided since an instant, newest first, optionally for one reminder (for the history).
+    public func outcomes(since: Instant, reminderID: Int64? = nil, limit: Int) throws(StoreError) -> [OutcomeRecord] {
+        try read { db in
+            var request = OutcomeRecord.filter(Column("decidedAt") >= since.secondsSinceEpoch)
+            if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
+            return try request.order(Column("decidedAt").desc, Column("id").desc).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// Announced firings (fired, late) scheduled since an instant, oldest first: the occurrences whose windows
+    /// may still be open after a restart.
+    public func announcedFirings(since: Instant) throws(StoreError) -> [FiringRecord] {
+        try read { db in
+            try FiringRecord.filter(Column("scheduledAt") >= since.secondsSinceEpoch && ["fired", "late"].contains(Column("kind")))
+                .order(Column("scheduledAt")).fetchAll(db)
         }
     }
 

@@ -3,8 +3,8 @@ import ReminderCore
 import ReminderInterface
 
 /// The parameters the daemon's methods take, as sent by remindctl.
-private struct AddParameters: Encodable { let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool? }
-private struct UpdateParameters: Encodable { let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String? }
+private struct AddParameters: Encodable { let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool?; let window: String? }
+private struct UpdateParameters: Encodable { let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String?; let window: String? }
 struct ReminderKey: Encodable { let reminder: String }
 struct NoParameters: Encodable {}
 struct ReminderReply: Decodable { let reminder: ReminderValue }
@@ -20,7 +20,21 @@ private func describe(_ reminder: ReminderValue) {
     print("time zone: \(reminder.effectiveTimeZone)\(reminder.timeZone == nil ? " (follows the system zone)" : "")")
     print("enabled:   \(reminder.enabled ? "yes" : "no")")
     print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
+    print("window:    \(reminder.windowSeconds.map { "\(windowText($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
     if let next = reminder.next { print("next:      \(humanTime(next.local))  \(next.slot)") }
+}
+
+/// `2h`, `1h30m`, `45s`.
+func windowText(_ seconds: Int64) -> String {
+    let parts = [(seconds / 3600, "h"), (seconds / 60 % 60, "m"), (seconds % 60, "s")].filter { $0.0 > 0 }
+    return parts.map { "\($0.0)\($0.1)" }.joined()
+}
+
+/// Refuses a window the daemon would refuse, before connecting.
+func checkWindow(_ window: String?) throws {
+    if let window, !window.isEmpty, WindowLength.seconds(window) == nil {
+        throw CLIError("invalid --window '\(window)': write \(WindowLength.forms)")
+    }
 }
 
 struct AddCommand: ParsableCommand {
@@ -41,13 +55,18 @@ struct AddCommand: ParsableCommand {
     @Argument(help: "The reminder's name, e.g. \"Vitamin D\".") var name: String
     @OptionGroup var rule: RuleOptions
     @Option(help: ArgumentHelp("Time zone (IANA name); default: follow the system zone.", valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp(
+        "How long after each occurrence a log still counts (2h, 90m; up to 24h); then it is missed. Default: until the next occurrence, at most the day's end.",
+        valueName: "length")) var window: String?
     @Flag(help: "Add it disabled.") var disabled = false
     @Flag(help: "Print the added reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         _ = try rule.makeRule()  // the same validation the daemon does, before connecting
-        let reply = try connection.call("Add", AddParameters(name: name, rule: rule.spec, timeZone: tz, enabled: disabled ? false : nil), as: ReminderReply.self)
+        try checkWindow(window)
+        let reply = try connection.call(
+            "Add", AddParameters(name: name, rule: rule.spec, timeZone: tz, enabled: disabled ? false : nil, window: window), as: ReminderReply.self)
         if json { return try printJSON(reply.reminder) }
         print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
         if let next = reply.reminder.next { print("Next: \(humanTime(next.local))") }
@@ -71,6 +90,7 @@ struct UpdateCommand: ParsableCommand {
     @Option(help: "A new name.") var name: String?
     @OptionGroup var rule: RuleOptions
     @Option(help: ArgumentHelp("A new time zone; \"\" to follow the system zone.", valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp("A new window (2h, 90m; up to 24h); \"\" for the default.", valueName: "length")) var window: String?
     @Flag(help: "Print the reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -78,10 +98,13 @@ struct UpdateCommand: ParsableCommand {
         let spec = rule.spec
         let changesRule = spec != RuleSpec()
         if changesRule { _ = try rule.makeRule() }
-        guard changesRule || name != nil || tz != nil else {
-            throw CLIError("nothing to change: give --name, --tz or rule flags such as --daily --at 08:00")
+        guard changesRule || name != nil || tz != nil || window != nil else {
+            throw CLIError("nothing to change: give --name, --tz, --window or rule flags such as --daily --at 08:00")
         }
-        let reply = try connection.call("Update", UpdateParameters(reminder: reminder, name: name, rule: changesRule ? spec : nil, timeZone: tz), as: ReminderReply.self)
+        try checkWindow(window)
+        let reply = try connection.call(
+            "Update", UpdateParameters(reminder: reminder, name: name, rule: changesRule ? spec : nil, timeZone: tz, window: window),
+            as: ReminderReply.self)
         if json { return try printJSON(reply.reminder) }
         describe(reply.reminder)
     }

@@ -44,6 +44,16 @@ struct InputLimitTests {
 struct PagedListTests {
     struct Page: Decodable { let reminders: [ReminderValue]; let after: Int64? }
 
+    /// No reply holds more than a page: with 600 reminders a plain List gives the first 500 and where to go on.
+    @Test func aPlainListIsOnePage() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        for index in 1...600 { try await daemon.add("R\(index)", ["daily": true, "at": "08:00"], timeZone: "UTC") }
+        let first = try await daemon.call("List", as: Page.self)
+        #expect(first.reminders.count == 500)
+        let rest = try await daemon.call("List", ["after": .number(Double(try #require(first.after)))], as: Page.self)
+        #expect(rest.reminders.count == 101 && rest.after == nil)
+    }
+
     @Test func pagesCoverEveryReminderOnceInIdOrder() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         for index in 1...7 { try await daemon.add("R\(index)", ["daily": true, "at": "08:00"], timeZone: "UTC") }
@@ -63,6 +73,7 @@ struct PagedListTests {
         #expect(paged == all.reminders)
         #expect(paged.map(\.id) == paged.map(\.id).sorted())
         await #expect(throws: VarlinkError.self) { try await daemon.call("List", ["limit": 0]) }
+        await #expect(throws: VarlinkError.self) { try await daemon.call("List", ["limit": 1001]) }
 
         // Called with more: each page is a reply, all but the last marked continues.
         let replies = Mutex<[VarlinkReply]>([])

@@ -23,6 +23,12 @@ enum FiringWording {
         return "\(local.date.weekday.displayName) \(local.time)"
     }
 
+    /// `Sun 12:00` for an instant in a zone.
+    static func when(_ zone: TimeZoneRules, _ instant: Instant) -> String {
+        let local = zone.localDateTime(at: instant)
+        return "\(local.date.weekday.displayName) \(local.time)"
+    }
+
     /// `Vitamin D (weekly, Sun 09:00)`.
     static func reminder(_ firing: DueFiring) -> String {
         "\(firing.reminder.name) (\(kind(of: firing.reminder.rule)), \(when(firing.occurrence)))"

@@ -13,6 +13,7 @@ public enum MessageID {
     public static let streakBroken = "2d8f4b6e0c9a4173b5e1d7c2a8f06e34"
     public static let achievement = "71c4e9a3b5d04f28a6c2e8b1d9f3a057"
     public static let restSuggestion = "e6b2a9d4c1f3407e8d5a0b7c3e9f2146"
+    public static let missed = "a4f7c2e91b3d4e6f8a0c5d2b7e9f1364"
 }
 
 /// Writes events to the systemd journal: the only place that knows MESSAGE_IDs, wording, priorities and fields.
@@ -56,6 +57,7 @@ public final class JournalAnnouncer: Announcer {
     public static func entry(for event: DaemonEvent) -> Entry {
         switch event {
         case .firing(let firing): return entry(for: firing)
+        case .occurrence(let occurrence): return entry(for: occurrence)
         case .habit(let notice): return entry(for: notice)
         case .daemon(let message):
             return Entry(message: message.text, priority: Journal.Priority(rawValue: message.severity.rawValue) ?? .info, fields: [])
@@ -94,6 +96,18 @@ public final class JournalAnnouncer: Announcer {
             fields.append(("REMINDER_REPLANNED", "1"))
         }
         return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
+    }
+
+    private static func entry(for event: OccurrenceEvent) -> Entry {
+        let firing = event.firing
+        let closed = FiringWording.when(firing.reminder.zone, event.windowEnd)
+        let message = "Missed: \(FiringWording.reminder(firing)): nothing logged by \(closed)"
+        let fields = [
+            ("MESSAGE_ID", MessageID.missed), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
+            ("REMINDER_SLOT", firing.slotID), ("SCHEDULED_UTC", firing.occurrence.instant.description),
+            ("REMINDER_STATE", event.state.rawValue), ("WINDOW_END_UTC", event.windowEnd.description), ("DECIDED_UTC", event.decidedAt.description),
+        ]
+        return Entry(message: message, priority: .notice, fields: fields.map(Entry.Field.init))
     }
 
     private static func entry(for notice: HabitNotice) -> Entry {

@@ -22,8 +22,12 @@ public final class WatchAnnouncer: Announcer {
     public init() {}
 
     public func announce(_ event: DaemonEvent) {
-        guard case .firing(let firing) = event else { return }
-        let entry = HistoryEntryValue(FiringRecord(firing))
+        let entry: HistoryEntryValue
+        switch event {
+        case .firing(let firing): entry = HistoryEntryValue(FiringRecord(firing))
+        case .occurrence(let occurrence): entry = HistoryEntryValue(OutcomeRecord(occurrence))
+        case .habit, .daemon: return
+        }
         let dropped = subscribers.withLock { state in
             var dropped: [AsyncStream<HistoryEntryValue>.Continuation] = []
             for (id, stream) in state.streams {
@@ -71,7 +75,26 @@ public final class WatchAnnouncer: Announcer {
     }
 }
 
+extension OutcomeRecord {
+    /// The stored record of a decided occurrence.
+    init(_ event: OccurrenceEvent) {
+        self.init(
+            reminderId: event.firing.reminder.id, reminderName: event.firing.reminder.name, slot: event.firing.slotID,
+            scheduledAt: event.firing.occurrence.instant.secondsSinceEpoch, state: event.state == .skipped ? .skipped : .missed,
+            decidedAt: event.decidedAt.secondsSinceEpoch, reason: nil)
+    }
+}
+
 extension HistoryEntryValue {
+    /// The interface record of a decided occurrence: kind `missed` or `skipped`, handled when decided.
+    init(_ record: OutcomeRecord) {
+        self.init(
+            reminderId: record.reminderId, reminderName: record.reminderName, slot: record.slot, kind: record.state.rawValue,
+            scheduledUtc: Instant(secondsSinceEpoch: record.scheduledAt).description,
+            handledUtc: Instant(secondsSinceEpoch: record.decidedAt).description,
+            lateSeconds: max(0, record.decidedAt - record.scheduledAt), slotsDue: 1, detail: record.reason, replanned: false)
+    }
+
     /// The interface record of a stored firing.
     init(_ record: FiringRecord) {
         self.init(

@@ -6,6 +6,8 @@ import ReminderScheduling
 public enum DaemonEvent: Sendable, Hashable {
     /// A reminder's slot was handled: fired, caught up late, suppressed, skipped, or repeated after a snooze.
     case firing(FiringEvent)
+    /// What became of an announced occurrence once decided (missed: its window closed with nothing logged).
+    case occurrence(OccurrenceEvent)
     /// A habit notice (achievement, freeze, broken streak, rest suggestion), announced once.
     case habit(HabitNotice)
     /// The daemon's own news: started, reloaded, a store that cannot be written, a skipped file.
@@ -44,6 +46,24 @@ public struct FiringEvent: Sendable, Hashable {
         self.handledAt = handledAt
         self.detail = detail
         self.replanned = replanned
+    }
+}
+
+/// An occurrence whose state was decided: recorded first, then announced, once.
+public struct OccurrenceEvent: Sendable, Hashable {
+    public var state: OccurrenceState
+    /// The reminder and the occurrence (as it was announced).
+    public var firing: DueFiring
+    /// When its window closed.
+    public var windowEnd: Instant
+    /// When the daemon decided (later than `windowEnd` when it was not running then).
+    public var decidedAt: Instant
+
+    public init(state: OccurrenceState, firing: DueFiring, windowEnd: Instant, decidedAt: Instant) {
+        self.state = state
+        self.firing = firing
+        self.windowEnd = windowEnd
+        self.decidedAt = decidedAt
     }
 }
 

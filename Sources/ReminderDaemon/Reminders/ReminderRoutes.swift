@@ -5,8 +5,8 @@ import VarlinkProtocol
 /// The reminder methods of `io.remindd.Reminders`: their parameters and how each maps onto ``ReminderService``.
 extension ReminderService {
     struct Key: Decodable { let reminder: String }
-    struct AddParameters: Decodable { let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool? }
-    struct UpdateParameters: Decodable { let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String? }
+    struct AddParameters: Decodable { let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool?; let window: String? }
+    struct UpdateParameters: Decodable { let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String?; let window: String? }
     struct PreviewParameters: Decodable { let rule: RuleSpec; let timeZone: String?; let after: String?; let count: Int? }
     struct CountParameters: Decodable { let count: Int? }
     struct LogParameters: Decodable { let reminder: String; let at: String? }
@@ -17,10 +17,10 @@ extension ReminderService {
 
     func register(in router: inout MethodRouter) {
         router.method("Add", AddParameters.self) { p in
-            ["reminder": try await add(name: p.name, rule: p.rule, timeZone: p.timeZone, enabled: p.enabled ?? true)]
+            ["reminder": try await add(name: p.name, rule: p.rule, timeZone: p.timeZone, enabled: p.enabled ?? true, window: p.window)]
         }
         router.method("Update", UpdateParameters.self) { p in
-            ["reminder": try await update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone)]
+            ["reminder": try await update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone, window: p.window)]
         }
         router.method("Remove", Key.self) { p in
             try await remove(key: p.reminder)
@@ -28,8 +28,8 @@ extension ReminderService {
         }
         router.method("Enable", Key.self) { p in ["reminder": try await setEnabled(key: p.reminder, true)] }
         router.method("Disable", Key.self) { p in ["reminder": try await setEnabled(key: p.reminder, false)] }
-        // Without `limit`, every reminder in one reply; with it, one page and the `after` of the next; called
-        // with `more`, every page as its own reply.
+        // One page (of `limit`, default 500) and the `after` of the next; called with `more`, every page as its
+        // own reply. Never everything in one reply: a reply is encoded without a break.
         router.register("List") { call, reply in
             let p = try call.decodeParameters(ListParameters.self)
             if call.more == true {
@@ -38,12 +38,13 @@ extension ReminderService {
                     let page = try list(after: start, limit: p.limit ?? Self.listPageSize)
                     after = page.next
                     try await reply(VarlinkReply(parameters: try JSONValue(encoding: ListReply(reminders: page.reminders, after: nil)), continues: after != nil ? true : nil))
+                    // A write that does not have to wait does not suspend: without this, the pages would hold
+                    // their thread to the end, and a firing queued behind them would wait (7 s for 100,000).
+                    await Task.yield()
                 }
-            } else if let limit = p.limit {
-                let page = try list(after: p.after ?? 0, limit: limit)
-                try await reply(VarlinkReply(parameters: try JSONValue(encoding: ListReply(reminders: page.reminders, after: page.next))))
             } else {
-                try await reply(VarlinkReply(parameters: try JSONValue(encoding: ListReply(reminders: try await list(), after: nil))))
+                let page = try list(after: p.after ?? 0, limit: p.limit ?? Self.listPageSize)
+                try await reply(VarlinkReply(parameters: try JSONValue(encoding: ListReply(reminders: page.reminders, after: page.next))))
             }
         }
         router.method("Get", Key.self) { p in ["reminder": try get(key: p.reminder)] }

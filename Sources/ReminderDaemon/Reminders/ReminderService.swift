@@ -13,20 +13,22 @@ struct ReminderService: Sendable {
     let scheduling: SchedulingService
     let habits: HabitService
 
-    func add(name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool) async throws(ServiceError) -> ReminderValue {
+    func add(name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool, window: String? = nil) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
         let trimmed = try Self.checkedName(name)
         let rule = try Self.rule(spec)
         let zone = try context.zone(named: timeZone)
+        let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
         let stored = try storing { () throws(StoreError) in
-            try context.store.addReminder(name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, now: now)
+            try context.store.addReminder(name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, now: now)
         }
         await scheduling.refresh(reminderID: stored.id!)
         return value(of: stored, rule: rule, zone: zone, now: now, restDays: habits.restDayNumbers())
     }
 
-    func update(key: String, name: String?, rule spec: RuleSpec?, timeZone: String?) async throws(ServiceError) -> ReminderValue {
+    func update(key: String, name: String?, rule spec: RuleSpec?, timeZone: String?, window: String? = nil) async throws(ServiceError) -> ReminderValue {
         var reminder = try find(key)
+        if let window { reminder.windowSeconds = window.isEmpty ? nil : try Self.windowSeconds(window) }
         if let name { reminder.name = try Self.checkedName(name) }
         if let spec {
             _ = try Self.rule(spec)
@@ -53,11 +55,16 @@ struct ReminderService: Sendable {
 
     /// Reminders listed per page: a page is read with one query for the reminders and one for their logs.
     static let listPageSize = 500
+    /// The most reminders one reply holds: encoding a reply runs on one thread without a break, and 1,000
+    /// take about 60 ms (100,000 in one reply took 5.7 s, long enough to miss the watchdog).
+    static let listPageMaximum = 1000
 
     /// One page of the reminders, by id: those after `after`, at most `limit`.
     /// - Returns: the page, and the `after` of the next page (nil when this one is the last).
     func list(after: Int64, limit: Int) throws(ServiceError) -> (reminders: [ReminderValue], next: Int64?) {
-        guard (1...10_000).contains(limit) else { throw .invalidInput(parameter: "limit", message: "limit must be 1 to 10000") }
+        guard (1...Self.listPageMaximum).contains(limit) else {
+            throw .invalidInput(parameter: "limit", message: "limit must be 1 to \(Self.listPageMaximum)")
+        }
         let now = context.clock.now()
         let stored = try storing { () throws(StoreError) in try context.store.reminders(after: after, limit: limit + 1) }
         let page = Array(stored.prefix(limit))
@@ -68,20 +75,6 @@ struct ReminderService: Sendable {
             try value(of: reminder, now: now, restDays: restDays, logs: logs[reminder.id!] ?? [])
         }
         return (values, stored.count > limit ? page.last?.id : nil)
-    }
-
-    /// Every reminder, page by page, letting other work run between pages: a long list does not hold up a
-    /// firing or the watchdog on the thread it runs on.
-    func list() async throws(ServiceError) -> [ReminderValue] {
-        var result: [ReminderValue] = []
-        var after: Int64? = 0
-        while let start = after {
-            let page = try list(after: start, limit: Self.listPageSize)
-            result += page.reminders
-            after = page.next
-            await Task.yield()
-        }
-        return result
     }
 
     func get(key: String) throws(ServiceError) -> ReminderValue {
@@ -143,9 +136,14 @@ struct ReminderService: Sendable {
         let start = try since.map { text throws(ServiceError) in try Self.instant(text, parameter: "since", now: now, zone: zone) }
             ?? Instant(secondsSinceEpoch: 0)
         let id = try key.map { key throws(ServiceError) in try find(key).id! }
-        return try storing { () throws(StoreError) in
-            try context.store.history(since: start, reminderID: id, limit: max(1, min(limit, 100_000))).map(HistoryEntryValue.init)
+        let limit = max(1, min(limit, 100_000))
+        let entries = try storing { () throws(StoreError) in
+            try context.store.history(since: start, reminderID: id, limit: limit).map { (HistoryEntryValue($0), 0) }
+                + context.store.outcomes(since: start, reminderID: id, limit: limit).map { (HistoryEntryValue($0), 1) }
         }
+        // Newest first. At one instant: the earlier occurrence first (its window closed as the next one fired),
+        // and an occurrence's firing before its outcome.
+        return Array(entries.sorted { ($0.0.handledUtc, $0.0.scheduledUtc, $0.1) > ($1.0.handledUtc, $1.0.scheduledUtc, $1.1) }.prefix(limit).map(\.0))
     }
 
     /// Counts for the Status call.
@@ -184,6 +182,14 @@ struct ReminderService: Sendable {
         return trimmed
     }
 
+    /// A window length the user typed, or the parameter's error.
+    private static func windowSeconds(_ text: String) throws(ServiceError) -> Int64 {
+        guard let seconds = WindowLength.seconds(text) else {
+            throw .invalidInput(parameter: "window", message: "invalid window '\(text)': write \(WindowLength.forms)")
+        }
+        return seconds
+    }
+
     private static func rule(_ spec: RuleSpec) throws(ServiceError) -> ReminderRule {
         do { return try spec.makeRule() } catch { throw .invalidRule(error.message) }
     }
@@ -211,7 +217,7 @@ struct ReminderService: Sendable {
         return ReminderValue(
             id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
             effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next,
-            streak: goalStreak(reminder, rule: rule, zone: zone, now: now, restDays: restDays, logs: logs))
+            streak: goalStreak(reminder, rule: rule, zone: zone, now: now, restDays: restDays, logs: logs), windowSeconds: reminder.windowSeconds)
     }
 
     /// The per-goal streak of a reminder (0 when its logs cannot be read).

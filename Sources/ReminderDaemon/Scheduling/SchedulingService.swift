@@ -24,6 +24,9 @@ actor SchedulingService {
     /// Snoozed repeats, by due instant.
     private var snoozes: [(due: Instant, firing: DueFiring)] = []
     private var wakeUps: [WakeUp: Instant] = [:]
+    /// Announced occurrences whose window is open, with its end: then each is decided, and a missed one is
+    /// recorded and announced (once).
+    private var openWindows: [(end: Instant, firing: DueFiring)] = []
     /// Firings decided but not yet recorded because the store refused the write, oldest first; each is
     /// announced once its record is durable, so that no slot is announced and then forgotten.
     private var unrecorded: [FiringEvent] = []
@@ -82,11 +85,12 @@ actor SchedulingService {
                 continue
             }
             scheduler.schedule(
-                SchedulableReminder(id: reminder.id!, name: reminder.name, rule: rule, zone: zone),
+                SchedulableReminder(id: reminder.id!, name: reminder.name, rule: rule, zone: zone, windowSeconds: reminder.windowSeconds),
                 handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
         }
         self.scheduler = scheduler
         restoreSnoozes()
+        restoreOpenWindows(now: context.clock.now())
         return count
     }
 
@@ -103,6 +107,25 @@ actor SchedulingService {
         }
     }
 
+    /// The windows of the occurrences announced in the last two days, as they were before a restart (those
+    /// decided already are decided again without a second record or announcement).
+    private func restoreOpenWindows(now: Instant) {
+        guard let announced = try? context.store.announcedFirings(since: now.adding(seconds: -2 * 86400)) else { return }
+        var reminders: [Int64: SchedulableReminder?] = [:]
+        openWindows = announced.compactMap { record in
+            let reminder = reminders[record.reminderId] ?? {
+                let found = (try? context.store.reminder(String(record.reminderId))).flatMap { $0.enabled ? try? schedulable($0) : nil }
+                reminders[record.reminderId] = found
+                return found
+            }()
+            let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
+            guard let reminder, let occurrence = reminder.rule.nextOccurrence(after: scheduled.adding(seconds: -1), in: reminder.zone),
+                occurrence.instant == scheduled
+            else { return nil }
+            return (reminder.windowEnd(of: occurrence), DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0))
+        }
+    }
+
     // MARK: Changes from the services
 
     /// Re-reads one reminder from the store and plans it as it is there now (removed or disabled: unplanned).
@@ -115,6 +138,7 @@ actor SchedulingService {
             }
         } else {
             snoozes.removeAll { $0.firing.reminder.id == reminderID }
+            openWindows.removeAll { $0.firing.reminder.id == reminderID }
         }
         replan()
     }
@@ -205,6 +229,10 @@ actor SchedulingService {
     /// - Returns: the other services' wake-ups that came due (they are cleared; their owners set the next).
     func tick(now: Instant, afterDowntime: Bool = false) -> [WakeUp] {
         if let retry = storeRetry, retry.at <= now { recordWaiting(now: now) }
+        // Windows first: at 20:00 the morning's occurrence is missed, then the evening's fires.
+        let closed = openWindows.filter { $0.end <= now }
+        openWindows.removeAll { $0.end <= now }
+        for window in closed { decide(window.firing, windowEnd: window.end, now: now) }
         for firing in scheduler.takeDue(now: now) {
             handle(firing, now: now, afterDowntime: afterDowntime)
         }
@@ -223,7 +251,8 @@ actor SchedulingService {
     }
 
     private func replan() {
-        let deadlines = [scheduler.nextDeadline(), snoozes.map(\.due).min(), storeRetry?.at] + wakeUps.values.map { Optional($0) }
+        let deadlines = [scheduler.nextDeadline(), snoozes.map(\.due).min(), openWindows.map(\.end).min(), storeRetry?.at]
+            + wakeUps.values.map { Optional($0) }
         context.clock.wake(at: deadlines.compactMap { $0 }.min())
         let status = statusLine()
         if status != lastStatus {
@@ -262,11 +291,38 @@ actor SchedulingService {
     }
 
     /// Announces a recorded firing (a re-planned one says so); a slot the store had already handled is not.
+    /// An announced occurrence's window opens.
     private func announce(_ event: FiringEvent, _ recorded: ReminderStore.FiringRecorded) {
         guard case .recorded(let replanned) = recorded else { return }
         var event = event
         event.replanned = replanned
         context.announcer.announce(.firing(event))
+        if event.kind == .fired || event.kind == .late {
+            openWindows.append((event.firing.reminder.windowEnd(of: event.firing.occurrence), event.firing))
+        }
+    }
+
+    /// Decides an occurrence whose window closed: unless a log took it or the user skipped it, it is missed,
+    /// recorded, then announced; once, across restarts (the record is unique). A store that refuses the write
+    /// is tried again later.
+    private func decide(_ firing: DueFiring, windowEnd: Instant, now: Instant) {
+        let reminder = firing.reminder
+        let scheduled = firing.occurrence.instant
+        let logs = (try? context.store.intakes(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)) ?? []
+        let skips = Set(((try? context.store.outcomes(reminderID: reminder.id, from: scheduled, through: scheduled)) ?? [])
+            .filter { $0.state == .skipped }.map { Instant(secondsSinceEpoch: $0.scheduledAt) })
+        let status = reminder.rule.state(
+            of: firing.occurrence, in: reminder.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: max(now, windowEnd))
+        guard status.state == .missed else { return }
+        let event = OccurrenceEvent(state: .missed, firing: firing, windowEnd: windowEnd, decidedAt: now)
+        do {
+            guard try context.store.recordOutcome(OutcomeRecord(event)) else { return }
+        } catch {
+            openWindows.append((now.adding(seconds: Self.storeRetrySeconds), firing))
+            context.say(.error, "Could not record that \(firing.slotID) was missed: \(error); trying again in \(Self.storeRetrySeconds) s")
+            return
+        }
+        context.announcer.announce(.occurrence(event))
     }
 
     /// Tries again to record the firings the store refused; each one recorded is announced, marked late
@@ -296,7 +352,8 @@ actor SchedulingService {
     func schedulable(_ reminder: StoredReminder) throws(ServiceError) -> SchedulableReminder {
         let rule: ReminderRule
         do { rule = try reminder.rule.makeRule() } catch { throw .invalidRule(error.message) }
-        return SchedulableReminder(id: reminder.id!, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone))
+        return SchedulableReminder(
+            id: reminder.id!, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds)
     }
 }
 

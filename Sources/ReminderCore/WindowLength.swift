@@ -1,0 +1,28 @@
+/// The length of a reminder's window as the user writes it: `2h`, `90m`, `1h30m`, `45s`; 1 second to 24 hours.
+public enum WindowLength {
+    /// What the text may be, for error messages.
+    public static let forms = "a length of 1s to 24h such as 2h, 90m or 1h30m"
+
+    /// The seconds `text` stands for, or nil when it is not a length from 1 second to 24 hours.
+    public static func seconds(_ text: String) -> Int64? {
+        var total: Int64 = 0
+        var digits = ""
+        for character in text {
+            if character.isASCII, character.isNumber {
+                guard digits.count < 6 else { return nil }  // bounded: no number can overflow
+                digits.append(character)
+                continue
+            }
+            guard let value = Int64(digits) else { return nil }
+            switch character {
+            case "h": total += value * 3600
+            case "m": total += value * 60
+            case "s": total += value
+            default: return nil
+            }
+            digits = ""
+        }
+        guard digits.isEmpty, (1...86400).contains(total) else { return nil }
+        return total
+    }
+}

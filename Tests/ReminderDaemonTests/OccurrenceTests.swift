@@ -1,0 +1,90 @@
+import ReminderCore
+import ReminderInterface
+import Testing
+import VarlinkProtocol
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// Closing the loop: an announced occurrence nobody logs is missed when its window closes, recorded and
+/// announced once; a log in the window takes it. On a manual clock.
+@Suite("Occurrences: missed at the window's end, taken by a log")
+struct OccurrenceTests {
+    func missed(_ daemon: TestDaemon, _ name: String) -> [Instant] {
+        daemon.announcer.occurrences.filter { $0.firing.reminder.name == name && $0.state == .missed }.map(\.firing.occurrence.instant)
+    }
+
+    @Test func twiceADayLeftAloneIsMissedWhenTheNextOccurrenceComes() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00,20:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T19:59:59Z"))
+        #expect(missed(daemon, "Pills").isEmpty)
+        await daemon.advance(to: instant("2026-03-02T20:00:00Z"))
+        #expect(missed(daemon, "Pills") == [instant("2026-03-02T08:00:00Z")])
+        let event = try #require(daemon.announcer.occurrences.first)
+        #expect(event.windowEnd == instant("2026-03-02T20:00:00Z") && event.decidedAt == instant("2026-03-02T20:00:00Z"))
+        // The evening's window closes at midnight: the daemon wakes for it, with nothing else due then.
+        #expect(daemon.clock.wakeUp == instant("2026-03-03T00:00:00Z"))
+        await daemon.advance(to: instant("2026-03-03T00:00:00Z"))
+        #expect(missed(daemon, "Pills") == [instant("2026-03-02T08:00:00Z"), instant("2026-03-02T20:00:00Z")])
+        let history = try await daemon.history(of: "Pills")
+        #expect(history.map(\.kind) == ["fired", "missed", "fired", "missed"])
+        #expect(history[1].scheduledUtc == "2026-03-02T08:00:00Z" && history[1].handledUtc == "2026-03-02T20:00:00Z")
+    }
+
+    @Test func aLogInTheWindowTakesTheOccurrence() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00,20:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T08:20:00Z"))
+        try await daemon.log("Pills")
+        await daemon.advance(to: instant("2026-03-03T00:00:00Z"))
+        #expect(missed(daemon, "Pills") == [instant("2026-03-02T20:00:00Z")])
+    }
+
+    @Test func aWindowOfItsOwnClosesEarlier() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        let added = try await daemon.call(
+            "Add", ["name": "Pills", "rule": .object(["daily": true, "at": "08:00"]), "timeZone": "UTC", "window": "1h30m"],
+            as: [String: ReminderValue].self)["reminder"]!
+        #expect(added.windowSeconds == 5400)
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T09:30:00Z"))
+        await daemon.advance(to: instant("2026-03-02T09:30:00Z"))
+        #expect(missed(daemon, "Pills") == [instant("2026-03-02T08:00:00Z")])
+        // A log after the window closed does not take the occurrence back; the next day is on its own.
+        try await daemon.log("Pills")
+        await daemon.advance(to: instant("2026-03-03T09:00:00Z"))
+        try await daemon.log("Pills")
+        await daemon.advance(to: instant("2026-03-04T00:00:00Z"))
+        #expect(missed(daemon, "Pills") == [instant("2026-03-02T08:00:00Z")])
+    }
+
+    @Test func badWindowsAreRefusedAndChangeNothing() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        for window in ["0m", "25h", "2x", "", "99999999999999999999h"] {
+            await #expect(throws: VarlinkError.self) {
+                try await daemon.call("Add", ["name": "Pills", "rule": .object(["daily": true, "at": "08:00"]), "window": .string(window)])
+            }
+        }
+        #expect(try await daemon.call("List", as: [String: [ReminderValue]].self)["reminders"]!.map(\.name) == ["Planning a rest day this week?"])
+    }
+
+    /// Exactly once across restarts: a window that closed while the daemon was down is decided at start,
+    /// late; a second restart announces nothing again.
+    @Test func aWindowThatClosedWhileDownIsDecidedOnceAtStart() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00,20:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T08:05:00Z"))
+        daemon.clock.set(instant("2026-03-02T19:00:00Z"))
+        try await daemon.restart()
+        #expect(missed(daemon, "Pills").isEmpty)
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T20:00:00Z"))
+        daemon.clock.set(instant("2026-03-02T21:00:00Z"))
+        try await daemon.restart()
+        #expect(missed(daemon, "Pills") == [instant("2026-03-02T08:00:00Z")])
+        #expect(daemon.announcer.occurrences.first?.decidedAt == instant("2026-03-02T21:00:00Z"))
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-03-02T23:00:00Z"))
+        #expect(missed(daemon, "Pills") == [instant("2026-03-02T08:00:00Z")])
+    }
+}
