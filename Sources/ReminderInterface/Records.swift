@@ -56,7 +56,7 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
     public var reminderId: Int64
     public var reminderName: String
     public var slot: String
-    /// fired, suppressed, late or skipped.
+    /// fired, suppressed, late or skipped (catch-up off); missed (its window closed with nothing logged).
     public var kind: String
     public var scheduledUtc: String
     public var handledUtc: String

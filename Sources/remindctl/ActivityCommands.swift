@@ -78,7 +78,8 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history", abstract: "Handled firings, or with --from/--to, calories day by day.",
         discussion: """
             Without --from: the firings handled since --since (7d, 24h, 30m, a date or an instant): fired,
-            suppressed, late, skipped. With --from (and --to, default today): each day's workouts and
+            suppressed, late, skipped (catch-up off), and missed (announced, nothing logged before the
+            occurrence's window closed; see 'remindctl add --window'). With --from (and --to, default today): each day's workouts and
             calories burned, and the food eaten.
 
             Examples:

@@ -15,6 +15,7 @@ import pytest
 MESSAGE_FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
 MESSAGE_SUPPRESSED = "8d2e6b1f0a9c4e37b5d1c8f3a2e70b64"
 MESSAGE_LATE = "c3a95e7d1b2f4068a9e4d0c7b6f21e83"
+MESSAGE_MISSED = "a4f7c2e91b3d4e6f8a0c5d2b7e9f1364"
 
 from conftest import read_line, schedule_soon, utc_now
 
@@ -58,6 +59,33 @@ def test_reminder_fires_into_the_journal_on_time(daemon, unique_name):
 def daemon_journal_wait(**fields):
     from conftest import Journal
     return Journal().wait_for(timeout=10, **fields)
+
+
+def test_an_occurrence_left_alone_is_missed_when_its_window_closes(daemon, unique_name):
+    """Fired, nothing logged, its 3-second window closes: the journal says missed (its own MESSAGE_ID), at the
+    window's end, and the history shows it; a reminder logged in its window is not missed."""
+    daemon.start()
+    taken = unique_name + "-taken"
+    _, instant = schedule_soon(ctl_out(daemon), unique_name)
+    daemon.ctl("update", unique_name, "--window", "3s")
+    assert "window:    3s after each occurrence" in daemon.ctl("show", unique_name).stdout
+    _, taken_at = schedule_soon(ctl_out(daemon), taken)
+    daemon.ctl("update", taken, "--window", "3s")
+    assert daemon_journal_wait(REMINDER_NAME=taken, MESSAGE_ID=MESSAGE_FIRED)
+    daemon.ctl("log", taken)
+    entries = daemon_journal_wait(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_MISSED)
+    assert len(entries) == 1
+    entry = entries[0]
+    window_end = instant + dt.timedelta(seconds=3)
+    assert entry["SCHEDULED_UTC"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert entry["WINDOW_END_UTC"] == window_end.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert entry["REMINDER_STATE"] == "missed" and entry["PRIORITY"] == "5"
+    assert entry["MESSAGE"].startswith(f"Missed: {unique_name} (daily, ") and entry["MESSAGE"].endswith(f"nothing logged by {window_end.strftime('%a %H:%M:%S')}")
+    assert abs(int(entry["__REALTIME_TIMESTAMP"]) / 1e6 - window_end.timestamp()) < 1.0
+    kinds = [h["kind"] for h in reversed(daemon.ctl_json("history", "--reminder", unique_name))]
+    assert kinds == ["fired", "missed"]
+    time.sleep(max(0.0, (taken_at + dt.timedelta(seconds=4)).timestamp() - time.time()))
+    assert [h["kind"] for h in daemon.ctl_json("history", "--reminder", taken)] == ["fired"]
 
 
 def test_logged_intake_suppresses_at_debug_priority(daemon, unique_name):
