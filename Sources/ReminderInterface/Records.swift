@@ -18,6 +18,32 @@ public struct FiringValue: Codable, Sendable, Hashable {
     }
 }
 
+/// `Occurrence` of `io.remindd.Reminders`: one occurrence of a reminder on a day, and what became of it.
+public struct OccurrenceValue: Codable, Sendable, Hashable {
+    public var reminderId: Int64
+    public var reminderName: String
+    public var slot: String
+    /// ISO 8601 local time with offset (the reminder's zone).
+    public var local: String
+    public var utc: String
+    /// upcoming, due, taken, skipped, missed or suppressed.
+    public var state: String
+    public var windowEndUtc: String
+    /// The log that took it (taken), or the latest of those counted against it (suppressed).
+    public var loggedUtc: String?
+
+    public init(reminderID: Int64, name: String, status: OccurrenceStatus) {
+        reminderId = reminderID
+        reminderName = name
+        slot = status.occurrence.slotID(reminderID: String(reminderID))
+        local = status.occurrence.localISO8601
+        utc = status.occurrence.instant.description
+        state = status.state.rawValue
+        windowEndUtc = status.windowEnd.description
+        loggedUtc = status.coveredBy?.description
+    }
+}
+
 /// `Reminder` of `io.remindd.Reminders`.
 public struct ReminderValue: Codable, Sendable, Hashable {
     public var id: Int64

@@ -23,6 +23,14 @@ private func clock(_ iso: String) -> String {
     ISO8601.parseInstant(iso).map { "\($0.local.time)" } ?? iso
 }
 
+/// `08:20` for a UTC instant, at the offset of `like` (an ISO 8601 local time).
+private func clock(utc: String, offsetOf like: String) -> String {
+    guard let parsed = ISO8601.parseInstant(utc), let offset = parsed.offsetSeconds, let local = ISO8601.parseInstant(like)?.offsetSeconds else {
+        return utc
+    }
+    return clock(ISO8601.format(Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(offset)), offsetSeconds: local, zulu: false))
+}
+
 private func printExercises(_ exercises: [ExerciseValue]) {
     printTable(["EXERCISE", "CATEGORY", "LIGHT", "MODERATE", "VIGOROUS"], exercises.map { e in
         [e.name, e.category] + e.levels.map { String($0.met) + " MET" }
@@ -205,6 +213,39 @@ struct FoodDeleteCommand: ParsableCommand {
 }
 
 /// `remindctl today` and `remindctl day DATE`: food and workouts in one list, then the totals.
+/// `Occurrences` as remindctl reads it.
+private struct OccurrencesReply: Codable { let date: String; let occurrences: [OccurrenceValue] }
+private struct OccurrencesParameters: Encodable { let date: String? }
+
+/// A day as `today` and `day` show it: each reminder's occurrences with their states, food and workouts.
+private struct DayReport: Encodable {
+    let date: String
+    let occurrences: [OccurrenceValue]
+    let food: [LogEntryValue]
+    let workouts: [LogEntryValue]
+    let consumed: Int
+    let burned: Int
+    let net: Int
+}
+
+/// Reads a day (nil: today) and prints it, or its JSON.
+private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions) throws {
+    let day = try connection.call("Day", DayParameters(date: date), as: DayValue.self)
+    let occurrences = try connection.call("Occurrences", OccurrencesParameters(date: day.date), as: OccurrencesReply.self).occurrences
+    if json {
+        return try printJSON(DayReport(
+            date: day.date, occurrences: occurrences, food: day.food, workouts: day.workouts, consumed: day.consumed, burned: day.burned, net: day.net))
+    }
+    if !occurrences.isEmpty {
+        printTable(["TIME", "REMINDER", "STATE"], occurrences.map { occurrence in
+            let logged = occurrence.loggedUtc.map { " (logged \(clock(utc: $0, offsetOf: occurrence.local)))" } ?? ""
+            return [clock(occurrence.local), occurrence.reminderName, occurrence.state + (occurrence.state == "taken" ? logged : "")]
+        })
+        print("")
+    }
+    printDay(day)
+}
+
 private func printDay(_ day: DayValue) {
     let rows = (day.food.map { (clock($0.local), "food", $0.name, "+\($0.kcal)") }
         + day.workouts.map { (clock($0.local), "workout", "\($0.name), \($0.minutes ?? 0) min \($0.intensity ?? "")", "-\($0.kcal)") })
@@ -228,9 +269,7 @@ struct TodayCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let day = try connection.call("Day", DayParameters(date: nil), as: DayValue.self)
-        if json { return try printJSON(day) }
-        printDay(day)
+        try showDay(nil, json: json, connection: connection)
     }
 }
 
@@ -243,9 +282,7 @@ struct DayCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let day = try connection.call("Day", DayParameters(date: date), as: DayValue.self)
-        if json { return try printJSON(day) }
-        printDay(day)
+        try showDay(date, json: json, connection: connection)
     }
 }
 

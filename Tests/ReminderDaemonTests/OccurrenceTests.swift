@@ -59,6 +59,36 @@ struct OccurrenceTests {
         #expect(missed(daemon, "Pills") == [instant("2026-03-02T08:00:00Z")])
     }
 
+    struct Day: Decodable { let date: String; let occurrences: [OccurrenceValue] }
+
+    /// "Did I take my morning pill?": the Occurrences method answers with each occurrence's state.
+    @Test func occurrencesOfADayWithTheirStates() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00,20:00"], timeZone: "UTC")
+        func states(_ date: String? = nil) async throws -> [String] {
+            var parameters: [String: JSONValue] = ["reminder": "Pills"]
+            if let date { parameters["date"] = .string(date) }
+            return try await daemon.call("Occurrences", parameters, as: Day.self).occurrences.map(\.state)
+        }
+        #expect(try await states() == ["upcoming", "upcoming"])
+        await daemon.advance(to: instant("2026-03-02T08:20:00Z"))
+        #expect(try await states() == ["due", "upcoming"])
+        try await daemon.log("Pills")
+        let day = try await daemon.call("Occurrences", ["reminder": "Pills"], as: Day.self)
+        #expect(day.date == "2026-03-02")
+        #expect(day.occurrences.map(\.state) == ["taken", "upcoming"])
+        #expect(day.occurrences[0].loggedUtc == "2026-03-02T08:20:00Z" && day.occurrences[0].windowEndUtc == "2026-03-02T20:00:00Z")
+        await daemon.advance(to: instant("2026-03-03T09:00:00Z"))
+        #expect(try await states("2026-03-02") == ["taken", "missed"])
+        #expect(try await states() == ["due", "upcoming"])
+        // Every enabled reminder, in time order, then by id (the built-in check-in: Sundays at 08:00, id 1).
+        let all = try await daemon.call("Occurrences", ["date": "2026-03-08"], as: Day.self).occurrences
+        #expect(all.map(\.reminderName) == ["Planning a rest day this week?", "Pills", "Pills"])
+        #expect(all.map(\.utc) == ["2026-03-08T08:00:00Z", "2026-03-08T08:00:00Z", "2026-03-08T20:00:00Z"])
+        await #expect(throws: VarlinkError.self) { try await daemon.call("Occurrences", ["date": "2026-13-01"]) }
+        await #expect(throws: VarlinkError.self) { try await daemon.call("Occurrences", ["reminder": "Nope"]) }
+    }
+
     @Test func badWindowsAreRefusedAndChangeNothing() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         for window in ["0m", "25h", "2x", "", "99999999999999999999h"] {

@@ -88,6 +88,33 @@ def test_an_occurrence_left_alone_is_missed_when_its_window_closes(daemon, uniqu
     assert [h["kind"] for h in daemon.ctl_json("history", "--reminder", taken)] == ["fired"]
 
 
+def test_today_shows_each_occurrence_with_its_state(daemon, unique_name):
+    """`remindctl today` answers "did I take it?": a fired and logged occurrence is taken (with the log's time),
+    one still ahead is upcoming; the JSON has the same."""
+    daemon.start()
+    _, instant = schedule_soon(ctl_out(daemon), unique_name)
+    assert daemon_journal_wait(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED)
+    # A log in the occurrence's own second counts as before it (the suppression rule): log in the next.
+    time.sleep(max(0.0, instant.timestamp() + 1 - time.time()))
+    daemon.ctl("log", unique_name)
+    ahead = unique_name + "-later"
+    later = utc_now() + dt.timedelta(hours=1)
+    if later.date() == utc_now().date():
+        daemon.ctl("add", ahead, "--daily", "--at", later.strftime("%H:%M"), "--tz", "UTC")
+    report = daemon.ctl_json("today")
+    mine = {o["reminderName"]: o for o in report["occurrences"] if o["reminderName"].startswith(unique_name)}
+    assert mine[unique_name]["state"] == "taken" and mine[unique_name]["utc"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    if later.date() == utc_now().date():
+        assert mine[ahead]["state"] == "upcoming"
+    assert {"food", "workouts", "consumed", "burned", "net"} <= set(report)
+    text = daemon.ctl("today").stdout
+    logged = dt.datetime.strptime(mine[unique_name]["loggedUtc"], "%Y-%m-%dT%H:%M:%SZ")
+    shown = instant.strftime("%H:%M") if instant.second == 0 else instant.strftime("%H:%M:%S")
+    row = [line for line in text.splitlines() if unique_name in line and "later" not in line]
+    assert len(row) == 1 and row[0].split()[0] == shown and row[0].rstrip().endswith(
+        f"taken (logged {logged.strftime('%H:%M') if logged.second == 0 else logged.strftime('%H:%M:%S')})"), text
+
+
 def test_logged_intake_suppresses_at_debug_priority(daemon, unique_name):
     daemon.start()
     # Logged first, then moved to a time just ahead: the log is there before the slot, however slow the calls.

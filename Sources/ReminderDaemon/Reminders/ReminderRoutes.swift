@@ -14,6 +14,7 @@ extension ReminderService {
     struct HistoryParameters: Decodable { let since: String?; let reminder: String?; let limit: Int? }
     struct ListParameters: Decodable { let after: Int64?; let limit: Int? }
     struct ListReply: Encodable { let reminders: [ReminderValue]; let after: Int64? }
+    struct OccurrencesParameters: Decodable { let date: String?; let reminder: String? }
 
     func register(in router: inout MethodRouter) {
         router.method("Add", AddParameters.self) { p in
@@ -48,6 +49,7 @@ extension ReminderService {
             }
         }
         router.method("Get", Key.self) { p in ["reminder": try get(key: p.reminder)] }
+        router.method("Occurrences", OccurrencesParameters.self) { p in try await occurrences(date: p.date, key: p.reminder) }
         router.method("Preview", PreviewParameters.self) { p in
             ["firings": try preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10)]
         }

@@ -77,6 +77,49 @@ struct ReminderService: Sendable {
         return (values, stored.count > limit ? page.last?.id : nil)
     }
 
+    /// What the `Occurrences` method answers: the date and its occurrences in time order.
+    struct OccurrencesReply: Encodable, Sendable {
+        let date: String
+        let occurrences: [OccurrenceValue]
+    }
+
+    /// The occurrences of every enabled reminder (or one) on a date, with their states now. Reads a page of
+    /// reminders and their logs at a time, and lets other work run between pages.
+    func occurrences(date text: String?, key: String?) async throws(ServiceError) -> OccurrencesReply {
+        let now = context.clock.now()
+        let date: LocalDate
+        if let text {
+            guard let parsed = ISO8601.parseDate(text) else { throw .invalidTime(parameter: "date", message: "invalid date '\(text)': write YYYY-MM-DD") }
+            date = parsed
+        } else {
+            date = LocalDate(dayNumber: try context.zone(named: nil).localDayNumber(at: now))
+        }
+        let from = Instant(secondsSinceEpoch: Int64(date.dayNumber - 2) * 86400)
+        let through = Instant(secondsSinceEpoch: Int64(date.dayNumber + 3) * 86400)
+        var found: [OccurrenceValue] = []
+        var after: Int64? = 0
+        while let start = after {
+            let page: [StoredReminder]
+            if let key {
+                page = [try find(key)]
+            } else {
+                page = try storing { () throws(StoreError) in try context.store.reminders(after: start, limit: Self.listPageSize) }
+            }
+            after = key == nil && page.count == Self.listPageSize ? page.last?.id : nil
+            let enabled = page.filter(\.enabled)
+            let logs = (try? context.store.intakes(reminderIDs: enabled.compactMap(\.id), from: from, through: through)) ?? [:]
+            for reminder in enabled {
+                guard let rule = try? Self.rule(reminder.rule), let zone = try? context.zone(named: reminder.timeZone) else { continue }
+                let skips = Set(((try? context.store.outcomes(reminderID: reminder.id!, from: from, through: through)) ?? [])
+                    .filter { $0.state == .skipped }.map { Instant(secondsSinceEpoch: $0.scheduledAt) })
+                found += rule.states(on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips, windowSeconds: reminder.windowSeconds, now: now)
+                    .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0) }
+            }
+            await Task.yield()
+        }
+        return OccurrencesReply(date: date.description, occurrences: found.sorted { ($0.utc, $0.reminderId) < ($1.utc, $1.reminderId) })
+    }
+
     func get(key: String) throws(ServiceError) -> ReminderValue {
         try value(of: try find(key), now: context.clock.now(), restDays: habits.restDayNumbers())
     }
