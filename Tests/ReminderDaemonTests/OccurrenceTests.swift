@@ -71,6 +71,13 @@ struct OccurrenceTests {
             return try await daemon.call("Occurrences", parameters, as: Day.self).occurrences.map(\.state)
         }
         #expect(try await states() == ["upcoming", "upcoming"])
+        // Added at 09:00, a reminder has no 08:00 occurrence that day: nothing was due before it existed.
+        daemon.clock.set(instant("2026-03-02T09:00:00Z"))
+        try await daemon.add("Late starter", ["daily": true, "at": "08:00,20:00"], timeZone: "UTC")
+        let lateStarter = try await daemon.call("Occurrences", ["reminder": "Late starter"], as: Day.self).occurrences
+        #expect(lateStarter.map(\.utc) == ["2026-03-02T20:00:00Z"])
+        try await daemon.call("Remove", ["reminder": "Late starter"])
+        daemon.clock.set(instant("2026-03-02T07:00:00Z"))
         await daemon.advance(to: instant("2026-03-02T08:20:00Z"))
         #expect(try await states() == ["due", "upcoming"])
         try await daemon.log("Pills")

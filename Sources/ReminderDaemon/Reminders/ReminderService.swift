@@ -113,6 +113,7 @@ struct ReminderService: Sendable {
                 let skips = Set(((try? context.store.outcomes(reminderID: reminder.id!, from: from, through: through)) ?? [])
                     .filter { $0.state == .skipped }.map { Instant(secondsSinceEpoch: $0.scheduledAt) })
                 found += rule.states(on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips, windowSeconds: reminder.windowSeconds, now: now)
+                    .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
                     .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0) }
             }
             await Task.yield()
