@@ -318,6 +318,16 @@ enum VarlinkFrame: Sendable {
     case tooLarge(limit: Int)
 }
 
+/// Lets the work queued on the event loops (a firing, another connection's call) run before going on: call it
+/// between the parts of a long reply.
+///
+/// Not `Task.yield()`: with NIO as Swift's global executor it still goes through libdispatch, whose workqueue
+/// monitor then wakes the idle daemon every second for as long as it runs. A round trip through an event loop
+/// queues this task behind what is already waiting, without that.
+public func yieldToQueuedWork() async {
+    try? await MultiThreadedEventLoopGroup.singleton.any().submit {}.get()
+}
+
 /// Refuses the waiting connections when accepting one fails for want of file descriptors (EMFILE, ENFILE).
 ///
 /// While connections wait, the listening socket stays readable; NIO's accept back-off does not stop the

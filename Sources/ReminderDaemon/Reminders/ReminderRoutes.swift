@@ -1,6 +1,7 @@
 import ReminderCore
 import ReminderInterface
 import VarlinkProtocol
+import VarlinkServer
 
 /// The reminder methods of `io.remindd.Reminders`: their parameters and how each maps onto ``ReminderService``.
 extension ReminderService {
@@ -41,7 +42,7 @@ extension ReminderService {
                     try await reply(VarlinkReply(parameters: try JSONValue(encoding: ListReply(reminders: page.reminders, after: nil)), continues: after != nil ? true : nil))
                     // A write that does not have to wait does not suspend: without this, the pages would hold
                     // their thread to the end, and a firing queued behind them would wait (7 s for 100,000).
-                    await Task.yield()
+                    await yieldToQueuedWork()
                 }
             } else {
                 let page = try list(after: p.after ?? 0, limit: p.limit ?? Self.listPageSize)

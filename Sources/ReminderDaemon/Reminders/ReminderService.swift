@@ -3,6 +3,7 @@ import ReminderCore
 import ReminderInterface
 import ReminderScheduling
 import ReminderStore
+import VarlinkServer
 
 /// Reminders: add, change, remove, list; log an intake, snooze a firing, read the history.
 ///
@@ -116,7 +117,7 @@ struct ReminderService: Sendable {
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
                     .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0) }
             }
-            await Task.yield()
+            await yieldToQueuedWork()
         }
         return OccurrencesReply(date: date.description, occurrences: found.sorted { ($0.utc, $0.reminderId) < ($1.utc, $1.reminderId) })
     }
