@@ -156,7 +156,15 @@ struct Remindd: AsyncParsableCommand {
             handler: daemon.router,
             onRefusedForDescriptors: Self.descriptorShortageWarning(journalAnnouncer))
 
+        // Reloads run in their own task, one at a time (a SIGHUP during a reload asks for one more): the clock's
+        // events go on being handled meanwhile, and a firing during a reload of 100,000 reminders is on time.
+        let (reloadRequests, requestReload) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in reloadRequests {
+                    await reload(daemon, zones: zones, paths: paths, announcer: journalAnnouncer, notifier: notifier)
+                }
+            }
             group.addTask {
                 try await server.run(onBound: {
                     let status = await daemon.statusLine()
@@ -172,8 +180,7 @@ struct Remindd: AsyncParsableCommand {
                     case .clockChanged: await daemon.handle(.clockChanged)
                     case .timeZoneChanged: await daemon.handle(.timeZoneChanged)
                     case .timeZoneDataChanged: await daemon.handle(.timeZoneDataChanged)
-                    case .signal(SIGHUP):
-                        await reload(daemon, zones: zones, paths: paths, announcer: journalAnnouncer, notifier: notifier)
+                    case .signal(SIGHUP): requestReload.yield()
                     case .signal: return
                     }
                 }

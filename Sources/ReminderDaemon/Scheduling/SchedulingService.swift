@@ -2,6 +2,7 @@ import Foundation
 import ReminderCore
 import ReminderScheduling
 import ReminderStore
+import VarlinkServer
 
 /// The one owner of the wake-up: keeps every enabled reminder's next firing in the ``Scheduler``, handles what
 /// is due when the clock says so (fire, catch up, suppress, skip; snoozed repeats), and arms the next wake-up.
@@ -15,6 +16,9 @@ actor SchedulingService {
         case restSuggestion
     }
 
+    /// Reminder ids read at a time by a load, between chances for other work to run.
+    static let loadChunk = 2_000
+
     /// How long to wait before trying again to record firings the store refused.
     static let storeRetrySeconds: Int64 = 30
 
@@ -27,6 +31,9 @@ actor SchedulingService {
     /// Announced occurrences whose window is open, with its end: then each is decided, and a missed one is
     /// recorded and announced (once).
     private var openWindows: [(end: Instant, firing: DueFiring)] = []
+    /// While a load reads the store (other calls run meanwhile): the reminders changed since it began, planned
+    /// again once the loaded schedule is in place, so that the load does not undo them.
+    private var changedWhileLoading: Set<Int64>?
     /// Firings decided but not yet recorded because the store refused the write, oldest first; each is
     /// announced once its record is durable, so that no slot is announced and then forgotten.
     private var unrecorded: [FiringEvent] = []
@@ -51,6 +58,8 @@ actor SchedulingService {
     func load() async throws(StoreError) -> Int {
         let store = context.store
         clockChanged(now: context.clock.now())
+        changedWhileLoading = []
+        defer { changedWhileLoading = nil }
         guard let bounds = try store.reminderIDBounds() else { return 0 }
         let parts = bounds.count > 10_000 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
         let step = (bounds.upperBound - bounds.lowerBound) / Int64(parts) + 1
@@ -61,8 +70,15 @@ actor SchedulingService {
                     let low = bounds.lowerBound + Int64(part) * step
                     let ids = low...min(low + step - 1, bounds.upperBound)
                     group.addTask {
-                        let rows = try store.reminders(ids: ids)
-                        return (part, rows.filter(\.enabled).map { ($0, try? $0.rule.makeRule()) })
+                        // In chunks, letting queued work run between them: the parts take every thread, and a
+                        // firing during a reload must not wait for a whole part.
+                        var rows: [(StoredReminder, ReminderRule?)] = []
+                        for low in stride(from: ids.lowerBound, through: ids.upperBound, by: Self.loadChunk) {
+                            let chunk = try store.reminders(ids: low...min(low + Int64(Self.loadChunk) - 1, ids.upperBound))
+                            rows += chunk.filter(\.enabled).map { ($0, try? $0.rule.makeRule()) }
+                            await yieldToQueuedWork()
+                        }
+                        return (part, rows)
                     }
                 }
                 var results = Array(repeating: [(StoredReminder, ReminderRule?)](), count: parts)
@@ -74,12 +90,26 @@ actor SchedulingService {
         } catch {
             throw .unavailable(path: store.path, detail: "\(error)")
         }
-        // Replaced only once everything was read: a load that fails keeps the schedule there was.
+        // Replaced only once everything was read: a load that fails keeps the schedule there was. Built off
+        // the actor, so that a firing during a reload is handled on time by the schedule there was (and the
+        // store's handledThrough keeps the new schedule from announcing it again).
+        let (scheduler, count) = await Self.buildScheduler(loaded, context: context)
+        self.scheduler = scheduler
+        for id in changedWhileLoading ?? [] { refresh(reminderID: id) }
+        restoreSnoozes()
+        restoreOpenWindows(now: context.clock.now())
+        return count
+    }
+
+    /// The schedule of the loaded reminders, and how many there were.
+    @concurrent
+    private static func buildScheduler(_ loaded: [[(StoredReminder, ReminderRule?)]], context: DaemonContext) async -> (Scheduler, Int) {
         var scheduler = Scheduler()
         var count = 0
         scheduler.reserveCapacity(loaded.map(\.count).reduce(0, +))
         for (reminder, rule) in loaded.joined() {
             count += 1
+            if count % loadChunk == 0 { await yieldToQueuedWork() }
             guard let rule, let zone = try? context.zone(named: reminder.timeZone) else {
                 context.say(.warning, "Reminder \(reminder.name) (id \(reminder.id!)) cannot be scheduled: its rule or zone is invalid now")
                 continue
@@ -88,10 +118,7 @@ actor SchedulingService {
                 SchedulableReminder(id: reminder.id!, name: reminder.name, rule: rule, zone: zone, windowSeconds: reminder.windowSeconds),
                 handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
         }
-        self.scheduler = scheduler
-        restoreSnoozes()
-        restoreOpenWindows(now: context.clock.now())
-        return count
+        return (scheduler, count)
     }
 
     /// Loads the snoozes recorded before a restart (their reminders' rules and zones as they are now).
@@ -131,6 +158,7 @@ actor SchedulingService {
     /// Re-reads one reminder from the store and plans it as it is there now (removed or disabled: unplanned).
     /// The store is the truth: whatever order concurrent changes commit in, the last refresh sees the last one.
     func refresh(reminderID: Int64) {
+        changedWhileLoading?.insert(reminderID)
         scheduler.remove(id: reminderID)
         if let reminder = try? context.store.reminder(String(reminderID)), reminder.id == reminderID, reminder.enabled {
             if let schedulable = try? schedulable(reminder) {
