@@ -12,9 +12,6 @@ public enum OccurrenceState: String, Sendable, Hashable, CaseIterable {
     case missed
     /// Logged before it fired, so it was never announced (the README's suppression rule).
     case suppressed
-
-    /// Whether the state can still change by the passing of time alone (upcoming, due).
-    public var isOpen: Bool { self == .upcoming || self == .due }
 }
 
 /// One occurrence with its window and its state at an instant.

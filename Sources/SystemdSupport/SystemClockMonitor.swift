@@ -111,8 +111,14 @@ public final class SystemClockMonitor: Sendable {
         var found = [directory]
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard entry.pointee.d_type == UInt8(DT_DIR), name != ".", name != ".." else { continue }
-            found += directories(under: directory + "/" + name, depth: depth - 1)
+            guard name != ".", name != ".." else { continue }
+            let path = directory + "/" + name
+            var info = stat()
+            // Some file systems leave d_type unknown: ask lstat then (which does not follow links either).
+            let isDirectory = entry.pointee.d_type == UInt8(DT_UNKNOWN)
+                ? lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+                : entry.pointee.d_type == UInt8(DT_DIR)
+            if isDirectory { found += directories(under: path, depth: depth - 1) }
         }
         return found
     }
