@@ -7,5 +7,7 @@
 #include <sys/uio.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/pidfd.h>  // command hooks: wait for a child with a time limit, kill it without a pid race
+#include <spawn.h>
 #include <signal.h>
 #include <malloc.h>  // malloc_trim: the daemon returns start-up garbage to the system

@@ -19,6 +19,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var morning = TimeOfDay(hour: 8, minute: 0)!
     /// Delete workouts and food older than this many days (90 to 36,500); nil keeps everything.
     public var retentionDays: Int?
+    /// A command run at every announcement of every reminder (program and arguments, no shell).
+    public var onFire: [String]?
 
     public init() {}
 
@@ -32,6 +34,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("grace-minutes", "a number of minutes from 0 to 720, e.g. 60"),
         ("morning", "a time in quotes, e.g. \"08:00\""),
         ("retention-days", "a number of days from 90 to 36500, e.g. 365"),
+        ("on-fire", "a command as a list of strings, e.g. [\"/usr/bin/notify-send\", \"remindd\"]"),
     ]
 
     /// Parses the text of a config file.
@@ -70,6 +73,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.morning = ISO8601.parseTime(text)!
             case ("retention-days", .integer(let days)) where (90...36_500).contains(days):
                 configuration.retentionDays = days
+            case ("on-fire", .strings(let command)) where !command.isEmpty:
+                configuration.onFire = command
             default:
                 throw fail("bad value \(valueText) for '\(key)': use \(expected)")
             }
@@ -99,9 +104,15 @@ enum TOMLValue: Equatable {
     case string(String)
     case bool(Bool)
     case integer(Int)
+    /// An array of strings on one line: `["a", 'b']`.
+    case strings([String])
     case invalid
 
     init(_ text: String) {
+        if text.hasPrefix("["), text.hasSuffix("]") {
+            self = Self.strings(text.dropFirst().dropLast())
+            return
+        }
         if text == "true" { self = .bool(true); return }
         if text == "false" { self = .bool(false); return }
         if let number = Int(text.filter { $0 != "_" }), text.first != "_" { self = .integer(number); return }
@@ -132,6 +143,37 @@ enum TOMLValue: Equatable {
             }
         }
         self = escaped ? .invalid : .string(result)
+    }
+
+    /// The elements of an array's inside (split at commas outside quotes), each a string; else invalid.
+    private static func strings(_ inside: Substring) -> TOMLValue {
+        var elements: [String] = []
+        var current = ""
+        var quote: Character?
+        var escaped = false
+        for c in inside {
+            if let open = quote {
+                if escaped { escaped = false } else if c == "\\" && open == "\"" { escaped = true } else if c == open { quote = nil }
+                current.append(c)
+            } else if c == "\"" || c == "'" {
+                quote = c
+                current.append(c)
+            } else if c == "," {
+                elements.append(current)
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        elements.append(current)
+        let trimmed = elements.map { $0.trimmed }
+        let items = trimmed.last == "" && trimmed.count > 1 ? trimmed.dropLast() : trimmed[...]  // a trailing comma
+        var result: [String] = []
+        for item in items {
+            guard case .string(let value) = TOMLValue(item) else { return .invalid }
+            result.append(value)
+        }
+        return .strings(result)
     }
 }
 

@@ -85,4 +85,16 @@ extension ReminderRule {
         }
         return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: state)
     }
+
+    /// The occurrence that is due at `now`, if any: the latest one at or before `now`, when its window is still
+    /// open with nothing logged or skipped (what `done`, `skip` and `snooze` act on).
+    public func dueOccurrence(
+        at now: Instant, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?
+    ) -> OccurrenceStatus? {
+        let today = zone.localDayNumber(at: now)
+        let recent = occurrences(on: LocalDate(dayNumber: today - 1), in: zone) + occurrences(on: LocalDate(dayNumber: today), in: zone)
+        guard let latest = recent.last(where: { $0.instant <= now }) else { return nil }
+        let status = state(of: latest, in: zone, logs: logs, skips: skips, windowSeconds: windowSeconds, now: now)
+        return status.state == .due ? status : nil
+    }
 }

@@ -132,9 +132,13 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// Checks what start-up and reload check beyond the file's syntax: the `time-zone` exists.
-    /// - Throws: the reason, as `time-zone: ...`.
+    /// Checks what start-up and reload check beyond the file's syntax: the `time-zone` exists, the `on-fire`
+    /// program is an executable file.
+    /// - Throws: the reason, as `time-zone: ...` or `on-fire: ...`.
     public static func check(_ configuration: DaemonConfiguration, zones: TimeZoneDatabase) throws(ConfigurationRefused) {
+        if let command = configuration.onFire, let problem = HookCommand.problem(command) {
+            throw ConfigurationRefused(description: "on-fire: \(problem)")
+        }
         guard let zone = configuration.timeZone else { return }
         do { _ = try zones.rules(named: zone) } catch { throw ConfigurationRefused(description: "time-zone: \(error)") }
     }

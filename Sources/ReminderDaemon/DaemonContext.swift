@@ -77,6 +77,20 @@ final class DaemonContext: Sendable {
     }
 
     /// Announces a message about the daemon itself.
+    /// A date the user typed (YYYY-MM-DD), or the parameter's error.
+    func date(_ text: String, parameter: String) throws(ServiceError) -> LocalDate {
+        guard let date = ISO8601.parseDate(text) else {
+            throw .invalidTime(parameter: parameter, message: "invalid date '\(text)': write YYYY-MM-DD, e.g. 2026-11-24")
+        }
+        return date
+    }
+
+    /// A date the user typed, or today in the system zone when none was given.
+    func date(_ text: String?, parameter: String, now: Instant) throws(ServiceError) -> LocalDate {
+        if let text { return try date(text, parameter: parameter) }
+        return LocalDate(dayNumber: try zone(named: nil).localDayNumber(at: now))
+    }
+
     func say(_ severity: DaemonMessage.Severity, _ text: String) {
         announcer.announce(.daemon(DaemonMessage(severity, text)))
     }

@@ -9,7 +9,9 @@ enum ServiceError: Error {
     case invalidRule(String)
     case invalidTime(parameter: String, message: String)
     case unknownTimeZone(String, String)
-    case nothingToSnooze(String, String)
+    /// Nothing of the reminder is due (done), or due or ahead (skip, snooze): its name and why.
+    case nothingDue(String, String)
+    case logNotFound(Int64)
     case habit(String)
     case invalidInput(parameter: String, message: String)
     case store(String)
@@ -46,8 +48,11 @@ enum ServiceError: Error {
             return VarlinkError(name: interface + "InvalidTime", parameters: ["parameter": .string(parameter), "message": .string(message)])
         case .unknownTimeZone(let zone, let message):
             return VarlinkError(name: interface + "UnknownTimeZone", parameters: ["timeZone": .string(zone), "message": .string(message)])
-        case .nothingToSnooze(let reminder, let message):
-            return VarlinkError(name: interface + "NothingToSnooze", parameters: ["reminder": .string(reminder), "message": .string(message)])
+        case .nothingDue(let reminder, let message):
+            return VarlinkError(name: interface + "NothingDue", parameters: ["reminder": .string(reminder), "message": .string(message)])
+        case .logNotFound(let id):
+            return VarlinkError(name: interface + "LogNotFound", parameters: [
+                "id": .number(Double(id)), "message": .string("no log with id \(id): see 'remindctl log list' (add --date YYYY-MM-DD for another day)")])
         case .invalidInput(let parameter, let message):
             return VarlinkError(name: interface + "InvalidInput", parameters: ["parameter": .string(parameter), "message": .string(message)])
         case .habit(let message):

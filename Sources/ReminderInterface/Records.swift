@@ -8,6 +8,8 @@ public struct FiringValue: Codable, Sendable, Hashable {
     /// ISO 8601 local time with offset.
     public var local: String
     public var utc: String
+    /// A pending snooze of the occurrence: `local` and `utc` are when the snooze announces it (Next only).
+    public var snoozed: Bool?
 
     public init(reminderID: Int64, name: String, occurrence: Occurrence) {
         reminderId = reminderID
@@ -15,6 +17,14 @@ public struct FiringValue: Codable, Sendable, Hashable {
         slot = occurrence.slotID(reminderID: String(reminderID))
         local = occurrence.localISO8601
         utc = occurrence.instant.description
+    }
+
+    /// The snooze of `occurrence` due at `due`.
+    public init(reminderID: Int64, name: String, occurrence: Occurrence, snoozedUntil due: Instant, in zone: TimeZoneRules) {
+        self.init(reminderID: reminderID, name: name, occurrence: occurrence)
+        local = ISO8601.format(due, offsetSeconds: zone.offset(at: due), zulu: false)
+        utc = due.description
+        snoozed = true
     }
 }
 
@@ -59,10 +69,18 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     public var streak: Int
     /// How long after an occurrence a log still takes it; nil: until the next occurrence (at most the day's end).
     public var windowSeconds: Int64?
+    /// Announce a due occurrence again every this many seconds until it is taken or skipped (nil: once).
+    public var repeatSeconds: Int64?
+    /// At most this many repeats (nil: until the window ends).
+    public var repeatMax: Int?
+    /// A command run at each announcement (program and arguments).
+    public var command: [String]?
+    /// normal or critical (desktop notifications).
+    public var urgency: String
 
     public init(
         id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
-        streak: Int, windowSeconds: Int64? = nil
+        streak: Int, windowSeconds: Int64? = nil, delivery: Delivery = Delivery()
     ) {
         self.id = id
         self.name = name
@@ -74,6 +92,10 @@ public struct ReminderValue: Codable, Sendable, Hashable {
         self.next = next
         self.streak = streak
         self.windowSeconds = windowSeconds
+        repeatSeconds = delivery.repeatPlan?.intervalSeconds
+        repeatMax = delivery.repeatPlan?.maximum
+        command = delivery.command
+        urgency = delivery.critical ? "critical" : "normal"
     }
 }
 
@@ -132,16 +154,58 @@ public struct StatusValue: Codable, Sendable, Hashable {
     }
 }
 
-/// `Log`'s reply.
-public struct LogReply: Codable, Sendable, Hashable {
+/// `Intake` of `io.remindd.Reminders`: one logged intake, and what it does to the occurrences of its day.
+public struct IntakeValue: Codable, Sendable, Hashable {
+    /// The log's id (for `log delete`).
+    public var id: Int64
     public var reminderId: Int64
+    public var reminderName: String
     public var utc: String
+    /// ISO 8601 local time with offset, in the reminder's zone.
     public var local: String
+    /// The occurrence it takes (local ISO 8601): the log falls in that occurrence's window.
+    public var takes: String?
+    /// The occurrence it suppresses (local ISO 8601): logged before it, it will not (or did not) fire.
+    public var suppresses: String?
 
-    public init(reminderId: Int64, utc: String, local: String) {
+    public init(id: Int64, reminderId: Int64, reminderName: String, utc: String, local: String, takes: String? = nil, suppresses: String? = nil) {
+        self.id = id
         self.reminderId = reminderId
+        self.reminderName = reminderName
         self.utc = utc
         self.local = local
+        self.takes = takes
+        self.suppresses = suppresses
+    }
+}
+
+/// `Log`'s and `Done`'s reply: the log, and how many pending snoozes it cancelled.
+public struct LogReply: Codable, Sendable, Hashable {
+    public var log: IntakeValue
+    public var cancelledSnoozes: Int
+
+    public init(log: IntakeValue, cancelledSnoozes: Int) {
+        self.log = log
+        self.cancelledSnoozes = cancelledSnoozes
+    }
+}
+
+/// `Snooze`'s reply.
+public struct SnoozeReply: Codable, Sendable, Hashable {
+    /// The occurrence snoozed.
+    public var occurrence: FiringValue
+    /// When it is announced (local ISO 8601).
+    public var until: String
+    /// It had not come due yet: it is not announced at its time, only at `until`.
+    public var postponed: Bool
+    /// When the snooze it replaced was due (local ISO 8601).
+    public var replaced: String?
+
+    public init(occurrence: FiringValue, until: String, postponed: Bool, replaced: String?) {
+        self.occurrence = occurrence
+        self.until = until
+        self.postponed = postponed
+        self.replaced = replaced
     }
 }
 

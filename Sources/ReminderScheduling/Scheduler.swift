@@ -9,13 +9,16 @@ public struct SchedulableReminder: Sendable, Hashable {
     public let zone: TimeZoneRules
     /// The reminder's own window (see `ReminderRule.windowEnd(of:windowSeconds:in:)`); nil: the default.
     public let windowSeconds: Int64?
+    /// Repeats, command and urgency of its announcements.
+    public let delivery: Delivery
 
-    public init(id: Int64, name: String, rule: ReminderRule, zone: TimeZoneRules, windowSeconds: Int64? = nil) {
+    public init(id: Int64, name: String, rule: ReminderRule, zone: TimeZoneRules, windowSeconds: Int64? = nil, delivery: Delivery = Delivery()) {
         self.id = id
         self.name = name
         self.rule = rule
         self.zone = zone
         self.windowSeconds = windowSeconds
+        self.delivery = delivery
     }
 
     /// When the window of one of its occurrences closes.

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import ReminderCore
 
@@ -19,10 +20,12 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
     public var handledThrough: Int64
     /// How long after an occurrence a log still takes it; nil: until the next occurrence (at most the day's end).
     public var windowSeconds: Int64?
+    /// Repeats, command, urgency (stored as JSON; null: the default).
+    public var delivery: Delivery
 
     public init(
         id: Int64?, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool, createdAt: Int64, handledThrough: Int64,
-        windowSeconds: Int64? = nil
+        windowSeconds: Int64? = nil, delivery: Delivery = Delivery()
     ) {
         self.id = id
         self.name = name
@@ -32,6 +35,7 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         self.createdAt = createdAt
         self.handledThrough = handledThrough
         self.windowSeconds = windowSeconds
+        self.delivery = delivery
     }
 
     public init(row: Row) throws {
@@ -43,6 +47,8 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         createdAt = row["createdAt"]
         handledThrough = row["handledThrough"]
         windowSeconds = row["windowSeconds"]
+        let delivery: String? = row["delivery"]
+        self.delivery = try delivery.map { try JSONDecoder().decode(Delivery.self, from: Data($0.utf8)) } ?? Delivery()
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -54,6 +60,7 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         container["createdAt"] = createdAt
         container["handledThrough"] = handledThrough
         container["windowSeconds"] = windowSeconds
+        container["delivery"] = delivery.isDefault ? nil : String(decoding: try JSONEncoder().encode(delivery), as: UTF8.self)
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -84,6 +91,8 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     /// How a firing was handled.
     public enum Kind: String, Codable, Sendable, DatabaseValueConvertible {
         case fired, suppressed, late, skipped
+        /// Not announced at its time: the user snoozed it before it came due; the snooze announces it.
+        case postponed
     }
 
     public var id: Int64?

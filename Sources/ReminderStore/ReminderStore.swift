@@ -147,7 +147,7 @@ public final class ReminderStore: Sendable {
     /// Every table of the current schema and its columns. `theSchemaListMatchesTheMigrations` (a test) keeps it
     /// equal to what the migrations create.
     static let expectedSchema: [String: Set<String>] = [
-        "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds"],
+        "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery"],
         "intake": ["id", "reminderId", "at", "timeZone"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned"],
         "restDay": ["date", "reason", "lightActivities"],
@@ -299,6 +299,11 @@ public final class ReminderStore: Sendable {
             }
             try db.create(index: "outcome_by_time", on: "outcome", columns: ["decidedAt"])
         }
+        migrator.registerMigration("v7-delivery") { db in
+            // Repeats until acknowledged, a command per reminder, critical urgency: JSON, null for the default.
+            try db.alter(table: "reminder") { t in t.add(column: "delivery", .text) }
+            try db.create(index: "intake_by_time", on: "intake", columns: ["at"])
+        }
         return migrator
     }
 
@@ -306,7 +311,8 @@ public final class ReminderStore: Sendable {
 
     /// Adds a reminder; nothing is written when the name is taken.
     public func addReminder(
-        name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, now: Instant
+        name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, delivery: Delivery = Delivery(),
+        now: Instant
     ) throws(StoreError) -> StoredReminder {
         try write { db in
             if try StoredReminder.filter(Column("name").collating(.nocase) == name).fetchOne(db) != nil {
@@ -314,7 +320,8 @@ public final class ReminderStore: Sendable {
             }
             var reminder = StoredReminder(
                 id: nil, name: name, rule: rule, timeZone: timeZone, enabled: enabled,
-                createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, windowSeconds: windowSeconds)
+                createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, windowSeconds: windowSeconds,
+                delivery: delivery)
             try reminder.insert(db)
             return reminder
         }
@@ -410,6 +417,29 @@ public final class ReminderStore: Sendable {
                 db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? ORDER BY at",
                 arguments: [reminderID, from.secondsSinceEpoch, through.secondsSinceEpoch]
             ).map(Instant.init(secondsSinceEpoch:))
+        }
+    }
+
+    /// The intake logged between two instants (inclusive), oldest first, optionally of one reminder.
+    public func intakeRecords(from: Instant, through: Instant, reminderID: Int64? = nil) throws(StoreError) -> [IntakeRecord] {
+        try read { db in
+            var request = IntakeRecord.filter(Column("at") >= from.secondsSinceEpoch && Column("at") <= through.secondsSinceEpoch)
+            if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
+            return try request.order(Column("at"), Column("id")).fetchAll(db)
+        }
+    }
+
+    /// One logged intake, or nil when there is none with that id.
+    public func intakeRecord(id: Int64) throws(StoreError) -> IntakeRecord? {
+        try read { db in try IntakeRecord.fetchOne(db, key: id) }
+    }
+
+    /// Deletes one logged intake. - Returns: what was deleted, or nil when there is no log with that id.
+    public func deleteIntake(id: Int64) throws(StoreError) -> IntakeRecord? {
+        try write { db in
+            guard let record = try IntakeRecord.fetchOne(db, key: id) else { return nil }
+            try IntakeRecord.deleteOne(db, key: id)
+            return record
         }
     }
 
@@ -566,9 +596,12 @@ public final class ReminderStore: Sendable {
 
     // MARK: Snoozes
 
-    /// Records a snoozed repeat of a firing, so that it survives a restart.
-    public func addSnooze(reminderID: Int64, scheduledAt: Instant, dueAt: Instant) throws(StoreError) {
+    /// Records a snoozed repeat of an occurrence, so that it survives a restart; it replaces an earlier snooze
+    /// of the same occurrence.
+    public func setSnooze(reminderID: Int64, scheduledAt: Instant, dueAt: Instant) throws(StoreError) {
         try write { db in
+            try db.execute(
+                sql: "DELETE FROM snooze WHERE reminderId = ? AND scheduledAt = ?", arguments: [reminderID, scheduledAt.secondsSinceEpoch])
             try db.execute(
                 sql: "INSERT INTO snooze (reminderId, scheduledAt, dueAt) VALUES (?, ?, ?)",
                 arguments: [reminderID, scheduledAt.secondsSinceEpoch, dueAt.secondsSinceEpoch])
@@ -584,9 +617,12 @@ public final class ReminderStore: Sendable {
         }
     }
 
-    /// Forgets the snoozes due at or before an instant (they were announced).
-    public func removeSnoozes(dueThrough instant: Instant) throws(StoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM snooze WHERE dueAt <= ?", arguments: [instant.secondsSinceEpoch]) }
+    /// Forgets the snooze of an occurrence (announced, or cancelled by a log or a skip).
+    public func removeSnooze(reminderID: Int64, scheduledAt: Instant) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "DELETE FROM snooze WHERE reminderId = ? AND scheduledAt = ?", arguments: [reminderID, scheduledAt.secondsSinceEpoch])
+        }
     }
 
     // MARK: Firings
@@ -668,11 +704,11 @@ public final class ReminderStore: Sendable {
         }
     }
 
-    /// Announced firings (fired, late) scheduled since an instant, oldest first: the occurrences whose windows
+    /// Announced (or postponed) firings scheduled since an instant, oldest first: the occurrences whose windows
     /// may still be open after a restart.
     public func announcedFirings(since: Instant) throws(StoreError) -> [FiringRecord] {
         try read { db in
-            try FiringRecord.filter(Column("scheduledAt") >= since.secondsSinceEpoch && ["fired", "late"].contains(Column("kind")))
+            try FiringRecord.filter(Column("scheduledAt") >= since.secondsSinceEpoch && ["fired", "late", "postponed"].contains(Column("kind")))
                 .order(Column("scheduledAt")).fetchAll(db)
         }
     }

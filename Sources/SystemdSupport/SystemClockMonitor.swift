@@ -78,17 +78,7 @@ public final class SystemClockMonitor: Sendable {
         let thread = PollingThread(
             timer: timerDescriptor, inotify: inotifyDescriptor, zoneSettingWatch: zoneSettingWatch, signals: signalDescriptor,
             stop: stopDescriptor, continuation: continuation)
-        var handle = pthread_t()
-        let box = Unmanaged.passRetained(thread).toOpaque()
-        guard pthread_create(&handle, nil, { raw in
-            let thread = Unmanaged<PollingThread>.fromOpaque(raw!).takeRetainedValue()
-            thread.run()
-            return nil
-        }, box) == 0 else {
-            Unmanaged<PollingThread>.fromOpaque(box).release()
-            throw SystemError(operation: "pthread_create")
-        }
-        pthread_detach(handle)
+        try DetachedThread.start { thread.run() }
     }
 
     /// Arms the timer for a wall-clock instant (seconds since the epoch); a past instant fires at once.

@@ -10,17 +10,48 @@ private struct SnoozeParameters: Encodable { let reminder: String; let minutes: 
 private struct CountParameters: Encodable { let count: Int }
 private struct HistoryParameters: Encodable { let since: String?; let reminder: String?; let limit: Int }
 private struct FiringsReply: Decodable { let firings: [FiringValue] }
-private struct FiringReply: Decodable { let firing: FiringValue }
 private struct HistoryReply: Decodable { let entries: [HistoryEntryValue] }
 private struct WatchReply: Decodable { let entry: HistoryEntryValue }
 
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
-        abstract: "Log an intake: a firing on the same day at or after it is suppressed.",
+        abstract: "Log an intake, list a day's logs, or delete a log.",
+        discussion: """
+            'remindctl log NAME' is 'remindctl log add NAME'.
+
+            Examples:
+              remindctl log "Vitamin D"
+              remindctl log Meds --at 07:45
+              remindctl log list --date 2026-11-21
+              remindctl log delete 42
+            """,
+        subcommands: [LogAddCommand.self, LogListCommand.self, LogDeleteCommand.self],
+        defaultSubcommand: LogAddCommand.self
+    )
+}
+
+/// The line that tells what a log did: `Logged Meds at Sun 08:05: takes the 08:00 dose`.
+private func describe(_ log: IntakeValue, verb: String) -> String {
+    var line = "\(verb) \(log.reminderName) at \(humanTime(log.local)) (log \(log.id))"
+    if let takes = log.takes { line += ": takes the \(clockTime(takes)) occurrence" }
+    if let suppresses = log.suppresses { line += ": the \(clockTime(suppresses)) occurrence will not be announced (already logged)" }
+    return line
+}
+
+/// `08:00` of a local ISO 8601 time.
+private func clockTime(_ iso: String) -> String {
+    ISO8601.parseInstant(iso).map { "\($0.local.time)" } ?? iso
+}
+
+struct LogAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Log an intake: it takes the occurrence whose window it falls in, and suppresses a later one of the day it was logged ahead of.",
         discussion: """
             --at takes a time today (07:45), a local date-time (2026-11-21T07:45) in the reminder's zone,
-            or an instant with offset. A time in the future is refused.
+            or an instant with offset. A time in the future is refused. A log cancels the pending snoozes
+            and repeats of the occurrence it takes.
 
             Examples:
               remindctl log "Vitamin D"
@@ -36,28 +67,141 @@ struct LogCommand: ParsableCommand {
     func run() throws {
         let reply = try connection.call("Log", LogParameters(reminder: reminder, at: at), as: LogReply.self)
         if json { return try printJSON(reply) }
-        print("Logged \(reminder) at \(humanTime(reply.local))")
+        print(describe(reply.log, verb: "Logged"))
+        if reply.cancelledSnoozes > 0 { print("Cancelled its pending snooze.") }
+    }
+}
+
+struct LogListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the intake logged on a day, with the occurrence each log takes or suppresses.",
+        discussion: "Examples:\n  remindctl log list\n  remindctl log list --date 2026-11-21 --reminder Meds --json", aliases: ["ls"])
+
+    @Option(help: ArgumentHelp("The day (YYYY-MM-DD, default today).", valueName: "date")) var date: String?
+    @Option(help: "Only this reminder (id or name).") var reminder: String?
+    @Flag(help: "Print a JSON array of logs.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        if let date, ISO8601.parseDate(date) == nil { throw CLIError("invalid --date '\(date)': write YYYY-MM-DD") }
+        struct Parameters: Encodable { let date: String?; let reminder: String? }
+        struct Reply: Decodable { let logs: [IntakeValue] }
+        let logs = try connection.call("Logs", Parameters(date: date, reminder: reminder), as: Reply.self).logs
+        if json { return try printJSON(logs) }
+        if logs.isEmpty { return print("Nothing logged \(date.map { "on \($0)" } ?? "today").") }
+        printTable(
+            ["ID", "TIME", "REMINDER", "EFFECT"],
+            logs.map { log in
+                let effect = log.takes.map { "takes \(clockTime($0))" } ?? log.suppresses.map { "suppresses \(clockTime($0))" } ?? "-"
+                return [String(log.id), humanTime(log.local), log.reminderName, effect]
+            })
+    }
+}
+
+struct LogDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a log (by the id 'log list' shows): what it took is due again, what it suppressed fires.",
+        discussion: "Example:\n  remindctl log delete 42", aliases: ["rm"])
+
+    @Argument(help: "The log's id (see 'remindctl log list').") var id: Int64
+    @Flag(help: "Print the deleted log as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        struct Parameters: Encodable { let id: Int64 }
+        struct Reply: Decodable { let log: IntakeValue }
+        let log = try connection.call("DeleteLog", Parameters(id: id), as: Reply.self).log
+        if json { return try printJSON(log) }
+        var line = "Deleted log \(log.id): \(log.reminderName) at \(humanTime(log.local))"
+        if let takes = log.takes { line += "; the \(clockTime(takes)) occurrence is no longer taken" }
+        if let suppresses = log.suppresses { line += "; the \(clockTime(suppresses)) occurrence will be announced again" }
+        print(line)
+    }
+}
+
+struct DoneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "done", abstract: "Mark the occurrence that is due as taken (logs an intake now).",
+        discussion: """
+            Refused when nothing of the reminder is due (it fired and nothing is logged yet): use
+            'remindctl log' to record an intake at any time. Its snoozes and repeats stop.
+
+            Example:
+              remindctl done Meds
+            """, aliases: ["taken"])
+
+    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Flag(help: "Print the log as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reply = try connection.call("Done", ReminderKey(reminder: reminder), as: LogReply.self)
+        if json { return try printJSON(reply) }
+        print(describe(reply.log, verb: "Taken:"))
+    }
+}
+
+struct SkipCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "skip", abstract: "Skip the occurrence that is due, or else the next one (it will not be announced).",
+        discussion: """
+            A skipped occurrence is neither taken nor missed; 'today' and 'history' show it with the reason.
+
+            Examples:
+              remindctl skip Meds --reason "doctor said pause"
+              remindctl skip "Evening walk"
+            """)
+
+    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Option(help: "Why (kept with it; up to 500 characters).") var reason: String?
+    @Flag(help: "Print the skipped occurrence as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        struct Parameters: Encodable { let reminder: String; let reason: String? }
+        struct Reply: Decodable { let occurrence: OccurrenceValue }
+        let occurrence = try connection.call("Skip", Parameters(reminder: reminder, reason: reason), as: Reply.self).occurrence
+        if json { return try printJSON(occurrence) }
+        print("Skipped \(occurrence.reminderName) at \(humanTime(occurrence.local))\(reason.map { ": \($0)" } ?? "")")
     }
 }
 
 struct SnoozeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "snooze", abstract: "Announce a reminder's latest firing again after some minutes.",
-        discussion: "Example:\n  remindctl snooze Meds --minutes 15")
+        commandName: "snooze", abstract: "Announce the due occurrence again in some minutes, or postpone the next one.",
+        discussion: """
+            With an occurrence due (fired, nothing logged): it is announced again in --minutes. Otherwise
+            the next occurrence is postponed by --minutes: not announced at its time, only then. A second
+            snooze of the same occurrence replaces the first; a log or a skip cancels it. 'remindctl next'
+            lists pending snoozes. A snooze must end inside the occurrence's window.
+
+            Examples:
+              remindctl snooze Meds
+              remindctl snooze Meds --minutes 30 --json
+            """)
 
     @Argument(help: "The reminder's id or name.") var reminder: String
-    @Option(help: "Minutes until it is announced again (1-1440).") var minutes = 10
+    @Option(help: "Minutes until it is announced (1-1440).") var minutes = 10
+    @Flag(help: "Print the snooze as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try connection.call("Snooze", SnoozeParameters(reminder: reminder, minutes: minutes), as: FiringReply.self)
-        print("Snoozed \(reply.firing.reminderName) (\(reply.firing.slot)) for \(minutes) min")
+        guard (1...1440).contains(minutes) else { throw CLIError("invalid --minutes \(minutes): snooze for 1 to 1440 minutes") }
+        let reply = try connection.call("Snooze", SnoozeParameters(reminder: reminder, minutes: minutes), as: SnoozeReply.self)
+        if json { return try printJSON(reply) }
+        let name = reply.occurrence.reminderName
+        var line = reply.postponed
+            ? "Postponed \(name) (\(clockTime(reply.occurrence.local))) to \(humanTime(reply.until))"
+            : "Snoozed \(name) (\(clockTime(reply.occurrence.local))) until \(humanTime(reply.until))"
+        if let replaced = reply.replaced { line += "; replaces the snooze until \(clockTime(replaced))" }
+        print(line)
     }
 }
 
 struct NextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "next", abstract: "Show the next firings across all reminders.",
+        commandName: "next", abstract: "Show the next firings across all reminders, pending snoozes included.",
         discussion: "Examples:\n  remindctl next\n  remindctl next --count 3 --json")
 
     @Option(help: "How many firings.") var count = 10
@@ -69,7 +213,7 @@ struct NextCommand: ParsableCommand {
         let firings = try connection.call("Next", CountParameters(count: count), as: FiringsReply.self).firings
         if json { return try printJSON(firings) }
         if firings.isEmpty { return print("Nothing scheduled.") }
-        printTable(["WHEN", "REMINDER", "SLOT"], firings.map { [humanTime($0.local), $0.reminderName, $0.slot] })
+        printTable(["WHEN", "REMINDER", "SLOT"], firings.map { [humanTime($0.local), $0.reminderName + ($0.snoozed == true ? " (snoozed)" : ""), $0.slot] })
     }
 }
 

@@ -14,6 +14,7 @@ struct RemindCtl: AsyncParsableCommand {
               remindctl add "Vitamin D" --weekly sun --at 09:00
               remindctl add "Meds" --preset "Twice a Day" --start 08:00
               remindctl log "Vitamin D"
+              remindctl done Meds
               remindctl next
               remindctl history --since 7d
               remindctl preview --monthly 31 --at 09:00 --tz Europe/Berlin --count 4
@@ -24,7 +25,7 @@ struct RemindCtl: AsyncParsableCommand {
             """,
         subcommands: [
             AddCommand.self, ListCommand.self, ShowCommand.self, UpdateCommand.self, RemoveCommand.self,
-            EnableCommand.self, DisableCommand.self, LogCommand.self, SnoozeCommand.self, NextCommand.self,
+            EnableCommand.self, DisableCommand.self, LogCommand.self, DoneCommand.self, SkipCommand.self, SnoozeCommand.self, NextCommand.self,
             HistoryCommand.self, StatusCommand.self, WatchCommand.self, PreviewCommand.self,
             StreakCommand.self, RestCommand.self, FreezeCommand.self, RecoverCommand.self, AchievementsCommand.self,
             CalendarCommand.self, ExerciseCommand.self, WorkoutCommand.self, FoodCommand.self, TodayCommand.self,

@@ -3,8 +3,14 @@ import ReminderCore
 import ReminderInterface
 
 /// The parameters the daemon's methods take, as sent by remindctl.
-private struct AddParameters: Encodable { let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool?; let window: String? }
-private struct UpdateParameters: Encodable { let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String?; let window: String? }
+private struct AddParameters: Encodable {
+    let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool?; let window: String?
+    let `repeat`: String?; let repeatMax: Int?; let command: [String]?; let urgency: String?
+}
+private struct UpdateParameters: Encodable {
+    let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String?; let window: String?
+    let `repeat`: String?; let repeatMax: Int?; let command: [String]?; let urgency: String?
+}
 struct ReminderKey: Encodable { let reminder: String }
 struct NoParameters: Encodable {}
 struct ReminderReply: Decodable { let reminder: ReminderValue }
@@ -21,7 +27,47 @@ private func describe(_ reminder: ReminderValue) {
     print("enabled:   \(reminder.enabled ? "yes" : "no")")
     print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
     print("window:    \(reminder.windowSeconds.map { "\(windowText($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
+    if let seconds = reminder.repeatSeconds {
+        print("repeat:    every \(windowText(seconds)) until taken or skipped\(reminder.repeatMax.map { ", at most \($0) times" } ?? "")")
+    }
+    if let command = reminder.command { print("exec:      \(ShellWords.join(command))") }
+    if reminder.urgency != "normal" { print("urgency:   \(reminder.urgency)") }
     if let next = reminder.next { print("next:      \(humanTime(next.local))  \(next.slot)") }
+}
+
+/// How a reminder reaches the person beyond the journal: the flags add and update share.
+struct DeliveryOptions: ParsableArguments {
+    @Option(name: .customLong("repeat"), help: ArgumentHelp(
+        "Announce a due occurrence again every LENGTH (10m, 1h; 1s to 24h) until it is taken or skipped, or its window ends. \"\" (update): announce once.",
+        valueName: "length")) var repeatInterval: String?
+    @Option(help: ArgumentHelp("At most this many repeats (1-100; 0 with update: until the window ends).", valueName: "n")) var repeatMax: Int?
+    @Option(help: ArgumentHelp(
+        "A command to run at each announcement, without a shell: an absolute path and arguments, quoted as in a shell. \"\" (update): none.",
+        valueName: "command")) var exec: String?
+    @Option(help: ArgumentHelp("normal or critical (the desktop notification stays until acted on).", valueName: "level")) var urgency: String?
+
+    var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil }
+
+    /// The command's words, or nil when --exec was not given ([] for --exec "").
+    func command() throws -> [String]? {
+        guard let exec else { return nil }
+        do { return try ShellWords.split(exec) } catch { throw CLIError("invalid --exec: \(error)") }
+    }
+
+    /// Refuses what the daemon would refuse, before connecting (the program's path is checked by the daemon,
+    /// which runs it).
+    func validate(adding: Bool) throws {
+        if let text = repeatInterval, !(text.isEmpty && !adding), RepeatPlan.interval(text) == nil {
+            throw CLIError("invalid --repeat '\(text)': write \(RepeatPlan.forms)")
+        }
+        if let max = repeatMax, !RepeatPlan.maximums.contains(max), !(max == 0 && !adding) {
+            throw CLIError("invalid --repeat-max \(max): give 1 to 100 repeats")
+        }
+        if let urgency, !["normal", "critical"].contains(urgency) {
+            throw CLIError("invalid --urgency '\(urgency)': write normal or critical")
+        }
+        _ = try command()
+    }
 }
 
 /// `2h`, `1h30m`, `45s`.
@@ -49,6 +95,8 @@ struct AddCommand: ParsableCommand {
               remindctl add "Meds" --preset "Twice a Day" --start 08:00
               remindctl add "Rent" --monthly 1 --at 10:00 --tz Europe/Berlin
               remindctl add "Call mum" --once 2026-12-24T18:00
+              remindctl add Pills --preset "Twice a Day" --repeat 10m --repeat-max 3 --window 2h
+              remindctl add Pills --daily --at 08:00 --exec '/usr/bin/notify-send "Take your pills"'
             """
     )
 
@@ -58,6 +106,7 @@ struct AddCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "How long after each occurrence a log still counts (2h, 90m; up to 24h); then it is missed. Default: until the next occurrence, at most the day's end.",
         valueName: "length")) var window: String?
+    @OptionGroup var delivery: DeliveryOptions
     @Flag(help: "Add it disabled.") var disabled = false
     @Flag(help: "Print the added reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -65,8 +114,11 @@ struct AddCommand: ParsableCommand {
     func run() throws {
         _ = try rule.makeRule()  // the same validation the daemon does, before connecting
         try checkWindow(window)
-        let reply = try connection.call(
-            "Add", AddParameters(name: name, rule: rule.spec, timeZone: tz, enabled: disabled ? false : nil, window: window), as: ReminderReply.self)
+        try delivery.validate(adding: true)
+        let parameters = AddParameters(
+            name: name, rule: rule.spec, timeZone: tz, enabled: disabled ? false : nil, window: window,
+            repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
+        let reply = try connection.call("Add", parameters, as: ReminderReply.self)
         if json { return try printJSON(reply.reminder) }
         print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
         if let next = reply.reminder.next { print("Next: \(humanTime(next.local))") }
@@ -83,6 +135,8 @@ struct UpdateCommand: ParsableCommand {
             Examples:
               remindctl update "Vitamin D" --weekly sun,wed --at 09:00
               remindctl update 3 --name "Vitamin D3"
+              remindctl update Pills --repeat 15m --urgency critical
+              remindctl update Pills --repeat "" --exec ""
             """
     )
 
@@ -91,6 +145,7 @@ struct UpdateCommand: ParsableCommand {
     @OptionGroup var rule: RuleOptions
     @Option(help: ArgumentHelp("A new time zone; \"\" to follow the system zone.", valueName: "zone")) var tz: String?
     @Option(help: ArgumentHelp("A new window (2h, 90m; up to 24h); \"\" for the default.", valueName: "length")) var window: String?
+    @OptionGroup var delivery: DeliveryOptions
     @Flag(help: "Print the reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -98,13 +153,15 @@ struct UpdateCommand: ParsableCommand {
         let spec = rule.spec
         let changesRule = spec != RuleSpec()
         if changesRule { _ = try rule.makeRule() }
-        guard changesRule || name != nil || tz != nil || window != nil else {
-            throw CLIError("nothing to change: give --name, --tz, --window or rule flags such as --daily --at 08:00")
+        guard changesRule || name != nil || tz != nil || window != nil || !delivery.isEmpty else {
+            throw CLIError("nothing to change: give --name, --tz, --window, --repeat, --exec, --urgency or rule flags such as --daily --at 08:00")
         }
         try checkWindow(window)
-        let reply = try connection.call(
-            "Update", UpdateParameters(reminder: reminder, name: name, rule: changesRule ? spec : nil, timeZone: tz, window: window),
-            as: ReminderReply.self)
+        try delivery.validate(adding: false)
+        let parameters = UpdateParameters(
+            reminder: reminder, name: name, rule: changesRule ? spec : nil, timeZone: tz, window: window,
+            repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
+        let reply = try connection.call("Update", parameters, as: ReminderReply.self)
         if json { return try printJSON(reply.reminder) }
         describe(reply.reminder)
     }

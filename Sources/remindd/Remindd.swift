@@ -132,6 +132,8 @@ struct Remindd: AsyncParsableCommand {
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
         let journal = Journal(identifier: "remindd")
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
+        let channels = Channels(journal: journalAnnouncer, hooks: CommandHookAnnouncer(
+            onFire: settings.onFire, journal: journal, report: { journalAnnouncer.announce(.daemon($0)) }))
         let notifier = Notifier()
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
         let moved = try prepareStateDirectory(paths)
@@ -141,7 +143,7 @@ struct Remindd: AsyncParsableCommand {
 
         let dataDirectory = dataDir ?? Self.defaultDataDirectory()
         let daemon = Daemon(DaemonPorts(
-            clock: SystemClock(monitor: monitor, zones: zones), announcers: [journalAnnouncer], status: notifier, store: store, zones: zones,
+            clock: SystemClock(monitor: monitor, zones: zones), announcers: channels.all, status: notifier, store: store, zones: zones,
             configuration: settings, exercises: try Self.loadExercises(dataDirectory),
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
             journalAvailable: { journal.isJournalAvailable }))
@@ -162,7 +164,7 @@ struct Remindd: AsyncParsableCommand {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await _ in reloadRequests {
-                    await reload(daemon, zones: zones, paths: paths, announcer: journalAnnouncer, notifier: notifier)
+                    await reload(daemon, zones: zones, paths: paths, channels: channels, notifier: notifier)
                 }
             }
             group.addTask {
@@ -229,13 +231,14 @@ struct Remindd: AsyncParsableCommand {
 
     /// SIGHUP: RELOADING=1, re-read and check the config and re-plan, READY=1. All or nothing: a file that
     /// start-up would refuse keeps the running configuration and schedule.
-    func reload(_ daemon: Daemon, zones: TimeZoneDatabase, paths: RemindPaths, announcer: JournalAnnouncer, notifier: Notifier) async {
+    func reload(_ daemon: Daemon, zones: TimeZoneDatabase, paths: RemindPaths, channels: Channels, notifier: Notifier) async {
         notifier.reloading()
         let path = config ?? paths.configFile
+        let announcer = channels.journal
         do {
             let reloaded = try loadCheckedConfiguration(zones: zones, paths: paths)
             try await daemon.reload(reloaded)
-            announcer.setLogLevel(reloaded.logLevel)
+            channels.apply(reloaded)
             announcer.announce(.daemon(DaemonMessage(.info, "Configuration reloaded from \(path)")))
         } catch {
             announcer.announce(.daemon(DaemonMessage(.error, "Reload failed, keeping the previous configuration: \(error)")))
@@ -332,3 +335,16 @@ struct Failure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Where announcements go, beyond Watch: the journal (the record of everything) and command hooks.
+struct Channels: Sendable {
+    let journal: JournalAnnouncer
+    let hooks: CommandHookAnnouncer
+
+    var all: [any Announcer] { [journal, hooks] }
+
+    /// Applies a reloaded configuration's `log-level` and `on-fire`.
+    func apply(_ configuration: DaemonConfiguration) {
+        journal.setLogLevel(configuration.logLevel)
+        hooks.setOnFire(configuration.onFire)
+    }
+}

@@ -12,12 +12,14 @@ struct ConfigurationTests {
             catch-up = false
             socket = '/run/user/1000/remindd/control.sock'
             log-level = "info"
+            on-fire = ["/usr/bin/notify-send", 'Take it, now', "a \\"quoted\\" word", ]
             """
         let configuration = try DaemonConfiguration.parse(text, file: "config.toml")
         #expect(configuration.timeZone == "Europe/Berlin")
         #expect(configuration.catchUp == false)
         #expect(configuration.socket == "/run/user/1000/remindd/control.sock")
         #expect(configuration.logLevel == "info")
+        #expect(configuration.onFire == ["/usr/bin/notify-send", "Take it, now", "a \"quoted\" word"])
         #expect(try DaemonConfiguration.parse("", file: "c") == DaemonConfiguration())
     }
 
@@ -29,6 +31,9 @@ struct ConfigurationTests {
         ("[daemon]", 1, "tables are not used"),
         ("catch-up = true\ncatch-up = false", 2, "'catch-up' is set twice"),
         ("time-zone", 1, "expected 'key = value'"),
+        ("on-fire = []", 1, "bad value [] for 'on-fire': use a command as a list of strings"),
+        ("on-fire = [\"/bin/true\", 3]", 1, "bad value"),
+        ("on-fire = \"/bin/true\"", 1, "bad value"),
     ])
     func errorsNameTheLine(text: String, line: Int, words: String) {
         #expect {

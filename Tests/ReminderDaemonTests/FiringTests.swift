@@ -85,7 +85,6 @@ struct FiringTests {
     @Test func aSnoozeRepeatsTheFiringOnceAndSurvivesARestart() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
-        await #expect(throws: VarlinkError.self) { try await daemon.call("Snooze", ["reminder": "Pills", "minutes": 10]) }
 
         await daemon.advance(to: instant("2026-03-02T08:02:00Z"))
         try await daemon.call("Snooze", ["reminder": "Pills", "minutes": 10])

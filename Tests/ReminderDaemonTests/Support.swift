@@ -16,8 +16,8 @@ typealias Rule = [String: JSONValue]
 extension TestDaemon {
     /// Adds a reminder through the `Add` method.
     @discardableResult
-    func add(_ name: String, _ rule: Rule, timeZone: String? = nil) async throws -> ReminderValue {
-        var parameters: [String: JSONValue] = ["name": .string(name), "rule": .object(rule)]
+    func add(_ name: String, _ rule: Rule, timeZone: String? = nil, _ extra: [String: JSONValue] = [:]) async throws -> ReminderValue {
+        var parameters: [String: JSONValue] = ["name": .string(name), "rule": .object(rule)].merging(extra) { $1 }
         if let timeZone { parameters["timeZone"] = .string(timeZone) }
         return try await call("Add", parameters, as: [String: ReminderValue].self)["reminder"]!
     }

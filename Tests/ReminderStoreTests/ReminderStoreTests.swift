@@ -86,16 +86,30 @@ struct ReminderStoreTests {
         #expect(try store.intakes(reminderID: reminder.id!, from: now.adding(seconds: -9999), through: now).isEmpty)
     }
 
-    @Test func snoozesSurviveReopeningUntilAnnounced() throws {
+    @Test func aSnoozeSurvivesReopeningAndASecondSnoozeOfTheOccurrenceReplacesIt() throws {
         let store = try ReminderStore(path: path)
         let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
-        try store.addSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 600))
+        try store.setSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 600))
+        try store.setSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 900))
         try store.close()
         let reopened = try ReminderStore(path: path)
         let pending = try reopened.snoozes()
-        #expect(pending.count == 1 && pending[0].reminderID == reminder.id && pending[0].dueAt == now.adding(seconds: 600))
-        try reopened.removeSnoozes(dueThrough: now.adding(seconds: 600))
+        #expect(pending.count == 1 && pending[0].reminderID == reminder.id && pending[0].dueAt == now.adding(seconds: 900))
+        try reopened.removeSnooze(reminderID: reminder.id!, scheduledAt: now)
         #expect(try reopened.snoozes().isEmpty)
+    }
+
+    @Test func aDeletedLogIsGoneAndTheDeliverySettingsRoundTrip() throws {
+        let store = try ReminderStore(path: path)
+        let delivery = Delivery(repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: 3), command: ["/bin/echo", "a b"], critical: true)
+        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, delivery: delivery, now: now)
+        let first = try store.logIntake(reminderID: reminder.id!, at: now, timeZone: "UTC")
+        let second = try store.logIntake(reminderID: reminder.id!, at: now.adding(seconds: 60), timeZone: "UTC")
+        #expect(try store.deleteIntake(id: first.id!) == first)
+        #expect(try store.deleteIntake(id: first.id!) == nil)
+        #expect(try store.intakeRecords(from: now, through: now.adding(seconds: 60)) == [second])
+        try store.close()
+        #expect(try ReminderStore(path: path).reminder("Meds").delivery == delivery)
     }
 
     @Test func changingTheRuleMovesHandledThroughToNow() throws {

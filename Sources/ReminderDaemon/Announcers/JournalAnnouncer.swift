@@ -14,6 +14,10 @@ public enum MessageID {
     public static let achievement = "71c4e9a3b5d04f28a6c2e8b1d9f3a057"
     public static let restSuggestion = "e6b2a9d4c1f3407e8d5a0b7c3e9f2146"
     public static let missed = "a4f7c2e91b3d4e6f8a0c5d2b7e9f1364"
+    public static let snoozed = "06377a56b4ec4c30946e9d4fd74e7e53"
+    public static let repeated = "9026fcce3c2c43b3b73395c2f9e692b0"
+    /// Taken or skipped by the user.
+    public static let acknowledged = "928c3235a708446db5a3937c92d50a94"
 }
 
 /// Writes events to the systemd journal: the only place that knows MESSAGE_IDs, wording, priorities and fields.
@@ -73,7 +77,16 @@ public final class JournalAnnouncer: Announcer {
         case .fired:
             message = "Reminder: \(FiringWording.reminder(firing))"
         case .snoozed:
+            messageID = MessageID.snoozed
             message = "Reminder (snoozed): \(FiringWording.reminder(firing))"
+        case .repeated:
+            messageID = MessageID.repeated
+            message = "Reminder (repeat \(event.repeatNumber ?? 1), still not taken): \(FiringWording.reminder(firing))"
+        case .postponed:
+            messageID = MessageID.snoozed
+            priority = .info
+            message = "Postponed reminder: \(FiringWording.reminder(firing))"
+            if let detail = event.detail { message += ": \(detail)" }
         case .late:
             messageID = MessageID.caughtUp
             message = "Reminder: \(FiringWording.reminder(firing)), late by \(FiringWording.duration(seconds: firing.lateSeconds))"
@@ -88,8 +101,9 @@ public final class JournalAnnouncer: Announcer {
             ("MESSAGE_ID", messageID), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
             ("REMINDER_SLOT", firing.slotID), ("SCHEDULED_UTC", firing.occurrence.instant.description),
             ("FIRED_UTC", event.handledAt.description), ("LATE_SECONDS", String(firing.lateSeconds)),
-            ("REMINDER_SLOTS_DUE", String(firing.slotsDue)),
+            ("REMINDER_SLOTS_DUE", String(firing.slotsDue)), ("REMINDER_ANNOUNCEMENT", event.kind.rawValue),
         ]
+        if let number = event.repeatNumber { fields.append(("REMINDER_REPEAT", String(number))) }
         if let detail = event.detail { fields.append(("REMINDER_DETAIL", detail)) }
         if event.replanned {
             message += " (again: the clock went back)"
@@ -100,14 +114,27 @@ public final class JournalAnnouncer: Announcer {
 
     private static func entry(for event: OccurrenceEvent) -> Entry {
         let firing = event.firing
-        let closed = FiringWording.when(firing.reminder.zone, event.windowEnd)
-        let message = "Missed: \(FiringWording.reminder(firing)): nothing logged by \(closed)"
-        let fields = [
-            ("MESSAGE_ID", MessageID.missed), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
+        let message: String
+        var messageID = MessageID.acknowledged
+        var priority = Journal.Priority.info
+        switch event.state {
+        case .taken:
+            let logged = event.loggedAt.map { " (logged \(FiringWording.when(firing.reminder.zone, $0)))" } ?? ""
+            message = "Taken: \(FiringWording.reminder(firing))\(logged)"
+        case .skipped:
+            message = "Skipped: \(FiringWording.reminder(firing))" + (event.reason.map { $0.isEmpty ? "" : ": \($0)" } ?? "")
+        default:
+            (messageID, priority) = (MessageID.missed, .notice)
+            message = "Missed: \(FiringWording.reminder(firing)): nothing logged by \(FiringWording.when(firing.reminder.zone, event.windowEnd))"
+        }
+        var fields = [
+            ("MESSAGE_ID", messageID), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
             ("REMINDER_SLOT", firing.slotID), ("SCHEDULED_UTC", firing.occurrence.instant.description),
             ("REMINDER_STATE", event.state.rawValue), ("WINDOW_END_UTC", event.windowEnd.description), ("DECIDED_UTC", event.decidedAt.description),
         ]
-        return Entry(message: message, priority: .notice, fields: fields.map(Entry.Field.init))
+        if let logged = event.loggedAt { fields.append(("LOGGED_UTC", logged.description)) }
+        if let reason = event.reason, !reason.isEmpty { fields.append(("REMINDER_REASON", reason)) }
+        return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
     }
 
     private static func entry(for notice: HabitNotice) -> Entry {

@@ -22,10 +22,14 @@ public final class WatchAnnouncer: Announcer {
     public init() {}
 
     public func announce(_ event: DaemonEvent) {
-        let entry: HistoryEntryValue
+        var entry: HistoryEntryValue
         switch event {
-        case .firing(let firing): entry = HistoryEntryValue(FiringRecord(firing))
-        case .occurrence(let occurrence): entry = HistoryEntryValue(OutcomeRecord(occurrence))
+        case .firing(let firing):
+            entry = HistoryEntryValue(FiringRecord(firing))
+            entry.kind = firing.kind.rawValue  // snoozed and repeated are stored as the firing they repeat
+        case .occurrence(let occurrence):
+            entry = HistoryEntryValue(OutcomeRecord(occurrence))
+            entry.kind = occurrence.state.rawValue  // taken is not stored: it follows from the log
         case .habit, .daemon: return
         }
         let dropped = subscribers.withLock { state in
@@ -81,7 +85,7 @@ extension OutcomeRecord {
         self.init(
             reminderId: event.firing.reminder.id, reminderName: event.firing.reminder.name, slot: event.firing.slotID,
             scheduledAt: event.firing.occurrence.instant.secondsSinceEpoch, state: event.state == .skipped ? .skipped : .missed,
-            decidedAt: event.decidedAt.secondsSinceEpoch, reason: nil)
+            decidedAt: event.decidedAt.secondsSinceEpoch, reason: event.reason)
     }
 }
 

@@ -121,15 +121,9 @@ struct FitnessService: Sendable {
 
     /// Days from `from` to `to` (inclusive, at most 366), each with its food, workouts and totals.
     func days(from: String, to: String?) throws(ServiceError) -> [DayValue] {
-        guard let first = ISO8601.parseDate(from) else { throw .invalidTime(parameter: "from", message: "invalid date '\(from)': write YYYY-MM-DD") }
+        let first = try context.date(from, parameter: "from")
         let zone = try context.zone(named: nil)
-        let last: LocalDate
-        if let to {
-            guard let parsed = ISO8601.parseDate(to) else { throw .invalidTime(parameter: "to", message: "invalid date '\(to)': write YYYY-MM-DD") }
-            last = parsed
-        } else {
-            last = LocalDate(dayNumber: zone.localDayNumber(at: context.clock.now()))
-        }
+        let last = try context.date(to, parameter: "to", now: context.clock.now())
         guard first <= last else { throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first))") }
         guard last.dayNumber - first.dayNumber < 366 else { throw .invalidTime(parameter: "to", message: "a history range is at most 366 days") }
         var result: [DayValue] = []
@@ -148,7 +142,7 @@ struct FitnessService: Sendable {
     func day(_ text: String?) throws(ServiceError) -> DayValue {
         let zone = try context.zone(named: nil)
         guard let text else { return try day(LocalDate(dayNumber: zone.localDayNumber(at: context.clock.now())), zone: zone) }
-        guard let date = ISO8601.parseDate(text) else { throw .invalidTime(parameter: "date", message: "invalid date '\(text)': write YYYY-MM-DD") }
+        let date = try context.date(text, parameter: "date")
         return try day(date, zone: zone)
     }
 

@@ -63,14 +63,8 @@ struct HabitService: Sendable {
 
     func markRest(from: String, to: String?, reason: String?, light: [String]) async throws(ServiceError) -> [String] {
         let now = context.clock.now()
-        guard let first = ISO8601.parseDate(from) else { throw .invalidTime(parameter: "from", message: "invalid date '\(from)': write YYYY-MM-DD, e.g. 2026-11-24") }
-        let last: LocalDate
-        if let to {
-            guard let parsed = ISO8601.parseDate(to) else { throw .invalidTime(parameter: "to", message: "invalid date '\(to)': write YYYY-MM-DD, e.g. 2026-11-30") }
-            last = parsed
-        } else {
-            last = first
-        }
+        let first = try context.date(from, parameter: "from")
+        let last = try to.map { text throws(ServiceError) in try context.date(text, parameter: "to") } ?? first
         guard first <= last else { throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first)): give --from before --to") }
         guard last.dayNumber - first.dayNumber < 366 else { throw .invalidTime(parameter: "to", message: "a range of rest days is at most a year long") }
         let today = try day(at: now).day
@@ -99,7 +93,7 @@ struct HabitService: Sendable {
     }
 
     func unmarkRest(date: String) async throws(ServiceError) {
-        guard let parsed = ISO8601.parseDate(date) else { throw .invalidTime(parameter: "date", message: "invalid date '\(date)': write YYYY-MM-DD") }
+        let parsed = try context.date(date, parameter: "date")
         let removed = try storing { () throws(StoreError) in try context.store.unmarkRestDay(parsed.description) }
         guard removed else { throw .invalidTime(parameter: "date", message: "\(parsed) is not marked as a rest day") }
         await changed(now: context.clock.now())

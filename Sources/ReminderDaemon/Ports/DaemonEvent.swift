@@ -4,9 +4,11 @@ import ReminderScheduling
 
 /// Something that happened in the daemon, as a value: the announcers decide how each channel says it.
 public enum DaemonEvent: Sendable, Hashable {
-    /// A reminder's slot was handled: fired, caught up late, suppressed, skipped, or repeated after a snooze.
+    /// A reminder's slot was handled: fired, caught up late, suppressed, skipped, postponed; or a due
+    /// occurrence announced again (snoozed, repeated).
     case firing(FiringEvent)
-    /// What became of an announced occurrence once decided (missed: its window closed with nothing logged).
+    /// What became of an announced occurrence: taken or skipped by the user, or missed (its window closed with
+    /// nothing logged).
     case occurrence(OccurrenceEvent)
     /// A habit notice (achievement, freeze, broken streak, rest suggestion), announced once.
     case habit(HabitNotice)
@@ -28,6 +30,13 @@ public struct FiringEvent: Sendable, Hashable {
         case skipped
         /// Announced again after a snooze.
         case snoozed
+        /// Announced again because it is still due (the reminder's `--repeat`).
+        case repeated
+        /// Not announced at its time: it was snoozed before it came due (the snooze announces it).
+        case postponed
+
+        /// Whether the person is told: a notification, a command, a journal entry at notice level.
+        public var reachesThePerson: Bool { [.fired, .late, .snoozed, .repeated].contains(self) }
     }
 
     public var kind: Kind
@@ -39,18 +48,23 @@ public struct FiringEvent: Sendable, Hashable {
     public var detail: String?
     /// The slot had been handled once already, before the clock went back to before it.
     public var replanned: Bool
+    /// Which repeat this is (1, 2, ...; `repeated` only).
+    public var repeatNumber: Int?
 
-    public init(kind: Kind, firing: DueFiring, handledAt: Instant, detail: String? = nil, replanned: Bool = false) {
+    public init(kind: Kind, firing: DueFiring, handledAt: Instant, detail: String? = nil, replanned: Bool = false, repeatNumber: Int? = nil) {
         self.kind = kind
         self.firing = firing
         self.handledAt = handledAt
         self.detail = detail
         self.replanned = replanned
+        self.repeatNumber = repeatNumber
     }
 }
 
-/// An occurrence whose state was decided: recorded first, then announced, once.
+/// An announced occurrence whose state was settled: taken or skipped by the user, or missed (recorded first,
+/// then announced, once).
 public struct OccurrenceEvent: Sendable, Hashable {
+    /// taken, skipped or missed.
     public var state: OccurrenceState
     /// The reminder and the occurrence (as it was announced).
     public var firing: DueFiring
@@ -58,12 +72,17 @@ public struct OccurrenceEvent: Sendable, Hashable {
     public var windowEnd: Instant
     /// When the daemon decided (later than `windowEnd` when it was not running then).
     public var decidedAt: Instant
+    /// The log that took it (taken), or the user's reason (skipped).
+    public var loggedAt: Instant?
+    public var reason: String?
 
-    public init(state: OccurrenceState, firing: DueFiring, windowEnd: Instant, decidedAt: Instant) {
+    public init(state: OccurrenceState, firing: DueFiring, windowEnd: Instant, decidedAt: Instant, loggedAt: Instant? = nil, reason: String? = nil) {
         self.state = state
         self.firing = firing
         self.windowEnd = windowEnd
         self.decidedAt = decidedAt
+        self.loggedAt = loggedAt
+        self.reason = reason
     }
 }
 

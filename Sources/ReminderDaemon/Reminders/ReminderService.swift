@@ -14,21 +14,75 @@ struct ReminderService: Sendable {
     let scheduling: SchedulingService
     let habits: HabitService
 
-    func add(name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool, window: String? = nil) async throws(ServiceError) -> ReminderValue {
+    /// How a reminder's announcements reach the person, as Add and Update take it (absent fields: unchanged).
+    struct DeliveryChange: Decodable, Sendable {
+        /// `10m`, `1h`; "" for no repeats.
+        var `repeat`: String?
+        /// 1-100; 0 for no maximum.
+        var repeatMax: Int?
+        /// Program and arguments; [] for none.
+        var command: [String]?
+        /// normal or critical.
+        var urgency: String?
+
+        /// `delivery` with the change applied, or the error of the first bad field.
+        func applied(to delivery: Delivery) throws(ServiceError) -> Delivery {
+            var changed = delivery
+            if let text = self.repeat {
+                if text.isEmpty {
+                    changed.repeatPlan = nil
+                } else {
+                    guard let seconds = RepeatPlan.interval(text) else {
+                        throw .invalidInput(parameter: "repeat", message: "invalid repeat interval '\(text)': write \(RepeatPlan.forms)")
+                    }
+                    changed.repeatPlan = RepeatPlan(intervalSeconds: seconds, maximum: delivery.repeatPlan?.maximum)
+                }
+            }
+            if let repeatMax {
+                guard repeatMax == 0 || RepeatPlan.maximums.contains(repeatMax) else {
+                    throw .invalidInput(parameter: "repeatMax", message: "invalid repeat maximum \(repeatMax): give 1 to 100 repeats (0: until the window ends)")
+                }
+                guard changed.repeatPlan != nil else {
+                    throw .invalidInput(parameter: "repeatMax", message: "a repeat maximum needs a repeat interval: add --repeat 10m")
+                }
+                changed.repeatPlan?.maximum = repeatMax == 0 ? nil : repeatMax
+            }
+            if let command {
+                if let problem = command.isEmpty ? nil : HookCommand.problem(command) { throw .invalidInput(parameter: "command", message: problem) }
+                changed.command = command.isEmpty ? nil : command
+            }
+            if let urgency {
+                guard ["normal", "critical"].contains(urgency) else {
+                    throw .invalidInput(parameter: "urgency", message: "invalid urgency '\(urgency)': write normal or critical")
+                }
+                changed.critical = urgency == "critical"
+            }
+            return changed
+        }
+    }
+
+    func add(
+        name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool, window: String? = nil, delivery change: DeliveryChange? = nil
+    ) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
         let trimmed = try Self.checkedName(name)
         let rule = try Self.rule(spec)
         let zone = try context.zone(named: timeZone)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
+        let delivery = try change?.applied(to: Delivery()) ?? Delivery()
         let stored = try storing { () throws(StoreError) in
-            try context.store.addReminder(name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, now: now)
+            try context.store.addReminder(
+                name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, delivery: delivery, now: now)
         }
         await scheduling.refresh(reminderID: stored.id!)
         return value(of: stored, rule: rule, zone: zone, now: now, restDays: habits.restDayNumbers())
     }
 
-    func update(key: String, name: String?, rule spec: RuleSpec?, timeZone: String?, window: String? = nil) async throws(ServiceError) -> ReminderValue {
+    func update(
+        key: String, name: String?, rule spec: RuleSpec?, timeZone: String?, window: String? = nil, delivery change: DeliveryChange? = nil
+    ) async throws(ServiceError) -> ReminderValue {
         var reminder = try find(key)
+        if let change { reminder.delivery = try change.applied(to: reminder.delivery) }
         if let window { reminder.windowSeconds = window.isEmpty ? nil : try Self.windowSeconds(window) }
         if let name { reminder.name = try Self.checkedName(name) }
         if let spec {
@@ -88,13 +142,7 @@ struct ReminderService: Sendable {
     /// reminders and their logs at a time, and lets other work run between pages.
     func occurrences(date text: String?, key: String?) async throws(ServiceError) -> OccurrencesReply {
         let now = context.clock.now()
-        let date: LocalDate
-        if let text {
-            guard let parsed = ISO8601.parseDate(text) else { throw .invalidTime(parameter: "date", message: "invalid date '\(text)': write YYYY-MM-DD") }
-            date = parsed
-        } else {
-            date = LocalDate(dayNumber: try context.zone(named: nil).localDayNumber(at: now))
-        }
+        let date = try context.date(text, parameter: "date", now: now)
         let from = Instant(secondsSinceEpoch: Int64(date.dayNumber - 2) * 86400)
         let through = Instant(secondsSinceEpoch: Int64(date.dayNumber + 3) * 86400)
         var found: [OccurrenceValue] = []
@@ -137,9 +185,14 @@ struct ReminderService: Sendable {
 
     func next(count: Int) async throws(ServiceError) -> [FiringValue] {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
-        return await scheduling.upcoming(count: count).map { FiringValue(reminderID: $0.0.id, name: $0.0.name, occurrence: $0.1) }
+        return await scheduling.upcoming(count: count).map { next in
+            next.snoozed
+                ? FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, snoozedUntil: next.at, in: next.reminder.zone)
+                : FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence)
+        }
     }
 
+    /// Logs an intake now or at a past time; it cancels the pending snoozes and repeats of what it takes.
     func log(key: String, at text: String?) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
@@ -148,31 +201,173 @@ struct ReminderService: Sendable {
         guard instant <= now else {
             throw .invalidTime(parameter: "at", message: "\(instant) is in the future: intake can be logged for now or a past time")
         }
-        _ = try storing { () throws(StoreError) in try context.store.logIntake(reminderID: reminder.id!, at: instant, timeZone: zone.identifier) }
-        await habits.changed(now: now)
-        return LogReply(reminderId: reminder.id!, utc: instant.description, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false))
+        return try await logIntake(reminder, at: instant, now: now)
     }
 
-    func snooze(key: String, minutes: Int) async throws(ServiceError) -> FiringValue {
+    /// Logs an intake now, taking the occurrence that is due; refused when none is.
+    func done(key: String) async throws(ServiceError) -> LogReply {
+        let now = context.clock.now()
+        let reminder = try find(key)
+        let (schedulable, logs, skips) = try await occurrenceInputs(of: reminder, around: now)
+        guard schedulable.rule.dueOccurrence(at: now, in: schedulable.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds) != nil else {
+            throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(schedulable, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
+        }
+        return try await logIntake(reminder, at: now, now: now)
+    }
+
+    private func logIntake(_ reminder: StoredReminder, at instant: Instant, now: Instant) async throws(ServiceError) -> LogReply {
+        let zone = try context.zone(named: reminder.timeZone)
+        let record = try storing { () throws(StoreError) in try context.store.logIntake(reminderID: reminder.id!, at: instant, timeZone: zone.identifier) }
+        let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
+        await habits.changed(now: now)
+        return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
+    }
+
+    /// Skips the occurrence that is due, or else the next one (it will not fire): recorded with the reason;
+    /// its snooze and repeats stop.
+    func skip(key: String, reason: String?) async throws(ServiceError) -> OccurrenceValue {
+        if let reason, reason.count > 500 { throw .invalidInput(parameter: "reason", message: "a reason is at most 500 characters") }
+        let now = context.clock.now()
+        let reminder = try find(key)
+        let (schedulable, logs, skips) = try await occurrenceInputs(of: reminder, around: now)
+        let rule = schedulable.rule
+        var target = rule.dueOccurrence(at: now, in: schedulable.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds)
+        if target == nil, let next = rule.nextOccurrence(after: now, in: schedulable.zone) {
+            let status = rule.state(of: next, in: schedulable.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now)
+            if status.state == .upcoming { target = status }
+        }
+        guard var target else {
+            throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due or ahead to skip: it is taken, skipped already, or its rule has ended")
+        }
+        let firing = DueFiring(reminder: schedulable, occurrence: target.occurrence, slotsDue: 1, lateSeconds: 0)
+        let event = OccurrenceEvent(state: .skipped, firing: firing, windowEnd: target.windowEnd, decidedAt: now, reason: reason ?? "")
+        _ = try storing { () throws(StoreError) in try context.store.recordOutcome(OutcomeRecord(event)) }
+        await scheduling.reconsider(reminderID: reminder.id!, now: now)
+        target.state = .skipped
+        return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: target)
+    }
+
+    /// Snoozes the occurrence that is due (announced again in `minutes`), or else postpones the next one by
+    /// `minutes`; a second snooze of an occurrence replaces the first. Refused when the snooze would fall
+    /// after the occurrence's window (it would be missed by then).
+    func snooze(key: String, minutes: Int) async throws(ServiceError) -> SnoozeReply {
         guard (1...1440).contains(minutes) else {
             throw .invalidTime(parameter: "minutes", message: "snooze for 1 to 1440 minutes")
         }
         let now = context.clock.now()
         let reminder = try find(key)
-        let last = try storing { () throws(StoreError) in try context.store.lastFiring(reminderID: reminder.id!) }
-        guard let last else {
-            throw .nothingToSnooze(reminder.name, "\(reminder.name) has not fired yet: there is nothing to snooze")
+        let (schedulable, logs, skips) = try await occurrenceInputs(of: reminder, around: now)
+        let rule = schedulable.rule
+        let zone = schedulable.zone
+        let status: OccurrenceStatus
+        let until: Instant
+        if let due = rule.dueOccurrence(at: now, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds) {
+            (status, until) = (due, now.adding(seconds: Int64(minutes) * 60))
+        } else if let next = rule.nextOccurrence(after: now, in: zone),
+            case let upcoming = rule.state(of: next, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now),
+            upcoming.state == .upcoming
+        {
+            (status, until) = (upcoming, next.instant.adding(seconds: Int64(minutes) * 60))
+        } else {
+            throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due or ahead to snooze: it is taken, skipped, or its rule has ended")
         }
+        guard until < status.windowEnd else {
+            let most = (status.windowEnd.secondsSinceEpoch - max(now, status.occurrence.instant).secondsSinceEpoch - 1) / 60
+            let end = ISO8601.format(status.windowEnd, offsetSeconds: zone.offset(at: status.windowEnd), zulu: false)
+            throw .invalidTime(parameter: "minutes", message: most >= 1
+                ? "snoozing \(reminder.name) for \(minutes) min goes past its window (ends \(end)), when it is missed: snooze for at most \(most) min, or widen the window with remindctl update \"\(reminder.name)\" --window 4h"
+                : "the window of \(reminder.name) ends at \(end), in under a minute: there is no time left to snooze it")
+        }
+        let firing = DueFiring(reminder: schedulable, occurrence: status.occurrence, slotsDue: 1, lateSeconds: 0)
+        let replaced: Instant?
+        do { replaced = try await scheduling.snooze(firing, until: until) } catch { throw ServiceError(error) }
+        let local = { (instant: Instant) in ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
+        return SnoozeReply(
+            occurrence: FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: status.occurrence), until: local(until),
+            postponed: status.state == .upcoming, replaced: replaced.map(local))
+    }
+
+    /// The intake logged on a date (YYYY-MM-DD in the system zone; default today), of every reminder or one,
+    /// with the occurrence each takes or suppresses.
+    func logs(date text: String?, key: String?) throws(ServiceError) -> [IntakeValue] {
+        let now = context.clock.now()
+        let zone = try context.zone(named: nil)
+        let date = try context.date(text, parameter: "date", now: now)
+        let midnight = TimeOfDay(hour: 0, minute: 0)!
+        let from = zone.resolve(LocalDateTime(date: date, time: midnight))
+        let through = zone.resolve(LocalDateTime(date: LocalDate(dayNumber: date.dayNumber + 1), time: midnight)).adding(seconds: -1)
+        let id = try key.map { key throws(ServiceError) in try find(key).id! }
+        let records = try storing { () throws(StoreError) in try context.store.intakeRecords(from: from, through: through, reminderID: id) }
+        return try intakeValues(records, now: now)
+    }
+
+    /// Deletes a logged intake: the occurrence it took is due (or missed) again, the one it suppressed fires.
+    func deleteLog(id: Int64) async throws(ServiceError) -> IntakeValue {
+        let now = context.clock.now()
+        guard let existing = try storing({ () throws(StoreError) in try context.store.intakeRecord(id: id) }) else { throw .logNotFound(id) }
+        let value = try intakeValues([existing], now: now)[0]
+        _ = try storing { () throws(StoreError) in try context.store.deleteIntake(id: id) }
+        await scheduling.reconsider(reminderID: existing.reminderId, now: now)
+        await habits.changed(now: now)
+        return value
+    }
+
+    /// The interface records of some logs, each with the occurrence it takes or suppresses (by the states of
+    /// its reminder's occurrences on its local day). Of several logs in one second, the first takes and the
+    /// last suppresses.
+    private func intakeValues(_ records: [IntakeRecord], now: Instant) throws(ServiceError) -> [IntakeValue] {
+        var reminders: [Int64: StoredReminder] = [:]
+        /// Per reminder and day: the log id that takes, and the one that suppresses, each occurrence.
+        var effects: [String: (takes: [Int64: Occurrence], suppresses: [Int64: Occurrence])] = [:]
+        return try records.map { record throws(ServiceError) in
+            let reminder: StoredReminder
+            if let known = reminders[record.reminderId] {
+                reminder = known
+            } else {
+                reminder = try find(String(record.reminderId))
+                reminders[record.reminderId] = reminder
+            }
+            let zone = try context.zone(named: reminder.timeZone)
+            let instant = Instant(secondsSinceEpoch: record.at)
+            let day = zone.localDayNumber(at: instant)
+            let key = "\(record.reminderId)/\(day)"
+            if effects[key] == nil, let rule = try? Self.rule(reminder.rule) {
+                let from = Instant(secondsSinceEpoch: Int64(day - 2) * 86400)
+                let logs = (try? context.store.intakeRecords(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)) ?? []
+                let states = rule.states(
+                    on: LocalDate(dayNumber: day), in: zone, logs: logs.map { Instant(secondsSinceEpoch: $0.at) }, skips: [],
+                    windowSeconds: reminder.windowSeconds, now: now)
+                var found: (takes: [Int64: Occurrence], suppresses: [Int64: Occurrence]) = ([:], [:])
+                for status in states {
+                    guard let covered = status.coveredBy?.secondsSinceEpoch else { continue }
+                    let same = logs.filter { $0.at == covered }
+                    if status.state == .taken, let first = same.first?.id { found.takes[first] = status.occurrence }
+                    if status.state == .suppressed, let last = same.last?.id { found.suppresses[last] = status.occurrence }
+                }
+                effects[key] = found
+            }
+            let local = { (instant: Instant) in ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
+            return IntakeValue(
+                id: record.id!, reminderId: record.reminderId, reminderName: reminder.name, utc: instant.description, local: local(instant),
+                takes: effects[key]?.takes[record.id!].map { local($0.instant) },
+                suppresses: effects[key]?.suppresses[record.id!].map { local($0.instant) })
+        }
+    }
+
+    /// A reminder as scheduled, its logs from two days before `now` and its skips around it.
+    private func occurrenceInputs(of reminder: StoredReminder, around now: Instant) async throws(ServiceError) -> (SchedulableReminder, [Instant], Set<Instant>) {
         let schedulable = try await scheduling.schedulable(reminder)
-        let scheduled = Instant(secondsSinceEpoch: last.scheduledAt)
-        guard let occurrence = schedulable.rule.nextOccurrence(after: scheduled.adding(seconds: -1), in: schedulable.zone),
-            occurrence.instant == scheduled
-        else {
-            throw .nothingToSnooze(reminder.name, "the last firing of \(reminder.name) no longer matches its rule")
-        }
-        let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: 0)
-        do { try await scheduling.snooze(firing, until: now.adding(seconds: Int64(minutes) * 60)) } catch { throw ServiceError(error) }
-        return FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: occurrence)
+        let from = now.adding(seconds: -2 * 86400)
+        let through = now.adding(seconds: 2 * 86400)
+        let logs = try storing { () throws(StoreError) in try context.store.intakes(reminderID: reminder.id!, from: from, through: now) }
+        let skips = try storing { () throws(StoreError) in try context.store.outcomes(reminderID: reminder.id!, from: from, through: through) }
+        return (schedulable, logs, Set(skips.filter { $0.state == .skipped }.map { Instant(secondsSinceEpoch: $0.scheduledAt) }))
+    }
+
+    /// ` (next: 2026-11-22T20:00:00+01:00)`, or nothing when the rule has ended.
+    private func nextText(_ reminder: SchedulableReminder, now: Instant) -> String {
+        guard let next = reminder.rule.nextOccurrence(after: now, in: reminder.zone) else { return "" }
+        return " (next: \(next.localISO8601))"
     }
 
     func history(since: String?, key: String?, limit: Int) throws(ServiceError) -> [HistoryEntryValue] {
@@ -262,7 +457,8 @@ struct ReminderService: Sendable {
         return ReminderValue(
             id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
             effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next,
-            streak: goalStreak(reminder, rule: rule, zone: zone, now: now, restDays: restDays, logs: logs), windowSeconds: reminder.windowSeconds)
+            streak: goalStreak(reminder, rule: rule, zone: zone, now: now, restDays: restDays, logs: logs), windowSeconds: reminder.windowSeconds,
+            delivery: reminder.delivery)
     }
 
     /// The per-goal streak of a reminder (0 when its logs cannot be read).

@@ -62,13 +62,7 @@ struct RoutineService: Sendable {
         let routine = try routine(id)
         let zone = try context.zone(named: nil)
         let now = context.clock.now()
-        let start: LocalDate
-        if let starts {
-            guard let parsed = ISO8601.parseDate(starts) else { throw .invalidTime(parameter: "starts", message: "invalid date '\(starts)': write YYYY-MM-DD") }
-            start = parsed
-        } else {
-            start = LocalDate(dayNumber: zone.localDayNumber(at: now))
-        }
+        let start = try context.date(starts, parameter: "starts", now: now)
         var remindAt: TimeOfDay?
         if let remind {
             guard let parsed = ISO8601.parseTime(remind) else {

@@ -5,7 +5,8 @@ import ReminderStore
 import VarlinkServer
 
 /// The one owner of the wake-up: keeps every enabled reminder's next firing in the ``Scheduler``, handles what
-/// is due when the clock says so (fire, catch up, suppress, skip; snoozed repeats), and arms the next wake-up.
+/// is due when the clock says so (fire, catch up, suppress, skip; snoozes and repeats of due occurrences;
+/// occurrences whose window closed), and arms the next wake-up.
 ///
 /// An actor: the clock's events and the services' changes arrive concurrently and are applied one at a time.
 /// The decisions come from the pure `Scheduler`; this type reads the store, records, and announces.
@@ -25,12 +26,12 @@ actor SchedulingService {
     private let context: DaemonContext
     private let statusReporter: any StatusReporter
     private var scheduler = Scheduler()
-    /// Snoozed repeats, by due instant.
-    private var snoozes: [(due: Instant, firing: DueFiring)] = []
+    /// The pending snooze of each snoozed occurrence (a second snooze replaces the first), and when it is due.
+    private var snoozes: [OccurrenceKey: (due: Instant, firing: DueFiring)] = [:]
     private var wakeUps: [WakeUp: Instant] = [:]
-    /// Announced occurrences whose window is open, with its end: then each is decided, and a missed one is
-    /// recorded and announced (once).
-    private var openWindows: [(end: Instant, firing: DueFiring)] = []
+    /// Announced (or postponed) occurrences whose window is open: while due they are announced again by their
+    /// snooze or repeats; when the window closes each is decided, and a missed one recorded and announced once.
+    private var open: [OccurrenceKey: OpenOccurrence] = [:]
     /// While a load reads the store (other calls run meanwhile): the reminders changed since it began, planned
     /// again once the loaded schedule is in place, so that the load does not undo them.
     private var changedWhileLoading: Set<Int64>?
@@ -115,7 +116,8 @@ actor SchedulingService {
                 continue
             }
             scheduler.schedule(
-                SchedulableReminder(id: reminder.id!, name: reminder.name, rule: rule, zone: zone, windowSeconds: reminder.windowSeconds),
+                SchedulableReminder(
+                    id: reminder.id!, name: reminder.name, rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery),
                 handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
         }
         return (scheduler, count)
@@ -124,13 +126,15 @@ actor SchedulingService {
     /// Loads the snoozes recorded before a restart (their reminders' rules and zones as they are now).
     private func restoreSnoozes() {
         guard let stored = try? context.store.snoozes() else { return }
-        snoozes = stored.compactMap { snooze in
+        snoozes = [:]
+        for snooze in stored {
             guard let reminder = try? context.store.reminder(String(snooze.reminderID)),
                 let schedulable = try? schedulable(reminder),
                 let occurrence = schedulable.rule.nextOccurrence(after: snooze.scheduledAt.adding(seconds: -1), in: schedulable.zone),
                 occurrence.instant == snooze.scheduledAt
-            else { return nil }
-            return (snooze.dueAt, DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: 0))
+            else { continue }
+            let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: 0)
+            snoozes[OccurrenceKey(firing)] = (snooze.dueAt, firing)
         }
     }
 
@@ -139,7 +143,8 @@ actor SchedulingService {
     private func restoreOpenWindows(now: Instant) {
         guard let announced = try? context.store.announcedFirings(since: now.adding(seconds: -2 * 86400)) else { return }
         var reminders: [Int64: SchedulableReminder?] = [:]
-        openWindows = announced.compactMap { record in
+        open = [:]
+        for record in announced {
             let reminder = reminders[record.reminderId] ?? {
                 let found = (try? context.store.reminder(String(record.reminderId))).flatMap { $0.enabled ? try? schedulable($0) : nil }
                 reminders[record.reminderId] = found
@@ -148,8 +153,10 @@ actor SchedulingService {
             let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
             guard let reminder, let occurrence = reminder.rule.nextOccurrence(after: scheduled.adding(seconds: -1), in: reminder.zone),
                 occurrence.instant == scheduled
-            else { return nil }
-            return (reminder.windowEnd(of: occurrence), DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0))
+            else { continue }
+            let firing = DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0)
+            open[OccurrenceKey(firing)] = OpenOccurrence(
+                firing: firing, windowEnd: reminder.windowEnd(of: occurrence), lastAnnounced: Instant(secondsSinceEpoch: record.handledAt))
         }
     }
 
@@ -165,17 +172,52 @@ actor SchedulingService {
                 scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
             }
         } else {
-            snoozes.removeAll { $0.firing.reminder.id == reminderID }
-            openWindows.removeAll { $0.firing.reminder.id == reminderID }
+            for key in snoozes.keys where key.reminderID == reminderID { snoozes[key] = nil }
+            for key in open.keys where key.reminderID == reminderID { open[key] = nil }
         }
         replan()
     }
 
-    /// Repeats a handled firing at `due` (a snooze); it survives a restart.
-    func snooze(_ firing: DueFiring, until due: Instant) throws(StoreError) {
-        try context.store.addSnooze(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant, dueAt: due)
-        snoozes.append((due, firing))
+    /// Announces an occurrence (due, or upcoming: then it is postponed) again at `due`; it replaces an earlier
+    /// snooze of the occurrence and survives a restart.
+    /// - Returns: when the snooze it replaced was due.
+    func snooze(_ firing: DueFiring, until due: Instant) throws(StoreError) -> Instant? {
+        try context.store.setSnooze(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant, dueAt: due)
+        let key = OccurrenceKey(firing)
+        let replaced = snoozes[key]?.due
+        snoozes[key] = (due, firing)
         replan()
+        return replaced
+    }
+
+    /// A log, a skip, or a deleted log changed the states of a reminder's occurrences. An open occurrence that
+    /// is no longer due stops repeating (a deleted log makes it due again), and one just taken or skipped is
+    /// announced as such (a desktop notification closes); the snooze of an occurrence that is no longer due or
+    /// upcoming is cancelled.
+    /// - Returns: how many snoozes were cancelled.
+    @discardableResult
+    func reconsider(reminderID: Int64, now: Instant) -> Int {
+        for (key, entry) in open where key.reminderID == reminderID {
+            let status = currentState(of: entry.firing, now: now)
+            let settled = status.state != .due
+            if settled, !entry.settled, status.state == .taken || status.state == .skipped {
+                let reason = status.state == .skipped ? skipReason(of: entry.firing) : nil
+                context.announcer.announce(.occurrence(OccurrenceEvent(
+                    state: status.state, firing: entry.firing, windowEnd: entry.windowEnd, decidedAt: now, loggedAt: status.coveredBy, reason: reason)))
+            }
+            open[key]?.settled = settled
+            if entry.settled, !settled { open[key]?.lastAnnounced = now }  // due again: repeats resume from now
+        }
+        var cancelled = 0
+        for (key, snooze) in snoozes where key.reminderID == reminderID {
+            let state = currentState(of: snooze.firing, now: now).state
+            if state != .due && state != .upcoming {
+                dropSnooze(key)
+                cancelled += 1
+            }
+        }
+        replan()
+        return cancelled
     }
 
     /// Sets or clears another service's wake-up.
@@ -229,8 +271,24 @@ actor SchedulingService {
 
     // MARK: Reading
 
-    /// The next `count` firings across all reminders, in time order.
-    func upcoming(count: Int) -> [(SchedulableReminder, Occurrence)] { scheduler.upcoming(count: count) }
+    /// One of the next announcements: an occurrence at its time, or a pending snooze.
+    struct Upcoming {
+        var reminder: SchedulableReminder
+        var occurrence: Occurrence
+        /// When it is announced: the occurrence's instant, or the snooze's.
+        var at: Instant
+        var snoozed: Bool
+    }
+
+    /// The next `count` announcements across all reminders, in time order: occurrences and pending snoozes (an
+    /// occurrence snoozed before its time is listed at the snooze's).
+    func upcoming(count: Int) -> [Upcoming] {
+        let planned = scheduler.upcoming(count: count + snoozes.count)
+            .filter { snoozes[OccurrenceKey(reminderID: $0.0.id, scheduledAt: $0.1.instant)] == nil }
+            .map { Upcoming(reminder: $0.0, occurrence: $0.1, at: $0.1.instant, snoozed: false) }
+        let snoozed = snoozes.values.map { Upcoming(reminder: $0.firing.reminder, occurrence: $0.firing.occurrence, at: $0.due, snoozed: true) }
+        return Array((planned + snoozed).sorted { ($0.at, $0.reminder.id) < ($1.at, $1.reminder.id) }.prefix(count))
+    }
 
     /// The earliest upcoming firing.
     func nextFiring() -> (SchedulableReminder, Occurrence)? { scheduler.nextFiring() }
@@ -257,20 +315,22 @@ actor SchedulingService {
     /// - Returns: the other services' wake-ups that came due (they are cleared; their owners set the next).
     func tick(now: Instant, afterDowntime: Bool = false) -> [WakeUp] {
         if let retry = storeRetry, retry.at <= now { recordWaiting(now: now) }
-        // Windows first: at 20:00 the morning's occurrence is missed, then the evening's fires.
-        let closed = openWindows.filter { $0.end <= now }
-        openWindows.removeAll { $0.end <= now }
-        for window in closed { decide(window.firing, windowEnd: window.end, now: now) }
+        // Windows first: at 20:00 the morning's occurrence is missed (and stops repeating), then the evening's
+        // fires.
+        for (key, entry) in open.filter({ $0.value.windowEnd <= now }).sorted(by: { $0.key < $1.key }) {
+            open[key] = nil
+            if snoozes[key] != nil { dropSnooze(key) }
+            decide(entry.firing, windowEnd: entry.windowEnd, now: now)
+        }
         for firing in scheduler.takeDue(now: now) {
             handle(firing, now: now, afterDowntime: afterDowntime)
         }
-        let dueSnoozes = snoozes.filter { $0.due <= now }
-        if !dueSnoozes.isEmpty {
-            snoozes.removeAll { $0.due <= now }
-            try? context.store.removeSnoozes(dueThrough: now)
-            for snooze in dueSnoozes {
-                context.announcer.announce(.firing(FiringEvent(kind: .snoozed, firing: snooze.firing, handledAt: now)))
-            }
+        for (key, snooze) in snoozes.filter({ $0.value.due <= now }).sorted(by: { $0.key < $1.key }) {
+            dropSnooze(key)
+            announceAgain(snooze.firing, kind: .snoozed, now: now)
+        }
+        for (key, entry) in open.sorted(by: { $0.key < $1.key }) where snoozes[key] == nil {
+            if let repeatAt = entry.nextRepeat, repeatAt <= now { announceAgain(entry.firing, kind: .repeated, now: now) }
         }
         let dueWakeUps = WakeUp.allCases.filter { wakeUps[$0].map { $0 <= now } ?? false }
         for wakeUp in dueWakeUps { wakeUps[wakeUp] = nil }
@@ -279,7 +339,8 @@ actor SchedulingService {
     }
 
     private func replan() {
-        let deadlines = [scheduler.nextDeadline(), snoozes.map(\.due).min(), openWindows.map(\.end).min(), storeRetry?.at]
+        let repeats = open.lazy.filter { self.snoozes[$0.key] == nil }.compactMap(\.value.nextRepeat).min()
+        let deadlines = [scheduler.nextDeadline(), snoozes.values.map(\.due).min(), open.values.map(\.windowEnd).min(), repeats, storeRetry?.at]
             + wakeUps.values.map { Optional($0) }
         context.clock.wake(at: deadlines.compactMap { $0 }.min())
         let status = statusLine()
@@ -293,7 +354,19 @@ actor SchedulingService {
         let occurrence = firing.occurrence
         let logs = (try? context.store.intakes(
             reminderID: firing.reminder.id, from: occurrence.instant.adding(seconds: -2 * 86400), through: occurrence.instant)) ?? []
-        switch scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp, afterDowntime: afterDowntime) {
+        let action = scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp, afterDowntime: afterDowntime)
+        switch action {
+        case .fire, .catchUp:
+            if let reason = skipReason(of: firing) {
+                return record(FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.isEmpty ? "" : ": \(reason)")))
+            }
+            if let snooze = snoozes[OccurrenceKey(firing)] {
+                let until = FiringWording.when(firing.reminder.zone, snooze.due)
+                return record(FiringEvent(kind: .postponed, firing: firing, handledAt: now, detail: "snoozed until \(until)"))
+            }
+        case .suppress, .skipMissed: break
+        }
+        switch action {
         case .fire: record(FiringEvent(kind: .fired, firing: firing, handledAt: now))
         case .catchUp: record(FiringEvent(kind: .late, firing: firing, handledAt: now))
         case .suppress(_, let reason): record(FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: reason))
@@ -325,28 +398,61 @@ actor SchedulingService {
         var event = event
         event.replanned = replanned
         context.announcer.announce(.firing(event))
-        if event.kind == .fired || event.kind == .late {
-            openWindows.append((event.firing.reminder.windowEnd(of: event.firing.occurrence), event.firing))
+        if [.fired, .late, .postponed].contains(event.kind) {
+            open[OccurrenceKey(event.firing)] = OpenOccurrence(
+                firing: event.firing, windowEnd: event.firing.reminder.windowEnd(of: event.firing.occurrence), lastAnnounced: event.handledAt)
         }
+    }
+
+    /// Announces a due occurrence again (its snooze, or a repeat), unless a log or a skip settled it meanwhile.
+    private func announceAgain(_ firing: DueFiring, kind: FiringEvent.Kind, now: Instant) {
+        let key = OccurrenceKey(firing)
+        let status = currentState(of: firing, now: now)
+        guard status.state == .due else {
+            open[key]?.settled = true
+            return
+        }
+        var entry = open[key] ?? OpenOccurrence(firing: firing, windowEnd: status.windowEnd, lastAnnounced: now)
+        if kind == .repeated { entry.repeatsSent += 1 }
+        entry.lastAnnounced = now
+        open[key] = entry
+        context.announcer.announce(.firing(FiringEvent(
+            kind: kind, firing: firing, handledAt: now, repeatNumber: kind == .repeated ? entry.repeatsSent : nil)))
+    }
+
+    /// Forgets a pending snooze, here and in the store.
+    private func dropSnooze(_ key: OccurrenceKey) {
+        snoozes[key] = nil
+        try? context.store.removeSnooze(reminderID: key.reminderID, scheduledAt: key.scheduledAt)
+    }
+
+    /// The state of an occurrence now, from the store's logs and skips.
+    private func currentState(of firing: DueFiring, now: Instant) -> OccurrenceStatus {
+        let reminder = firing.reminder
+        let scheduled = firing.occurrence.instant
+        let windowEnd = reminder.windowEnd(of: firing.occurrence)
+        let logs = (try? context.store.intakes(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)) ?? []
+        let skips: Set<Instant> = skipReason(of: firing) != nil ? [scheduled] : []
+        return reminder.rule.state(of: firing.occurrence, in: reminder.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now)
+    }
+
+    /// The user's reason for skipping an occurrence ("" when none was given), or nil when it was not skipped.
+    private func skipReason(of firing: DueFiring) -> String? {
+        let instant = firing.occurrence.instant
+        let outcomes = (try? context.store.outcomes(reminderID: firing.reminder.id, from: instant, through: instant)) ?? []
+        return outcomes.first { $0.state == .skipped }.map { $0.reason ?? "" }
     }
 
     /// Decides an occurrence whose window closed: unless a log took it or the user skipped it, it is missed,
     /// recorded, then announced; once, across restarts (the record is unique). A store that refuses the write
     /// is tried again later.
     private func decide(_ firing: DueFiring, windowEnd: Instant, now: Instant) {
-        let reminder = firing.reminder
-        let scheduled = firing.occurrence.instant
-        let logs = (try? context.store.intakes(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)) ?? []
-        let skips = Set(((try? context.store.outcomes(reminderID: reminder.id, from: scheduled, through: scheduled)) ?? [])
-            .filter { $0.state == .skipped }.map { Instant(secondsSinceEpoch: $0.scheduledAt) })
-        let status = reminder.rule.state(
-            of: firing.occurrence, in: reminder.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: max(now, windowEnd))
-        guard status.state == .missed else { return }
+        guard currentState(of: firing, now: max(now, windowEnd)).state == .missed else { return }
         let event = OccurrenceEvent(state: .missed, firing: firing, windowEnd: windowEnd, decidedAt: now)
         do {
             guard try context.store.recordOutcome(OutcomeRecord(event)) else { return }
         } catch {
-            openWindows.append((now.adding(seconds: Self.storeRetrySeconds), firing))
+            open[OccurrenceKey(firing)] = OpenOccurrence(firing: firing, windowEnd: now.adding(seconds: Self.storeRetrySeconds), lastAnnounced: now, settled: true)
             context.say(.error, "Could not record that \(firing.slotID) was missed: \(error); trying again in \(Self.storeRetrySeconds) s")
             return
         }
@@ -381,7 +487,42 @@ actor SchedulingService {
         let rule: ReminderRule
         do { rule = try reminder.rule.makeRule() } catch { throw .invalidRule(error.message) }
         return SchedulableReminder(
-            id: reminder.id!, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds)
+            id: reminder.id!, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds,
+            delivery: reminder.delivery)
+    }
+}
+
+/// One occurrence of one reminder: the key of its snooze and of its open window.
+struct OccurrenceKey: Hashable, Comparable {
+    let reminderID: Int64
+    let scheduledAt: Instant
+
+    init(reminderID: Int64, scheduledAt: Instant) {
+        self.reminderID = reminderID
+        self.scheduledAt = scheduledAt
+    }
+
+    init(_ firing: DueFiring) {
+        self.init(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant)
+    }
+
+    /// Earlier occurrences first, then by reminder: the order in which those due together are announced.
+    static func < (a: OccurrenceKey, b: OccurrenceKey) -> Bool { (a.scheduledAt, a.reminderID) < (b.scheduledAt, b.reminderID) }
+}
+
+/// An announced (or postponed) occurrence whose window is open.
+struct OpenOccurrence {
+    var firing: DueFiring
+    var windowEnd: Instant
+    /// The last time it was announced (its firing, its snooze, its last repeat).
+    var lastAnnounced: Instant
+    var repeatsSent = 0
+    /// Taken or skipped: it is not announced again (unless a deleted log makes it due again).
+    var settled = false
+
+    /// When it is repeated next, by its reminder's repeat plan (nil: not again).
+    var nextRepeat: Instant? {
+        settled ? nil : firing.reminder.delivery.repeatPlan?.next(after: lastAnnounced, sent: repeatsSent, windowEnd: windowEnd)
     }
 }
 
@@ -390,7 +531,8 @@ extension FiringRecord {
     init(_ event: FiringEvent) {
         let kind: FiringRecord.Kind
         switch event.kind {
-        case .fired, .snoozed: kind = .fired
+        case .fired, .snoozed, .repeated: kind = .fired
+        case .postponed: kind = .postponed
         case .late: kind = .late
         case .suppressed: kind = .suppressed
         case .skipped: kind = .skipped

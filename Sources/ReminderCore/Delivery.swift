@@ -1,0 +1,70 @@
+/// How a reminder's occurrences reach the person beyond the journal: repeats until acknowledged, a command
+/// run at each announcement, and the urgency of its desktop notification. The default: none of them.
+public struct Delivery: Sendable, Hashable, Codable {
+    /// Announce a due occurrence again until it is taken or skipped (nil: announce once).
+    public var repeatPlan: RepeatPlan?
+    /// A command run (without a shell) at each announcement: the program and its arguments.
+    public var command: [String]?
+    /// Ask for critical urgency in desktop notifications (they stay until acted on).
+    public var critical: Bool
+
+    public init(repeatPlan: RepeatPlan? = nil, command: [String]? = nil, critical: Bool = false) {
+        self.repeatPlan = repeatPlan
+        self.command = command
+        self.critical = critical
+    }
+
+    /// Nothing beyond the journal.
+    public var isDefault: Bool { self == Delivery() }
+
+    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let seconds = try container.decodeIfPresent(Int64.self, forKey: .repeatSeconds) {
+            repeatPlan = RepeatPlan(intervalSeconds: seconds, maximum: try container.decodeIfPresent(Int.self, forKey: .repeatMax))
+        }
+        command = try container.decodeIfPresent([String].self, forKey: .command)
+        critical = try container.decodeIfPresent(Bool.self, forKey: .critical) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(repeatPlan?.intervalSeconds, forKey: .repeatSeconds)
+        try container.encodeIfPresent(repeatPlan?.maximum, forKey: .repeatMax)
+        try container.encodeIfPresent(command, forKey: .command)
+        if critical { try container.encode(critical, forKey: .critical) }
+    }
+}
+
+/// Re-announcing a due occurrence: every `intervalSeconds` after the last announcement, at most `maximum`
+/// times (nil: until its window ends), and never once it is taken or skipped.
+public struct RepeatPlan: Sendable, Hashable {
+    /// The most repeats one occurrence can ask for.
+    public static let maximums: ClosedRange<Int> = 1...100
+    /// What an interval may be, for error messages.
+    public static let forms = "a length of 1s to 24h such as 10m, 1h or 1h30m"
+
+    public var intervalSeconds: Int64
+    public var maximum: Int?
+
+    public init(intervalSeconds: Int64, maximum: Int? = nil) {
+        self.intervalSeconds = intervalSeconds
+        self.maximum = maximum
+    }
+
+    /// The interval `text` stands for (`10m`, `1h30m`), or nil when it is not 1 second to 24 hours (the
+    /// lengths a window takes).
+    public static func interval(_ text: String) -> Int64? {
+        WindowLength.seconds(text)
+    }
+
+    /// When to announce an occurrence again: an interval after its last announcement, unless `sent` repeats
+    /// reached the maximum or its window ends first (a repeat at the window's end would announce a missed
+    /// occurrence).
+    public func next(after lastAnnounced: Instant, sent: Int, windowEnd: Instant) -> Instant? {
+        if let maximum, sent >= maximum { return nil }
+        let next = lastAnnounced.adding(seconds: intervalSeconds)
+        return next < windowEnd ? next : nil
+    }
+}
