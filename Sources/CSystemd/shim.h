@@ -2,6 +2,7 @@
 // cannot be called from Swift; the wrappers use sd_journal_sendv and sd_notify instead.
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
+#include <systemd/sd-bus.h>  // desktop notifications (org.freedesktop.Notifications) on the session bus
 #include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>

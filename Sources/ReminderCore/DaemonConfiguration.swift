@@ -21,6 +21,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var retentionDays: Int?
     /// A command run at every announcement of every reminder (program and arguments, no shell).
     public var onFire: [String]?
+    /// Desktop notifications on the session bus (with actions), besides the journal; false: the journal only.
+    public var desktopNotifications = true
 
     public init() {}
 
@@ -35,6 +37,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("morning", "a time in quotes, e.g. \"08:00\""),
         ("retention-days", "a number of days from 90 to 36500, e.g. 365"),
         ("on-fire", "a command as a list of strings, e.g. [\"/usr/bin/notify-send\", \"remindd\"]"),
+        ("notifications", "\"desktop\" or \"none\""),
     ]
 
     /// Parses the text of a config file.
@@ -75,6 +78,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.retentionDays = days
             case ("on-fire", .strings(let command)) where !command.isEmpty:
                 configuration.onFire = command
+            case ("notifications", .string(let text)) where text == "desktop" || text == "none":
+                configuration.desktopNotifications = text == "desktop"
             default:
                 throw fail("bad value \(valueText) for '\(key)': use \(expected)")
             }

@@ -132,6 +132,22 @@ public final class Daemon: Sendable {
         }
     }
 
+    /// Carries out what the user chose on a desktop notification, as the matching remindctl command would;
+    /// a choice that no longer applies (the occurrence was already taken) is said in the journal.
+    @Sendable
+    public func perform(_ action: DesktopAnnouncer.Action) async {
+        do {
+            switch action {
+            case .taken(let id): _ = try await reminders.done(key: String(id))
+            case .snooze(let id, let minutes): _ = try await reminders.snooze(key: String(id), minutes: minutes)
+            case .skip(let id): _ = try await reminders.skip(key: String(id), reason: nil)
+            case .markRestDay(let date): _ = try await habits.markRest(from: date, to: nil, reason: nil, light: [])
+            }
+        } catch {
+            context.say(.notice, "Notification action \(action) not carried out: \(error.message)")
+        }
+    }
+
     /// Checks what start-up and reload check beyond the file's syntax: the `time-zone` exists, the `on-fire`
     /// program is an executable file.
     /// - Throws: the reason, as `time-zone: ...` or `on-fire: ...`.

@@ -35,6 +35,13 @@ enum ServiceError: Error {
         }
     }
 
+    /// The one line a user reads (the error's `message`, else its name and parameters).
+    var message: String {
+        let error = varlinkError
+        if case .object(let fields) = error.parameters, case .string(let text)? = fields["message"] { return text }
+        return "\(error.name) \(error.parameters)"
+    }
+
     var varlinkError: VarlinkError {
         let interface = RemindersAPI.interface + "."
         switch self {

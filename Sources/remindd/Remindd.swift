@@ -132,8 +132,10 @@ struct Remindd: AsyncParsableCommand {
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
         let journal = Journal(identifier: "remindd")
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
-        let channels = Channels(journal: journalAnnouncer, hooks: CommandHookAnnouncer(
-            onFire: settings.onFire, journal: journal, report: { journalAnnouncer.announce(.daemon($0)) }))
+        let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
+        let channels = Channels(
+            journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, journal: journal, report: report),
+            desktop: settings.desktopNotifications ? Self.connectDesktop(report: report) : nil)
         let notifier = Notifier()
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
         let moved = try prepareStateDirectory(paths)
@@ -148,6 +150,7 @@ struct Remindd: AsyncParsableCommand {
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
             journalAvailable: { journal.isJournalAvailable }))
         do { try await daemon.start() } catch { throw Failure(error.description) }
+        if let desktop = channels.desktop { Task { await desktop.run(perform: daemon.perform) } }
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
         let endpoint = try Self.endpoint(socket ?? settings.socket ?? paths.socket)
@@ -226,6 +229,16 @@ struct Remindd: AsyncParsableCommand {
             getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
             announcer.announce(.daemon(DaemonMessage(.warning,
                 "Refused \(due) connection\(due == 1 ? "" : "s"): out of file descriptors (limit \(files.rlim_cur)); close idle 'remindctl watch' sessions or raise LimitNOFILE= in the unit")))
+        }
+    }
+
+    /// The desktop notifications channel, or nil (said once in the journal) when there is no session bus.
+    static func connectDesktop(report: @escaping @Sendable (DaemonMessage) -> Void) -> DesktopAnnouncer? {
+        do {
+            return DesktopAnnouncer(notifications: try DesktopNotifications(applicationName: "remindd"), report: report)
+        } catch {
+            report(DaemonMessage(.notice, "No session bus (\(error)): desktop notifications are off; every reminder goes to the journal"))
+            return nil
         }
     }
 
@@ -335,16 +348,23 @@ struct Failure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Where announcements go, beyond Watch: the journal (the record of everything) and command hooks.
+/// Where announcements go, beyond Watch: the journal (the record of everything), command hooks, and desktop
+/// notifications when the config asks for them and there is a session bus.
 struct Channels: Sendable {
     let journal: JournalAnnouncer
     let hooks: CommandHookAnnouncer
+    let desktop: DesktopAnnouncer?
 
-    var all: [any Announcer] { [journal, hooks] }
+    var all: [any Announcer] { [journal, hooks] + (desktop.map { [$0] } ?? []) }
 
-    /// Applies a reloaded configuration's `log-level` and `on-fire`.
+    /// Applies a reloaded configuration's `log-level`, `on-fire` and `notifications` (turning desktop
+    /// notifications on when remindd started without them takes a restart: it connects to the bus at start).
     func apply(_ configuration: DaemonConfiguration) {
         journal.setLogLevel(configuration.logLevel)
         hooks.setOnFire(configuration.onFire)
+        desktop?.setEnabled(configuration.desktopNotifications)
+        if desktop == nil, configuration.desktopNotifications {
+            journal.announce(.daemon(DaemonMessage(.notice, "notifications = \"desktop\" takes effect at the next start of remindd")))
+        }
     }
 }

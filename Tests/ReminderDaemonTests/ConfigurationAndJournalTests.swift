@@ -13,12 +13,14 @@ struct ConfigurationTests {
             socket = '/run/user/1000/remindd/control.sock'
             log-level = "info"
             on-fire = ["/usr/bin/notify-send", 'Take it, now', "a \\"quoted\\" word", ]
+            notifications = "none"
             """
         let configuration = try DaemonConfiguration.parse(text, file: "config.toml")
         #expect(configuration.timeZone == "Europe/Berlin")
         #expect(configuration.catchUp == false)
         #expect(configuration.socket == "/run/user/1000/remindd/control.sock")
         #expect(configuration.logLevel == "info")
+        #expect(configuration.desktopNotifications == false && DaemonConfiguration().desktopNotifications)
         #expect(configuration.onFire == ["/usr/bin/notify-send", "Take it, now", "a \"quoted\" word"])
         #expect(try DaemonConfiguration.parse("", file: "c") == DaemonConfiguration())
     }

@@ -4,6 +4,7 @@ import json
 import os
 import pathlib
 import socket
+import sys
 import subprocess
 import tempfile
 import threading
@@ -205,3 +206,53 @@ def read_line(stream, timeout):
     import select
     ready, _, _ = select.select([stream], [], [], timeout)
     return stream.readline() if ready else ""
+
+
+class SessionBus:
+    """A private `dbus-daemon --session` and, on it, the test notification server (notification_server.py)."""
+
+    def __init__(self, root: pathlib.Path, with_server=True):
+        self.address = f"unix:path={root}/bus"
+        self.daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--nopidfile", f"--address={self.address}",
+                                        "--print-address"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert self.daemon.stdout.readline().startswith("unix:"), "dbus-daemon did not start"
+        self.calls = []
+        self.server = None
+        if with_server:
+            self.server = subprocess.Popen([sys.executable, str(pathlib.Path(__file__).parent / "notification_server.py")],
+                                           env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address),
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            self.reader = threading.Thread(target=self._read, daemon=True)
+            self.reader.start()
+            assert self.wait_for(lambda c: c["call"] == "ready"), "the notification server did not start"
+
+    def _read(self):
+        for line in self.server.stdout:
+            self.calls.append(json.loads(line))
+
+    def wait_for(self, match, count=1, timeout=10.0):
+        """The calls the server received that `match`, once there are `count` (or at the timeout)."""
+        deadline = time.time() + timeout
+        while True:
+            found = [c for c in list(self.calls) if match(c)]
+            if len(found) >= count or time.time() > deadline:
+                return found
+            time.sleep(0.05)
+
+    def invoke(self, notification_id, key):
+        """The user clicks the action `key` on a notification."""
+        self.server.stdin.write(f"invoke {notification_id} {key}\n")
+        self.server.stdin.flush()
+
+    def stop(self):
+        for process in (self.server, self.daemon):
+            if process:
+                process.terminate()
+                process.wait(timeout=10)
+
+
+@pytest.fixture
+def session_bus(tmp_path):
+    bus = SessionBus(tmp_path)
+    yield bus
+    bus.stop()

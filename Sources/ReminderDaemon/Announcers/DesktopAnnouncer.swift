@@ -1,0 +1,153 @@
+import HabitCore
+import ReminderCore
+import Synchronization
+import SystemdSupport
+
+/// Shows announcements as desktop notifications (the freedesktop Desktop Notifications Specification) with
+/// actions, and hands the actions the user chooses back to the daemon.
+///
+/// One notification per reminder: a repeat, a snooze or the reminder's next occurrence replaces it
+/// (`replaces_id`), never stacks; a log or a skip closes it (`CloseNotification`); a missed occurrence
+/// replaces it with a note without actions. The rest suggestion offers "Mark rest day". When the bus has no
+/// notification server, that is said once in the journal, which stays the record of everything.
+public final class DesktopAnnouncer: Announcer {
+    /// What the user chose on a notification.
+    public enum Action: Sendable, Hashable {
+        case taken(reminderID: Int64)
+        case snooze(reminderID: Int64, minutes: Int)
+        case skip(reminderID: Int64)
+        case markRestDay(String)
+    }
+
+    /// What a notification is about.
+    private enum Subject: Hashable {
+        case reminder(Int64)
+        case restSuggestion(String)
+    }
+
+    private struct State {
+        var nextTag: UInt64 = 1
+        /// Notify calls waiting for their id.
+        var pending: [UInt64: Subject] = [:]
+        /// Subjects whose notification is to be closed as soon as its id comes.
+        var closeWhenShown: Set<UInt64> = []
+        var shown: [Subject: UInt32] = [:]
+        var subjects: [UInt32: Subject] = [:]
+        /// A failure was reported and nothing has been shown since: do not report again.
+        var failureReported = false
+        var enabled = true
+    }
+
+    public static let snoozeMinutes = 10
+
+    private let notifications: DesktopNotifications
+    private let report: @Sendable (DaemonMessage) -> Void
+    private let state = Mutex(State())
+
+    public init(notifications: DesktopNotifications, report: @escaping @Sendable (DaemonMessage) -> Void) {
+        self.notifications = notifications
+        self.report = report
+    }
+
+    /// Turns the notifications off or on again (the config's `notifications`, at reload).
+    public func setEnabled(_ enabled: Bool) {
+        state.withLock { $0.enabled = enabled }
+    }
+
+    public func announce(_ event: DaemonEvent) {
+        guard state.withLock({ $0.enabled }) else { return }
+        switch event {
+        case .firing(let firing) where firing.kind.reachesThePerson:
+            let reminder = firing.firing.reminder
+            var summary = reminder.name
+            if firing.kind == .repeated { summary += " (still not taken)" }
+            show(.reminder(reminder.id), summary: summary, body: "\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
+                actions: [("taken", "Taken"), ("snooze", "Snooze \(Self.snoozeMinutes) min"), ("skip", "Skip")], critical: reminder.delivery.critical)
+        case .occurrence(let occurrence):
+            let subject = Subject.reminder(occurrence.firing.reminder.id)
+            if occurrence.state == .missed {
+                show(subject, summary: "Missed: \(occurrence.firing.reminder.name)",
+                    body: "\(FiringWording.when(occurrence.firing.occurrence)): nothing logged by \(FiringWording.when(occurrence.firing.reminder.zone, occurrence.windowEnd))",
+                    actions: [], critical: false)
+            } else {
+                close(subject)
+            }
+        case .habit(.restSuggestion(let date)):
+            show(.restSuggestion(date.description), summary: "Consider a rest day", body: "6 active days in a row: rest is part of training.",
+                actions: [("rest", "Mark rest day")], critical: false)
+        default:
+            return
+        }
+    }
+
+    private func show(_ subject: Subject, summary: String, body: String, actions: [(String, String)], critical: Bool) {
+        let (tag, replaces) = state.withLock { state in
+            defer { state.nextTag += 1 }
+            state.pending[state.nextTag] = subject
+            return (state.nextTag, state.shown[subject] ?? 0)
+        }
+        notifications.notify(
+            .init(summary: summary, body: body, actions: actions.map { (key: $0.0, label: $0.1) }, replacesID: replaces, critical: critical), tag: tag)
+    }
+
+    private func close(_ subject: Subject) {
+        let id: UInt32? = state.withLock { state in
+            if let id = state.shown.removeValue(forKey: subject) {
+                state.subjects[id] = nil
+                return id
+            }
+            // Not shown yet: close it as soon as its id comes.
+            for (tag, pending) in state.pending where pending == subject { state.closeWhenShown.insert(tag) }
+            return nil
+        }
+        if let id { notifications.close(id: id) }
+    }
+
+    /// Handles what the notification server says until the bus goes away: ids of shown notifications,
+    /// failures (reported once), closed notifications, and the actions chosen, which `perform` carries out.
+    public func run(perform: @escaping @Sendable (Action) async -> Void) async {
+        for await event in notifications.events {
+            switch event {
+            case .shown(let tag, let id):
+                let closeNow = state.withLock { state -> Bool in
+                    state.failureReported = false
+                    guard let subject = state.pending.removeValue(forKey: tag) else { return false }
+                    if state.closeWhenShown.remove(tag) != nil { return true }
+                    if let old = state.shown[subject], old != id { state.subjects[old] = nil }
+                    state.shown[subject] = id
+                    state.subjects[id] = subject
+                    return false
+                }
+                if closeNow { notifications.close(id: id) }
+            case .failed(let tag, let error):
+                let first = state.withLock { state -> Bool in
+                    state.pending[tag] = nil
+                    state.closeWhenShown.remove(tag)
+                    defer { state.failureReported = true }
+                    return !state.failureReported
+                }
+                if first {
+                    report(DaemonMessage(.warning, "Desktop notifications are not shown: \(error) (no notification server on the session bus?); every reminder is still in the journal"))
+                }
+            case .closed(let id, _):
+                state.withLock { state in
+                    if let subject = state.subjects.removeValue(forKey: id), state.shown[subject] == id { state.shown[subject] = nil }
+                }
+            case .actionInvoked(let id, let key):
+                guard let subject = state.withLock({ $0.subjects[id] }) else { continue }
+                switch (subject, key) {
+                case (.reminder(let reminderID), "taken"): await perform(.taken(reminderID: reminderID))
+                case (.reminder(let reminderID), "snooze"): await perform(.snooze(reminderID: reminderID, minutes: Self.snoozeMinutes))
+                case (.reminder(let reminderID), "skip"): await perform(.skip(reminderID: reminderID))
+                case (.restSuggestion(let date), "rest"): await perform(.markRestDay(date))
+                default: continue
+                }
+            }
+        }
+    }
+}
+
+extension String {
+    /// `Twice a day` from `twice a day`.
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,249 @@
+import CSystemd
+import Glibc
+import Synchronization
+
+/// A client of the freedesktop Desktop Notifications service (`org.freedesktop.Notifications`) on the
+/// session bus, through sd-bus. One thread owns the bus (sd-bus is not thread-safe): it waits in `poll` on
+/// the bus and on an eventfd that wakes it for queued requests, so it costs no wake-ups while idle. Calls
+/// return at once; replies and signals arrive on `events`.
+public final class DesktopNotifications: Sendable {
+    /// What the notification server said.
+    public enum Event: Sendable, Hashable {
+        /// A `Notify` was answered: the request's tag and the notification's id.
+        case shown(tag: UInt64, id: UInt32)
+        /// A `Notify` failed (no notification server, or it refused): the D-Bus error.
+        case failed(tag: UInt64, error: String)
+        /// The user chose an action.
+        case actionInvoked(id: UInt32, action: String)
+        /// The notification went away (1 expired, 2 dismissed, 3 closed by a call, 4 other).
+        case closed(id: UInt32, reason: UInt32)
+    }
+
+    /// One notification to show.
+    public struct Notification: Sendable, Hashable {
+        public var summary: String
+        public var body: String
+        /// Action keys and labels, in order.
+        public var actions: [(key: String, label: String)]
+        /// The notification it replaces (0: a new one).
+        public var replacesID: UInt32
+        public var critical: Bool
+
+        public init(summary: String, body: String, actions: [(key: String, label: String)], replacesID: UInt32, critical: Bool) {
+            self.summary = summary
+            self.body = body
+            self.actions = actions
+            self.replacesID = replacesID
+            self.critical = critical
+        }
+
+        public static func == (a: Notification, b: Notification) -> Bool {
+            (a.summary, a.body, a.replacesID, a.critical) == (b.summary, b.body, b.replacesID, b.critical)
+                && a.actions.map(\.key) == b.actions.map(\.key) && a.actions.map(\.label) == b.actions.map(\.label)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(summary)
+            hasher.combine(body)
+            hasher.combine(replacesID)
+        }
+    }
+
+    private enum Request: Sendable {
+        case notify(tag: UInt64, Notification)
+        case close(UInt32)
+    }
+
+    public let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    private let requests = Mutex<[Request]>([])
+    private let wake: Int32
+    private let bus: BusHandle
+
+    /// Connects to the user's session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`).
+    /// - Throws: why there is no session bus.
+    public init(applicationName: String) throws(SystemError) {
+        var bus: OpaquePointer?
+        let opened = sd_bus_open_user(&bus)
+        guard opened >= 0, let bus else { throw SystemError(operation: "sd_bus_open_user", code: -opened) }
+        wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
+        self.bus = BusHandle(bus: bus, applicationName: applicationName, reporter: CallbackContext(continuation: continuation))
+        let handle = self.bus
+        let context = handle.reporterPointer
+        for member in ["ActionInvoked", "NotificationClosed"] {
+            sd_bus_match_signal(
+                bus, nil, nil, "/org/freedesktop/Notifications", "org.freedesktop.Notifications", member, { message, userdata, _ in
+                    let context = Unmanaged<CallbackContext>.fromOpaque(userdata!).takeUnretainedValue()
+                    var id: UInt32 = 0
+                    guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &id) >= 0 else { return 0 }
+                    if String(cString: sd_bus_message_get_member(message)) == "ActionInvoked" {
+                        var action: UnsafePointer<CChar>?
+                        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &action) >= 0, let action else { return 0 }
+                        context.continuation.yield(.actionInvoked(id: id, action: String(cString: action)))
+                    } else {
+                        var reason: UInt32 = 0
+                        _ = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &reason)
+                        context.continuation.yield(.closed(id: id, reason: reason))
+                    }
+                    return 0
+                }, context)
+        }
+        let wake = self.wake
+        try DetachedThread.start { handle.run(wake: wake, requests: { self.takeRequests() }) }
+    }
+
+    /// Shows a notification; its id comes as `.shown(tag:id:)`.
+    public func notify(_ notification: Notification, tag: UInt64) {
+        enqueue(.notify(tag: tag, notification))
+    }
+
+    /// Closes a notification (`CloseNotification`).
+    public func close(id: UInt32) {
+        enqueue(.close(id))
+    }
+
+    private func takeRequests() -> [Request] {
+        requests.withLock { queued in
+            defer { queued.removeAll() }
+            return queued
+        }
+    }
+
+    private func enqueue(_ request: Request) {
+        requests.withLock { $0.append(request) }
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
+    }
+
+    /// What the C callbacks need: where to report.
+    private final class CallbackContext: Sendable {
+        let continuation: AsyncStream<Event>.Continuation
+        init(continuation: AsyncStream<Event>.Continuation) { self.continuation = continuation }
+    }
+
+    /// The bus connection, used only on its own thread once started.
+    private final class BusHandle: @unchecked Sendable {
+        // @unchecked: `bus` is touched only by `run`, on the one thread that owns it, after init.
+        let bus: OpaquePointer
+        let applicationName: String
+        /// Where the C callbacks report (kept alive by this handle, which the bus thread keeps forever).
+        let reporter: CallbackContext
+
+        init(bus: OpaquePointer, applicationName: String, reporter: CallbackContext) {
+            self.bus = bus
+            self.applicationName = applicationName
+            self.reporter = reporter
+        }
+
+        /// The reporter as the C callbacks' userdata.
+        var reporterPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(reporter).toOpaque() }
+
+        func run(wake: Int32, requests: () -> [Request]) {
+            let context = reporterPointer
+            while true {
+                while sd_bus_process(bus, nil) > 0 {}
+                var entries = [
+                    pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0),
+                    pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+                ]
+                var timeout: UInt64 = 0
+                var milliseconds: Int32 = -1
+                if sd_bus_get_timeout(bus, &timeout) > 0, timeout != UInt64.max {
+                    var now = timespec()
+                    clock_gettime(CLOCK_MONOTONIC, &now)
+                    let nowMicro = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+                    milliseconds = timeout <= nowMicro ? 0 : Int32(min((timeout - nowMicro) / 1000 + 1, UInt64(Int32.max)))
+                }
+                if poll(&entries, 2, milliseconds) < 0 && errno != EINTR { return }
+                if entries[1].revents != 0 {
+                    var count: UInt64 = 0
+                    _ = read(wake, &count, 8)
+                    for request in requests() { send(request, context: context) }
+                }
+                if entries[0].revents & Int16(POLLHUP | POLLERR) != 0 {
+                    let reporter = Unmanaged<CallbackContext>.fromOpaque(context).takeUnretainedValue()
+                    reporter.continuation.yield(.failed(tag: 0, error: "the session bus closed the connection"))
+                    reporter.continuation.finish()
+                    return
+                }
+            }
+        }
+
+        private func send(_ request: Request, context: UnsafeMutableRawPointer) {
+            var message: OpaquePointer?
+            let member = { if case .close = request { "CloseNotification" } else { "Notify" } }()
+            guard sd_bus_message_new_method_call(
+                bus, &message, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications", member) >= 0,
+                let message
+            else { return }
+            defer { sd_bus_message_unref(message) }
+            switch request {
+            case .close(var id):
+                sd_bus_message_append_basic(message, type("u"), &id)
+                sd_bus_call_async(bus, nil, message, { _, _, _ in 0 }, nil, 0)
+            case .notify(let tag, let notification):
+                append(notification, to: message)
+                let box = Unmanaged.passRetained(ReplyBox(tag: tag, context: context)).toOpaque()
+                let sent = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
+                    let box = Unmanaged<ReplyBox>.fromOpaque(userdata!).takeRetainedValue()
+                    let reporter = Unmanaged<CallbackContext>.fromOpaque(box.context).takeUnretainedValue()
+                    if let error = sd_bus_message_get_error(reply), error.pointee.name != nil {
+                        let text = String(cString: error.pointee.name) + (error.pointee.message.map { ": " + String(cString: $0) } ?? "")
+                        reporter.continuation.yield(.failed(tag: box.tag, error: text))
+                    } else {
+                        var id: UInt32 = 0
+                        _ = sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &id)
+                        reporter.continuation.yield(.shown(tag: box.tag, id: id))
+                    }
+                    return 0
+                }, box, 0)
+                if sent < 0 {
+                    Unmanaged<ReplyBox>.fromOpaque(box).release()
+                    Unmanaged<CallbackContext>.fromOpaque(context).takeUnretainedValue().continuation
+                        .yield(.failed(tag: tag, error: String(cString: strerror(-sent))))
+                }
+            }
+        }
+
+        /// `Notify(app_name s, replaces_id u, app_icon s, summary s, body s, actions as, hints a{sv}, expire_timeout i)`.
+        private func append(_ notification: Notification, to message: OpaquePointer) {
+            func string(_ text: String) { text.withCString { _ = sd_bus_message_append_basic(message, type("s"), $0) } }
+            var replaces = notification.replacesID
+            string(applicationName)
+            sd_bus_message_append_basic(message, type("u"), &replaces)
+            string("appointment-soon")
+            string(notification.summary)
+            string(notification.body)
+            sd_bus_message_open_container(message, type("a"), "s")
+            for action in notification.actions {
+                string(action.key)
+                string(action.label)
+            }
+            sd_bus_message_close_container(message)
+            sd_bus_message_open_container(message, type("a"), "{sv}")
+            sd_bus_message_open_container(message, type("e"), "sv")
+            string("urgency")
+            sd_bus_message_open_container(message, type("v"), "y")
+            var urgency: UInt8 = notification.critical ? 2 : 1
+            sd_bus_message_append_basic(message, type("y"), &urgency)
+            sd_bus_message_close_container(message)
+            sd_bus_message_close_container(message)
+            sd_bus_message_close_container(message)
+            var expire: Int32 = notification.critical ? 0 : -1  // critical: until acted on
+            sd_bus_message_append_basic(message, type("i"), &expire)
+        }
+
+        private func type(_ code: Unicode.Scalar) -> CChar { CChar(UInt8(ascii: code)) }
+    }
+
+    private final class ReplyBox: @unchecked Sendable {
+        // @unchecked: created and consumed on the bus thread only.
+        let tag: UInt64
+        let context: UnsafeMutableRawPointer
+        init(tag: UInt64, context: UnsafeMutableRawPointer) {
+            self.tag = tag
+            self.context = context
+        }
+    }
+}

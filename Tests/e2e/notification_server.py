@@ -1,0 +1,73 @@
+"""A Desktop Notifications server for the tests (org.freedesktop.Notifications, as the freedesktop
+specification defines it), on the session bus given by DBUS_SESSION_BUS_ADDRESS.
+
+It prints each call it receives as one JSON line on stdout ({"call": "Notify", ...}), and reads commands on
+stdin: `invoke ID KEY` emits ActionInvoked(ID, KEY) and then, as servers do, closes the notification
+(NotificationClosed(ID, 2)).
+"""
+import asyncio
+import json
+import sys
+
+from dbus_next.aio import MessageBus
+from dbus_next.service import ServiceInterface, method, signal
+
+
+def record(**fields):
+    print(json.dumps(fields), flush=True)
+
+
+class Notifications(ServiceInterface):
+    def __init__(self):
+        super().__init__("org.freedesktop.Notifications")
+        self.next_id = 1
+
+    @method()
+    def Notify(self, app_name: "s", replaces_id: "u", app_icon: "s", summary: "s", body: "s", actions: "as",
+               hints: "a{sv}", expire_timeout: "i") -> "u":
+        nid = replaces_id or self.next_id
+        if not replaces_id:
+            self.next_id += 1
+        record(call="Notify", id=nid, app_name=app_name, replaces_id=replaces_id, summary=summary, body=body,
+               actions=actions, urgency=hints["urgency"].value if "urgency" in hints else None, expire_timeout=expire_timeout)
+        return nid
+
+    @method()
+    def CloseNotification(self, id: "u"):
+        record(call="CloseNotification", id=id)
+        self.NotificationClosed(id, 3)
+
+    @method()
+    def GetCapabilities(self) -> "as":
+        return ["actions", "body"]
+
+    @method()
+    def GetServerInformation(self) -> "ssss":
+        return ["remindd-test", "remindd", "1", "1.2"]
+
+    @signal()
+    def ActionInvoked(self, id, key) -> "us":
+        return [id, key]
+
+    @signal()
+    def NotificationClosed(self, id, reason) -> "uu":
+        return [id, reason]
+
+
+async def main():
+    bus = await MessageBus().connect()
+    server = Notifications()
+    bus.export("/org/freedesktop/Notifications", server)
+    await bus.request_name("org.freedesktop.Notifications")
+    record(call="ready")
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := await reader.readline():
+        command, nid, key = line.decode().split()
+        if command == "invoke":
+            server.ActionInvoked(int(nid), key)
+            server.NotificationClosed(int(nid), 2)
+
+
+asyncio.run(main())

@@ -1,0 +1,75 @@
+"""Desktop notifications end to end: the real remindd on a real dbus-daemon, talking to a notification server
+that follows the freedesktop specification (notification_server.py) and records what it is asked."""
+import datetime as dt
+import time
+
+from conftest import Journal, SessionBus
+from test_closing_the_loop import MESSAGE_FIRED, MESSAGE_REPEATED, add_soon, sleep_until
+
+
+def start_on_bus(daemon, bus_address):
+    daemon.env["DBUS_SESSION_BUS_ADDRESS"] = bus_address
+    daemon.start()
+
+
+def test_taken_on_the_notification_logs_stops_repeats_and_closes_it(daemon, session_bus, unique_name):
+    """A repeating reminder is shown with Taken / Snooze 10 min / Skip; its repeat replaces the notification
+    (same id, not a second one); choosing Taken logs the intake, ends the repeats and closes it."""
+    start_on_bus(daemon, session_bus.address)
+    reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--repeat", "3s", "--urgency", "critical")
+    mine = lambda c: c["call"] == "Notify" and c["summary"].startswith(unique_name)
+    first, repeat = session_bus.wait_for(mine, count=2)
+    assert first["actions"] == ["taken", "Taken", "snooze", "Snooze 10 min", "skip", "Skip"]
+    assert first["app_name"] == "remindd" and first["urgency"] == 2 and first["replaces_id"] == 0
+    assert first["body"].startswith("Daily, ")
+    assert repeat["replaces_id"] == first["id"] and repeat["summary"] == f"{unique_name} (still not taken)"
+    session_bus.invoke(first["id"], "taken")
+    closed = session_bus.wait_for(lambda c: c["call"] == "CloseNotification" and c["id"] == first["id"])
+    logs = daemon.ctl_json("log", "list", "--reminder", unique_name)
+    assert len(logs) == 1 and dt.datetime.fromisoformat(logs[0]["takes"]) == instant, logs
+    assert len(closed) == 1
+    time.sleep(6.5)  # two more repeat intervals
+    assert len([c for c in session_bus.calls if mine(c)]) == 2
+    assert len(Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_REPEATED)) == 1
+
+
+def test_a_log_from_the_cli_closes_the_notification(daemon, session_bus, unique_name):
+    start_on_bus(daemon, session_bus.address)
+    _, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}")
+    shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name)
+    assert shown
+    sleep_until(instant + dt.timedelta(seconds=1))
+    daemon.ctl("done", unique_name)
+    assert session_bus.wait_for(lambda c: c["call"] == "CloseNotification" and c["id"] == shown[0]["id"])
+
+
+def test_without_a_notification_server_one_line_and_the_journal_goes_on(daemon, tmp_path, unique_name):
+    """A session bus without a notification server: the firings and repeats are in the journal on time, and the
+    journal says once why no notification is shown."""
+    (tmp_path / "empty").mkdir()
+    bus = SessionBus(tmp_path / "empty", with_server=False)
+    try:
+        start_on_bus(daemon, bus.address)
+        _, first = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--repeat", "1s", "--repeat-max", "2")
+        journal = Journal()
+        fired = journal.wait_for(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED)
+        assert fired and abs(int(fired[0]["__REALTIME_TIMESTAMP"]) / 1e6 - first.timestamp()) < 1.0
+        assert len(journal.wait_for(count=2, REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_REPEATED)) == 2
+        pid = str(daemon.process.pid)
+        warnings = [e for e in journal.entries(_PID=pid) if e["MESSAGE"].startswith("Desktop notifications are not shown")]
+        assert len(warnings) == 1 and "ServiceUnknown" in warnings[0]["MESSAGE"], [e["MESSAGE"] for e in journal.entries(_PID=pid)]
+    finally:
+        bus.stop()
+
+
+def test_without_a_session_bus_one_line(daemon):
+    daemon.env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+    daemon.start()
+    journal = Journal()
+    deadline = time.time() + 5
+    while time.time() < deadline:
+        notes = [e["MESSAGE"] for e in journal.entries(_PID=str(daemon.process.pid)) if "desktop notifications are off" in e["MESSAGE"]]
+        if notes:
+            break
+        time.sleep(0.1)
+    assert len(notes) == 1 and notes[0].startswith("No session bus ("), notes
