@@ -8,6 +8,8 @@ import Testing
 @testable import ReminderDaemon
 
 /// Command hooks run for real: a script that writes its environment, one that hangs, one that cannot run.
+/// The scripts run as `/bin/sh SCRIPT`: a script just written could still be open for writing in a child
+/// another test forked meanwhile, and executing it directly would then fail with ETXTBSY.
 @Suite("Command hooks")
 struct CommandHookTests {
     let directory: String
@@ -46,9 +48,9 @@ struct CommandHookTests {
         let writer = try script("env.sh", "env > \"$1\"; echo END >> \"$1\"")
         let reports = Mutex<[String]>([])
         let hooks = CommandHookAnnouncer(
-            onFire: [writer, directory + "/config.env"], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"),
+            onFire: ["/bin/sh", writer, directory + "/config.env"], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"),
             report: { message in reports.withLock { $0.append(message.text) } })
-        let event = try firing(command: [writer, directory + "/own.env"])
+        let event = try firing(command: ["/bin/sh", writer, directory + "/own.env"])
         hooks.announce(.firing(event))
         for file in ["config.env", "own.env"] {
             let lines = Set(try await contents(of: directory + "/" + file).split(separator: "\n").map(String.init))
@@ -65,14 +67,14 @@ struct CommandHookTests {
         let writer = try script("env.sh", "env > \"$1\"; echo END >> \"$1\"")
         let reports = Mutex<[String]>([])
         let hooks = CommandHookAnnouncer(
-            onFire: [sleeper], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"), timeLimitMilliseconds: 3000,
+            onFire: ["/bin/sh", sleeper], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"), timeLimitMilliseconds: 5000,
             report: { message in reports.withLock { $0.append(message.text) } })
-        hooks.announce(.firing(try firing(command: [writer, directory + "/own.env"])))
+        hooks.announce(.firing(try firing(command: ["/bin/sh", writer, directory + "/own.env"])))
         // The second hook ran while the first still hangs (it is killed only at its limit).
         #expect(try await contents(of: directory + "/own.env").contains("REMINDER_ID=7"))
         #expect(reports.withLock { $0 }.isEmpty)
         for _ in 0..<200 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(reports.withLock { $0 } == ["Hook \(sleeper) for Pills \"and\" $HOME was still running after 3 s and was killed"])
+        #expect(reports.withLock { $0 } == ["Hook /bin/sh for Pills \"and\" $HOME was still running after 5 s and was killed"])
         // The whole group went: no `sleep 1000` is left behind.
         let pgrep = Process()
         pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
@@ -89,11 +91,11 @@ struct CommandHookTests {
         let hooks = CommandHookAnnouncer(
             onFire: [plain], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"),
             report: { message in reports.withLock { $0.append(message.text) } })
-        hooks.announce(.firing(try firing(command: [failing])))
+        hooks.announce(.firing(try firing(command: ["/bin/sh", failing])))
         for _ in 0..<200 where reports.withLock({ $0.count < 2 }) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(Set(reports.withLock { $0 }) == [
             "Hook \(plain) for Pills \"and\" $HOME could not start: Permission denied; check the path and that it is executable",
-            "Hook \(failing) for Pills \"and\" $HOME exited with status 3",
+            "Hook /bin/sh for Pills \"and\" $HOME exited with status 3",
         ])
         #expect(HookCommand.problem([plain])?.contains("chmod +x") == true)
     }
