@@ -20,7 +20,7 @@ public final class DesktopNotifications: Sendable {
     }
 
     /// One notification to show.
-    public struct Notification: Sendable, Hashable {
+    public struct Notification: Sendable {
         public var summary: String
         public var body: String
         /// Action keys and labels, in order.
@@ -35,17 +35,6 @@ public final class DesktopNotifications: Sendable {
             self.actions = actions
             self.replacesID = replacesID
             self.critical = critical
-        }
-
-        public static func == (a: Notification, b: Notification) -> Bool {
-            (a.summary, a.body, a.replacesID, a.critical) == (b.summary, b.body, b.replacesID, b.critical)
-                && a.actions.map(\.key) == b.actions.map(\.key) && a.actions.map(\.label) == b.actions.map(\.label)
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(summary)
-            hasher.combine(body)
-            hasher.combine(replacesID)
         }
     }
 
