@@ -207,6 +207,7 @@ struct Remindd: AsyncParsableCommand {
             notifier.stopping(status: "Stopping")
         }
         monitor.stop()
+        channels.hooks.stopRunning()
         daemon.finishWatchers()
         do { try store.close() } catch { throw Failure(error.description) }
         journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd stopped")))

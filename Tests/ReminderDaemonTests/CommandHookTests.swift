@@ -76,12 +76,34 @@ struct CommandHookTests {
         for _ in 0..<200 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(reports.withLock { $0 } == ["Hook /bin/sh for Pills \"and\" $HOME was still running after 5 s and was killed"])
         // The whole group went: no `sleep 1000` is left behind.
+        #expect(try running(sleeper) == false)
+    }
+
+    /// Whether a process whose command line contains `text` runs.
+    func running(_ text: String) throws -> Bool {
         let pgrep = Process()
         pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
-        pgrep.arguments = ["-f", sleeper]
+        pgrep.arguments = ["-f", text]
+        pgrep.standardOutput = FileHandle.nullDevice
         try pgrep.run()
         pgrep.waitUntilExit()
-        #expect(pgrep.terminationStatus == 1)  // none found
+        return pgrep.terminationStatus == 0
+    }
+
+    /// Outside a systemd unit no cgroup ends what the daemon started: it stops its hooks itself.
+    @Test func hooksStillRunningWhenTheDaemonStopsAreKilled() async throws {
+        let sleeper = try script("linger.sh", "sleep 1000")
+        let reports = Mutex<[String]>([])
+        let hooks = CommandHookAnnouncer(
+            onFire: ["/bin/sh", sleeper], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"), timeLimitMilliseconds: 60_000,
+            report: { message in reports.withLock { $0.append(message.text) } })
+        hooks.announce(.firing(try firing(command: nil)))
+        for _ in 0..<200 where try running(sleeper) == false { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try running(sleeper))
+        hooks.stopRunning()
+        for _ in 0..<200 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(reports.withLock { $0 } == ["Hook /bin/sh for Pills \"and\" $HOME was still running when remindd stopped and was killed"])
+        #expect(try running(sleeper) == false)
     }
 
     @Test func aHookThatCannotRunOrFailsIsReported() async throws {

@@ -15,6 +15,7 @@ public final class CommandHookAnnouncer: Announcer {
     private let journal: Journal
     private let timeLimitMilliseconds: Int32
     private let report: @Sendable (DaemonMessage) -> Void
+    private let children = ChildProcesses()
 
     /// - Parameters:
     ///   - onFire: the config's `on-fire` command (program and arguments).
@@ -59,17 +60,24 @@ public final class CommandHookAnnouncer: Announcer {
         let program = command[0]
         let report = self.report
         let limit = timeLimitMilliseconds % 1000 == 0 ? "\(timeLimitMilliseconds / 1000) s" : "\(timeLimitMilliseconds) ms"
-        ChildProcess.run(command, environment: environment, output: output, timeLimitMilliseconds: timeLimitMilliseconds) { outcome in
+        children.run(command, environment: environment, output: output, timeLimitMilliseconds: timeLimitMilliseconds) { outcome in
             switch outcome {
             case .exited(0): return
             case .exited(let status): report(DaemonMessage(.warning, "Hook \(program) for \(name) exited with status \(status)"))
             case .signalled(let signal): report(DaemonMessage(.warning, "Hook \(program) for \(name) was killed by signal \(signal)"))
             case .killedAtTimeLimit:
                 report(DaemonMessage(.warning, "Hook \(program) for \(name) was still running after \(limit) and was killed"))
+            case .stoppedWithTheDaemon:
+                report(DaemonMessage(.notice, "Hook \(program) for \(name) was still running when remindd stopped and was killed"))
             case .notStarted(let reason):
                 report(DaemonMessage(.warning, "Hook \(program) for \(name) could not start: \(reason); check the path and that it is executable"))
             }
         }
+    }
+
+    /// Kills the hooks still running: the daemon is stopping.
+    public func stopRunning() {
+        children.stopAll()
     }
 
     /// The daemon's own environment (PATH, DISPLAY, DBUS_SESSION_BUS_ADDRESS...) without old REMINDER_ values.
