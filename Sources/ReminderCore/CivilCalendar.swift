@@ -5,6 +5,9 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Seconds since the Unix epoch (leap seconds are not counted, as in POSIX time).
     public var secondsSinceEpoch: Int64
 
+    /// Later than any instant a rule yields: the open end of a range in a query.
+    public static let endOfTime = Instant(secondsSinceEpoch: .max)
+
     public init(secondsSinceEpoch: Int64) {
         self.secondsSinceEpoch = secondsSinceEpoch
     }

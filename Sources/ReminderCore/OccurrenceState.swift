@@ -86,6 +86,16 @@ extension ReminderRule {
         return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: state)
     }
 
+    /// The first occurrence after `instant` that the user has not skipped ahead of time.
+    public func nextOccurrence(after instant: Instant, in zone: TimeZoneRules, passing skips: Set<Instant>) -> Occurrence? {
+        var next = nextOccurrence(after: instant, in: zone)
+        for _ in 0..<skips.count {  // each skip passes at most one occurrence
+            guard let skipped = next, skips.contains(skipped.instant) else { break }
+            next = nextOccurrence(after: skipped.instant, in: zone)
+        }
+        return next
+    }
+
     /// The occurrence that is due at `now`, if any: the latest one at or before `now`, when its window is still
     /// open with nothing logged or skipped (what `done`, `skip` and `snooze` act on).
     public func dueOccurrence(

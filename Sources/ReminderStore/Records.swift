@@ -107,6 +107,10 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     public var detail: String?
     /// 0 for a slot's first record; 1, 2, ... when it was handled again after the clock went back.
     public var replanned: Int = 0
+    /// How often the occurrence was repeated (its reminder's `--repeat`), so that a restart keeps the count.
+    public var repeats: Int = 0
+    /// When it was last announced again (a repeat or a snooze; epoch seconds), or nil when only at `handledAt`.
+    public var lastAnnouncedAt: Int64?
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, handledAt: Int64, kind: Kind,

@@ -149,7 +149,7 @@ public final class ReminderStore: Sendable {
     static let expectedSchema: [String: Set<String>] = [
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery"],
         "intake": ["id", "reminderId", "at", "timeZone"],
-        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned"],
+        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt"],
         "restDay": ["date", "reason", "lightActivities"],
         "recovery": ["id", "usedAt", "firstDay", "lastDay"],
         "habitNotice": ["key", "announcedAt"],
@@ -303,6 +303,14 @@ public final class ReminderStore: Sendable {
             // Repeats until acknowledged, a command per reminder, critical urgency: JSON, null for the default.
             try db.alter(table: "reminder") { t in t.add(column: "delivery", .text) }
             try db.create(index: "intake_by_time", on: "intake", columns: ["at"])
+        }
+        migrator.registerMigration("v8-repeats-and-skips") { db in
+            // Repeats and the last re-announcement survive a restart; skips per reminder for per-goal streaks.
+            try db.alter(table: "firing") { t in
+                t.add(column: "repeats", .integer).notNull().defaults(to: 0)
+                t.add(column: "lastAnnouncedAt", .integer)
+            }
+            try db.create(index: "outcome_by_reminder", on: "outcome", columns: ["reminderId", "scheduledAt"])
         }
         return migrator
     }
@@ -695,12 +703,36 @@ public final class ReminderStore: Sendable {
         }
     }
 
+    /// The instants of the skipped occurrences scheduled between two instants (inclusive), per reminder: of
+    /// the reminders with ids from the smallest to the largest of `reminderIDs`, or of all when it is nil.
+    public func skips(from: Instant, through: Instant, reminderIDs: [Int64]? = nil) throws(StoreError) -> [Int64: Set<Instant>] {
+        let ids = reminderIDs ?? [Int64.min, Int64.max]
+        guard let low = ids.min(), let high = ids.max() else { return [:] }
+        return try read { db in
+            var result: [Int64: Set<Instant>] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT reminderId, scheduledAt FROM outcome WHERE reminderId BETWEEN ? AND ? AND scheduledAt BETWEEN ? AND ? AND state = ?",
+                arguments: [low, high, from.secondsSinceEpoch, through.secondsSinceEpoch, OutcomeRecord.State.skipped.rawValue])
+            while let row = try rows.next() { result[row[0], default: []].insert(Instant(secondsSinceEpoch: row[1])) }
+            return result
+        }
+    }
+
     /// Outcomes decided since an instant, newest first, optionally for one reminder (for the history).
     public func outcomes(since: Instant, reminderID: Int64? = nil, limit: Int) throws(StoreError) -> [OutcomeRecord] {
         try read { db in
             var request = OutcomeRecord.filter(Column("decidedAt") >= since.secondsSinceEpoch)
             if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
             return try request.order(Column("decidedAt").desc, Column("id").desc).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// Notes that an announced occurrence was announced again at `at` (a snooze, or its `repeats`-th repeat).
+    public func noteAnnouncedAgain(reminderID: Int64, scheduledAt: Instant, at: Instant, repeats: Int) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE firing SET repeats = ?, lastAnnouncedAt = ? WHERE reminderId = ? AND scheduledAt = ? AND kind IN ('fired', 'late', 'postponed')",
+                arguments: [repeats, at.secondsSinceEpoch, reminderID, scheduledAt.secondsSinceEpoch])
         }
     }
 

@@ -173,27 +173,55 @@ struct GoalStreakTests {
 
     func day(_ n: Int) -> Int { StreakEngineTests.date(n).dayNumber }
 
-    @Test func weeklyGoalIgnoresItsOtherDays() throws {
-        // Day 2 is a Monday; a Monday goal logged on three Mondays in a row.
-        let rule = try RuleSpec(weekly: "mon", at: "09:00").makeRule()
-        let logs = [2, 9, 16].map { noon($0, hour: 8) }
-        #expect(GoalStreak.length(rule: rule, zone: utc, logs: logs, restDays: [], today: day(20), firstDay: day(1)) == 3)
-        // A Monday without a log breaks it.
-        #expect(GoalStreak.length(rule: rule, zone: utc, logs: [2, 16].map { noon($0) }, restDays: [], today: day(20), firstDay: day(1)) == 1)
+    func streak(
+        _ rule: ReminderRule, logs: [Instant], skips: Set<Instant> = [], restDays: Set<Int> = [], created: Int = 1, now: Instant
+    ) -> Int {
+        GoalStreak.length(
+            rule: rule, zone: utc, logs: logs.sorted(), skips: skips, windowSeconds: nil, restDays: restDays,
+            createdAt: Instant(secondsSinceEpoch: Int64(day(created)) * 86400), now: now)
     }
 
-    @Test func everySlotOfTheDayMustBeLogged() throws {
+    @Test func weeklyGoalIgnoresItsOtherDays() throws {
+        // Day 2 is a Monday; a Monday goal logged on three Mondays in a row (ahead of its 09:00: suppressed).
+        let rule = try RuleSpec(weekly: "mon", at: "09:00").makeRule()
+        #expect(streak(rule, logs: [2, 9, 16].map { noon($0, hour: 8) }, now: noon(20)) == 3)
+        // A Monday without a log: that occurrence is missed, and it breaks the streak.
+        #expect(streak(rule, logs: [2, 16].map { noon($0) }, now: noon(20)) == 1)
+    }
+
+    @Test func everyOccurrenceOfTheDayMustBeTakenOrSkipped() throws {
         let rule = try RuleSpec(daily: true, at: "08:00,20:00").makeRule()
         let twice = [1, 2, 3].flatMap { [noon($0, hour: 8), noon($0, hour: 21)] }
-        #expect(GoalStreak.length(rule: rule, zone: utc, logs: twice, restDays: [], today: day(3), firstDay: day(1)) == 3)
+        #expect(streak(rule, logs: twice, now: noon(3, hour: 23)) == 3)
         let onceOnDay2 = twice.filter { $0 != noon(2, hour: 21) }
-        #expect(GoalStreak.length(rule: rule, zone: utc, logs: onceOnDay2, restDays: [], today: day(3), firstDay: day(1)) == 1)
+        #expect(streak(rule, logs: onceOnDay2, now: noon(3, hour: 23)) == 1)
+        // Day 2's evening dose skipped instead: neutral, the day still counts for its morning dose.
+        #expect(streak(rule, logs: onceOnDay2, skips: [noon(2, hour: 20)], now: noon(3, hour: 23)) == 3)
     }
 
-    @Test func restDaysAndAnOpenTodayAreNeutral() throws {
+    @Test func aSkippedDayIsNeutralAndAMissedOneBreaks() throws {
         let rule = try RuleSpec(daily: true, at: "08:00").makeRule()
         let logs = [1, 2, 4].map { noon($0) }
-        #expect(GoalStreak.length(rule: rule, zone: utc, logs: logs, restDays: [day(3)], today: day(5), firstDay: day(1)) == 3)
+        #expect(streak(rule, logs: logs, skips: [noon(3, hour: 8)], now: noon(4, hour: 23)) == 3)
+        #expect(streak(rule, logs: logs, now: noon(4, hour: 23)) == 1)
+    }
+
+    @Test func restDaysAndAnOpenTodayAreNeutralButMissedTodayBreaks() throws {
+        let rule = try RuleSpec(daily: true, at: "08:00,20:00").makeRule()
+        let logs = [1, 2, 4].flatMap { [noon($0, hour: 9), noon($0, hour: 21)] }
+        // Day 5 at 07:00: both of today's doses are ahead.
+        #expect(streak(rule, logs: logs, restDays: [day(3)], now: noon(5, hour: 7)) == 3)
+        // Day 5 at 12:00, the morning dose taken, the evening one ahead: today does not count yet.
+        #expect(streak(rule, logs: logs + [noon(5, hour: 9)], restDays: [day(3)], now: noon(5, hour: 12)) == 3)
+        // Day 5 at 21:00 with the morning dose missed (its window closed at 20:00): the streak is broken today.
+        #expect(streak(rule, logs: logs, restDays: [day(3)], now: noon(5, hour: 21)) == 0)
+    }
+
+    @Test func occurrencesBeforeTheGoalWasCreatedDoNotBreakIt() throws {
+        let rule = try RuleSpec(daily: true, at: "08:00,20:00").makeRule()
+        let created = Instant(secondsSinceEpoch: Int64(day(3)) * 86400 + 12 * 3600)  // day 3 at noon
+        let logs = [noon(3, hour: 21), noon(4, hour: 8), noon(4, hour: 21)]
+        #expect(GoalStreak.length(rule: rule, zone: utc, logs: logs, skips: [], windowSeconds: nil, restDays: [], createdAt: created, now: noon(4, hour: 23)) == 2)
     }
 
     @Test func restIsSuggestedAfterSixActiveDays() {
@@ -206,3 +234,4 @@ struct GoalStreakTests {
         #expect(!GoalStreak.suggestsRest(withRest, today: day(7)))
     }
 }
+

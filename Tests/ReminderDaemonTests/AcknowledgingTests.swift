@@ -196,6 +196,43 @@ struct AcknowledgingTests {
         #expect(kinds(daemon, "Pills") == ["fired@2026-03-02T08:00:00Z", "repeated@2026-03-02T08:10:00Z", "repeated@2026-03-02T08:55:00Z"])
     }
 
+    /// A restart does not reset the count: `--repeat-max 3` means three repeats, however often remindd restarts.
+    @Test func repeatsKeepTheirCountAndCadenceAcrossARestart() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC", ["repeat": "10m", "repeatMax": 3])
+        await daemon.advance(to: instant("2026-03-02T08:15:00Z"))
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-03-02T09:00:00Z"))
+        #expect(kinds(daemon, "Pills") == [
+            "fired@2026-03-02T08:00:00Z", "repeated@2026-03-02T08:10:00Z", "repeated@2026-03-02T08:20:00Z", "repeated@2026-03-02T08:30:00Z",
+        ])
+        #expect(daemon.firings(of: "Pills").compactMap(\.repeatNumber) == [1, 2, 3])
+    }
+
+    /// After a skip ahead, what comes next is the occurrence after the skipped one: in `next`, in `show`, and for
+    /// a second `skip` or a `snooze`.
+    @Test func afterASkipAheadNextShowSkipAndSnoozeLookPastIt() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        try await daemon.call("Skip", ["reminder": "Pills"])
+        #expect(try await next(daemon).first?.utc == "2026-03-03T08:00:00Z")
+        #expect(try await daemon.call("Get", ["reminder": "Pills"], as: [String: ReminderValue].self)["reminder"]?.next?.utc == "2026-03-03T08:00:00Z")
+        let second = try await daemon.call("Skip", ["reminder": "Pills"], as: [String: OccurrenceValue].self)["occurrence"]!
+        #expect(second.utc == "2026-03-03T08:00:00Z")
+        let snoozed = try await daemon.call("Snooze", ["reminder": "Pills", "minutes": 5], as: SnoozeReply.self)
+        #expect(snoozed.occurrence.utc == "2026-03-04T08:00:00Z" && snoozed.postponed)
+        await daemon.advance(to: instant("2026-03-04T09:00:00Z"))
+        #expect(kinds(daemon, "Pills") == ["skipped@2026-03-02T08:00:00Z", "skipped@2026-03-03T08:00:00Z", "postponed@2026-03-04T08:00:00Z", "snoozed@2026-03-04T08:05:00Z"])
+    }
+
+    /// An occurrence from before the reminder was added never fired: `done` has nothing due to take.
+    @Test func doneDoesNotTakeAnOccurrenceFromBeforeTheReminderExisted() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T08:00:30Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        let refused = await #expect(throws: VarlinkError.self) { try await daemon.call("Done", ["reminder": "Pills"]) }
+        #expect(refused?.name == "io.remindd.Reminders.NothingDue")
+    }
+
     @Test func badDeliveryInputIsRefusedWithHowToFixItAndChangesNothing() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         let notExecutable = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-hook-\(getpid()).sh").path

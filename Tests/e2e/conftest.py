@@ -46,6 +46,18 @@ def journald():
         started.wait(timeout=10)
 
 
+def process_start(pid):
+    """When a running process started (seconds since the epoch, to 1 s), or None when it is not running."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/stat") as machine:
+            boot = next(int(line.split()[1]) for line in machine if line.startswith("btime "))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+    return boot + ticks / os.sysconf("SC_CLK_TCK")
+
+
 def journal_listens():
     """Whether a journald accepts on the socket (a stopped one may leave the socket file behind)."""
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -59,11 +71,21 @@ def journal_listens():
 
 
 class Journal:
+    # When each process matched by _PID started (seconds since the epoch), remembered for after it exits.
+    started = {}
+
     def entries(self, **fields):
-        """Entries whose fields match, as dicts (journalctl -o json)."""
+        """Entries whose fields match, as dicts (journalctl -o json). With `_PID`, only entries since that process
+        started: pids are reused (pid_max is 32768 here), and the journal keeps earlier runs' entries."""
         matches = [f"{k}={v}" for k, v in fields.items()]
         out = subprocess.run(["journalctl", "--no-pager", "-o", "json", *matches], capture_output=True, text=True).stdout
-        return [json.loads(line) for line in out.splitlines() if line.strip()]
+        found = [json.loads(line) for line in out.splitlines() if line.strip()]
+        if "_PID" in fields:
+            since = process_start(fields["_PID"]) or Journal.started.get(str(fields["_PID"]))
+            if since:
+                Journal.started[str(fields["_PID"])] = since
+                found = [e for e in found if int(e["__REALTIME_TIMESTAMP"]) / 1e6 >= since - 1.0]
+        return found
 
     def wait_for(self, timeout=10.0, count=1, **fields):
         deadline = time.time() + timeout
@@ -213,7 +235,19 @@ class SessionBus:
 
     def __init__(self, root: pathlib.Path, with_server=True):
         self.address = f"unix:path={root}/bus"
-        self.daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--nopidfile", f"--address={self.address}",
+        # No service directories: nothing is started on demand (Debian's notification-daemon would be, and
+        # without a display it dies), so a bus without a server stays without one.
+        config = root / "bus.conf"
+        config.write_text("""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>
+""")
+        self.daemon = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--nopidfile", f"--address={self.address}",
                                         "--print-address"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert self.daemon.stdout.readline().startswith("unix:"), "dbus-daemon did not start"
         self.calls = []

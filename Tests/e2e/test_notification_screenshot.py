@@ -57,7 +57,7 @@ def desktop(tmp_path):
     """A screen, a session bus and notification-daemon drawing on that screen."""
     screen = Screen()
     bus = SessionBus(tmp_path, with_server=False)
-    server = subprocess.Popen([NOTIFICATION_DAEMON], env=dict(os.environ, DISPLAY=screen.display, DBUS_SESSION_BUS_ADDRESS=bus.address),
+    server = subprocess.Popen([NOTIFICATION_DAEMON], env=dict(os.environ, DISPLAY=screen.display, DBUS_SESSION_BUS_ADDRESS=bus.address, NO_AT_BRIDGE="1"),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     probe = ["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
              "--method", "org.freedesktop.Notifications.GetServerInformation"]

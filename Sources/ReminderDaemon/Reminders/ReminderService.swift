@@ -124,10 +124,12 @@ struct ReminderService: Sendable {
         let stored = try storing { () throws(StoreError) in try context.store.reminders(after: after, limit: limit + 1) }
         let page = Array(stored.prefix(limit))
         let earliest = Instant(secondsSinceEpoch: (page.map(\.createdAt).min() ?? now.secondsSinceEpoch) - 366 * 86400)
-        let logs = (try? context.store.intakes(reminderIDs: page.compactMap(\.id), from: earliest, through: now)) ?? [:]
+        let ids = page.compactMap(\.id)
+        let logs = (try? context.store.intakes(reminderIDs: ids, from: earliest, through: now)) ?? [:]
+        let skips = (try? context.store.skips(from: earliest, through: .endOfTime, reminderIDs: ids)) ?? [:]
         let restDays = habits.restDayNumbers()
         let values = try page.map { reminder throws(ServiceError) in
-            try value(of: reminder, now: now, restDays: restDays, logs: logs[reminder.id!] ?? [])
+            try value(of: reminder, now: now, restDays: restDays, history: GoalHistory(logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? []))
         }
         return (values, stored.count > limit ? page.last?.id : nil)
     }
@@ -156,12 +158,13 @@ struct ReminderService: Sendable {
             }
             after = key == nil && page.count == Self.listPageSize ? page.last?.id : nil
             let enabled = page.filter(\.enabled)
-            let logs = (try? context.store.intakes(reminderIDs: enabled.compactMap(\.id), from: from, through: through)) ?? [:]
+            let ids = enabled.compactMap(\.id)
+            let logs = (try? context.store.intakes(reminderIDs: ids, from: from, through: through)) ?? [:]
+            let skips = (try? context.store.skips(from: from, through: through, reminderIDs: ids)) ?? [:]
             for reminder in enabled {
                 guard let rule = try? Self.rule(reminder.rule), let zone = try? context.zone(named: reminder.timeZone) else { continue }
-                let skips = Set(((try? context.store.outcomes(reminderID: reminder.id!, from: from, through: through)) ?? [])
-                    .filter { $0.state == .skipped }.map { Instant(secondsSinceEpoch: $0.scheduledAt) })
-                found += rule.states(on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips, windowSeconds: reminder.windowSeconds, now: now)
+                found += rule.states(
+                    on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? [], windowSeconds: reminder.windowSeconds, now: now)
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
                     .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0) }
             }
@@ -208,8 +211,8 @@ struct ReminderService: Sendable {
     func done(key: String) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
-        let (schedulable, logs, skips) = try await occurrenceInputs(of: reminder, around: now)
-        guard schedulable.rule.dueOccurrence(at: now, in: schedulable.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds) != nil else {
+        let (schedulable, due) = try await target(of: reminder, ahead: false, now: now)
+        guard due != nil else {
             throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(schedulable, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
         }
         return try await logIntake(reminder, at: now, now: now)
@@ -229,14 +232,7 @@ struct ReminderService: Sendable {
         if let reason, reason.count > 500 { throw .invalidInput(parameter: "reason", message: "a reason is at most 500 characters") }
         let now = context.clock.now()
         let reminder = try find(key)
-        let (schedulable, logs, skips) = try await occurrenceInputs(of: reminder, around: now)
-        let rule = schedulable.rule
-        var target = rule.dueOccurrence(at: now, in: schedulable.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds)
-        if target == nil, let next = rule.nextOccurrence(after: now, in: schedulable.zone) {
-            let status = rule.state(of: next, in: schedulable.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now)
-            if status.state == .upcoming { target = status }
-        }
-        guard var target else {
+        guard case (let schedulable, var target?) = try await target(of: reminder, ahead: true, now: now) else {
             throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due or ahead to skip: it is taken, skipped already, or its rule has ended")
         }
         let firing = DueFiring(reminder: schedulable, occurrence: target.occurrence, slotsDue: 1, lateSeconds: 0)
@@ -256,21 +252,11 @@ struct ReminderService: Sendable {
         }
         let now = context.clock.now()
         let reminder = try find(key)
-        let (schedulable, logs, skips) = try await occurrenceInputs(of: reminder, around: now)
-        let rule = schedulable.rule
-        let zone = schedulable.zone
-        let status: OccurrenceStatus
-        let until: Instant
-        if let due = rule.dueOccurrence(at: now, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds) {
-            (status, until) = (due, now.adding(seconds: Int64(minutes) * 60))
-        } else if let next = rule.nextOccurrence(after: now, in: zone),
-            case let upcoming = rule.state(of: next, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now),
-            upcoming.state == .upcoming
-        {
-            (status, until) = (upcoming, next.instant.adding(seconds: Int64(minutes) * 60))
-        } else {
+        guard case (let schedulable, let status?) = try await target(of: reminder, ahead: true, now: now) else {
             throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due or ahead to snooze: it is taken, skipped, or its rule has ended")
         }
+        let zone = schedulable.zone
+        let until = max(now, status.occurrence.instant).adding(seconds: Int64(minutes) * 60)
         guard until < status.windowEnd else {
             let most = (status.windowEnd.secondsSinceEpoch - max(now, status.occurrence.instant).secondsSinceEpoch - 1) / 60
             let end = ISO8601.format(status.windowEnd, offsetSeconds: zone.offset(at: status.windowEnd), zulu: false)
@@ -354,14 +340,25 @@ struct ReminderService: Sendable {
         }
     }
 
-    /// A reminder as scheduled, its logs from two days before `now` and its skips around it.
-    private func occurrenceInputs(of reminder: StoredReminder, around now: Instant) async throws(ServiceError) -> (SchedulableReminder, [Instant], Set<Instant>) {
+    /// What `done`, `skip` and `snooze` act on: the occurrence due now (never one from before the reminder was
+    /// added: that one never fired), or else, with `ahead`, the next one that is neither skipped nor logged
+    /// ahead yet.
+    private func target(of reminder: StoredReminder, ahead: Bool, now: Instant) async throws(ServiceError) -> (SchedulableReminder, OccurrenceStatus?) {
         let schedulable = try await scheduling.schedulable(reminder)
+        let (rule, zone) = (schedulable.rule, schedulable.zone)
         let from = now.adding(seconds: -2 * 86400)
-        let through = now.adding(seconds: 2 * 86400)
         let logs = try storing { () throws(StoreError) in try context.store.intakes(reminderID: reminder.id!, from: from, through: now) }
-        let skips = try storing { () throws(StoreError) in try context.store.outcomes(reminderID: reminder.id!, from: from, through: through) }
-        return (schedulable, logs, Set(skips.filter { $0.state == .skipped }.map { Instant(secondsSinceEpoch: $0.scheduledAt) }))
+        let skips = try storing { () throws(StoreError) in
+            try context.store.skips(from: from, through: .endOfTime, reminderIDs: [reminder.id!])[reminder.id!] ?? []
+        }
+        if let due = rule.dueOccurrence(at: now, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds),
+            due.occurrence.instant.secondsSinceEpoch >= reminder.createdAt
+        {
+            return (schedulable, due)
+        }
+        guard ahead, let next = rule.nextOccurrence(after: now, in: zone, passing: skips) else { return (schedulable, nil) }
+        let status = rule.state(of: next, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now)
+        return (schedulable, status.state == .upcoming ? status : nil)
     }
 
     /// ` (next: 2026-11-22T20:00:00+01:00)`, or nothing when the rule has ended.
@@ -442,35 +439,46 @@ struct ReminderService: Sendable {
         return instant
     }
 
-    /// - Parameter logs: the reminder's intake since a year before it was created (read here when nil).
-    private func value(of reminder: StoredReminder, now: Instant, restDays: Set<Int>, logs: [Instant]? = nil) throws(ServiceError) -> ReminderValue {
-        value(of: reminder, rule: try Self.rule(reminder.rule), zone: try context.zone(named: reminder.timeZone), now: now, restDays: restDays, logs: logs)
+    /// What a per-goal streak and the next firing are computed from: a reminder's logs since a year before it was
+    /// created, and its skips since then, ahead of now too.
+    private struct GoalHistory {
+        var logs: [Instant]
+        var skips: Set<Instant>
+    }
+
+    /// - Parameter history: the reminder's logs and skips (read here when nil).
+    private func value(of reminder: StoredReminder, now: Instant, restDays: Set<Int>, history: GoalHistory? = nil) throws(ServiceError) -> ReminderValue {
+        value(of: reminder, rule: try Self.rule(reminder.rule), zone: try context.zone(named: reminder.timeZone), now: now, restDays: restDays, history: history)
     }
 
     private func value(
-        of reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>, logs: [Instant]? = nil
+        of reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>, history: GoalHistory? = nil
     ) -> ReminderValue {
         var next: FiringValue?
-        if reminder.enabled, let occurrence = rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone) {
+        let since = Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400)
+        let history = history ?? (try? GoalHistory(
+            logs: context.store.intakes(reminderID: reminder.id!, from: since, through: now),
+            skips: context.store.skips(from: since, through: .endOfTime, reminderIDs: [reminder.id!])[reminder.id!] ?? []))
+        if reminder.enabled, let occurrence = rule.nextOccurrence(
+            after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: history?.skips ?? [])
+        {
             next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: occurrence)
         }
         return ReminderValue(
             id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
             effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next,
-            streak: goalStreak(reminder, rule: rule, zone: zone, now: now, restDays: restDays, logs: logs), windowSeconds: reminder.windowSeconds,
+            streak: goalStreak(reminder, rule: rule, zone: zone, now: now, restDays: restDays, history: history), windowSeconds: reminder.windowSeconds,
             delivery: reminder.delivery)
     }
 
-    /// The per-goal streak of a reminder (0 when its logs cannot be read).
+    /// The per-goal streak of a reminder (0 when its logs or skips could not be read).
     private func goalStreak(
-        _ reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>, logs: [Instant]?
+        _ reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>, history: GoalHistory?
     ) -> Int {
+        guard let history else { return 0 }
         let since = Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400)
-        guard let logs = logs?.filter({ $0 >= since }) ?? (try? context.store.intakes(reminderID: reminder.id!, from: since, through: now))
-        else { return 0 }
-        let created = zone.localDayNumber(at: Instant(secondsSinceEpoch: reminder.createdAt))
-        let firstLog = logs.first.map { zone.localDayNumber(at: $0) } ?? created
         return GoalStreak.length(
-            rule: rule, zone: zone, logs: logs, restDays: restDays, today: zone.localDayNumber(at: now), firstDay: min(created, firstLog))
+            rule: rule, zone: zone, logs: history.logs.filter { $0 >= since }, skips: history.skips, windowSeconds: reminder.windowSeconds,
+            restDays: restDays, createdAt: Instant(secondsSinceEpoch: reminder.createdAt), now: now)
     }
 }

@@ -32,6 +32,9 @@ actor SchedulingService {
     /// Announced (or postponed) occurrences whose window is open: while due they are announced again by their
     /// snooze or repeats; when the window closes each is decided, and a missed one recorded and announced once.
     private var open: [OccurrenceKey: OpenOccurrence] = [:]
+    /// Occurrences the user skipped before they came due (they are recorded skipped, not announced, and `next`
+    /// passes over them); kept here so that a firing asks the store for its skip only when there is one.
+    private var skippedAhead: Set<OccurrenceKey> = []
     /// While a load reads the store (other calls run meanwhile): the reminders changed since it began, planned
     /// again once the loaded schedule is in place, so that the load does not undo them.
     private var changedWhileLoading: Set<Int64>?
@@ -99,6 +102,7 @@ actor SchedulingService {
         for id in changedWhileLoading ?? [] { refresh(reminderID: id) }
         restoreSnoozes()
         restoreOpenWindows(now: context.clock.now())
+        restoreSkippedAhead(reminderID: nil, now: context.clock.now())
         return count
     }
 
@@ -121,6 +125,15 @@ actor SchedulingService {
                 handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
         }
         return (scheduler, count)
+    }
+
+    /// Loads the skips of occurrences not handled yet, of one reminder or all.
+    private func restoreSkippedAhead(reminderID: Int64?, now: Instant) {
+        skippedAhead = skippedAhead.filter { reminderID != nil && $0.reminderID != reminderID }
+        let ids = reminderID.map { [$0] }
+        for (id, instants) in (try? context.store.skips(from: now.adding(seconds: -2 * 86400), through: .endOfTime, reminderIDs: ids)) ?? [:] {
+            for instant in instants { skippedAhead.insert(OccurrenceKey(reminderID: id, scheduledAt: instant)) }
+        }
     }
 
     /// Loads the snoozes recorded before a restart (their reminders' rules and zones as they are now).
@@ -156,7 +169,8 @@ actor SchedulingService {
             else { continue }
             let firing = DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0)
             open[OccurrenceKey(firing)] = OpenOccurrence(
-                firing: firing, windowEnd: reminder.windowEnd(of: occurrence), lastAnnounced: Instant(secondsSinceEpoch: record.handledAt))
+                firing: firing, windowEnd: reminder.windowEnd(of: occurrence),
+                lastAnnounced: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt), repeatsSent: record.repeats)
         }
     }
 
@@ -197,6 +211,7 @@ actor SchedulingService {
     /// - Returns: how many snoozes were cancelled.
     @discardableResult
     func reconsider(reminderID: Int64, now: Instant) -> Int {
+        restoreSkippedAhead(reminderID: reminderID, now: now)
         for (key, entry) in open where key.reminderID == reminderID {
             let status = currentState(of: entry.firing, now: now)
             let settled = status.state != .due
@@ -283,8 +298,11 @@ actor SchedulingService {
     /// The next `count` announcements across all reminders, in time order: occurrences and pending snoozes (an
     /// occurrence snoozed before its time is listed at the snooze's).
     func upcoming(count: Int) -> [Upcoming] {
-        let planned = scheduler.upcoming(count: count + snoozes.count)
-            .filter { snoozes[OccurrenceKey(reminderID: $0.0.id, scheduledAt: $0.1.instant)] == nil }
+        let planned = scheduler.upcoming(count: count + snoozes.count + skippedAhead.count)
+            .filter {
+                let key = OccurrenceKey(reminderID: $0.0.id, scheduledAt: $0.1.instant)
+                return snoozes[key] == nil && !skippedAhead.contains(key)
+            }
             .map { Upcoming(reminder: $0.0, occurrence: $0.1, at: $0.1.instant, snoozed: false) }
         let snoozed = snoozes.values.map { Upcoming(reminder: $0.firing.reminder, occurrence: $0.firing.occurrence, at: $0.due, snoozed: true) }
         return Array((planned + snoozed).sorted { ($0.at, $0.reminder.id) < ($1.at, $1.reminder.id) }.prefix(count))
@@ -357,7 +375,7 @@ actor SchedulingService {
         let action = scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp, afterDowntime: afterDowntime)
         switch action {
         case .fire, .catchUp:
-            if let reason = skipReason(of: firing) {
+            if skippedAhead.remove(OccurrenceKey(firing)) != nil, let reason = skipReason(of: firing) {
                 return record(FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.isEmpty ? "" : ": \(reason)")))
             }
             if let snooze = snoozes[OccurrenceKey(firing)] {
@@ -416,6 +434,8 @@ actor SchedulingService {
         if kind == .repeated { entry.repeatsSent += 1 }
         entry.lastAnnounced = now
         open[key] = entry
+        // For a restart's sake only: when the store cannot take it, the announcement still goes out.
+        try? context.store.noteAnnouncedAgain(reminderID: key.reminderID, scheduledAt: firing.occurrence.instant, at: now, repeats: entry.repeatsSent)
         context.announcer.announce(.firing(FiringEvent(
             kind: kind, firing: firing, handledAt: now, repeatNumber: kind == .repeated ? entry.repeatsSent : nil)))
     }
