@@ -109,6 +109,11 @@ public struct ExerciseLibrary: Sendable {
     /// Exercises whose name contains every word of `text` in any order, ignoring case, each word allowed
     /// one typo (a letter changed, added, dropped or two swapped); best matches first.
     public func search(_ text: String) -> [Exercise] {
+        matches(text).map(\.exercise)
+    }
+
+    /// What ``search(_:)`` finds, each with its number of typos (words that matched only with one).
+    public func matches(_ text: String) -> [(exercise: Exercise, typos: Int)] {
         let words = Self.words(text)
         guard !words.isEmpty else { return [] }
         return exercises.compactMap { exercise -> (Exercise, Int)? in
@@ -120,7 +125,7 @@ public struct ExerciseLibrary: Sendable {
                 cost += best
             }
             return (exercise, cost)
-        }.sorted { ($0.1, $0.0.name) < ($1.1, $1.0.name) }.map(\.0)
+        }.sorted { ($0.1, $0.0.name) < ($1.1, $1.0.name) }.map { (exercise: $0.0, typos: $0.1) }
     }
 
     /// The closest names to a text that matched nothing, for "did you mean".

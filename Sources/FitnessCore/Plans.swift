@@ -78,12 +78,14 @@ public struct WorkoutInput: Sendable {
         return intensity
     }
 
-    /// An exact name or id, or the only search hit; otherwise a problem that suggests the closest names.
+    /// An exact name or id, or the only exercise whose name has every word typed (as a word's start, without a
+    /// typo); otherwise a problem that suggests the closest names: a typo is only ever suggested, never picked.
     public static func exercise(_ name: String, in library: ExerciseLibrary) throws(Problem) -> Exercise {
         if let exact = library.exercise(named: name) { return exact }
-        let found = library.search(name)
-        if found.count == 1 { return found[0] }
-        let suggestions = found.isEmpty ? library.suggestions(for: name) : found.prefix(3).map(\.name)
+        let found = library.matches(name)
+        let withoutTypos = found.filter { $0.typos == 0 }
+        if withoutTypos.count == 1 { return withoutTypos[0].exercise }
+        let suggestions = found.isEmpty ? library.suggestions(for: name) : found.prefix(3).map(\.exercise.name)
         throw Problem(
             parameter: "exercise",
             message: "unknown exercise '\(name)': did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))? ('remindctl exercise search' lists them)")

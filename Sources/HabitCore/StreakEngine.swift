@@ -70,13 +70,42 @@ public struct DayRules: Hashable, Sendable {
 public struct Activity: Hashable, Sendable {
     public var instant: Instant
     public var offsetSeconds: Int
+    /// When its day began (the day start in its zone), for the grace period, which is elapsed time; nil: at the
+    /// day start under `offsetSeconds` (the same unless the offset changed since the day began).
+    public var dayBegan: Instant?
 
-    public init(instant: Instant, offsetSeconds: Int) {
+    public init(instant: Instant, offsetSeconds: Int, dayBegan: Instant? = nil) {
         self.instant = instant
         self.offsetSeconds = offsetSeconds
+        self.dayBegan = dayBegan
+    }
+
+    /// An activity at `instant` in `zone`: its offset then, and when its day began under `rules` (a day start
+    /// that a DST change skips begins the day when the clocks jump; one that occurs twice, at the first).
+    public init(instant: Instant, zone: TimeZoneRules, rules: DayRules) {
+        let offset = zone.offset(at: instant)
+        let day = rules.day(ofLocalSeconds: instant.secondsSinceEpoch + Int64(offset))
+        self.init(instant: instant, offsetSeconds: offset, dayBegan: zone.resolve(LocalDateTime(date: LocalDate(dayNumber: day), time: rules.dayStart)))
     }
 
     var localSeconds: Int64 { instant.secondsSinceEpoch + Int64(offsetSeconds) }
+
+    /// Real seconds since its day began.
+    func secondsIntoDay(_ rules: DayRules) -> Int64 {
+        guard let dayBegan else { return Int64(rules.secondsIntoDay(ofLocalSeconds: localSeconds)) }
+        return instant.secondsSinceEpoch - dayBegan.secondsSinceEpoch
+    }
+}
+
+/// The one-time manual recovery: the missed days it restored, and the day it was used.
+public struct Recovery: Hashable, Sendable {
+    public var days: ClosedRange<Int>
+    public var usedOn: Int
+
+    public init(days: ClosedRange<Int>, usedOn: Int) {
+        self.days = days
+        self.usedOn = usedOn
+    }
 }
 
 /// Something that happened to the freeze bank, for `remindctl freeze history`.
@@ -197,25 +226,32 @@ public enum StreakEngine {
     /// - Parameters:
     ///   - activities: intake logs and workouts, in any order.
     ///   - restDays: marked rest days (future ones are kept but do not count yet).
-    ///   - recovered: the days restored by the manual recovery, if it was used.
+    ///   - recovered: the manual recovery, if it was used.
     ///   - now: the current instant and the offset in effect, which give "today".
     public static func report(
-        activities: [Activity], restDays: [RestDay], recovered: ClosedRange<Int>?, now: Activity, rules: DayRules = DayRules()
+        activities: [Activity], restDays: [RestDay], recovered: Recovery?, now: Activity, rules: DayRules = DayRules()
     ) -> StreakReport {
         let today = rules.day(ofLocalSeconds: now.localSeconds)
-        let inGraceOfYesterday = rules.secondsIntoDay(ofLocalSeconds: now.localSeconds) < rules.graceSeconds
-        let activeDays = assignDays(activities.filter { $0.instant <= now.instant }, rules: rules)
-        let rest = Set(restDays.map(\.date.dayNumber))
-        let recoveredDays = recovered.map { Set($0) } ?? []
-        let first = ([today] + Array(activeDays) + rest.filter { $0 <= today } + Array(recoveredDays)).min()!
-
-        func base(_ day: Int) -> DayState {
-            if activeDays.contains(day) { return .active }
-            if rest.contains(day) { return .rest }
-            if recoveredDays.contains(day) { return .recovered }
-            if day == today || (day == today - 1 && inGraceOfYesterday) { return .open }
-            return .missed
+        let inGraceOfYesterday = now.secondsIntoDay(rules) < Int64(rules.graceSeconds)
+        // Per local day: how many activities, and how many of them fall in the grace period after the day before.
+        var own: [Int: (all: Int, grace: Int)] = [:]
+        for activity in activities where activity.instant <= now.instant {
+            let day = rules.day(ofLocalSeconds: activity.localSeconds)
+            let inGrace = activity.secondsIntoDay(rules) < Int64(rules.graceSeconds)
+            own[day, default: (0, 0)].all += 1
+            if inGrace { own[day, default: (0, 0)].grace += 1 }
         }
+        let rest = Set(restDays.map(\.date.dayNumber))
+        let recoveredDays = recovered.map { Set($0.days) } ?? []
+        let graceDays = own.filter { $0.value.grace > 0 }.keys.map { $0 - 1 }
+        let first = ([today] + Array(own.keys) + graceDays + rest.filter { $0 <= today } + Array(recoveredDays)).min()!
+        /// Days whose grace-period activity counts for the day before.
+        var movedAway = Set<Int>()
+        func hasOwnActivity(_ day: Int) -> Bool {
+            guard let count = own[day] else { return false }
+            return movedAway.contains(day) ? count.all > count.grace : count.all > 0
+        }
+        func keepsStreak(_ day: Int) -> Bool { hasOwnActivity(day) || rest.contains(day) || recoveredDays.contains(day) }
 
         var days: [Int: DayState] = [:]
         var streak = 0
@@ -224,7 +260,8 @@ public enum StreakEngine {
         var history: [FreezeEvent] = []
         var achievements: [Achievement.ID: Int] = [:]
         var best: StreakRun?
-        var lastBreak: (streak: StreakRun, missed: ClosedRange<Int>)?
+        /// Each break: the streak it ended and its first missed day, oldest first.
+        var breaks: [(streak: StreakRun, missed: Int)] = []
         var activeRun = 0
         var strength = 0.0
 
@@ -237,9 +274,24 @@ public enum StreakEngine {
 
         var day = first
         while day <= today {
-            var state = base(day)
-            if state == .missed, streak > 0, freezes > 0, [.active, .rest, .recovered].contains(base(day + 1)) {
+            let state: DayState
+            if hasOwnActivity(day) {
+                state = .active
+            } else if rest.contains(day) {
+                state = .rest
+            } else if recoveredDays.contains(day) {
+                state = .recovered
+            } else if day < today, (own[day + 1]?.grace ?? 0) > 0, !(streak > 0 && freezes > 0 && keepsStreak(day + 1)) {
+                // Grace: the next day's early activity counts for this day, which has none, is not a rest day and
+                // is not covered by a freeze; the next day may take the following morning's in turn.
+                movedAway.insert(day + 1)
+                state = .active
+            } else if day == today || (day == today - 1 && inGraceOfYesterday) {
+                state = .open
+            } else if streak > 0, freezes > 0, keepsStreak(day + 1) {
                 state = .frozen
+            } else {
+                state = .missed
             }
             days[day] = state
             switch state {
@@ -261,27 +313,23 @@ public enum StreakEngine {
                 }
                 if best == nil || streak > best!.length { best = run(endingAt: day) }
             case .missed:
-                if streak > 0 {
-                    // The streak ends here; the missed run is what recovery would restore.
-                    var end = day
-                    while end + 1 < today && base(end + 1) == .missed { end += 1 }
-                    lastBreak = (run(endingAt: day - 1), day...end)
-                }
+                if streak > 0 { breaks.append((run(endingAt: day - 1), day)) }
                 streak = 0
             case .open:
                 break
             }
 
-            // Achievements that depend on the day's own state.
-            if state == .rest {
+            // Achievements: a marked rest day is a rest day for them even when some activity falls on it.
+            let marked = rest.contains(day)
+            if marked {
                 unlock(.firstRestDay, day)
                 if activeRun >= 10 { unlock(.restAdvocate, day) }
             }
-            activeRun = state == .active ? activeRun + 1 : 0
-            if Weekday(dayNumber: day) == .sunday || day == today {
-                let monday = day - CivilCalendar.floorMod(day - 4, 7)
-                let week = (monday...day).map { days[$0] }
-                if week.filter({ $0 == .active }).count >= 5 && week.contains(.rest) { unlock(.balancedWeek, day) }
+            activeRun = state == .active && !marked ? activeRun + 1 : 0
+            let monday = day - CivilCalendar.floorMod(day - 4, 7)
+            let week = monday...day
+            if week.filter({ days[$0] == .active && !rest.contains($0) }).count >= 5 && week.contains(where: rest.contains) {
+                unlock(.balancedWeek, day)
             }
             // Habit strength: active 1, missed 0; rest, frozen and recovered days leave it unchanged.
             switch state {
@@ -291,23 +339,31 @@ public enum StreakEngine {
             }
             day += 1
         }
-        if recovered != nil, let start = recovered?.lowerBound { unlock(.secondChance, start) }
+        if let recovered, recovered.usedOn <= today { unlock(.secondChance, recovered.usedOn) }
+        /// A break with its run of missed days (up to yesterday).
+        func withMissedDays(_ broken: (streak: StreakRun, missed: Int)) -> (streak: StreakRun, missed: ClosedRange<Int>) {
+            var end = broken.missed
+            while end + 1 < today && days[end + 1] == .missed { end += 1 }
+            return (broken.streak, broken.missed...end)
+        }
+        var lastBreak = breaks.last.map(withMissedDays)
 
         // The current streak survives an open today, and a missed yesterday that a banked freeze will cover.
         var current: StreakRun?
         var mustLogBy: LocalDate?
         let todayState = days[today]!
         if streak > 0 {
-            current = run(endingAt: todayState == .open ? today - 1 : today)
             let lastStreakDay = todayState == .open ? today - 1 : today
-            mustLogBy = LocalDate(dayNumber: lastStreakDay + (freezes > 0 ? 2 : 1))
+            current = run(endingAt: lastStreakDay)
+            mustLogBy = LocalDate(dayNumber: lastDayToLog(after: lastStreakDay, streak: streak, freezes: freezes, rest: rest))
         } else if days[today - 1] == .missed, let broken = lastBreak, broken.missed == (today - 1)...(today - 1), freezes > 0,
             todayState == .open
         {
-            // Yesterday was missed: logging today spends a freeze and keeps the streak.
+            // Yesterday was missed: logging today spends a freeze and keeps the streak. That break is not final:
+            // what recovery would restore is the one before it.
             current = broken.streak
             mustLogBy = LocalDate(dayNumber: today)
-            lastBreak = nil
+            lastBreak = breaks.dropLast().last.map(withMissedDays)
         }
         if let last = current, let currentBest = best, last.length > currentBest.length { best = last }
 
@@ -317,24 +373,27 @@ public enum StreakEngine {
             strength: strength, mustLogBy: mustLogBy, lastBreak: lastBreak, recoveryUsed: recovered != nil)
     }
 
-    /// The set of active days: each activity on its local day, or on the previous day when it falls in the
-    /// grace period and that day has no activity of its own.
-    static func assignDays(_ activities: [Activity], rules: DayRules) -> Set<Int> {
-        let sorted = activities.sorted { $0.instant < $1.instant }
-        var days = Set<Int>()
-        var own = Set<Int>()
-        for activity in sorted {
-            own.insert(rules.day(ofLocalSeconds: activity.localSeconds))
-        }
-        for activity in sorted {
-            let day = rules.day(ofLocalSeconds: activity.localSeconds)
-            if rules.secondsIntoDay(ofLocalSeconds: activity.localSeconds) < rules.graceSeconds && !own.contains(day - 1) && !days.contains(day - 1) {
-                days.insert(day - 1)
-            } else {
-                days.insert(day)
+    /// The last day on which an activity keeps a streak whose last day is `lastStreakDay`, with nothing
+    /// logged before it: planned rest days keep and extend the streak, and each banked freeze can cover a single
+    /// missed day that a streak day follows.
+    static func lastDayToLog(after lastStreakDay: Int, streak: Int, freezes: Int, rest: Set<Int>) -> Int {
+        /// Whether the streak survives when the next activity is on `target`.
+        func survives(loggingOn target: Int) -> Bool {
+            var (length, banked) = (streak, freezes)
+            for day in (lastStreakDay + 1)..<target {
+                length += 1
+                if rest.contains(day) {
+                    if length % 7 == 0 { banked = min(banked + 1, maximumFreezes) }
+                } else {
+                    // A missed day is frozen only when a streak day follows it.
+                    guard banked > 0, rest.contains(day + 1) || day + 1 == target else { return false }
+                    banked -= 1
+                }
             }
+            return true
         }
-        return days
+        var last = lastStreakDay + 1
+        while last - lastStreakDay < 800 && survives(loggingOn: last + 1) { last += 1 }
+        return last
     }
 }
-

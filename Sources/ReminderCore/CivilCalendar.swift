@@ -90,6 +90,11 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Days since 1970-01-01.
     public var dayNumber: Int { CivilCalendar.dayNumber(year: year, month: month, day: day) }
 
+    /// The same date `years` later (or earlier), clamped to the month's end: 29 February goes to the 28th.
+    public func adding(years: Int) -> LocalDate {
+        LocalDate(year: year + years, month: month, day: min(day, CivilCalendar.daysInMonth(year: year + years, month: month)))!
+    }
+
     public var weekday: Weekday { Weekday(dayNumber: dayNumber) }
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {

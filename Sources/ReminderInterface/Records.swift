@@ -315,6 +315,22 @@ public struct CalendarValue: Codable, Sendable, Hashable {
     }
 }
 
+/// A rest day in `RestList`'s reply.
+public struct RestDayValue: Codable, Sendable, Hashable {
+    public var date: String
+    public var reason: String
+    public var light: [String]
+    /// Still ahead.
+    public var planned: Bool
+
+    public init(date: String, reason: String, light: [String], planned: Bool) {
+        self.date = date
+        self.reason = reason
+        self.light = light
+        self.planned = planned
+    }
+}
+
 /// `RestStats`'s reply.
 public struct RestStatsValue: Codable, Sendable, Hashable {
     public var restDaysThisMonth: Int

@@ -490,12 +490,12 @@ public final class ReminderStore: Sendable {
     }
 
     /// The one-time manual recovery, if it was used: the restored day numbers.
-    public func recovery() throws(StoreError) -> ClosedRange<Int>? {
+    public func recovery() throws(StoreError) -> (days: ClosedRange<Int>, usedAt: Instant)? {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT firstDay, lastDay FROM recovery ORDER BY id LIMIT 1") else { return nil }
+            guard let row = try Row.fetchOne(db, sql: "SELECT firstDay, lastDay, usedAt FROM recovery ORDER BY id LIMIT 1") else { return nil }
             let first: Int = row[0]
             let last: Int = row[1]
-            return first...last
+            return (first...last, Instant(secondsSinceEpoch: row[2]))
         }
     }
 

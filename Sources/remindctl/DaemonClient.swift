@@ -69,12 +69,13 @@ func printJSON(_ value: some Encodable) throws {
 
 /// Prints rows as aligned columns under a header.
 func printTable(_ header: [String], _ rows: [[String]]) {
-    let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+    let widths = header.indices.map { column in ([header] + rows).map { $0[column].displayWidth }.max() ?? 0 }
     for row in [header] + rows {
         let cells = row.enumerated().map { index, cell in
-            index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            index == row.count - 1 ? cell : cell.padded(toDisplayWidth: widths[index])
         }
-        print(cells.joined(separator: "  "))
+        let line = cells.joined(separator: "  ")
+        print(String(line.reversed().drop { $0 == " " }.reversed()))  // an empty last cell leaves no trailing spaces
     }
 }
 

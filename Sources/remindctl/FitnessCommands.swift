@@ -114,7 +114,10 @@ struct WorkoutAddCommand: ParsableCommand {
     func run() throws {
         let w = try connection.call("WorkoutAdd", WorkoutAddParameters(exercise: exercise, minutes: minutes, intensity: intensity, at: at), as: WorkoutReply.self).workout
         if json { return try printJSON(w) }
-        print("Logged workout \(w.id): \(w.name), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
+        let typed = exercise.lowercased()
+        let picked = [w.name.lowercased(), String(w.name.lowercased().map { $0 == " " ? "-" : $0 })].contains(typed)
+            ? "" : " (the only exercise matching '\(exercise)')"
+        print("Logged workout \(w.id): \(w.name)\(picked), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
     }
 }
 

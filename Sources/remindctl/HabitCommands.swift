@@ -69,7 +69,7 @@ struct RestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rest",
         abstract: "Plan and review rest days (they keep and extend the streak).",
-        subcommands: [RestMarkCommand.self, RestUnmarkCommand.self, RestStatsCommand.self, RestTipsCommand.self]
+        subcommands: [RestMarkCommand.self, RestUnmarkCommand.self, RestListCommand.self, RestStatsCommand.self, RestTipsCommand.self]
     )
 }
 
@@ -112,6 +112,35 @@ struct RestUnmarkCommand: ParsableCommand {
     func run() throws {
         _ = try connection.call("RestUnmark", DateParameters(date: date), as: EmptyReply.self)
         print("\(date) is no longer a rest day")
+    }
+}
+
+struct RestListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List rest days with their reasons: past ones and those planned.",
+        discussion: """
+            Examples:
+              remindctl rest list
+              remindctl rest list --from 2026-12-01 --to 2026-12-31
+              remindctl rest list --from 2026-11-22 --json    # the planned ones, for a script
+            """)
+
+    private struct Parameters: Encodable { let from: String?; let to: String? }
+    private struct Reply: Decodable { let restDays: [RestDayValue] }
+
+    @Option(help: "The first day (YYYY-MM-DD; default: the first rest day).") var from: String?
+    @Option(help: "The last day (YYYY-MM-DD; default: the last one planned).") var to: String?
+    @Flag(help: "Print the rest days as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let days = try connection.call("RestList", Parameters(from: from, to: to), as: Reply.self).restDays
+        if json { return try printJSON(days) }
+        if days.isEmpty { return print("No rest days\(from == nil && to == nil ? "" : " in that range"): mark one with remindctl rest mark YYYY-MM-DD") }
+        let rows = days.map { day in
+            [day.date, day.reason, day.planned ? "planned" : "past", day.light.joined(separator: ", ")]
+        }
+        printTable(["DATE", "REASON", "WHEN", "LIGHT ACTIVITIES"], rows)
     }
 }
 
@@ -238,7 +267,7 @@ struct CalendarCommand: ParsableCommand {
 enum CalendarView {
     static let symbols: [String: (symbol: String, colour: String)] = [
         "active": ("#", "32"), "rest": ("R", "34"), "frozen": ("*", "36"), "recovered": ("+", "35"),
-        "missed": (".", "31"), "open": ("?", "33"), "future": (" ", "0"), "none": (" ", "0"),
+        "missed": (".", "31"), "open": ("?", "33"), "planned": ("r", "34"), "future": (" ", "0"), "none": (" ", "0"),
     ]
 
     static func render(_ value: CalendarValue, colour: Bool) -> String {
@@ -266,7 +295,7 @@ enum CalendarView {
             let row = cells[start..<min(start + 7, cells.count)].joined()
             lines.append(String(row.reversed().drop { $0 == " " }.reversed()))
         }
-        lines.append("# active  R rest  * frozen  + recovered  . missed  ? open  < today")
+        lines.append("# active  R rest  r rest planned  * frozen  + recovered  . missed  ? open  < today")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -78,6 +78,20 @@ struct FitnessCoreTests {
         #expect(shippedLibrary.suggestions(for: "swiming").first == "Swimming")
     }
 
+    /// The "Nope" logged Jump Rope: a word that matches only with a typo is suggested, never picked; the
+    /// only exercise with every word typed is picked.
+    @Test func onlyAnUnambiguousMatchWithoutTyposIsPicked() throws {
+        let library = try shipped()
+        func problem(_ name: String) -> String? {
+            do { _ = try WorkoutInput.exercise(name, in: library) } catch { return error.message }
+            return nil
+        }
+        #expect(problem("Nope") == "unknown exercise 'Nope': did you mean 'Jump Rope'? ('remindctl exercise search' lists them)")
+        #expect(problem("swim")?.hasPrefix("unknown exercise 'swim': did you mean 'Swimming") == true)
+        #expect(try WorkoutInput.exercise("jump", in: library).name == "Jump Rope")
+        #expect(try WorkoutInput.exercise("jump-rope", in: library).name == "Jump Rope")
+    }
+
     @Test func malformedLinesNameFileAndLine() {
         let header = "id,name,category,code,met\n"
         #expect(throws: LibraryError(file: "x.csv", line: 2, message: "unknown category 'Cardiology': use Cardio, Strength, Sports, Flexibility")) {

@@ -1,3 +1,4 @@
+import Foundation
 import HabitCore
 import ReminderCore
 import Testing
@@ -15,7 +16,7 @@ struct StreakEngineTests {
     func report(active: [Int], rest: [Int] = [], recovered: ClosedRange<Int>? = nil, today: Int, hour: Int = 20, rules: DayRules = DayRules()) -> StreakReport {
         StreakEngine.report(
             activities: active.map { Self.at($0) }, restDays: rest.map { RestDay(date: Self.date($0), reason: .recovery) },
-            recovered: recovered.map { Self.date($0.lowerBound).dayNumber...Self.date($0.upperBound).dayNumber },
+            recovered: recovered.map { Recovery(days: Self.date($0.lowerBound).dayNumber...Self.date($0.upperBound).dayNumber, usedOn: Self.date(today).dayNumber) },
             now: Self.at(today, hour: hour), rules: rules)
     }
 
@@ -120,7 +121,8 @@ struct StreakEngineTests {
         let missed = broken.lastBreak!.missed
         #expect(missed == Self.date(6).dayNumber...Self.date(7).dayNumber)
         let restored = StreakEngine.report(
-            activities: (Array(1...5) + [8, 9]).map { Self.at($0) }, restDays: [], recovered: missed, now: Self.at(9, hour: 20))
+            activities: (Array(1...5) + [8, 9]).map { Self.at($0) }, restDays: [], recovered: Recovery(days: missed, usedOn: Self.date(9).dayNumber),
+            now: Self.at(9, hour: 20))
         #expect(restored.current?.length == 9)
         #expect(restored.state(of: Self.date(6)) == .recovered)
         #expect(restored.recoveryUsed)
@@ -235,3 +237,102 @@ struct GoalStreakTests {
     }
 }
 
+/// The README's habit rules where an independent implementation disagreed with remindd (issue 11): each with the
+/// example that shows it.
+@Suite("Habit rules, as the README states them")
+struct HabitRuleTests {
+    typealias T = StreakEngineTests
+    func day(_ n: Int) -> Int { T.date(n).dayNumber }
+
+    func report(_ activities: [Activity], rest: [Int] = [], recovered: Recovery? = nil, now: Activity, rules: DayRules = DayRules()) -> StreakReport {
+        StreakEngine.report(
+            activities: activities, restDays: rest.map { RestDay(date: T.date($0), reason: .recovery) }, recovered: recovered, now: now, rules: rules)
+    }
+
+    /// 1. Day 2's only activity (00:30 on day 3) counts for day 2, so day 3 has none of its own, and 00:20 on
+    /// day 4 counts for day 3: grace chains.
+    @Test func graceChains() {
+        let r = report([T.at(1), T.at(3, hour: 0, minute: 30), T.at(4, hour: 0, minute: 20)], now: T.at(4, hour: 20))
+        #expect([2, 3].map { r.state(of: T.date($0)) } == [.active, .active])
+        #expect(r.current?.length == 3)
+    }
+
+    /// 2. Grace never moves activity onto a rest day (its own day would be missed and the streak broken) nor
+    /// onto a day a freeze covers.
+    @Test func graceOnlyForADayThatWouldOtherwiseBeMissed() {
+        let r = report([T.at(1), T.at(3, hour: 0, minute: 30)], rest: [2], now: T.at(4, hour: 20))
+        #expect([2, 3].map { r.state(of: T.date($0)) } == [.rest, .active])
+        #expect(r.current?.length == 3)
+        // Days 1-7 earn a freeze; day 8 has nothing, day 9's 00:30 log stays on day 9 and the freeze covers day 8.
+        let frozen = report(Array(1...7).map { T.at($0) } + [T.at(9, hour: 0, minute: 30)], now: T.at(9, hour: 20))
+        #expect([8, 9].map { frozen.state(of: T.date($0)) } == [.frozen, .active])
+        // Without a streak (so no freeze applies) the same log counts for the day before.
+        let alone = report([T.at(9, hour: 0, minute: 30)], now: T.at(9, hour: 20))
+        #expect(alone.state(of: T.date(8)) == .active)
+    }
+
+    /// 3. The grace period is elapsed time after the day ends. America/Havana's clocks go from 01:00 back to
+    /// 00:00 on 2026-11-01: 00:30 the second time is 90 real minutes after midnight, past a one-hour grace.
+    /// On 2026-03-08 they jump from 00:00 to 01:00: 01:30 is 30 real minutes after the day began.
+    @Test func graceIsElapsedTimeAcrossDSTChanges() throws {
+        let havana = try TimeZoneRules(identifier: "America/Havana", tzif: try readZoneFile("America/Havana"))
+        let rules = DayRules()
+        func local(_ text: String, secondPass: Bool = false) -> Activity {
+            var instant = havana.resolve(ISO8601.parseDateTime(text)!)
+            if secondPass { instant = instant.adding(seconds: 3600) }
+            return Activity(instant: instant, zone: havana, rules: rules)
+        }
+        let fallBack = StreakEngine.report(
+            activities: [local("2026-10-30T12:00:00"), local("2026-11-01T00:30:00", secondPass: true)], restDays: [], recovered: nil,
+            now: local("2026-11-01T20:00:00"), rules: rules)
+        #expect(fallBack.state(of: LocalDate(year: 2026, month: 10, day: 31)!) == .missed)
+        let springForward = StreakEngine.report(
+            activities: [local("2026-03-06T12:00:00"), local("2026-03-08T01:30:00")], restDays: [], recovered: nil,
+            now: local("2026-03-08T20:00:00"), rules: rules)
+        #expect(springForward.state(of: LocalDate(year: 2026, month: 3, day: 7)!) == .active)
+    }
+
+    /// 4. A marked rest day is a rest day for Recovery Mode, Balanced Week and Rest Advocate even when a walk
+    /// is logged on it.
+    @Test func aMarkedRestDayWithActivityIsStillARestDayForAchievements() {
+        // Days 2-6 (Mon-Fri) active, Saturday 7 a rest day with a log on it; days 8-17 active, 18 rest with a log.
+        let r = report((Array(2...17) + [18]).map { T.at($0) }, rest: [7, 18], now: T.at(18, hour: 20))
+        let earned = Dictionary(uniqueKeysWithValues: r.achievements.map { ($0.id, $0.date) })
+        #expect(earned[.firstRestDay] == T.date(7))
+        #expect(earned[.balancedWeek] == T.date(7))
+        #expect(earned[.restAdvocate] == T.date(18))
+    }
+
+    /// 5. Second Chance is dated the day `recover` ran; Balanced Week the day its week first met the condition.
+    @Test func achievementsAreDatedTheDayTheyAreEarned() {
+        let r = report((Array(1...5) + [8, 9]).map { T.at($0) }, recovered: Recovery(days: day(6)...day(7), usedOn: day(9)), now: T.at(10))
+        #expect(r.achievements.first { $0.id == .secondChance }?.date == T.date(9))
+        // Monday 2 is a rest day; Monday-Friday... active days 3-7 make five by Saturday 7, not Sunday 8.
+        let week = report(Array(3...8).map { T.at($0) }, rest: [2], now: T.at(9))
+        #expect(week.achievements.first { $0.id == .balancedWeek }?.date == T.date(7))
+    }
+
+    /// 6. "Log something by" counts planned rest days: they keep and extend the streak.
+    @Test func logSomethingByCountsPlannedRestDays() {
+        // Active days 1-3 (no freeze yet), today 3 done; 4 and 5 planned rest: log by day 6.
+        #expect(report((1...3).map { T.at($0) }, rest: [4, 5], now: T.at(3)).mustLogBy == T.date(6))
+        // With a freeze banked (days 1-7), day 8 may be missed when day 9 is a rest day, and then day 10 is needed.
+        #expect(report((1...7).map { T.at($0) }, rest: [9], now: T.at(7)).mustLogBy == T.date(10))
+        #expect(report((1...7).map { T.at($0) }, now: T.at(7)).mustLogBy == T.date(9))
+    }
+
+    /// 7. `recover` restores the most recently broken streak while yesterday is missed and a banked freeze
+    /// covers it once today is logged.
+    @Test func recoveryStaysAvailableWhileAFreezeCoversYesterday() {
+        // 1-3 active, 4-5 missed (broken), 6-12 active (a freeze earned at 7 days), 13 missed, today 14 open.
+        let r = report((Array(1...3) + Array(6...12)).map { T.at($0) }, now: T.at(14))
+        #expect(r.current?.length == 7 && r.mustLogBy == T.date(14))
+        #expect(r.lastBreak?.missed == day(4)...day(5))
+        #expect(r.lastBreak?.streak.length == 3)
+    }
+}
+
+/// A zone file of the machine's tz database.
+func readZoneFile(_ name: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/" + name)))
+}

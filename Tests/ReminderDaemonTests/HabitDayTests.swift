@@ -2,6 +2,7 @@ import HabitCore
 import ReminderCore
 import ReminderInterface
 import Testing
+import VarlinkProtocol
 
 @testable import ReminderDaemon
 @testable import ReminderDaemonTesting
@@ -20,6 +21,35 @@ struct HabitDayTests {
         configuration.graceMinutes = 0
         configuration.dayStart = ISO8601.parseTime(dayStart)!
         return configuration
+    }
+
+    /// "Up to a year ahead" is through the same date next year: 2027-11-22 from 2026-11-22, not 366 days; from
+    /// 29 February, through 28 February.
+    @Test func restDaysArePlannedThroughTheSameDateNextYear() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-11-22T12:00:00Z"))
+        let marked = try await daemon.call("RestMark", ["from": "2027-11-22"], as: [String: [String]].self)["dates"]
+        #expect(marked == ["2027-11-22"])
+        let refused = await #expect(throws: VarlinkError.self) { try await daemon.call("RestMark", ["from": "2027-11-23"]) }
+        #expect(refused?.string("message") == "2027-11-23 is more than a year ahead: rest days can be planned through 2027-11-22")
+        let leap = try await TestDaemon(now: instant("2028-02-29T12:00:00Z"))
+        await #expect(throws: VarlinkError.self) { try await leap.call("RestMark", ["from": "2029-03-01"]) }
+        #expect(try await leap.call("RestMark", ["from": "2029-02-28"], as: [String: [String]].self)["dates"] == ["2029-02-28"])
+    }
+
+    /// Planned rest days show in the calendar (they were invisible) and `RestList` lists rest days with reasons.
+    @Test func plannedRestDaysAreInTheCalendarAndInRestList() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-11-22T12:00:00Z"))
+        try await daemon.call("RestMark", ["from": "2026-11-20", "reason": "Illness"])
+        try await daemon.call("RestMark", ["from": "2026-11-25", "to": "2026-11-26", "reason": "Travel", "light": .array([.string("Light Walk")])])
+        let days = try await calendar(daemon).states
+        #expect(["2026-11-20", "2026-11-24", "2026-11-25", "2026-11-26"].map { days[$0] } == ["rest", "future", "planned", "planned"])
+        let listed = try await daemon.call("RestList", ["from": "2026-11-21"], as: [String: [RestDayValue]].self)["restDays"]!
+        #expect(listed == [
+            RestDayValue(date: "2026-11-25", reason: "Travel", light: ["Light Walk"], planned: true),
+            RestDayValue(date: "2026-11-26", reason: "Travel", light: ["Light Walk"], planned: true),
+        ])
+        let all = try await daemon.call("RestList", as: [String: [RestDayValue]].self)["restDays"]!
+        #expect(all.map(\.date) == ["2026-11-20", "2026-11-25", "2026-11-26"] && all[0].reason == "Illness" && !all[0].planned)
     }
 
     @Test func theHabitDayChangesAtMidnight() async throws {

@@ -20,6 +20,45 @@ struct InputLimitTests {
         #expect(reminder.name == "Pills")
     }
 
+    /// A name of digits reads as an id ("show 3" showed id 3); a newline broke the `list` table. Both are
+    /// refused with what to write instead, and nothing is added.
+    @Test func namesThatCannotBeAddressedOrPrintedAreRefused() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        let cases: [(String, String)] = [
+            ("3", "a name of only digits, like \"3\", reads as an id in show, log or remove: write \"Dose 3\" or \"#3\""),
+            ("Pills\nmorning", "a reminder's name is one line without tabs or control characters: write it as \"Pills morning\""),
+            ("a\tb", "a reminder's name is one line without tabs or control characters: write it as \"a b\""),
+        ]
+        for (name, message) in cases {
+            let refused = await #expect(throws: VarlinkError.self) {
+                try await daemon.add(name, ["daily": true, "at": "08:00"])
+            }
+            #expect(refused?.string("message") == message)
+        }
+        try await daemon.add("薬 💊", ["daily": true, "at": "08:00"])
+        let all = try await daemon.call("List", as: [String: [ReminderValue]].self)["reminders"]!
+        #expect(all.map(\.name) == ["Planning a rest day this week?", "薬 💊"])
+    }
+
+    /// "Added" with no next firing: a rule that has ended is refused with its reason.
+    @Test func aRuleThatCanNeverFireIsRefusedWithItsReason() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        let once = await #expect(throws: VarlinkError.self) {
+            try await daemon.add("X", ["once": "2020-01-01T10:00"])
+        }
+        #expect(once?.string("message") == "this reminder would never fire: --once 2020-01-01T10:00 is in the past: give a time ahead")
+        let until = await #expect(throws: VarlinkError.self) {
+            try await daemon.add("Y", ["daily": true, "at": "09:00", "until": "2026-01-01"])
+        }
+        #expect(until?.string("message") == "this reminder would never fire: it ends --until 2026-01-01, before its next time: give a later --until, or none")
+        try await daemon.add("Z", ["daily": true, "at": "09:00"])
+        await #expect(throws: VarlinkError.self) {
+            try await daemon.call("Update", ["reminder": "Z", "rule": .object(["daily": true, "at": "09:00", "until": "2026-03-01"])])
+        }
+        let all = try await daemon.call("List", as: [String: [ReminderValue]].self)["reminders"]!
+        #expect(all.map(\.name) == ["Planning a rest day this week?", "Z"] && all[1].rule.until == nil)
+    }
+
     @Test func restDaysMoreThanTenYearsBackAreRefused() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         await #expect(throws: VarlinkError.self) { try await daemon.call("RestMark", ["from": "0001-01-01"]) }

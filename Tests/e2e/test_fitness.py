@@ -44,6 +44,8 @@ def test_bad_workouts_are_refused_and_nothing_is_saved(daemon):
         (["Running", "--minutes", "0", "--intensity", "vigorous"], "1 to 1440 minutes"),
         (["Running", "--minutes", "1441", "--intensity", "vigorous"], "1 to 1440 minutes"),
         (["Swiming", "--minutes", "30", "--intensity", "light"], "did you mean 'Swimming'"),
+        (["Nope", "--minutes", "30", "--intensity", "light"], "unknown exercise 'Nope': did you mean 'Jump Rope'?"),
+        (["swim", "--minutes", "30", "--intensity", "light"], "unknown exercise 'swim': did you mean 'Swimming"),
         (["Running", "--minutes", "30"], "missing intensity"),
         (["Running", "--minutes", "30", "--intensity", "vigorous", "--at", "2099-01-01T10:00"], "in the future"),
     ]:
@@ -52,6 +54,14 @@ def test_bad_workouts_are_refused_and_nothing_is_saved(daemon):
         assert len(result.stderr.strip().splitlines()) == 1
     assert daemon.ctl_json("day", date)["workouts"] == []
     assert daemon.ctl_json("day")["workouts"] == []
+
+
+def test_the_only_exercise_with_every_word_is_picked_and_said(daemon):
+    daemon.start()
+    result = daemon.ctl("workout", "add", "jump", "--minutes", "10", "--intensity", "vigorous", "--at", yesterday_at(10))
+    assert "Jump Rope (the only exercise matching 'jump'), 10 min vigorous" in result.stdout, result.stdout
+    exact = daemon.ctl("workout", "add", "Jump Rope", "--minutes", "10", "--intensity", "vigorous", "--at", yesterday_at(11))
+    assert ": Jump Rope, 10 min" in exact.stdout, exact.stdout
 
 
 def test_history_groups_days_and_says_when_there_is_nothing(daemon):

@@ -70,6 +70,24 @@ def test_bad_rest_input_stores_nothing(daemon):
     assert nothing.returncode == 1 and "nothing to recover" in nothing.stderr
 
 
+def test_rest_list_and_planned_rest_days_in_the_calendar(daemon):
+    daemon.start()
+    daemon.ctl("rest", "mark", day(-1).isoformat(), "--reason", "Illness")
+    daemon.ctl("rest", "mark", "--from", day(2).isoformat(), "--to", day(3).isoformat(), "--reason", "Travel", "--light", "Light Walk")
+    lines = daemon.ctl("rest", "list").stdout.splitlines()
+    assert lines[0].split() == ["DATE", "REASON", "WHEN", "LIGHT", "ACTIVITIES"]
+    assert [line.split()[:3] for line in lines[1:]] == [
+        [day(-1).isoformat(), "Illness", "past"], [day(2).isoformat(), "Travel", "planned"], [day(3).isoformat(), "Travel", "planned"]]
+    assert lines[2].endswith("Light Walk") and lines[1].index("past") == lines[2].index("planned")
+    planned = daemon.ctl_json("rest", "list", "--from", day(0).isoformat())
+    assert [d["date"] for d in planned] == [day(2).isoformat(), day(3).isoformat()] and all(d["planned"] for d in planned)
+    month = daemon.ctl_json("calendar", "--month", day(2).strftime("%Y-%m"))
+    states = {d["date"]: d["state"] for d in month["days"]}
+    assert states[day(2).isoformat()] == "planned"
+    grid = daemon.ctl("calendar", "--month", day(2).strftime("%Y-%m")).stdout
+    assert f"{day(2).day}r" in grid and "r rest planned" in grid
+
+
 def test_calendar_grid(daemon):
     start_without_grace(daemon)
     daemon.ctl("add", "Meds", "--daily", "--at", "08:00", "--tz", "UTC")

@@ -2,6 +2,7 @@
 extension HabitService {
     struct RestMarkParameters: Decodable { let from: String; let to: String?; let reason: String?; let light: [String]? }
     struct DateParameters: Decodable { let date: String }
+    struct RangeParameters: Decodable { let from: String?; let to: String? }
     struct MonthParameters: Decodable { let month: String? }
 
     func register(in router: inout MethodRouter) {
@@ -14,6 +15,7 @@ extension HabitService {
             return EmptyReply()
         }
         router.method("RestStats") { try restStats() }
+        router.method("RestList", RangeParameters.self) { p in ["restDays": try restList(from: p.from, to: p.to)] }
         router.method("FreezeHistory") { ["events": try freezeHistory()] }
         router.method("Recover") { ["streak": try await recover()] }
         router.method("Achievements") { ["achievements": try achievements()] }

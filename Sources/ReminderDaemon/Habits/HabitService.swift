@@ -17,8 +17,7 @@ struct HabitService: Sendable {
 
     /// `now` with the habit zone's offset, and its day number under the day rules.
     private func day(at instant: Instant) throws(ServiceError) -> (now: Activity, day: Int) {
-        let zone = try context.zone(named: nil)
-        let now = Activity(instant: instant, offsetSeconds: zone.offset(at: instant))
+        let now = Activity(instant: instant, zone: try context.zone(named: nil), rules: dayRules)
         return (now, dayRules.day(ofLocalSeconds: now.instant.secondsSinceEpoch + Int64(now.offsetSeconds)))
     }
 
@@ -26,10 +25,10 @@ struct HabitService: Sendable {
         do {
             var activities: [Activity] = []
             let fallback = try context.zone(named: nil)
+            let rules = dayRules
             // Each log keeps the zone in effect when it happened: past days never move.
             func activity(_ at: Instant, _ zoneName: String) -> Activity {
-                let zone = (try? context.zone(named: zoneName)) ?? fallback
-                return Activity(instant: at, offsetSeconds: zone.offset(at: at))
+                Activity(instant: at, zone: (try? context.zone(named: zoneName)) ?? fallback, rules: rules)
             }
             for (at, zoneName) in try context.store.allIntakes() { activities.append(activity(at, zoneName)) }
             for workout in try context.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: instant) {
@@ -39,8 +38,10 @@ struct HabitService: Sendable {
                 guard let date = ISO8601.parseDate(day.date) else { return nil }
                 return RestDay(date: date, reason: RestReason(name: day.reason) ?? .other, lightActivities: day.lightActivities)
             }
-            return StreakEngine.report(
-                activities: activities, restDays: rest, recovered: try context.store.recovery(), now: try day(at: instant).now, rules: dayRules)
+            let recovery = try context.store.recovery().map { used throws(ServiceError) in
+                Recovery(days: used.days, usedOn: try day(at: used.usedAt).day)
+            }
+            return StreakEngine.report(activities: activities, restDays: rest, recovered: recovery, now: try day(at: instant).now, rules: rules)
         } catch {
             throw ServiceError(mapping: error)
         }
@@ -69,13 +70,13 @@ struct HabitService: Sendable {
         guard last.dayNumber - first.dayNumber < 366 else { throw .invalidTime(parameter: "to", message: "a range of rest days is at most a year long") }
         let today = try day(at: now).day
         let todayDate = LocalDate(dayNumber: today)
-        let tenYearsAgo = LocalDate(
-            year: todayDate.year - 10, month: todayDate.month, day: min(todayDate.day, CivilCalendar.daysInMonth(year: todayDate.year - 10, month: todayDate.month)))!
+        let tenYearsAgo = todayDate.adding(years: -10)
         guard first >= tenYearsAgo else {
             throw .invalidTime(parameter: "from", message: "\(first) is more than 10 years ago: rest days can be marked back to \(tenYearsAgo)")
         }
-        guard last.dayNumber <= today + 366 else {
-            throw .invalidTime(parameter: to == nil ? "from" : "to", message: "\(last) is more than a year ahead: rest days can be planned up to a year in advance")
+        let nextYear = todayDate.adding(years: 1)
+        guard last <= nextYear else {
+            throw .invalidTime(parameter: to == nil ? "from" : "to", message: "\(last) is more than a year ahead: rest days can be planned through \(nextYear)")
         }
         let restReason: RestReason
         if let reason {
@@ -97,6 +98,21 @@ struct HabitService: Sendable {
         let removed = try storing { () throws(StoreError) in try context.store.unmarkRestDay(parsed.description) }
         guard removed else { throw .invalidTime(parameter: "date", message: "\(parsed) is not marked as a rest day") }
         await changed(now: context.clock.now())
+    }
+
+    /// The rest days from `from` through `to` (either may be open), oldest first.
+    func restList(from: String?, to: String?) throws(ServiceError) -> [RestDayValue] {
+        let first = try from.map { text throws(ServiceError) in try context.date(text, parameter: "from") }
+        let last = try to.map { text throws(ServiceError) in try context.date(text, parameter: "to") }
+        if let first, let last, last < first {
+            throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first)): give --from before --to")
+        }
+        let today = try day(at: context.clock.now()).day
+        let stored = try storing { () throws(StoreError) in try context.store.restDays() }
+        return stored.compactMap { day -> RestDayValue? in
+            guard let date = ISO8601.parseDate(day.date), first.map({ date >= $0 }) ?? true, last.map({ date <= $0 }) ?? true else { return nil }
+            return RestDayValue(date: day.date, reason: day.reason, light: day.lightActivities, planned: date.dayNumber > today)
+        }
     }
 
     func restStats() throws(ServiceError) -> RestStatsValue {
@@ -157,10 +173,10 @@ struct HabitService: Sendable {
         }
         let first = LocalDate(year: year, month: monthNumber, day: 1)!.dayNumber
         let length = CivilCalendar.daysInMonth(year: year, month: monthNumber)
+        let rest = restDayNumbers()
         let days = (first..<(first + length)).map { day in
-            CalendarDayValue(
-                date: LocalDate(dayNumber: day).description, state: day > today ? "future" : (report.days[day]?.rawValue ?? "none"),
-                today: day == today)
+            let state = day > today ? (rest.contains(day) ? "planned" : "future") : (report.days[day]?.rawValue ?? "none")
+            return CalendarDayValue(date: LocalDate(dayNumber: day).description, state: state, today: day == today)
         }
         return CalendarValue(
             month: "\(ISO8601.pad(year, 4))-\(ISO8601.pad(monthNumber, 2))", days: days, streak: report.current?.length ?? 0,

@@ -68,6 +68,7 @@ struct ReminderService: Sendable {
         let trimmed = try Self.checkedName(name)
         let rule = try Self.rule(spec)
         let zone = try context.zone(named: timeZone)
+        try Self.checkFires(rule, spec, zone: zone, now: now)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
         let delivery = try change?.applied(to: Delivery()) ?? Delivery()
         let stored = try storing { () throws(StoreError) in
@@ -92,6 +93,9 @@ struct ReminderService: Sendable {
         if let timeZone {
             reminder.timeZone = timeZone.isEmpty ? nil : timeZone
             _ = try context.zone(named: reminder.timeZone)
+        }
+        if spec != nil || timeZone != nil {
+            try Self.checkFires(try Self.rule(reminder.rule), reminder.rule, zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
         }
         return try await save(reminder)
     }
@@ -416,7 +420,33 @@ struct ReminderService: Sendable {
         guard !trimmed.isEmpty, trimmed.count <= 200 else {
             throw .invalidRule("a reminder needs a name of 1 to 200 characters, e.g. \"Vitamin D\"")
         }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalidRule("a reminder's name is one line without tabs or control characters: write it as \"\(Self.oneLine(trimmed))\"")
+        }
+        if trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            throw .invalidRule("a name of only digits, like \"\(trimmed)\", reads as an id in show, log or remove: write \"Dose \(trimmed)\" or \"#\(trimmed)\"")
+        }
         return trimmed
+    }
+
+    /// Refuses a rule that can never fire again (a `--once` or an `--until` in the past), with the reason.
+    private static func checkFires(_ rule: ReminderRule, _ spec: RuleSpec, zone: TimeZoneRules, now: Instant) throws(ServiceError) {
+        guard rule.nextOccurrence(after: now, in: zone) == nil else { return }
+        let reason: String
+        if let once = spec.once {
+            reason = "--once \(once) is in the past: give a time ahead"
+        } else if let until = spec.until {
+            reason = "it ends --until \(until), before its next time: give a later --until, or none"
+        } else {
+            reason = "it has no time ahead: check it with remindctl preview"
+        }
+        throw .invalidRule("this reminder would never fire: \(reason)")
+    }
+
+    /// A name with each run of control characters (a newline, a tab) made one space.
+    private static func oneLine(_ name: String) -> String {
+        name.unicodeScalars.split { $0.properties.generalCategory == .control }.map { String(String.UnicodeScalarView($0)) }
+            .joined(separator: " ")
     }
 
     /// A window length the user typed, or the parameter's error.
