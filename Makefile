@@ -58,6 +58,7 @@ bench: release
 	$(SWIFT) build $(CLI_RELEASE_FLAGS) --product NextFireBenchmark
 	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
 	python3 Benchmarks/daemon_scale.py .build/release
+	python3 Benchmarks/habit_history.py .build/release
 
 BINDIR  := $(PREFIX)/bin
 UNITDIR ?= $(HOME)/.config/systemd/user
