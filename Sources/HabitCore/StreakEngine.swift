@@ -97,6 +97,51 @@ public struct Activity: Hashable, Sendable {
     }
 }
 
+/// How many activities fall on each habit day, and how many of those in the grace period after the day before:
+/// all the streak engine needs of them. Kept up to date one activity at a time, so that an answer does not read
+/// years of history again.
+public struct ActivityDays: Sendable, Hashable {
+    public struct Count: Sendable, Hashable {
+        public var all = 0
+        public var grace = 0
+    }
+
+    public private(set) var counts: [Int: Count] = [:]
+    /// The latest activity ever added (a removal leaves it): activities after "now" must be left out, so with
+    /// one after now the days are counted again from the activities.
+    public private(set) var latest: Instant?
+    public let rules: DayRules
+
+    public init(rules: DayRules) {
+        self.rules = rules
+    }
+
+    public init(_ activities: some Sequence<Activity>, rules: DayRules) {
+        self.init(rules: rules)
+        for activity in activities { add(activity) }
+    }
+
+    public mutating func add(_ activity: Activity) {
+        let (day, inGrace) = place(activity)
+        counts[day, default: Count()].all += 1
+        if inGrace { counts[day, default: Count()].grace += 1 }
+        latest = max(latest ?? activity.instant, activity.instant)
+    }
+
+    public mutating func remove(_ activity: Activity) {
+        let (day, inGrace) = place(activity)
+        guard var count = counts[day], count.all > 0 else { return }
+        count.all -= 1
+        if inGrace { count.grace = max(0, count.grace - 1) }
+        counts[day] = count.all == 0 ? nil : count
+    }
+
+    /// Its local day, and whether it falls in the grace period after the day before.
+    private func place(_ activity: Activity) -> (day: Int, inGrace: Bool) {
+        (rules.day(ofLocalSeconds: activity.localSeconds), activity.secondsIntoDay(rules) < Int64(rules.graceSeconds))
+    }
+}
+
 /// The one-time manual recovery: the missed days it restored, and the day it was used.
 public struct Recovery: Hashable, Sendable {
     public var days: ClosedRange<Int>
@@ -231,16 +276,15 @@ public enum StreakEngine {
     public static func report(
         activities: [Activity], restDays: [RestDay], recovered: Recovery?, now: Activity, rules: DayRules = DayRules()
     ) -> StreakReport {
+        report(days: ActivityDays(activities.lazy.filter { $0.instant <= now.instant }, rules: rules), restDays: restDays, recovered: recovered, now: now)
+    }
+
+    /// Computes the report from activities counted per day (none of them after `now`), under their day rules.
+    public static func report(days activityDays: ActivityDays, restDays: [RestDay], recovered: Recovery?, now: Activity) -> StreakReport {
+        let rules = activityDays.rules
         let today = rules.day(ofLocalSeconds: now.localSeconds)
         let inGraceOfYesterday = now.secondsIntoDay(rules) < Int64(rules.graceSeconds)
-        // Per local day: how many activities, and how many of them fall in the grace period after the day before.
-        var own: [Int: (all: Int, grace: Int)] = [:]
-        for activity in activities where activity.instant <= now.instant {
-            let day = rules.day(ofLocalSeconds: activity.localSeconds)
-            let inGrace = activity.secondsIntoDay(rules) < Int64(rules.graceSeconds)
-            own[day, default: (0, 0)].all += 1
-            if inGrace { own[day, default: (0, 0)].grace += 1 }
-        }
+        let own = activityDays.counts
         let rest = Set(restDays.map(\.date.dayNumber))
         let recoveredDays = recovered.map { Set($0.days) } ?? []
         let graceDays = own.filter { $0.value.grace > 0 }.keys.map { $0 - 1 }

@@ -115,6 +115,7 @@ public final class Daemon: Sendable {
         }
         if event == .timeZoneDataChanged {
             context.forgetZoneRules()
+            habits.forgetCountedActivities()
             let replanned = await scheduling.zoneRulesChanged(now: context.clock.now())
             context.say(.info, "Time zone data changed (a tzdata update): \(replanned) \(replanned == 1 ? "reminder" : "reminders") re-planned with the new rules")
         }

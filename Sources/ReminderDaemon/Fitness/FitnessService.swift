@@ -68,7 +68,7 @@ struct FitnessService: Sendable {
                 exercise: checked.exercise.id, minutes: minutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal,
                 at: instant, timeZone: zone.identifier)
         }
-        await habits.changed(now: now)
+        await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
         return LogEntryValue(
             id: id, name: checked.exercise.name, kcal: checked.kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false),
             minutes: minutes, intensity: checked.intensity.rawValue)
@@ -104,7 +104,7 @@ struct FitnessService: Sendable {
     func deleteEntry(_ table: ReminderStore.EntryTable, id: Int64) async throws(ServiceError) {
         let deleted = try storing { () throws(StoreError) in try context.store.deleteEntry(table: table, id: id) }
         guard deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
-        if table == .workout { await habits.changed(now: context.clock.now()) }
+        if table == .workout { await habits.changed(now: context.clock.now(), activity: .unknown) }
     }
 
     func addFood(name: String, kcal: Int, at: String?) throws(ServiceError) -> LogEntryValue {

@@ -2,6 +2,7 @@ import HabitCore
 import ReminderCore
 import ReminderInterface
 import ReminderStore
+import Synchronization
 
 /// The habit system: every view is computed by `StreakEngine` from the stored raw events (intake logs,
 /// workouts, rest days, the recovery), so a retroactive change recomputes everything consistently. Which
@@ -9,6 +10,22 @@ import ReminderStore
 struct HabitService: Sendable {
     let context: DaemonContext
     let scheduling: SchedulingService
+    /// The activities counted per day, kept in memory once read and updated by each change (see ``changed``).
+    private let kept = KeptActivityDays()
+
+    init(context: DaemonContext, scheduling: SchedulingService) {
+        self.context = context
+        self.scheduling = scheduling
+    }
+
+    /// What a change did to the activities (intake logs and workouts).
+    enum ActivityChange: Sendable {
+        case none
+        case added(Instant, zone: String)
+        case removed(Instant, zone: String)
+        /// Activities changed in a way not followed one by one (a reminder removed with its logs): count again.
+        case unknown
+    }
 
     private var dayRules: DayRules {
         let configuration = context.configuration
@@ -21,19 +38,54 @@ struct HabitService: Sendable {
         return (now, dayRules.day(ofLocalSeconds: now.instant.secondsSinceEpoch + Int64(now.offsetSeconds)))
     }
 
+    /// An activity at `instant` in the zone it was logged in (past days never move), or the system zone when
+    /// that zone is no longer known.
+    private func activity(at instant: Instant, zone name: String, rules: DayRules) throws(ServiceError) -> Activity {
+        let zone: TimeZoneRules
+        if let known = try? context.zone(named: name) { zone = known } else { zone = try context.zone(named: nil) }
+        return Activity(instant: instant, zone: zone, rules: rules)
+    }
+
+    /// Every activity counted per day under the current day rules: from memory, or read once from the store
+    /// (and again when the rules changed, or when an activity lies after `now`, which the clock going back does).
+    private func countedActivities(through now: Instant) throws(ServiceError) -> ActivityDays {
+        let rules = dayRules
+        if let kept = kept.days.withLock({ $0 }), kept.rules == rules, (kept.latest ?? now) <= now { return kept }
+        var counted = ActivityDays(rules: rules)
+        let intakes = try storing { () throws(StoreError) in try context.store.allIntakes() }
+        let workouts = try storing { () throws(StoreError) in
+            try context.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
+        }
+        for (at, zone) in intakes.lazy.map({ ($0.at, $0.timeZone) }) + workouts.lazy.map({ ($0.at, $0.timeZone) }) where at <= now {
+            counted.add(try activity(at: at, zone: zone, rules: rules))
+        }
+        kept.days.withLock { $0 = counted }
+        return counted
+    }
+
+    /// Applies a change to the counts kept in memory (counted again at the next report when it is not known).
+    private func apply(_ change: ActivityChange) throws(ServiceError) {
+        let rules = dayRules
+        switch change {
+        case .none: return
+        case .unknown: kept.days.withLock { $0 = nil }
+        case .added(let instant, let zone), .removed(let instant, let zone):
+            let activity = try activity(at: instant, zone: zone, rules: rules)
+            kept.days.withLock { kept in
+                guard kept?.rules == rules else { return kept = nil }
+                if case .added = change { kept?.add(activity) } else { kept?.remove(activity) }
+            }
+        }
+    }
+
+    /// Forgets the counts kept in memory (the zone files changed: a past activity may fall on another day).
+    func forgetCountedActivities() {
+        kept.days.withLock { $0 = nil }
+    }
+
     func report(now instant: Instant) throws(ServiceError) -> StreakReport {
         do {
-            var activities: [Activity] = []
-            let fallback = try context.zone(named: nil)
-            let rules = dayRules
-            // Each log keeps the zone in effect when it happened: past days never move.
-            func activity(_ at: Instant, _ zoneName: String) -> Activity {
-                Activity(instant: at, zone: (try? context.zone(named: zoneName)) ?? fallback, rules: rules)
-            }
-            for (at, zoneName) in try context.store.allIntakes() { activities.append(activity(at, zoneName)) }
-            for workout in try context.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: instant) {
-                activities.append(activity(workout.at, workout.timeZone))
-            }
+            let counted = try countedActivities(through: instant)
             let rest = try context.store.restDays().compactMap { day -> RestDay? in
                 guard let date = ISO8601.parseDate(day.date) else { return nil }
                 return RestDay(date: date, reason: RestReason(name: day.reason) ?? .other, lightActivities: day.lightActivities)
@@ -41,7 +93,7 @@ struct HabitService: Sendable {
             let recovery = try context.store.recovery().map { used throws(ServiceError) in
                 Recovery(days: used.days, usedOn: try day(at: used.usedAt).day)
             }
-            return StreakEngine.report(activities: activities, restDays: rest, recovered: recovery, now: try day(at: instant).now, rules: rules)
+            return StreakEngine.report(days: counted, restDays: rest, recovered: recovery, now: try day(at: instant).now)
         } catch {
             throw ServiceError(mapping: error)
         }
@@ -198,7 +250,8 @@ struct HabitService: Sendable {
 
     /// After anything that changes habit days (a log, a workout, a rest day, the recovery), at start-up and
     /// after a reload: announce what is new and set the rest-suggestion wake-up.
-    func changed(now: Instant) async {
+    func changed(now: Instant, activity change: ActivityChange = .none) async {
+        if (try? apply(change)) == nil { forgetCountedActivities() }
         guard let report = try? report(now: now) else { return }
         announceNotices(report, now: now)
         await planRestSuggestion(report, now: now)
@@ -224,4 +277,9 @@ struct HabitService: Sendable {
     private static func value(_ run: StreakRun) -> StreakRunValue {
         StreakRunValue(length: run.length, start: run.start.description, end: run.end.description)
     }
+}
+
+/// The activities counted per day, shared by the copies of the service.
+private final class KeptActivityDays: Sendable {
+    let days = Mutex<ActivityDays?>(nil)
 }

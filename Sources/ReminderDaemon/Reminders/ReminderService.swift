@@ -110,6 +110,7 @@ struct ReminderService: Sendable {
         let reminder = try find(key)
         try storing { () throws(StoreError) in try context.store.removeReminder(id: reminder.id!) }
         await scheduling.refresh(reminderID: reminder.id!)
+        await habits.changed(now: context.clock.now(), activity: .unknown)  // its logs went with it
     }
 
     /// Reminders listed per page: a page is read with one query for the reminders and one for their logs.
@@ -226,7 +227,7 @@ struct ReminderService: Sendable {
         let zone = try context.zone(named: reminder.timeZone)
         let record = try storing { () throws(StoreError) in try context.store.logIntake(reminderID: reminder.id!, at: instant, timeZone: zone.identifier) }
         let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
-        await habits.changed(now: now)
+        await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
     }
 
@@ -298,7 +299,7 @@ struct ReminderService: Sendable {
         let value = try intakeValues([existing], now: now)[0]
         _ = try storing { () throws(StoreError) in try context.store.deleteIntake(id: id) }
         await scheduling.reconsider(reminderID: existing.reminderId, now: now)
-        await habits.changed(now: now)
+        await habits.changed(now: now, activity: .removed(Instant(secondsSinceEpoch: existing.at), zone: existing.timeZone))
         return value
     }
 
