@@ -97,13 +97,26 @@ public final class Daemon: Sendable {
     /// - Returns: the number of enabled reminders.
     @discardableResult
     public func start() async throws(StoreError) -> Int {
+        let count = try await startReminders()
+        await startHabits()
+        return count
+    }
+
+    /// The first half of ``start()``: loads the reminders and handles what came due while the daemon was not
+    /// running. The daemon can answer after it.
+    public func startReminders() async throws(StoreError) -> Int {
         await reminders.addBuiltIns()
         fitness.pruneOldEntries()
         let count = try await scheduling.load()
         let now = context.clock.now()
         await perform(await scheduling.tick(now: now, afterDowntime: true), now: now)
-        await habits.changed(now: now)
         return count
+    }
+
+    /// The second half of ``start()``: counts the activities of the whole history (the first habit answer would
+    /// otherwise), announces the habit notices that are due and plans the rest suggestion.
+    public func startHabits() async {
+        await habits.changed(now: context.clock.now())
     }
 
     /// Acts on what the clock reports: handles what is due, re-plans after a clock or zone change.

@@ -149,7 +149,10 @@ struct Remindd: AsyncParsableCommand {
             configuration: settings, exercises: try Self.loadExercises(dataDirectory),
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
             journalAvailable: { journal.isJournalAvailable }))
-        do { try await daemon.start() } catch { throw Failure(error.description) }
+        do { try await daemon.startReminders() } catch { throw Failure(error.description) }
+        // Counting years of habit history need not hold up READY=1: the socket answers meanwhile (a habit call
+        // that comes first counts them itself). Not a child of the group below, whose first child to end stops all.
+        Task { await daemon.startHabits() }
         if let desktop = channels.desktop { Task { await desktop.run(perform: daemon.perform) } }
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
