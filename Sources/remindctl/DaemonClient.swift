@@ -87,8 +87,3 @@ func humanTime(_ iso: String) -> String {
     return "\(local.date.weekday.displayName) \(local.date) \(local.time)\(offset)"
 }
 
-extension String {
-    fileprivate func padding(toLength length: Int, withPad pad: String, startingAt: Int) -> String {
-        count >= length ? self : self + String(repeating: pad, count: length - count)
-    }
-}

@@ -152,7 +152,10 @@ struct Remindd: AsyncParsableCommand {
         do { try await daemon.startReminders() } catch { throw Failure(error.description) }
         // Counting years of habit history need not hold up READY=1: the socket answers meanwhile (a habit call
         // that comes first counts them itself). Not a child of the group below, whose first child to end stops all.
-        Task { await daemon.startHabits() }
+        Task {
+            await daemon.startHabits()
+            malloc_trim(0)  // the history was read once: hand that garbage back as well
+        }
         if let desktop = channels.desktop { Task { await desktop.run(perform: daemon.perform) } }
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
