@@ -23,26 +23,15 @@ import tempfile
 import threading
 import time
 
+from daemon_process import rss_mb, stop
+import daemon_process
+
 BIN = sys.argv[1]
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
 
 
 def start(root, env, keep_notify=False):
-    """Starts remindd; returns the process and the seconds to READY=1 (and the notify socket, if kept)."""
-    notify_path = os.path.join(root, f"notify-{time.monotonic_ns()}")
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(notify_path)
-    notify.settimeout(60)
-    began = time.monotonic()
-    process = subprocess.Popen([os.path.join(BIN, "remindd")], env=dict(env, NOTIFY_SOCKET=notify_path),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    while b"READY=1" not in notify.recv(4096):
-        pass
-    ready = time.monotonic() - began
-    if keep_notify:
-        return process, ready, notify
-    notify.close()
-    return process, ready
+    return daemon_process.start(BIN, root, env, keep_notify)
 
 
 class WatchdogRecorder(threading.Thread):
@@ -92,18 +81,6 @@ def firing_lateness(socket_path, name, busy):
     watch.close()
     varlink(socket_path, "io.remindd.Reminders.Remove", {"reminder": name})
     return arrived - due
-
-
-def stop(process):
-    process.terminate()
-    process.wait(timeout=30)
-
-
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
 
 
 def varlink(path, method, parameters, more=False):

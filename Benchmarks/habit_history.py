@@ -10,7 +10,6 @@ median of 3) and resident memory after it. Printed as ratios with the targets of
 Usage: habit_history.py BIN_DIR [YEARS]
 """
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -18,7 +17,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import daemon_process  # noqa: E402
 import history_store  # noqa: E402
+from daemon_process import rss_mb, stop  # noqa: E402
 
 BIN = sys.argv[1]
 YEARS = int(sys.argv[2]) if len(sys.argv) > 2 else 10
@@ -39,29 +40,7 @@ def environment(root):
 
 
 def start(root, env):
-    """Starts remindd; returns the process and the seconds to READY=1."""
-    path = os.path.join(root, f"notify-{time.monotonic_ns()}")
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(path)
-    notify.settimeout(120)
-    began = time.monotonic()
-    process = subprocess.Popen([os.path.join(BIN, "remindd")], env=dict(env, NOTIFY_SOCKET=path),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    while b"READY=1" not in notify.recv(4096):
-        pass
-    ready = time.monotonic() - began
-    notify.close()
-    return process, ready
-
-
-def stop(process):
-    process.terminate()
-    process.wait(timeout=60)
-
-
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:"))
+    return daemon_process.start(BIN, root, env)
 
 
 def ctl(env, *args):

@@ -1,0 +1,34 @@
+"""Starting, stopping and measuring the real remindd, shared by the benchmarks."""
+import os
+import socket
+import subprocess
+import time
+
+
+def start(bin_dir, root, env, keep_notify=False):
+    """Starts remindd; returns the process and the seconds to READY=1 (sd_notify), and the notify socket if kept."""
+    notify_path = os.path.join(root, f"notify-{time.monotonic_ns()}")
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(notify_path)
+    notify.settimeout(120)
+    began = time.monotonic()
+    process = subprocess.Popen([os.path.join(bin_dir, "remindd")], env=dict(env, NOTIFY_SOCKET=notify_path),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while b"READY=1" not in notify.recv(4096):
+        pass
+    ready = time.monotonic() - began
+    if keep_notify:
+        return process, ready, notify
+    notify.close()
+    return process, ready
+
+
+def stop(process):
+    process.terminate()
+    process.wait(timeout=60)
+
+
+def rss_mb(pid):
+    """Resident memory of a process, in MB."""
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:"))
