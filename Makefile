@@ -75,7 +75,7 @@ install-user: $(if $(filter debug,$(CONFIG)),build,release)
 	install -m 0755 .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl $(BINDIR)/
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/remindd.service > $(UNITDIR)/remindd.service
 	install -m 0644 systemd/remindd.socket $(UNITDIR)/remindd.socket
-	install -m 0644 Sources/ReminderDaemon/io.remindd.Reminders.varlink catalog/remindd.catalog etc/remindd/config.toml share/remindd/exercises.csv $(SHAREDIR)/
+	install -m 0644 Sources/ReminderInterface/IDL/*.varlink catalog/remindd.catalog etc/remindd/config.toml share/remindd/exercises.csv $(SHAREDIR)/
 	install -m 0644 share/remindd/routines/*.toml $(SHAREDIR)/routines/
 	@echo
 	@echo "Installed remindd and remindctl to $(BINDIR), units to $(UNITDIR). Now run:"

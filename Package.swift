@@ -55,20 +55,26 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The records and parameters of io.remindd.Reminders, shared by the daemon and remindctl.
-        .target(name: "ReminderInterface", dependencies: ["ReminderCore"], swiftSettings: strictSettings),
+        // The Varlink catalogue shared by the daemon and remindctl: every method of io.remindd.Reminders, Habits,
+        // Fitness and Routines with its parameter and reply types, the errors, the records, and the IDL files.
+        .target(
+            name: "ReminderInterface", dependencies: ["ReminderCore", "VarlinkProtocol"],
+            resources: [
+                .embedInCode("IDL/io.remindd.Reminders.varlink"), .embedInCode("IDL/io.remindd.Habits.varlink"),
+                .embedInCode("IDL/io.remindd.Fitness.varlink"), .embedInCode("IDL/io.remindd.Routines.varlink"),
+            ],
+            swiftSettings: strictSettings),
         // The daemon: ports (clock, announcer, status), feature services with their routes, announcers (journal,
         // Watch), and the composition root that production and tests build alike.
         .target(
             name: "ReminderDaemon",
             dependencies: ["FitnessCore", "HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
-            resources: [.embedInCode("io.remindd.Reminders.varlink")],
             swiftSettings: strictSettings
         ),
         // Test kit: a whole daemon in-process on a manual clock, a recording announcer and an in-memory store.
         .target(
             name: "ReminderDaemonTesting",
-            dependencies: ["ReminderDaemon", "ReminderCore", "ReminderStore", "FitnessCore", "TimeZoneDatabase", "VarlinkProtocol", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ReminderDaemon", "ReminderCore", "ReminderInterface", "ReminderStore", "FitnessCore", "TimeZoneDatabase", "VarlinkProtocol", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // Thin executable: the daemon.
@@ -97,6 +103,15 @@ let package = Package(
             path: "Benchmarks/NextFireBenchmark",
             swiftSettings: strictSettings
         ),
+        // The Varlink certification suite (org.varlink.certification) for VarlinkServer and VarlinkConnection,
+        // run against the reference implementation's client and server by Tests/e2e/test_varlink_certification.py.
+        .executableTarget(
+            name: "varlink-certification",
+            dependencies: ["VarlinkProtocol", "VarlinkServer"],
+            path: "Tests/VarlinkCertification",
+            resources: [.embedInCode("org.varlink.certification.varlink")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase", "ReminderDaemonTesting"],
             resources: [.copy("Resources/calendar-vectors.jsonl")], swiftSettings: strictSettings),
@@ -112,6 +127,7 @@ let package = Package(
             name: "ReminderDaemonTests",
             dependencies: ["ReminderDaemon", "ReminderDaemonTesting", "ReminderCore", "ReminderInterface", "ReminderScheduling", "HabitCore", "SystemdSupport", "VarlinkProtocol"],
             swiftSettings: strictSettings),
+        .testTarget(name: "ReminderInterfaceTests", dependencies: ["ReminderInterface", "VarlinkProtocol"], swiftSettings: strictSettings),
         .testTarget(name: "TimeZoneDatabaseTests", dependencies: ["ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
     ]
 )

@@ -69,26 +69,26 @@ public final class Daemon: Sendable {
         fitness.register(in: &router)
         routines.register(in: &router)
         let journalAvailable = ports.journalAvailable
-        router.method("Status") {
+        router.on(Reminders.Status.self) { _ in
             let counts = try reminders.counts()
             let next = await scheduling.nextFiring().map { FiringValue(reminderID: $0.0.id, name: $0.0.name, occurrence: $0.1) }
             return StatusValue(
-                version: RemindersAPI.version, reminders: counts.total, enabled: counts.enabled, next: next, status: await scheduling.statusLine(),
+                version: RemindVersion.current, reminders: counts.total, enabled: counts.enabled, next: next, status: await scheduling.statusLine(),
                 storePath: context.store.path, journal: journalAvailable(), systemTimeZone: context.systemZone)
         }
-        router.register("Watch") { [watch] call, reply in
+        router.stream(Reminders.Watch.self) { [watch] call, _, reply in
             guard call.more == true else { throw VarlinkError.expectedMore() }
             let (id, stream) = watch.subscribe()
             do {
                 for await entry in stream {
-                    try await reply(VarlinkReply(parameters: try JSONValue(encoding: ["entry": entry]), continues: true))
+                    try await reply(.init(entry: entry), true)
                 }
             } catch {
                 watch.unsubscribe(id)
                 throw error
             }
             // The stream ends at shutdown, when the client is gone (the task is cancelled), or when it lagged.
-            if watch.unsubscribe(id) { throw ServiceError.watchTooSlow(WatchAnnouncer.queueLimit).varlinkError }
+            if watch.unsubscribe(id) { throw ServiceError.watchTooSlow(WatchAnnouncer.queueLimit) }
         }
         self.router = router
     }
@@ -194,12 +194,6 @@ public final class Daemon: Sendable {
 
     /// Ends every Watch stream (at shutdown).
     public func finishWatchers() { watch.finishAll() }
-}
-
-extension Daemon {
-    /// The `io.remindd.Reminders` IDL text (`io.remindd.Reminders.varlink`, embedded at build time), for
-    /// `GetInterfaceDescription`.
-    public static let interfaceDescription = String(decoding: PackageResources.io_remindd_Reminders_varlink, as: UTF8.self)
 }
 
 /// A configuration that parses but cannot be used (a `time-zone` that does not exist).

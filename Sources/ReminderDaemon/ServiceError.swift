@@ -2,7 +2,7 @@ import ReminderInterface
 import ReminderStore
 import VarlinkProtocol
 
-/// A failure of a Varlink method, each mapped to one error of `io.remindd.Reminders`.
+/// A failure of a Varlink method, each mapped to one error of the ``Catalogue``.
 enum ServiceError: Error {
     case notFound(String)
     case nameTaken(String)
@@ -37,39 +37,33 @@ enum ServiceError: Error {
 
     /// The one line a user reads (the error's `message`, else its name and parameters).
     var message: String {
-        let error = varlinkError
+        let error = varlinkError(calledIn: Reminders.interface)
         if case .object(let fields) = error.parameters, case .string(let text)? = fields["message"] { return text }
         return "\(error.name) \(error.parameters)"
     }
 
-    var varlinkError: VarlinkError {
-        let interface = RemindersAPI.interface + "."
+    /// The error's parameters, as the catalogue declares them.
+    var parameters: any VarlinkErrorParameters {
         switch self {
-        case .notFound(let key):
-            return VarlinkError(name: interface + "ReminderNotFound", parameters: ["reminder": .string(key)])
-        case .nameTaken(let name):
-            return VarlinkError(name: interface + "NameTaken", parameters: ["name": .string(name)])
-        case .invalidRule(let message):
-            return VarlinkError(name: interface + "InvalidRule", parameters: ["message": .string(message)])
-        case .invalidTime(let parameter, let message):
-            return VarlinkError(name: interface + "InvalidTime", parameters: ["parameter": .string(parameter), "message": .string(message)])
-        case .unknownTimeZone(let zone, let message):
-            return VarlinkError(name: interface + "UnknownTimeZone", parameters: ["timeZone": .string(zone), "message": .string(message)])
-        case .nothingDue(let reminder, let message):
-            return VarlinkError(name: interface + "NothingDue", parameters: ["reminder": .string(reminder), "message": .string(message)])
+        case .notFound(let key): RemindErrors.ReminderNotFound(reminder: key)
+        case .nameTaken(let name): RemindErrors.NameTaken(name: name)
+        case .invalidRule(let message): RemindErrors.InvalidRule(message: message)
+        case .invalidTime(let parameter, let message): RemindErrors.InvalidTime(parameter: parameter, message: message)
+        case .unknownTimeZone(let zone, let message): RemindErrors.UnknownTimeZone(timeZone: zone, message: message)
+        case .nothingDue(let reminder, let message): RemindErrors.NothingDue(reminder: reminder, message: message)
         case .logNotFound(let id):
-            return VarlinkError(name: interface + "LogNotFound", parameters: [
-                "id": .number(Double(id)), "message": .string("no log with id \(id): see 'remindctl log list' (add --date YYYY-MM-DD for another day)")])
-        case .invalidInput(let parameter, let message):
-            return VarlinkError(name: interface + "InvalidInput", parameters: ["parameter": .string(parameter), "message": .string(message)])
-        case .habit(let message):
-            return VarlinkError(name: interface + "HabitRefused", parameters: ["message": .string(message)])
-        case .store(let message):
-            return VarlinkError(name: interface + "StoreFailure", parameters: ["message": .string(message)])
+            RemindErrors.LogNotFound(id: id, message: "no log with id \(id): see 'remindctl log list' (add --date YYYY-MM-DD for another day)")
+        case .invalidInput(let parameter, let message): RemindErrors.InvalidInput(parameter: parameter, message: message)
+        case .habit(let message): RemindErrors.HabitRefused(message: message)
+        case .store(let message): RemindErrors.StoreFailure(message: message)
         case .watchTooSlow(let limit):
-            return VarlinkError(name: interface + "WatchTooSlow", parameters: [
-                "message": .string("\(limit) entries waited unread: this Watch was dropped; read its replies as they come, and call Watch again")])
+            RemindErrors.WatchTooSlow(message: "\(limit) entries waited unread: this Watch was dropped; read its replies as they come, and call Watch again")
         }
+    }
+
+    /// The error as a method of `interface` raises it.
+    func varlinkError(calledIn interface: String) -> VarlinkError {
+        Catalogue.error(parameters, calledIn: interface)
     }
 }
 

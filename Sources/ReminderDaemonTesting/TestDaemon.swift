@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import ReminderCore
 import ReminderDaemon
+import ReminderInterface
 import ReminderStore
 import Synchronization
 import TimeZoneDatabase
@@ -124,16 +125,30 @@ public final class TestDaemon: Sendable {
     // MARK: Calls
 
     /// Calls a method as a Varlink client would, and decodes its one reply.
+    public func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) async throws -> Method.Reply {
+        guard case .object(let fields) = try JSONValue(encoding: parameters) else { preconditionFailure("parameters are an object") }
+        return try await call(method.qualifiedName, fields, as: Method.Reply.self)
+    }
+
+    /// Calls a method by its name (`Streak`; `List` is io.remindd.Reminders', another interface's `List` is
+    /// called qualified) as a Varlink client would, and decodes its one reply.
     /// - Throws: the method's ``VarlinkError``.
     public func call<Result: Decodable>(_ method: String, _ parameters: [String: JSONValue] = [:], as: Result.Type) async throws -> Result {
         let replies = Mutex<[VarlinkReply]>([])
-        try await current.router.handle(VarlinkCall(method: "io.remindd.Reminders." + method, parameters: .object(parameters))) { reply in
+        try await current.router.handle(VarlinkCall(method: Self.qualified(method), parameters: .object(parameters))) { reply in
             replies.withLock { $0.append(reply) }
         }
         guard let reply = replies.withLock({ $0.first }), let parameters = reply.parameters else {
             throw VarlinkError(name: "org.varlink.service.InvalidParameter", parameters: ["parameter": .string("reply")])
         }
         return try parameters.decode(Result.self)
+    }
+
+    /// `io.remindd.Habits.Streak` for `Streak`.
+    static func qualified(_ method: String) -> String {
+        if method.contains(".") { return method }
+        let matches = Catalogue.interfaces.flatMap(\.methods).filter { $0.name == method }
+        return (matches.first { $0.interface == Reminders.interface } ?? matches.first)?.qualifiedName ?? Reminders.interface + "." + method
     }
 
     /// Calls a method and ignores its reply.

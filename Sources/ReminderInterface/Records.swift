@@ -1,6 +1,6 @@
 import ReminderCore
 
-/// `Firing` of `io.remindd.Reminders`: one upcoming or past firing.
+/// `Firing` of remindd's interfaces: one upcoming or past firing.
 public struct FiringValue: Codable, Sendable, Hashable {
     public var reminderId: Int64
     public var reminderName: String
@@ -28,7 +28,7 @@ public struct FiringValue: Codable, Sendable, Hashable {
     }
 }
 
-/// `Occurrence` of `io.remindd.Reminders`: one occurrence of a reminder on a day, and what became of it.
+/// `Occurrence` of remindd's interfaces: one occurrence of a reminder on a day, and what became of it.
 public struct OccurrenceValue: Codable, Sendable, Hashable {
     public var reminderId: Int64
     public var reminderName: String
@@ -54,7 +54,7 @@ public struct OccurrenceValue: Codable, Sendable, Hashable {
     }
 }
 
-/// `Reminder` of `io.remindd.Reminders`.
+/// `Reminder` of remindd's interfaces.
 public struct ReminderValue: Codable, Sendable, Hashable {
     public var id: Int64
     public var name: String
@@ -99,7 +99,7 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     }
 }
 
-/// `HistoryEntry` of `io.remindd.Reminders`: a handled firing.
+/// `HistoryEntry` of remindd's interfaces: a handled firing.
 public struct HistoryEntryValue: Codable, Sendable, Hashable {
     public var reminderId: Int64
     public var reminderName: String
@@ -131,7 +131,7 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
     }
 }
 
-/// `Status` of `io.remindd.Reminders`.
+/// `Status` of remindd's interfaces.
 public struct StatusValue: Codable, Sendable, Hashable {
     public var version: String
     public var reminders: Int
@@ -154,7 +154,7 @@ public struct StatusValue: Codable, Sendable, Hashable {
     }
 }
 
-/// `Intake` of `io.remindd.Reminders`: one logged intake, and what it does to the occurrences of its day.
+/// `Intake` of remindd's interfaces: one logged intake, and what it does to the occurrences of its day.
 public struct IntakeValue: Codable, Sendable, Hashable {
     /// The log's id (for `log delete`).
     public var id: Int64
@@ -209,16 +209,7 @@ public struct SnoozeReply: Codable, Sendable, Hashable {
     }
 }
 
-/// The interface's name and remindd's version.
-public enum RemindersAPI {
-    public static let interface = "io.remindd.Reminders"
-    public static let version = "0.1.0"
-
-    /// `io.remindd.Reminders.Add` for `Add`.
-    public static func method(_ name: String) -> String { interface + "." + name }
-}
-
-/// `StreakRun` of `io.remindd.Reminders`: consecutive streak days.
+/// `StreakRun` of remindd's interfaces: consecutive streak days.
 public struct StreakRunValue: Codable, Sendable, Hashable {
     public var length: Int
     public var start: String
@@ -455,15 +446,16 @@ public struct RoutineValue: Codable, Sendable, Hashable {
 public struct RoutineSelectionValue: Codable, Sendable, Hashable {
     public var routine: String
     /// The date of day 1.
-    public var starts: String
-    public var remind: String?
+    public var start: String
+    /// The time of day of the reminders it added (HH:MM), if any.
+    public var at: String?
     public var reminders: [Int64]
     public var restDays: [String]
 
-    public init(routine: String, starts: String, remind: String?, reminders: [Int64], restDays: [String]) {
+    public init(routine: String, start: String, at: String?, reminders: [Int64], restDays: [String]) {
         self.routine = routine
-        self.starts = starts
-        self.remind = remind
+        self.start = start
+        self.at = at
         self.reminders = reminders
         self.restDays = restDays
     }

@@ -97,6 +97,11 @@ public final class VarlinkConnection {
         return reply.parameters ?? .object([:])
     }
 
+    /// Calls a method with `oneway: true`: the server sends no reply.
+    public func callOneway(_ method: String, _ parameters: JSONValue = .object([:])) throws {
+        try sendOrReadRefusal(VarlinkCall(method: method, parameters: parameters, oneway: true))
+    }
+
     /// Calls a method with `more: true` and hands each reply's parameters to `body` until the last one,
     /// or until `body` returns false.
     public func stream(_ method: String, _ parameters: JSONValue = .object([:]), body: (JSONValue) throws -> Bool) throws {

@@ -65,6 +65,9 @@ public struct VarlinkServer: Sendable {
     public let info: VarlinkServiceInfo
     /// IDL text of each served interface, by interface name.
     public let interfaces: [String: String]
+    /// The interface whose `ProtocolError` reports a message that is not a call, or one refused for lack of
+    /// resources (default: the first served interface by name).
+    public let protocolErrorInterface: String
     public let handler: any VarlinkHandler
     public let limits: VarlinkServerLimits
     let group: any EventLoopGroup
@@ -74,7 +77,7 @@ public struct VarlinkServer: Sendable {
     private let connections = ConnectionCount()
 
     public init(
-        endpoint: Endpoint, info: VarlinkServiceInfo, interfaces: [String: String], handler: any VarlinkHandler,
+        endpoint: Endpoint, info: VarlinkServiceInfo, interfaces: [String: String], protocolErrorInterface: String? = nil, handler: any VarlinkHandler,
         limits: VarlinkServerLimits = VarlinkServerLimits(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         onRefusedForDescriptors: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
@@ -82,6 +85,7 @@ public struct VarlinkServer: Sendable {
         self.endpoint = endpoint
         self.info = info
         self.interfaces = interfaces
+        self.protocolErrorInterface = protocolErrorInterface ?? interfaces.keys.sorted().first ?? "org.varlink.service"
         self.handler = handler
         self.limits = limits
         self.group = group
@@ -246,10 +250,9 @@ public struct VarlinkServer: Sendable {
         }
     }
 
-    /// The name of the error for protocol violations, in the first served interface.
+    /// The error for protocol violations.
     private func protocolError(_ reason: String) -> VarlinkError {
-        let interface = interfaces.keys.sorted().first ?? "org.varlink.service"
-        return VarlinkError(name: "\(interface).ProtocolError", parameters: ["reason": .string(reason)])
+        VarlinkError(name: "\(protocolErrorInterface).ProtocolError", parameters: ["reason": .string(reason)])
     }
 
     private static func errorReply(_ error: VarlinkError) -> VarlinkReply {

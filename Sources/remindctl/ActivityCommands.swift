@@ -5,13 +5,6 @@ import ReminderCore
 import ReminderInterface
 import VarlinkProtocol
 
-private struct LogParameters: Encodable { let reminder: String; let at: String? }
-private struct SnoozeParameters: Encodable { let reminder: String; let minutes: Int }
-private struct CountParameters: Encodable { let count: Int }
-private struct HistoryParameters: Encodable { let since: String?; let reminder: String?; let limit: Int }
-private struct FiringsReply: Decodable { let firings: [FiringValue] }
-private struct HistoryReply: Decodable { let entries: [HistoryEntryValue] }
-private struct WatchReply: Decodable { let entry: HistoryEntryValue }
 
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,7 +58,7 @@ struct LogAddCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try connection.call("Log", LogParameters(reminder: reminder, at: at), as: LogReply.self)
+        let reply = try connection.call(Reminders.Log.self, .init(reminder: reminder, at: at))
         if json { return try printJSON(reply) }
         print(describe(reply.log, verb: "Logged"))
         if reply.cancelledSnoozes > 0 { print("Cancelled its pending snooze.") }
@@ -84,9 +77,7 @@ struct LogListCommand: ParsableCommand {
 
     func run() throws {
         if let date, ISO8601.parseDate(date) == nil { throw CLIError("invalid --date '\(date)': write YYYY-MM-DD") }
-        struct Parameters: Encodable { let date: String?; let reminder: String? }
-        struct Reply: Decodable { let logs: [IntakeValue] }
-        let logs = try connection.call("Logs", Parameters(date: date, reminder: reminder), as: Reply.self).logs
+        let logs = try connection.call(Reminders.Logs.self, .init(date: date, reminder: reminder)).logs
         if json { return try printJSON(logs) }
         if logs.isEmpty { return print("Nothing logged \(date.map { "on \($0)" } ?? "today").") }
         printTable(
@@ -109,9 +100,7 @@ struct LogDeleteCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        struct Parameters: Encodable { let id: Int64 }
-        struct Reply: Decodable { let log: IntakeValue }
-        let log = try connection.call("DeleteLog", Parameters(id: id), as: Reply.self).log
+        let log = try connection.call(Reminders.DeleteLog.self, .init(id: id)).log
         if json { return try printJSON(log) }
         var line = "Deleted log \(log.id): \(log.reminderName) at \(humanTime(log.local))"
         if let takes = log.takes { line += "; the \(clockTime(takes)) occurrence is no longer taken" }
@@ -136,7 +125,7 @@ struct DoneCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try connection.call("Done", ReminderKey(reminder: reminder), as: LogReply.self)
+        let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder))
         if json { return try printJSON(reply) }
         print(describe(reply.log, verb: "Taken:"))
     }
@@ -159,9 +148,7 @@ struct SkipCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        struct Parameters: Encodable { let reminder: String; let reason: String? }
-        struct Reply: Decodable { let occurrence: OccurrenceValue }
-        let occurrence = try connection.call("Skip", Parameters(reminder: reminder, reason: reason), as: Reply.self).occurrence
+        let occurrence = try connection.call(Reminders.Skip.self, .init(reminder: reminder, reason: reason)).occurrence
         if json { return try printJSON(occurrence) }
         print("Skipped \(occurrence.reminderName) at \(humanTime(occurrence.local))\(reason.map { ": \($0)" } ?? "")")
     }
@@ -188,7 +175,7 @@ struct SnoozeCommand: ParsableCommand {
 
     func run() throws {
         guard (1...1440).contains(minutes) else { throw CLIError("invalid --minutes \(minutes): snooze for 1 to 1440 minutes") }
-        let reply = try connection.call("Snooze", SnoozeParameters(reminder: reminder, minutes: minutes), as: SnoozeReply.self)
+        let reply = try connection.call(Reminders.Snooze.self, .init(reminder: reminder, minutes: minutes))
         if json { return try printJSON(reply) }
         let name = reply.occurrence.reminderName
         var line = reply.postponed
@@ -210,7 +197,7 @@ struct NextCommand: ParsableCommand {
 
     func run() throws {
         guard count >= 1 else { throw CLIError("invalid --count \(count): give 1 or more") }
-        let firings = try connection.call("Next", CountParameters(count: count), as: FiringsReply.self).firings
+        let firings = try connection.call(Reminders.Next.self, .init(count: count)).firings
         if json { return try printJSON(firings) }
         if firings.isEmpty { return print("Nothing scheduled.") }
         printTable(["WHEN", "REMINDER", "SLOT"], firings.map { [humanTime($0.local), $0.reminderName + ($0.snoozed == true ? " (snoozed)" : ""), $0.slot] })
@@ -248,7 +235,7 @@ struct HistoryCommand: ParsableCommand {
         }
         guard to == nil else { throw CLIError("--to goes with --from: remindctl history --from 2026-11-01 --to 2026-11-07") }
         let start = Self.instant(since)
-        let entries = try connection.call("History", HistoryParameters(since: start, reminder: reminder, limit: limit), as: HistoryReply.self).entries
+        let entries = try connection.call(Reminders.History.self, .init(since: start, reminder: reminder, limit: limit)).entries
         if json { return try printJSON(entries) }
         if entries.isEmpty { return print("No firings since \(start).") }
         printTable(
@@ -257,9 +244,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     private func dayHistory(from: String) throws {
-        struct Range: Encodable { let from: String; let to: String? }
-        struct Days: Decodable { let days: [DayValue] }
-        let days = try connection.call("DayHistory", Range(from: from, to: to), as: Days.self).days
+        let days = try connection.call(Fitness.DayHistory.self, .init(from: from, to: to)).days
         if json { return try printJSON(days) }
         for day in days {
             let date = ISO8601.parseDate(day.date)!
@@ -289,7 +274,7 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let status = try connection.call("Status", NoParameters(), as: StatusValue.self)
+        let status = try connection.call(Reminders.Status.self)
         if json { return try printJSON(status) }
         print("remindd \(status.version): \(status.status)")
         print("reminders: \(status.reminders) (\(status.enabled) enabled)")
@@ -333,7 +318,7 @@ struct WatchCommand: ParsableCommand {
             } catch let error as VarlinkConnection.ConnectionError {
                 if case .foreignPeer = error { throw CLIError("cannot talk to remindd: \(error)") }
                 Self.say("\(lost ? "still no" : "lost the") connection to remindd (\(error)); trying again in \(delay) s")
-            } catch let error as VarlinkError where error.name == RemindersAPI.method("WatchTooSlow") {
+            } catch let error as VarlinkError where error.name == Reminders.interface + "." + RemindErrors.WatchTooSlow.errorName {
                 Self.say("remindd dropped this watch for reading too slowly; trying again in \(delay) s")
             }
             lost = true
@@ -343,8 +328,8 @@ struct WatchCommand: ParsableCommand {
     }
 
     private func watch(_ client: VarlinkConnection) throws {
-        try client.stream(RemindersAPI.method("Watch")) { parameters in
-            let entry = try parameters.decode(WatchReply.self).entry
+        try client.stream(Reminders.Watch.self, NoFields()) { reply in
+            let entry = reply.entry
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -17,12 +17,14 @@ struct ConnectionOptions: ParsableArguments {
         return RemindPaths(environment: environment, uid: getuid()).socket
     }
 
-    /// Calls a method of io.remindd.Reminders and decodes its reply.
-    func call<Reply: Decodable>(_ method: String, _ parameters: some Encodable, as type: Reply.Type) throws -> Reply {
-        try withConnection { connection in
-            let reply = try connection.call(RemindersAPI.method(method), JSONValue(encoding: parameters))
-            return try reply.decode(Reply.self)
-        }
+    /// Calls a method of the catalogue and decodes its reply.
+    func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) throws -> Method.Reply {
+        try withConnection { connection in try connection.call(method, parameters) }
+    }
+
+    /// Calls a method without parameters.
+    func call<Method: VarlinkMethod>(_ method: Method.Type) throws -> Method.Reply where Method.Parameters == NoFields {
+        try call(method, NoFields())
     }
 
     /// Opens a connection and maps transport and Varlink errors to one-line messages.
@@ -46,9 +48,9 @@ struct ConnectionOptions: ParsableArguments {
     /// Words for the daemon's errors.
     static func describe(_ error: VarlinkError) -> String {
         switch error.name {
-        case RemindersAPI.method("ReminderNotFound"):
+        case Reminders.interface + "." + RemindErrors.ReminderNotFound.errorName:
             return "no reminder '\(error.string("reminder") ?? "?")': see 'remindctl list' for names and ids"
-        case RemindersAPI.method("NameTaken"):
+        case Reminders.interface + "." + RemindErrors.NameTaken.errorName, Routines.interface + "." + RemindErrors.NameTaken.errorName:
             return "a reminder named '\(error.string("name") ?? "?")' already exists: choose another name, or change it with 'remindctl update'"
         case "org.varlink.service.InvalidParameter":
             return "the daemon refused the parameter '\(error.string("parameter") ?? "?")'"

@@ -3,20 +3,6 @@ import Glibc
 import ReminderCore
 import ReminderInterface
 
-private struct TextParameters: Encodable { let text: String }
-private struct CategoryParameters: Encodable { let category: String? }
-private struct NameParameters: Encodable { let name: String }
-private struct WorkoutAddParameters: Encodable { let exercise: String; let minutes: Int; let intensity: String?; let at: String? }
-private struct WorkoutEditParameters: Encodable { let id: Int64; let minutes: Int?; let intensity: String? }
-private struct IDParameters: Encodable { let id: Int64 }
-private struct FoodAddParameters: Encodable { let name: String; let kcal: Int; let at: String? }
-private struct DayParameters: Encodable { let date: String? }
-private struct WeightParameters: Encodable { let weight: String }
-private struct ExercisesReply: Decodable { let exercises: [ExerciseValue] }
-private struct ExerciseReply: Decodable { let exercise: ExerciseValue }
-private struct WorkoutReply: Decodable { let workout: LogEntryValue }
-private struct FoodReply: Decodable { let food: LogEntryValue }
-private struct WeightReply: Decodable { let weightKg: Double }
 
 /// `HH:MM` of an ISO local time.
 private func clock(_ iso: String) -> String {
@@ -53,7 +39,7 @@ struct ExerciseSearchCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let found = try connection.call("ExerciseSearch", TextParameters(text: text), as: ExercisesReply.self).exercises
+        let found = try connection.call(Fitness.ExerciseSearch.self, .init(text: text)).exercises
         if json { return try printJSON(found) }
         if found.isEmpty { return print("No exercise matches '\(text)'. See 'remindctl exercise list'.") }
         printExercises(found)
@@ -70,7 +56,7 @@ struct ExerciseListCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let all = try connection.call("ExerciseList", CategoryParameters(category: category), as: ExercisesReply.self).exercises
+        let all = try connection.call(Fitness.ExerciseList.self, .init(category: category)).exercises
         if json { return try printJSON(all) }
         printExercises(all)
     }
@@ -86,7 +72,7 @@ struct ExerciseShowCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let e = try connection.call("ExerciseShow", NameParameters(name: name), as: ExerciseReply.self).exercise
+        let e = try connection.call(Fitness.ExerciseShow.self, .init(name: name)).exercise
         if json { return try printJSON(e) }
         print("\(e.name) (\(e.category))")
         printTable(["INTENSITY", "MET", "COMPENDIUM"], e.levels.map { [$0.intensity, String($0.met), $0.derived ? "derived from \($0.code)" : $0.code] })
@@ -112,7 +98,7 @@ struct WorkoutAddCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let w = try connection.call("WorkoutAdd", WorkoutAddParameters(exercise: exercise, minutes: minutes, intensity: intensity, at: at), as: WorkoutReply.self).workout
+        let w = try connection.call(Fitness.WorkoutAdd.self, .init(exercise: exercise, minutes: minutes, intensity: intensity, at: at)).workout
         if json { return try printJSON(w) }
         let typed = exercise.lowercased()
         let picked = [w.name.lowercased(), String(w.name.lowercased().map { $0 == " " ? "-" : $0 })].contains(typed)
@@ -133,7 +119,7 @@ struct WorkoutEditCommand: ParsableCommand {
 
     func run() throws {
         guard minutes != nil || intensity != nil else { throw CLIError("nothing to change: give --minutes or --intensity") }
-        let w = try connection.call("WorkoutEdit", WorkoutEditParameters(id: id, minutes: minutes, intensity: intensity), as: WorkoutReply.self).workout
+        let w = try connection.call(Fitness.WorkoutEdit.self, .init(id: id, minutes: minutes, intensity: intensity)).workout
         print("Workout \(w.id): \(w.name), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
     }
 }
@@ -157,7 +143,7 @@ struct WorkoutDeleteCommand: ParsableCommand {
 
     func run() throws {
         guard try confirmDeletion("workout \(id)", yes: yes) else { return print("Nothing deleted.") }
-        _ = try connection.call("WorkoutDelete", IDParameters(id: id), as: EmptyReply.self)
+        _ = try connection.call(Fitness.WorkoutDelete.self, .init(id: id))
         print("Deleted workout \(id)")
     }
 }
@@ -171,7 +157,7 @@ struct WorkoutListCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let day = try connection.call("Day", DayParameters(date: date), as: DayValue.self)
+        let day = try connection.call(Fitness.Day.self, .init(date: date))
         if json { return try printJSON(day.workouts) }
         if day.workouts.isEmpty { return print("No workouts logged on \(day.date).") }
         printTable(["ID", "TIME", "EXERCISE", "MIN", "INTENSITY", "KCAL"], day.workouts.map {
@@ -195,7 +181,7 @@ struct FoodAddCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let f = try connection.call("FoodAdd", FoodAddParameters(name: name, kcal: kcal, at: at), as: FoodReply.self).food
+        let f = try connection.call(Fitness.FoodAdd.self, .init(name: name, kcal: kcal, at: at)).food
         print("Logged food \(f.id): \(f.name), \(f.kcal) kcal")
     }
 }
@@ -210,15 +196,13 @@ struct FoodDeleteCommand: ParsableCommand {
 
     func run() throws {
         guard try confirmDeletion("food entry \(id)", yes: yes) else { return print("Nothing deleted.") }
-        _ = try connection.call("FoodDelete", IDParameters(id: id), as: EmptyReply.self)
+        _ = try connection.call(Fitness.FoodDelete.self, .init(id: id))
         print("Deleted food entry \(id)")
     }
 }
 
 /// `remindctl today` and `remindctl day DATE`: food and workouts in one list, then the totals.
 /// `Occurrences` as remindctl reads it.
-private struct OccurrencesReply: Codable { let date: String; let occurrences: [OccurrenceValue] }
-private struct OccurrencesParameters: Encodable { let date: String? }
 
 /// A day as `today` and `day` show it: each reminder's occurrences with their states, food and workouts.
 private struct DayReport: Encodable {
@@ -233,8 +217,8 @@ private struct DayReport: Encodable {
 
 /// Reads a day (nil: today) and prints it, or its JSON.
 private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions) throws {
-    let day = try connection.call("Day", DayParameters(date: date), as: DayValue.self)
-    let occurrences = try connection.call("Occurrences", OccurrencesParameters(date: day.date), as: OccurrencesReply.self).occurrences
+    let day = try connection.call(Fitness.Day.self, .init(date: date))
+    let occurrences = try connection.call(Reminders.Occurrences.self, .init(date: day.date)).occurrences
     if json {
         return try printJSON(DayReport(
             date: day.date, occurrences: occurrences, food: day.food, workouts: day.workouts, consumed: day.consumed, burned: day.burned, net: day.net))
@@ -302,7 +286,7 @@ struct ProfileSetCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try connection.call("ProfileSet", WeightParameters(weight: weight), as: WeightReply.self)
+        let reply = try connection.call(Fitness.ProfileSet.self, .init(weight: weight))
         print("Weight set to \(reply.weightKg) kg")
     }
 }

@@ -4,13 +4,6 @@ import Glibc
 import ReminderCore
 import ReminderInterface
 
-private struct RestMarkParameters: Encodable { let from: String; let to: String?; let reason: String?; let light: [String]? }
-private struct DateParameters: Encodable { let date: String }
-private struct MonthParameters: Encodable { let month: String? }
-private struct DatesReply: Decodable { let dates: [String] }
-private struct FreezesReply: Decodable { let events: [FreezeEventValue] }
-private struct RecoverReply: Decodable { let streak: StreakRunValue }
-private struct AchievementsReply: Decodable { let achievements: [AchievementValue] }
 
 /// Colour on a terminal unless NO_COLOR is set (https://no-color.org).
 enum Style {
@@ -45,12 +38,12 @@ struct StreakCommand: ParsableCommand {
 
     func run() throws {
         if let goal {
-            let reminder = try connection.call("Get", ReminderKey(reminder: goal), as: ReminderReply.self).reminder
+            let reminder = try connection.call(Reminders.Get.self, .init(reminder: goal)).reminder
             struct GoalStreakJSON: Encodable { let goal: String; let streak: Int }
             if json { return try printJSON(GoalStreakJSON(goal: reminder.name, streak: reminder.streak)) }
             return print("\(reminder.name): \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") in a row with every slot logged")
         }
-        let streak = try connection.call("Streak", NoParameters(), as: StreakValue.self)
+        let streak = try connection.call(Habits.Streak.self)
         if json { return try printJSON(streak) }
         if let current = streak.current {
             print("Current streak: \(current.length) day\(current.length == 1 ? "" : "s") (since \(current.start))")
@@ -97,7 +90,7 @@ struct RestMarkCommand: ParsableCommand {
     func run() throws {
         guard let first = date ?? from else { throw CLIError("give a day (remindctl rest mark 2026-11-24) or a range (--from 2026-12-20 --to 2026-12-27)") }
         guard date == nil || from == nil else { throw CLIError("give either a day or --from/--to, not both") }
-        let reply = try connection.call("RestMark", RestMarkParameters(from: first, to: to, reason: reason, light: light.isEmpty ? nil : light), as: DatesReply.self)
+        let reply = try connection.call(Habits.RestMark.self, .init(from: first, to: to, reason: reason, light: light.isEmpty ? nil : light))
         print(reply.dates.count == 1 ? "Marked \(reply.dates[0]) as a rest day" : "Marked \(reply.dates.count) rest days, \(reply.dates.first!) to \(reply.dates.last!)")
     }
 }
@@ -110,7 +103,7 @@ struct RestUnmarkCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        _ = try connection.call("RestUnmark", DateParameters(date: date), as: EmptyReply.self)
+        _ = try connection.call(Habits.RestUnmark.self, .init(date: date))
         print("\(date) is no longer a rest day")
     }
 }
@@ -125,16 +118,13 @@ struct RestListCommand: ParsableCommand {
               remindctl rest list --from 2026-11-22 --json    # the planned ones, for a script
             """)
 
-    private struct Parameters: Encodable { let from: String?; let to: String? }
-    private struct Reply: Decodable { let restDays: [RestDayValue] }
-
     @Option(help: "The first day (YYYY-MM-DD; default: the first rest day).") var from: String?
     @Option(help: "The last day (YYYY-MM-DD; default: the last one planned).") var to: String?
     @Flag(help: "Print the rest days as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let days = try connection.call("RestList", Parameters(from: from, to: to), as: Reply.self).restDays
+        let days = try connection.call(Habits.RestList.self, .init(from: from, to: to)).restDays
         if json { return try printJSON(days) }
         if days.isEmpty { return print("No rest days\(from == nil && to == nil ? "" : " in that range"): mark one with remindctl rest mark YYYY-MM-DD") }
         let rows = days.map { day in
@@ -152,7 +142,7 @@ struct RestStatsCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let stats = try connection.call("RestStats", NoParameters(), as: RestStatsValue.self)
+        let stats = try connection.call(Habits.RestStats.self)
         if json { return try printJSON(stats) }
         print("Rest days this month: \(stats.restDaysThisMonth)")
         func days(_ n: Int, _ kind: String) -> String { "\(n) \(kind) day\(n == 1 ? "" : "s")" }
@@ -189,7 +179,7 @@ struct FreezeHistoryCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let events = try connection.call("FreezeHistory", NoParameters(), as: FreezesReply.self).events
+        let events = try connection.call(Habits.FreezeHistory.self).events
         if json { return try printJSON(events) }
         if events.isEmpty { return print("No freezes yet: one is earned every 7 days of a streak.") }
         printTable(["DATE", "EVENT", "BANKED", "STREAK"], events.map { e in
@@ -216,7 +206,7 @@ struct RecoverCommand: ParsableCommand {
             fflush(nil)
             guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return print("Nothing changed.") }
         }
-        let restored = try connection.call("Recover", NoParameters(), as: RecoverReply.self).streak
+        let restored = try connection.call(Habits.Recover.self).streak
         print("Streak restored: \(restored.length) days since \(restored.start)")
     }
 }
@@ -229,7 +219,7 @@ struct AchievementsCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let achievements = try connection.call("Achievements", NoParameters(), as: AchievementsReply.self).achievements
+        let achievements = try connection.call(Habits.Achievements.self).achievements
         if json { return try printJSON(achievements) }
         let xp = achievements.filter { $0.unlocked != nil }.map(\.xp).reduce(0, +)
         printTable(["", "ACHIEVEMENT", "XP", "UNLOCKED / HOW"], achievements.map { a in
@@ -257,7 +247,7 @@ struct CalendarCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let value = try connection.call("Calendar", MonthParameters(month: month), as: CalendarValue.self)
+        let value = try connection.call(Habits.Calendar.self, .init(month: month))
         if json { return try printJSON(value) }
         print(CalendarView.render(value, colour: Style.enabled), terminator: "")
     }

@@ -39,3 +39,10 @@ struct CLIError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// An option's value given under its name or its old spelling (kept as a hidden alias for one release);
+/// both at once is refused.
+func alias<Value>(_ value: Value?, old: Value?, _ name: String) throws -> Value? {
+    if value != nil && old != nil { throw CLIError("\(name) is given twice (once under its old name): give it once") }
+    return value ?? old
+}

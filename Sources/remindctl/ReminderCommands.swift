@@ -2,22 +2,6 @@ import ArgumentParser
 import ReminderCore
 import ReminderInterface
 
-/// The parameters the daemon's methods take, as sent by remindctl.
-private struct AddParameters: Encodable {
-    let name: String; let rule: RuleSpec; let timeZone: String?; let enabled: Bool?; let window: String?
-    let `repeat`: String?; let repeatMax: Int?; let command: [String]?; let urgency: String?
-}
-private struct UpdateParameters: Encodable {
-    let reminder: String; let name: String?; let rule: RuleSpec?; let timeZone: String?; let window: String?
-    let `repeat`: String?; let repeatMax: Int?; let command: [String]?; let urgency: String?
-}
-struct ReminderKey: Encodable { let reminder: String }
-struct NoParameters: Encodable {}
-struct ReminderReply: Decodable { let reminder: ReminderValue }
-/// A page of `List`, and the `after` of the next one.
-private struct ListReply: Decodable { let reminders: [ReminderValue]; let after: Int64? }
-struct EmptyReply: Decodable {}
-
 /// Prints one reminder as `key: value` lines.
 private func describe(_ reminder: ReminderValue) {
     print("id:        \(reminder.id)")
@@ -115,10 +99,10 @@ struct AddCommand: ParsableCommand {
         _ = try rule.makeRule()  // the same validation the daemon does, before connecting
         try checkWindow(window)
         try delivery.validate(adding: true)
-        let parameters = AddParameters(
+        let parameters = Reminders.Add.Parameters(
             name: name, rule: rule.spec, timeZone: tz, enabled: disabled ? false : nil, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
-        let reply = try connection.call("Add", parameters, as: ReminderReply.self)
+        let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try printJSON(reply.reminder) }
         print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
         if let next = reply.reminder.next { print("Next: \(humanTime(next.local))") }
@@ -158,10 +142,10 @@ struct UpdateCommand: ParsableCommand {
         }
         try checkWindow(window)
         try delivery.validate(adding: false)
-        let parameters = UpdateParameters(
+        let parameters = Reminders.Update.Parameters(
             reminder: reminder, name: name, rule: changesRule ? spec : nil, timeZone: tz, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
-        let reply = try connection.call("Update", parameters, as: ReminderReply.self)
+        let reply = try connection.call(Reminders.Update.self, parameters)
         if json { return try printJSON(reply.reminder) }
         describe(reply.reminder)
     }
@@ -176,7 +160,7 @@ struct RemoveCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        _ = try connection.call("Remove", ReminderKey(reminder: reminder), as: EmptyReply.self)
+        _ = try connection.call(Reminders.Remove.self, .init(reminder: reminder))
         print("Removed \(reminder)")
     }
 }
@@ -190,7 +174,7 @@ struct EnableCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try connection.call("Enable", ReminderKey(reminder: reminder), as: ReminderReply.self)
+        let reply = try connection.call(Reminders.Enable.self, .init(reminder: reminder))
         print("Enabled \(reply.reminder.name)\(reply.reminder.next.map { "; next: \(humanTime($0.local))" } ?? "")")
     }
 }
@@ -204,7 +188,7 @@ struct DisableCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try connection.call("Disable", ReminderKey(reminder: reminder), as: ReminderReply.self)
+        let reply = try connection.call(Reminders.Disable.self, .init(reminder: reminder))
         print("Disabled \(reply.reminder.name)")
     }
 }
@@ -219,11 +203,10 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         // Page by page: a long list never makes one huge reply.
-        struct Page: Encodable { let after: Int64; let limit: Int }
         var reminders: [ReminderValue] = []
         var after: Int64? = 0
         while let start = after {
-            let page = try connection.call("List", Page(after: start, limit: 1000), as: ListReply.self)
+            let page = try connection.call(Reminders.List.self, .init(after: start, limit: 1000))
             reminders += page.reminders
             after = page.after
         }
@@ -250,7 +233,7 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let value = try connection.call("Get", ReminderKey(reminder: reminder), as: ReminderReply.self).reminder
+        let value = try connection.call(Reminders.Get.self, .init(reminder: reminder)).reminder
         if json { return try printJSON(value) }
         describe(value)
     }

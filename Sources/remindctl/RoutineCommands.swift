@@ -2,11 +2,6 @@ import ArgumentParser
 import ReminderCore
 import ReminderInterface
 
-private struct RoutineParameters: Encodable { let id: String }
-private struct RoutineSelectParameters: Encodable { let id: String; let starts: String?; let remind: String? }
-private struct RoutinesReply: Decodable { let routines: [RoutineValue] }
-private struct RoutineReply: Decodable { let routine: RoutineValue }
-private struct SelectionReply: Decodable { let selection: RoutineSelectionValue? }
 
 struct RoutineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +17,7 @@ struct RoutineListCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let routines = try connection.call("RoutineList", NoParameters(), as: RoutinesReply.self).routines
+        let routines = try connection.call(Routines.List.self).routines
         if json { return try printJSON(routines) }
         printTable(["ID", "NAME", "LEVEL", "TRAINING DAYS", "DESCRIPTION"], routines.map {
             [$0.id, $0.name, $0.difficulty, String($0.days.filter { !$0.rest }.count), $0.description]
@@ -40,7 +35,7 @@ struct RoutineShowCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let routine = try connection.call("RoutineShow", RoutineParameters(id: id), as: RoutineReply.self).routine
+        let routine = try connection.call(Routines.Show.self, .init(id: id)).routine
         if json { return try printJSON(routine) }
         print("\(routine.name) (\(routine.difficulty)): \(routine.description)\n")
         let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
@@ -54,18 +49,24 @@ struct RoutineShowCommand: ParsableCommand {
 
 struct RoutineSelectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "select", abstract: "Follow a routine; --remind adds reminders for its training days and plans its rest days.",
-        discussion: "Example:\n  remindctl routine select beginner-full-body --starts 2026-11-23 --remind 18:00")
+        commandName: "select", abstract: "Follow a routine; --at adds reminders for its training days and plans its rest days.",
+        discussion: "Example:\n  remindctl routine select beginner-full-body --start 2026-11-23 --at 18:00")
 
     @Argument(help: "The routine id.") var id: String
-    @Option(help: "The date of day 1 (default today).") var starts: String?
-    @Option(help: "Remind at this time on training days (HH:MM).") var remind: String?
+    @Option(help: ArgumentHelp("The date of day 1 (YYYY-MM-DD, default today).", valueName: "date")) var start: String?
+    @Option(help: ArgumentHelp("Remind at this time on training days (HH:MM).", valueName: "time")) var at: String?
+    /// The spellings of remindd 0.1, kept for one release.
+    @Option(name: .customLong("starts"), help: .hidden) var oldStart: String?
+    @Option(name: .customLong("remind"), help: .hidden) var oldAt: String?
+    @Flag(help: "Print the selection as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard let selection = try connection.call("RoutineSelect", RoutineSelectParameters(id: id, starts: starts, remind: remind), as: SelectionReply.self).selection else { return }
-        print("Following \(selection.routine) from \(selection.starts)")
-        if selection.remind != nil {
+        let selection = try connection.call(Routines.Select.self, .init(id: id, start: try alias(start, old: oldStart, "--start"), at: try alias(at, old: oldAt, "--at")))
+            .selection
+        if json { return try printJSON(selection) }
+        print("Following \(selection.routine) from \(selection.start)")
+        if selection.at != nil {
             print("Added \(selection.reminders.count) reminders and planned \(selection.restDays.count) rest days; 'remindctl routine clear' removes them")
         }
     }
@@ -78,10 +79,10 @@ struct RoutineCurrentCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let selection = try connection.call("RoutineCurrent", NoParameters(), as: SelectionReply.self).selection
+        let selection = try connection.call(Routines.Current.self).selection
         if json { return try printJSON(selection) }
         guard let selection else { return print("No routine selected. See 'remindctl routine list'.") }
-        print("Following \(selection.routine) since \(selection.starts)\(selection.remind.map { ", reminders at \($0)" } ?? "")")
+        print("Following \(selection.routine) since \(selection.start)\(selection.at.map { ", reminders at \($0)" } ?? "")")
     }
 }
 
@@ -93,7 +94,7 @@ struct RoutineClearCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        _ = try connection.call("RoutineClear", NoParameters(), as: EmptyReply.self)
+        _ = try connection.call(Routines.Clear.self)
         print("Routine cleared")
     }
 }

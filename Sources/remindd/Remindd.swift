@@ -162,8 +162,8 @@ struct Remindd: AsyncParsableCommand {
         let endpoint = try Self.endpoint(socket ?? settings.socket ?? paths.socket)
         let server = VarlinkServer(
             endpoint: endpoint,
-            info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindersAPI.version, url: "https://github.com/remindd/remindd"),
-            interfaces: [RemindersAPI.interface: Daemon.interfaceDescription],
+            info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindVersion.current, url: "https://github.com/remindd/remindd"),
+            interfaces: Catalogue.descriptions, protocolErrorInterface: Catalogue.protocolErrorInterface,
             handler: daemon.router,
             onRefusedForDescriptors: Self.descriptorShortageWarning(journalAnnouncer))
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReminderCore
 import ReminderDaemon
+import ReminderInterface
 import Testing
 import TimeZoneDatabase
 import VarlinkProtocol
@@ -17,13 +18,10 @@ struct VarlinkFuzzTests {
     static let cases = ProcessInfo.processInfo.environment["REMINDD_FUZZ_CASES"].flatMap(Int.init) ?? 3000
     static let seed = ProcessInfo.processInfo.environment["REMINDD_FUZZ_SEED"].flatMap(UInt64.init) ?? 7
 
-    /// Every method but Watch (a `more` Watch waits for firings that never come in a fuzz run), and some that do not exist.
-    static let methods = [
-        "Add", "Update", "Remove", "Enable", "Disable", "List", "Get", "Preview", "Next", "Log", "Snooze", "History", "Status",
-        "Streak", "RestMark", "RestUnmark", "RestStats", "FreezeHistory", "Recover", "Achievements", "Calendar", "ExerciseSearch",
-        "ExerciseList", "ExerciseShow", "WorkoutAdd", "WorkoutEdit", "WorkoutDelete", "FoodAdd", "FoodDelete", "Day", "DayHistory",
-        "ProfileSet", "RoutineList", "RoutineShow", "RoutineSelect", "RoutineCurrent", "RoutineClear", "Nope", "",
-    ]
+    /// Every method of the catalogue but Watch (a `more` Watch waits for firings that never come in a fuzz run),
+    /// and some that do not exist.
+    static let methods = Catalogue.interfaces.flatMap(\.methods).map { $0.qualifiedName }.filter { $0 != Reminders.Watch.qualifiedName }
+        + ["io.remindd.Reminders.Nope", "io.remindd.Reminders.", "io.remindd.Nope.Add"]
     static let keys = [
         "name", "rule", "timeZone", "enabled", "reminder", "after", "limit", "count", "at", "minutes", "since", "from", "to", "date",
         "reason", "light", "exercise", "intensity", "kcal", "id", "weightKg", "routine", "daily", "weekly", "monthly", "monthlyOn",
@@ -54,7 +52,7 @@ struct VarlinkFuzzTests {
 
     /// A message as bytes: mostly well-formed calls with random parameters, some mangled or random bytes.
     static func message(_ random: inout SeededGenerator) -> [UInt8] {
-        var call: [String: JSONValue] = ["method": .string("io.remindd.Reminders." + methods.randomElement(using: &random)!)]
+        var call: [String: JSONValue] = ["method": .string(methods.randomElement(using: &random)!)]
         if Bool.random(using: &random) { call["parameters"] = object(&random) }
         if Int.random(in: 0..<4, using: &random) == 0 { call["more"] = .bool(Bool.random(using: &random)) }
         if Int.random(in: 0..<8, using: &random) == 0 { call["oneway"] = .bool(true) }
@@ -74,7 +72,7 @@ struct VarlinkFuzzTests {
         var answered = 0
         for _ in 0..<Self.cases {
             let bytes = Self.message(&random)
-            guard let call = try? VarlinkWire.decode(VarlinkCall.self, from: bytes), call.interface == "io.remindd.Reminders" else { continue }
+            guard let call = try? VarlinkWire.decode(VarlinkCall.self, from: bytes), call.interface.hasPrefix("io.remindd.") else { continue }
             if call.member == "Watch" { continue }
             do {
                 try await daemon.current.router.handle(call) { _ in }

@@ -18,17 +18,23 @@ def test_select_creates_reminders_and_rest_days_and_clear_removes_exactly_those(
     own_rest = start + dt.timedelta(days=1)
     daemon.ctl("rest", "mark", own_rest.isoformat(), "--reason", "Busy Day")
     before = set(daemon.user_reminders())
-    out = daemon.ctl("routine", "select", "beginner-full-body", "--starts", start.isoformat(), "--remind", "18:00").stdout
+    out = daemon.ctl("routine", "select", "beginner-full-body", "--start", start.isoformat(), "--at", "18:00").stdout
     assert "Added 3 reminders" in out
     added = set(daemon.user_reminders()) - before
     assert added == {"Beginner Full Body: Day 1: Full Body A", "Beginner Full Body: Day 3: Full Body B", "Beginner Full Body: Day 5: Full Body C"}
     schedules = {r["name"]: r["summary"] for r in daemon.ctl_json("list")}
     assert schedules["Beginner Full Body: Day 3: Full Body B"] == "weekly Wed 18:00"
     selection = daemon.ctl_json("routine", "current")
-    assert selection["routine"] == "beginner-full-body" and selection["starts"] == start.isoformat()
+    assert selection["routine"] == "beginner-full-body" and selection["start"] == start.isoformat() and selection["at"] == "18:00"
     assert own_rest.isoformat() not in selection["restDays"] and len(selection["restDays"]) == 4 * 4 - 1
     daemon.ctl("routine", "clear")
     assert set(daemon.user_reminders()) == before
+    # remindd 0.1's spellings still work for one release; both spellings at once are refused.
+    daemon.ctl("routine", "select", "beginner-full-body", "--starts", start.isoformat())
+    assert daemon.ctl_json("routine", "current")["start"] == start.isoformat()
+    twice = daemon.ctl("routine", "select", "beginner-full-body", "--start", start.isoformat(), "--starts", start.isoformat(), check=False)
+    assert twice.returncode == 1 and "--start is given twice" in twice.stderr
+    daemon.ctl("routine", "clear")
     assert daemon.ctl_json("routine", "current") is None
     # The user's own rest day is still there: unmarking it works.
     daemon.ctl("rest", "unmark", own_rest.isoformat())

@@ -3,6 +3,8 @@ import json
 import os
 import socket
 import stat
+import subprocess
+import sys
 
 import pytest
 import varlink
@@ -38,9 +40,19 @@ def test_python_client_getinfo_add_list(daemon, unique_name):
         with client.open("org.varlink.service") as service:
             info = service.GetInfo()
             assert info["product"] == "remindd"
-            assert info["interfaces"] == ["org.varlink.service", "io.remindd.Reminders"]
-            description = service.GetInterfaceDescription(interface="io.remindd.Reminders")["description"]
-            assert description.startswith("# remindd") and "interface io.remindd.Reminders" in description
+            assert info["interfaces"] == [
+                "org.varlink.service", "io.remindd.Fitness", "io.remindd.Habits", "io.remindd.Reminders", "io.remindd.Routines"]
+            for interface in info["interfaces"][1:]:
+                description = service.GetInterfaceDescription(interface=interface)["description"]
+                assert f"\ninterface {interface}\n" in description
+        # Each interface answers through the generic client, with its own errors.
+        with client.open("io.remindd.Fitness") as fitness:
+            assert fitness.ProfileGet() == {"weightKg": 70, "weightSet": False}
+            with pytest.raises(varlink.VarlinkError) as error:
+                fitness.ProfileSet(weight="heavy")
+            assert error.value.error() == "io.remindd.Fitness.InvalidInput"
+        with client.open("io.remindd.Routines") as routines:
+            assert "beginner-full-body" in [r["id"] for r in routines.List()["routines"]]
         with client.open("io.remindd.Reminders") as reminders:
             added = reminders.Add(name=unique_name, rule={"weekly": "sun", "at": "09:00"}, timeZone="America/New_York")
             assert added["reminder"]["name"] == unique_name
@@ -111,3 +123,18 @@ def test_socket_mode_and_peer_uid(daemon):
     os.waitpid(pid, 0)
     reply = json.loads(os.read(read_end, 65536))
     assert reply.get("error") == "org.varlink.service.PermissionDenied", reply
+
+
+def test_the_reference_generic_cli_calls_each_interface(daemon):
+    """The commands the README gives for `python3 -m varlink.cli` work against the daemon."""
+    daemon.start()
+    address = "unix:" + daemon.socket_path
+    cli = [sys.executable, "-m", "varlink.cli"]
+    info = subprocess.run(cli + ["info", address], capture_output=True, text=True, timeout=30)
+    assert info.returncode == 0, info.stderr
+    assert "io.remindd.Habits" in info.stdout and "io.remindd.Routines" in info.stdout
+    described = subprocess.run(cli + ["help", address + "/io.remindd.Habits"], capture_output=True, text=True, timeout=30)
+    assert described.returncode == 0 and "method Streak()" in described.stdout
+    called = subprocess.run(cli + ["call", address + "/io.remindd.Habits.Streak", "{}"], capture_output=True, text=True, timeout=30)
+    assert called.returncode == 0, called.stderr
+    assert json.loads(called.stdout)["freezes"] == 0

@@ -1,37 +1,30 @@
-/// The fitness methods of `io.remindd.Reminders`: their parameters and how each maps onto ``FitnessService``.
-extension FitnessService {
-    struct TextParameters: Decodable { let text: String }
-    struct CategoryParameters: Decodable { let category: String? }
-    struct NameParameters: Decodable { let name: String }
-    struct WorkoutAddParameters: Decodable { let exercise: String; let minutes: Int; let intensity: String?; let at: String? }
-    struct WorkoutEditParameters: Decodable { let id: Int64; let minutes: Int?; let intensity: String? }
-    struct IDParameters: Decodable { let id: Int64 }
-    struct FoodAddParameters: Decodable { let name: String; let kcal: Int; let at: String? }
-    struct DayParameters: Decodable { let date: String? }
-    struct WeightParameters: Decodable { let weight: String }
-    struct RangeParameters: Decodable { let from: String; let to: String? }
+import ReminderInterface
+import VarlinkProtocol
 
+/// The methods of `io.remindd.Fitness`, answered by ``FitnessService``.
+extension FitnessService {
     func register(in router: inout MethodRouter) {
-        router.method("ExerciseSearch", TextParameters.self) { p in ["exercises": searchExercises(p.text)] }
-        router.method("ExerciseList", CategoryParameters.self) { p in ["exercises": try listExercises(category: p.category)] }
-        router.method("ExerciseShow", NameParameters.self) { p in ["exercise": try showExercise(p.name)] }
-        router.method("WorkoutAdd", WorkoutAddParameters.self) { p in
-            ["workout": try await addWorkout(exercise: p.exercise, minutes: p.minutes, intensity: p.intensity, at: p.at)]
+        router.on(Fitness.ExerciseSearch.self) { p in .init(exercises: searchExercises(p.text)) }
+        router.on(Fitness.ExerciseList.self) { p in .init(exercises: try listExercises(category: p.category)) }
+        router.on(Fitness.ExerciseShow.self) { p in .init(exercise: try showExercise(p.name)) }
+        router.on(Fitness.WorkoutAdd.self) { p in
+            .init(workout: try await addWorkout(exercise: p.exercise, minutes: p.minutes, intensity: p.intensity, at: p.at))
         }
-        router.method("WorkoutEdit", WorkoutEditParameters.self) { p in
-            ["workout": try await editWorkout(id: p.id, minutes: p.minutes, intensity: p.intensity)]
+        router.on(Fitness.WorkoutEdit.self) { p in
+            .init(workout: try await editWorkout(id: p.id, minutes: p.minutes, intensity: p.intensity))
         }
-        router.method("WorkoutDelete", IDParameters.self) { p in
+        router.on(Fitness.WorkoutDelete.self) { p in
             try await deleteEntry(.workout, id: p.id)
-            return EmptyReply()
+            return NoFields()
         }
-        router.method("FoodDelete", IDParameters.self) { p in
+        router.on(Fitness.FoodDelete.self) { p in
             try await deleteEntry(.food, id: p.id)
-            return EmptyReply()
+            return NoFields()
         }
-        router.method("FoodAdd", FoodAddParameters.self) { p in ["food": try addFood(name: p.name, kcal: p.kcal, at: p.at)] }
-        router.method("Day", DayParameters.self) { p in try day(p.date) }
-        router.method("ProfileSet", WeightParameters.self) { p in ["weightKg": try setWeight(p.weight)] }
-        router.method("DayHistory", RangeParameters.self) { p in ["days": try days(from: p.from, to: p.to)] }
+        router.on(Fitness.FoodAdd.self) { p in .init(food: try addFood(name: p.name, kcal: p.kcal, at: p.at)) }
+        router.on(Fitness.Day.self) { p in try day(p.date) }
+        router.on(Fitness.DayHistory.self) { p in .init(days: try days(from: p.from, to: p.to)) }
+        router.on(Fitness.ProfileGet.self) { _ in try profile() }
+        router.on(Fitness.ProfileSet.self) { p in .init(weightKg: try setWeight(p.weight)) }
     }
 }

@@ -39,6 +39,12 @@ struct FitnessService: Sendable {
     /// The profile's weight in kilograms (70 when not set).
     private var weight: Double { (try? context.store.profile("weight-kg")).flatMap { $0.flatMap(Double.init) } ?? Calories.defaultWeightKilograms }
 
+    /// The weight calories are computed with, and whether the user set it.
+    func profile() throws(ServiceError) -> Fitness.ProfileGet.Reply {
+        let stored = try storing { () throws(StoreError) in try context.store.profile("weight-kg") }.flatMap(Double.init)
+        return .init(weightKg: stored ?? Calories.defaultWeightKilograms, weightSet: stored != nil)
+    }
+
     func setWeight(_ text: String) throws(ServiceError) -> Double {
         guard let kilograms = Calories.parseWeight(text) else {
             throw .invalidInput(parameter: "weight", message: "invalid weight '\(text)': write it with its unit, e.g. 82kg or 180lb (20-400 kg)")

@@ -1,24 +1,22 @@
-/// The habit methods of `io.remindd.Reminders`: their parameters and how each maps onto ``HabitService``.
-extension HabitService {
-    struct RestMarkParameters: Decodable { let from: String; let to: String?; let reason: String?; let light: [String]? }
-    struct DateParameters: Decodable { let date: String }
-    struct RangeParameters: Decodable { let from: String?; let to: String? }
-    struct MonthParameters: Decodable { let month: String? }
+import ReminderInterface
+import VarlinkProtocol
 
+/// The methods of `io.remindd.Habits`, answered by ``HabitService``.
+extension HabitService {
     func register(in router: inout MethodRouter) {
-        router.method("Streak") { try streak() }
-        router.method("RestMark", RestMarkParameters.self) { p in
-            ["dates": try await markRest(from: p.from, to: p.to, reason: p.reason, light: p.light ?? [])]
+        router.on(Habits.Streak.self) { _ in try streak() }
+        router.on(Habits.RestMark.self) { p in
+            .init(dates: try await markRest(from: p.from, to: p.to, reason: p.reason, light: p.light ?? []))
         }
-        router.method("RestUnmark", DateParameters.self) { p in
+        router.on(Habits.RestUnmark.self) { p in
             try await unmarkRest(date: p.date)
-            return EmptyReply()
+            return NoFields()
         }
-        router.method("RestStats") { try restStats() }
-        router.method("RestList", RangeParameters.self) { p in ["restDays": try restList(from: p.from, to: p.to)] }
-        router.method("FreezeHistory") { ["events": try freezeHistory()] }
-        router.method("Recover") { ["streak": try await recover()] }
-        router.method("Achievements") { ["achievements": try achievements()] }
-        router.method("Calendar", MonthParameters.self) { p in try calendar(month: p.month) }
+        router.on(Habits.RestStats.self) { _ in try restStats() }
+        router.on(Habits.RestList.self) { p in .init(restDays: try restList(from: p.from, to: p.to)) }
+        router.on(Habits.FreezeHistory.self) { _ in .init(events: try freezeHistory()) }
+        router.on(Habits.Recover.self) { _ in .init(streak: try await recover()) }
+        router.on(Habits.Achievements.self) { _ in .init(achievements: try achievements()) }
+        router.on(Habits.Calendar.self) { p in try calendar(month: p.month) }
     }
 }

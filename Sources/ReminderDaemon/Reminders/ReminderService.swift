@@ -140,14 +140,9 @@ struct ReminderService: Sendable {
     }
 
     /// What the `Occurrences` method answers: the date and its occurrences in time order.
-    struct OccurrencesReply: Encodable, Sendable {
-        let date: String
-        let occurrences: [OccurrenceValue]
-    }
-
     /// The occurrences of every enabled reminder (or one) on a date, with their states now. Reads a page of
     /// reminders and their logs at a time, and lets other work run between pages.
-    func occurrences(date text: String?, key: String?) async throws(ServiceError) -> OccurrencesReply {
+    func occurrences(date text: String?, key: String?) async throws(ServiceError) -> Reminders.Occurrences.Reply {
         let now = context.clock.now()
         let date = try context.date(text, parameter: "date", now: now)
         let from = Instant(secondsSinceEpoch: Int64(date.dayNumber - 2) * 86400)
@@ -175,7 +170,7 @@ struct ReminderService: Sendable {
             }
             await yieldToQueuedWork()
         }
-        return OccurrencesReply(date: date.description, occurrences: found.sorted { ($0.utc, $0.reminderId) < ($1.utc, $1.reminderId) })
+        return .init(date: date.description, occurrences: found.sorted { ($0.utc, $0.reminderId) < ($1.utc, $1.reminderId) })
     }
 
     func get(key: String) throws(ServiceError) -> ReminderValue {

@@ -1,18 +1,16 @@
-/// The routine methods of `io.remindd.Reminders`: their parameters and how each maps onto ``RoutineService``.
-extension RoutineService {
-    struct RoutineParameters: Decodable { let id: String }
-    struct SelectParameters: Decodable { let id: String; let starts: String?; let remind: String? }
+import ReminderInterface
+import VarlinkProtocol
 
+/// The methods of `io.remindd.Routines`, answered by ``RoutineService``.
+extension RoutineService {
     func register(in router: inout MethodRouter) {
-        router.method("RoutineList") { ["routines": routines().map(routineValue)] }
-        router.method("RoutineShow", RoutineParameters.self) { p in ["routine": routineValue(try routine(p.id))] }
-        router.method("RoutineSelect", SelectParameters.self) { p in
-            ["selection": try await select(p.id, starts: p.starts, remind: p.remind)]
-        }
-        router.method("RoutineCurrent") { try current().map { ["selection": $0] } ?? [:] }
-        router.method("RoutineClear") {
+        router.on(Routines.List.self) { _ in .init(routines: routines().map(routineValue)) }
+        router.on(Routines.Show.self) { p in .init(routine: routineValue(try routine(p.id))) }
+        router.on(Routines.Select.self) { p in .init(selection: try await select(p.id, start: p.start, at: p.at)) }
+        router.on(Routines.Current.self) { _ in .init(selection: try current()) }
+        router.on(Routines.Clear.self) { _ in
             try await clear()
-            return EmptyReply()
+            return NoFields()
         }
     }
 }

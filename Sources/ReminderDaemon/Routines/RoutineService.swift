@@ -13,6 +13,15 @@ struct RoutineService: Sendable {
 
     private static let selectionKey = "routine-selection"
 
+    /// The selection as the store keeps it (JSON in the profile table; these keys since remindd 0.1).
+    private struct StoredSelection: Codable {
+        var routine: String
+        var starts: String
+        var remind: String?
+        var reminders: [Int64]
+        var restDays: [String]
+    }
+
     /// Every routine that parses; a malformed file is reported with its file and line, and skipped.
     func routines() -> [Routine] {
         var found: [String: Routine] = [:]
@@ -52,21 +61,22 @@ struct RoutineService: Sendable {
     func current() throws(ServiceError) -> RoutineSelectionValue? {
         guard let text = try storing({ () throws(StoreError) in try context.store.profile(Self.selectionKey) }) else { return nil }
         do {
-            return try JSONDecoder().decode(RoutineSelectionValue.self, from: Data(text.utf8))
+            let stored = try JSONDecoder().decode(StoredSelection.self, from: Data(text.utf8))
+            return RoutineSelectionValue(routine: stored.routine, start: stored.starts, at: stored.remind, reminders: stored.reminders, restDays: stored.restDays)
         } catch {
             throw .store("the stored routine selection cannot be read: \(error)")
         }
     }
 
-    func select(_ id: String, starts: String?, remind: String?) async throws(ServiceError) -> RoutineSelectionValue {
+    func select(_ id: String, start starts: String?, at remind: String?) async throws(ServiceError) -> RoutineSelectionValue {
         let routine = try routine(id)
         let zone = try context.zone(named: nil)
         let now = context.clock.now()
-        let start = try context.date(starts, parameter: "starts", now: now)
+        let start = try context.date(starts, parameter: "start", now: now)
         var remindAt: TimeOfDay?
         if let remind {
             guard let parsed = ISO8601.parseTime(remind) else {
-                throw .invalidTime(parameter: "remind", message: "invalid time '\(remind)': write HH:MM, e.g. 18:00")
+                throw .invalidTime(parameter: "at", message: "invalid time '\(remind)': write HH:MM, e.g. 18:00")
             }
             remindAt = parsed
         }
@@ -80,13 +90,13 @@ struct RoutineService: Sendable {
         let plannedRest = plan.restDays.map(\.description)
         try storing { () throws(StoreError) in try context.store.markRestDays(plannedRest.map { ($0, "Recovery", ["\(routine.name): rest day"]) }) }
         if !plannedRest.isEmpty { await habits.changed(now: now) }
-        let selection = RoutineSelectionValue(routine: routine.id, starts: start.description, remind: remind, reminders: created, restDays: plannedRest)
+        let stored = StoredSelection(routine: routine.id, starts: start.description, remind: remind, reminders: created, restDays: plannedRest)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let text: String
-        do { text = String(decoding: try encoder.encode(selection), as: UTF8.self) } catch { throw .store("\(error)") }
+        do { text = String(decoding: try encoder.encode(stored), as: UTF8.self) } catch { throw .store("\(error)") }
         try storing { () throws(StoreError) in try context.store.setProfile(Self.selectionKey, text) }
-        return selection
+        return RoutineSelectionValue(routine: routine.id, start: start.description, at: remind, reminders: created, restDays: plannedRest)
     }
 
     /// Removes exactly what the selection created (reminders the user already removed are skipped).

@@ -1,8 +1,10 @@
+import ReminderInterface
 import VarlinkProtocol
 import VarlinkServer
 
-/// The daemon's Varlink methods by name: each feature registers its handlers (its routes), and the server
-/// hands every call of `io.remindd.Reminders` to ``handle(_:reply:)``. Tests call the same table without a socket.
+/// The daemon's Varlink methods: each feature registers a handler per method of the ``Catalogue`` (its
+/// routes), and the server hands every call of remindd's interfaces to ``handle(_:reply:)``. Tests call the
+/// same table without a socket.
 public struct MethodRouter: VarlinkHandler {
     /// Sends one reply of a call.
     public typealias Reply = @Sendable (VarlinkReply) async throws -> Void
@@ -15,39 +17,36 @@ public struct MethodRouter: VarlinkHandler {
 
     init() {}
 
-    /// Registers a method that takes parameters and sends one reply.
-    mutating func method<Parameters: Decodable, Result: Encodable>(
-        _ name: String, _ parameters: Parameters.Type, _ body: @escaping @Sendable (Parameters) async throws -> Result
+    /// The methods registered, by qualified name (`io.remindd.Reminders.Add`).
+    public var methods: Set<String> { Set(handlers.keys) }
+
+    /// Registers a method that sends one reply.
+    mutating func on<Method: VarlinkMethod>(_ method: Method.Type, _ body: @escaping @Sendable (Method.Parameters) async throws -> Method.Reply) {
+        stream(method) { call, parameters, reply in try await reply(try await body(parameters), nil) }
+    }
+
+    /// Registers a method that answers by itself: any number of replies with `continues: true` (a `more`
+    /// call), then a last one.
+    mutating func stream<Method: VarlinkMethod>(
+        _ method: Method.Type,
+        _ body: @escaping @Sendable (VarlinkCall, Method.Parameters, _ reply: (Method.Reply, _ continues: Bool?) async throws -> Void) async throws -> Void
     ) {
-        register(name) { call, reply in
-            let result = try await body(try call.decodeParameters(Parameters.self))
-            try await reply(VarlinkReply(parameters: try JSONValue(encoding: result)))
-        }
-    }
-
-    /// Registers a method without parameters that sends one reply.
-    mutating func method<Result: Encodable>(_ name: String, _ body: @escaping @Sendable () async throws -> Result) {
-        register(name) { _, reply in
-            try await reply(VarlinkReply(parameters: try JSONValue(encoding: try await body())))
-        }
-    }
-
-    /// Registers a method that answers by itself (a `more` stream).
-    mutating func register(_ name: String, _ handler: @escaping Handler) {
+        let name = method.qualifiedName
         precondition(handlers[name] == nil, "\(name) is registered twice")
-        handlers[name] = handler
+        handlers[name] = { call, reply in
+            try await body(call, try call.decodeParameters(Method.Parameters.self)) { value, continues in
+                try await reply(VarlinkReply(parameters: try JSONValue(encoding: value), continues: continues))
+            }
+        }
     }
 
     public func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
-        guard let handler = handlers[call.member] else { throw VarlinkError.methodNotFound(call.method) }
+        guard let handler = handlers[call.method] else { throw VarlinkError.methodNotFound(call.method) }
         do {
             try await withoutActuallyEscaping(reply) { reply in try await handler(call, reply) }
         } catch let error as ServiceError {
             if case .store(let message) = error { storeFailed("\(call.member): \(message)") }
-            throw error.varlinkError
+            throw error.varlinkError(calledIn: call.interface)
         }
     }
 }
-
-/// The reply of a method that returns nothing: `{}`.
-struct EmptyReply: Encodable {}

@@ -1,0 +1,77 @@
+import VarlinkProtocol
+
+/// The errors of remindd's interfaces, each with its parameters. An interface's IDL declares the ones its
+/// methods raise; ``Catalogue/errorName(_:calledIn:)`` names an error in the interface that was called.
+public enum RemindErrors {
+    /// No reminder has that id or name.
+    public struct ReminderNotFound: VarlinkErrorParameters {
+        public var reminder: String
+        public init(reminder: String) { self.reminder = reminder }
+    }
+
+    public struct NameTaken: VarlinkErrorParameters {
+        public var name: String
+        public init(name: String) { self.name = name }
+    }
+
+    public struct InvalidRule: VarlinkErrorParameters {
+        public var message: String
+        public init(message: String) { self.message = message }
+    }
+
+    /// A time or date parameter that cannot be read, or lies where it may not.
+    public struct InvalidTime: VarlinkErrorParameters {
+        public var parameter: String
+        public var message: String
+        public init(parameter: String, message: String) { (self.parameter, self.message) = (parameter, message) }
+    }
+
+    public struct UnknownTimeZone: VarlinkErrorParameters {
+        public var timeZone: String
+        public var message: String
+        public init(timeZone: String, message: String) { (self.timeZone, self.message) = (timeZone, message) }
+    }
+
+    /// Nothing of the reminder is due (Done), or due or ahead (Skip, Snooze).
+    public struct NothingDue: VarlinkErrorParameters {
+        public var reminder: String
+        public var message: String
+        public init(reminder: String, message: String) { (self.reminder, self.message) = (reminder, message) }
+    }
+
+    public struct LogNotFound: VarlinkErrorParameters {
+        public var id: Int64
+        public var message: String
+        public init(id: Int64, message: String) { (self.id, self.message) = (id, message) }
+    }
+
+    /// A habit rule refused the request (a rest-day limit, a second recovery).
+    public struct HabitRefused: VarlinkErrorParameters {
+        public var message: String
+        public init(message: String) { self.message = message }
+    }
+
+    public struct InvalidInput: VarlinkErrorParameters {
+        public var parameter: String
+        public var message: String
+        public init(parameter: String, message: String) { (self.parameter, self.message) = (parameter, message) }
+    }
+
+    /// The store could not be read or written.
+    public struct StoreFailure: VarlinkErrorParameters {
+        public var message: String
+        public init(message: String) { self.message = message }
+    }
+
+    /// A Watch client left too many entries unread and was dropped.
+    public struct WatchTooSlow: VarlinkErrorParameters {
+        public var message: String
+        public init(message: String) { self.message = message }
+    }
+
+    /// A message that is not a Varlink call, too large, or refused for lack of resources.
+    public struct ProtocolError: VarlinkErrorParameters {
+        public var reason: String
+        public init(reason: String) { self.reason = reason }
+    }
+}

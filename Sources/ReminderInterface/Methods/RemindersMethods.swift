@@ -1,0 +1,247 @@
+import ReminderCore
+import VarlinkProtocol
+
+/// `io.remindd.Reminders`: reminders, their occurrences, logged intake, and the daemon's status.
+public enum Reminders {
+    public static let interface = "io.remindd.Reminders"
+}
+
+/// A method of `io.remindd.Reminders`.
+public protocol RemindersMethod: VarlinkMethod {}
+extension RemindersMethod {
+    public static var interface: String { Reminders.interface }
+}
+
+/// A reminder by id or name: the parameters of several methods.
+public struct ReminderKey: Codable, Sendable, Hashable {
+    public var reminder: String
+    public init(reminder: String) { self.reminder = reminder }
+}
+
+/// A day (YYYY-MM-DD; default today) of every reminder, or of one (by id or name).
+public struct DayOfReminders: Codable, Sendable, Hashable {
+    public var date: String?
+    public var reminder: String?
+    public init(date: String? = nil, reminder: String? = nil) { (self.date, self.reminder) = (date, reminder) }
+}
+
+/// A reply of one reminder.
+public struct ReminderReply: Codable, Sendable, Hashable {
+    public var reminder: ReminderValue
+    public init(reminder: ReminderValue) { self.reminder = reminder }
+}
+
+/// A reply of firings, soonest first.
+public struct FiringsReply: Codable, Sendable, Hashable {
+    public var firings: [FiringValue]
+    public init(firings: [FiringValue]) { self.firings = firings }
+}
+
+extension Reminders {
+    /// Adds a reminder.
+    public enum Add: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var name: String
+            public var rule: RuleSpec
+            public var timeZone: String?
+            public var enabled: Bool?
+            public var window: String?
+            public var `repeat`: String?
+            public var repeatMax: Int?
+            public var command: [String]?
+            public var urgency: String?
+
+            public init(
+                name: String, rule: RuleSpec, timeZone: String? = nil, enabled: Bool? = nil, window: String? = nil,
+                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil
+            ) {
+                (self.name, self.rule, self.timeZone, self.enabled, self.window) = (name, rule, timeZone, enabled, window)
+                (self.repeat, self.repeatMax, self.command, self.urgency) = (`repeat`, repeatMax, command, urgency)
+            }
+        }
+        public typealias Reply = ReminderReply
+    }
+
+    /// Changes a reminder; absent fields stay as they are.
+    public enum Update: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var reminder: String
+            public var name: String?
+            public var rule: RuleSpec?
+            public var timeZone: String?
+            public var window: String?
+            public var `repeat`: String?
+            public var repeatMax: Int?
+            public var command: [String]?
+            public var urgency: String?
+
+            public init(
+                reminder: String, name: String? = nil, rule: RuleSpec? = nil, timeZone: String? = nil, window: String? = nil,
+                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil
+            ) {
+                (self.reminder, self.name, self.rule, self.timeZone, self.window) = (reminder, name, rule, timeZone, window)
+                (self.repeat, self.repeatMax, self.command, self.urgency) = (`repeat`, repeatMax, command, urgency)
+            }
+        }
+        public typealias Reply = ReminderReply
+    }
+
+    /// Removes a reminder with its history.
+    public enum Remove: RemindersMethod {
+        public typealias Parameters = ReminderKey
+        public typealias Reply = NoFields
+    }
+
+    public enum Enable: RemindersMethod {
+        public typealias Parameters = ReminderKey
+        public typealias Reply = ReminderReply
+    }
+
+    public enum Disable: RemindersMethod {
+        public typealias Parameters = ReminderKey
+        public typealias Reply = ReminderReply
+    }
+
+    /// Reminders by id, a page at a time (with `more`: every page as its own reply).
+    public enum List: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var after: Int64?
+            public var limit: Int?
+            public init(after: Int64? = nil, limit: Int? = nil) { (self.after, self.limit) = (after, limit) }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            public var reminders: [ReminderValue]
+            /// The `after` of the next page; nil on the last (and in every reply of a `more` call).
+            public var after: Int64?
+            public init(reminders: [ReminderValue], after: Int64?) { (self.reminders, self.after) = (reminders, after) }
+        }
+    }
+
+    public enum Get: RemindersMethod {
+        public typealias Parameters = ReminderKey
+        public typealias Reply = ReminderReply
+    }
+
+    /// The occurrences of a day and their states.
+    public enum Occurrences: RemindersMethod {
+        public typealias Parameters = DayOfReminders
+        public struct Reply: Codable, Sendable, Hashable {
+            public var date: String
+            public var occurrences: [OccurrenceValue]
+            public init(date: String, occurrences: [OccurrenceValue]) { (self.date, self.occurrences) = (date, occurrences) }
+        }
+    }
+
+    /// The next firings of a rule, without adding it.
+    public enum Preview: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var rule: RuleSpec
+            public var timeZone: String?
+            public var after: String?
+            public var count: Int?
+            public init(rule: RuleSpec, timeZone: String? = nil, after: String? = nil, count: Int? = nil) {
+                (self.rule, self.timeZone, self.after, self.count) = (rule, timeZone, after, count)
+            }
+        }
+        public typealias Reply = FiringsReply
+    }
+
+    /// The next firings across all enabled reminders.
+    public enum Next: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var count: Int?
+            public init(count: Int? = nil) { self.count = count }
+        }
+        public typealias Reply = FiringsReply
+    }
+
+    /// Records an intake, now or at a past time.
+    public enum Log: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var reminder: String
+            public var at: String?
+            public init(reminder: String, at: String? = nil) { (self.reminder, self.at) = (reminder, at) }
+        }
+        public typealias Reply = LogReply
+    }
+
+    /// Logs an intake now, taking the occurrence that is due.
+    public enum Done: RemindersMethod {
+        public typealias Parameters = ReminderKey
+        public typealias Reply = LogReply
+    }
+
+    /// Skips the occurrence that is due, or else the next one.
+    public enum Skip: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var reminder: String
+            public var reason: String?
+            public init(reminder: String, reason: String? = nil) { (self.reminder, self.reason) = (reminder, reason) }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            public var occurrence: OccurrenceValue
+            public init(occurrence: OccurrenceValue) { self.occurrence = occurrence }
+        }
+    }
+
+    /// Announces the occurrence that is due again later, or postpones the next one.
+    public enum Snooze: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var reminder: String
+            public var minutes: Int
+            public init(reminder: String, minutes: Int) { (self.reminder, self.minutes) = (reminder, minutes) }
+        }
+        public typealias Reply = SnoozeReply
+    }
+
+    /// The intake logged on a date.
+    public enum Logs: RemindersMethod {
+        public typealias Parameters = DayOfReminders
+        public struct Reply: Codable, Sendable, Hashable {
+            public var logs: [IntakeValue]
+            public init(logs: [IntakeValue]) { self.logs = logs }
+        }
+    }
+
+    /// Deletes a log.
+    public enum DeleteLog: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var id: Int64
+            public init(id: Int64) { self.id = id }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            public var log: IntakeValue
+            public init(log: IntakeValue) { self.log = log }
+        }
+    }
+
+    /// Handled firings, newest first.
+    public enum History: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var since: String?
+            public var reminder: String?
+            public var limit: Int?
+            public init(since: String? = nil, reminder: String? = nil, limit: Int? = nil) {
+                (self.since, self.reminder, self.limit) = (since, reminder, limit)
+            }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            public var entries: [HistoryEntryValue]
+            public init(entries: [HistoryEntryValue]) { self.entries = entries }
+        }
+    }
+
+    public enum Status: RemindersMethod {
+        public typealias Parameters = NoFields
+        public typealias Reply = StatusValue
+    }
+
+    /// Streams each handled firing and each decided occurrence (with `more`).
+    public enum Watch: RemindersMethod {
+        public typealias Parameters = NoFields
+        public struct Reply: Codable, Sendable, Hashable {
+            public var entry: HistoryEntryValue
+            public init(entry: HistoryEntryValue) { self.entry = entry }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// A Varlink method as a type: the interface it belongs to, its name, and the Codable types of its parameters
+/// and its reply. Declared once and used by both ends: the server registers a handler for it, a client calls
+/// it, and a test compares it with the interface's IDL.
+public protocol VarlinkMethod: Sendable {
+    associatedtype Parameters: Codable & Sendable
+    associatedtype Reply: Codable & Sendable
+    /// `io.remindd.Reminders`.
+    static var interface: String { get }
+    /// `Add` (by default the type's own name).
+    static var name: String { get }
+}
+
+extension VarlinkMethod {
+    public static var name: String { String(describing: self) }
+    /// `io.remindd.Reminders.Add`.
+    public static var qualifiedName: String { interface + "." + name }
+}
+
+/// The parameters, or the reply, of a method that has none: `{}` (`-> ()` in the IDL).
+public struct NoFields: Codable, Sendable, Hashable {
+    public init() {}
+}
+
+extension VarlinkConnection {
+    /// Calls `method` and decodes its single reply.
+    /// - Throws: ``VarlinkError`` for an error reply, ``ConnectionError`` for transport failures.
+    public func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters, timeout: Int = 30) throws -> Method.Reply {
+        try call(method.qualifiedName, JSONValue(encoding: parameters), timeout: timeout).decode(Method.Reply.self)
+    }
+
+    /// Calls `method` with `more: true` and hands each reply to `body` until the last one, or until `body`
+    /// returns false.
+    public func stream<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters, body: (Method.Reply) throws -> Bool) throws {
+        try stream(method.qualifiedName, JSONValue(encoding: parameters)) { try body(try $0.decode(Method.Reply.self)) }
+    }
+}
+
+extension VarlinkConnection {
+    /// Calls `method` with `oneway: true`: no reply comes.
+    public func oneway<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) throws {
+        try callOneway(method.qualifiedName, JSONValue(encoding: parameters))
+    }
+
+    /// Calls a method without parameters.
+    public func call<Method: VarlinkMethod>(_ method: Method.Type, timeout: Int = 30) throws -> Method.Reply where Method.Parameters == NoFields {
+        try call(method, NoFields(), timeout: timeout)
+    }
+}
+
+/// The parameters of a Varlink error, as a type: its name (by default the type's own) and its fields.
+public protocol VarlinkErrorParameters: Codable, Sendable {
+    static var errorName: String { get }
+}
+
+extension VarlinkErrorParameters {
+    public static var errorName: String { String(describing: self) }
+
+    /// This error as raised by a method of `interface`.
+    public func error(in interface: String) -> VarlinkError {
+        let fields: [String: JSONValue]
+        if case .object(let object)? = try? JSONValue(encoding: self) { fields = object } else { fields = [:] }
+        return VarlinkError(name: interface + "." + Self.errorName, parameters: fields)
+    }
+}
