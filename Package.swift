@@ -87,15 +87,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Thin executable: the control CLI.
-        .executableTarget(
-            name: "remindctl",
+        // remindctl's commands and its one output layer, run against a CommandContext (the daemon, output,
+        // environment, clock, zone) that tests replace.
+        .target(
+            name: "RemindCommands",
             dependencies: [
                 "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
+        // Thin executable: the control CLI.
+        .executableTarget(name: "remindctl", dependencies: ["RemindCommands"], swiftSettings: strictSettings),
         // Benchmark executable: next-fire speed against Foundation's Calendar in the same run.
         .executableTarget(
             name: "NextFireBenchmark",
@@ -126,6 +129,10 @@ let package = Package(
         .testTarget(
             name: "ReminderDaemonTests",
             dependencies: ["ReminderDaemon", "ReminderDaemonTesting", "ReminderCore", "ReminderInterface", "ReminderScheduling", "HabitCore", "SystemdSupport", "VarlinkProtocol"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "RemindCommandsTests",
+            dependencies: ["RemindCommands", "ReminderCore", "ReminderInterface", "VarlinkProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings),
         .testTarget(name: "ReminderInterfaceTests", dependencies: ["ReminderInterface", "VarlinkProtocol"], swiftSettings: strictSettings),
         .testTarget(name: "TimeZoneDatabaseTests", dependencies: ["ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),

@@ -21,7 +21,20 @@ public struct NoFields: Codable, Sendable, Hashable {
     public init() {}
 }
 
-extension VarlinkConnection {
+/// A Varlink client: a connection to a server (``VarlinkConnection``), or a stand-in for one in tests.
+public protocol VarlinkClient {
+    /// Calls a method and returns its single reply's parameters.
+    func call(_ method: String, _ parameters: JSONValue, timeout: Int) throws -> JSONValue
+    /// Calls a method with `more: true` and hands each reply's parameters to `body` until the last one, or
+    /// until `body` returns false.
+    func stream(_ method: String, _ parameters: JSONValue, body: (JSONValue) throws -> Bool) throws
+    /// Calls a method with `oneway: true`.
+    func callOneway(_ method: String, _ parameters: JSONValue) throws
+}
+
+extension VarlinkConnection: VarlinkClient {}
+
+extension VarlinkClient {
     /// Calls `method` and decodes its single reply.
     /// - Throws: ``VarlinkError`` for an error reply, ``ConnectionError`` for transport failures.
     public func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters, timeout: Int = 30) throws -> Method.Reply {
@@ -35,7 +48,7 @@ extension VarlinkConnection {
     }
 }
 
-extension VarlinkConnection {
+extension VarlinkClient {
     /// Calls `method` with `oneway: true`: no reply comes.
     public func oneway<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) throws {
         try callOneway(method.qualifiedName, JSONValue(encoding: parameters))

@@ -30,7 +30,8 @@ struct Remindd: AsyncParsableCommand {
               remindd                                  # defaults, as the user service runs it
               remindd --state-dir ./.state             # a private state dir, e.g. for trying it out
               journalctl --user -t remindd -f          # watch what it announces
-            """
+            """,
+        version: "remindd \(RemindVersion.current)"
     )
 
     @Option(help: ArgumentHelp("Directory for the database (default: $XDG_STATE_HOME/remindd).", valueName: "dir"))

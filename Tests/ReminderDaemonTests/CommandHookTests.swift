@@ -66,14 +66,20 @@ struct CommandHookTests {
         let sleeper = try script("sleep.sh", "sleep 1000")
         let writer = try script("env.sh", "env > \"$1\"; echo END >> \"$1\"")
         let reports = Mutex<[String]>([])
+        /// Whether the second hook had written its file when the first was killed.
+        let secondHadRun = Mutex<Bool?>(nil)
+        let ownFile = directory + "/own.env"
         let hooks = CommandHookAnnouncer(
             onFire: ["/bin/sh", sleeper], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"), timeLimitMilliseconds: 5000,
-            report: { message in reports.withLock { $0.append(message.text) } })
-        hooks.announce(.firing(try firing(command: ["/bin/sh", writer, directory + "/own.env"])))
-        // The second hook ran while the first still hangs (it is killed only at its limit).
-        #expect(try await contents(of: directory + "/own.env").contains("REMINDER_ID=7"))
-        #expect(reports.withLock { $0 }.isEmpty)
-        for _ in 0..<200 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
+            report: { message in
+                secondHadRun.withLock { $0 = $0 ?? FileManager.default.fileExists(atPath: ownFile) }
+                reports.withLock { $0.append(message.text) }
+            })
+        hooks.announce(.firing(try firing(command: ["/bin/sh", writer, ownFile])))
+        #expect(try await contents(of: ownFile).contains("REMINDER_ID=7"))
+        for _ in 0..<400 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
+        // The second hook ran while the first still hung: it did not wait for the kill at the limit.
+        #expect(secondHadRun.withLock { $0 } == true)
         #expect(reports.withLock { $0 } == ["Hook /bin/sh for Pills \"and\" $HOME was still running after 5 s and was killed"])
         // The whole group went: no `sleep 1000` is left behind.
         #expect(try running(sleeper) == false)

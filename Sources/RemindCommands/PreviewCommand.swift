@@ -41,7 +41,7 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         guard count >= 1 else { throw CLIError("invalid --count \(count): give a number of firings of 1 or more, e.g. --count 10") }
-        let environment = SystemEnvironment.variables()
+        let environment = CommandContext.current.environment
         let database = TimeZoneDatabase.system(environment: environment)
         let zone = try loadZone(tz ?? database.systemZoneName(environment: environment), from: database)
         let reminderRule = try rule.makeRule()
@@ -78,7 +78,7 @@ struct PreviewCommand: ParsableCommand {
     }
 
     private func parseAfter(in zone: TimeZoneRules) throws -> Instant {
-        let now = SystemEnvironment.now()
+        let now = CommandContext.current.now()
         guard let after else { return now }
         guard let instant = TimeText.instant(after, now: now, zone: zone) else {
             throw CLIError("invalid --after '\(after)': write \(TimeText.forms), e.g. 2026-03-08T07:00:00-05:00")
@@ -87,7 +87,7 @@ struct PreviewCommand: ParsableCommand {
     }
 }
 
-/// Collects output and writes it to stdout in large chunks (100,000 lines of preview stay fast).
+/// Collects output and writes it in large chunks (100,000 lines of preview stay fast).
 struct OutputBuffer {
     private var buffer: [UInt8] = []
 
@@ -101,14 +101,7 @@ struct OutputBuffer {
     }
 
     mutating func flush() {
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(1, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
+        CommandContext.current.write(String(decoding: buffer, as: UTF8.self))
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -1,9 +1,10 @@
 import ArgumentParser
+import Glibc
+import ReminderCore
 
 /// `remindctl`: the control CLI of remindd.
-@main
-struct RemindCtl: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct RemindCtl: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "remindctl",
         abstract: "Control remindd, the reminder and habit daemon.",
         discussion: """
@@ -23,6 +24,7 @@ struct RemindCtl: AsyncParsableCommand {
               remindctl calendar
             Fired reminders are in the journal: journalctl --user -t remindd
             """,
+        version: "remindctl \(RemindVersion.current)",
         subcommands: [
             AddCommand.self, ListCommand.self, ShowCommand.self, UpdateCommand.self, RemoveCommand.self,
             EnableCommand.self, DisableCommand.self, LogCommand.self, DoneCommand.self, SkipCommand.self, SnoozeCommand.self, NextCommand.self,
@@ -32,6 +34,8 @@ struct RemindCtl: AsyncParsableCommand {
             DayCommand.self, ProfileCommand.self, RoutineCommand.self,
         ]
     )
+
+    public init() {}
 }
 
 /// A failure to show the user in one line (printed as `Error: ...`, exit status 1).
@@ -45,4 +49,46 @@ struct CLIError: Error, CustomStringConvertible {
 func alias<Value>(_ value: Value?, old: Value?, _ name: String) throws -> Value? {
     if value != nil && old != nil { throw CLIError("\(name) is given twice (once under its old name): give it once") }
     return value ?? old
+}
+
+extension RemindCtl {
+    /// Runs remindctl with the process's arguments; a mistyped subcommand is answered with the nearest one.
+    public static func start() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let message = unknownSubcommand(arguments) {
+            FileHandleOutput.standardError("Error: \(message)\n")
+            Glibc.exit(64)
+        }
+        main(arguments)
+    }
+
+    /// "unknown command 'stauts': did you mean 'status'?" when a word where a subcommand belongs names none.
+    public static func unknownSubcommand(_ arguments: [String]) -> String? {
+        var command: any ParsableCommand.Type = RemindCtl.self
+        var path = "remindctl"
+        for word in arguments {
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty, command.configuration.defaultSubcommand == nil, !word.hasPrefix("-") else { return nil }
+            let names = subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
+            if let next = subcommands.first(where: { $0._commandName == word || $0.configuration.aliases.contains(word) }) {
+                command = next
+                path += " " + word
+                continue
+            }
+            if word == "help" { return nil }
+            let visible = subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
+            let hint = EditDistance.suggestion(for: word, among: names).map { ": did you mean '\(path) \($0)'?" }
+                ?? ": see '\(path) --help' (\(visible.joined(separator: ", ")))"
+            return "unknown command '\(word)'\(hint)"
+        }
+        return nil
+    }
+}
+
+/// Writes straight to standard error (no buffering: before an exit).
+enum FileHandleOutput {
+    static func standardError(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
 }

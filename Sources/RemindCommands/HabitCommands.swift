@@ -5,14 +5,6 @@ import ReminderCore
 import ReminderInterface
 
 
-/// Colour on a terminal unless NO_COLOR is set (https://no-color.org).
-enum Style {
-    static let enabled = isatty(1) == 1 && (SystemEnvironment.variables()["NO_COLOR"] ?? "").isEmpty
-
-    static func paint(_ text: String, _ code: String) -> String {
-        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-    }
-}
 
 struct StreakCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,21 +32,21 @@ struct StreakCommand: ParsableCommand {
         if let goal {
             let reminder = try connection.call(Reminders.Get.self, .init(reminder: goal)).reminder
             struct GoalStreakJSON: Encodable { let goal: String; let streak: Int }
-            if json { return try printJSON(GoalStreakJSON(goal: reminder.name, streak: reminder.streak)) }
-            return print("\(reminder.name): \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") in a row with every slot logged")
+            if json { return try out.json(GoalStreakJSON(goal: reminder.name, streak: reminder.streak)) }
+            return out.print("\(reminder.name): \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") in a row with every slot logged")
         }
         let streak = try connection.call(Habits.Streak.self)
-        if json { return try printJSON(streak) }
+        if json { return try out.json(streak) }
         if let current = streak.current {
-            print("Current streak: \(current.length) day\(current.length == 1 ? "" : "s") (since \(current.start))")
+            out.print("Current streak: \(current.length) day\(current.length == 1 ? "" : "s") (since \(current.start))")
         } else {
-            print("No current streak: log something today to start one.")
+            out.print("No current streak: log something today to start one.")
         }
-        if let best = streak.best { print("Best streak:    \(best.length) day\(best.length == 1 ? "" : "s") (\(best.start) to \(best.end))") }
-        print("Freezes:        \(streak.freezes) banked (max 5)")
-        print("Strength:       \(streak.strength)%")
-        if let deadline = streak.mustLogBy { print("Keep it going:  log something by the end of \(deadline)") }
-        if streak.recoveryAvailable { print("A broken streak can be restored once with 'remindctl recover'.") }
+        if let best = streak.best { out.print("Best streak:    \(best.length) day\(best.length == 1 ? "" : "s") (\(best.start) to \(best.end))") }
+        out.print("Freezes:        \(streak.freezes) banked (max 5)")
+        out.print("Strength:       \(streak.strength)%")
+        if let deadline = streak.mustLogBy { out.print("Keep it going:  log something by the end of \(deadline)") }
+        if streak.recoveryAvailable { out.print("A broken streak can be restored once with 'remindctl recover'.") }
     }
 }
 
@@ -85,13 +77,15 @@ struct RestMarkCommand: ParsableCommand {
     @Option(help: "Last day of a range.") var to: String?
     @Option(help: "Recovery, Travel, Illness, Busy Day or Other.") var reason: String?
     @Option(help: "A light activity (Gentle Stretching, Light Walk, Breathing Exercises, or your own); repeatable.") var light: [String] = []
+    @Flag(help: "Print the dates marked as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         guard let first = date ?? from else { throw CLIError("give a day (remindctl rest mark 2026-11-24) or a range (--from 2026-12-20 --to 2026-12-27)") }
         guard date == nil || from == nil else { throw CLIError("give either a day or --from/--to, not both") }
         let reply = try connection.call(Habits.RestMark.self, .init(from: first, to: to, reason: reason, light: light.isEmpty ? nil : light))
-        print(reply.dates.count == 1 ? "Marked \(reply.dates[0]) as a rest day" : "Marked \(reply.dates.count) rest days, \(reply.dates.first!) to \(reply.dates.last!)")
+        if json { return try out.json(reply.dates) }
+        out.print(reply.dates.count == 1 ? "Marked \(reply.dates[0]) as a rest day" : "Marked \(reply.dates.count) rest days, \(reply.dates.first!) to \(reply.dates.last!)")
     }
 }
 
@@ -104,7 +98,7 @@ struct RestUnmarkCommand: ParsableCommand {
 
     func run() throws {
         _ = try connection.call(Habits.RestUnmark.self, .init(date: date))
-        print("\(date) is no longer a rest day")
+        out.print("\(date) is no longer a rest day")
     }
 }
 
@@ -125,12 +119,12 @@ struct RestListCommand: ParsableCommand {
 
     func run() throws {
         let days = try connection.call(Habits.RestList.self, .init(from: from, to: to)).restDays
-        if json { return try printJSON(days) }
-        if days.isEmpty { return print("No rest days\(from == nil && to == nil ? "" : " in that range"): mark one with remindctl rest mark YYYY-MM-DD") }
+        if json { return try out.json(days) }
+        if days.isEmpty { return out.print("No rest days\(from == nil && to == nil ? "" : " in that range"): mark one with remindctl rest mark YYYY-MM-DD") }
         let rows = days.map { day in
             [day.date, day.reason, day.planned ? "planned" : "past", day.light.joined(separator: ", ")]
         }
-        printTable(["DATE", "REASON", "WHEN", "LIGHT ACTIVITIES"], rows)
+        out.table(["DATE", "REASON", "WHEN", "LIGHT ACTIVITIES"], rows)
     }
 }
 
@@ -143,10 +137,10 @@ struct RestStatsCommand: ParsableCommand {
 
     func run() throws {
         let stats = try connection.call(Habits.RestStats.self)
-        if json { return try printJSON(stats) }
-        print("Rest days this month: \(stats.restDaysThisMonth)")
+        if json { return try out.json(stats) }
+        out.print("Rest days this month: \(stats.restDaysThisMonth)")
         func days(_ n: Int, _ kind: String) -> String { "\(n) \(kind) day\(n == 1 ? "" : "s")" }
-        print("This week: \(days(stats.activeDaysThisWeek, "active")), \(days(stats.restDaysThisWeek, "rest"))")
+        out.print("This week: \(days(stats.activeDaysThisWeek, "active")), \(days(stats.restDaysThisWeek, "rest"))")
     }
 }
 
@@ -154,7 +148,7 @@ struct RestTipsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "tips", abstract: "Why and how often to rest.")
 
     func run() {
-        print("""
+        out.print("""
             Rest is part of training: muscles grow during rest, not during the workout.
               Beginners:     2-3 rest days a week
               Intermediate:  1-2 rest days a week
@@ -180,9 +174,9 @@ struct FreezeHistoryCommand: ParsableCommand {
 
     func run() throws {
         let events = try connection.call(Habits.FreezeHistory.self).events
-        if json { return try printJSON(events) }
-        if events.isEmpty { return print("No freezes yet: one is earned every 7 days of a streak.") }
-        printTable(["DATE", "EVENT", "BANKED", "STREAK"], events.map { e in
+        if json { return try out.json(events) }
+        if events.isEmpty { return out.print("No freezes yet: one is earned every 7 days of a streak.") }
+        out.table(["DATE", "EVENT", "BANKED", "STREAK"], events.map { e in
             let words = ["earned": "earned", "used": "used (missed day covered)", "max-reached": "not earned: 5 banked (max reached)"][e.kind] ?? e.kind
             return [e.date, words, String(e.banked), "\(e.streak) days"]
         })
@@ -197,17 +191,18 @@ struct RecoverCommand: ParsableCommand {
     )
 
     @Flag(help: "Do not ask for confirmation.") var yes = false
+    @Flag(help: "Print the restored streak as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         if !yes {
-            guard isatty(0) == 1 else { throw CLIError("recovery can be used only once, ever: confirm with --yes") }
-            print("Recovery can be used only once, ever. Restore your most recent streak? [y/N] ", terminator: "")
-            fflush(nil)
-            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return print("Nothing changed.") }
+            guard CommandContext.current.stdinIsTerminal else { throw CLIError("recovery can be used only once, ever: confirm with --yes") }
+            out.print("Recovery can be used only once, ever. Restore your most recent streak? [y/N] ", terminator: "")
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return out.print("Nothing changed.") }
         }
         let restored = try connection.call(Habits.Recover.self).streak
-        print("Streak restored: \(restored.length) days since \(restored.start)")
+        if json { return try out.json(restored) }
+        out.print("Streak restored: \(plural(restored.length, "day")) since \(restored.start)")
     }
 }
 
@@ -220,12 +215,12 @@ struct AchievementsCommand: ParsableCommand {
 
     func run() throws {
         let achievements = try connection.call(Habits.Achievements.self).achievements
-        if json { return try printJSON(achievements) }
+        if json { return try out.json(achievements) }
         let xp = achievements.filter { $0.unlocked != nil }.map(\.xp).reduce(0, +)
-        printTable(["", "ACHIEVEMENT", "XP", "UNLOCKED / HOW"], achievements.map { a in
+        out.table(["", "ACHIEVEMENT", "XP", "UNLOCKED / HOW"], achievements.map { a in
             [a.unlocked == nil ? " " : "✓", a.title, String(a.xp), a.unlocked ?? a.requirement]
         })
-        print("\nTotal: \(xp) XP")
+        out.print("\nTotal: \(xp) XP")
     }
 }
 
@@ -248,8 +243,8 @@ struct CalendarCommand: ParsableCommand {
 
     func run() throws {
         let value = try connection.call(Habits.Calendar.self, .init(month: month))
-        if json { return try printJSON(value) }
-        print(CalendarView.render(value, colour: Style.enabled), terminator: "")
+        if json { return try out.json(value) }
+        out.print(CalendarView.render(value, colour: out.colour), terminator: "")
     }
 }
 
@@ -279,7 +274,7 @@ enum CalendarView {
             if colour {
                 cell = "\u{1B}[\(day.today ? code + ";1;7" : code)m\(cell)\u{1B}[0m"
             }
-            cells.append(cell + (day.today && !colour ? "<" : " "))
+            cells.append(cell + (day.today ? "<" : " "))
         }
         for start in stride(from: 0, to: cells.count, by: 7) {
             let row = cells[start..<min(start + 7, cells.count)].joined()

@@ -26,7 +26,7 @@ struct LogCommand: ParsableCommand {
 
 /// The line that tells what a log did: `Logged Meds at Sun 08:05: takes the 08:00 dose`.
 private func describe(_ log: IntakeValue, verb: String) -> String {
-    var line = "\(verb) \(log.reminderName) at \(humanTime(log.local)) (log \(log.id))"
+    var line = "\(verb) \(log.reminderName) at \(out.time(log.local)) (log \(log.id))"
     if let takes = log.takes { line += ": takes the \(clockTime(takes)) occurrence" }
     if let suppresses = log.suppresses { line += ": the \(clockTime(suppresses)) occurrence will not be announced (already logged)" }
     return line
@@ -59,9 +59,9 @@ struct LogAddCommand: ParsableCommand {
 
     func run() throws {
         let reply = try connection.call(Reminders.Log.self, .init(reminder: reminder, at: at))
-        if json { return try printJSON(reply) }
-        print(describe(reply.log, verb: "Logged"))
-        if reply.cancelledSnoozes > 0 { print("Cancelled its pending snooze.") }
+        if json { return try out.json(reply) }
+        out.print(describe(reply.log, verb: "Logged"))
+        if reply.cancelledSnoozes > 0 { out.print("Cancelled its pending snooze.") }
     }
 }
 
@@ -78,13 +78,13 @@ struct LogListCommand: ParsableCommand {
     func run() throws {
         if let date, ISO8601.parseDate(date) == nil { throw CLIError("invalid --date '\(date)': write YYYY-MM-DD") }
         let logs = try connection.call(Reminders.Logs.self, .init(date: date, reminder: reminder)).logs
-        if json { return try printJSON(logs) }
-        if logs.isEmpty { return print("Nothing logged \(date.map { "on \($0)" } ?? "today").") }
-        printTable(
+        if json { return try out.json(logs) }
+        if logs.isEmpty { return out.print("Nothing logged \(date.map { "on \($0)" } ?? "today").") }
+        out.table(
             ["ID", "TIME", "REMINDER", "EFFECT"],
             logs.map { log in
                 let effect = log.takes.map { "takes \(clockTime($0))" } ?? log.suppresses.map { "suppresses \(clockTime($0))" } ?? "-"
-                return [String(log.id), humanTime(log.local), log.reminderName, effect]
+                return [String(log.id), out.time(log.local), log.reminderName, effect]
             })
     }
 }
@@ -101,11 +101,11 @@ struct LogDeleteCommand: ParsableCommand {
 
     func run() throws {
         let log = try connection.call(Reminders.DeleteLog.self, .init(id: id)).log
-        if json { return try printJSON(log) }
-        var line = "Deleted log \(log.id): \(log.reminderName) at \(humanTime(log.local))"
+        if json { return try out.json(log) }
+        var line = "Deleted log \(log.id): \(log.reminderName) at \(out.time(log.local))"
         if let takes = log.takes { line += "; the \(clockTime(takes)) occurrence is no longer taken" }
         if let suppresses = log.suppresses { line += "; the \(clockTime(suppresses)) occurrence will be announced again" }
-        print(line)
+        out.print(line)
     }
 }
 
@@ -126,8 +126,8 @@ struct DoneCommand: ParsableCommand {
 
     func run() throws {
         let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder))
-        if json { return try printJSON(reply) }
-        print(describe(reply.log, verb: "Taken:"))
+        if json { return try out.json(reply) }
+        out.print(describe(reply.log, verb: "Taken:"))
     }
 }
 
@@ -149,8 +149,8 @@ struct SkipCommand: ParsableCommand {
 
     func run() throws {
         let occurrence = try connection.call(Reminders.Skip.self, .init(reminder: reminder, reason: reason)).occurrence
-        if json { return try printJSON(occurrence) }
-        print("Skipped \(occurrence.reminderName) at \(humanTime(occurrence.local))\(reason.map { ": \($0)" } ?? "")")
+        if json { return try out.json(occurrence) }
+        out.print("Skipped \(occurrence.reminderName) at \(out.time(occurrence.local))\(reason.map { ": \($0)" } ?? "")")
     }
 }
 
@@ -176,13 +176,13 @@ struct SnoozeCommand: ParsableCommand {
     func run() throws {
         guard (1...1440).contains(minutes) else { throw CLIError("invalid --minutes \(minutes): snooze for 1 to 1440 minutes") }
         let reply = try connection.call(Reminders.Snooze.self, .init(reminder: reminder, minutes: minutes))
-        if json { return try printJSON(reply) }
+        if json { return try out.json(reply) }
         let name = reply.occurrence.reminderName
         var line = reply.postponed
-            ? "Postponed \(name) (\(clockTime(reply.occurrence.local))) to \(humanTime(reply.until))"
-            : "Snoozed \(name) (\(clockTime(reply.occurrence.local))) until \(humanTime(reply.until))"
+            ? "Postponed \(name) (\(clockTime(reply.occurrence.local))) to \(out.time(reply.until))"
+            : "Snoozed \(name) (\(clockTime(reply.occurrence.local))) until \(out.time(reply.until))"
         if let replaced = reply.replaced { line += "; replaces the snooze until \(clockTime(replaced))" }
-        print(line)
+        out.print(line)
     }
 }
 
@@ -198,9 +198,17 @@ struct NextCommand: ParsableCommand {
     func run() throws {
         guard count >= 1 else { throw CLIError("invalid --count \(count): give 1 or more") }
         let firings = try connection.call(Reminders.Next.self, .init(count: count)).firings
-        if json { return try printJSON(firings) }
-        if firings.isEmpty { return print("Nothing scheduled.") }
-        printTable(["WHEN", "REMINDER", "SLOT"], firings.map { [humanTime($0.local), $0.reminderName + ($0.snoozed == true ? " (snoozed)" : ""), $0.slot] })
+        if json { return try out.json(firings) }
+        if firings.isEmpty { return out.print("Nothing scheduled.") }
+        // As systemctl list-timers: when in the user's zone (the reminder's own time noted where its zone
+        // differs), and how long until then.
+        out.table(["WHEN", "LEFT", "REMINDER", "SLOT"], firings.map { firing in
+            let instant = Output.instant(firing.utc)
+            return [
+                out.time(firing.utc) + out.ownZoneNote(local: firing.local, zoneName: nil), instant.map(out.left) ?? "-",
+                firing.reminderName + (firing.snoozed == true ? " (snoozed)" : ""), firing.slot,
+            ]
+        })
     }
 }
 
@@ -223,45 +231,54 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("First day of a calorie history (YYYY-MM-DD).", valueName: "date")) var from: String?
     @Option(help: ArgumentHelp("Last day of a calorie history (default today).", valueName: "date")) var to: String?
 
-    @Option(help: ArgumentHelp("How far back (default: 7d).", valueName: "when")) var since = "7d"
-    @Option(help: "Only this reminder (id or name).") var reminder: String?
-    @Option(help: "At most this many entries.") var limit = 100
+    @Option(help: ArgumentHelp("How far back: 7d, 24h, 30m, a date or an instant (default: 7d).", valueName: "when")) var since: String?
+    @Option(help: ArgumentHelp("Only this reminder (id or name).", valueName: "reminder")) var reminder: String?
+    @Option(help: ArgumentHelp("At most this many entries (default: 100).", valueName: "n")) var limit: Int?
     @Flag(help: "Print a JSON array of entries.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         if let from {
+            let firingOptions = [since.map { _ in "--since" }, reminder.map { _ in "--reminder" }, limit.map { _ in "--limit" }].compactMap { $0 }
+            guard firingOptions.isEmpty else {
+                throw CLIError("\(firingOptions.joined(separator: " and ")) and --from cannot be combined: --from shows calories by day, \(firingOptions[0]) filters firings")
+            }
             return try dayHistory(from: from)
         }
         guard to == nil else { throw CLIError("--to goes with --from: remindctl history --from 2026-11-01 --to 2026-11-07") }
-        let start = Self.instant(since)
-        let entries = try connection.call(Reminders.History.self, .init(since: start, reminder: reminder, limit: limit)).entries
-        if json { return try printJSON(entries) }
-        if entries.isEmpty { return print("No firings since \(start).") }
-        printTable(
-            ["HANDLED (UTC)", "KIND", "REMINDER", "SLOT", "LATE"],
-            entries.map { [$0.handledUtc, $0.kind + ($0.replanned ? " (re-planned)" : ""), $0.reminderName, $0.slot, $0.lateSeconds > 0 ? "\($0.lateSeconds)s" : "-"] })
+        let start = try Self.instant(since ?? "7d")
+        let entries = try connection.call(Reminders.History.self, .init(since: start, reminder: reminder, limit: limit ?? 100)).entries
+        if json { return try out.json(entries) }  // UTC stays in JSON
+        if entries.isEmpty { return out.print("No firings since \(out.time(start)).") }
+        out.table(
+            ["HANDLED", "KIND", "REMINDER", "SLOT", "LATE"],
+            entries.map { [out.time($0.handledUtc), $0.kind + ($0.replanned ? " (re-planned)" : ""), $0.reminderName, $0.slot, $0.lateSeconds > 0 ? "\($0.lateSeconds)s" : "-"] })
     }
 
     private func dayHistory(from: String) throws {
         let days = try connection.call(Fitness.DayHistory.self, .init(from: from, to: to)).days
-        if json { return try printJSON(days) }
+        if json { return try out.json(days) }
         for day in days {
             let date = ISO8601.parseDate(day.date)!
             let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
             let title = "\(date.weekday.displayName) \(date.day) \(months[date.month - 1])"
             if day.workouts.isEmpty {
-                print("No workouts logged on \(title)\(day.consumed > 0 ? " (\(day.consumed) kcal eaten)" : "")")
+                out.print("No workouts logged on \(title)\(day.consumed > 0 ? " (\(day.consumed) kcal eaten)" : "")")
             } else {
                 let list = day.workouts.map { "\($0.name) \($0.minutes ?? 0) min" }.joined(separator: ", ")
-                print("\(title): \(day.burned) kcal burned (\(list)); \(day.consumed) kcal eaten; net \(day.net)")
+                out.print("\(title): \(day.burned) kcal burned (\(list)); \(day.consumed) kcal eaten; net \(day.net)")
             }
         }
     }
 
-    /// `7d`, `24h`, `30m` back from now as an ISO instant; anything else is passed on for the daemon to read.
-    static func instant(_ text: String) -> String {
-        TimeText.ago(text, now: SystemEnvironment.now())?.description ?? text
+    /// `7d`, `24h`, `30m` back from now as an ISO instant; a date or an instant is passed on for the daemon
+    /// to read in its zone; anything else is refused here.
+    static func instant(_ text: String) throws -> String {
+        if let ago = TimeText.ago(text, now: CommandContext.current.now()) { return ago.description }
+        guard ISO8601.parseDate(text) != nil || ISO8601.parseInstant(text) != nil else {
+            throw CLIError("invalid --since '\(text)': write a length back from now (7d, 24h, 30m), a date (2026-11-01) or a time (2026-11-01T08:00)")
+        }
+        return text
     }
 }
 
@@ -275,12 +292,15 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let status = try connection.call(Reminders.Status.self)
-        if json { return try printJSON(status) }
-        print("remindd \(status.version): \(status.status)")
-        print("reminders: \(status.reminders) (\(status.enabled) enabled)")
-        print("store:     \(status.storePath)")
-        print("journal:   \(status.journal ? "yes" : "no (firings go to stderr)")")
-        print("zone:      \(status.systemTimeZone)")
+        if json { return try out.json(status) }
+        out.print("remindd \(status.version): \(status.status)")
+        out.print("reminders: \(status.reminders) (\(status.enabled) enabled)")
+        out.print("store:     \(status.storePath)")
+        out.print("journal:   \(status.journal ? "yes" : "no (firings go to stderr)")")
+        out.print("zone:      \(status.systemTimeZone)")
+        if let next = status.next, let instant = Output.instant(next.utc) {
+            out.print("next:      \(out.time(instant)) (\(out.left(until: instant))) \(next.reminderName)")
+        }
     }
 }
 
@@ -309,7 +329,7 @@ struct WatchCommand: ParsableCommand {
         var lost = false
         while true {
             do {
-                let client = try VarlinkConnection(path: connection.socketPath)
+                let client = try CommandContext.current.connect(connection.socketPath)
                 if lost { Self.say("connected to remindd again") }
                 lost = false
                 delay = 0.5
@@ -327,17 +347,15 @@ struct WatchCommand: ParsableCommand {
         }
     }
 
-    private func watch(_ client: VarlinkConnection) throws {
+    private func watch(_ client: any VarlinkClient) throws {
         try client.stream(Reminders.Watch.self, NoFields()) { reply in
             let entry = reply.entry
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(entry), as: UTF8.self))
+                try out.jsonLine(entry)  // UTC stays in JSON
             } else {
-                print("\(entry.handledUtc)  \(entry.kind)  \(entry.reminderName)  \(entry.slot)\(entry.detail.map { "  (\($0))" } ?? "")")
+                let when = Output.instant(entry.handledUtc).map(out.time) ?? entry.handledUtc
+                out.print("\(when)  \(entry.kind)  \(entry.reminderName)  \(entry.slot)\(entry.detail.map { "  (\($0))" } ?? "")")
             }
-            fflush(nil)  // every stream: one line per firing reaches a pipe at once
             return true
         }
     }

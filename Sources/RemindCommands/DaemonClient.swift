@@ -11,7 +11,7 @@ struct ConnectionOptions: ParsableArguments {
     var socket: String?
 
     var socketPath: String {
-        let environment = SystemEnvironment.variables()
+        let environment = CommandContext.current.environment
         if let socket { return socket }
         if let fromEnvironment = environment["REMINDD_SOCKET"], !fromEnvironment.isEmpty { return fromEnvironment }
         return RemindPaths(environment: environment, uid: getuid()).socket
@@ -28,10 +28,16 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Opens a connection and maps transport and Varlink errors to one-line messages.
-    func withConnection<T>(_ body: (VarlinkConnection) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (any VarlinkClient) throws -> T) throws -> T {
         do {
-            let connection = try VarlinkConnection(path: socketPath)
-            return try body(connection)
+            let connection = try CommandContext.current.connect(socketPath)
+            do {
+                return try body(connection)
+            } catch let error as VarlinkError where error.name == Self.reminderNotFound {
+                throw CLIError(Self.describe(error) + Self.didYouMean(error.string("reminder") ?? "", connection))
+            }
+        } catch let error as CLIError {
+            throw error
         } catch VarlinkConnection.ConnectionError.notRunning(let path) {
             throw CLIError("remindd is not running (nothing listens on \(path)): start it with 'systemctl --user enable --now remindd.socket remindd.service'")
         } catch let error as VarlinkError {
@@ -45,10 +51,20 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
+    private static let reminderNotFound = Reminders.interface + "." + RemindErrors.ReminderNotFound.errorName
+
+    /// ` (did you mean 'Vitamin D'?)` when a reminder's name is one typo away from `typed`.
+    private static func didYouMean(_ typed: String, _ connection: any VarlinkClient) -> String {
+        guard let names = try? connection.call(Reminders.List.self, .init(limit: 1000)).reminders.map(\.name),
+            let near = EditDistance.suggestion(for: typed, among: names)
+        else { return "" }
+        return " (did you mean '\(near)'?)"
+    }
+
     /// Words for the daemon's errors.
     static func describe(_ error: VarlinkError) -> String {
         switch error.name {
-        case Reminders.interface + "." + RemindErrors.ReminderNotFound.errorName:
+        case reminderNotFound:
             return "no reminder '\(error.string("reminder") ?? "?")': see 'remindctl list' for names and ids"
         case Reminders.interface + "." + RemindErrors.NameTaken.errorName, Routines.interface + "." + RemindErrors.NameTaken.errorName:
             return "a reminder named '\(error.string("name") ?? "?")' already exists: choose another name, or change it with 'remindctl update'"
@@ -60,32 +76,5 @@ struct ConnectionOptions: ParsableArguments {
             return error.description
         }
     }
-}
-
-/// JSON output for `--json`: pretty, keys sorted, one document.
-func printJSON(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
-}
-
-/// Prints rows as aligned columns under a header.
-func printTable(_ header: [String], _ rows: [[String]]) {
-    let widths = header.indices.map { column in ([header] + rows).map { $0[column].displayWidth }.max() ?? 0 }
-    for row in [header] + rows {
-        let cells = row.enumerated().map { index, cell in
-            index == row.count - 1 ? cell : cell.padded(toDisplayWidth: widths[index])
-        }
-        let line = cells.joined(separator: "  ")
-        print(String(line.reversed().drop { $0 == " " }.reversed()))  // an empty last cell leaves no trailing spaces
-    }
-}
-
-/// `Sun 2026-11-22 09:00 -05:00` from an ISO 8601 local time with offset.
-func humanTime(_ iso: String) -> String {
-    guard let parsed = ISO8601.parseInstant(iso) else { return iso }
-    let local = parsed.local
-    let offset = parsed.offsetSeconds.map { " " + ISO8601.formatOffset($0) } ?? ""
-    return "\(local.date.weekday.displayName) \(local.date) \(local.time)\(offset)"
 }
 

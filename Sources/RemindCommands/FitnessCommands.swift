@@ -18,7 +18,7 @@ private func clock(utc: String, offsetOf like: String) -> String {
 }
 
 private func printExercises(_ exercises: [ExerciseValue]) {
-    printTable(["EXERCISE", "CATEGORY", "LIGHT", "MODERATE", "VIGOROUS"], exercises.map { e in
+    out.table(["EXERCISE", "CATEGORY", "LIGHT", "MODERATE", "VIGOROUS"], exercises.map { e in
         [e.name, e.category] + e.levels.map { String($0.met) + " MET" }
     })
 }
@@ -40,8 +40,8 @@ struct ExerciseSearchCommand: ParsableCommand {
 
     func run() throws {
         let found = try connection.call(Fitness.ExerciseSearch.self, .init(text: text)).exercises
-        if json { return try printJSON(found) }
-        if found.isEmpty { return print("No exercise matches '\(text)'. See 'remindctl exercise list'.") }
+        if json { return try out.json(found) }
+        if found.isEmpty { return out.print("No exercise matches '\(text)'. See 'remindctl exercise list'.") }
         printExercises(found)
     }
 }
@@ -57,7 +57,7 @@ struct ExerciseListCommand: ParsableCommand {
 
     func run() throws {
         let all = try connection.call(Fitness.ExerciseList.self, .init(category: category)).exercises
-        if json { return try printJSON(all) }
+        if json { return try out.json(all) }
         printExercises(all)
     }
 }
@@ -73,9 +73,9 @@ struct ExerciseShowCommand: ParsableCommand {
 
     func run() throws {
         let e = try connection.call(Fitness.ExerciseShow.self, .init(name: name)).exercise
-        if json { return try printJSON(e) }
-        print("\(e.name) (\(e.category))")
-        printTable(["INTENSITY", "MET", "COMPENDIUM"], e.levels.map { [$0.intensity, String($0.met), $0.derived ? "derived from \($0.code)" : $0.code] })
+        if json { return try out.json(e) }
+        out.print("\(e.name) (\(e.category))")
+        out.table(["INTENSITY", "MET", "COMPENDIUM"], e.levels.map { [$0.intensity, String($0.met), $0.derived ? "derived from \($0.code)" : $0.code] })
     }
 }
 
@@ -99,11 +99,11 @@ struct WorkoutAddCommand: ParsableCommand {
 
     func run() throws {
         let w = try connection.call(Fitness.WorkoutAdd.self, .init(exercise: exercise, minutes: minutes, intensity: intensity, at: at)).workout
-        if json { return try printJSON(w) }
+        if json { return try out.json(w) }
         let typed = exercise.lowercased()
         let picked = [w.name.lowercased(), String(w.name.lowercased().map { $0 == " " ? "-" : $0 })].contains(typed)
             ? "" : " (the only exercise matching '\(exercise)')"
-        print("Logged workout \(w.id): \(w.name)\(picked), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
+        out.print("Logged workout \(w.id): \(w.name)\(picked), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
     }
 }
 
@@ -115,21 +115,22 @@ struct WorkoutEditCommand: ParsableCommand {
     @Argument(help: "The workout id.") var id: Int64
     @Option(help: "Duration, 1 to 1440.") var minutes: Int?
     @Option(help: "light, moderate or vigorous.") var intensity: String?
+    @Flag(help: "Print the workout as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         guard minutes != nil || intensity != nil else { throw CLIError("nothing to change: give --minutes or --intensity") }
         let w = try connection.call(Fitness.WorkoutEdit.self, .init(id: id, minutes: minutes, intensity: intensity)).workout
-        print("Workout \(w.id): \(w.name), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
+        if json { return try out.json(w) }
+        out.print("Workout \(w.id): \(w.name), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
     }
 }
 
 /// Asks before deleting on a terminal; scripts pass --yes.
 private func confirmDeletion(_ what: String, yes: Bool) throws -> Bool {
     if yes { return true }
-    guard isatty(0) == 1 else { throw CLIError("deleting \(what): confirm with --yes") }
-    print("Delete \(what)? [y/N] ", terminator: "")
-    fflush(nil)
+    guard CommandContext.current.stdinIsTerminal else { throw CLIError("deleting \(what): confirm with --yes") }
+    out.print("Delete \(what)? [y/N] ", terminator: "")
     return readLine()?.lowercased().hasPrefix("y") == true
 }
 
@@ -142,9 +143,9 @@ struct WorkoutDeleteCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard try confirmDeletion("workout \(id)", yes: yes) else { return print("Nothing deleted.") }
+        guard try confirmDeletion("workout \(id)", yes: yes) else { return out.print("Nothing deleted.") }
         _ = try connection.call(Fitness.WorkoutDelete.self, .init(id: id))
-        print("Deleted workout \(id)")
+        out.print("Deleted workout \(id)")
     }
 }
 
@@ -158,9 +159,9 @@ struct WorkoutListCommand: ParsableCommand {
 
     func run() throws {
         let day = try connection.call(Fitness.Day.self, .init(date: date))
-        if json { return try printJSON(day.workouts) }
-        if day.workouts.isEmpty { return print("No workouts logged on \(day.date).") }
-        printTable(["ID", "TIME", "EXERCISE", "MIN", "INTENSITY", "KCAL"], day.workouts.map {
+        if json { return try out.json(day.workouts) }
+        if day.workouts.isEmpty { return out.print("No workouts logged on \(day.date).") }
+        out.table(["ID", "TIME", "EXERCISE", "MIN", "INTENSITY", "KCAL"], day.workouts.map {
             [String($0.id), clock($0.local), $0.name, String($0.minutes ?? 0), $0.intensity ?? "", String($0.kcal)]
         })
     }
@@ -168,7 +169,25 @@ struct WorkoutListCommand: ParsableCommand {
 
 struct FoodCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "food", abstract: "Log food (calories eaten).", subcommands: [FoodAddCommand.self, FoodDeleteCommand.self])
+        commandName: "food", abstract: "Log food (calories eaten).", subcommands: [FoodAddCommand.self, FoodListCommand.self, FoodDeleteCommand.self])
+}
+
+struct FoodListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "A day's food (default today).",
+        discussion: "Examples:\n  remindctl food list\n  remindctl food list --date 2026-11-20 --json")
+
+    @Option(help: ArgumentHelp("The day (YYYY-MM-DD, default today).", valueName: "date")) var date: String?
+    @Flag(help: "Print a JSON array of food entries.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let day = try connection.call(Fitness.Day.self, .init(date: date))
+        if json { return try out.json(day.food) }
+        if day.food.isEmpty { return out.print("No food logged on \(day.date).") }
+        out.table(["ID", "TIME", "FOOD", "KCAL"], day.food.map { [String($0.id), clock($0.local), $0.name, String($0.kcal)] })
+        out.print("Total: \(day.consumed) kcal")
+    }
 }
 
 struct FoodAddCommand: ParsableCommand {
@@ -178,11 +197,13 @@ struct FoodAddCommand: ParsableCommand {
     @Argument(help: "What it was.") var name: String
     @Option(help: "Calories, 0 to 20000.") var kcal: Int
     @Option(help: "When (default now).") var at: String?
+    @Flag(help: "Print the entry as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         let f = try connection.call(Fitness.FoodAdd.self, .init(name: name, kcal: kcal, at: at)).food
-        print("Logged food \(f.id): \(f.name), \(f.kcal) kcal")
+        if json { return try out.json(f) }
+        out.print("Logged food \(f.id): \(f.name), \(f.kcal) kcal")
     }
 }
 
@@ -195,9 +216,9 @@ struct FoodDeleteCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard try confirmDeletion("food entry \(id)", yes: yes) else { return print("Nothing deleted.") }
+        guard try confirmDeletion("food entry \(id)", yes: yes) else { return out.print("Nothing deleted.") }
         _ = try connection.call(Fitness.FoodDelete.self, .init(id: id))
-        print("Deleted food entry \(id)")
+        out.print("Deleted food entry \(id)")
     }
 }
 
@@ -220,15 +241,15 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
     let day = try connection.call(Fitness.Day.self, .init(date: date))
     let occurrences = try connection.call(Reminders.Occurrences.self, .init(date: day.date)).occurrences
     if json {
-        return try printJSON(DayReport(
+        return try out.json(DayReport(
             date: day.date, occurrences: occurrences, food: day.food, workouts: day.workouts, consumed: day.consumed, burned: day.burned, net: day.net))
     }
     if !occurrences.isEmpty {
-        printTable(["TIME", "REMINDER", "STATE"], occurrences.map { occurrence in
+        out.table(["TIME", "REMINDER", "STATE"], occurrences.map { occurrence in
             let logged = occurrence.loggedUtc.map { " (logged \(clock(utc: $0, offsetOf: occurrence.local)))" } ?? ""
             return [clock(occurrence.local), occurrence.reminderName, occurrence.state + (occurrence.state == "taken" ? logged : "")]
         })
-        print("")
+        out.print("")
     }
     printDay(day)
 }
@@ -238,18 +259,18 @@ private func printDay(_ day: DayValue) {
         + day.workouts.map { (clock($0.local), "workout", "\($0.name), \($0.minutes ?? 0) min \($0.intensity ?? "")", "-\($0.kcal)") })
         .sorted { $0.0 < $1.0 }
     if rows.isEmpty {
-        print("Nothing logged on \(day.date).")
+        out.print("Nothing logged on \(day.date).")
     } else {
-        printTable(["TIME", "KIND", "ENTRY", "KCAL"], rows.map { [$0.0, $0.1, $0.2, $0.3] })
-        print("")
+        out.table(["TIME", "KIND", "ENTRY", "KCAL"], rows.map { [$0.0, $0.1, $0.2, $0.3] })
+        out.print("")
     }
-    let net = day.net < 0 ? Style.paint("\(day.net) kcal (deficit)", "32") : Style.paint("+\(day.net) kcal (surplus)", "31")
-    print("consumed \(day.consumed) kcal · burned \(day.burned) kcal · net \(day.net == 0 ? "0 kcal" : net)")
+    let net = day.net < 0 ? out.paint("\(day.net) kcal (deficit)", .green) : out.paint("+\(day.net) kcal (surplus)", .red)
+    out.print("consumed \(day.consumed) kcal · burned \(day.burned) kcal · net \(day.net == 0 ? "0 kcal" : net)")
 }
 
 struct TodayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "today", abstract: "Today's food and workouts with consumed, burned and net calories.",
+        commandName: "today", abstract: "Today: each reminder's occurrences and their states, then food and workouts with net calories.",
         discussion: "Example:\n  remindctl today --json")
 
     @Flag(help: "Print JSON.") var json = false
@@ -262,7 +283,7 @@ struct TodayCommand: ParsableCommand {
 
 struct DayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "day", abstract: "A day's food and workouts with the totals.", discussion: "Example:\n  remindctl day 2026-11-20")
+        commandName: "day", abstract: "A day's occurrences and their states, food and workouts, with the totals.", discussion: "Example:\n  remindctl day 2026-11-20")
 
     @Argument(help: "The day, YYYY-MM-DD (default today).") var date: String?
     @Flag(help: "Print JSON.") var json = false
@@ -275,7 +296,21 @@ struct DayCommand: ParsableCommand {
 
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "profile", abstract: "Your profile (the weight used for calories).", subcommands: [ProfileSetCommand.self])
+        commandName: "profile", abstract: "Your profile (the weight used for calories).", subcommands: [ProfileShowCommand.self, ProfileSetCommand.self])
+}
+
+struct ProfileShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show your profile.", discussion: "Examples:\n  remindctl profile show\n  remindctl profile show --json")
+
+    @Flag(help: "Print the profile as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let profile = try connection.call(Fitness.ProfileGet.self)
+        if json { return try out.json(profile) }
+        out.print("weight: \(profile.weightKg) kg\(profile.weightSet ? "" : " (the default: set yours with 'remindctl profile set --weight 82kg')")")
+    }
 }
 
 struct ProfileSetCommand: ParsableCommand {
@@ -283,10 +318,12 @@ struct ProfileSetCommand: ParsableCommand {
         commandName: "set", abstract: "Set your weight (default 70 kg).", discussion: "Examples:\n  remindctl profile set --weight 82kg\n  remindctl profile set --weight 180lb")
 
     @Option(help: "Weight with unit: 82kg or 180lb.") var weight: String
+    @Flag(help: "Print the weight set as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         let reply = try connection.call(Fitness.ProfileSet.self, .init(weight: weight))
-        print("Weight set to \(reply.weightKg) kg")
+        if json { return try out.json(reply) }
+        out.print("Weight set to \(reply.weightKg) kg")
     }
 }

@@ -18,8 +18,8 @@ struct RoutineListCommand: ParsableCommand {
 
     func run() throws {
         let routines = try connection.call(Routines.List.self).routines
-        if json { return try printJSON(routines) }
-        printTable(["ID", "NAME", "LEVEL", "TRAINING DAYS", "DESCRIPTION"], routines.map {
+        if json { return try out.json(routines) }
+        out.table(["ID", "NAME", "LEVEL", "TRAINING DAYS", "DESCRIPTION"], routines.map {
             [$0.id, $0.name, $0.difficulty, String($0.days.filter { !$0.rest }.count), $0.description]
         })
     }
@@ -36,13 +36,13 @@ struct RoutineShowCommand: ParsableCommand {
 
     func run() throws {
         let routine = try connection.call(Routines.Show.self, .init(id: id)).routine
-        if json { return try printJSON(routine) }
-        print("\(routine.name) (\(routine.difficulty)): \(routine.description)\n")
+        if json { return try out.json(routine) }
+        out.print("\(routine.name) (\(routine.difficulty)): \(routine.description)\n")
         let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         for (weekday, day) in zip(weekdays, routine.days) {
-            let mark = day.rest ? Style.paint("rest ", "34") : Style.paint("train", "32;1")
+            let mark = day.rest ? out.paint("rest ", .blue) : out.paint("train", .greenBold)
             let what = day.rest ? day.description : day.exercises.joined(separator: ", ")
-            print("\(weekday)  \(mark)  \(day.title) - \(what)\(day.notes.map { " (\($0))" } ?? "")")
+            out.print("\(weekday)  \(mark)  \(day.title) - \(what)\(day.notes.map { " (\($0))" } ?? "")")
         }
     }
 }
@@ -64,10 +64,10 @@ struct RoutineSelectCommand: ParsableCommand {
     func run() throws {
         let selection = try connection.call(Routines.Select.self, .init(id: id, start: try alias(start, old: oldStart, "--start"), at: try alias(at, old: oldAt, "--at")))
             .selection
-        if json { return try printJSON(selection) }
-        print("Following \(selection.routine) from \(selection.start)")
+        if json { return try out.json(selection) }
+        out.print("Following \(selection.routine) from \(selection.start)")
         if selection.at != nil {
-            print("Added \(selection.reminders.count) reminders and planned \(selection.restDays.count) rest days; 'remindctl routine clear' removes them")
+            out.print("Added \(selection.reminders.count) reminders and planned \(selection.restDays.count) rest days; 'remindctl routine clear' removes them")
         }
     }
 }
@@ -80,9 +80,9 @@ struct RoutineCurrentCommand: ParsableCommand {
 
     func run() throws {
         let selection = try connection.call(Routines.Current.self).selection
-        if json { return try printJSON(selection) }
-        guard let selection else { return print("No routine selected. See 'remindctl routine list'.") }
-        print("Following \(selection.routine) since \(selection.start)\(selection.at.map { ", reminders at \($0)" } ?? "")")
+        if json { return try out.json(selection) }
+        guard let selection else { return out.print("No routine selected. See 'remindctl routine list'.") }
+        out.print("Following \(selection.routine) since \(selection.start)\(selection.at.map { ", reminders at \($0)" } ?? "")")
     }
 }
 
@@ -95,6 +95,6 @@ struct RoutineClearCommand: ParsableCommand {
 
     func run() throws {
         _ = try connection.call(Routines.Clear.self)
-        print("Routine cleared")
+        out.print("Routine cleared")
     }
 }

@@ -4,19 +4,19 @@ import ReminderInterface
 
 /// Prints one reminder as `key: value` lines.
 private func describe(_ reminder: ReminderValue) {
-    print("id:        \(reminder.id)")
-    print("name:      \(reminder.name)")
-    print("schedule:  \(reminder.summary)")
-    print("time zone: \(reminder.effectiveTimeZone)\(reminder.timeZone == nil ? " (follows the system zone)" : "")")
-    print("enabled:   \(reminder.enabled ? "yes" : "no")")
-    print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
-    print("window:    \(reminder.windowSeconds.map { "\(windowText($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
+    out.print("id:        \(reminder.id)")
+    out.print("name:      \(reminder.name)")
+    out.print("schedule:  \(reminder.summary)")
+    out.print("time zone: \(reminder.effectiveTimeZone)\(reminder.timeZone == nil ? " (follows the system zone)" : "")")
+    out.print("enabled:   \(reminder.enabled ? "yes" : "no")")
+    out.print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
+    out.print("window:    \(reminder.windowSeconds.map { "\(windowText($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
     if let seconds = reminder.repeatSeconds {
-        print("repeat:    every \(windowText(seconds)) until taken or skipped\(reminder.repeatMax.map { ", at most \($0) times" } ?? "")")
+        out.print("repeat:    every \(windowText(seconds)) until taken or skipped\(reminder.repeatMax.map { ", at most \($0) times" } ?? "")")
     }
-    if let command = reminder.command { print("exec:      \(ShellWords.join(command))") }
-    if reminder.urgency != "normal" { print("urgency:   \(reminder.urgency)") }
-    if let next = reminder.next { print("next:      \(humanTime(next.local))  \(next.slot)") }
+    if let command = reminder.command { out.print("exec:      \(ShellWords.join(command))") }
+    if reminder.urgency != "normal" { out.print("urgency:   \(reminder.urgency)") }
+    if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)") }
 }
 
 /// How a reminder reaches the person beyond the journal: the flags add and update share.
@@ -103,9 +103,9 @@ struct AddCommand: ParsableCommand {
             name: name, rule: rule.spec, timeZone: tz, enabled: disabled ? false : nil, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
         let reply = try connection.call(Reminders.Add.self, parameters)
-        if json { return try printJSON(reply.reminder) }
-        print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
-        if let next = reply.reminder.next { print("Next: \(humanTime(next.local))") }
+        if json { return try out.json(reply.reminder) }
+        out.print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
+        if let next = reply.reminder.next { out.print("Next: \(out.time(next.local))") }
     }
 }
 
@@ -146,7 +146,7 @@ struct UpdateCommand: ParsableCommand {
             reminder: reminder, name: name, rule: changesRule ? spec : nil, timeZone: tz, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
         let reply = try connection.call(Reminders.Update.self, parameters)
-        if json { return try printJSON(reply.reminder) }
+        if json { return try out.json(reply.reminder) }
         describe(reply.reminder)
     }
 }
@@ -161,7 +161,7 @@ struct RemoveCommand: ParsableCommand {
 
     func run() throws {
         _ = try connection.call(Reminders.Remove.self, .init(reminder: reminder))
-        print("Removed \(reminder)")
+        out.print("Removed \(reminder)")
     }
 }
 
@@ -171,11 +171,13 @@ struct EnableCommand: ParsableCommand {
         discussion: "Example:\n  remindctl enable \"Vitamin D\"")
 
     @Argument(help: "The reminder's id or name.") var reminder: String
+    @Flag(help: "Print the reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         let reply = try connection.call(Reminders.Enable.self, .init(reminder: reminder))
-        print("Enabled \(reply.reminder.name)\(reply.reminder.next.map { "; next: \(humanTime($0.local))" } ?? "")")
+        if json { return try out.json(reply.reminder) }
+        out.print("Enabled \(reply.reminder.name)\(reply.reminder.next.map { "; next: \(out.time($0.local))" } ?? "")")
     }
 }
 
@@ -185,11 +187,13 @@ struct DisableCommand: ParsableCommand {
         discussion: "Example:\n  remindctl disable \"Vitamin D\"")
 
     @Argument(help: "The reminder's id or name.") var reminder: String
+    @Flag(help: "Print the reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         let reply = try connection.call(Reminders.Disable.self, .init(reminder: reminder))
-        print("Disabled \(reply.reminder.name)")
+        if json { return try out.json(reply.reminder) }
+        out.print("Disabled \(reply.reminder.name)")
     }
 }
 
@@ -210,15 +214,15 @@ struct ListCommand: ParsableCommand {
             reminders += page.reminders
             after = page.after
         }
-        if json { return try printJSON(reminders) }
+        if json { return try out.json(reminders) }
         if reminders.isEmpty {
-            print("No reminders. Add one with: remindctl add \"Vitamin D\" --weekly sun --at 09:00")
+            out.print("No reminders. Add one with: remindctl add \"Vitamin D\" --weekly sun --at 09:00")
             return
         }
-        printTable(
+        out.table(
             ["ID", "NAME", "SCHEDULE", "ZONE", "STREAK", "NEXT"],
             reminders.map { r in
-                [String(r.id), r.name, r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { humanTime($0.local) } ?? "-") : "disabled"]
+                [String(r.id), r.name, r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) } ?? "-") : "disabled"]
             })
     }
 }
@@ -234,7 +238,7 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let value = try connection.call(Reminders.Get.self, .init(reminder: reminder)).reminder
-        if json { return try printJSON(value) }
+        if json { return try out.json(value) }
         describe(value)
     }
 }

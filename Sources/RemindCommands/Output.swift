@@ -1,0 +1,96 @@
+import FoundationEssentials
+import ReminderCore
+
+/// remindctl's one output layer: lines, JSON, tables aligned by display width, colour, plurals, and times
+/// in the user's zone. Every command writes through it.
+struct Output {
+    let context: CommandContext
+
+    /// Colours on a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb.
+    var colour: Bool {
+        context.stdoutIsTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty && context.environment["TERM"] != "dumb"
+    }
+
+    func print(_ text: String = "", terminator: String = "\n") {
+        context.write(text + terminator)
+    }
+
+    /// `--json`: pretty, keys sorted, one document.
+    func json(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// One JSON object on one line (a stream of them: `watch --json`).
+    func jsonLine(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Rows as columns under a header, aligned by display width (wide and combining characters count as they
+    /// show); no trailing spaces. The header is bold in colour.
+    func table(_ header: [String], _ rows: [[String]]) {
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].displayWidth }.max() ?? 0 }
+        for (index, row) in ([header] + rows).enumerated() {
+            let cells = row.enumerated().map { column, cell in column == row.count - 1 ? cell : cell.padded(toDisplayWidth: widths[column]) }
+            let line = String(cells.joined(separator: "  ").reversed().drop { $0 == " " }.reversed())
+            print(index == 0 ? paint(line, .bold) : line)
+        }
+    }
+
+    /// A terminal style.
+    enum Style: String {
+        case bold = "1", green = "32", red = "31", blue = "34", greenBold = "32;1", dim = "2"
+    }
+
+    func paint(_ text: String, _ style: Style) -> String {
+        colour ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    /// `Sun 2026-11-22 09:00 +01:00`: an instant in the user's zone.
+    func time(_ instant: Instant) -> String {
+        let offset = context.zone.offset(at: instant)
+        let local = context.zone.localDateTime(at: instant)
+        return "\(local.date.weekday.displayName) \(local.date) \(local.time) \(ISO8601.formatOffset(offset))"
+    }
+
+    /// An ISO 8601 instant (`...Z` or with an offset) in the user's zone; the text as it is when it does not parse.
+    func time(_ iso: String) -> String {
+        guard let instant = Self.instant(iso) else { return iso }
+        return time(instant)
+    }
+
+    /// ` (09:00 in Asia/Tokyo)` when the reminder's local time (`local`, ISO 8601 with its offset) shows a
+    /// different offset from the user's zone at that instant; "" when they agree.
+    func ownZoneNote(local: String, zoneName: String?) -> String {
+        guard let parsed = ISO8601.parseInstant(local), let offset = parsed.offsetSeconds, let instant = Self.instant(local),
+            offset != context.zone.offset(at: instant)
+        else { return "" }
+        return " (\(parsed.local.time) \(zoneName.map { "in \($0)" } ?? ISO8601.formatOffset(offset)))"
+    }
+
+    /// `in 2h 14min`, `in 45s`, `in 3d 4h`; `now`; `5min ago` (as `systemctl list-timers` counts).
+    func left(until instant: Instant) -> String {
+        let seconds = instant.secondsSinceEpoch - context.now().secondsSinceEpoch
+        if seconds == 0 { return "now" }
+        let magnitude = abs(seconds)
+        let parts: [(Int64, String)] = [(magnitude / 86400, "d"), (magnitude / 3600 % 24, "h"), (magnitude / 60 % 60, "min"), (magnitude % 60, "s")]
+        let shown = parts.drop { $0.0 == 0 }.prefix(2).filter { $0.0 > 0 }.map { "\($0.0)\($0.1)" }.joined(separator: " ")
+        return seconds > 0 ? "in \(shown)" : "\(shown) ago"
+    }
+
+    static func instant(_ iso: String) -> Instant? {
+        guard let parsed = ISO8601.parseInstant(iso), let offset = parsed.offsetSeconds else { return nil }
+        return Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(offset))
+    }
+}
+
+/// `1 day`, `3 days`; `1 entry`, `2 entries` with the plural given.
+func plural(_ count: Int, _ singular: String, _ pluralForm: String? = nil) -> String {
+    "\(count) \(count == 1 ? singular : pluralForm ?? singular + "s")"
+}
+
+/// The output of the command running now.
+var out: Output { Output(context: .current) }

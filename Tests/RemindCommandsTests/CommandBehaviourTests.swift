@@ -1,0 +1,96 @@
+import ReminderCore
+@testable import RemindCommands
+import Testing
+import VarlinkProtocol
+
+/// What a user reads from particular commands: times in their own zone, time left, plurals, refusals and
+/// suggestions, and what is sent to the daemon.
+@Suite struct CommandBehaviourTests {
+    var harness = CommandHarness(daemon: StubDaemon(replies: Samples.replies))
+
+    @Test func nextShowsTheUsersZoneTimeLeftAndTheRemindersOwnTimeWhereItDiffers() throws {
+        var berlin = harness
+        berlin.zone = try #require(Self.zone("Europe/Berlin"))
+        let lines = berlin.run("next").output.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "WHEN                                        LEFT         REMINDER    SLOT")
+        // 09:00 UTC is 10:00 in Berlin; it is 07:45 UTC now: 1h 15min left. The reminder's own +00:00 differs
+        // from Berlin's +01:00, so its own time is noted.
+        #expect(lines[1].hasPrefix("Sun 2026-11-22 10:00 +01:00 (09:00 +00:00)  in 1h 15min  Vitamin D"))
+        #expect(lines[2].hasPrefix("Sun 2026-11-22 11:00 +01:00 (19:00 +09:00)  in 2h 15min  Call Akiko"))
+        // In UTC, the first agrees (no note) and the Tokyo one is noted.
+        let utc = harness.run("next").output
+        #expect(utc.contains("Sun 2026-11-22 09:00 +00:00                 in 1h 15min  Vitamin D"))
+        #expect(utc.contains("Sun 2026-11-22 10:00 +00:00 (19:00 +09:00)  in 2h 15min  Call Akiko"))
+    }
+
+    @Test func timeLeftCountsLikeListTimers() {
+        let out = Output(context: CommandContext(
+            connect: { _ in StubDaemon() }, write: { _ in }, environment: [:], stdoutIsTerminal: false, stdinIsTerminal: false,
+            now: { Instant(secondsSinceEpoch: 1000) }, zone: TimeZoneRules(identifier: "UTC", fixedOffset: 0)))
+        #expect(out.left(until: Instant(secondsSinceEpoch: 1045)) == "in 45s")
+        #expect(out.left(until: Instant(secondsSinceEpoch: 1000 + 2 * 3600 + 14 * 60 + 5)) == "in 2h 14min")
+        #expect(out.left(until: Instant(secondsSinceEpoch: 1000 + 3 * 86400 + 60)) == "in 3d")
+        #expect(out.left(until: Instant(secondsSinceEpoch: 1000)) == "now")
+        #expect(out.left(until: Instant(secondsSinceEpoch: 700)) == "5min ago")
+    }
+
+    @Test func historyAndStatusShowLocalTimesWithTheirOffset() throws {
+        var newYork = harness
+        newYork.zone = try #require(Self.zone("America/New_York"))
+        let history = newYork.run("history").output
+        #expect(history.contains("Sat 2026-11-21 04:00 -05:00  fired  Vitamin D"))
+        let status = newYork.run("status").output
+        #expect(status.contains("next:      Sun 2026-11-22 04:00 -05:00 (in 1h 15min) Vitamin D"))
+    }
+
+    @Test func pluralsAreRight() {
+        #expect(plural(1, "day") == "1 day")
+        #expect(plural(2, "day") == "2 days")
+        #expect(plural(0, "entry", "entries") == "0 entries")
+        #expect(harness.run("recover", "--yes").output == "Streak restored: 3 days since 2026-11-20\n")
+    }
+
+    @Test func mistypedCommandsAndNamesGetSuggestions() {
+        #expect(RemindCtl.unknownSubcommand(["stauts"]) == "unknown command 'stauts': did you mean 'remindctl status'?")
+        #expect(RemindCtl.unknownSubcommand(["rest", "mrak", "2026-11-24"]) == "unknown command 'mrak': did you mean 'remindctl rest mark'?")
+        #expect(RemindCtl.unknownSubcommand(["frobnicate"])?.hasPrefix("unknown command 'frobnicate': see 'remindctl --help' (add, list") == true)
+        // A reminder named where a subcommand could be is not a mistake (log's default subcommand is add).
+        #expect(RemindCtl.unknownSubcommand(["log", "Vitamin D"]) == nil)
+        #expect(RemindCtl.unknownSubcommand(["status", "--json"]) == nil)
+
+        let missing = VarlinkError(name: "io.remindd.Reminders.ReminderNotFound", parameters: ["reminder": "Vitamn D"])
+        let typo = CommandHarness(daemon: StubDaemon(replies: Samples.replies, errors: ["io.remindd.Reminders.Get": missing]))
+        #expect(typo.run("show", "Vitamn D").error == "Error: no reminder 'Vitamn D': see 'remindctl list' for names and ids (did you mean 'Vitamin D'?)")
+    }
+
+    @Test func conflictingAndUnreadableOptionsAreRefusedBeforeAnyCall() {
+        let daemon = StubDaemon(replies: Samples.replies)
+        let harness = CommandHarness(daemon: daemon)
+        #expect(harness.run("history", "--from", "2026-11-01", "--since", "3d").error
+            == "Error: --since and --from cannot be combined: --from shows calories by day, --since filters firings")
+        #expect(harness.run("history", "--since", "3w").error
+            == "Error: invalid --since '3w': write a length back from now (7d, 24h, 30m), a date (2026-11-01) or a time (2026-11-01T08:00)")
+        #expect(harness.run("routine", "select", "x", "--start", "2026-11-23", "--starts", "2026-11-23").error
+            == "Error: --start is given twice (once under its old name): give it once")
+        #expect(daemon.calls.isEmpty)
+    }
+
+    @Test func routineSelectSendsStartAndAtAndTheOldSpellingsStillWork() {
+        let daemon = StubDaemon(replies: Samples.replies)
+        let harness = CommandHarness(daemon: daemon)
+        #expect(harness.run("routine", "select", "beginner-full-body", "--start", "2026-11-23", "--at", "18:00").error == nil)
+        #expect(harness.run("routine", "select", "beginner-full-body", "--starts", "2026-11-23", "--remind", "18:00").error == nil)
+        let sent: JSONValue = .object(["id": "beginner-full-body", "start": "2026-11-23", "at": "18:00"])
+        #expect(daemon.calls.map(\.method) == ["io.remindd.Routines.Select", "io.remindd.Routines.Select"])
+        #expect(daemon.calls.map(\.parameters) == [sent, sent])
+    }
+
+    @Test func versionComesFromTheOneConstant() {
+        #expect(RemindCtl.configuration.version == "remindctl \(RemindVersion.current)")
+    }
+
+    static func zone(_ name: String) -> TimeZoneRules? {
+        guard let bytes = try? Array(String(contentsOfFile: "/usr/share/zoneinfo/" + name, encoding: .isoLatin1).unicodeScalars.map { UInt8($0.value) }) else { return nil }
+        return try? TimeZoneRules(identifier: name, tzif: bytes)
+    }
+}

@@ -1,0 +1,68 @@
+/// Canned daemon replies in the catalogue's wire format: one of each record, as the daemon sends them.
+enum Samples {
+    static let firing = #"{"reminderId": 1, "reminderName": "Vitamin D", "slot": "1@2026-11-22T09:00", "local": "2026-11-22T09:00:00+00:00", "utc": "2026-11-22T09:00:00Z"}"#
+    /// Due at 10:00 UTC, written in Tokyo's time (19:00 +09:00).
+    static let tokyoFiring = #"{"reminderId": 2, "reminderName": "Call Akiko", "slot": "2@2026-11-22T19:00", "local": "2026-11-22T19:00:00+09:00", "utc": "2026-11-22T10:00:00Z"}"#
+    static let reminder = #"{"id": 1, "name": "Vitamin D", "rule": {"daily": true, "at": "09:00"}, "summary": "daily 09:00", "effectiveTimeZone": "UTC", "enabled": true, "next": \#(firing), "streak": 1, "urgency": "normal"}"#
+    static let intake = #"{"id": 7, "reminderId": 1, "reminderName": "Vitamin D", "utc": "2026-11-22T07:40:00Z", "local": "2026-11-22T07:40:00+00:00", "suppresses": "2026-11-22T09:00:00+00:00"}"#
+    static let occurrence = #"{"reminderId": 1, "reminderName": "Vitamin D", "slot": "1@2026-11-22T09:00", "local": "2026-11-22T09:00:00+00:00", "utc": "2026-11-22T09:00:00Z", "state": "upcoming", "windowEndUtc": "2026-11-22T23:59:59Z"}"#
+    static let entry = #"{"reminderId": 1, "reminderName": "Vitamin D", "slot": "1@2026-11-21T09:00", "kind": "fired", "scheduledUtc": "2026-11-21T09:00:00Z", "handledUtc": "2026-11-21T09:00:00Z", "lateSeconds": 0, "slotsDue": 1, "replanned": false}"#
+    static let status = #"{"version": "0.2.0", "reminders": 2, "enabled": 2, "next": \#(firing), "status": "2 reminders, next: Vitamin D at 09:00", "storePath": "/home/u/.local/state/remindd/remindd.sqlite", "journal": true, "systemTimeZone": "UTC"}"#
+    static let run = #"{"length": 3, "start": "2026-11-20", "end": "2026-11-22"}"#
+    static let streak = #"{"current": \#(run), "best": \#(run), "freezes": 1, "strength": 42, "recoveryAvailable": false}"#
+    static let calendar = #"{"month": "2026-11", "days": [{"date": "2026-11-21", "state": "active", "today": false}, {"date": "2026-11-22", "state": "open", "today": true}], "streak": 3, "freezes": 1, "strength": 42}"#
+    static let exercise = #"{"id": "running", "name": "Running", "category": "cardio", "levels": [{"intensity": "light", "met": 6.0, "code": "12020", "derived": false}, {"intensity": "moderate", "met": 8.3, "code": "12030", "derived": false}, {"intensity": "vigorous", "met": 11.0, "code": "12090", "derived": false}]}"#
+    static let workout = #"{"id": 3, "name": "Running", "kcal": 290, "local": "2026-11-22T07:00:00+00:00", "minutes": 30, "intensity": "moderate"}"#
+    static let food = #"{"id": 4, "name": "Oatmeal", "kcal": 350, "local": "2026-11-22T07:30:00+00:00"}"#
+    static let day = #"{"date": "2026-11-22", "food": [\#(food)], "workouts": [\#(workout)], "consumed": 350, "burned": 290, "net": 60}"#
+    static let routine = #"{"id": "beginner-full-body", "name": "Beginner Full Body", "description": "Three days", "difficulty": "beginner", "days": [{"number": 1, "title": "Full Body A", "description": "Squats", "exercises": ["Squats"], "rest": false}, {"number": 2, "title": "Rest", "description": "Walk", "exercises": [], "rest": true}]}"#
+    static let selection = #"{"routine": "beginner-full-body", "start": "2026-11-23", "at": "18:00", "reminders": [5, 6, 7], "restDays": ["2026-11-24"]}"#
+
+    /// Every method's reply, by qualified name.
+    static let replies: [String: String] = [
+        "io.remindd.Reminders.Add": #"{"reminder": \#(reminder)}"#,
+        "io.remindd.Reminders.Update": #"{"reminder": \#(reminder)}"#,
+        "io.remindd.Reminders.Remove": "{}",
+        "io.remindd.Reminders.Enable": #"{"reminder": \#(reminder)}"#,
+        "io.remindd.Reminders.Disable": #"{"reminder": \#(reminder)}"#,
+        "io.remindd.Reminders.List": #"{"reminders": [\#(reminder)]}"#,
+        "io.remindd.Reminders.Get": #"{"reminder": \#(reminder)}"#,
+        "io.remindd.Reminders.Occurrences": #"{"date": "2026-11-22", "occurrences": [\#(occurrence)]}"#,
+        "io.remindd.Reminders.Next": #"{"firings": [\#(firing), \#(tokyoFiring)]}"#,
+        "io.remindd.Reminders.Log": #"{"log": \#(intake), "cancelledSnoozes": 0}"#,
+        "io.remindd.Reminders.Done": #"{"log": \#(intake), "cancelledSnoozes": 0}"#,
+        "io.remindd.Reminders.Skip": #"{"occurrence": \#(occurrence)}"#,
+        "io.remindd.Reminders.Snooze": #"{"occurrence": \#(firing), "until": "2026-11-22T09:10:00+00:00", "postponed": true}"#,
+        "io.remindd.Reminders.Logs": #"{"logs": [\#(intake)]}"#,
+        "io.remindd.Reminders.DeleteLog": #"{"log": \#(intake)}"#,
+        "io.remindd.Reminders.History": #"{"entries": [\#(entry)]}"#,
+        "io.remindd.Reminders.Status": status,
+        "io.remindd.Reminders.Watch": #"[{"entry": \#(entry)}]"#,
+        "io.remindd.Habits.Streak": streak,
+        "io.remindd.Habits.RestMark": #"{"dates": ["2026-11-24"]}"#,
+        "io.remindd.Habits.RestUnmark": "{}",
+        "io.remindd.Habits.RestList": #"{"restDays": [{"date": "2026-11-24", "reason": "Travel", "light": ["walk"], "planned": true}]}"#,
+        "io.remindd.Habits.RestStats": #"{"restDaysThisMonth": 1, "activeDaysThisWeek": 3, "restDaysThisWeek": 1}"#,
+        "io.remindd.Habits.FreezeHistory": #"{"events": [{"date": "2026-11-20", "kind": "earned", "banked": 1, "streak": 7}]}"#,
+        "io.remindd.Habits.Recover": #"{"streak": \#(run)}"#,
+        "io.remindd.Habits.Achievements": #"{"achievements": [{"id": "first", "title": "First Step", "xp": 10, "requirement": "Log once", "unlocked": "2026-11-20"}, {"id": "week", "title": "Week", "xp": 50, "requirement": "7 days"}]}"#,
+        "io.remindd.Habits.Calendar": calendar,
+        "io.remindd.Fitness.ExerciseSearch": #"{"exercises": [\#(exercise)]}"#,
+        "io.remindd.Fitness.ExerciseList": #"{"exercises": [\#(exercise)]}"#,
+        "io.remindd.Fitness.ExerciseShow": #"{"exercise": \#(exercise)}"#,
+        "io.remindd.Fitness.WorkoutAdd": #"{"workout": \#(workout)}"#,
+        "io.remindd.Fitness.WorkoutEdit": #"{"workout": \#(workout)}"#,
+        "io.remindd.Fitness.WorkoutDelete": "{}",
+        "io.remindd.Fitness.FoodAdd": #"{"food": \#(food)}"#,
+        "io.remindd.Fitness.FoodDelete": "{}",
+        "io.remindd.Fitness.Day": day,
+        "io.remindd.Fitness.DayHistory": #"{"days": [\#(day)]}"#,
+        "io.remindd.Fitness.ProfileGet": #"{"weightKg": 70, "weightSet": false}"#,
+        "io.remindd.Fitness.ProfileSet": #"{"weightKg": 82}"#,
+        "io.remindd.Routines.List": #"{"routines": [\#(routine)]}"#,
+        "io.remindd.Routines.Show": #"{"routine": \#(routine)}"#,
+        "io.remindd.Routines.Select": #"{"selection": \#(selection)}"#,
+        "io.remindd.Routines.Current": #"{"selection": \#(selection)}"#,
+        "io.remindd.Routines.Clear": "{}",
+    ]
+}
