@@ -6,7 +6,7 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon
+APT_PACKAGES := pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db
 # remindctl links the Swift runtime statically (3 ms start-up instead of 6). remindd links it dynamically:
 # only then can NIO take over Swift concurrency's global executor (the hook is a local symbol in the static
 # runtime), and without that libdispatch's workqueue monitor wakes the idle daemon every second.
@@ -63,6 +63,12 @@ bench: release
 BINDIR  := $(PREFIX)/bin
 UNITDIR ?= $(HOME)/.config/systemd/user
 SHAREDIR := $(PREFIX)/share/remindd
+# man finds ~/.local/share/man from ~/.local/bin on PATH; bash-completion loads ~/.local/share/bash-completion
+# on demand; zsh needs ~/.local/share/zsh/site-functions in $fpath; fish reads ~/.config/fish/completions.
+MANDIR  := $(PREFIX)/share/man
+BASH_COMPLETIONS := $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS  := $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS ?= $(HOME)/.config/fish/completions
 
 # The daemon in the foreground with its built-in defaults (state in ~/.local/state/remindd). Ctrl-C stops it.
 run: build
@@ -77,8 +83,17 @@ install-user: $(if $(filter debug,$(CONFIG)),build,release)
 	install -m 0644 systemd/remindd.socket $(UNITDIR)/remindd.socket
 	install -m 0644 Sources/ReminderInterface/IDL/*.varlink catalog/remindd.catalog etc/remindd/config.toml share/remindd/exercises.csv $(SHAREDIR)/
 	install -m 0644 share/remindd/routines/*.toml $(SHAREDIR)/routines/
+	# Man pages remindctl(1) and remindd(8), from the commands' own help (argument-parser's generate-manual).
+	$(SWIFT) build --product generate-manual
+	install -d $(MANDIR)/man1 $(MANDIR)/man8 $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
+	.build/debug/generate-manual $(BINDIR)/remindctl --section 1 --output-directory $(MANDIR)/man1
+	.build/debug/generate-manual $(BINDIR)/remindd --section 8 --output-directory $(MANDIR)/man8
+	# Completions that ask the running daemon for reminder names, exercise ids and routine ids.
+	$(BINDIR)/remindctl --generate-completion-script bash > $(BASH_COMPLETIONS)/remindctl
+	$(BINDIR)/remindctl --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_remindctl
+	$(BINDIR)/remindctl --generate-completion-script fish > $(FISH_COMPLETIONS)/remindctl.fish
 	@echo
-	@echo "Installed remindd and remindctl to $(BINDIR), units to $(UNITDIR). Now run:"
+	@echo "Installed remindd and remindctl to $(BINDIR), units to $(UNITDIR), man pages to $(MANDIR), completions. Now run:"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now remindd.socket remindd.service"
 	@echo "Optional, as root, for 'journalctl -x' explanations: make install-catalog"
 

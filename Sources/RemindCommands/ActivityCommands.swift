@@ -42,8 +42,8 @@ struct LogAddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Log an intake: it takes the occurrence whose window it falls in, and suppresses a later one of the day it was logged ahead of.",
         discussion: """
-            --at takes a time today (07:45), a local date-time (2026-11-21T07:45) in the reminder's zone,
-            or an instant with offset. A time in the future is refused. A log cancels the pending snoozes
+            --at takes a time today (07:45), a local date-time (2026-11-21T07:45) in the reminder's zone, \
+            or an instant with offset. A time in the future is refused. A log cancels the pending snoozes \
             and repeats of the occurrence it takes.
 
             Examples:
@@ -52,7 +52,7 @@ struct LogAddCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Option(help: ArgumentHelp("When it happened (default: now).", valueName: "time")) var at: String?
     @Flag(help: "Print the logged entry as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -71,7 +71,7 @@ struct LogListCommand: ParsableCommand {
         discussion: "Examples:\n  remindctl log list\n  remindctl log list --date 2026-11-21 --reminder Meds --json", aliases: ["ls"])
 
     @Option(help: ArgumentHelp("The day (YYYY-MM-DD, default today).", valueName: "date")) var date: String?
-    @Option(help: "Only this reminder (id or name).") var reminder: String?
+    @Option(help: "Only this reminder (id or name).", completion: .custom(Completions.reminders)) var reminder: String?
     @Flag(help: "Print a JSON array of logs.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -93,13 +93,15 @@ struct LogDeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete a log (by the id 'log list' shows): what it took is due again, what it suppressed fires.",
-        discussion: "Example:\n  remindctl log delete 42", aliases: ["rm"])
+        discussion: "On a terminal it asks first (--yes does not).\n\nExample:\n  remindctl log delete 42 --yes", aliases: ["rm"])
 
     @Argument(help: "The log's id (see 'remindctl log list').") var id: Int64
+    @Flag(help: "Do not ask for confirmation.") var yes = false
     @Flag(help: "Print the deleted log as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        guard confirmDeletion("log \(id)", yes: yes) else { return out.print("Nothing deleted.") }
         let log = try connection.call(Reminders.DeleteLog.self, .init(id: id)).log
         if json { return try out.json(log) }
         var line = "Deleted log \(log.id): \(log.reminderName) at \(out.time(log.local))"
@@ -113,14 +115,14 @@ struct DoneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "done", abstract: "Mark the occurrence that is due as taken (logs an intake now).",
         discussion: """
-            Refused when nothing of the reminder is due (it fired and nothing is logged yet): use
+            Refused when nothing of the reminder is due (it fired and nothing is logged yet): use \
             'remindctl log' to record an intake at any time. Its snoozes and repeats stop.
 
             Example:
               remindctl done Meds
             """, aliases: ["taken"])
 
-    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Flag(help: "Print the log as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -142,7 +144,7 @@ struct SkipCommand: ParsableCommand {
               remindctl skip "Evening walk"
             """)
 
-    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Option(help: "Why (kept with it; up to 500 characters).") var reason: String?
     @Flag(help: "Print the skipped occurrence as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -158,9 +160,9 @@ struct SnoozeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snooze", abstract: "Announce the due occurrence again in some minutes, or postpone the next one.",
         discussion: """
-            With an occurrence due (fired, nothing logged): it is announced again in --minutes. Otherwise
-            the next occurrence is postponed by --minutes: not announced at its time, only then. A second
-            snooze of the same occurrence replaces the first; a log or a skip cancels it. 'remindctl next'
+            With an occurrence due (fired, nothing logged): it is announced again in --minutes. Otherwise \
+            the next occurrence is postponed by --minutes: not announced at its time, only then. A second \
+            snooze of the same occurrence replaces the first; a log or a skip cancels it. 'remindctl next' \
             lists pending snoozes. A snooze must end inside the occurrence's window.
 
             Examples:
@@ -168,7 +170,7 @@ struct SnoozeCommand: ParsableCommand {
               remindctl snooze Meds --minutes 30 --json
             """)
 
-    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Option(help: "Minutes until it is announced (1-1440).") var minutes = 10
     @Flag(help: "Print the snooze as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -216,9 +218,9 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history", abstract: "Handled firings, or with --from/--to, calories day by day.",
         discussion: """
-            Without --from: the firings handled since --since (7d, 24h, 30m, a date or an instant): fired,
-            suppressed, late, skipped (catch-up off), and missed (announced, nothing logged before the
-            occurrence's window closed; see 'remindctl add --window'). With --from (and --to, default today): each day's workouts and
+            Without --from: the firings handled since --since (7d, 24h, 30m, a date or an instant): fired, \
+            suppressed, late, skipped (catch-up off), and missed (announced, nothing logged before the \
+            occurrence's window closed; see 'remindctl add --window'). With --from (and --to, default today): each day's workouts and \
             calories burned, and the food eaten.
 
             Examples:
@@ -232,7 +234,7 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Last day of a calorie history (default today).", valueName: "date")) var to: String?
 
     @Option(help: ArgumentHelp("How far back: 7d, 24h, 30m, a date or an instant (default: 7d).", valueName: "when")) var since: String?
-    @Option(help: ArgumentHelp("Only this reminder (id or name).", valueName: "reminder")) var reminder: String?
+    @Option(help: ArgumentHelp("Only this reminder (id or name).", valueName: "reminder"), completion: .custom(Completions.reminders)) var reminder: String?
     @Option(help: ArgumentHelp("At most this many entries (default: 100).", valueName: "n")) var limit: Int?
     @Flag(help: "Print a JSON array of entries.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -308,8 +310,8 @@ struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch", abstract: "Print firings as the daemon handles them, until interrupted.",
         discussion: """
-            Keeps watching across daemon restarts: when the connection is lost it says so on stderr and
-            connects again (after 0.5 s, then up to every 10 s). Firings handled while it was away are in
+            Keeps watching across daemon restarts: when the connection is lost it says so on stderr and \
+            connects again (after 0.5 s, then up to every 10 s). Firings handled while it was away are in \
             'remindctl history'.
 
             Examples:

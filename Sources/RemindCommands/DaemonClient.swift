@@ -10,9 +10,11 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The daemon's control socket (default: $XDG_RUNTIME_DIR/remindd/control.sock).", valueName: "path"))
     var socket: String?
 
-    var socketPath: String {
+    var socketPath: String { socket ?? Self.defaultSocketPath }
+
+    /// `$REMINDD_SOCKET`, else `$XDG_RUNTIME_DIR/remindd/control.sock`.
+    static var defaultSocketPath: String {
         let environment = CommandContext.current.environment
-        if let socket { return socket }
         if let fromEnvironment = environment["REMINDD_SOCKET"], !fromEnvironment.isEmpty { return fromEnvironment }
         return RemindPaths(environment: environment, uid: getuid()).socket
     }
@@ -78,3 +80,31 @@ struct ConnectionOptions: ParsableArguments {
     }
 }
 
+
+/// Whether to go on with a deletion: on a terminal it asks (unless --yes); without one (a script) it goes on,
+/// as every delete command does.
+func confirmDeletion(_ what: String, yes: Bool) -> Bool {
+    if yes || !CommandContext.current.stdinIsTerminal { return true }
+    out.print("Delete \(what)? [y/N] ", terminator: "")
+    return readLine()?.lowercased().hasPrefix("y") == true
+}
+
+/// Shell completions that ask the daemon: reminder names, exercise ids, routine ids. Nothing when the daemon
+/// does not answer (completion must never print an error).
+enum Completions {
+    @Sendable static func reminders(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        names { try $0.call(Reminders.List.self, .init(limit: 1000)).reminders.map(\.name) }
+    }
+
+    @Sendable static func exercises(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        names { try $0.call(Fitness.ExerciseList.self, .init()).exercises.map(\.id) }
+    }
+
+    @Sendable static func routines(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        names { try $0.call(Routines.List.self).routines.map(\.id) }
+    }
+
+    private static func names(_ read: (any VarlinkClient) throws -> [String]) -> [String] {
+        (try? read(CommandContext.current.connect(ConnectionOptions.defaultSocketPath))) ?? []
+    }
+}

@@ -67,7 +67,7 @@ struct ExerciseShowCommand: ParsableCommand {
         commandName: "show", abstract: "An exercise's category and MET at each intensity, with Compendium codes.",
         discussion: "Example:\n  remindctl exercise show Swimming")
 
-    @Argument(help: "The exercise.") var name: String
+    @Argument(help: "The exercise (an id or a name).", completion: .custom(Completions.exercises)) var name: String
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -82,7 +82,7 @@ struct ExerciseShowCommand: ParsableCommand {
 struct WorkoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workout", abstract: "Log workouts (they count as activity for the streak).",
-        subcommands: [WorkoutAddCommand.self, WorkoutEditCommand.self, WorkoutDeleteCommand.self, WorkoutListCommand.self])
+        subcommands: [WorkoutAddCommand.self, WorkoutUpdateCommand.self, WorkoutDeleteCommand.self, WorkoutListCommand.self])
 }
 
 struct WorkoutAddCommand: ParsableCommand {
@@ -90,7 +90,7 @@ struct WorkoutAddCommand: ParsableCommand {
         commandName: "add", abstract: "Log a workout; calories = minutes x MET x 3.5 x kg / 200.",
         discussion: "Examples:\n  remindctl workout add Running --minutes 30 --intensity vigorous\n  remindctl workout add yoga --minutes 45 --intensity light --at 07:00")
 
-    @Argument(help: "The exercise (see 'remindctl exercise list').") var exercise: String
+    @Argument(help: "The exercise (see 'remindctl exercise list').", completion: .custom(Completions.exercises)) var exercise: String
     @Option(help: "Duration, 1 to 1440.") var minutes: Int
     @Option(help: "light, moderate or vigorous.") var intensity: String?
     @Option(help: "When (default now): 07:45, 2026-11-21T07:45 or an instant.") var at: String?
@@ -107,10 +107,10 @@ struct WorkoutAddCommand: ParsableCommand {
     }
 }
 
-struct WorkoutEditCommand: ParsableCommand {
+struct WorkoutUpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "edit", abstract: "Change a workout's minutes or intensity (calories are recomputed).",
-        discussion: "Example:\n  remindctl workout edit 3 --minutes 40")
+        commandName: "update", abstract: "Change a workout's minutes or intensity (calories are recomputed).",
+        discussion: "'edit' is its old name.\n\nExample:\n  remindctl workout update 3 --minutes 40", aliases: ["edit"])
 
     @Argument(help: "The workout id.") var id: Int64
     @Option(help: "Duration, 1 to 1440.") var minutes: Int?
@@ -127,13 +127,6 @@ struct WorkoutEditCommand: ParsableCommand {
 }
 
 /// Asks before deleting on a terminal; scripts pass --yes.
-private func confirmDeletion(_ what: String, yes: Bool) throws -> Bool {
-    if yes { return true }
-    guard CommandContext.current.stdinIsTerminal else { throw CLIError("deleting \(what): confirm with --yes") }
-    out.print("Delete \(what)? [y/N] ", terminator: "")
-    return readLine()?.lowercased().hasPrefix("y") == true
-}
-
 struct WorkoutDeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a workout.", discussion: "Example:\n  remindctl workout delete 3 --yes")
@@ -143,7 +136,7 @@ struct WorkoutDeleteCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard try confirmDeletion("workout \(id)", yes: yes) else { return out.print("Nothing deleted.") }
+        guard confirmDeletion("workout \(id)", yes: yes) else { return out.print("Nothing deleted.") }
         _ = try connection.call(Fitness.WorkoutDelete.self, .init(id: id))
         out.print("Deleted workout \(id)")
     }
@@ -216,7 +209,7 @@ struct FoodDeleteCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard try confirmDeletion("food entry \(id)", yes: yes) else { return out.print("Nothing deleted.") }
+        guard confirmDeletion("food entry \(id)", yes: yes) else { return out.print("Nothing deleted.") }
         _ = try connection.call(Fitness.FoodDelete.self, .init(id: id))
         out.print("Deleted food entry \(id)")
     }

@@ -11,10 +11,10 @@ struct StreakCommand: ParsableCommand {
         commandName: "streak",
         abstract: "Show the overall streak, freezes banked and habit strength.",
         discussion: """
-            A day counts when anything was logged (remindctl log) or it is a rest day. A single missed day
+            A day counts when anything was logged (remindctl log) or it is a rest day. A single missed day \
             is covered by a banked freeze (one is earned every 7 streak days, at most 5).
 
-            With a goal: consecutive scheduled days on which every slot of that reminder was logged (days
+            With a goal: consecutive scheduled days on which every slot of that reminder was logged (days \
             without a slot and rest days are neutral).
 
             Examples:
@@ -24,7 +24,7 @@ struct StreakCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A reminder (id or name) for its own streak.") var goal: String?
+    @Argument(help: "A reminder (id or name) for its own streak.", completion: .custom(Completions.reminders)) var goal: String?
     @Flag(help: "Print the streak as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 

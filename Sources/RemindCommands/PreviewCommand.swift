@@ -9,9 +9,9 @@ struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Show the next firings of a rule (works without the daemon).",
         discussion: """
-            Like 'systemd-analyze calendar --iterations=N': prints the next firings as local time with
-            offset, as UTC, and with the slot id. A time inside a DST gap fires shifted forward by the
-            gap (02:30 -> 03:30); a time that happens twice fires once, at the first occurrence; days
+            Like 'systemd-analyze calendar --iterations=N': prints the next firings as local time with \
+            offset, as UTC, and with the slot id. A time inside a DST gap fires shifted forward by the \
+            gap (02:30 -> 03:30); a time that happens twice fires once, at the first occurrence; days \
             29-31 fire on the last day of shorter months.
 
             Examples:

@@ -8,8 +8,8 @@ public struct RemindCtl: ParsableCommand {
         commandName: "remindctl",
         abstract: "Control remindd, the reminder and habit daemon.",
         discussion: """
-            Talks to remindd over its Varlink socket ($XDG_RUNTIME_DIR/remindd/control.sock). 'preview'
-            works without the daemon. Read commands take --json.
+            Talks to remindd over its Varlink socket ($XDG_RUNTIME_DIR/remindd/control.sock). 'preview' \
+            works without the daemon. Commands that read or print a record take --json.
 
             Examples:
               remindctl add "Vitamin D" --weekly sun --at 09:00
@@ -22,11 +22,12 @@ public struct RemindCtl: ParsableCommand {
               remindctl streak
               remindctl rest mark --from 2026-12-20 --to 2026-12-27 --reason Travel
               remindctl calendar
+
             Fired reminders are in the journal: journalctl --user -t remindd
             """,
         version: "remindctl \(RemindVersion.current)",
         subcommands: [
-            AddCommand.self, ListCommand.self, ShowCommand.self, UpdateCommand.self, RemoveCommand.self,
+            AddCommand.self, ListCommand.self, ShowCommand.self, UpdateCommand.self, DeleteCommand.self,
             EnableCommand.self, DisableCommand.self, LogCommand.self, DoneCommand.self, SkipCommand.self, SnoozeCommand.self, NextCommand.self,
             HistoryCommand.self, StatusCommand.self, WatchCommand.self, PreviewCommand.self,
             StreakCommand.self, RestCommand.self, FreezeCommand.self, RecoverCommand.self, AchievementsCommand.self,

@@ -79,8 +79,8 @@ struct AddCommand: ParsableCommand {
               remindctl add "Meds" --preset "Twice a Day" --start 08:00
               remindctl add "Rent" --monthly 1 --at 10:00 --tz Europe/Berlin
               remindctl add "Call mum" --once 2026-12-24T18:00
-              remindctl add Pills --preset "Twice a Day" --repeat 10m --repeat-max 3 --window 2h
-              remindctl add Pills --daily --at 08:00 --exec '/usr/bin/notify-send "Take your pills"'
+              remindctl add Pills --daily --at 08:00 --repeat 10m --repeat-max 3 --window 2h
+              remindctl add Pills --daily --at 08:00 --exec '/usr/bin/notify-send Pills'
             """
     )
 
@@ -124,7 +124,7 @@ struct UpdateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Option(help: "A new name.") var name: String?
     @OptionGroup var rule: RuleOptions
     @Option(help: ArgumentHelp("A new time zone; \"\" to follow the system zone.", valueName: "zone")) var tz: String?
@@ -151,17 +151,20 @@ struct UpdateCommand: ParsableCommand {
     }
 }
 
-struct RemoveCommand: ParsableCommand {
+struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove a reminder (its firing history stays).",
-        discussion: "Example:\n  remindctl remove \"Vitamin D\"", aliases: ["rm"])
+        commandName: "delete", abstract: "Delete a reminder (its firing history stays).",
+        discussion: "On a terminal it asks first (--yes does not). 'remove' is its old name.\n\nExample:\n  remindctl delete \"Vitamin D\" --yes",
+        aliases: ["remove", "rm"])
 
-    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
+    @Flag(help: "Do not ask for confirmation.") var yes = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        guard confirmDeletion("the reminder \(reminder)", yes: yes) else { return out.print("Nothing deleted.") }
         _ = try connection.call(Reminders.Remove.self, .init(reminder: reminder))
-        out.print("Removed \(reminder)")
+        out.print("Deleted \(reminder)")
     }
 }
 
@@ -170,7 +173,7 @@ struct EnableCommand: ParsableCommand {
         commandName: "enable", abstract: "Enable a reminder (slots missed while disabled do not fire).",
         discussion: "Example:\n  remindctl enable \"Vitamin D\"")
 
-    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Flag(help: "Print the reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -186,7 +189,7 @@ struct DisableCommand: ParsableCommand {
         commandName: "disable", abstract: "Disable a reminder without removing it.",
         discussion: "Example:\n  remindctl disable \"Vitamin D\"")
 
-    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Flag(help: "Print the reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -232,7 +235,7 @@ struct ShowCommand: ParsableCommand {
         commandName: "show", abstract: "Show one reminder.",
         discussion: "Example:\n  remindctl show \"Vitamin D\" --json", aliases: ["get"])
 
-    @Argument(help: "The reminder's id or name.") var reminder: String
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Flag(help: "Print the reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 

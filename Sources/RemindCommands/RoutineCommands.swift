@@ -30,7 +30,7 @@ struct RoutineShowCommand: ParsableCommand {
         commandName: "show", abstract: "A routine's week, Monday to Sunday (day 1 on Monday).",
         discussion: "Example:\n  remindctl routine show beginner-full-body")
 
-    @Argument(help: "The routine id.") var id: String
+    @Argument(help: "The routine id.", completion: .custom(Completions.routines)) var id: String
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -52,7 +52,7 @@ struct RoutineSelectCommand: ParsableCommand {
         commandName: "select", abstract: "Follow a routine; --at adds reminders for its training days and plans its rest days.",
         discussion: "Example:\n  remindctl routine select beginner-full-body --start 2026-11-23 --at 18:00")
 
-    @Argument(help: "The routine id.") var id: String
+    @Argument(help: "The routine id.", completion: .custom(Completions.routines)) var id: String
     @Option(help: ArgumentHelp("The date of day 1 (YYYY-MM-DD, default today).", valueName: "date")) var start: String?
     @Option(help: ArgumentHelp("Remind at this time on training days (HH:MM).", valueName: "time")) var at: String?
     /// The spellings of remindd 0.1, kept for one release.

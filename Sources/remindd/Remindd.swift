@@ -21,9 +21,9 @@ struct Remindd: AsyncParsableCommand {
         commandName: "remindd",
         abstract: "The reminder daemon: fires reminders into the systemd journal.",
         discussion: """
-            Runs in the foreground (as a systemd Type=notify service, or in a terminal). State lives in
-            $XDG_STATE_HOME/remindd/remindd.sqlite (default ~/.local/state/remindd), the optional config in
-            $XDG_CONFIG_HOME/remindd/config.toml, the control socket at $XDG_RUNTIME_DIR/remindd/control.sock
+            Runs in the foreground (as a systemd Type=notify service, or in a terminal). State lives in \
+            $XDG_STATE_HOME/remindd/remindd.sqlite (default ~/.local/state/remindd), the optional config in \
+            $XDG_CONFIG_HOME/remindd/config.toml, the control socket at $XDG_RUNTIME_DIR/remindd/control.sock \
             unless systemd passes one (socket activation).
 
             Examples:

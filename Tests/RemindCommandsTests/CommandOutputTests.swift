@@ -11,20 +11,20 @@ import VarlinkProtocol
     /// One invocation of every command remindctl has (`everyCommandIsCovered` keeps this complete).
     static let invocations: [[String]] = [
         ["add", "Vitamin D", "--daily", "--at", "09:00"], ["list"], ["show", "Vitamin D"], ["update", "Vitamin D", "--daily", "--at", "10:00"],
-        ["remove", "Vitamin D"], ["enable", "Vitamin D"], ["disable", "Vitamin D"],
+        ["delete", "Vitamin D"], ["enable", "Vitamin D"], ["disable", "Vitamin D"],
         ["log", "add", "Vitamin D"], ["log", "list"], ["log", "delete", "7"], ["done", "Vitamin D"], ["skip", "Vitamin D"], ["snooze", "Vitamin D"],
         ["next"], ["history"], ["status"], ["watch"], ["preview", "--daily", "--at", "09:00", "--count", "2", "--tz", "UTC"],
         ["streak"], ["rest", "mark", "2026-11-24"], ["rest", "unmark", "2026-11-24"], ["rest", "list"], ["rest", "stats"], ["rest", "tips"],
         ["freeze", "history"], ["recover", "--yes"], ["achievements"], ["calendar"],
         ["exercise", "search", "run"], ["exercise", "list"], ["exercise", "show", "running"],
-        ["workout", "add", "running", "--minutes", "30"], ["workout", "edit", "3", "--minutes", "40"], ["workout", "delete", "3", "--yes"], ["workout", "list"],
+        ["workout", "add", "running", "--minutes", "30"], ["workout", "update", "3", "--minutes", "40"], ["workout", "delete", "3", "--yes"], ["workout", "list"],
         ["food", "add", "Oatmeal", "--kcal", "350"], ["food", "list"], ["food", "delete", "4", "--yes"],
         ["today"], ["day", "2026-11-22"], ["profile", "show"], ["profile", "set", "--weight", "82kg"],
         ["routine", "list"], ["routine", "show", "beginner-full-body"], ["routine", "select", "beginner-full-body"], ["routine", "current"], ["routine", "clear"],
     ]
 
     /// Commands that print no record, only that something was done: they take no --json.
-    static let confirmationsOnly: Set<String> = ["remove", "rest unmark", "rest tips", "workout delete", "food delete", "routine clear"]
+    static let confirmationsOnly: Set<String> = ["delete", "rest unmark", "rest tips", "workout delete", "food delete", "routine clear"]
 
     static let escape = "\u{1B}["
 

@@ -111,6 +111,15 @@ def test_user_service_installs_starts_and_fires(user_manager, journald):
     units = home / ".config" / "systemd" / "user"
     assert (units / "remindd.service").exists() and (units / "remindd.socket").exists()
     run(env, "systemd-analyze", "--user", "verify", str(units / "remindd.socket"), str(units / "remindd.service"))
+    # The man pages render, and the completions are where each shell looks.
+    share = home / ".local" / "share"
+    for page, title in [(share / "man" / "man1" / "remindctl.1", "REMINDCTL(1)"), (share / "man" / "man8" / "remindd.8", "REMINDD(8)")]:
+        rendered = run(dict(env, MANWIDTH="100"), "man", "-l", str(page)).stdout
+        assert title in rendered and "--version" in rendered, page
+    assert "remindctl delete" in run(dict(env, MANWIDTH="100"), "man", "-l", str(share / "man" / "man1" / "remindctl.1")).stdout
+    assert "__remindctl_custom_complete" in (share / "bash-completion" / "completions" / "remindctl").read_text()
+    assert (share / "zsh" / "site-functions" / "_remindctl").read_text().startswith("#compdef remindctl")
+    assert "complete -c 'remindctl'" in (home / ".config" / "fish" / "completions" / "remindctl.fish").read_text()
 
     # A database where remindd 0.1's unit kept it on systemd 252, made by the installed remindd by hand.
     legacy = home / ".config" / "remindd" / "remindd.sqlite"
