@@ -62,6 +62,7 @@ let package = Package(
             resources: [
                 .embedInCode("IDL/io.remindd.Reminders.varlink"), .embedInCode("IDL/io.remindd.Habits.varlink"),
                 .embedInCode("IDL/io.remindd.Fitness.varlink"), .embedInCode("IDL/io.remindd.Routines.varlink"),
+                .embedInCode("IDL/io.remindd.Backup.varlink"),
             ],
             swiftSettings: strictSettings),
         // The daemon: ports (clock, announcer, status), feature services with their routes, announcers (journal,

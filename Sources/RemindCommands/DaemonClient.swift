@@ -29,6 +29,18 @@ struct ConnectionOptions: ParsableArguments {
         try call(method, NoFields())
     }
 
+    /// Every reminder, page by page (a long list never makes one huge reply).
+    func allReminders() throws -> [ReminderValue] {
+        var reminders: [ReminderValue] = []
+        var after: Int64? = 0
+        while let start = after {
+            let page = try call(Reminders.List.self, .init(after: start, limit: 1000))
+            reminders += page.reminders
+            after = page.after
+        }
+        return reminders
+    }
+
     /// Opens a connection and maps transport and Varlink errors to one-line messages.
     func withConnection<T>(_ body: (any VarlinkClient) throws -> T) throws -> T {
         do {

@@ -209,14 +209,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        // Page by page: a long list never makes one huge reply.
-        var reminders: [ReminderValue] = []
-        var after: Int64? = 0
-        while let start = after {
-            let page = try connection.call(Reminders.List.self, .init(after: start, limit: 1000))
-            reminders += page.reminders
-            after = page.after
-        }
+        let reminders = try connection.allReminders()
         if json { return try out.json(reminders) }
         if reminders.isEmpty {
             out.print("No reminders. Add one with: remindctl add \"Vitamin D\" --weekly sun --at 09:00")

@@ -68,6 +68,7 @@ public final class Daemon: Sendable {
         habits.register(in: &router)
         fitness.register(in: &router)
         routines.register(in: &router)
+        BackupService(context: context, scheduling: scheduling, habits: habits).register(in: &router)
         let journalAvailable = ports.journalAvailable
         router.on(Reminders.Status.self) { _ in
             let counts = try reminders.counts()

@@ -46,6 +46,10 @@ public enum Catalogue {
             name: Routines.interface, idl: text(PackageResources.io_remindd_Routines_varlink),
             methods: [Routines.List.self, Routines.Show.self, Routines.Select.self, Routines.Current.self, Routines.Clear.self],
             errors: [RemindErrors.NameTaken.self, RemindErrors.InvalidTime.self, RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),
+        InterfaceDescription(
+            name: Backup.interface, idl: text(PackageResources.io_remindd_Backup_varlink),
+            methods: [Backup.Export.self, Backup.Import.self],
+            errors: [RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),
     ]
 
     /// The interface that reports protocol errors (a message that is not a call has no interface).

@@ -11,7 +11,7 @@ import ReminderCore
 /// open, every write first checks that the path still names the file that was opened: a store deleted or
 /// replaced under the daemon refuses writes (they would be acknowledged and lost) until a restart.
 public final class ReminderStore: Sendable {
-    private let database: any DatabaseWriter
+    let database: any DatabaseWriter
 
     /// The file the store lives in (`:memory:` for tests that need no file).
     public let path: String
@@ -790,7 +790,7 @@ public final class ReminderStore: Sendable {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try database.read(body)
         } catch let error as StoreError {

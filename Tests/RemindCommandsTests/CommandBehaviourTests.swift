@@ -85,6 +85,31 @@ import VarlinkProtocol
         #expect(daemon.calls.map(\.parameters) == [sent, sent])
     }
 
+    @Test func csvHasAHeaderLocalTimesWithOffsetsAndRFC4180Quoting() {
+        let intake = harness.run("export", "--format", "csv", "--what", "intake").output
+        #expect(intake == "id,reminder,time,utc\r\n7,Vitamin D,2026-11-22T08:00:00+01:00,2026-11-22T07:00:00Z\r\n8,Vitamin D,2026-11-22T08:00:00+00:00,2026-11-22T08:00:00Z\r\n")
+        let food = harness.run("export", "--format", "csv", "--what", "food").output
+        #expect(food == "id,name,kcal,time\r\n4,\"Oatmeal, \"\"large\"\"\",350,2026-11-22T07:00:00+00:00\r\n")
+        let days = harness.run("export", "--format", "csv", "--what", "days").output
+        #expect(days == "date,consumed,burned,net\r\n2026-11-22,350,290,60\r\n")
+        let occurrences = harness.run("export", "--format", "csv", "--what", "occurrences").output.split(separator: "\r\n")
+        #expect(occurrences == [
+            "reminder,slot,scheduled,state,decided,detail",
+            "Vitamin D,reminder-1-09-00,2026-11-21T09:00:00+01:00,missed,2026-11-21T11:00:00+01:00,",
+            "Vitamin D,reminder-1-09-00,2026-11-22T09:00:00+01:00,fired,2026-11-22T09:00:00+01:00,",
+        ])
+        #expect(harness.run("export", "--format", "csv").error?.hasPrefix("Error: --format csv needs --what: intake, occurrences, workouts, food or days\n") == true)
+        #expect(harness.run("export", "--what", "food").error?.hasPrefix("Error: --what goes with --format csv (the JSON backup holds everything)\n") == true)
+    }
+
+    @Test func importSendsAnAbsolutePathAndTheMergeFlag() {
+        let daemon = StubDaemon(replies: Samples.replies)
+        let harness = CommandHarness(daemon: daemon)
+        let output = harness.run("import", "/home/u/backup.json", "--merge").output
+        #expect(output == "Imported /home/u/backup.json:\nTABLE     ADDED  SKIPPED\nreminder  1      0\nintake    2      0\n")
+        #expect(daemon.calls.last?.parameters == .object(["path": "/home/u/backup.json", "merge": true]))
+    }
+
     @Test func versionComesFromTheOneConstant() {
         #expect(RemindCtl.configuration.version == "remindctl \(RemindVersion.current)")
     }

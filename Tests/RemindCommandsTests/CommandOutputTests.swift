@@ -21,10 +21,12 @@ import VarlinkProtocol
         ["food", "add", "Oatmeal", "--kcal", "350"], ["food", "list"], ["food", "delete", "4", "--yes"],
         ["today"], ["day", "2026-11-22"], ["profile", "show"], ["profile", "set", "--weight", "82kg"],
         ["routine", "list"], ["routine", "show", "beginner-full-body"], ["routine", "select", "beginner-full-body"], ["routine", "current"], ["routine", "clear"],
+        ["export", "--format", "csv", "--what", "food"], ["import", "/tmp/backup.json"],
     ]
 
-    /// Commands that print no record, only that something was done: they take no --json.
-    static let confirmationsOnly: Set<String> = ["delete", "rest unmark", "rest tips", "workout delete", "food delete", "routine clear"]
+    /// Commands that print no record, only that something was done, and `export`, whose output is JSON or CSV
+    /// by --format: they take no --json.
+    static let confirmationsOnly: Set<String> = ["delete", "rest unmark", "rest tips", "workout delete", "food delete", "routine clear", "export"]
 
     static let escape = "\u{1B}["
 

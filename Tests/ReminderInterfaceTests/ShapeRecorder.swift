@@ -1,3 +1,5 @@
+import VarlinkProtocol
+
 /// Records the wire shape of a Decodable type by decoding one value from nothing: every field it asks for,
 /// with its type, and whether it is asked for with `decodeIfPresent` (optional). Synthesized conformances
 /// ask for exactly their stored properties.
@@ -30,6 +32,7 @@ enum ShapeRecorder {
         case is UInt.Type: (UInt(0), .int)
         case is UInt8.Type: (UInt8(0), .int)
         case is UInt16.Type: (UInt16(0), .int)
+        case is JSONValue.Type: (JSONValue.object([:]), .object)  // any JSON: `object` in the IDL
         default: nil
         }
     }

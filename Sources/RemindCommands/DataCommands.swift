@@ -1,0 +1,208 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import ReminderCore
+import ReminderInterface
+import TimeZoneDatabase
+import VarlinkProtocol
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write everything out: a lossless backup (JSON), reminders as iCalendar, or a table as CSV.",
+        discussion: """
+            The backup holds every reminder, log, firing, rest day, workout, food entry and setting, with a format \
+            version; 'remindctl import' restores it. CSV is for spreadsheets: a header row, ISO 8601 local times with \
+            their offsets, RFC 4180 quoting. --what intake: logged intakes; occurrences: handled firings and decided \
+            occurrences (fired, late, suppressed, skipped, missed); workouts; food; days: calories eaten, burned and net \
+            per day. iCalendar (RFC 5545) is for calendar programs: each enabled reminder (or --reminder) as events             with their recurrence, skipped days, time zone and an alarm at the firing time.
+
+            Examples:
+              remindctl export > remindd-backup.json
+              remindctl export --format ics > reminders.ics
+              remindctl export --format ics --reminder "Vitamin D" > vitamin-d.ics
+              remindctl export --format csv --what intake > intake.csv
+              remindctl export --format csv --what days > days.csv
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, ics, csv }
+    enum Table: String, ExpressibleByArgument, CaseIterable { case intake, occurrences, workouts, food, days }
+
+    @Option(help: "json (a backup), ics (iCalendar) or csv.") var format: Format = .json
+    @Option(help: ArgumentHelp("With --format csv: intake, occurrences, workouts, food or days.", valueName: "table")) var what: Table?
+    @Option(help: ArgumentHelp("With --format ics: only this reminder (id or name).", valueName: "reminder"), completion: .custom(Completions.reminders))
+    var reminder: String?
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        if format == .csv && what == nil { throw ValidationError("--format csv needs --what: intake, occurrences, workouts, food or days") }
+        if format != .csv && what != nil { throw ValidationError("--what goes with --format csv (the JSON backup holds everything)") }
+        if format != .ics && reminder != nil { throw ValidationError("--reminder goes with --format ics (the JSON backup holds everything)") }
+    }
+
+    func run() throws {
+        if format == .ics { return out.print(try calendar(), terminator: "") }
+        let backup = try connection.call(Backup.Export.self).backup
+        guard let what else { return try out.json(backup) }
+        let tables = try backup.decode(BackupTables.self).tables
+        out.print(CSVExport(tables: tables, context: .current).rows(what).map(CSVExport.line).joined(), terminator: "")
+    }
+}
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Restore a backup written by 'remindctl export'.",
+        discussion: """
+            Into a store with nothing of yours in it, the backup is restored exactly, in one transaction. A store \
+            that holds reminders or logs is refused unless --merge, which adds only what is not there yet \
+            (reminders by name, everything else by its values) and says what it added. A damaged file, or one \
+            from a newer remindd, is refused and nothing changes.
+
+            Examples:
+              remindctl import remindd-backup.json
+              remindctl import old-laptop.json --merge
+            """)
+
+    @Argument(help: "The backup file.", completion: .file(extensions: ["json"])) var file: String
+    @Flag(help: "Add to a store that already holds data, skipping what is already there.") var merge = false
+    @Flag(help: "Print what was added and skipped, per table, as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let path = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        let tables = try connection.call(Backup.Import.self, .init(path: path, merge: merge ? true : nil)).tables
+        if json { return try out.json(tables) }
+        let added = tables.filter { $0.added > 0 }
+        out.print(added.isEmpty ? "Nothing added: everything in \(file) was already there." : "Imported \(file):")
+        out.table(["TABLE", "ADDED", "SKIPPED"], tables.filter { $0.added + $0.skipped > 0 }.map { [$0.table, String($0.added), String($0.skipped)] })
+    }
+}
+
+/// The tables of a backup document, as `export --format csv` reads them.
+struct BackupTables: Decodable {
+    let tables: [String: [[String: JSONValue]]]
+}
+
+/// A backup's tables as CSV rows: local times with offsets in each row's zone, one header row.
+struct CSVExport {
+    let tables: [String: [[String: JSONValue]]]
+    let context: CommandContext
+    private let zones = TimeZoneDatabase.system(environment: CommandContext.current.environment)
+
+    init(tables: [String: [[String: JSONValue]]], context: CommandContext) {
+        (self.tables, self.context) = (tables, context)
+    }
+
+    func rows(_ what: ExportCommand.Table) -> [[String]] {
+        switch what {
+        case .intake:
+            return [["id", "reminder", "time", "utc"]] + (tables["intake"] ?? []).map { row in
+                [text(row["id"]), reminderName(row["reminderId"]), local(row["at"], zone: row["timeZone"]), utc(row["at"])]
+            }
+        case .occurrences:
+            let fired = (tables["firing"] ?? []).map { row in
+                (row, [text(row["reminderName"]), text(row["slot"]), local(row["scheduledAt"], zone: reminderZone(row["reminderId"])), text(row["kind"]),
+                       local(row["handledAt"], zone: reminderZone(row["reminderId"])), text(row["detail"])])
+            }
+            let decided = (tables["outcome"] ?? []).map { row in
+                (row, [text(row["reminderName"]), text(row["slot"]), local(row["scheduledAt"], zone: reminderZone(row["reminderId"])), text(row["state"]),
+                       local(row["decidedAt"], zone: reminderZone(row["reminderId"])), text(row["reason"])])
+            }
+            let sorted = (fired + decided).sorted { number($0.0["scheduledAt"]) < number($1.0["scheduledAt"]) }.map(\.1)
+            return [["reminder", "slot", "scheduled", "state", "decided", "detail"]] + sorted
+        case .workouts:
+            return [["id", "exercise", "minutes", "intensity", "met", "kcal", "time"]] + (tables["workout"] ?? []).map { row in
+                [text(row["id"]), text(row["exercise"]), text(row["minutes"]), text(row["intensity"]), text(row["met"]), text(row["kcal"]),
+                 local(row["at"], zone: row["timeZone"])]
+            }
+        case .food:
+            return [["id", "name", "kcal", "time"]] + (tables["food"] ?? []).map { row in
+                [text(row["id"]), text(row["name"]), text(row["kcal"]), local(row["at"], zone: row["timeZone"])]
+            }
+        case .days:
+            var days: [String: (eaten: Int64, burned: Int64)] = [:]
+            for row in tables["food"] ?? [] { days[date(row["at"], zone: row["timeZone"]), default: (0, 0)].eaten += number(row["kcal"]) }
+            for row in tables["workout"] ?? [] { days[date(row["at"], zone: row["timeZone"]), default: (0, 0)].burned += number(row["kcal"]) }
+            return [["date", "consumed", "burned", "net"]] + days.keys.sorted().map { day in
+                let (eaten, burned) = days[day]!
+                return [day, String(eaten), String(burned), String(eaten - burned)]
+            }
+        }
+    }
+
+    /// One CSV record (RFC 4180): fields with a comma, quote or line break in quotes, quotes doubled; CRLF.
+    static func line(_ fields: [String]) -> String {
+        fields.map { field in
+            field.contains(where: { ",\"\r\n".contains($0) }) ? "\"" + field.replacing("\"", with: "\"\"") + "\"" : field
+        }.joined(separator: ",") + "\r\n"
+    }
+
+    private func text(_ value: JSONValue?) -> String {
+        switch value {
+        case .string(let text)?: text
+        case .number(let number)?: number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .bool(let flag)?: flag ? "1" : "0"
+        default: ""
+        }
+    }
+
+    private func number(_ value: JSONValue?) -> Int64 {
+        if case .number(let number)? = value { return Int64(number) }
+        return 0
+    }
+
+    private func rules(_ zone: JSONValue?) -> TimeZoneRules {
+        if case .string(let name)? = zone, let rules = try? zones.rules(named: name) { return rules }
+        return context.zone
+    }
+
+    private func local(_ seconds: JSONValue?, zone: JSONValue?) -> String {
+        guard case .number = seconds else { return "" }
+        let instant = Instant(secondsSinceEpoch: number(seconds))
+        return ISO8601.format(instant, offsetSeconds: rules(zone).offset(at: instant), zulu: false)
+    }
+
+    private func utc(_ seconds: JSONValue?) -> String { Instant(secondsSinceEpoch: number(seconds)).description }
+
+    private func date(_ seconds: JSONValue?, zone: JSONValue?) -> String {
+        rules(zone).localDateTime(at: Instant(secondsSinceEpoch: number(seconds))).date.description
+    }
+
+    private func reminder(_ id: JSONValue?) -> [String: JSONValue]? {
+        (tables["reminder"] ?? []).first { $0["id"] == id }
+    }
+
+    private func reminderName(_ id: JSONValue?) -> String { text(reminder(id)?["name"]) }
+
+    /// A reminder's own zone, or nil (it follows the system zone, or is gone): then the user's zone.
+    private func reminderZone(_ id: JSONValue?) -> JSONValue? { reminder(id)?["timeZone"] }
+}
+
+extension ExportCommand {
+    /// The enabled reminders (or one) as an iCalendar file, with the occurrences skipped ahead as EXDATEs.
+    func calendar() throws -> String {
+        let context = CommandContext.current
+        let zones = TimeZoneDatabase.system(environment: context.environment)
+        let systemZone = try connection.call(Reminders.Status.self).systemTimeZone
+        var reminders = try connection.allReminders().filter(\.enabled)
+        if let reminder {
+            reminders = reminders.filter { $0.name.lowercased() == reminder.lowercased() || String($0.id) == reminder }
+            guard !reminders.isEmpty else { throw CLIError("no enabled reminder '\(reminder)': see 'remindctl list'") }
+        }
+        let tables = try connection.call(Backup.Export.self).backup.decode(BackupTables.self).tables
+        var skipped: [Int64: [Instant]] = [:]
+        for row in tables["outcome"] ?? [] where row["state"] == .string("skipped") {
+            if case .number(let id)? = row["reminderId"], case .number(let at)? = row["scheduledAt"] {
+                skipped[Int64(id), default: []].append(Instant(secondsSinceEpoch: Int64(at)))
+            }
+        }
+        let events = try reminders.map { value in
+            let zoneName = value.timeZone ?? systemZone
+            let rule: ReminderRule
+            do { rule = try value.rule.makeRule() } catch { throw CLIError("\(value.name): \(error)") }
+            let zone: TimeZoneRules
+            do { zone = try zones.rules(named: zoneName) } catch { throw CLIError("\(value.name): \(error)") }
+            return ICalendar.Reminder(id: value.id, name: value.name, rule: rule, zoneName: zoneName, zone: zone, skipped: skipped[value.id] ?? [])
+        }
+        return ICalendar.calendar(events, now: context.now())
+    }
+}

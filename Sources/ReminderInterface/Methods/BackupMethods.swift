@@ -1,0 +1,44 @@
+import VarlinkProtocol
+
+/// `io.remindd.Backup`: everything the store holds, out as one document and back in.
+public enum Backup {
+    public static let interface = "io.remindd.Backup"
+}
+
+/// A method of `io.remindd.Backup`.
+public protocol BackupMethod: VarlinkMethod {}
+extension BackupMethod {
+    public static var interface: String { Backup.interface }
+}
+
+/// Rows a restore added and skipped in one table.
+public struct TableCount: Codable, Sendable, Hashable {
+    public var table: String
+    public var added: Int
+    public var skipped: Int
+    public init(table: String, added: Int, skipped: Int) { (self.table, self.added, self.skipped) = (table, added, skipped) }
+}
+
+extension Backup {
+    /// Every table of the store, row by row (the document `remindctl export` writes).
+    public enum Export: BackupMethod {
+        public typealias Parameters = NoFields
+        public struct Reply: Codable, Sendable, Hashable {
+            public var backup: JSONValue
+            public init(backup: JSONValue) { self.backup = backup }
+        }
+    }
+
+    /// Restores a backup file (read by the daemon, which runs as the same user) in one transaction.
+    public enum Import: BackupMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var path: String
+            public var merge: Bool?
+            public init(path: String, merge: Bool? = nil) { (self.path, self.merge) = (path, merge) }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            public var tables: [TableCount]
+            public init(tables: [TableCount]) { self.tables = tables }
+        }
+    }
+}

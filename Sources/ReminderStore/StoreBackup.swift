@@ -1,0 +1,202 @@
+import Foundation
+import GRDB
+
+/// A value of one column of one row, as SQLite keeps it.
+public enum StoreValue: Codable, Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    /// Bytes, written in JSON as `{"base64": "..."}`.
+    case blob(Data)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null; return }
+        if let integer = try? container.decode(Int64.self) { self = .integer(integer); return }
+        if let real = try? container.decode(Double.self) { self = .real(real); return }
+        if let text = try? container.decode(String.self) { self = .text(text); return }
+        struct Blob: Decodable { let base64: String }
+        guard let bytes = Data(base64Encoded: try container.decode(Blob.self).base64) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a blob that is not base64")
+        }
+        self = .blob(bytes)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .integer(let value): try container.encode(value)
+        case .real(let value): try container.encode(value)
+        case .text(let value): try container.encode(value)
+        case .blob(let bytes): try container.encode(["base64": bytes.base64EncodedString()])
+        }
+    }
+
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let value): self = .integer(value)
+        case .double(let value): self = .real(value)
+        case .string(let value): self = .text(value)
+        case .blob(let value): self = .blob(value)
+        }
+    }
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let value): value.databaseValue
+        case .real(let value): value.databaseValue
+        case .text(let value): value.databaseValue
+        case .blob(let value): value.databaseValue
+        }
+    }
+}
+
+/// Everything the store holds, table by table and row by row: a lossless backup (`remindctl export`) that
+/// ``ReminderStore/restore(_:merge:)`` reads back.
+public struct StoreBackup: Codable, Sendable, Equatable {
+    public static let formatName = "remindd-backup"
+    /// The version of this format this remindd writes and reads.
+    public static let currentVersion = 1
+
+    public var format: String
+    public var version: Int
+    /// The store's last schema migration when it was written (`v8-repeats-and-skips`).
+    public var schema: String
+    /// When it was written (UTC, ISO 8601).
+    public var exportedAt: String
+    /// Each table's rows in rowid order, as column name to value.
+    public var tables: [String: [[String: StoreValue]]]
+}
+
+/// What a restore did: rows added and rows skipped (exact duplicates, or a key already there) per table.
+public struct RestoreReport: Codable, Sendable, Equatable {
+    public var added: [String: Int]
+    public var skipped: [String: Int]
+}
+
+/// Why a backup was refused (nothing was changed).
+public struct BackupRefused: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+}
+
+extension ReminderStore {
+    /// The tables a backup holds, parents first (reminders before what refers to them).
+    static func backupTables(_ db: Database) throws -> [String] {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
+        return names.sorted { ($0 == "reminder" ? 0 : 1, $0) < ($1 == "reminder" ? 0 : 1, $1) }
+    }
+
+    /// Every row of every table.
+    public func backup(exportedAt: String) throws(StoreError) -> StoreBackup {
+        try read { db in
+            var tables: [String: [[String: StoreValue]]] = [:]
+            for table in try Self.backupTables(db) {
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) ORDER BY rowid")
+                tables[table] = rows.map { row in
+                    Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, StoreValue(row[$0] as DatabaseValue)) })
+                }
+            }
+            let schema = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last ?? ""
+            return StoreBackup(format: StoreBackup.formatName, version: StoreBackup.currentVersion, schema: schema, exportedAt: exportedAt, tables: tables)
+        }
+    }
+
+    /// Whether the store holds anything of the user's: a row in any table but the built-in reminders
+    /// (`builtIn` names) and what the daemon writes by itself (notices, the handled-through marks).
+    public func holdsUserData(builtIn: Set<String>) throws(StoreError) -> Bool {
+        try read { db in
+            for table in try Self.backupTables(db) where !["reminder", "habitNotice", "firing", "outcome"].contains(table) {
+                if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 > 0 { return true }
+            }
+            let names = try String.fetchAll(db, sql: "SELECT name FROM reminder")
+                + String.fetchAll(db, sql: "SELECT reminderName FROM firing UNION SELECT reminderName FROM outcome")
+            return names.contains { !builtIn.contains($0) }
+        }
+    }
+
+    /// Restores `backup` in one transaction: into an empty store it replaces every table with the backup's
+    /// rows (an identical state); with `merge`, it adds the rows that are not already there (a reminder is the
+    /// same by name; rows of other tables by every column but their id), with the ids of reminders mapped.
+    /// - Throws: ``BackupRefused`` (a newer format or schema, a table or column this store does not have), and
+    ///   nothing is changed.
+    public func restore(_ backup: StoreBackup, merge: Bool) throws -> RestoreReport {
+        guard backup.format == StoreBackup.formatName else {
+            throw BackupRefused(description: "not a remindd backup (format '\(backup.format)')")
+        }
+        guard backup.version <= StoreBackup.currentVersion else {
+            throw BackupRefused(description: "written by a newer remindd (backup format \(backup.version), this one reads \(StoreBackup.currentVersion)): update remindd")
+        }
+        guard Self.migrator.migrations.contains(backup.schema) else {
+            throw BackupRefused(description: "written by a newer remindd (its database schema '\(backup.schema)' is unknown here): update remindd")
+        }
+        var report = RestoreReport(added: [:], skipped: [:])
+        if let fileProblem { throw fileProblem }
+        do {
+            try database.write { db in
+                let tables = try Self.backupTables(db)
+                for name in backup.tables.keys where !tables.contains(name) {
+                    throw BackupRefused(description: "the backup has a table '\(name)' this remindd does not know: update remindd")
+                }
+                var reminderIDs: [Int64: Int64] = [:]
+                for table in tables {
+                    let rows = backup.tables[table] ?? []
+                    let columns = Set(try db.columns(in: table).map(\.name))
+                    if let unknown = rows.lazy.flatMap(\.keys).first(where: { !columns.contains($0) }) {
+                        throw BackupRefused(description: "the backup's table '\(table)' has a column '\(unknown)' this remindd does not know: update remindd")
+                    }
+                    if !merge { try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") }
+                    report.added[table] = 0
+                    report.skipped[table] = 0
+                    for row in rows {
+                        let added = try Self.insert(row, into: table, db, merge: merge, reminderIDs: &reminderIDs)
+                        report.added[table, default: 0] += added ? 1 : 0
+                        report.skipped[table, default: 0] += added ? 0 : 1
+                    }
+                }
+            }
+        } catch let error as BackupRefused {
+            throw error
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw BackupRefused(description: "a row does not fit this store (\(error.message ?? "\(error)"))")
+        } catch {
+            throw StoreError.unavailable(path: path, detail: "\(error)")
+        }
+        return report
+    }
+
+    /// Inserts one row; with `merge`, only when it is not there already, under a new id.
+    private static func insert(_ row: [String: StoreValue], into table: String, _ db: Database, merge: Bool, reminderIDs: inout [Int64: Int64]) throws -> Bool {
+        var row = row
+        if merge, case .integer(let old)? = row["reminderId"], let mapped = reminderIDs[old] { row["reminderId"] = .integer(mapped) }
+        let oldID: Int64? = if case .integer(let id)? = row["id"] { id } else { nil }
+        if merge {
+            if table == "reminder", case .text(let name)? = row["name"] {
+                if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM reminder WHERE name = ? COLLATE NOCASE", arguments: [name]) {
+                    if let oldID { reminderIDs[oldID] = existing }
+                    return false
+                }
+            }
+            let compared = row.filter { $0.key != "id" }
+            let condition = compared.keys.sorted().map { "\($0.quotedDatabaseIdentifier) IS ?" }.joined(separator: " AND ")
+            let sql = "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)" + (condition.isEmpty ? "" : " WHERE " + condition)
+            let arguments = StatementArguments(compared.keys.sorted().map { compared[$0]!.databaseValue })
+            if try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 > 0 { return false }
+            if oldID != nil { row["id"] = nil }
+        }
+        let names = row.keys.sorted()
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let verb = merge ? "INSERT OR IGNORE" : "INSERT"
+        try db.execute(
+            sql: "\(verb) INTO \(table.quotedDatabaseIdentifier) (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(placeholders))",
+            arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
+        guard db.changesCount > 0 else { return false }
+        if table == "reminder", let oldID { reminderIDs[oldID] = db.lastInsertedRowID }
+        return true
+    }
+}

@@ -1,0 +1,36 @@
+@testable import ReminderCore
+import Testing
+
+/// The iCalendar writer's own rules (the independent readers are in Tests/e2e/test_calendar_export.py).
+@Suite struct ICalendarTests {
+    @Test func monthDaysPast28ClampToTheMonthsLastDayEachInItsOwnEvent() {
+        let rrules = ICalendar.recurrences(.monthly(MonthDaySet(days: [1, 15, 30], includesLastDay: true))).map(\.rrule)
+        #expect(rrules == ["FREQ=MONTHLY;BYMONTHDAY=1,15", "FREQ=MONTHLY;BYMONTHDAY=28,29,30;BYSETPOS=-1", "FREQ=MONTHLY;BYMONTHDAY=-1"])
+        #expect(ICalendar.recurrences(.yearly(month: 2, day: 29)).map(\.rrule) == ["FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1"])
+        #expect(ICalendar.recurrences(.nthWeekday(ordinal: -1, weekday: .friday)).map(\.rrule) == ["FREQ=MONTHLY;BYDAY=-1FR"])
+        #expect(ICalendar.recurrences(.everyWeeks(interval: 2, WeekdaySet([.tuesday, .saturday]))).map(\.rrule) == ["FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SA;WKST=MO"])
+    }
+
+    @Test func textIsEscapedAndLongLinesAreFoldedBetweenCharacters() {
+        #expect(ICalendar.text("Rent, flat 3; a\\b\nnext") == #"Rent\, flat 3\; a\\b\nnext"#)
+        let line = "SUMMARY:" + String(repeating: "é", count: 60)  // 8 + 120 octets
+        let folded = ICalendar.fold(line).components(separatedBy: "\r\n ")
+        #expect(folded.count == 2)
+        #expect(folded.allSatisfy { $0.utf8.count <= 75 })
+        #expect(folded.joined() == line)
+    }
+
+    @Test func anEventStartsAtItsFirstOccurrenceWithItsAlarmAndExcludedDays() throws {
+        let zone = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+        let rule = ReminderRule(days: .daily, times: [TimeOfDay(hour: 9, minute: 0)!], skip: [LocalDate(year: 2026, month: 11, day: 24)!])
+        let now = Instant(secondsSinceEpoch: 1_795_333_500)  // 2026-11-22T07:45:00Z
+        let text = ICalendar.calendar([ICalendar.Reminder(id: 4, name: "Vitamin D", rule: rule, zoneName: "UTC", zone: zone)], now: now)
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines.contains("UID:reminder-4-0900@remindd"))
+        #expect(lines.contains("DTSTART:20261122T090000"))
+        #expect(lines.contains("RRULE:FREQ=DAILY"))
+        #expect(lines.contains("EXDATE:20261124T090000"))
+        #expect(lines.contains("TRIGGER:PT0S"))
+        #expect(lines.first == "BEGIN:VCALENDAR" && lines.dropLast().last == "END:VCALENDAR" && text.hasSuffix("\r\n"))
+    }
+}

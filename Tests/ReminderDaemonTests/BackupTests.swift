@@ -1,0 +1,125 @@
+import Foundation
+import ReminderCore
+import ReminderInterface
+import Testing
+import VarlinkProtocol
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// Backup and restore through the daemon: a round trip gives the same tables and the same answers; what is
+/// refused changes nothing; a merge adds only what is not there.
+@Suite("Backup: export and import")
+struct BackupTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-backup-\(UUID().uuidString)").path
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// A store a user would have after some weeks: reminders of several kinds and zones, logs, a skip, a
+    /// snooze, rest days, workouts, food, a weight.
+    func lived(now start: Instant) async throws -> TestDaemon {
+        let daemon = try await TestDaemon(now: start)
+        try await daemon.add("Pills", ["preset": "Twice a Day", "start": "08:00"], timeZone: "Europe/Berlin", ["window": "2h", "repeat": "10m", "repeatMax": 3])
+        try await daemon.add("Rent", ["monthlyOn": "last-fri", "at": "10:00"], timeZone: "America/New_York")
+        try await daemon.add("Vitamin D", ["weekly": "sun", "at": "09:00"], timeZone: nil)
+        try await daemon.add("Stretch", ["every": "3d", "at": "18:00", "start": "2026-03-01"], timeZone: "Asia/Tokyo")
+        for day in 0..<20 {
+            await daemon.advance(to: start.adding(seconds: Int64(day) * 86400 + 7 * 3600 + 30 * 60))
+            if day % 4 != 3 { try await daemon.call("Log", ["reminder": "Pills"]) }
+            if day % 6 == 0 { try await daemon.call("WorkoutAdd", ["exercise": "running", "minutes": 30, "intensity": "moderate"]) }
+            try await daemon.call("FoodAdd", ["name": "Oatmeal, \"large\"", "kcal": 350])
+        }
+        try await daemon.call("Skip", ["reminder": "Stretch", "reason": "sore"])
+        try await daemon.call("RestMark", ["from": "2026-03-22", "reason": "Travel"])
+        try await daemon.call("ProfileSet", ["weight": "82kg"])
+        await daemon.advance(by: 3600)
+        return daemon
+    }
+
+    /// Every answer a user reads that is derived from the store.
+    func answers(_ daemon: TestDaemon) async throws -> [String: JSONValue] {
+        var found: [String: JSONValue] = [:]
+        for (name, parameters) in [
+            ("Next", ["count": 20]), ("List", [:]), ("Occurrences", [:]), ("History", ["since": "2026-01-01"]), ("Streak", [:]),
+            ("Calendar", [:]), ("Achievements", [:]), ("RestList", [:]), ("FreezeHistory", [:]), ("Day", [:]), ("ProfileGet", [:]),
+        ] as [(String, [String: JSONValue])] {
+            found[name] = try await daemon.call(name, parameters, as: JSONValue.self)
+        }
+        return found
+    }
+
+    func tables(_ daemon: TestDaemon) async throws -> JSONValue {
+        guard case .object(let backup) = try await daemon.call(Backup.Export.self, NoFields()).backup else { return .null }
+        return backup["tables"] ?? .null
+    }
+
+    func write(_ value: JSONValue, _ name: String) throws -> String {
+        let path = directory + "/" + name
+        try Data(VarlinkWire.encode(value)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aRoundTripGivesTheSameTablesAndTheSameAnswers() async throws {
+        let start = Instant(secondsSinceEpoch: 1_772_323_200)  // 2026-03-01T00:00:00Z
+        let original = try await lived(now: start)
+        let backup = try await original.call(Backup.Export.self, NoFields()).backup
+        let path = try write(backup, "backup.json")
+
+        let restored = try await TestDaemon(now: original.clock.now())
+        let report = try await restored.call(Backup.Import.self, .init(path: path))
+        #expect(report.tables.first { $0.table == "intake" }?.added == 15)
+        #expect(try await tables(restored) == tables(original))
+        #expect(try await answers(restored) == answers(original))
+        // And it goes on alike: the next firings come at the same instants, announced once.
+        await original.advance(by: 2 * 86400)
+        await restored.advance(by: 2 * 86400)
+        #expect(restored.announcer.firings.suffix(4).map(\.firing.slotID) == original.announcer.firings.suffix(4).map(\.firing.slotID))
+        #expect(try await answers(restored) == answers(original))
+    }
+
+    @Test func aStoreWithDataIsRefusedUnlessMergeWhichAddsOnlyWhatIsMissing() async throws {
+        let start = Instant(secondsSinceEpoch: 1_772_323_200)
+        let original = try await lived(now: start)
+        let path = try write(try await original.call(Backup.Export.self, NoFields()).backup, "backup.json")
+
+        let other = try await TestDaemon(now: original.clock.now())
+        try await other.add("Pills", ["daily": true, "at": "09:00"], timeZone: "UTC")
+        try await other.add("Water", ["daily": true, "at": "11:00"], timeZone: "UTC")
+        let before = try await tables(other)
+        await #expect { try await other.call(Backup.Import.self, .init(path: path)) } throws: {
+            ($0 as? VarlinkError)?.string("message")?.contains("add --merge") == true
+        }
+        #expect(try await tables(other) == before)
+
+        let merged = try await other.call(Backup.Import.self, .init(path: path, merge: true))
+        let reminders = try #require(merged.tables.first { $0.table == "reminder" })
+        #expect(reminders.skipped == 2 && reminders.added == 3)  // Pills (by name) and the rest check-in are there
+        let names = try await other.call(Reminders.List.self, .init()).reminders.map(\.name).sorted()
+        #expect(names == ["Pills", "Planning a rest day this week?", "Rent", "Stretch", "Vitamin D", "Water"])
+        // Pills' logs went to the Pills already there; a second merge adds nothing.
+        let again = try await other.call(Backup.Import.self, .init(path: path, merge: true))
+        #expect(again.tables.allSatisfy { $0.added == 0 })
+    }
+
+    @Test(arguments: [
+        ("not json at all", "is not a remindd backup, or is damaged"),
+        (#"{"format": "remindd-backup", "version": 2, "schema": "v1", "exportedAt": "", "tables": {}}"#, "written by a newer remindd (backup format 2"),
+        (#"{"format": "remindd-backup", "version": 1, "schema": "v99-future", "exportedAt": "", "tables": {}}"#, "schema 'v99-future' is unknown"),
+        (#"{"format": "remindd-backup", "version": 1, "schema": "v1", "exportedAt": "", "tables": {"spaceship": []}}"#, "a table 'spaceship'"),
+        (#"{"format": "remindd-backup", "version": 1, "schema": "v1", "exportedAt": "", "tables": {"food": [{"id": 1, "colour": "red"}]}}"#, "a column 'colour'"),
+        (#"{"format": "remindd-backup", "version": 1, "schema": "v1", "exportedAt": "", "tables": {"food": [{"id": 1}]}}"#, "does not fit this store"),
+    ])
+    func aBadFileIsRefusedAndNothingChanges(_ content: String, _ reason: String) async throws {
+        let daemon = try await TestDaemon(now: Instant(secondsSinceEpoch: 1_772_323_200))
+        let before = try await tables(daemon)
+        let path = directory + "/bad.json"
+        try content.write(toFile: path, atomically: true, encoding: .utf8)
+        await #expect { try await daemon.call(Backup.Import.self, .init(path: path)) } throws: {
+            let message = ($0 as? VarlinkError)?.string("message") ?? ""
+            return message.contains(reason) && message.hasSuffix("nothing was changed")
+        }
+        #expect(try await tables(daemon) == before)
+    }
+}
