@@ -80,7 +80,7 @@ struct ConnectionOptions: ParsableArguments {
         switch error.name {
         case reminderNotFound:
             return "no reminder '\(error.string("reminder") ?? "?")': see 'remindctl list' for names and ids"
-        case Reminders.interface + "." + RemindErrors.NameTaken.errorName, Routines.interface + "." + RemindErrors.NameTaken.errorName:
+        case let name where name.hasPrefix("io.remindd.") && name.hasSuffix("." + RemindErrors.NameTaken.errorName):  // any interface's
             return "a reminder named '\(error.string("name") ?? "?")' already exists: choose another name, or change it with 'remindctl update'"
         case "org.varlink.service.InvalidParameter":
             return "the daemon refused the parameter '\(error.string("parameter") ?? "?")'"
@@ -91,7 +91,6 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 }
-
 
 /// Whether to go on with a deletion: on a terminal it asks (unless --yes); without one (a script) it goes on,
 /// as every delete command does.

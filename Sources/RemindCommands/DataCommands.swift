@@ -50,25 +50,46 @@ struct ExportCommand: ParsableCommand {
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Restore a backup written by 'remindctl export'.",
+        commandName: "import", abstract: "Restore a backup written by 'remindctl export', or import Loop Habit Tracker's data.",
         discussion: """
             Into a store with nothing of yours in it, the backup is restored exactly, in one transaction. A store \
             that holds reminders or logs is refused unless --merge, which adds only what is not there yet \
             (reminders by name, everything else by its values) and says what it added. A damaged file, or one \
             from a newer remindd, is refused and nothing changes.
 
+            With --from loop: the folder of Loop Habit Tracker's CSV export (unzipped), or its SQLite backup \
+            (.db). Each habit becomes a reminder (on its reminder's days and time; without one, disabled), each \
+            day done a log at noon, each day skipped with nothing done a rest day; what has no equivalent is \
+            listed. A habit named like an existing reminder is refused, and nothing is imported.
+
             Examples:
               remindctl import remindd-backup.json
               remindctl import old-laptop.json --merge
+              remindctl import --from loop "Loop Habits Backup 2026-11-22.db"
+              remindctl import --from loop ./loop-csv
             """)
 
-    @Argument(help: "The backup file.", completion: .file(extensions: ["json"])) var file: String
+    enum Source: String, ExpressibleByArgument, CaseIterable { case remindd, loop }
+
+    @Argument(help: "The backup file (or Loop's folder or .db).", completion: .file()) var file: String
+    @Option(help: "remindd (a backup, the default) or loop (Loop Habit Tracker).") var from: Source = .remindd
     @Flag(help: "Add to a store that already holds data, skipping what is already there.") var merge = false
-    @Flag(help: "Print what was added and skipped, per table, as JSON.") var json = false
+    @Flag(help: "Print what was imported as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        if from == .loop && merge { throw ValidationError("--merge goes with a remindd backup; a Loop import always adds") }
+    }
 
     func run() throws {
         let path = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        if from == .loop {
+            let reply = try connection.call(Backup.ImportLoop.self, .init(path: path))
+            if json { return try out.json(reply) }
+            out.print("Imported from Loop Habit Tracker: \(plural(reply.reminders, "reminder")), \(plural(reply.logs, "log")), \(plural(reply.restDays, "rest day")).")
+            for note in reply.notes { out.print("  " + note) }
+            return
+        }
         let tables = try connection.call(Backup.Import.self, .init(path: path, merge: merge ? true : nil)).tables
         if json { return try out.json(tables) }
         let added = tables.filter { $0.added > 0 }

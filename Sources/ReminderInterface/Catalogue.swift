@@ -48,8 +48,8 @@ public enum Catalogue {
             errors: [RemindErrors.NameTaken.self, RemindErrors.InvalidTime.self, RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),
         InterfaceDescription(
             name: Backup.interface, idl: text(PackageResources.io_remindd_Backup_varlink),
-            methods: [Backup.Export.self, Backup.Import.self],
-            errors: [RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),
+            methods: [Backup.Export.self, Backup.Import.self, Backup.ImportLoop.self],
+            errors: [RemindErrors.NameTaken.self, RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),
     ]
 
     /// The interface that reports protocol errors (a message that is not a call has no interface).

@@ -779,7 +779,7 @@ public final class ReminderStore: Sendable {
         return .replaced(path: path)
     }
 
-    private func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         if let fileProblem { throw fileProblem }
         do {
             return try database.write(body)

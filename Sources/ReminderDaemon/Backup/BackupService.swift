@@ -62,5 +62,6 @@ extension BackupService {
     func register(in router: inout MethodRouter) {
         router.on(Backup.Export.self) { _ in .init(backup: try export()) }
         router.on(Backup.Import.self) { p in .init(tables: try await restore(path: p.path, merge: p.merge ?? false)) }
+        router.on(Backup.ImportLoop.self) { p in try await importLoop(path: p.path) }
     }
 }

@@ -41,4 +41,22 @@ extension Backup {
             public init(tables: [TableCount]) { self.tables = tables }
         }
     }
+
+    /// Imports Loop Habit Tracker's data: its CSV export (a folder) or its SQLite backup (a file).
+    public enum ImportLoop: BackupMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var path: String
+            public init(path: String) { self.path = path }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            public var reminders: Int
+            public var logs: Int
+            public var restDays: Int
+            /// What could not be imported, or was imported with less than it had.
+            public var notes: [String]
+            public init(reminders: Int, logs: Int, restDays: Int, notes: [String]) {
+                (self.reminders, self.logs, self.restDays, self.notes) = (reminders, logs, restDays, notes)
+            }
+        }
+    }
 }
