@@ -110,7 +110,7 @@ struct WorkoutAddCommand: ParsableCommand {
 struct WorkoutUpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update", abstract: "Change a workout's minutes or intensity (calories are recomputed).",
-        discussion: "'edit' is its old name.\n\nExample:\n  remindctl workout update 3 --minutes 40", aliases: ["edit"])
+        discussion: "Example:\n  remindctl workout update 3 --minutes 40")
 
     @Argument(help: "The workout id.") var id: Int64
     @Option(help: "Duration, 1 to 1440.") var minutes: Int?

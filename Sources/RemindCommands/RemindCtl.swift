@@ -55,12 +55,30 @@ func alias<Value>(_ value: Value?, old: Value?, _ name: String) throws -> Value?
 extension RemindCtl {
     /// Runs remindctl with the process's arguments; a mistyped subcommand is answered with the nearest one.
     public static func start() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let (arguments, renamed) = currentSpelling(Array(CommandLine.arguments.dropFirst()))
+        if let renamed { FileHandleOutput.standardError("remindctl: \(renamed)\n") }
         if let message = unknownSubcommand(arguments) {
             FileHandleOutput.standardError("Error: \(message)\n")
             Glibc.exit(64)
         }
         main(arguments)
+    }
+
+    /// Commands renamed in 0.2 (one word per concept), under the command path they belong to. The old names
+    /// work for one release, hidden from help.
+    static let renamedCommands: [(path: [String], old: String, new: String)] = [([], "remove", "delete"), (["workout"], "edit", "update")]
+
+    /// The arguments with an old command name replaced by its new one, and a note saying so.
+    public static func currentSpelling(_ arguments: [String]) -> (arguments: [String], note: String?) {
+        for rename in renamedCommands where arguments.count > rename.path.count {
+            let index = rename.path.count
+            guard Array(arguments.prefix(index)) == rename.path, arguments[index] == rename.old else { continue }
+            var replaced = arguments
+            replaced[index] = rename.new
+            let old = (rename.path + [rename.old]).joined(separator: " "), new = (rename.path + [rename.new]).joined(separator: " ")
+            return (replaced, "'\(old)' is now '\(new)'; the old name goes in the next release")
+        }
+        return (arguments, nil)
     }
 
     /// "unknown command 'stauts': did you mean 'status'?" when a word where a subcommand belongs names none.

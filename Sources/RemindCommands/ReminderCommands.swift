@@ -154,8 +154,8 @@ struct UpdateCommand: ParsableCommand {
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a reminder (its firing history stays).",
-        discussion: "On a terminal it asks first (--yes does not). 'remove' is its old name.\n\nExample:\n  remindctl delete \"Vitamin D\" --yes",
-        aliases: ["remove", "rm"])
+        discussion: "On a terminal it asks first (--yes does not).\n\nExample:\n  remindctl delete \"Vitamin D\" --yes",
+        aliases: ["rm"])
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Flag(help: "Do not ask for confirmation.") var yes = false

@@ -104,7 +104,7 @@ public struct VarlinkServer: Sendable {
                 ).map { Optional($0) } ?? channel.eventLoop.makeSucceededFuture(nil)
             return credentials.flatMapThrowing { [connections, limits] peer in
                 let activity = ConnectionActivity()
-                let decoder = VarlinkFrameDecoder(limit: {
+                let decoder = VarlinkFrameDecoder(activity: activity, limit: {
                     min(VarlinkWire.maximumMessageSize, max(64 << 10, limits.inputBudget / max(1, connections.value)))
                 })
                 try channel.pipeline.syncOperations.addHandlers([
@@ -185,7 +185,7 @@ public struct VarlinkServer: Sendable {
                     try await writer.send(Self.errorReply(protocolError("message larger than \(limit) bytes")))
                     return
                 case .message(let bytes):
-                    connection.activity.callsInProgress.add(1, ordering: .relaxed)
+                    // Counted in progress since the decoder read it (a slow consumer is not an idle client).
                     defer { connection.activity.callsInProgress.subtract(1, ordering: .relaxed) }
                     try await dispatch(bytes, writer: writer, closed: closed)
                 }
@@ -392,6 +392,8 @@ final class ConnectionCount: Sendable {
 
 /// Whether a connection is busy with a call, for ``IdleConnectionCloser``.
 final class ConnectionActivity: Sendable {
+    /// Calls read and not answered yet: from the frame decoder (on the event loop, as the bytes arrive) to
+    /// the end of their dispatch.
     let callsInProgress = Atomic<Int>(0)
 }
 
@@ -420,8 +422,11 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = VarlinkFrame
     private var overflowed = false
     private let limit: @Sendable () -> Int
+    /// Told of each call read, so that the connection counts as busy from then on.
+    private let activity: ConnectionActivity?
 
-    init(limit: @escaping @Sendable () -> Int = { VarlinkWire.maximumMessageSize }) {
+    init(activity: ConnectionActivity? = nil, limit: @escaping @Sendable () -> Int = { VarlinkWire.maximumMessageSize }) {
+        self.activity = activity
         self.limit = limit
     }
 
@@ -435,6 +440,7 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
             let length = end - buffer.readerIndex
             let message = buffer.readSlice(length: length)!
             buffer.moveReaderIndex(forwardBy: 1)
+            if length <= limit { activity?.callsInProgress.add(1, ordering: .relaxed) }
             context.fireChannelRead(wrapInboundOut(length > limit ? .tooLarge(limit: limit) : .message(message)))
             return .continue
         }

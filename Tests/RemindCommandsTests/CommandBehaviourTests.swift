@@ -110,6 +110,14 @@ import VarlinkProtocol
         #expect(daemon.calls.last?.parameters == .object(["path": "/home/u/backup.json", "merge": true]))
     }
 
+    @Test func renamedCommandsKeepTheirOldNamesHiddenForOneRelease() {
+        #expect(RemindCtl.currentSpelling(["remove", "Vitamin D"]) == (["delete", "Vitamin D"], "'remove' is now 'delete'; the old name goes in the next release"))
+        #expect(RemindCtl.currentSpelling(["workout", "edit", "3"]).arguments == ["workout", "update", "3"])
+        #expect(RemindCtl.currentSpelling(["add", "remove"]).note == nil)  // a reminder named "remove"
+        let help = harness.run("--help").error ?? ""  // help comes as argument-parser's clean exit
+        #expect(help.contains("delete, rm") && !help.contains("remove,"))
+    }
+
     @Test func versionComesFromTheOneConstant() {
         #expect(RemindCtl.configuration.version == "remindctl \(RemindVersion.current)")
     }

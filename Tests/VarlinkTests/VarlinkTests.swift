@@ -37,6 +37,23 @@ struct VarlinkTests {
         _ = try channel.finish()
     }
 
+    /// A call read but not yet taken up by the connection's task (a busy or loaded machine) keeps the
+    /// connection from being closed as idle. Before, only calls already dispatched counted: a `more` call was
+    /// cut off when the idle timeout came before its dispatch (a ServerLimitTests failure under load).
+    @Test func aCallReadButNotYetDispatchedKeepsTheConnectionFromIdling() throws {
+        for (input, staysOpen) in [("{\"method\":\"test.Wait\",\"more\":true}\0", true), ("", false)] {
+            let activity = ConnectionActivity()
+            let channel = EmbeddedChannel()
+            try channel.pipeline.syncOperations.addHandlers([IdleConnectionCloser(activity: activity), ByteToMessageHandler(VarlinkFrameDecoder(activity: activity))])
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+            if !input.isEmpty { try channel.writeInbound(ByteBuffer(string: input)) }
+            channel.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.read)
+            channel.embeddedEventLoop.run()
+            #expect(channel.isActive == staysOpen, "\(input.isEmpty ? "an idle connection" : "a connection with a call read")")
+            _ = try? channel.finish()
+        }
+    }
+
     @Test func oversizedMessageIsReportedOnce() throws {
         let channel = EmbeddedChannel(handler: ByteToMessageHandler(VarlinkFrameDecoder()))
         try channel.writeInbound(ByteBuffer(repeating: UInt8(ascii: "x"), count: VarlinkWire.maximumMessageSize + 1))

@@ -35,5 +35,6 @@ def test_delete_goes_on_without_a_terminal_and_remove_is_its_old_name(daemon, un
     daemon.ctl("add", unique_name, "--daily", "--at", "09:00")
     assert daemon.ctl("delete", unique_name).stdout == f"Deleted {unique_name}\n"
     daemon.ctl("add", unique_name, "--daily", "--at", "09:00")
-    daemon.ctl("remove", unique_name)
+    old = daemon.ctl("remove", unique_name)
+    assert old.stderr == "remindctl: 'remove' is now 'delete'; the old name goes in the next release\n"
     assert unique_name not in daemon.user_reminders()
