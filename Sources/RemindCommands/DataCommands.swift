@@ -41,10 +41,29 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         if format == .ics { return out.print(try calendar(), terminator: "") }
-        let backup = try connection.call(Backup.Export.self).backup
+        let backup = try Self.backup(connection)
         guard let what else { return try out.json(backup) }
-        let tables = try backup.decode(BackupTables.self).tables
+        let tables = Self.tables(of: backup)
         out.print(CSVExport(tables: tables, context: .current).rows(what).map(CSVExport.line).joined(), terminator: "")
+    }
+}
+
+extension ExportCommand {
+    /// The backup document, untyped: it is written out as it came (a typed decode of millions of values
+    /// would cost more than the export), with time for a long history.
+    static func backup(_ connection: ConnectionOptions) throws -> JSONValue {
+        let reply = try connection.withConnection { try $0.call(Backup.Export.qualifiedName, .object([:]), timeout: 600) }
+        guard case .object(let fields) = reply, let backup = fields["backup"] else { throw CLIError("remindd sent an export without a backup") }
+        return backup
+    }
+
+    /// Each table's rows (objects of column values) of a backup document.
+    static func tables(of backup: JSONValue) -> [String: [[String: JSONValue]]] {
+        guard case .object(let document) = backup, case .object(let tables)? = document["tables"] else { return [:] }
+        return tables.mapValues { rows in
+            guard case .array(let rows) = rows else { return [] }
+            return rows.compactMap { if case .object(let row) = $0 { row } else { nil } }
+        }
     }
 }
 
@@ -98,10 +117,6 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
-/// The tables of a backup document, as `export --format csv` reads them.
-struct BackupTables: Decodable {
-    let tables: [String: [[String: JSONValue]]]
-}
 
 /// A backup's tables as CSV rows: local times with offsets in each row's zone, one header row.
 struct CSVExport {
@@ -209,7 +224,7 @@ extension ExportCommand {
             reminders = reminders.filter { $0.name.lowercased() == reminder.lowercased() || String($0.id) == reminder }
             guard !reminders.isEmpty else { throw CLIError("no enabled reminder '\(reminder)': see 'remindctl list'") }
         }
-        let tables = try connection.call(Backup.Export.self).backup.decode(BackupTables.self).tables
+        let tables = Self.tables(of: try Self.backup(connection))
         var skipped: [Int64: [Instant]] = [:]
         for row in tables["outcome"] ?? [] where row["state"] == .string("skipped") {
             if case .number(let id)? = row["reminderId"], case .number(let at)? = row["scheduledAt"] {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ReminderCore
+import VarlinkProtocol
 
 /// remindctl's one output layer: lines, JSON, tables aligned by display width, colour, plurals, and times
 /// in the user's zone. Every command writes through it.
@@ -17,6 +18,9 @@ struct Output {
 
     /// `--json`: pretty, keys sorted, one document.
     func json(_ value: some Encodable) throws {
+        if let document = value as? JSONValue {  // a whole backup: one pass
+            return print(String(decoding: JSONWriter.write(document, pretty: true), as: UTF8.self))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(value), as: UTF8.self))

@@ -45,12 +45,19 @@ public enum JSONValue: Codable, Hashable, Sendable {
 
     /// Converts any Encodable record into a JSON value.
     public init(encoding value: some Encodable) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        if let value = value as? JSONValue {
+            self = value
+        } else if let value = value as? any JSONValueConvertible {
+            self = value.jsonValue
+        } else {
+            self = try JSONParser.parse(JSONEncoder().encode(value))
+        }
     }
 
     /// Decodes this value into a typed record.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONDecoder().decode(type, from: JSONEncoder().encode(self))
+        if let value = self as? T { return value }
+        return try JSONDecoder().decode(type, from: JSONEncoder().encode(self))
     }
 }
 

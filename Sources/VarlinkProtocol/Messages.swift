@@ -125,6 +125,15 @@ public enum VarlinkWire {
     /// The largest message accepted (1 MiB); a peer that sends more is answered with an error and disconnected.
     public static let maximumMessageSize = 1 << 20
 
+    /// The JSON bytes of a reply, without the terminating NUL, in one pass over its parameters.
+    public static func encode(_ reply: VarlinkReply) -> [UInt8] {
+        var fields: [String: JSONValue] = [:]
+        if let parameters = reply.parameters { fields["parameters"] = parameters }
+        if let continues = reply.continues { fields["continues"] = .bool(continues) }
+        if let error = reply.error { fields["error"] = .string(error) }
+        return JSONWriter.write(.object(fields))
+    }
+
     /// The JSON bytes of a message, without the terminating NUL.
     public static func encode(_ message: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
@@ -135,5 +144,41 @@ public enum VarlinkWire {
     /// Decodes one message's JSON bytes.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws -> T {
         try JSONDecoder().decode(type, from: Data(bytes))
+    }
+
+    /// A call from its JSON bytes, read with ``JSONParser``.
+    public static func call(from bytes: some Collection<UInt8>) throws -> VarlinkCall {
+        let fields = try message(bytes)
+        guard case .string(let method)? = fields["method"] else { throw JSONParser.Failure(offset: 0, reason: "no method") }
+        var call = VarlinkCall(method: method, parameters: fields["parameters"].flatMap { $0 == .null ? nil : $0 })
+        call.oneway = try flag(fields["oneway"])
+        call.more = try flag(fields["more"])
+        call.upgrade = try flag(fields["upgrade"])
+        return call
+    }
+
+    /// A reply from its JSON bytes, read with ``JSONParser``.
+    public static func reply(from bytes: some Collection<UInt8>) throws -> VarlinkReply {
+        let fields = try message(bytes)
+        var error: String?
+        switch fields["error"] {
+        case .string(let name)?: error = name
+        case nil, .null?: error = nil
+        default: throw JSONParser.Failure(offset: 0, reason: "an error name that is not a string")
+        }
+        return VarlinkReply(parameters: fields["parameters"].flatMap { $0 == .null ? nil : $0 }, continues: try flag(fields["continues"]), error: error)
+    }
+
+    private static func message(_ bytes: some Collection<UInt8>) throws -> [String: JSONValue] {
+        guard case .object(let fields) = try JSONParser.parse(bytes) else { throw JSONParser.Failure(offset: 0, reason: "not an object") }
+        return fields
+    }
+
+    private static func flag(_ value: JSONValue?) throws -> Bool? {
+        switch value {
+        case .bool(let flag)?: return flag
+        case nil, .null?: return nil
+        default: throw JSONParser.Failure(offset: 0, reason: "a flag that is not true or false")
+        }
     }
 }

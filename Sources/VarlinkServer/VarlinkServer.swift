@@ -194,7 +194,7 @@ public struct VarlinkServer: Sendable {
     }
 
     private func dispatch(_ bytes: ByteBuffer, writer: ReplyWriter, closed: EventLoopFuture<Void>) async throws {
-        guard let call = try? VarlinkWire.decode(VarlinkCall.self, from: bytes.readableBytesView) else {
+        guard let call = try? VarlinkWire.call(from: bytes.readableBytesView) else {
             try await writer.send(Self.errorReply(protocolError("the message is not a JSON Varlink call object")))
             return
         }

@@ -11,10 +11,25 @@ struct BackupService: Sendable {
     let scheduling: SchedulingService
     let habits: HabitService
 
+    /// The backup document, built as a JSON value directly (no text round trip: 10 years are 2 million values).
     func export() throws(ServiceError) -> JSONValue {
         let now = context.clock.now()
         let backup = try storing { () throws(StoreError) in try context.store.backup(exportedAt: now.description) }
-        do { return try JSONValue(encoding: backup) } catch { throw .store("\(error)") }
+        let tables = backup.tables.mapValues { rows in JSONValue.array(rows.map { .object($0.mapValues(Self.json)) }) }
+        return .object([
+            "format": .string(backup.format), "version": .number(Double(backup.version)), "schema": .string(backup.schema),
+            "exportedAt": .string(backup.exportedAt), "tables": .object(tables),
+        ])
+    }
+
+    private static func json(_ value: StoreValue) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .integer(let number): .number(Double(number))
+        case .real(let number): .number(number)
+        case .text(let text): .string(text)
+        case .blob(let bytes): .object(["base64": .string(bytes.base64EncodedString())])
+        }
     }
 
     func restore(path: String, merge: Bool) async throws(ServiceError) -> [TableCount] {

@@ -23,9 +23,10 @@ extension Backup {
     /// Every table of the store, row by row (the document `remindctl export` writes).
     public enum Export: BackupMethod {
         public typealias Parameters = NoFields
-        public struct Reply: Codable, Sendable, Hashable {
+        public struct Reply: Codable, Sendable, Hashable, JSONValueConvertible {
             public var backup: JSONValue
             public init(backup: JSONValue) { self.backup = backup }
+            public var jsonValue: JSONValue { .object(["backup": backup]) }
         }
     }
 
