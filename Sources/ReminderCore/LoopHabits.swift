@@ -45,7 +45,7 @@ public enum LoopHabits {
     }
 
     /// A habit and its marks.
-    public struct Habit: Hashable, Sendable {
+    public struct Habit: Sendable {
         public var name: String
         public var numerical: Bool
         public var archived: Bool
@@ -56,13 +56,6 @@ public enum LoopHabits {
         public init(name: String, numerical: Bool, archived: Bool, reminder: (time: TimeOfDay, weekdays: WeekdaySet)?, marks: [LocalDate: Mark]) {
             (self.name, self.numerical, self.archived, self.reminder, self.marks) = (name, numerical, archived, reminder, marks)
         }
-
-        public static func == (a: Habit, b: Habit) -> Bool {
-            a.name == b.name && a.numerical == b.numerical && a.archived == b.archived && a.marks == b.marks
-                && a.reminder?.time == b.reminder?.time && a.reminder?.weekdays == b.reminder?.weekdays
-        }
-
-        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// The weekdays of a Loop reminder's `reminder_days`: bit 0 is Saturday, 1 Sunday, ..., 6 Friday.
@@ -71,7 +64,7 @@ public enum LoopHabits {
     }
 
     /// What an import adds.
-    public struct Plan: Sendable, Equatable {
+    public struct Plan: Sendable {
         /// A reminder for each habit: its rule, and whether it is enabled.
         public var reminders: [(name: String, rule: RuleSpec, enabled: Bool)]
         /// Days each habit was done (or had an amount), by name.
@@ -80,11 +73,6 @@ public enum LoopHabits {
         public var restDays: [LocalDate]
         /// What could not be imported, or was imported with less than it had.
         public var notes: [String]
-
-        public static func == (a: Plan, b: Plan) -> Bool {
-            a.reminders.map { "\($0.name)|\($0.rule)|\($0.enabled)" } == b.reminders.map { "\($0.name)|\($0.rule)|\($0.enabled)" }
-                && a.logs.map { "\($0.name)|\($0.date)" } == b.logs.map { "\($0.name)|\($0.date)" } && a.restDays == b.restDays && a.notes == b.notes
-        }
     }
 
     /// A file Loop did not write, or a value it does not use.
