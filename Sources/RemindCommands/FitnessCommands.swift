@@ -126,7 +126,7 @@ struct WorkoutUpdateCommand: ParsableCommand {
     }
 }
 
-/// Asks before deleting on a terminal; scripts pass --yes.
+/// Asks before deleting on a terminal (unless --yes); a script is not asked.
 struct WorkoutDeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a workout.", discussion: "Example:\n  remindctl workout delete 3 --yes")
