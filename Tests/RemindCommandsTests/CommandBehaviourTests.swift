@@ -118,6 +118,12 @@ import VarlinkProtocol
         #expect(help.contains("delete, rm") && !help.contains("remove,"))
     }
 
+    /// Issue 12's "(default: 7d). (default: 7d)": a default is said once.
+    @Test func historyHelpSaysItsDefaultOnce() {
+        let help = harness.run("history", "--help").error ?? ""
+        #expect(help.components(separatedBy: "(default: 7d)").count == 2)
+    }
+
     @Test func versionComesFromTheOneConstant() {
         #expect(RemindCtl.configuration.version == "remindctl \(RemindVersion.current)")
     }

@@ -156,7 +156,7 @@ public final class JournalAnnouncer: Announcer {
                 [("STREAK_DAYS", String(streak)), ("FREEZES_BANKED", String(banked))]
             )
         case .streakBroken(_, let streak):
-            (message, messageID, fields) = ("Streak broken after \(streak) days", MessageID.streakBroken, [("STREAK_DAYS", String(streak))])
+            (message, messageID, fields) = ("Streak broken after \(streak) day\(streak == 1 ? "" : "s")", MessageID.streakBroken, [("STREAK_DAYS", String(streak))])
         case .restSuggestion(let date):
             (message, messageID, fields) = (
                 "Consider a rest day: 6 active days in a row (rest is part of training; 'remindctl rest mark \(date)')",
