@@ -130,6 +130,7 @@ public final class Daemon: Sendable {
         if event == .timeZoneDataChanged {
             context.forgetZoneRules()
             habits.forgetCountedActivities()
+            reminders.streaks.forget()
             let replanned = await scheduling.zoneRulesChanged(now: context.clock.now())
             context.say(.info, "Time zone data changed (a tzdata update): \(replanned) \(replanned == 1 ? "reminder" : "reminders") re-planned with the new rules")
         }

@@ -180,7 +180,8 @@ struct GoalStreakTests {
     ) -> Int {
         GoalStreak.length(
             rule: rule, zone: utc, logs: logs.sorted(), skips: skips, windowSeconds: nil, restDays: restDays,
-            createdAt: Instant(secondsSinceEpoch: Int64(day(created)) * 86400), now: now)
+            createdAt: Instant(secondsSinceEpoch: Int64(day(created)) * 86400), now: now
+        ).length
     }
 
     @Test func weeklyGoalIgnoresItsOtherDays() throws {
@@ -223,7 +224,29 @@ struct GoalStreakTests {
         let rule = try RuleSpec(daily: true, at: "08:00,20:00").makeRule()
         let created = Instant(secondsSinceEpoch: Int64(day(3)) * 86400 + 12 * 3600)  // day 3 at noon
         let logs = [noon(3, hour: 21), noon(4, hour: 8), noon(4, hour: 21)]
-        #expect(GoalStreak.length(rule: rule, zone: utc, logs: logs, skips: [], windowSeconds: nil, restDays: [], createdAt: created, now: noon(4, hour: 23)) == 2)
+        #expect(GoalStreak.length(rule: rule, zone: utc, logs: logs, skips: [], windowSeconds: nil, restDays: [], createdAt: created, now: noon(4, hour: 23)).length == 2)
+    }
+
+    @Test func aSettledStreakPassedOnGivesWhatTheFullWalkGives() throws {
+        let rule = try RuleSpec(daily: true, at: "08:00,20:00").makeRule()
+        let logs = (1...30).filter { $0 != 8 && $0 != 21 }.flatMap { [noon($0, hour: 8), noon($0, hour: 20)] }
+        let skips: Set<Instant> = [noon(21, hour: 8), noon(21, hour: 20)]
+        let created = Instant(secondsSinceEpoch: Int64(day(1)) * 86400)
+        var settled: GoalStreak.Settled?
+        for hour in stride(from: 10 * 24, through: 32 * 24, by: 7) {
+            let now = Instant(secondsSinceEpoch: Int64(day(1)) * 86400 + Int64(hour) * 3600)
+            let full = GoalStreak.length(
+                rule: rule, zone: utc, logs: logs.filter { $0 <= now }, skips: skips, windowSeconds: nil, restDays: [day(15)], createdAt: created, now: now)
+            // Only the logs after the settled days, as the daemon reads them.
+            let unsettled = logs.filter { log in log <= now && settled.map { utc.localDayNumber(at: log) > $0.through } ?? true }
+            let chained = GoalStreak.length(
+                rule: rule, zone: utc, logs: unsettled, skips: skips, windowSeconds: nil, restDays: [day(15)], createdAt: created, now: now,
+                settled: settled)
+            #expect(chained.length == full.length, "at hour \(hour)")
+            settled = chained.settled
+        }
+        // The last count, on day 32 at 19:00: its 08:00 dose is missed, and so were day 31's, which settled at 0.
+        #expect(settled == GoalStreak.Settled(through: day(31), kept: 0, firstDay: day(1)))
     }
 
     @Test func restIsSuggestedAfterSixActiveDays() {

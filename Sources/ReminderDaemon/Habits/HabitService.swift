@@ -47,19 +47,23 @@ struct HabitService: Sendable {
     }
 
     /// Every activity counted per day under the current day rules: from memory, or read once from the store
-    /// (and again when the rules changed, or when an activity lies after `now`, which the clock going back does).
+    /// (and again when the rules changed, when a counted activity lies after `now`, which the clock going back
+    /// does, or when `now` has reached an activity left out then).
     private func countedActivities(through now: Instant) throws(ServiceError) -> ActivityDays {
         let rules = dayRules
-        if let kept = kept.days.withLock({ $0 }), kept.rules == rules, (kept.latest ?? now) <= now { return kept }
+        if let (kept, leftOut) = kept.days.withLock({ $0 }), kept.rules == rules, (kept.latest ?? now) <= now, (leftOut ?? .endOfTime) > now {
+            return kept
+        }
         var counted = ActivityDays(rules: rules)
+        var leftOut: Instant?
         let intakes = try storing { () throws(StoreError) in try context.store.allIntakes() }
         let workouts = try storing { () throws(StoreError) in
             try context.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
         }
-        for (at, zone) in intakes.lazy.map({ ($0.at, $0.timeZone) }) + workouts.lazy.map({ ($0.at, $0.timeZone) }) where at <= now {
-            counted.add(try activity(at: at, zone: zone, rules: rules))
+        for (at, zone) in intakes.lazy.map({ ($0.at, $0.timeZone) }) + workouts.lazy.map({ ($0.at, $0.timeZone) }) {
+            if at <= now { counted.add(try activity(at: at, zone: zone, rules: rules)) } else { leftOut = min(leftOut ?? at, at) }
         }
-        kept.days.withLock { $0 = counted }
+        kept.days.withLock { $0 = (counted, leftOut) }
         return counted
     }
 
@@ -72,8 +76,8 @@ struct HabitService: Sendable {
         case .added(let instant, let zone), .removed(let instant, let zone):
             let activity = try activity(at: instant, zone: zone, rules: rules)
             kept.days.withLock { kept in
-                guard kept?.rules == rules else { return kept = nil }
-                if case .added = change { kept?.add(activity) } else { kept?.remove(activity) }
+                guard kept?.days.rules == rules else { return kept = nil }
+                if case .added = change { kept?.days.add(activity) } else { kept?.days.remove(activity) }
             }
         }
     }
@@ -279,7 +283,8 @@ struct HabitService: Sendable {
     }
 }
 
-/// The activities counted per day, shared by the copies of the service.
+/// The activities counted per day, shared by the copies of the service, with the earliest activity left out
+/// because it lay after "now" (the clock had gone back): once now reaches it, the days are counted again.
 private final class KeptActivityDays: Sendable {
-    let days = Mutex<ActivityDays?>(nil)
+    let days = Mutex<(days: ActivityDays, leftOut: Instant?)?>(nil)
 }

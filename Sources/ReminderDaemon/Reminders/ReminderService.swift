@@ -13,6 +13,8 @@ struct ReminderService: Sendable {
     let context: DaemonContext
     let scheduling: SchedulingService
     let habits: HabitService
+    /// Each goal's streak before today, shared by the copies of the service.
+    let streaks = SettledStreaks()
 
     /// How a reminder's announcements reach the person, as Add and Update take it (absent fields: unchanged).
     struct DeliveryChange: Decodable, Sendable {
@@ -76,7 +78,7 @@ struct ReminderService: Sendable {
                 name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, delivery: delivery, now: now)
         }
         await scheduling.refresh(reminderID: stored.id!)
-        return value(of: stored, rule: rule, zone: zone, now: now, restDays: habits.restDayNumbers())
+        return try value(of: stored, now: now)
     }
 
     func update(
@@ -128,15 +130,7 @@ struct ReminderService: Sendable {
         let now = context.clock.now()
         let stored = try storing { () throws(StoreError) in try context.store.reminders(after: after, limit: limit + 1) }
         let page = Array(stored.prefix(limit))
-        let earliest = Instant(secondsSinceEpoch: (page.map(\.createdAt).min() ?? now.secondsSinceEpoch) - 366 * 86400)
-        let ids = page.compactMap(\.id)
-        let logs = (try? context.store.intakes(reminderIDs: ids, from: earliest, through: now)) ?? [:]
-        let skips = (try? context.store.skips(from: earliest, through: .endOfTime, reminderIDs: ids)) ?? [:]
-        let restDays = habits.restDayNumbers()
-        let values = try page.map { reminder throws(ServiceError) in
-            try value(of: reminder, now: now, restDays: restDays, history: GoalHistory(logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? []))
-        }
-        return (values, stored.count > limit ? page.last?.id : nil)
+        return (try values(of: page, now: now), stored.count > limit ? page.last?.id : nil)
     }
 
     /// What the `Occurrences` method answers: the date and its occurrences in time order.
@@ -174,7 +168,7 @@ struct ReminderService: Sendable {
     }
 
     func get(key: String) throws(ServiceError) -> ReminderValue {
-        try value(of: try find(key), now: context.clock.now(), restDays: habits.restDayNumbers())
+        try value(of: try find(key), now: context.clock.now())
     }
 
     func preview(rule spec: RuleSpec, timeZone: String?, after: String?, count: Int) throws(ServiceError) -> [FiringValue] {
@@ -407,7 +401,7 @@ struct ReminderService: Sendable {
         let now = context.clock.now()
         let saved = try storing { () throws(StoreError) in try context.store.updateReminder(reminder, now: now) }
         await scheduling.refresh(reminderID: saved.id!)
-        return try value(of: saved, now: now, restDays: habits.restDayNumbers())
+        return try value(of: saved, now: now)
     }
 
     /// A name without its surrounding spaces, 1 to 200 characters (Add and Update alike).
@@ -465,46 +459,50 @@ struct ReminderService: Sendable {
         return instant
     }
 
-    /// What a per-goal streak and the next firing are computed from: a reminder's logs since a year before it was
-    /// created, and its skips since then, ahead of now too.
-    private struct GoalHistory {
-        var logs: [Instant]
-        var skips: Set<Instant>
-    }
-
-    /// - Parameter history: the reminder's logs and skips (read here when nil).
-    private func value(of reminder: StoredReminder, now: Instant, restDays: Set<Int>, history: GoalHistory? = nil) throws(ServiceError) -> ReminderValue {
-        value(of: reminder, rule: try Self.rule(reminder.rule), zone: try context.zone(named: reminder.timeZone), now: now, restDays: restDays, history: history)
-    }
-
-    private func value(
-        of reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>, history: GoalHistory? = nil
-    ) -> ReminderValue {
-        var next: FiringValue?
-        let since = Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400)
-        let history = history ?? (try? GoalHistory(
-            logs: context.store.intakes(reminderID: reminder.id!, from: since, through: now),
-            skips: context.store.skips(from: since, through: .endOfTime, reminderIDs: [reminder.id!])[reminder.id!] ?? []))
-        if reminder.enabled, let occurrence = rule.nextOccurrence(
-            after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: history?.skips ?? [])
-        {
-            next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: occurrence)
+    /// The values of some reminders, with their next firings and per-goal streaks: one read of logs and one of
+    /// skips for them all. Each reminder's history is read from the day after its settled streak
+    /// (``SettledStreaks``), or else from a year before it was created.
+    private func values(of reminders: [StoredReminder], now: Instant) throws(ServiceError) -> [ReminderValue] {
+        let epoch = streaks.update(from: context.store)
+        let restDays = habits.restDayNumbers()
+        let goals = try reminders.map { reminder throws(ServiceError) in
+            let zone = try context.zone(named: reminder.timeZone)
+            let settled = streaks.settled(for: reminder.id!, zone: zone, now: now)
+            // From a day before the first unsettled day: logs of settled days change nothing.
+            let from = settled.map { zone.resolve(localSeconds: Int64($0.through) * 86400) }
+                ?? Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400)
+            return (reminder: reminder, rule: try Self.rule(reminder.rule), zone: zone, settled: settled, from: from)
         }
-        return ReminderValue(
-            id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
-            effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next,
-            streak: goalStreak(reminder, rule: rule, zone: zone, now: now, restDays: restDays, history: history), windowSeconds: reminder.windowSeconds,
-            delivery: reminder.delivery)
+        let ids = reminders.compactMap(\.id)
+        let earliest = goals.map(\.from).min() ?? now
+        let logs = try? context.store.intakes(reminderIDs: ids, from: earliest, through: now)
+        let skipsRead = try? context.store.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
+        return goals.map { goal in
+            let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)
+            let skips = skipsRead?[reminder.id!] ?? []
+            var next: FiringValue?
+            if reminder.enabled, let occurrence = rule.nextOccurrence(
+                after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skips)
+            {
+                next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: occurrence)
+            }
+            var streak = 0  // when the logs or skips could not be read
+            if let logs, skipsRead != nil {
+                let counted = GoalStreak.length(
+                    rule: rule, zone: zone, logs: (logs[reminder.id!] ?? []).filter { $0 >= goal.from }, skips: skips,
+                    windowSeconds: reminder.windowSeconds, restDays: restDays, createdAt: Instant(secondsSinceEpoch: reminder.createdAt), now: now,
+                    settled: goal.settled)
+                streak = counted.length
+                streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
+            }
+            return ReminderValue(
+                id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
+                effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next, streak: streak, windowSeconds: reminder.windowSeconds,
+                delivery: reminder.delivery)
+        }
     }
 
-    /// The per-goal streak of a reminder (0 when its logs or skips could not be read).
-    private func goalStreak(
-        _ reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, now: Instant, restDays: Set<Int>, history: GoalHistory?
-    ) -> Int {
-        guard let history else { return 0 }
-        let since = Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400)
-        return GoalStreak.length(
-            rule: rule, zone: zone, logs: history.logs.filter { $0 >= since }, skips: history.skips, windowSeconds: reminder.windowSeconds,
-            restDays: restDays, createdAt: Instant(secondsSinceEpoch: reminder.createdAt), now: now)
+    private func value(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> ReminderValue {
+        try values(of: [reminder], now: now)[0]
     }
 }

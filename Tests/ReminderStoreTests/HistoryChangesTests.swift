@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import ReminderCore
+import Testing
+
+@testable import ReminderStore
+
+/// Every write that can change a goal's streak is reported by `takeHistoryChanges`, once, with the earliest
+/// instant or day it touched; writes that cannot change one are not.
+@Suite("History changes")
+struct HistoryChangesTests {
+    let now = Instant(secondsSinceEpoch: 1_795_000_000)
+    let store: ReminderStore
+    let meds: StoredReminder
+    let drops: StoredReminder
+
+    init() throws {
+        store = try ReminderStore(database: try DatabaseQueue())
+        meds = try store.addReminder(name: "Meds", rule: RuleSpec(daily: true, at: "08:00"), timeZone: "UTC", now: now)
+        drops = try store.addReminder(name: "Drops", rule: RuleSpec(daily: true, at: "21:00"), timeZone: nil, now: now)
+        _ = try store.takeHistoryChanges()
+    }
+
+    func at(_ days: Int) -> Instant { now.adding(seconds: Int64(days) * 86400) }
+
+    func skip(_ reminder: StoredReminder, at instant: Instant, state: OutcomeRecord.State = .skipped) throws {
+        _ = try store.recordOutcome(OutcomeRecord(
+            reminderId: reminder.id!, reminderName: reminder.name, slot: "s", scheduledAt: instant.secondsSinceEpoch, state: state,
+            decidedAt: now.secondsSinceEpoch, reason: nil))
+    }
+
+    @Test func logsAndTheirDeletionAreReportedWithTheEarliestInstant() throws {
+        _ = try store.logIntake(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
+        let old = try store.logIntake(reminderID: meds.id!, at: at(-30), timeZone: "UTC")
+        _ = try store.logIntake(reminderID: drops.id!, at: at(-1), timeZone: "UTC")
+        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: at(-30), drops.id!: at(-1)]))
+        #expect(try store.takeHistoryChanges().isEmpty)
+        _ = try store.deleteIntake(id: old.id!)
+        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: at(-30)]))
+    }
+
+    @Test func skipsAreReportedAndMissedOutcomesAreNot() throws {
+        try skip(meds, at: at(-2), state: .missed)
+        #expect(try store.takeHistoryChanges().isEmpty)
+        try skip(meds, at: at(-5))
+        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: at(-5)]))
+    }
+
+    @Test func restDaysAreReportedAsDayNumbers() throws {
+        try store.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: []), (date: "2026-10-30", reason: "sick", lightActivities: [])])
+        #expect(try store.takeHistoryChanges() == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 10, day: 30)!.dayNumber))
+        _ = try store.unmarkRestDay("2026-11-03")
+        #expect(try store.takeHistoryChanges() == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 11, day: 3)!.dayNumber))
+    }
+
+    @Test func aChangedRuleZoneOrWindowChangesEverythingAndARenameNothing() throws {
+        var changed = meds
+        changed.name = "Morning meds"
+        changed.enabled = false
+        changed = try store.updateReminder(changed, now: now)
+        #expect(try store.takeHistoryChanges().isEmpty)
+        for change in [{ (r: inout StoredReminder) in r.rule = RuleSpec(daily: true, at: "09:00") }, { $0.timeZone = "Asia/Tokyo" }, { $0.windowSeconds = 600 }] {
+            change(&changed)
+            changed = try store.updateReminder(changed, now: now)
+            #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: HistoryChanges.everything]))
+        }
+        try store.removeReminder(id: drops.id!)
+        #expect(try store.takeHistoryChanges().goals[drops.id!] == HistoryChanges.everything)
+    }
+
+    @Test func aRestoreReportsEveryReminderAndRestDay() throws {
+        _ = try store.logIntake(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
+        try store.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: [])])
+        let backup = try store.backup(exportedAt: "now")
+        _ = try store.takeHistoryChanges()
+        let other = try ReminderStore(database: try DatabaseQueue())
+        _ = try other.takeHistoryChanges()
+        _ = try other.restore(backup, merge: false)
+        let changes = try other.takeHistoryChanges()
+        #expect(changes.goals[meds.id!] == HistoryChanges.everything)
+        #expect(changes.goals[drops.id!] == HistoryChanges.everything)
+        #expect(changes.restDaysFrom == LocalDate(year: 2026, month: 11, day: 3)!.dayNumber)
+    }
+}
