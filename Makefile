@@ -59,6 +59,7 @@ bench: release
 	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
 	python3 Benchmarks/daemon_scale.py .build/release
 	python3 Benchmarks/habit_history.py .build/release
+	python3 Benchmarks/burst.py .build/release
 
 BINDIR  := $(PREFIX)/bin
 UNITDIR ?= $(HOME)/.config/systemd/user

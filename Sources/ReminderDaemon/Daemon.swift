@@ -72,17 +72,23 @@ public final class Daemon: Sendable {
         let journalAvailable = ports.journalAvailable
         router.on(Reminders.Status.self) { _ in
             let counts = try reminders.counts()
-            let next = await scheduling.nextFiring().map { FiringValue(reminderID: $0.0.id, name: $0.0.name, occurrence: $0.1) }
+            let status = scheduling.publishedStatus()
+            let next = status.next.map { FiringValue(reminderID: $0.0.id, name: $0.0.name, occurrence: $0.1) }
             return StatusValue(
-                version: RemindVersion.current, reminders: counts.total, enabled: counts.enabled, next: next, status: await scheduling.statusLine(),
+                version: RemindVersion.current, reminders: counts.total, enabled: counts.enabled, next: next, status: status.line,
                 storePath: context.store.path, journal: journalAvailable(), systemTimeZone: context.systemZone)
         }
         router.stream(Reminders.Watch.self) { [watch] call, _, reply in
             guard call.more == true else { throw VarlinkError.expectedMore() }
             let (id, stream) = watch.subscribe()
             do {
+                // A burst leaves thousands of entries queued, which the loop would send without a pause: other
+                // connections' calls run every 64.
+                var sent = 0
                 for await entry in stream {
                     try await reply(.init(entry: entry), true)
+                    sent += 1
+                    if sent % 64 == 0 { await yieldToQueuedWork() }
                 }
             } catch {
                 watch.unsubscribe(id)

@@ -188,11 +188,12 @@ public struct Scheduler: Sendable {
         return (state.reminder, next)
     }
 
-    /// Removes and returns every firing due at `now`, one per reminder: when several slots of a reminder
-    /// were missed, the latest is returned with the count. Each reminder is re-queued for its next slot.
-    public mutating func takeDue(now: Instant) -> [DueFiring] {
+    /// Removes and returns every firing due at `now` (at most `limit`, earliest first), one per reminder: when
+    /// several slots of a reminder were missed, the latest is returned with the count. Each reminder is
+    /// re-queued for its next slot.
+    public mutating func takeDue(now: Instant, limit: Int = .max) -> [DueFiring] {
         var due: [DueFiring] = []
-        while true {
+        while due.count < limit {
             dropStaleEntries()
             guard let top = queue.min, top.instant <= now.secondsSinceEpoch, var state = states[top.reminderID] else { break }
             _ = queue.popMin()

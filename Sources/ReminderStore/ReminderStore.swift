@@ -397,6 +397,14 @@ public final class ReminderStore: Sendable {
         "(" + ids.map(String.init).joined(separator: ",") + ")"
     }
 
+    /// How many reminders there are, and how many of them are enabled (counted, not read).
+    public func reminderCounts() throws(StoreError) -> (total: Int, enabled: Int) {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(enabled), 0) FROM reminder")
+            return (row?[0] ?? 0, row?[1] ?? 0)
+        }
+    }
+
     /// The smallest and largest reminder id, or nil when there is no reminder.
     public func reminderIDBounds() throws(StoreError) -> ClosedRange<Int64>? {
         try read { db in
@@ -658,18 +666,25 @@ public final class ReminderStore: Sendable {
     /// slot fire once across retries and restarts. Only ``rewindHandled(to:)`` (the clock went back) lowers
     /// `handledThrough`; a slot handled again after it is recorded a second time, marked `replanned`.
     public func recordFiring(_ record: FiringRecord, handledThrough: Instant) throws(StoreError) -> FiringRecorded {
+        try recordFirings([(record, handledThrough)])[0]
+    }
+
+    /// Records several handled firings in order, in one transaction (one write to the disk for a burst of
+    /// firings due together); each as ``recordFiring(_:handledThrough:)`` does. All or none are recorded.
+    public func recordFirings(_ batch: [(record: FiringRecord, handledThrough: Instant)]) throws(StoreError) -> [FiringRecorded] {
         try write { db in
-            let handled = try Int64.fetchOne(db, sql: "SELECT handledThrough FROM reminder WHERE id = ?", arguments: [record.reminderId])
-            if let handled, handled >= record.scheduledAt { return .alreadyHandled }
-            try db.execute(
-                sql: "UPDATE reminder SET handledThrough = max(handledThrough, ?) WHERE id = ?",
-                arguments: [handledThrough.secondsSinceEpoch, record.reminderId])
-            var copy = record
-            copy.replanned = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM firing WHERE reminderId = ? AND slot = ? AND scheduledAt = ?",
-                arguments: [record.reminderId, record.slot, record.scheduledAt]) ?? 0
-            try copy.insert(db)
-            return .recorded(replanned: copy.replanned > 0)
+            let handledThrough = try db.cachedStatement(sql: "SELECT handledThrough FROM reminder WHERE id = ?")
+            let advance = try db.cachedStatement(sql: "UPDATE reminder SET handledThrough = max(handledThrough, ?) WHERE id = ?")
+            let earlier = try db.cachedStatement(sql: "SELECT count(*) FROM firing WHERE reminderId = ? AND slot = ? AND scheduledAt = ?")
+            return try batch.map { record, through in
+                let handled = try Int64.fetchOne(handledThrough, arguments: [record.reminderId])
+                if let handled, handled >= record.scheduledAt { return .alreadyHandled }
+                try advance.execute(arguments: [through.secondsSinceEpoch, record.reminderId])
+                var copy = record
+                copy.replanned = try Int.fetchOne(earlier, arguments: [record.reminderId, record.slot, record.scheduledAt]) ?? 0
+                try copy.insert(db)
+                return .recorded(replanned: copy.replanned > 0)
+            }
         }
     }
 
@@ -749,7 +764,10 @@ public final class ReminderStore: Sendable {
     /// may still be open after a restart.
     public func announcedFirings(since: Instant) throws(StoreError) -> [FiringRecord] {
         try read { db in
-            try FiringRecord.filter(Column("scheduledAt") >= since.secondsSinceEpoch && ["fired", "late", "postponed"].contains(Column("kind")))
+            // A firing is handled at or after its instant: the handledAt index finds them without reading all.
+            try FiringRecord.filter(
+                Column("handledAt") >= since.secondsSinceEpoch && Column("scheduledAt") >= since.secondsSinceEpoch
+                    && ["fired", "late", "postponed"].contains(Column("kind")))
                 .order(Column("scheduledAt")).fetchAll(db)
         }
     }

@@ -151,12 +151,6 @@ struct Remindd: AsyncParsableCommand {
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
             journalAvailable: { journal.isJournalAvailable }))
         do { try await daemon.startReminders() } catch { throw Failure(error.description) }
-        // Counting years of habit history need not hold up READY=1: the socket answers meanwhile (a habit call
-        // that comes first counts them itself). Not a child of the group below, whose first child to end stops all.
-        Task {
-            await daemon.startHabits()
-            malloc_trim(0)  // the history was read once: hand that garbage back as well
-        }
         if let desktop = channels.desktop { Task { await desktop.run(perform: daemon.perform) } }
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
@@ -182,6 +176,13 @@ struct Remindd: AsyncParsableCommand {
                     let status = await daemon.statusLine()
                     notifier.ready(status: status)
                     journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd started: \(status); store \(databasePath)")))
+                    // Counting years of habit history waits until READY=1 (begun before, it held up the bind by
+                    // 100 ms with 10 years): the socket answers meanwhile, and a habit call that comes first
+                    // counts them itself. Not a child of the group, whose first child to end stops all.
+                    Task {
+                        await daemon.startHabits()
+                        malloc_trim(0)  // the history was read once: hand that garbage back as well
+                    }
                 })
             }
             group.addTask {

@@ -14,8 +14,9 @@ import uuid
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Benchmarks"))
+from daemon_process import start_journald  # noqa: E402  (shared with the benchmarks)
 BIN = pathlib.Path(os.environ.get("REMINDD_BIN_DIR", ROOT / ".build" / "debug"))
-JOURNAL_SOCKET = "/run/systemd/journal/socket"
 
 
 @pytest.fixture(scope="session")
@@ -28,22 +29,12 @@ def remindctl():
 @pytest.fixture(scope="session")
 def journald():
     """A running systemd-journald: the system's, or one started here (and stopped afterwards)."""
-    started = None
-    if not journal_listens():
-        # journald binds its sockets before it listens: wait for its own READY=1 over sd_notify.
-        with tempfile.TemporaryDirectory() as tmp:
-            notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-            notify.bind(f"{tmp}/notify")
-            notify.settimeout(10)
-            started = subprocess.Popen(["/lib/systemd/systemd-journald"], env=dict(os.environ, NOTIFY_SOCKET=f"{tmp}/notify"),
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            while b"READY=1" not in notify.recv(4096):
-                pass
-            notify.close()
-    yield Journal()
-    if started:
-        started.terminate()
-        started.wait(timeout=10)
+    with tempfile.TemporaryDirectory() as tmp:
+        started = start_journald(tmp)
+        yield Journal()
+        if started:
+            started.terminate()
+            started.wait(timeout=10)
 
 
 def process_start(pid):
@@ -56,18 +47,6 @@ def process_start(pid):
     except (OSError, ValueError, IndexError, StopIteration):
         return None
     return boot + ticks / os.sysconf("SC_CLK_TCK")
-
-
-def journal_listens():
-    """Whether a journald accepts on the socket (a stopped one may leave the socket file behind)."""
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    try:
-        probe.connect(JOURNAL_SOCKET)
-        return True
-    except OSError:
-        return False
-    finally:
-        probe.close()
 
 
 class Journal:

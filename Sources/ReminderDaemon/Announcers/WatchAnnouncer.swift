@@ -8,8 +8,9 @@ import Synchronization
 /// Each subscriber has a bounded queue: one that lets ``queueLimit`` entries pile up (a client that does not
 /// read) is dropped, its stream ended and marked lagging, rather than holding memory or anyone else up.
 public final class WatchAnnouncer: Announcer {
-    /// Entries a subscriber may have waiting before it is dropped.
-    static let queueLimit = 256
+    /// Entries a subscriber may have waiting before it is dropped: more than a burst of 10,000 firings due at
+    /// one instant, which a client reading as fast as it can still sees pile up (a few MB at most).
+    static let queueLimit = 16_384
 
     private struct Subscribers {
         var streams: [UInt64: AsyncStream<HistoryEntryValue>.Continuation] = [:]

@@ -379,8 +379,7 @@ struct ReminderService: Sendable {
 
     /// Counts for the Status call.
     func counts() throws(ServiceError) -> (total: Int, enabled: Int) {
-        let stored = try storing { () throws(StoreError) in try context.store.reminders() }
-        return (stored.count, stored.filter(\.enabled).count)
+        try storing { () throws(StoreError) in try context.store.reminderCounts() }
     }
 
     /// The built-in weekly rest check-in: added once, on the first start; the user may disable or remove it.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ReminderCore
 import ReminderScheduling
 import ReminderStore
@@ -19,6 +20,8 @@ actor SchedulingService {
 
     /// Reminder ids read at a time by a load, between chances for other work to run.
     static let loadChunk = 2_000
+    /// Firings due together that are recorded in one transaction and announced before other work may run.
+    static let burstChunk = 500
 
     /// How long to wait before trying again to record firings the store refused.
     static let storeRetrySeconds: Int64 = 30
@@ -26,6 +29,13 @@ actor SchedulingService {
     private let context: DaemonContext
     private let statusReporter: any StatusReporter
     private var scheduler = Scheduler()
+    /// The status as of the last re-plan (see ``publishedStatus()``).
+    private struct Published: Sendable {
+        var next: (SchedulableReminder, Occurrence)?
+        var planned = "starting"
+        var waiting: String?
+    }
+    private nonisolated let published = Mutex(Published())
     /// The pending snooze of each snoozed occurrence (a second snooze replaces the first), and when it is due.
     private var snoozes: [OccurrenceKey: (due: Instant, firing: DueFiring)] = [:]
     private var wakeUps: [WakeUp: Instant] = [:]
@@ -308,15 +318,26 @@ actor SchedulingService {
         return Array((planned + snoozed).sorted { ($0.at, $0.reminder.id) < ($1.at, $1.reminder.id) }.prefix(count))
     }
 
-    /// The earliest upcoming firing.
-    func nextFiring() -> (SchedulableReminder, Occurrence)? { scheduler.nextFiring() }
-
     /// The one-line state for STATUS= and Status(): `3 reminders, next: Vitamin D at Sun 09:00`.
     func statusLine() -> String {
-        let line = plannedLine()
-        if let storeRetry { return "Cannot record firings (\(unrecorded.count) waiting, retrying): \(storeRetry.reason); \(line)" }
-        if let problem = context.store.fileProblem { return "Cannot write: \(problem); \(line)" }
-        return line
+        Self.statusLine(planned: plannedLine(), waiting: waitingLine(), store: context.store)
+    }
+
+    /// What the `Status` method reports, as of the last re-plan, read without waiting for this actor: a status
+    /// call answers at once during a burst of thousands of firings (the next firing is then the burst's).
+    nonisolated func publishedStatus() -> (next: (SchedulableReminder, Occurrence)?, line: String) {
+        let published = published.withLock { $0 }
+        return (published.next, Self.statusLine(planned: published.planned, waiting: published.waiting, store: context.store))
+    }
+
+    private static func statusLine(planned: String, waiting: String?, store: ReminderStore) -> String {
+        if let waiting { return "\(waiting); \(planned)" }
+        if let problem = store.fileProblem { return "Cannot write: \(problem); \(planned)" }
+        return planned
+    }
+
+    private func waitingLine() -> String? {
+        storeRetry.map { "Cannot record firings (\(unrecorded.count) waiting, retrying): \($0.reason)" }
     }
 
     private func plannedLine() -> String {
@@ -331,7 +352,7 @@ actor SchedulingService {
     /// Handles everything due at `now`, re-arms the wake-up and reports the status.
     /// - Parameter afterDowntime: the daemon is starting: what is due was missed while it was not running.
     /// - Returns: the other services' wake-ups that came due (they are cleared; their owners set the next).
-    func tick(now: Instant, afterDowntime: Bool = false) -> [WakeUp] {
+    func tick(now: Instant, afterDowntime: Bool = false) async -> [WakeUp] {
         if let retry = storeRetry, retry.at <= now { recordWaiting(now: now) }
         // Windows first: at 20:00 the morning's occurrence is missed (and stops repeating), then the evening's
         // fires.
@@ -340,8 +361,14 @@ actor SchedulingService {
             if snoozes[key] != nil { dropSnooze(key) }
             decide(entry.firing, windowEnd: entry.windowEnd, now: now)
         }
-        for firing in scheduler.takeDue(now: now) {
-            handle(firing, now: now, afterDowntime: afterDowntime)
+        // A burst (thousands due at one instant) is taken and handled in chunks, letting other work (a call, a
+        // Watch stream) run between them. A reload meanwhile may plan a slot of the burst again: the store
+        // records a slot once, and only what it recorded is announced.
+        while true {
+            let due = scheduler.takeDue(now: now, limit: Self.burstChunk)
+            handle(due, now: now, afterDowntime: afterDowntime)
+            guard due.count == Self.burstChunk else { break }
+            await yieldToQueuedWork()
         }
         for (key, snooze) in snoozes.filter({ $0.value.due <= now }).sorted(by: { $0.key < $1.key }) {
             dropSnooze(key)
@@ -361,6 +388,7 @@ actor SchedulingService {
         let deadlines = [scheduler.nextDeadline(), snoozes.values.map(\.due).min(), open.values.map(\.windowEnd).min(), repeats, storeRetry?.at]
             + wakeUps.values.map { Optional($0) }
         context.clock.wake(at: deadlines.compactMap { $0 }.min())
+        published.withLock { $0 = Published(next: scheduler.nextFiring(), planned: plannedLine(), waiting: waitingLine()) }
         let status = statusLine()
         if status != lastStatus {
             statusReporter.status(status)
@@ -368,45 +396,57 @@ actor SchedulingService {
         }
     }
 
-    private func handle(_ firing: DueFiring, now: Instant, afterDowntime: Bool) {
-        let occurrence = firing.occurrence
-        let logs = (try? context.store.intakes(
-            reminderID: firing.reminder.id, from: occurrence.instant.adding(seconds: -2 * 86400), through: occurrence.instant)) ?? []
+    /// Handles firings due together: one read of their logs, one write for their records, then each announced.
+    private func handle(_ firings: [DueFiring], now: Instant, afterDowntime: Bool) {
+        guard let earliest = firings.map(\.occurrence.instant).min(), let latest = firings.map(\.occurrence.instant).max() else { return }
+        let ids = Array(Set(firings.map(\.reminder.id)))
+        let logs = (try? context.store.intakes(reminderIDs: ids, from: earliest.adding(seconds: -2 * 86400), through: latest)) ?? [:]
+        record(firings.map { firing in
+            let from = firing.occurrence.instant.adding(seconds: -2 * 86400)
+            let own = (logs[firing.reminder.id] ?? []).filter { $0 >= from && $0 <= firing.occurrence.instant }
+            return event(for: firing, logs: own, now: now, afterDowntime: afterDowntime)
+        })
+    }
+
+    /// What becomes of a due firing: announced (on time or late), suppressed by a log, skipped, or postponed.
+    private func event(for firing: DueFiring, logs: [Instant], now: Instant, afterDowntime: Bool) -> FiringEvent {
         let action = scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp, afterDowntime: afterDowntime)
         switch action {
         case .fire, .catchUp:
             if skippedAhead.remove(OccurrenceKey(firing)) != nil, let reason = skipReason(of: firing) {
-                return record(FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.isEmpty ? "" : ": \(reason)")))
+                return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.isEmpty ? "" : ": \(reason)"))
             }
             if let snooze = snoozes[OccurrenceKey(firing)] {
                 let until = FiringWording.when(firing.reminder.zone, snooze.due)
-                return record(FiringEvent(kind: .postponed, firing: firing, handledAt: now, detail: "snoozed until \(until)"))
+                return FiringEvent(kind: .postponed, firing: firing, handledAt: now, detail: "snoozed until \(until)")
             }
         case .suppress, .skipMissed: break
         }
         switch action {
-        case .fire: record(FiringEvent(kind: .fired, firing: firing, handledAt: now))
-        case .catchUp: record(FiringEvent(kind: .late, firing: firing, handledAt: now))
-        case .suppress(_, let reason): record(FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: reason))
-        case .skipMissed: record(FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "catch-up is off"))
+        case .fire: return FiringEvent(kind: .fired, firing: firing, handledAt: now)
+        case .catchUp: return FiringEvent(kind: .late, firing: firing, handledAt: now)
+        case .suppress(_, let reason): return FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: reason)
+        case .skipMissed: return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "catch-up is off")
         }
     }
 
-    /// Records the firing durably, then announces it: a crash in between loses one announcement but never
-    /// repeats a slot. When the store refuses the write the firing waits, unannounced, and is tried again
-    /// (announcing a slot the store does not know would announce it again after a restart).
-    private func record(_ event: FiringEvent) {
-        guard unrecorded.isEmpty else { return unrecorded.append(event) }  // keep the order
-        let recorded: ReminderStore.FiringRecorded
+    /// Records the firings durably (in one transaction), then announces them: a crash in between loses their
+    /// announcements but never repeats a slot. When the store refuses the write the firings wait, unannounced,
+    /// and are tried again (announcing a slot the store does not know would announce it again after a restart).
+    private func record(_ events: [FiringEvent]) {
+        guard let first = events.first else { return }
+        guard unrecorded.isEmpty else { return unrecorded += events }  // keep the order
+        let recorded: [ReminderStore.FiringRecorded]
         do {
-            recorded = try context.store.recordFiring(FiringRecord(event), handledThrough: max(event.firing.occurrence.instant, event.handledAt))
+            recorded = try context.store.recordFirings(events.map { (FiringRecord($0), max($0.firing.occurrence.instant, $0.handledAt)) })
         } catch {
-            unrecorded.append(event)
-            storeRetry = (event.handledAt.adding(seconds: Self.storeRetrySeconds), error.description)
-            context.say(.error, "Could not record firing \(event.firing.slotID), so it is not announced yet: \(error); trying again every \(Self.storeRetrySeconds) s")
+            unrecorded += events
+            storeRetry = (first.handledAt.adding(seconds: Self.storeRetrySeconds), error.description)
+            let which = first.firing.slotID + (events.count > 1 ? " and \(events.count - 1) more" : "")
+            context.say(.error, "Could not record firing \(which), so it is not announced yet: \(error); trying again every \(Self.storeRetrySeconds) s")
             return
         }
-        announce(event, recorded)
+        for (event, recorded) in zip(events, recorded) { announce(event, recorded) }
     }
 
     /// Announces a recorded firing (a re-planned one says so); a slot the store had already handled is not.

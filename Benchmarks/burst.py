@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""A burst: 10,000 reminders due at the same instant, on the real daemon with the real journald.
+
+The store is filled with COUNT daily reminders at one second a few seconds ahead. Measured from that instant:
+when the last firing reached a Watch client, and when the last firing entry reached the journal (its
+__REALTIME_TIMESTAMP, read back with journalctl); how many of each arrived; and how long `remindctl status`
+(the whole process) took when issued during the burst, against the same command on the idle daemon before
+it (the baseline, same run), and the slowest of Status calls sent over the socket every 20 ms meanwhile.
+Issue 13's targets: the journal's last entry within 1 s, status within 100 ms.
+
+Usage: burst.py BIN_DIR [COUNT]
+"""
+import json
+import os
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import daemon_process
+from daemon_process import stop
+
+BIN = sys.argv[1]
+COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
+FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"  # MessageID.fired
+
+
+def status_seconds(env):
+    began = time.monotonic()
+    subprocess.run([os.path.join(BIN, "remindctl"), "status"], env=env, check=True, capture_output=True)
+    return time.monotonic() - began
+
+
+def main():
+    root = tempfile.mkdtemp(prefix="remindd-burst-")
+    journald = daemon_process.start_journald(root)
+    env = dict(os.environ, XDG_STATE_HOME=f"{root}/state", XDG_RUNTIME_DIR=f"{root}/run", XDG_CONFIG_HOME=f"{root}/config", TZ="UTC")
+    os.makedirs(f"{root}/run", mode=0o700)
+    socket_path = f"{root}/run/remindd/control.sock"
+    process, _ = daemon_process.start(BIN, root, env)  # creates the schema
+    stop(process)
+
+    # Far enough ahead for the start, the Watch client and the baseline; a whole second, so the rule says it.
+    due = int(time.time()) + 6
+    at = time.strftime("%H:%M:%S", time.gmtime(due))
+    now = int(time.time())
+    db = sqlite3.connect(f"{root}/state/remindd/remindd.sqlite")
+    db.executemany("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES (?, ?, 'UTC', 1, ?, ?)",
+                   [(f"burst-{i}", json.dumps({"daily": True, "at": at}), now, now) for i in range(COUNT)])
+    db.commit()
+    db.close()
+
+    process, _ = daemon_process.start(BIN, root, env)
+    watch = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    watch.connect(socket_path)
+    watch.sendall(json.dumps({"method": "io.remindd.Reminders.Watch", "more": True}).encode() + b"\0")
+    baseline = [status_seconds(env) for _ in range(10)]
+    assert time.time() < due - 0.5, "the daemon took too long to start: raise the lead time"
+
+    arrivals = []
+
+    def read_watch():
+        data = b""
+        while len(arrivals) < COUNT:
+            chunk = watch.recv(1 << 20)
+            if not chunk:
+                return
+            data += chunk
+            *complete, data = data.split(b"\0")
+            arrived = time.time()
+            for message in map(json.loads, complete):
+                if "error" in message:
+                    print(f"  the Watch stream ended: {message}")
+                    return
+                if message["parameters"]["entry"]["reminderName"].startswith("burst-"):
+                    arrivals.append(arrived)
+
+    reader = threading.Thread(target=read_watch, daemon=True)
+    reader.start()
+    probes = []
+
+    def probe():
+        """A Status call over the socket every 20 ms from the instant until the burst is over: (sent, seconds)."""
+        time.sleep(max(0.0, due - time.time()))
+        while len(arrivals) < COUNT and time.time() < due + 30:
+            began = time.time()
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                s.connect(socket_path)
+                s.sendall(json.dumps({"method": "io.remindd.Reminders.Status"}).encode() + b"\0")
+                data = b""
+                while not data.endswith(b"\0"):
+                    data += s.recv(1 << 16)
+            probes.append((began - due, time.time() - began))
+            time.sleep(0.02)
+
+    prober = threading.Thread(target=probe, daemon=True)
+    prober.start()
+    time.sleep(max(0.0, due - time.time()))
+    during = []
+    while len(arrivals) < COUNT and time.time() < due + 30:
+        during.append(status_seconds(env))
+    prober.join(timeout=30)
+    reader.join(timeout=30)
+    time.sleep(1)  # journald writes what it received
+    out = subprocess.run(["journalctl", "--no-pager", "-o", "json", f"_PID={process.pid}", f"MESSAGE_ID={FIRED}",
+                          "--output-fields=__REALTIME_TIMESTAMP,REMINDER_NAME"], capture_output=True, text=True).stdout
+    entries = [json.loads(line) for line in out.splitlines() if line.strip()]
+    journal_times = [int(e["__REALTIME_TIMESTAMP"]) / 1e6 for e in entries if e.get("REMINDER_NAME", "").startswith("burst-")]
+    stop(process)
+    if journald:
+        journald.terminate()
+        journald.wait(timeout=10)
+
+    def verdict(ok):
+        return "met" if ok else "NOT MET"
+
+    last_journal = max(journal_times) - due if journal_times else float("inf")
+    last_watch = max(arrivals) - due if arrivals else float("inf")
+    worst = max(during) if during else float("inf")
+    print(f"Burst: {COUNT} reminders due at the same instant")
+    print(f"  firings in the journal:             {len(journal_times)} of {COUNT}")
+    print(f"  firings to the Watch client:         {len(arrivals)} of {COUNT}")
+    print(f"  last journal entry after the instant: {last_journal * 1000:.0f} ms   target < 1000 ms: {verdict(last_journal < 1 and len(journal_times) == COUNT)}")
+    print(f"  last Watch event after the instant:   {last_watch * 1000:.0f} ms")
+    print(f"  remindctl status, idle (baseline):    {statistics.median(baseline) * 1000:.1f} ms")
+    print(f"  remindctl status during the burst:    {len(during)} issued, median {statistics.median(during) * 1000:.1f} ms, "
+          f"slowest {worst * 1000:.1f} ms   target < 100 ms: {verdict(worst < 0.1)}")
+    slowest = max(probes, key=lambda p: p[1]) if probes else (0, 0)
+    print(f"  Status over the socket, every 20 ms:  {len(probes)} calls, slowest {slowest[1] * 1000:.0f} ms (sent {slowest[0] * 1000:.0f} ms after the instant)")
+
+
+if __name__ == "__main__":
+    main()
