@@ -35,7 +35,7 @@ public enum GoalStreak {
     /// instant are neutral; before that day only logs count, and counting stops at the earlier of that day and
     /// the day of the first log.
     /// - Parameters:
-    ///   - logs: the goal's logs, oldest first: all of them, or, with `settled`, those after its `through`.
+    ///   - logs: the goal's logs, oldest first: all of them, or, with `settled`, at least those after its `through`.
     ///   - skips: the instants of the occurrences the user skipped.
     ///   - settled: what an earlier call returned for the same goal, rule, skips, logs and rest days up to its
     ///     `through`, when it ``Settled/applies(on:)`` today.
