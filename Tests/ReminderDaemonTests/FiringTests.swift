@@ -154,3 +154,27 @@ struct FiringTests {
         }
     }
 }
+
+/// Many reminders due at one instant are taken, recorded and announced in chunks (`burstChunk`), with other
+/// work let in between: each still fires exactly once, is recorded once, and a restart announces none again.
+@Suite("A burst of firings at one instant")
+struct BurstTests {
+    @Test func everyFiringOfABurstAcrossChunksIsAnnouncedAndRecordedOnce() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:59:00Z"))
+        let count = SchedulingService.burstChunk * 2 + 7
+        for index in 0..<count { try await daemon.add("Burst \(index)", ["daily": true, "at": "08:00"], timeZone: "UTC") }
+        // A call made while the burst is handled is answered, whichever chunk it lands between.
+        async let status = daemon.call(Reminders.Status.self, NoFields())
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        #expect(try await status.reminders == count + 1)  // and the built-in rest check-in
+        let fired = daemon.announcer.firings.filter { $0.firing.reminder.name.hasPrefix("Burst ") }
+        #expect(fired.count == count)
+        #expect(Set(fired.map(\.firing.reminder.name)).count == count)
+        #expect(fired.allSatisfy { $0.kind == .fired && $0.scheduled == instant("2026-03-02T08:00:00Z") })
+        let recorded = try await daemon.call("History", ["limit": .number(Double(count + 10))], as: [String: [HistoryEntryValue]].self)["entries"]!
+        #expect(recorded.filter { $0.reminderName.hasPrefix("Burst ") && $0.kind == "fired" }.count == count)
+
+        try await daemon.restart()
+        #expect(daemon.announcer.firings.filter { $0.firing.reminder.name.hasPrefix("Burst ") }.count == count)
+    }
+}
