@@ -111,6 +111,7 @@ public final class Daemon: Sendable {
 
     /// The first half of ``start()``: loads the reminders and handles what came due while the daemon was not
     /// running. The daemon can answer after it.
+    @discardableResult
     public func startReminders() async throws(StoreError) -> Int {
         await reminders.addBuiltIns()
         fitness.pruneOldEntries()

@@ -35,7 +35,7 @@ struct VarlinkFuzzTests {
     static func value(_ random: inout SeededGenerator, depth: Int = 0) -> JSONValue {
         switch Int.random(in: 0..<(depth > 2 ? 5 : 7), using: &random) {
         case 0: return .string(strings.randomElement(using: &random)!)
-        case 1: return .number([0, 1, -1, 3, 1e300, -1e300, 0.5, 9_223_372_036_854_775_807, 1e19].randomElement(using: &random)!)
+        case 1: return .number([0, 1, -1, 3, 1e300, -1e300, 0.5, 9.223_372_036_854_775_807e18, 1e19].randomElement(using: &random)!)
         case 2: return .bool(Bool.random(using: &random))
         case 3: return .null
         case 4: return .string(String(Int.random(in: -100...100, using: &random)))

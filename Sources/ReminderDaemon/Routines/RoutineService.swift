@@ -70,7 +70,6 @@ struct RoutineService: Sendable {
 
     func select(_ id: String, start starts: String?, at remind: String?) async throws(ServiceError) -> RoutineSelectionValue {
         let routine = try routine(id)
-        let zone = try context.zone(named: nil)
         let now = context.clock.now()
         let start = try context.date(starts, parameter: "start", now: now)
         var remindAt: TimeOfDay?

@@ -10,8 +10,11 @@ import VarlinkServer
 /// occurrences whose window closed), and arms the next wake-up.
 ///
 /// An actor: the clock's events and the services' changes arrive concurrently and are applied one at a time.
-/// The decisions come from the pure `Scheduler`; this type reads the store, records, and announces.
+/// The decisions come from the pure `Scheduler`; this type reads the store, records, and announces. It runs on
+/// a ``DedicatedThread``, so that the control socket answers while a burst is handled.
 actor SchedulingService {
+    nonisolated var unownedExecutor: UnownedSerialExecutor { DedicatedThread.executor }
+
     /// Other reasons to wake than reminders; the service that asked handles them (see ``Daemon``).
     enum WakeUp: Hashable, Sendable, CaseIterable {
         /// The habit service's next look at the rest suggestion.
