@@ -57,6 +57,13 @@ public final class ReminderStore: Sendable {
         }
     }
 
+    /// Hands back the memory SQLite keeps for reading (page caches, prepared statements): the reader
+    /// connections are closed and the writer's cache emptied; the next read opens a reader again. Called after
+    /// start-up, whose parallel load filled a page cache per reader.
+    public func releaseMemory() {
+        (database as? DatabasePool)?.releaseMemory()
+    }
+
     /// Opens the store on a database the caller made (an in-memory `DatabaseQueue` in tests) and migrates it.
     /// - Parameter path: what ``path`` reports.
     public init(database: any DatabaseWriter, path: String = ":memory:") throws(StoreError) {
@@ -855,7 +862,7 @@ final class SQLiteConnection {
         self.reportedPath = reportedPath
         let flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
         guard sqlite3_open_v2(path, &connection, flags, nil) == SQLITE_OK else {
-            defer { sqlite3_close_v2(connection) }
+            // The handle SQLite returns even then is closed by deinit (it runs once every property is set).
             throw .unavailable(path: reportedPath, detail: String(cString: sqlite3_errmsg(connection)))
         }
     }
@@ -898,8 +905,7 @@ final class InstanceLock: Sendable {
         guard descriptor >= 0 else { throw .unavailable(path: storePath, detail: "cannot open its lock file \(path): \(String(cString: strerror(errno)))") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            close(descriptor)
-            throw .locked(path: storePath, pid: holder)
+            throw .locked(path: storePath, pid: holder)  // deinit closes the file (it runs for a thrown init too)
         }
         let pid = "\(getpid())\n"
         ftruncate(descriptor, 0)
@@ -911,5 +917,7 @@ final class InstanceLock: Sendable {
         flock(descriptor, LOCK_UN)
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
 }

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import Synchronization
 
 /// Wakes the daemon at a wall-clock deadline, when the wall clock, the system time zone or the zone files
 /// change, and on signals.
@@ -28,10 +29,8 @@ public final class SystemClockMonitor: Sendable {
         case signal(Int32)
     }
 
-    private let timerDescriptor: Int32
-    private let inotifyDescriptor: Int32
-    private let stopDescriptor: Int32
-    private let signalDescriptor: Int32
+    /// Owns the descriptors: it closes them when it ends, and refuses to touch them after.
+    private let thread: PollingThread
 
     /// The events, in order; the stream ends after ``stop()``.
     public let events: AsyncStream<Event>
@@ -50,7 +49,7 @@ public final class SystemClockMonitor: Sendable {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)  // a full pipe must never block a handler
         }
-        signalDescriptor = pipeEnds[0]
+        let signalDescriptor = pipeEnds[0]
         signalPipeWriteEnd = pipeEnds[1]
         for number in signals {
             var action = sigaction()
@@ -62,9 +61,9 @@ public final class SystemClockMonitor: Sendable {
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
         }
-        timerDescriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC) | Int32(TFD_NONBLOCK))  // a re-arm between poll and read must not block
+        let timerDescriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC) | Int32(TFD_NONBLOCK))  // a re-arm between poll and read must not block
         guard timerDescriptor >= 0 else { throw SystemError(operation: "timerfd_create") }
-        inotifyDescriptor = inotify_init1(Int32(IN_CLOEXEC))
+        let inotifyDescriptor = inotify_init1(Int32(IN_CLOEXEC))
         var zoneSettingWatch: Int32 = -1
         if inotifyDescriptor >= 0 {
             let changes = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
@@ -73,11 +72,12 @@ public final class SystemClockMonitor: Sendable {
                 _ = inotify_add_watch(inotifyDescriptor, directory, changes | UInt32(IN_MOVED_FROM))
             }
         }
-        stopDescriptor = eventfd(0, Int32(EFD_CLOEXEC))
+        let stopDescriptor = eventfd(0, Int32(EFD_CLOEXEC))
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
         let thread = PollingThread(
             timer: timerDescriptor, inotify: inotifyDescriptor, zoneSettingWatch: zoneSettingWatch, signals: signalDescriptor,
             stop: stopDescriptor, continuation: continuation)
+        self.thread = thread
         try DetachedThread.start { thread.run() }
     }
 
@@ -86,7 +86,7 @@ public final class SystemClockMonitor: Sendable {
     public func arm(atEpochSeconds seconds: Int64) {
         var spec = itimerspec()
         spec.it_value.tv_sec = Int(max(seconds, 1))  // zero would disarm
-        timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+        thread.whileOpen { timer, _ in _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil) }
     }
 
     /// Disarms the timer but keeps watching for clock changes (with a deadline far in the future).
@@ -113,10 +113,13 @@ public final class SystemClockMonitor: Sendable {
         return found
     }
 
-    /// Stops the polling thread and ends ``events``.
+    /// Stops the polling thread and ends ``events``. Once it stopped, nothing is done (its descriptors are closed,
+    /// and their numbers may belong to other files by then).
     public func stop() {
-        var one: UInt64 = 1
-        _ = write(stopDescriptor, &one, 8)
+        thread.whileOpen { _, stop in
+            var one: UInt64 = 1
+            _ = write(stop, &one, 8)
+        }
     }
 
     deinit {
@@ -130,6 +133,8 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
 /// The blocking half of ``SystemClockMonitor``: owns the descriptors' reads on its own thread.
 private final class PollingThread: Sendable {
+    /// Whether ``run()`` ended and closed the descriptors.
+    private let closed = Mutex(false)
     let timer: Int32
     let inotify: Int32
     /// The inotify watch on `/etc`; every other watch is on the zone files.
@@ -153,13 +158,23 @@ private final class PollingThread: Sendable {
         self.continuation = continuation
     }
 
+    /// Runs `body` with the timer and the stop descriptor unless they were closed, and keeps them open meanwhile.
+    func whileOpen(_ body: (_ timer: Int32, _ stop: Int32) -> Void) {
+        closed.withLock { closed in
+            if !closed { body(timer, stop) }
+        }
+    }
+
     func run() {
         defer {
             continuation.finish()
-            close(timer)
-            if inotify >= 0 { close(inotify) }
-            if signals >= 0 { close(signals) }
-            close(stop)
+            closed.withLock { closed in
+                closed = true
+                close(timer)
+                if inotify >= 0 { close(inotify) }
+                if signals >= 0 { close(signals) }
+                close(stop)
+            }
         }
         var descriptors = [
             pollfd(fd: timer, events: Int16(POLLIN), revents: 0),

@@ -42,6 +42,8 @@ public final class VarlinkConnection {
     /// Connects to the socket at `path`, waiting at most `timeoutSeconds` for a daemon whose queue is full, and
     /// only to a process of the same user (`SO_PEERCRED`).
     public init(path: String, timeoutSeconds: Int = 10) throws(ConnectionError) {
+        // Every path below that throws leaves the socket to deinit, which runs for a class whose stored
+        // properties were all set: closing it here too closed it twice (another thread's file, by then).
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .system("socket: \(String(cString: strerror(errno)))") }
         // A Unix-socket connect waits for room in the listener's queue up to the send timeout.
@@ -51,7 +53,6 @@ public final class VarlinkConnection {
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(descriptor)
             throw .system("socket path too long: \(path)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -62,7 +63,6 @@ public final class VarlinkConnection {
         }
         if result != 0 {
             let code = errno
-            close(descriptor)
             if code == ENOENT || code == ECONNREFUSED { throw .notRunning(path: path) }
             if code == EAGAIN || code == EWOULDBLOCK { throw .notAccepting(path: path, seconds: timeoutSeconds) }
             throw .system("connect \(path): \(String(cString: strerror(code)))")
@@ -71,17 +71,15 @@ public final class VarlinkConnection {
         var length = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &peer, &length) == 0 else {
             let code = errno
-            close(descriptor)
             throw .system("SO_PEERCRED \(path): \(String(cString: strerror(code)))")
         }
         if peer.uid != getuid() {
-            close(descriptor)
             throw .foreignPeer(path: path, uid: peer.uid)
         }
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Calls a method and returns its single reply's parameters.

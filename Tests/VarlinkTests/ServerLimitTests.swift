@@ -121,10 +121,7 @@ final class RawClient: Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard connected == 0 else {
-            Glibc.close(descriptor)
-            throw POSIXError(.ECONNREFUSED)
-        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }  // deinit closes the socket
         var limit = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
