@@ -6,14 +6,33 @@ public struct ReminderRule: Hashable, Sendable {
     public var days: DaySelector
     /// The wall-clock times on each selected day, ascending and without duplicates.
     public private(set) var times: TimeList
+    /// The parts most rules do not have, out of line (nil when none is set): a daemon may hold 100,000 rules.
+    private var bounds: OutOfLine<Bounds>?
+
+    private struct Bounds: Hashable, Sendable {
+        var start: LocalDateTime?
+        var until: LocalDate?
+        var skippedDayNumbers: [Int] = []
+        var preset: Preset?
+    }
+
     /// No firing before this local date-time (the first day, and the anchor of `every` rules).
-    public var start: LocalDateTime?
+    public var start: LocalDateTime? {
+        get { bounds?.value.start }
+        set { updateBounds { $0.start = newValue } }
+    }
     /// No firing after this local date (inclusive last day).
-    public var until: LocalDate?
+    public var until: LocalDate? {
+        get { bounds?.value.until }
+        set { updateBounds { $0.until = newValue } }
+    }
     /// Local dates on which the rule does not fire (holidays, vacations), ascending day numbers.
-    public private(set) var skippedDayNumbers: [Int]
+    public var skippedDayNumbers: [Int] { bounds?.value.skippedDayNumbers ?? [] }
     /// The preset the rule was expanded from ("Twice a Day"), kept for display.
-    public var preset: Preset?
+    public var preset: Preset? {
+        get { bounds?.value.preset }
+        set { updateBounds { $0.preset = newValue } }
+    }
 
     public init(
         days: DaySelector, times: [TimeOfDay], start: LocalDateTime? = nil, until: LocalDate? = nil,
@@ -21,10 +40,16 @@ public struct ReminderRule: Hashable, Sendable {
     ) {
         self.days = days
         self.times = TimeList(Self.sortedUnique(times))
-        self.start = start
-        self.until = until
-        self.skippedDayNumbers = Self.sortedUnique(skip.map(\.dayNumber))
-        self.preset = preset
+        updateBounds {
+            $0 = Bounds(start: start, until: until, skippedDayNumbers: Self.sortedUnique(skip.map(\.dayNumber)), preset: preset)
+        }
+    }
+
+    /// Changes the out-of-line parts; a rule left with none keeps no box (so that equal rules are equal).
+    private mutating func updateBounds(_ change: (inout Bounds) -> Void) {
+        var value = bounds?.value ?? Bounds()
+        change(&value)
+        bounds = value == Bounds() ? nil : OutOfLine(value)
     }
 
     private static func sortedUnique<T: Comparable>(_ values: [T]) -> [T] {
@@ -41,6 +66,17 @@ public struct ReminderRule: Hashable, Sendable {
         if let preset { return "\(preset.rawValue.lowercased()), \(at)" }
         return "\(days.summary) \(at)"
     }
+}
+
+/// A value kept behind one pointer, for the parts most values lack, so that those lacking them stay small (an
+/// optional of it is one word). Immutable, compared and hashed by its value: it behaves as the value would.
+public final class OutOfLine<Value: Hashable & Sendable>: Hashable, Sendable {
+    public let value: Value
+
+    public init(_ value: Value) { self.value = value }
+
+    public static func == (a: OutOfLine, b: OutOfLine) -> Bool { a === b || a.value == b.value }
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// A rule's times of day, ascending: the first one inline, any others in an array, so the common

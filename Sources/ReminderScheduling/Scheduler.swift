@@ -7,18 +7,23 @@ public struct SchedulableReminder: Sendable, Hashable {
     public let name: String
     public let rule: ReminderRule
     public let zone: TimeZoneRules
+    /// The window, `Int64.min` for none: an optional would take 16 bytes (the scheduler holds one per reminder).
+    private let storedWindowSeconds: Int64
+    /// The delivery, nil when it is the default (as for most reminders): one word instead of 40 bytes.
+    private let storedDelivery: OutOfLine<Delivery>?
+
     /// The reminder's own window (see `ReminderRule.windowEnd(of:windowSeconds:in:)`); nil: the default.
-    public let windowSeconds: Int64?
+    public var windowSeconds: Int64? { storedWindowSeconds == .min ? nil : storedWindowSeconds }
     /// Repeats, command and urgency of its announcements.
-    public let delivery: Delivery
+    public var delivery: Delivery { storedDelivery?.value ?? Delivery() }
 
     public init(id: Int64, name: String, rule: ReminderRule, zone: TimeZoneRules, windowSeconds: Int64? = nil, delivery: Delivery = Delivery()) {
         self.id = id
         self.name = name
         self.rule = rule
         self.zone = zone
-        self.windowSeconds = windowSeconds
-        self.delivery = delivery
+        storedWindowSeconds = windowSeconds ?? .min
+        storedDelivery = delivery.isDefault ? nil : OutOfLine(delivery)
     }
 
     /// When the window of one of its occurrences closes.
@@ -108,17 +113,21 @@ public struct Scheduler: Sendable {
         queue.reserveCapacity(count)
     }
 
-    /// The states, stored densely (a dictionary of 150-byte values would be mostly empty buckets) and found
-    /// by id through a small index; removal moves the last state into the hole.
+    /// The states, stored densely, and found by id through an index sorted by id (a dictionary, even of
+    /// indices, would be mostly empty buckets: 3 MB for 100,000); removal moves the last state into the hole.
     private struct StateTable: Sendable {
+        private struct IndexEntry: Sendable {
+            let id: Int64
+            var slot: Int32
+        }
         private var values: [State] = []
-        private var slots: [Int64: Int32] = [:]
+        private var index: [IndexEntry] = []
 
         var count: Int { values.count }
 
         mutating func reserveCapacity(_ count: Int) {
             values.reserveCapacity(count)
-            slots.reserveCapacity(count)
+            index.reserveCapacity(count)
         }
 
         /// Changes every state in place.
@@ -126,21 +135,38 @@ public struct Scheduler: Sendable {
             for index in values.indices { change(&values[index]) }
         }
 
+        /// Where `id` is in the index, or where it would go.
+        private func position(of id: Int64) -> (Int, found: Bool) {
+            if let last = index.last, last.id < id { return (index.count, false) }  // a new reminder, or a load
+            var low = 0
+            var high = index.count
+            while low < high {
+                let middle = (low + high) / 2
+                if index[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            return (low, low < index.count && index[low].id == id)
+        }
+
         subscript(id: Int64) -> State? {
-            get { slots[id].map { values[Int($0)] } }
+            get {
+                let (position, found) = position(of: id)
+                return found ? values[Int(index[position].slot)] : nil
+            }
             set {
+                let (position, found) = position(of: id)
                 if let newValue {
-                    if let slot = slots[id] {
-                        values[Int(slot)] = newValue
+                    if found {
+                        values[Int(index[position].slot)] = newValue
                     } else {
-                        slots[id] = Int32(values.count)
+                        index.insert(IndexEntry(id: id, slot: Int32(values.count)), at: position)
                         values.append(newValue)
                     }
-                } else if let slot = slots.removeValue(forKey: id) {
+                } else if found {
+                    let slot = index.remove(at: position).slot
                     let last = values.removeLast()
                     if Int(slot) < values.count {
                         values[Int(slot)] = last
-                        slots[last.reminder.id] = slot
+                        index[self.position(of: last.reminder.id).0].slot = slot
                     }
                 }
             }

@@ -34,6 +34,9 @@ public final class ReminderStore: Sendable {
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(5)
+            // Never close a reader (``releaseMemory()`` would): freeing a GRDB connection hands its dispatch
+            // queue to libdispatch's thread pool, whose monitor then wakes the idle daemon every second.
+            configuration.persistentReadOnlyConnections = true
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
@@ -57,9 +60,8 @@ public final class ReminderStore: Sendable {
         }
     }
 
-    /// Hands back the memory SQLite keeps for reading (page caches, prepared statements): the reader
-    /// connections are closed and the writer's cache emptied; the next read opens a reader again. Called after
-    /// start-up, whose parallel load filled a page cache per reader.
+    /// Hands back the memory SQLite keeps for reading (every connection's page cache). Called after start-up,
+    /// whose parallel load filled a page cache per reader.
     public func releaseMemory() {
         (database as? DatabasePool)?.releaseMemory()
     }

@@ -152,6 +152,7 @@ struct Remindd: AsyncParsableCommand {
             journalAvailable: { journal.isJournalAvailable }))
         do { try await daemon.startReminders() } catch { throw Failure(error.description) }
         if let desktop = channels.desktop { Task { await desktop.run(perform: daemon.perform) } }
+        store.releaseMemory()
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
         let endpoint = try Self.endpoint(socket ?? settings.socket ?? paths.socket)

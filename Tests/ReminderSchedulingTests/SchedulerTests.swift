@@ -111,4 +111,66 @@ struct SchedulerTests {
         #expect(scheduler.takeDue(now: at("2026-11-21T08:00:00Z")).isEmpty)
         #expect(scheduler.nextDeadline() == at("2026-11-22T08:00:00Z"))
     }
+
+    /// Random schedules, replacements and removals in any id order (the states are found through an index
+    /// sorted by id, and a removal moves the last state into the hole) against a dictionary of what was
+    /// scheduled: every reminder comes back with its own name, window, delivery and next firing.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func everyReminderComesBackAsScheduledAfterRandomChanges(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let start = at("2026-11-21T00:00:00Z")
+        var scheduler = Scheduler()
+        var expected: [Int64: SchedulableReminder] = [:]
+        for step in 0..<600 {
+            let id = Int64(random.next() % 200) + 1
+            if random.next() % 4 == 0 {
+                scheduler.remove(id: id)
+                expected[id] = nil
+            } else {
+                let time = TimeOfDay(hour: Int(random.next() % 24), minute: Int(random.next() % 60))!
+                let delivery = random.next() % 3 == 0 ? Delivery(command: ["/bin/echo", "\(step)"], critical: true) : Delivery()
+                let window = random.next() % 3 == 0 ? Int64(random.next() % 7200 + 60) : nil
+                let reminder = SchedulableReminder(
+                    id: id, name: "r\(id) step \(step)", rule: try RuleSpec(daily: true, at: time.description).makeRule(), zone: utc,
+                    windowSeconds: window, delivery: delivery)
+                scheduler.schedule(reminder, handledThrough: start)
+                expected[id] = reminder
+            }
+            #expect(scheduler.count == expected.count)
+        }
+        // Each reminder's first firing comes before any second one (all are daily, handled through the same instant).
+        let upcoming = scheduler.upcoming(count: expected.count)
+        #expect(upcoming.map(\.0) == expected.values.sorted { a, b in
+            let (x, y) = (a.rule.nextOccurrence(after: start, in: utc)!.instant, b.rule.nextOccurrence(after: start, in: utc)!.instant)
+            return (x, a.id) < (y, b.id)
+        })
+        #expect(upcoming.allSatisfy { $0.0.delivery == expected[$0.0.id]?.delivery && $0.0.windowSeconds == expected[$0.0.id]?.windowSeconds })
+    }
+
+    @Test func aRuleWhoseBoundsWereClearedEqualsOneThatNeverHadThem() throws {
+        let plain = try RuleSpec(daily: true, at: "08:00").makeRule()
+        var bounded = plain
+        bounded.start = LocalDateTime(date: LocalDate(year: 2026, month: 12, day: 1)!, time: TimeOfDay(hour: 0, minute: 0)!)
+        bounded.preset = .twiceADay
+        #expect(bounded != plain)
+        #expect(bounded.start?.date == LocalDate(year: 2026, month: 12, day: 1))
+        #expect(plain.start == nil)  // the copy kept its own bounds
+        bounded.start = nil
+        bounded.preset = nil
+        #expect(bounded == plain)
+        #expect(Set([bounded, plain]).count == 1)
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that a failing case can be run again.
+private struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
