@@ -94,6 +94,15 @@ struct AcknowledgingTests {
         #expect(states(daemon, "Pills") == ["taken:2026-03-02T08:00:00Z"])  // not missed
     }
 
+    /// The refusal names the next occurrence that will be announced: a skipped one is passed over.
+    @Test func doneRefusedNamesTheNextOccurrenceThatIsNotSkipped() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        try await daemon.call("Skip", ["reminder": "Pills"])
+        let refused = await #expect(throws: VarlinkError.self) { try await daemon.call("Done", ["reminder": "Pills"]) }
+        #expect(refused?.message?.contains("(next: 2026-03-03T08:00:00+00:00)") == true, "\(refused?.message ?? "")")
+    }
+
     @Test func skippingTheDueOccurrenceRecordsItWithTheReasonAndItIsNotMissed() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC", ["repeat": "10m"])

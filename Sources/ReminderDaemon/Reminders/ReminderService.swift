@@ -205,9 +205,9 @@ struct ReminderService: Sendable {
     func done(key: String) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
-        let (schedulable, due) = try await target(of: reminder, ahead: false, now: now)
-        guard due != nil else {
-            throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(schedulable, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
+        let target = try await target(of: reminder, ahead: false, now: now)
+        guard target.status != nil else {
+            throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(target, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
         }
         return try await logIntake(reminder, at: now, now: now)
     }
@@ -226,15 +226,16 @@ struct ReminderService: Sendable {
         if let reason, reason.count > 500 { throw .invalidInput(parameter: "reason", message: "a reason is at most 500 characters") }
         let now = context.clock.now()
         let reminder = try find(key)
-        guard case (let schedulable, var target?) = try await target(of: reminder, ahead: true, now: now) else {
+        let target = try await target(of: reminder, ahead: true, now: now)
+        guard var status = target.status else {
             throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due or ahead to skip: it is taken, skipped already, or its rule has ended")
         }
-        let firing = DueFiring(reminder: schedulable, occurrence: target.occurrence, slotsDue: 1, lateSeconds: 0)
-        let event = OccurrenceEvent(state: .skipped, firing: firing, windowEnd: target.windowEnd, decidedAt: now, reason: reason ?? "")
+        let firing = DueFiring(reminder: target.reminder, occurrence: status.occurrence, slotsDue: 1, lateSeconds: 0)
+        let event = OccurrenceEvent(state: .skipped, firing: firing, windowEnd: status.windowEnd, decidedAt: now, reason: reason ?? "")
         _ = try storing { () throws(StoreError) in try context.store.recordOutcome(OutcomeRecord(event)) }
         await scheduling.reconsider(reminderID: reminder.id!, now: now)
-        target.state = .skipped
-        return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: target)
+        status.state = .skipped
+        return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
     }
 
     /// Snoozes the occurrence that is due (announced again in `minutes`), or else postpones the next one by
@@ -246,10 +247,11 @@ struct ReminderService: Sendable {
         }
         let now = context.clock.now()
         let reminder = try find(key)
-        guard case (let schedulable, let status?) = try await target(of: reminder, ahead: true, now: now) else {
+        let target = try await target(of: reminder, ahead: true, now: now)
+        guard let status = target.status else {
             throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due or ahead to snooze: it is taken, skipped, or its rule has ended")
         }
-        let zone = schedulable.zone
+        let zone = target.reminder.zone
         let until = max(now, status.occurrence.instant).adding(seconds: Int64(minutes) * 60)
         guard until < status.windowEnd else {
             let most = (status.windowEnd.secondsSinceEpoch - max(now, status.occurrence.instant).secondsSinceEpoch - 1) / 60
@@ -258,7 +260,7 @@ struct ReminderService: Sendable {
                 ? "snoozing \(reminder.name) for \(minutes) min goes past its window (ends \(end)), when it is missed: snooze for at most \(most) min, or widen the window with remindctl update \"\(reminder.name)\" --window 4h"
                 : "the window of \(reminder.name) ends at \(end), in under a minute: there is no time left to snooze it")
         }
-        let firing = DueFiring(reminder: schedulable, occurrence: status.occurrence, slotsDue: 1, lateSeconds: 0)
+        let firing = DueFiring(reminder: target.reminder, occurrence: status.occurrence, slotsDue: 1, lateSeconds: 0)
         let replaced: Instant?
         do { replaced = try await scheduling.snooze(firing, until: until) } catch { throw ServiceError(error) }
         let local = { (instant: Instant) in ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
@@ -334,10 +336,18 @@ struct ReminderService: Sendable {
         }
     }
 
+    /// What `done`, `skip` and `snooze` act on, with the reminder's skips that were read to find it.
+    private struct Target {
+        let reminder: SchedulableReminder
+        /// The occurrence acted on; nil when there is none.
+        let status: OccurrenceStatus?
+        let skips: Set<Instant>
+    }
+
     /// What `done`, `skip` and `snooze` act on: the occurrence due now (never one from before the reminder was
     /// added: that one never fired), or else, with `ahead`, the next one that is neither skipped nor logged
     /// ahead yet.
-    private func target(of reminder: StoredReminder, ahead: Bool, now: Instant) async throws(ServiceError) -> (SchedulableReminder, OccurrenceStatus?) {
+    private func target(of reminder: StoredReminder, ahead: Bool, now: Instant) async throws(ServiceError) -> Target {
         let schedulable = try await scheduling.schedulable(reminder)
         let (rule, zone) = (schedulable.rule, schedulable.zone)
         let from = now.adding(seconds: -2 * 86400)
@@ -348,16 +358,18 @@ struct ReminderService: Sendable {
         if let due = rule.dueOccurrence(at: now, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds),
             due.occurrence.instant.secondsSinceEpoch >= reminder.createdAt
         {
-            return (schedulable, due)
+            return Target(reminder: schedulable, status: due, skips: skips)
         }
-        guard ahead, let next = rule.nextOccurrence(after: now, in: zone, passing: skips) else { return (schedulable, nil) }
+        guard ahead, let next = rule.nextOccurrence(after: now, in: zone, passing: skips) else {
+            return Target(reminder: schedulable, status: nil, skips: skips)
+        }
         let status = rule.state(of: next, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now)
-        return (schedulable, status.state == .upcoming ? status : nil)
+        return Target(reminder: schedulable, status: status.state == .upcoming ? status : nil, skips: skips)
     }
 
-    /// ` (next: 2026-11-22T20:00:00+01:00)`, or nothing when the rule has ended.
-    private func nextText(_ reminder: SchedulableReminder, now: Instant) -> String {
-        guard let next = reminder.rule.nextOccurrence(after: now, in: reminder.zone) else { return "" }
+    /// ` (next: 2026-11-22T20:00:00+01:00)`: the next occurrence that is not skipped, or nothing when the rule has ended.
+    private func nextText(_ target: Target, now: Instant) -> String {
+        guard let next = target.reminder.rule.nextOccurrence(after: now, in: target.reminder.zone, passing: target.skips) else { return "" }
         return " (next: \(next.localISO8601))"
     }
 
