@@ -115,7 +115,12 @@ enum Completions {
         names { try $0.call(Routines.List.self).routines.map(\.id) }
     }
 
+    /// The names as the requesting shell inserts them. bash's script passes them through `compgen -W`, which
+    /// expands each once, and then inserts what is left as it is: so for bash a name is escaped twice, or
+    /// `Evening walk` would complete to two words and a `$(...)` in a name would run.
     private static func names(_ read: (any VarlinkClient) throws -> [String]) -> [String] {
-        (try? read(CommandContext.current.connect(ConnectionOptions.defaultSocketPath))) ?? []
+        let names = (try? read(CommandContext.current.connect(ConnectionOptions.defaultSocketPath))) ?? []
+        guard CompletionShell.requesting == .bash else { return names }
+        return names.map(ShellWords.escaped)
     }
 }

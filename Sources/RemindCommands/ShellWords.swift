@@ -46,8 +46,22 @@ enum ShellWords {
     /// The words quoted back into one line (single quotes around any word that needs them).
     static func join(_ words: [String]) -> String {
         words.map { word in
-            let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "/-_.,:=+@%".contains($0) }
+            let plain = !word.isEmpty && word.allSatisfy(isPlain)
             return plain ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
         }.joined(separator: " ")
+    }
+
+    /// The word with a backslash before each character a shell treats specially: `Eve\'s\ pill`.
+    static func escaped(_ word: String) -> String {
+        var escaped = ""
+        for character in word {
+            if !isPlain(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+
+    private static func isPlain(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || "/-_.,:=+@%".contains(character)
     }
 }
