@@ -136,7 +136,7 @@ struct Remindd: AsyncParsableCommand {
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
         let channels = Channels(
             journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, journal: journal, report: report),
-            desktop: settings.desktopNotifications ? Self.connectDesktop(report: report) : nil)
+            desktop: DesktopChannel(enabled: settings.desktopNotifications, connect: { try DesktopNotifications(applicationName: "remindd") }, report: report))
         let notifier = Notifier()
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
         let moved = try prepareStateDirectory(paths)
@@ -150,8 +150,8 @@ struct Remindd: AsyncParsableCommand {
             configuration: settings, exercises: try Self.loadExercises(dataDirectory),
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
             journalAvailable: { journal.isJournalAvailable }))
+        channels.desktop.start(perform: daemon.perform)
         do { try await daemon.startReminders() } catch { throw Failure(error.description) }
-        if let desktop = channels.desktop { Task { await desktop.run(perform: daemon.perform) } }
         store.releaseMemory()
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
@@ -239,16 +239,6 @@ struct Remindd: AsyncParsableCommand {
             getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
             announcer.announce(.daemon(DaemonMessage(.warning,
                 "Refused \(due) connection\(due == 1 ? "" : "s"): out of file descriptors (limit \(files.rlim_cur)); close idle 'remindctl watch' sessions or raise LimitNOFILE= in the unit")))
-        }
-    }
-
-    /// The desktop notifications channel, or nil (said once in the journal) when there is no session bus.
-    static func connectDesktop(report: @escaping @Sendable (DaemonMessage) -> Void) -> DesktopAnnouncer? {
-        do {
-            return DesktopAnnouncer(notifications: try DesktopNotifications(applicationName: "remindd"), report: report)
-        } catch {
-            report(DaemonMessage(.notice, "No session bus (\(error)): desktop notifications are off; every reminder goes to the journal"))
-            return nil
         }
     }
 
@@ -363,18 +353,14 @@ struct Failure: Error, CustomStringConvertible {
 struct Channels: Sendable {
     let journal: JournalAnnouncer
     let hooks: CommandHookAnnouncer
-    let desktop: DesktopAnnouncer?
+    let desktop: DesktopChannel
 
-    var all: [any Announcer] { [journal, hooks] + (desktop.map { [$0] } ?? []) }
+    var all: [any Announcer] { [journal, hooks, desktop] }
 
-    /// Applies a reloaded configuration's `log-level`, `on-fire` and `notifications` (turning desktop
-    /// notifications on when remindd started without them takes a restart: it connects to the bus at start).
+    /// Applies a reloaded configuration's `log-level`, `on-fire` and `notifications`.
     func apply(_ configuration: DaemonConfiguration) {
         journal.setLogLevel(configuration.logLevel)
         hooks.setOnFire(configuration.onFire)
-        desktop?.setEnabled(configuration.desktopNotifications)
-        if desktop == nil, configuration.desktopNotifications {
-            journal.announce(.daemon(DaemonMessage(.notice, "notifications = \"desktop\" takes effect at the next start of remindd")))
-        }
+        desktop.setEnabled(configuration.desktopNotifications)
     }
 }

@@ -1,6 +1,7 @@
 """Desktop notifications end to end: the real remindd on a real dbus-daemon, talking to a notification server
 that follows the freedesktop specification (notification_server.py) and records what it is asked."""
 import datetime as dt
+import signal
 import time
 
 from conftest import Journal, SessionBus
@@ -73,3 +74,36 @@ def test_without_a_session_bus_one_line(daemon):
             break
         time.sleep(0.1)
     assert len(notes) == 1 and notes[0].startswith("No session bus ("), notes
+
+
+def test_a_reload_turns_desktop_notifications_on_and_off(daemon, session_bus, unique_name):
+    """notifications = "none" at start, then "desktop", "none" and "desktop" again by reloads: only the reminders
+    that fire while they are on are shown; every one is in the journal. (Turning them on used to need a restart.)"""
+    config = daemon.config / "remindd" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+
+    def reload(notifications):
+        config.write_text(f'notifications = "{notifications}"\n')
+        daemon.notifications.clear()
+        daemon.process.send_signal(signal.SIGHUP)
+        assert daemon.wait_notification("READY=1")
+
+    def fire(name):
+        add_soon(daemon, name, "--daily", "--at", "{}")
+        assert Journal().wait_for(REMINDER_NAME=name, MESSAGE_ID=MESSAGE_FIRED)
+
+    config.write_text('notifications = "none"\n')
+    start_on_bus(daemon, session_bus.address)
+    fire(f"{unique_name}-off")
+    reload("desktop")
+    fire(f"{unique_name}-on")
+    assert session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name}-on")
+    reload("none")
+    fire(f"{unique_name}-off-again")
+    # On once more: the bus delivers one connection's calls in order, so a Notify for the one fired while off
+    # would come before this one's.
+    reload("desktop")
+    fire(f"{unique_name}-on-again")
+    assert session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name}-on-again")
+    shown = [c["summary"] for c in session_bus.calls if c["call"] == "Notify" and c["summary"].startswith(unique_name)]
+    assert shown == [f"{unique_name}-on", f"{unique_name}-on-again"], shown

@@ -35,7 +35,6 @@ public final class DesktopAnnouncer: Announcer {
         var subjects: [UInt32: Subject] = [:]
         /// A failure was reported and nothing has been shown since: do not report again.
         var failureReported = false
-        var enabled = true
     }
 
     public static let snoozeMinutes = 10
@@ -49,13 +48,7 @@ public final class DesktopAnnouncer: Announcer {
         self.report = report
     }
 
-    /// Turns the notifications off or on again (the config's `notifications`, at reload).
-    public func setEnabled(_ enabled: Bool) {
-        state.withLock { $0.enabled = enabled }
-    }
-
     public func announce(_ event: DaemonEvent) {
-        guard state.withLock({ $0.enabled }) else { return }
         switch event {
         case .firing(let firing) where firing.kind.reachesThePerson:
             let reminder = firing.firing.reminder
