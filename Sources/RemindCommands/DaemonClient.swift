@@ -115,12 +115,16 @@ enum Completions {
         names { try $0.call(Routines.List.self).routines.map(\.id) }
     }
 
-    /// The names as the requesting shell inserts them. bash's script passes them through `compgen -W`, which
-    /// expands each once, and then inserts what is left as it is: so for bash a name is escaped twice, or
-    /// `Evening walk` would complete to two words and a `$(...)` in a name would run.
+    /// The names as the requesting shell's script needs them. bash's passes them through `compgen -W`, which
+    /// expands each once (`Eve's pill` lost its quote); zsh's hands them to `_describe`, which reads
+    /// `name:description` with backslash escapes (`Meds: morning` completed as `Meds`, `back\slash` as
+    /// `backslash`). fish's gets them unchanged.
     private static func names(_ read: (any VarlinkClient) throws -> [String]) -> [String] {
         let names = (try? read(CommandContext.current.connect(ConnectionOptions.defaultSocketPath))) ?? []
-        guard CompletionShell.requesting == .bash else { return names }
-        return names.map(ShellWords.escaped)
+        switch CompletionShell.requesting {
+        case .bash?: return names.map(ShellWords.escaped)
+        case .zsh?: return names.map { $0.replacing("\\", with: "\\\\").replacing(":", with: "\\:") }
+        default: return names
+        }
     }
 }

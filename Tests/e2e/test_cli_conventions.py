@@ -41,39 +41,52 @@ def test_delete_goes_on_without_a_terminal_and_remove_is_its_old_name(daemon, un
     assert unique_name not in daemon.user_reminders()
 
 
+def interactive_shell(shell, daemon, tmp_path, names):
+    """An interactive bash or zsh with remindctl's completion script installed as a user installs it, on a
+    terminal (pexpect), remindctl on its PATH talking to `daemon`, which is started with reminders `names`."""
+    import pexpect
+
+    daemon.start()
+    for name in names:
+        daemon.ctl("add", name, "--daily", "--at", "09:00")
+    script = daemon.ctl("--generate-completion-script", shell).stdout
+    env = dict(daemon.env, PATH=f"{BIN}:{os.environ['PATH']}", INPUTRC="/dev/null", HISTFILE="/dev/null", ZDOTDIR=str(tmp_path))
+    if shell == "bash":
+        (tmp_path / "remindctl.bash").write_text(script)
+        (tmp_path / "bashrc").write_text(f"PS1='$ '\nsource {tmp_path / 'remindctl.bash'}\n")
+        args = ["--noprofile", "--rcfile", str(tmp_path / "bashrc"), "-i"]
+    else:
+        (tmp_path / "functions").mkdir()
+        (tmp_path / "functions" / "_remindctl").write_text(script)
+        (tmp_path / ".zshrc").write_text(f"fpath=({tmp_path / 'functions'} $fpath)\nautoload -Uz compinit && compinit -u -d {tmp_path / 'zcompdump'}\nPS1='$ '\n")
+        args = ["-i"]
+    terminal = pexpect.spawn(shell, args, env=env, encoding="utf-8", timeout=20, dimensions=(50, 400))
+    terminal.sendline("echo rea''dy")
+    terminal.expect_exact("ready")
+    return terminal
+
+
+def words_after(terminal, keys):
+    """Types `keys` (Tab included) on the command line, then runs printf on the line's words instead of
+    remindctl. The shell reads keys in order, so each Tab's completion is in place before the next key."""
+    terminal.send(keys + "\x01printf '<%s>' \x05; echo ' en''d'\r")
+    terminal.expect(r"(<remindctl>.*) end")
+    return terminal.match.group(1)
+
+
 def test_bash_completes_names_with_spaces_and_quotes_as_one_word_and_runs_nothing(daemon, tmp_path):
     """Interactive bash with the installed completion script, driven through a terminal: Tab must give the
     words a user means; a name that looks like a command substitution is offered only for its own prefix and
     never runs."""
     import pexpect
 
-    daemon.start()
     ran = tmp_path / "ran"
-    names = ["Evening walk", "Eve's pill", "Vitamin D", "Vitamin C", f"$(touch {ran}) x"]
-    for name in names:
-        daemon.ctl("add", name, "--daily", "--at", "09:00")
-    script = tmp_path / "remindctl.bash"
-    script.write_text(daemon.ctl("--generate-completion-script", "bash").stdout)
-    env = dict(daemon.env, PATH=f"{BIN}:{os.environ['PATH']}", INPUTRC="/dev/null", PS1="$ ", HISTFILE="/dev/null")
-    shell = pexpect.spawn("bash", ["--norc", "--noprofile", "-i"], env=env, encoding="utf-8", timeout=20,
-                          dimensions=(50, 400))
-    shell.sendline(f"source {script}; echo sour''ced")
-    shell.expect_exact("sourced")
-
-    def argv_after(*steps):
-        """Types each (text, what Tab inserts) step, then runs printf on the line's words instead of remindctl."""
-        for text, inserted in steps:
-            shell.send(text + "\t")
-            shell.expect_exact(inserted)
-        shell.send("\x01printf '<%s>' \x05; echo ' en''d'\r")
-        shell.expect(r"(<remindctl>.*) end")
-        return shell.match.group(1)
-
-    assert argv_after(("remindctl show Even", "ing\\ walk ")) == "<remindctl><show><Evening walk>"
-    assert argv_after(("remindctl show Eve\\'", "s\\ pill ")) == "<remindctl><show><Eve's pill>"
+    shell = interactive_shell("bash", daemon, tmp_path, ["Evening walk", "Eve's pill", "Vitamin D", "Vitamin C", f"$(touch {ran}) x"])
+    assert words_after(shell, "remindctl show Even\t") == "<remindctl><show><Evening walk>"
+    assert words_after(shell, "remindctl show Eve\\'\t") == "<remindctl><show><Eve's pill>"
     # A shared prefix up to the space, then the rest: the partial word is matched unescaped.
-    assert argv_after(("remindctl show Vit", "amin\\ "), ("D", "D ")) == "<remindctl><show><Vitamin D>"
-    assert argv_after(("remindctl show 'Evening w", "alk' ")) == "<remindctl><show><Evening walk>"
+    assert words_after(shell, "remindctl show Vit\tD\t") == "<remindctl><show><Vitamin D>"
+    assert words_after(shell, "remindctl show 'Evening w\t") == "<remindctl><show><Evening walk>"
     # Tab twice lists what matches: the command-substitution look-alike matched every prefix before the fix.
     shell.send("remindctl show Eve\t\t")
     shell.expect_exact("remindctl show Eve")  # the line as typed
@@ -84,3 +97,13 @@ def test_bash_completes_names_with_spaces_and_quotes_as_one_word_and_runs_nothin
     shell.sendline("exit")
     shell.expect(pexpect.EOF)
     assert not ran.exists(), "completing a name ran the command substitution in it"
+
+
+def test_zsh_completes_names_with_colons_spaces_and_quotes(daemon, tmp_path):
+    """Interactive zsh with compinit and the installed completion script: zsh's `_describe` reads `name:text`,
+    with backslash escapes, so `Meds: morning` completed as `Meds` and `back\\slash` as `backslash` before the fix."""
+    shell = interactive_shell("zsh", daemon, tmp_path, ["Meds", "Meds: morning", "Evening walk", "Eve's pill", "back\\slash"])
+    assert words_after(shell, "remindctl show Meds:\t") == "<remindctl><show><Meds: morning>"
+    assert words_after(shell, "remindctl show Even\t") == "<remindctl><show><Evening walk>"
+    assert words_after(shell, "remindctl show Eve\\'\t") == "<remindctl><show><Eve's pill>"
+    assert words_after(shell, "remindctl show back\t") == "<remindctl><show><back\\slash>"
