@@ -3,6 +3,8 @@ daemon, deleting with and without a terminal."""
 import os
 import subprocess
 
+import pytest
+
 from conftest import BIN
 
 
@@ -55,6 +57,12 @@ def interactive_shell(shell, daemon, tmp_path, names):
         (tmp_path / "remindctl.bash").write_text(script)
         (tmp_path / "bashrc").write_text(f"PS1='$ '\nsource {tmp_path / 'remindctl.bash'}\n")
         args = ["--noprofile", "--rcfile", str(tmp_path / "bashrc"), "-i"]
+    elif shell == "fish":
+        # fish loads completions/remindctl.fish from its config directory when remindctl is first completed.
+        (tmp_path / "fish" / "completions").mkdir(parents=True)
+        (tmp_path / "fish" / "completions" / "remindctl.fish").write_text(script)
+        env.update(XDG_CONFIG_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path))  # and its history goes there
+        args = ["-i"]
     else:
         (tmp_path / "functions").mkdir()
         (tmp_path / "functions" / "_remindctl").write_text(script)
@@ -99,10 +107,12 @@ def test_bash_completes_names_with_spaces_and_quotes_as_one_word_and_runs_nothin
     assert not ran.exists(), "completing a name ran the command substitution in it"
 
 
-def test_zsh_completes_names_with_colons_spaces_and_quotes(daemon, tmp_path):
-    """Interactive zsh with compinit and the installed completion script: zsh's `_describe` reads `name:text`,
-    with backslash escapes, so `Meds: morning` completed as `Meds` and `back\\slash` as `backslash` before the fix."""
-    shell = interactive_shell("zsh", daemon, tmp_path, ["Meds", "Meds: morning", "Evening walk", "Eve's pill", "back\\slash"])
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_zsh_and_fish_complete_names_with_colons_spaces_and_quotes(shell, daemon, tmp_path):
+    """Interactive zsh (with compinit) and fish with the installed completion scripts. zsh's `_describe` reads
+    `name:text` with backslash escapes, so `Meds: morning` completed as `Meds` and `back\\slash` as `backslash`
+    before the fix; fish takes the names as they are."""
+    shell = interactive_shell(shell, daemon, tmp_path, ["Meds", "Meds: morning", "Evening walk", "Eve's pill", "back\\slash"])
     assert words_after(shell, "remindctl show Meds:\t") == "<remindctl><show><Meds: morning>"
     assert words_after(shell, "remindctl show Even\t") == "<remindctl><show><Evening walk>"
     assert words_after(shell, "remindctl show Eve\\'\t") == "<remindctl><show><Eve's pill>"
