@@ -7,12 +7,15 @@ import SystemdSupport
 public final class DesktopChannel: Announcer {
     /// Opens the connection (production: `DesktopNotifications(applicationName:)` on the session bus).
     public typealias Connect = @Sendable () throws -> DesktopNotifications
+    /// Carries out what the user chose on a notification.
+    public typealias Perform = @Sendable (DesktopAnnouncer.Action) async -> Void
 
     private struct State {
         var announcer: DesktopAnnouncer?
         var enabled: Bool
+        var connecting = false
         /// The daemon's handler for the actions chosen; nil until ``start(perform:)``.
-        var perform: (@Sendable (DesktopAnnouncer.Action) async -> Void)?
+        var perform: Perform?
     }
 
     private let connect: Connect
@@ -26,7 +29,7 @@ public final class DesktopChannel: Announcer {
     }
 
     /// Connects when notifications are on and starts handing the actions chosen to `perform`.
-    public func start(perform: @escaping @Sendable (DesktopAnnouncer.Action) async -> Void) {
+    public func start(perform: @escaping Perform) {
         state.withLock { $0.perform = perform }
         connectIfWanted()
     }
@@ -41,20 +44,26 @@ public final class DesktopChannel: Announcer {
         state.withLock { $0.enabled ? $0.announcer : nil }?.announce(event)
     }
 
-    /// Connects under the lock, so that a reload and the start never open two connections.
+    /// Connects outside the lock (adding the signal matches waits for the bus), so that firings are announced
+    /// elsewhere meanwhile; `connecting` keeps the start and a reload from opening two connections.
     private func connectIfWanted() {
-        let started = state.withLock { state -> (DesktopAnnouncer, @Sendable (DesktopAnnouncer.Action) async -> Void)? in
-            guard state.enabled, state.announcer == nil, let perform = state.perform else { return nil }
-            do {
-                let announcer = DesktopAnnouncer(notifications: try connect(), report: report)
-                state.announcer = announcer
-                return (announcer, perform)
-            } catch {
-                report(DaemonMessage(.notice, "No session bus (\(error)): desktop notifications are off; every reminder goes to the journal"))
-                return nil
-            }
+        let wanted = state.withLock { state -> Perform? in
+            guard state.enabled, state.announcer == nil, !state.connecting, let perform = state.perform else { return nil }
+            state.connecting = true
+            return perform
+        }
+        guard let perform = wanted else { return }
+        var announcer: DesktopAnnouncer?
+        do {
+            announcer = DesktopAnnouncer(notifications: try connect(), report: report)
+        } catch {
+            report(DaemonMessage(.notice, "No session bus (\(error)): desktop notifications are off; every reminder goes to the journal"))
+        }
+        state.withLock { state in
+            state.announcer = announcer
+            state.connecting = false
         }
         // Runs until the bus goes away (at shutdown).
-        if let (announcer, perform) = started { Task { await announcer.run(perform: perform) } }
+        if let announcer { Task { await announcer.run(perform: perform) } }
     }
 }
