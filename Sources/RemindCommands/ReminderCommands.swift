@@ -154,17 +154,25 @@ struct UpdateCommand: ParsableCommand {
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a reminder (its firing history stays).",
-        discussion: "On a terminal it asks first (--yes does not).\n\nExample:\n  remindctl delete \"Vitamin D\" --yes",
+        discussion: """
+            On a terminal it asks first (--yes does not).
+
+            Examples:
+              remindctl delete "Vitamin D" --yes
+              remindctl delete 3 --yes --json
+            """,
         aliases: ["rm"])
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Flag(help: "Do not ask for confirmation.") var yes = false
+    @Flag(help: "Print the deleted reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         guard confirmDeletion("the reminder \(reminder)", yes: yes) else { return out.print("Nothing deleted.") }
-        _ = try connection.call(Reminders.Remove.self, .init(reminder: reminder))
-        out.print("Deleted \(reminder)")
+        let deleted = try connection.call(Reminders.Remove.self, .init(reminder: reminder)).reminder
+        if json { return try out.json(deleted) }
+        out.print("Deleted reminder \(deleted.id): \(deleted.name)")
     }
 }
 

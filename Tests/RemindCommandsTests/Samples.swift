@@ -34,7 +34,7 @@ enum Samples {
     static let replies: [String: String] = [
         "io.remindd.Reminders.Add": #"{"reminder": \#(reminder)}"#,
         "io.remindd.Reminders.Update": #"{"reminder": \#(reminder)}"#,
-        "io.remindd.Reminders.Remove": "{}",
+        "io.remindd.Reminders.Remove": #"{"reminder": \#(reminder)}"#,
         "io.remindd.Reminders.Enable": #"{"reminder": \#(reminder)}"#,
         "io.remindd.Reminders.Disable": #"{"reminder": \#(reminder)}"#,
         "io.remindd.Reminders.List": #"{"reminders": [\#(reminder)]}"#,

@@ -32,6 +32,17 @@ struct FiringTests {
         #expect(daemon.status.last == "2 reminders, next: Pills at Fri 08:00")
     }
 
+    /// Remove answers the reminder as it was (remindctl prints its id and name), and nothing of it fires after.
+    @Test func aRemovedReminderIsAnsweredAsItWasAndNeverFires() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        let removed = try await daemon.call(Reminders.Remove.self, .init(reminder: "Pills")).reminder
+        #expect(removed.name == "Pills" && removed.next?.utc == "2026-03-02T08:00:00Z")
+        await #expect(throws: VarlinkError.self) { try await daemon.call(Reminders.Get.self, .init(reminder: "\(removed.id)")) }
+        await daemon.advance(to: instant("2026-03-03T12:00:00Z"))
+        #expect(daemon.firings(of: "Pills").isEmpty)
+    }
+
     @Test func catchesUpOnceAfterDowntimeWithTheCountOfMissedSlots() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         try await daemon.add("Pills", ["daily": true, "at": "08:00,12:00,18:00"], timeZone: "UTC")

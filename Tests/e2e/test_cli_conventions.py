@@ -36,7 +36,8 @@ def test_completion_offers_reminder_names_exercise_ids_and_routine_ids(daemon, u
 def test_delete_goes_on_without_a_terminal_and_remove_is_its_old_name(daemon, unique_name):
     daemon.start()
     daemon.ctl("add", unique_name, "--daily", "--at", "09:00")
-    assert daemon.ctl("delete", unique_name).stdout == f"Deleted {unique_name}\n"
+    added = daemon.ctl_json("show", unique_name)
+    assert daemon.ctl("delete", unique_name).stdout == f"Deleted reminder {added['id']}: {unique_name}\n"
     daemon.ctl("add", unique_name, "--daily", "--at", "09:00")
     old = daemon.ctl("remove", unique_name)
     assert old.stderr == "remindctl: 'remove' is now 'delete'; the old name goes in the next release\n"

@@ -14,10 +14,7 @@ extension ReminderService {
             let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency)
             return .init(reminder: try await update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone, window: p.window, delivery: delivery))
         }
-        router.on(Reminders.Remove.self) { p in
-            try await remove(key: p.reminder)
-            return NoFields()
-        }
+        router.on(Reminders.Remove.self) { p in .init(reminder: try await remove(key: p.reminder)) }
         router.on(Reminders.Enable.self) { p in .init(reminder: try await setEnabled(key: p.reminder, true)) }
         router.on(Reminders.Disable.self) { p in .init(reminder: try await setEnabled(key: p.reminder, false)) }
         // One page (of `limit`, default 500) and the `after` of the next; called with `more`, every page as its

@@ -108,11 +108,16 @@ struct ReminderService: Sendable {
         return try await save(reminder)
     }
 
-    func remove(key: String) async throws(ServiceError) {
+    /// Deletes a reminder.
+    /// - Returns: the reminder as it was.
+    @discardableResult
+    func remove(key: String) async throws(ServiceError) -> ReminderValue {
         let reminder = try find(key)
+        let value = try value(of: reminder, now: context.clock.now())
         try storing { () throws(StoreError) in try context.store.removeReminder(id: reminder.id!) }
         await scheduling.refresh(reminderID: reminder.id!)
         await habits.changed(now: context.clock.now(), activity: .unknown)  // its logs went with it
+        return value
     }
 
     /// Reminders listed per page: a page is read with one query for the reminders and one for their logs.

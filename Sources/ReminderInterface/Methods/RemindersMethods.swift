@@ -89,7 +89,7 @@ extension Reminders {
     /// Removes a reminder with its history.
     public enum Remove: RemindersMethod {
         public typealias Parameters = ReminderKey
-        public typealias Reply = NoFields
+        public typealias Reply = ReminderReply
     }
 
     public enum Enable: RemindersMethod {
