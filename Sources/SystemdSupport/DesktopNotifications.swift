@@ -82,6 +82,12 @@ public final class DesktopNotifications: Sendable {
         try DetachedThread.start { handle.run(wake: wake, requests: { self.takeRequests() }) }
     }
 
+    /// Runs once the bus thread has ended (it holds this object until then): the bus went away, or the
+    /// thread could not be started.
+    deinit {
+        Glibc.close(wake)
+    }
+
     /// Shows a notification; its id comes as `.shown(tag:id:)`.
     public func notify(_ notification: Notification, tag: UInt64) {
         enqueue(.notify(tag: tag, notification))
@@ -116,7 +122,7 @@ public final class DesktopNotifications: Sendable {
         // @unchecked: `bus` is touched only by `run`, on the one thread that owns it, after init.
         let bus: OpaquePointer
         let applicationName: String
-        /// Where the C callbacks report (kept alive by this handle, which the bus thread keeps forever).
+        /// Where the C callbacks report (kept alive by this handle, which the bus thread keeps while it runs).
         let reporter: CallbackContext
 
         init(bus: OpaquePointer, applicationName: String, reporter: CallbackContext) {
@@ -125,11 +131,18 @@ public final class DesktopNotifications: Sendable {
             self.reporter = reporter
         }
 
+        /// After the bus thread ended (it holds this handle while it runs).
+        deinit {
+            sd_bus_close_unref(bus)
+        }
+
         /// The reporter as the C callbacks' userdata.
         var reporterPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(reporter).toOpaque() }
 
+        /// Serves the bus until it goes away (or `poll` fails); then `events` ends.
         func run(wake: Int32, requests: () -> [Request]) {
             let context = reporterPointer
+            defer { reporter.continuation.finish() }
             while true {
                 while sd_bus_process(bus, nil) > 0 {}
                 var entries = [
@@ -153,7 +166,6 @@ public final class DesktopNotifications: Sendable {
                 if entries[0].revents & Int16(POLLHUP | POLLERR) != 0 {
                     let reporter = Unmanaged<CallbackContext>.fromOpaque(context).takeUnretainedValue()
                     reporter.continuation.yield(.failed(tag: 0, error: "the session bus closed the connection"))
-                    reporter.continuation.finish()
                     return
                 }
             }

@@ -107,3 +107,28 @@ def test_a_reload_turns_desktop_notifications_on_and_off(daemon, session_bus, un
     assert session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name}-on-again")
     shown = [c["summary"] for c in session_bus.calls if c["call"] == "Notify" and c["summary"].startswith(unique_name)]
     assert shown == [f"{unique_name}-on", f"{unique_name}-on-again"], shown
+
+
+def test_after_the_session_bus_restarts_the_next_reminder_is_shown_again(daemon, tmp_path, unique_name):
+    """The bus goes away while remindd runs (it was restarted): the journal says so, and the next firing
+    connects again and is shown on the new bus, without a restart of remindd."""
+    bus = SessionBus(tmp_path)
+    try:
+        start_on_bus(daemon, bus.address)
+        add_soon(daemon, f"{unique_name}-before", "--daily", "--at", "{}")
+        assert bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name}-before")
+        bus.stop()
+        journal = Journal()
+        pid = str(daemon.process.pid)
+        closed = lambda: [e for e in journal.entries(_PID=pid) if "the session bus closed the connection" in e["MESSAGE"]]
+        deadline = time.time() + 10
+        while not closed() and time.time() < deadline:
+            time.sleep(0.1)
+        assert closed(), "the lost bus is not in the journal"
+        bus = SessionBus(tmp_path)  # a new dbus-daemon and notification server at the same address
+        add_soon(daemon, f"{unique_name}-after", "--daily", "--at", "{}")
+        assert bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name}-after")
+        again = [e["MESSAGE"] for e in journal.entries(_PID=pid) if "session bus again" in e["MESSAGE"]]
+        assert again == ["Connected to the session bus again: desktop notifications are shown"], again
+    finally:
+        bus.stop()

@@ -3,7 +3,9 @@ import SystemdSupport
 
 /// Desktop notifications that follow the config's `notifications`: connects to the session bus the first time
 /// they are on (at start, or at a reload that turns them on) and tries again at the next reload when there
-/// was no bus; off, it shows nothing and keeps the connection.
+/// was no bus; off, it shows nothing and keeps the connection. When the bus goes away (it was restarted),
+/// the next announcement connects again; a failed try waits a minute before the next one, so a burst of
+/// firings does not try thousands of times.
 public final class DesktopChannel: Announcer {
     /// Opens the connection (production: `DesktopNotifications(applicationName:)` on the session bus).
     public typealias Connect = @Sendable () throws -> DesktopNotifications
@@ -14,9 +16,15 @@ public final class DesktopChannel: Announcer {
         var announcer: DesktopAnnouncer?
         var enabled: Bool
         var connecting = false
+        /// The connection went away: the next announcement connects again.
+        var lost = false
+        /// After a failed try to connect again: not before then.
+        var retryAfter: ContinuousClock.Instant?
         /// The daemon's handler for the actions chosen; nil until ``start(perform:)``.
         var perform: Perform?
     }
+
+    private static let retryInterval = Duration.seconds(60)
 
     private let connect: Connect
     private let report: @Sendable (DaemonMessage) -> Void
@@ -31,39 +39,62 @@ public final class DesktopChannel: Announcer {
     /// Connects when notifications are on and starts handing the actions chosen to `perform`.
     public func start(perform: @escaping Perform) {
         state.withLock { $0.perform = perform }
-        connectIfWanted()
+        connectIfWanted(again: false)
     }
 
     /// The config's `notifications` at reload: on connects if not connected yet.
     public func setEnabled(_ enabled: Bool) {
         state.withLock { $0.enabled = enabled }
-        connectIfWanted()
+        connectIfWanted(again: false)
     }
 
     public func announce(_ event: DaemonEvent) {
+        if state.withLock({ $0.enabled && $0.lost }) { connectIfWanted(again: true) }
         state.withLock { $0.enabled ? $0.announcer : nil }?.announce(event)
     }
 
     /// Connects outside the lock (adding the signal matches waits for the bus), so that firings are announced
-    /// elsewhere meanwhile; `connecting` keeps the start and a reload from opening two connections.
-    private func connectIfWanted() {
+    /// elsewhere meanwhile; `connecting` keeps two callers from opening two connections.
+    /// - Parameter again: after the connection was lost: not within a minute of a failed try, and said only
+    ///   when it fails the first time and when it succeeds.
+    private func connectIfWanted(again: Bool) {
+        let now = ContinuousClock.now
         let wanted = state.withLock { state -> Perform? in
             guard state.enabled, state.announcer == nil, !state.connecting, let perform = state.perform else { return nil }
+            if again, let retryAfter = state.retryAfter, now < retryAfter { return nil }
             state.connecting = true
             return perform
         }
         guard let perform = wanted else { return }
         var announcer: DesktopAnnouncer?
+        var failure: (any Error)?
         do {
             announcer = DesktopAnnouncer(notifications: try connect(), report: report)
         } catch {
-            report(DaemonMessage(.notice, "No session bus (\(error)): desktop notifications are off; every reminder goes to the journal"))
+            failure = error
         }
-        state.withLock { state in
+        let firstFailure = state.withLock { state -> Bool in
+            defer {
+                state.connecting = false
+                state.retryAfter = announcer == nil && state.lost ? now + Self.retryInterval : nil
+            }
             state.announcer = announcer
-            state.connecting = false
+            if announcer != nil { state.lost = false }
+            return state.retryAfter == nil
         }
-        // Runs until the bus goes away (at shutdown).
-        if let announcer { Task { await announcer.run(perform: perform) } }
+        if let failure, !again || firstFailure {
+            report(DaemonMessage(.notice, "No session bus (\(failure)): desktop notifications are off; every reminder goes to the journal"))
+        }
+        guard let announcer else { return }
+        if again { report(DaemonMessage(.info, "Connected to the session bus again: desktop notifications are shown")) }
+        Task {
+            // Until the bus goes away: then the next announcement connects again.
+            await announcer.run(perform: perform)
+            self.state.withLock { state in
+                guard state.announcer === announcer else { return }
+                state.announcer = nil
+                state.lost = true
+            }
+        }
     }
 }
