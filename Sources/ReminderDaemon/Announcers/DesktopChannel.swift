@@ -74,13 +74,12 @@ public final class DesktopChannel: Announcer {
             failure = error
         }
         let firstFailure = state.withLock { state -> Bool in
-            defer {
-                state.connecting = false
-                state.retryAfter = announcer == nil && state.lost ? now + Self.retryInterval : nil
-            }
+            let first = state.retryAfter == nil
+            state.connecting = false
             state.announcer = announcer
             if announcer != nil { state.lost = false }
-            return state.retryAfter == nil
+            state.retryAfter = announcer == nil && state.lost ? now + Self.retryInterval : nil
+            return first
         }
         if let failure, !again || firstFailure {
             report(DaemonMessage(.notice, "No session bus (\(failure)): desktop notifications are off; every reminder goes to the journal"))
