@@ -133,12 +133,14 @@ struct WorkoutDeleteCommand: ParsableCommand {
 
     @Argument(help: "The workout id.") var id: Int64
     @Flag(help: "Do not ask for confirmation.") var yes = false
+    @Flag(help: "Print the deleted workout as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         guard confirmDeletion("workout \(id)", yes: yes) else { return out.print("Nothing deleted.") }
-        _ = try connection.call(Fitness.WorkoutDelete.self, .init(id: id))
-        out.print("Deleted workout \(id)")
+        let w = try connection.call(Fitness.WorkoutDelete.self, .init(id: id)).workout
+        if json { return try out.json(w) }
+        out.print("Deleted workout \(w.id): \(w.name), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal at \(out.time(w.local))")
     }
 }
 
@@ -206,12 +208,14 @@ struct FoodDeleteCommand: ParsableCommand {
 
     @Argument(help: "The food entry id.") var id: Int64
     @Flag(help: "Do not ask for confirmation.") var yes = false
+    @Flag(help: "Print the deleted entry as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         guard confirmDeletion("food entry \(id)", yes: yes) else { return out.print("Nothing deleted.") }
-        _ = try connection.call(Fitness.FoodDelete.self, .init(id: id))
-        out.print("Deleted food entry \(id)")
+        let f = try connection.call(Fitness.FoodDelete.self, .init(id: id)).food
+        if json { return try out.json(f) }
+        out.print("Deleted food entry \(f.id): \(f.name), \(f.kcal) kcal at \(out.time(f.local))")
     }
 }
 

@@ -577,15 +577,29 @@ public final class ReminderStore: Sendable {
         }
     }
 
-    /// Deletes a workout or food entry; false when there is none with that id.
-    public func deleteEntry(table: EntryTable, id: Int64) throws(StoreError) -> Bool {
+    /// Deletes a workout or food entry.
+    /// - Returns: the entry, or nil when there is none with that id.
+    public func deleteEntry(table: EntryTable, id: Int64) throws(StoreError) -> LogEntry? {
         try write { db in
-            try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE id = ?", arguments: [id])
-            return db.changesCount > 0
+            try Row.fetchOne(db, sql: "DELETE FROM \(table.rawValue) WHERE id = ? RETURNING \(table.columns)", arguments: [id])
+                .map { table.entry($0) }
         }
     }
 
-    public enum EntryTable: String, Sendable { case workout, food }
+    /// The tables of workouts and food, read as ``LogEntry``.
+    public enum EntryTable: String, Sendable {
+        case workout, food
+
+        fileprivate var columns: String {
+            self == .workout ? "id, exercise, kcal, at, timeZone, minutes, intensity, met" : "id, name, kcal, at, timeZone"
+        }
+
+        fileprivate func entry(_ row: Row) -> LogEntry {
+            LogEntry(
+                id: row[0], name: row[1], kcal: row[2], at: Instant(secondsSinceEpoch: row[3]), timeZone: row[4],
+                minutes: self == .workout ? row[5] : nil, intensity: self == .workout ? row[6] : nil, met: self == .workout ? row[7] : nil)
+        }
+    }
 
     public func addFood(name: String, kcal: Int, at: Instant, timeZone: String) throws(StoreError) -> Int64 {
         try write { db in
@@ -597,14 +611,8 @@ public final class ReminderStore: Sendable {
     /// Workouts, or food entries, in a time range (inclusive), oldest first.
     public func entries(_ table: EntryTable, from: Instant, through: Instant) throws(StoreError) -> [LogEntry] {
         try read { db in
-            let sql = table == .workout
-                ? "SELECT id, exercise, kcal, at, timeZone, minutes, intensity, met FROM workout WHERE at BETWEEN ? AND ? ORDER BY at, id"
-                : "SELECT id, name, kcal, at, timeZone FROM food WHERE at BETWEEN ? AND ? ORDER BY at, id"
-            return try Row.fetchAll(db, sql: sql, arguments: [from.secondsSinceEpoch, through.secondsSinceEpoch]).map { row in
-                LogEntry(
-                    id: row[0], name: row[1], kcal: row[2], at: Instant(secondsSinceEpoch: row[3]), timeZone: row[4],
-                    minutes: table == .workout ? row[5] : nil, intensity: table == .workout ? row[6] : nil, met: table == .workout ? row[7] : nil)
-            }
+            let sql = "SELECT \(table.columns) FROM \(table.rawValue) WHERE at BETWEEN ? AND ? ORDER BY at, id"
+            return try Row.fetchAll(db, sql: sql, arguments: [from.secondsSinceEpoch, through.secondsSinceEpoch]).map { table.entry($0) }
         }
     }
 

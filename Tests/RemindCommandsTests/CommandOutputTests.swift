@@ -26,7 +26,7 @@ import VarlinkProtocol
 
     /// Commands that print no record, only that something was done, and `export`, whose output is JSON or CSV
     /// by --format: they take no --json.
-    static let confirmationsOnly: Set<String> = ["rest unmark", "rest tips", "workout delete", "food delete", "routine clear", "export"]
+    static let confirmationsOnly: Set<String> = ["rest unmark", "rest tips", "routine clear", "export"]
 
     static let escape = "\u{1B}["
 

@@ -18,8 +18,8 @@ def test_workout_calories_and_day_totals(daemon):
     day = daemon.ctl_json("day", date)
     assert (day["consumed"], day["burned"], day["net"]) == (350, 360, -10)
     assert [w["name"] for w in day["workouts"]] == ["Running"] and [f["name"] for f in day["food"]] == ["Oatmeal"]
-    # Deleting changes the totals at once.
-    daemon.ctl("workout", "delete", str(workout["id"]), "--yes")
+    # Deleting answers the entry as it was and changes the totals at once.
+    assert daemon.ctl_json("workout", "delete", str(workout["id"]), "--yes") == workout
     assert daemon.ctl_json("day", date)["burned"] == 0
     # Weight from the profile, in pounds too; editing recomputes.
     daemon.ctl("profile", "set", "--weight", "180lb")
@@ -27,6 +27,11 @@ def test_workout_calories_and_day_totals(daemon):
     assert again["kcal"] == round(30 * 9.8 * 3.5 * 81.6 / 200)
     text = daemon.ctl("day", date).stdout
     assert "consumed 350 kcal · burned 420 kcal · net -70 kcal (deficit)" in text
+    deleted = daemon.ctl("workout", "delete", str(again["id"]), "--yes").stdout
+    assert deleted.startswith(f"Deleted workout {again['id']}: Running, 30 min vigorous, 420 kcal at "), deleted
+    oatmeal = daemon.ctl_json("day", date)["food"][0]
+    assert daemon.ctl_json("food", "delete", str(oatmeal["id"]), "--yes") == oatmeal
+    assert daemon.ctl_json("day", date)["consumed"] == 0
 
 
 def test_workouts_count_as_activity_for_the_streak(daemon):

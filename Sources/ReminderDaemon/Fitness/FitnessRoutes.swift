@@ -13,14 +13,8 @@ extension FitnessService {
         router.on(Fitness.WorkoutEdit.self) { p in
             .init(workout: try await editWorkout(id: p.id, minutes: p.minutes, intensity: p.intensity))
         }
-        router.on(Fitness.WorkoutDelete.self) { p in
-            try await deleteEntry(.workout, id: p.id)
-            return NoFields()
-        }
-        router.on(Fitness.FoodDelete.self) { p in
-            try await deleteEntry(.food, id: p.id)
-            return NoFields()
-        }
+        router.on(Fitness.WorkoutDelete.self) { p in .init(workout: try await deleteEntry(.workout, id: p.id)) }
+        router.on(Fitness.FoodDelete.self) { p in .init(food: try await deleteEntry(.food, id: p.id)) }
         router.on(Fitness.FoodAdd.self) { p in .init(food: try addFood(name: p.name, kcal: p.kcal, at: p.at)) }
         router.on(Fitness.Day.self) { p in try day(p.date) }
         router.on(Fitness.DayHistory.self) { p in .init(days: try days(from: p.from, to: p.to)) }

@@ -107,10 +107,14 @@ struct FitnessService: Sendable {
             minutes: newMinutes, intensity: checked.intensity.rawValue)
     }
 
-    func deleteEntry(_ table: ReminderStore.EntryTable, id: Int64) async throws(ServiceError) {
+    /// Deletes a workout or food entry.
+    /// - Returns: the entry as it was, as `workout list` and `food list` show it.
+    func deleteEntry(_ table: ReminderStore.EntryTable, id: Int64) async throws(ServiceError) -> LogEntryValue {
+        let zone = try context.zone(named: nil)
         let deleted = try storing { () throws(StoreError) in try context.store.deleteEntry(table: table, id: id) }
-        guard deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
+        guard let deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
         if table == .workout { await habits.changed(now: context.clock.now(), activity: .unknown) }
+        return value(of: deleted, in: table, zone: zone)
     }
 
     func addFood(name: String, kcal: Int, at: String?) throws(ServiceError) -> LogEntryValue {
@@ -157,14 +161,17 @@ struct FitnessService: Sendable {
         let end = zone.resolve(localSeconds: Int64(date.dayNumber + 1) * 86400).adding(seconds: -1)
         func values(_ table: ReminderStore.EntryTable) throws(ServiceError) -> [LogEntryValue] {
             try storing { () throws(StoreError) in
-                try context.store.entries(table, from: start, through: end).map { entry in
-                    let name = table == .workout ? (exercises.exercise(named: entry.name)?.name ?? entry.name) : entry.name
-                    return LogEntryValue(
-                        id: entry.id, name: name, kcal: entry.kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false),
-                        minutes: entry.minutes, intensity: entry.intensity)
-                }
+                try context.store.entries(table, from: start, through: end).map { value(of: $0, in: table, zone: zone) }
             }
         }
         return DayValue(date: date.description, food: try values(.food), workouts: try values(.workout))
+    }
+
+    /// A stored entry as the day lists show it: a workout by its exercise's name, the time in `zone`.
+    private func value(of entry: ReminderStore.LogEntry, in table: ReminderStore.EntryTable, zone: TimeZoneRules) -> LogEntryValue {
+        let name = table == .workout ? (exercises.exercise(named: entry.name)?.name ?? entry.name) : entry.name
+        return LogEntryValue(
+            id: entry.id, name: name, kcal: entry.kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false),
+            minutes: entry.minutes, intensity: entry.intensity)
     }
 }

@@ -29,6 +29,12 @@ public struct WorkoutReply: Codable, Sendable, Hashable {
     public init(workout: LogEntryValue) { self.workout = workout }
 }
 
+/// A reply of one food entry.
+public struct FoodReply: Codable, Sendable, Hashable {
+    public var food: LogEntryValue
+    public init(food: LogEntryValue) { self.food = food }
+}
+
 /// A reply of the profile's weight.
 public struct WeightReply: Codable, Sendable, Hashable {
     public var weightKg: Double
@@ -88,9 +94,10 @@ extension Fitness {
         public typealias Reply = WorkoutReply
     }
 
+    /// Deletes a workout; answers it as it was.
     public enum WorkoutDelete: FitnessMethod {
         public typealias Parameters = EntryID
-        public typealias Reply = NoFields
+        public typealias Reply = WorkoutReply
     }
 
     public enum FoodAdd: FitnessMethod {
@@ -100,15 +107,13 @@ extension Fitness {
             public var at: String?
             public init(name: String, kcal: Int, at: String? = nil) { (self.name, self.kcal, self.at) = (name, kcal, at) }
         }
-        public struct Reply: Codable, Sendable, Hashable {
-            public var food: LogEntryValue
-            public init(food: LogEntryValue) { self.food = food }
-        }
+        public typealias Reply = FoodReply
     }
 
+    /// Deletes a food entry; answers it as it was.
     public enum FoodDelete: FitnessMethod {
         public typealias Parameters = EntryID
-        public typealias Reply = NoFields
+        public typealias Reply = FoodReply
     }
 
     /// A day's food and workouts with consumed, burned and net calories.
