@@ -608,6 +608,13 @@ public final class ReminderStore: Sendable {
         }
     }
 
+    /// One workout or food entry, or nil when there is none with that id.
+    public func entry(_ table: EntryTable, id: Int64) throws(StoreError) -> LogEntry? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(table.columns) FROM \(table.rawValue) WHERE id = ?", arguments: [id]).map { table.entry($0) }
+        }
+    }
+
     /// Workouts, or food entries, in a time range (inclusive), oldest first.
     public func entries(_ table: EntryTable, from: Instant, through: Instant) throws(StoreError) -> [LogEntry] {
         try read { db in

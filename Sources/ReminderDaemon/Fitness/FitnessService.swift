@@ -82,10 +82,8 @@ struct FitnessService: Sendable {
 
     func editWorkout(id: Int64, minutes: Int?, intensity text: String?) async throws(ServiceError) -> LogEntryValue {
         let now = context.clock.now()
-        let all = try storing { () throws(StoreError) in
-            try context.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
-        }
-        guard let entry = all.first(where: { $0.id == id }), let exercise = exercises.exercise(named: entry.name) else {
+        let stored = try storing { () throws(StoreError) in try context.store.entry(.workout, id: id) }
+        guard let entry = stored, let exercise = exercises.exercise(named: entry.name) else {
             throw .invalidInput(parameter: "id", message: "no workout \(id): see 'remindctl workout list'")
         }
         let newMinutes = minutes ?? entry.minutes ?? 0

@@ -110,7 +110,6 @@ struct ReminderService: Sendable {
 
     /// Deletes a reminder.
     /// - Returns: the reminder as it was.
-    @discardableResult
     func remove(key: String) async throws(ServiceError) -> ReminderValue {
         let reminder = try find(key)
         let value = try value(of: reminder, now: context.clock.now())

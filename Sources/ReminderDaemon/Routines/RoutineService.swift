@@ -104,7 +104,7 @@ struct RoutineService: Sendable {
             throw .invalidInput(parameter: "routine", message: "no routine is selected: choose one with 'remindctl routine select ID'")
         }
         for id in selection.reminders {
-            try? await reminders.remove(key: String(id))
+            _ = try? await reminders.remove(key: String(id))
         }
         for date in selection.restDays {
             _ = try? context.store.unmarkRestDay(date)
