@@ -21,11 +21,13 @@ public struct DaemonPorts: Sendable {
     public var routineDirectories: [String]
     /// Whether entries reach the journal (the Status call reports it).
     public var journalAvailable: @Sendable () -> Bool
+    /// Where announcements are read back after a crash (the journal).
+    public var ledger: any AnnouncementLedger
 
     public init(
         clock: any DaemonClock, announcers: [any Announcer], status: any StatusReporter, store: ReminderStore, zones: TimeZoneDatabase,
         configuration: DaemonConfiguration, exercises: ExerciseLibrary, routineDirectories: [String],
-        journalAvailable: @escaping @Sendable () -> Bool
+        journalAvailable: @escaping @Sendable () -> Bool, ledger: any AnnouncementLedger = UnreadableLedger()
     ) {
         self.clock = clock
         self.announcers = announcers
@@ -36,6 +38,7 @@ public struct DaemonPorts: Sendable {
         self.exercises = exercises
         self.routineDirectories = routineDirectories
         self.journalAvailable = journalAvailable
+        self.ledger = ledger
     }
 }
 
@@ -117,6 +120,7 @@ public final class Daemon: Sendable {
         fitness.pruneOldEntries()
         let count = try await scheduling.load()
         let now = context.clock.now()
+        await scheduling.announceUnconfirmed(now: now)
         await perform(await scheduling.tick(now: now, afterDowntime: true), now: now)
         return count
     }

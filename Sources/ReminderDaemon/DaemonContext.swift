@@ -12,6 +12,8 @@ import TimeZoneDatabase
 final class DaemonContext: Sendable {
     let clock: any DaemonClock
     let announcer: any Announcer
+    /// Where announcements are read back after a crash (the journal).
+    let ledger: any AnnouncementLedger
     let store: ReminderStore
     let zoneFiles: TimeZoneDatabase
     let exercises: ExerciseLibrary
@@ -27,6 +29,7 @@ final class DaemonContext: Sendable {
     init(ports: DaemonPorts, announcer: any Announcer) {
         clock = ports.clock
         self.announcer = announcer
+        ledger = ports.ledger
         store = ports.store
         zoneFiles = ports.zones
         exercises = ports.exercises

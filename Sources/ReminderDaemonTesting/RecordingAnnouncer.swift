@@ -1,14 +1,35 @@
 import ReminderDaemon
 import Synchronization
 
-/// Keeps every event announced, in order, for a test to check.
-public final class RecordingAnnouncer: Announcer {
+/// Keeps every event announced, in order, for a test to check; and serves as the journal that a restart
+/// reads announcements back from (``AnnouncementLedger``), readable or not as the test says.
+public final class RecordingAnnouncer: Announcer, AnnouncementLedger {
     private let recorded = Mutex<[DaemonEvent]>([])
+    private let readable = Mutex(true)
+    private let deaf = Mutex(false)
 
     public init() {}
 
     public func announce(_ event: DaemonEvent) {
+        guard !deaf.withLock({ $0 }) else { return }
         recorded.withLock { $0.append(event) }
+    }
+
+    /// Whether a restart can read the announcements back (false: a volatile journal the user may not read).
+    public var isReadable: Bool {
+        get { readable.withLock { $0 } }
+        set { readable.withLock { $0 = newValue } }
+    }
+
+    /// While true, announcements are lost (the process died before they reached the journal).
+    public var dropsAnnouncements: Bool {
+        get { deaf.withLock { $0 } }
+        set { deaf.withLock { $0 = newValue } }
+    }
+
+    public func announced(among keys: Set<String>) -> Set<String>? {
+        guard isReadable else { return nil }
+        return keys.intersection(firings.compactMap(\.record))
     }
 
     /// Every event so far.

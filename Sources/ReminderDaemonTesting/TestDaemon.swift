@@ -53,7 +53,7 @@ public final class TestDaemon: Sendable {
         Daemon(DaemonPorts(
             clock: clock, announcers: [announcer], status: status, store: try ReminderStore(database: database),
             zones: zones, configuration: configuration, exercises: try shippedExercises(),
-            routineDirectories: [shareDirectory + "/routines"], journalAvailable: { false }))
+            routineDirectories: [shareDirectory + "/routines"], journalAvailable: { false }, ledger: announcer))
     }
 
     /// The daemon now running.
@@ -118,6 +118,33 @@ public final class TestDaemon: Sendable {
                     CREATE TEMP TRIGGER full_disk_firing BEFORE INSERT ON firing BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;
                     CREATE TEMP TRIGGER full_disk_reminder BEFORE UPDATE ON reminder BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END
                     """)
+            }
+        }
+    }
+
+    /// Makes the store refuse to confirm announced firings, or accept it again: what the store holds is then
+    /// what a `kill -9` right after the announcements (before their confirmation) leaves.
+    public func setConfirmationsFail(_ fail: Bool) throws {
+        try database.writeWithoutTransaction { db in
+            if fail {
+                try db.execute(sql: """
+                    CREATE TEMP TRIGGER killed_before_confirming BEFORE UPDATE OF confirmed ON firing
+                    BEGIN SELECT RAISE(FAIL, 'killed before confirming'); END
+                    """)
+            } else {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS temp.killed_before_confirming")
+            }
+        }
+    }
+
+    /// Makes the store refuse to read logged intake (SQLite: "no such table"), or read it again: a temporary view
+    /// named like the table hides it and reads from a table that does not exist.
+    public func setIntakeReadable(_ readable: Bool) throws {
+        try database.writeWithoutTransaction { db in
+            if readable {
+                try db.execute(sql: "DROP VIEW IF EXISTS temp.intake")
+            } else {
+                try db.execute(sql: "CREATE TEMP VIEW intake AS SELECT * FROM intake_cannot_be_read")
             }
         }
     }

@@ -111,6 +111,8 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     public var repeats: Int = 0
     /// When it was last announced again (a repeat or a snooze; epoch seconds), or nil when only at `handledAt`.
     public var lastAnnouncedAt: Int64?
+    /// Its announcement is known to have gone out; false from its record until then (see `confirmAnnounced`).
+    public var confirmed = true
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, handledAt: Int64, kind: Kind,

@@ -160,7 +160,7 @@ public final class ReminderStore: Sendable {
     static let expectedSchema: [String: Set<String>] = [
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery"],
         "intake": ["id", "reminderId", "at", "timeZone"],
-        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt"],
+        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed"],
         "restDay": ["date", "reason", "lightActivities"],
         "recovery": ["id", "usedAt", "firstDay", "lastDay"],
         "habitNotice": ["key", "announcedAt"],
@@ -169,6 +169,7 @@ public final class ReminderStore: Sendable {
         "profile": ["key", "value"],
         "snooze": ["id", "reminderId", "scheduledAt", "dueAt"],
         "outcome": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "state", "decidedAt", "reason"],
+        "storeInstance": ["id"],
     ]
 
     /// Refuses a store whose migrations are all recorded but a table or column of theirs is missing (dropped by
@@ -322,6 +323,17 @@ public final class ReminderStore: Sendable {
                 t.add(column: "lastAnnouncedAt", .integer)
             }
             try db.create(index: "outcome_by_reminder", on: "outcome", columns: ["reminderId", "scheduledAt"])
+        }
+        migrator.registerMigration("v9-announcement-ledger") { db in
+            // A firing is recorded unconfirmed, announced, then confirmed: one left unconfirmed by a crash is
+            // looked up in the journal at the next start (by its store instance and id) and announced if absent.
+            try db.alter(table: "firing") { t in t.add(column: "confirmed", .boolean).notNull().defaults(to: true) }
+            // A partial index: the few unconfirmed rows, found at once.
+            try db.create(index: "firing_unconfirmed", on: "firing", columns: ["id"], condition: Column("confirmed") == false)
+            // Which store this is, for the journal: ids of a new or restored store repeat another's.
+            try db.create(table: "storeInstance") { t in t.column("id", .text).notNull() }
+            // SQL: the query interface has no randomblob.
+            try db.execute(sql: "INSERT INTO storeInstance (id) VALUES (lower(hex(randomblob(16))))")
         }
         return migrator
     }
@@ -678,8 +690,9 @@ public final class ReminderStore: Sendable {
 
     /// What ``recordFiring(_:handledThrough:)`` did.
     public enum FiringRecorded: Sendable, Hashable {
-        /// Recorded; `replanned` when the slot had been handled once already, before the clock went back.
-        case recorded(replanned: Bool)
+        /// Recorded (unconfirmed: see ``confirmAnnounced(_:)``) as row `id`; `replanned` when the slot had been
+        /// handled once already, before the clock went back.
+        case recorded(id: Int64, replanned: Bool)
         /// Not recorded: the reminder's `handledThrough` already covers the slot (the caller must not announce it).
         case alreadyHandled
     }
@@ -706,8 +719,9 @@ public final class ReminderStore: Sendable {
                 try advance.execute(arguments: [through.secondsSinceEpoch, record.reminderId])
                 var copy = record
                 copy.replanned = try Int.fetchOne(earlier, arguments: [record.reminderId, record.slot, record.scheduledAt]) ?? 0
+                copy.confirmed = false
                 try copy.insert(db)
-                return .recorded(replanned: copy.replanned > 0)
+                return .recorded(id: copy.id ?? db.lastInsertedRowID, replanned: copy.replanned > 0)
             }
         }
     }

@@ -84,17 +84,21 @@ public struct BackupRefused: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 extension ReminderStore {
-    /// The tables a backup holds, parents first (reminders before what refers to them).
-    static func backupTables(_ db: Database) throws -> [String] {
-        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
-        return names.sorted { ($0 == "reminder" ? 0 : 1, $0) < ($1 == "reminder" ? 0 : 1, $1) }
-    }
+    /// The tables that hold the user's data, in the order a backup writes and restores them (parents first:
+    /// reminders before what refers to them). The one list of them: `everyTableIsBackedUpOrInternal` (a test)
+    /// fails when a migration adds a table that is in neither this list nor ``internalTables``.
+    public static let backupTables = [
+        "reminder", "firing", "food", "habitNotice", "intake", "outcome", "profile", "recovery", "restDay", "snooze", "workout",
+    ]
+
+    /// The tables that describe this store rather than hold the user's data: never backed up or restored.
+    public static let internalTables: Set<String> = ["storeInstance"]
 
     /// Every row of every table.
     public func backup(exportedAt: String) throws(StoreError) -> StoreBackup {
         try read { db in
             var tables: [String: [[String: StoreValue]]] = [:]
-            for table in try Self.backupTables(db) {
+            for table in Self.backupTables {
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) ORDER BY rowid")
                 tables[table] = rows.map { row in
                     Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, StoreValue(row[$0] as DatabaseValue)) })
@@ -109,7 +113,7 @@ extension ReminderStore {
     /// (`builtIn` names) and what the daemon writes by itself (notices, the handled-through marks).
     public func holdsUserData(builtIn: Set<String>) throws(StoreError) -> Bool {
         try read { db in
-            for table in try Self.backupTables(db) where !["reminder", "habitNotice", "firing", "outcome"].contains(table) {
+            for table in Self.backupTables where !["reminder", "habitNotice", "firing", "outcome"].contains(table) {
                 if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 > 0 { return true }
             }
             let names = try String.fetchAll(db, sql: "SELECT name FROM reminder")
@@ -137,7 +141,7 @@ extension ReminderStore {
         if let fileProblem { throw fileProblem }
         do {
             try database.write { db in
-                let tables = try Self.backupTables(db)
+                let tables = Self.backupTables
                 for name in backup.tables.keys where !tables.contains(name) {
                     throw BackupRefused(description: "the backup has a table '\(name)' this remindd does not know: update remindd")
                 }
@@ -174,6 +178,8 @@ extension ReminderStore {
     private static func insert(_ row: [String: StoreValue], into table: String, _ db: Database, merge: Bool, reminderIDs: inout [Int64: Int64]) throws -> Bool {
         var row = row
         if merge, case .integer(let old)? = row["reminderId"], let mapped = reminderIDs[old] { row["reminderId"] = .integer(mapped) }
+        // A restored firing was announced long ago, to a journal that knows it under another store's id.
+        if table == "firing" { row["confirmed"] = nil }
         let oldID: Int64? = if case .integer(let id)? = row["id"] { id } else { nil }
         if merge {
             if table == "reminder", case .text(let name)? = row["name"] {

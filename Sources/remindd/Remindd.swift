@@ -149,7 +149,7 @@ struct Remindd: AsyncParsableCommand {
             clock: SystemClock(monitor: monitor, zones: zones), announcers: channels.all, status: notifier, store: store, zones: zones,
             configuration: settings, exercises: try Self.loadExercises(dataDirectory),
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
-            journalAvailable: { journal.isJournalAvailable }))
+            journalAvailable: { journal.isJournalAvailable }, ledger: JournalLedger(journal: journal)))
         channels.desktop.start(perform: daemon.perform)
         do { try await daemon.startReminders() } catch { throw Failure(error.description) }
         store.releaseMemory()

@@ -43,6 +43,33 @@ struct StoreFailureTests {
         #expect(try await daemon.history(of: "Pills").map(\.kind) == ["late"])
     }
 
+    /// A firing whose logs cannot be read is not announced on a guess (the dose may have been taken): it
+    /// waits, and once the logs can be read it is decided with them.
+    @Test func aFiringWhoseLogsCannotBeReadWaitsAndIsThenSuppressedByTheLoggedDose() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        try await daemon.add("Water", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        daemon.clock.set(instant("2026-03-02T07:30:00Z"))
+        try await daemon.log("Pills")
+        try daemon.setIntakeReadable(false)
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        #expect(daemon.announcer.firings.isEmpty)
+        #expect(daemon.status.last?.hasPrefix("Cannot record firings (2 waiting, retrying)") == true)
+        #expect(daemon.announcer.events.contains { event in
+            guard case .daemon(let message) = event else { return false }
+            return message.severity == .error && message.text.hasPrefix("Could not read the intake logged for reminder-")
+        })
+        #expect(daemon.clock.wakeUp == instant("2026-03-02T08:00:30Z"))
+
+        try daemon.setIntakeReadable(true)
+        await daemon.advance(to: instant("2026-03-02T08:00:30Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.suppressed])
+        #expect(daemon.firings(of: "Water").map(\.kind) == [.fired])  // 30 s: still on time
+        #expect(daemon.status.last?.hasPrefix("3 reminders, next:") == true)
+        try await daemon.restart()
+        #expect(daemon.announcer.firings.count == 2)
+    }
+
     @Test func aRestartWhileTheFiringWaitsAnnouncesItOnce() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")

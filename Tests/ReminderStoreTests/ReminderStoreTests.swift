@@ -61,7 +61,7 @@ struct ReminderStoreTests {
         let record = FiringRecord(
             reminderId: reminder.id!, reminderName: "Meds", slot: "reminder-1-08-00", scheduledAt: now.secondsSinceEpoch + 60,
             handledAt: now.secondsSinceEpoch + 60, kind: .fired, lateSeconds: 0, slotsDue: 1, detail: nil)
-        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) == .recorded(replanned: false))
+        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) != .alreadyHandled)
         #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) == .alreadyHandled)
         #expect(try store.history(since: now).count == 1)
         #expect(try store.reminder("Meds").handledThrough == now.secondsSinceEpoch + 60)
@@ -70,7 +70,8 @@ struct ReminderStoreTests {
         // The clock went back before the slot: it is handled again, and the second record says so.
         #expect(try store.rewindHandled(to: now) == 1)
         #expect(try store.reminder("Meds").handledThrough == now.secondsSinceEpoch)
-        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) == .recorded(replanned: true))
+        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) != .alreadyHandled)
+        #expect(try store.history(since: now).map(\.replanned).sorted() == [0, 1])
         #expect(try store.history(since: now).map(\.replanned) == [1, 0])
         #expect(try store.rewindHandled(to: now.adding(seconds: 60)) == 0)
     }
@@ -204,6 +205,31 @@ struct ReminderStoreTests {
                 .map { ($0, Set(try db.columns(in: $0).map(\.name))) }
         }
         #expect(Dictionary(uniqueKeysWithValues: tables) == ReminderStore.expectedSchema)
+    }
+
+    @Test func everyTableIsBackedUpOrInternal() {
+        let listed = Set(ReminderStore.backupTables).union(ReminderStore.internalTables)
+        #expect(listed == Set(ReminderStore.expectedSchema.keys))
+        #expect(ReminderStore.backupTables.count == Set(ReminderStore.backupTables).count)
+        #expect(ReminderStore.backupTables.first == "reminder")  // parents first
+    }
+
+    @Test func firingsAreRecordedUnconfirmedUntilTheirAnnouncementIsConfirmed() throws {
+        let store = try ReminderStore(path: path)
+        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        let record = FiringRecord(
+            reminderId: reminder.id!, reminderName: "Meds", slot: "09:00", scheduledAt: now.secondsSinceEpoch + 30, handledAt: now.secondsSinceEpoch + 30,
+            kind: .fired, lateSeconds: 0, slotsDue: 1, detail: nil)
+        guard case .recorded(let id, replanned: false) = try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) else {
+            Issue.record("not recorded")
+            return
+        }
+        #expect(try store.unconfirmedFirings().map(\.id) == [id])
+        try store.confirmAnnounced([id])
+        #expect(try store.unconfirmedFirings().isEmpty)
+        let instance = try store.instanceID()
+        #expect(instance.count == 32)
+        #expect(try ReminderStore(path: path + "-other").instanceID() != instance)
     }
 
     @Test func writesAreRefusedOnceTheFileIsDeleted() throws {

@@ -20,6 +20,30 @@ public enum MessageID {
     public static let acknowledged = "928c3235a708446db5a3937c92d50a94"
 }
 
+/// The journal as the ``AnnouncementLedger``: looks firings up by their `REMINDER_RECORD` field.
+///
+/// A marker entry is written first and waited for (at most 3 s): journald writes one socket's entries in order,
+/// so once the marker can be read, every announcement sent before the crash can be too. A journal this user
+/// cannot read back (a volatile one, no journald) never shows the marker, and the answer is "cannot tell".
+public struct JournalLedger: AnnouncementLedger {
+    private let journal: Journal
+    private let reader = JournalReader()
+
+    public init(journal: Journal) {
+        self.journal = journal
+    }
+
+    public func announced(among keys: Set<String>) -> Set<String>? {
+        let marker = (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined()
+        let noun = keys.count == 1 ? "firing" : "firings"
+        guard journal.send(
+            "Looking up \(keys.count) \(noun) recorded before a restart but not confirmed as announced", priority: .notice,
+            fields: [("REMINDD_LOOKUP", marker)])
+        else { return nil }
+        return reader.values(of: "REMINDER_RECORD", among: keys, syncedBy: "REMINDD_LOOKUP=\(marker)", timeoutMilliseconds: 3000)
+    }
+}
+
 /// Writes events to the systemd journal: the only place that knows MESSAGE_IDs, wording, priorities and fields.
 public final class JournalAnnouncer: Announcer {
     /// One journal entry: what ``JournalAnnouncer`` writes for an event.
@@ -108,6 +132,11 @@ public final class JournalAnnouncer: Announcer {
         if event.replanned {
             message += " (again: the clock went back)"
             fields.append(("REMINDER_REPLANNED", "1"))
+        }
+        if let record = event.record { fields.append(("REMINDER_RECORD", record)) }
+        if event.reannounced {
+            message += " (announced again after a restart: the journal could not tell whether it was before)"
+            fields.append(("REMINDER_REANNOUNCED", "1"))
         }
         return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
     }

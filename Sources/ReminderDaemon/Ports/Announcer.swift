@@ -24,3 +24,18 @@ public struct AnnouncerGroup: Announcer {
 public protocol StatusReporter: Sendable {
     func status(_ line: String)
 }
+
+/// Where announcements can be read back after a crash (the journal): a firing recorded but not confirmed as
+/// announced is looked up here at the next start, and announced only when it is not there.
+public protocol AnnouncementLedger: Sendable {
+    /// The keys, among `keys`, of announcements that reached the ledger (``FiringEvent/record``); nil when the
+    /// ledger cannot be read back (then each is announced again, marked as such: nothing is lost).
+    func announced(among keys: Set<String>) -> Set<String>?
+}
+
+/// A ledger that can never be read back: every firing a crash left unconfirmed is announced again.
+public struct UnreadableLedger: AnnouncementLedger {
+    public init() {}
+
+    public func announced(among keys: Set<String>) -> Set<String>? { nil }
+}

@@ -50,14 +50,24 @@ public struct FiringEvent: Sendable, Hashable {
     public var replanned: Bool
     /// Which repeat this is (1, 2, ...; `repeated` only).
     public var repeatNumber: Int?
+    /// The key of its record in the store, under which the journal keeps it (`REMINDER_RECORD`), so that
+    /// after a crash the next start can tell whether it was announced. Nil for what is not recorded (repeats).
+    public var record: String?
+    /// Announced again after a restart because the journal could not tell whether it was announced before.
+    public var reannounced: Bool
 
-    public init(kind: Kind, firing: DueFiring, handledAt: Instant, detail: String? = nil, replanned: Bool = false, repeatNumber: Int? = nil) {
+    public init(
+        kind: Kind, firing: DueFiring, handledAt: Instant, detail: String? = nil, replanned: Bool = false, repeatNumber: Int? = nil,
+        record: String? = nil, reannounced: Bool = false
+    ) {
         self.kind = kind
         self.firing = firing
         self.handledAt = handledAt
         self.detail = detail
         self.replanned = replanned
         self.repeatNumber = repeatNumber
+        self.record = record
+        self.reannounced = reannounced
     }
 }
 

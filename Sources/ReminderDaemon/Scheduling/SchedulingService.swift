@@ -54,10 +54,15 @@ actor SchedulingService {
     /// Firings decided but not yet recorded because the store refused the write, oldest first; each is
     /// announced once its record is durable, so that no slot is announced and then forgotten.
     private var unrecorded: [FiringEvent] = []
-    /// When to try recording ``unrecorded`` again, and why the last try failed.
+    /// Firings that came due while their logs could not be read (with whether the daemon was starting), oldest
+    /// first: decided and recorded once the store answers, before anything that came due after them.
+    private var undecided: [(firing: DueFiring, afterDowntime: Bool)] = []
+    /// When to try ``undecided`` and ``unrecorded`` again, and why the last try failed.
     private var storeRetry: (at: Instant, reason: String)?
     /// The last status reported: it is reported only when it changes (sd_notify blocks when the manager lags).
     private var lastStatus: String?
+    /// The store's instance id (read at load): with a firing's row id, the key the journal keeps it under.
+    private var storeInstance = ""
 
     init(context: DaemonContext, statusReporter: any StatusReporter) {
         self.context = context
@@ -74,6 +79,7 @@ actor SchedulingService {
     @discardableResult
     func load() async throws(StoreError) -> Int {
         let store = context.store
+        storeInstance = try store.instanceID()
         clockChanged(now: context.clock.now())
         changedWhileLoading = []
         defer { changedWhileLoading = nil }
@@ -151,15 +157,16 @@ actor SchedulingService {
 
     /// Loads the snoozes recorded before a restart (their reminders' rules and zones as they are now).
     private func restoreSnoozes() {
-        guard let stored = try? context.store.snoozes() else { return }
+        let stored: [(reminderID: Int64, scheduledAt: Instant, dueAt: Instant)]
+        do {
+            stored = try context.store.snoozes()
+        } catch {
+            return context.say(.error, "The snoozes pending before the restart cannot be read, so they do not fire: \(error)")
+        }
+        var reminders = ReminderLookup()
         snoozes = [:]
         for snooze in stored {
-            guard let reminder = try? context.store.reminder(String(snooze.reminderID)),
-                let schedulable = try? schedulable(reminder),
-                let occurrence = schedulable.rule.nextOccurrence(after: snooze.scheduledAt.adding(seconds: -1), in: schedulable.zone),
-                occurrence.instant == snooze.scheduledAt
-            else { continue }
-            let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: 0)
+            guard let firing = restoredFiring(snooze.reminderID, at: snooze.scheduledAt, slotsDue: 1, &reminders) else { continue }
             snoozes[OccurrenceKey(firing)] = (snooze.dueAt, firing)
         }
     }
@@ -167,23 +174,98 @@ actor SchedulingService {
     /// The windows of the occurrences announced in the last two days, as they were before a restart (those
     /// decided already are decided again without a second record or announcement).
     private func restoreOpenWindows(now: Instant) {
-        guard let announced = try? context.store.announcedFirings(since: now.adding(seconds: -2 * 86400)) else { return }
-        var reminders: [Int64: SchedulableReminder?] = [:]
+        let announced: [FiringRecord]
+        do {
+            announced = try context.store.announcedFirings(since: now.adding(seconds: -2 * 86400))
+        } catch {
+            return context.say(.error, "The occurrences announced before the restart cannot be read, so they are not repeated or decided: \(error)")
+        }
+        var reminders = ReminderLookup()
         open = [:]
         for record in announced {
-            let reminder = reminders[record.reminderId] ?? {
-                let found = (try? context.store.reminder(String(record.reminderId))).flatMap { $0.enabled ? try? schedulable($0) : nil }
-                reminders[record.reminderId] = found
-                return found
-            }()
             let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
-            guard let reminder, let occurrence = reminder.rule.nextOccurrence(after: scheduled.adding(seconds: -1), in: reminder.zone),
-                occurrence.instant == scheduled
-            else { continue }
-            let firing = DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0)
+            guard let firing = restoredFiring(record.reminderId, at: scheduled, slotsDue: 1, &reminders) else { continue }
             open[OccurrenceKey(firing)] = OpenOccurrence(
-                firing: firing, windowEnd: reminder.windowEnd(of: occurrence),
+                firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence),
                 lastAnnounced: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt), repeatsSent: record.repeats)
+        }
+    }
+
+    /// The enabled reminders read so far by a restore, by id (nil: gone, disabled, or not schedulable now).
+    private typealias ReminderLookup = [Int64: SchedulableReminder?]
+
+    /// A stored occurrence as a firing, with its reminder as it is now; nil when the reminder is gone or
+    /// disabled, or its rule no longer has an occurrence at that instant.
+    private func restoredFiring(_ reminderID: Int64, at scheduled: Instant, slotsDue: Int, _ reminders: inout ReminderLookup) -> DueFiring? {
+        let reminder: SchedulableReminder?
+        if let known = reminders[reminderID] {
+            reminder = known
+        } else {
+            do {
+                let stored = try context.store.reminder(String(reminderID))
+                reminder = stored.id == reminderID && stored.enabled ? try schedulable(stored) : nil
+            } catch {
+                // Gone (deleted), or a rule or zone that cannot be used now: nothing of it is restored.
+                reminder = nil
+            }
+            reminders[reminderID] = .some(reminder)
+        }
+        guard let reminder, let occurrence = reminder.rule.nextOccurrence(after: scheduled.adding(seconds: -1), in: reminder.zone),
+            occurrence.instant == scheduled
+        else { return nil }
+        return DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: slotsDue, lateSeconds: 0)
+    }
+
+    /// Announces the firings a crash left recorded but not confirmed as announced, unless the journal shows that
+    /// they were: each once, marked late (and, where the journal cannot be read back, marked as announced
+    /// again). Runs at start, before anything else is announced.
+    func announceUnconfirmed(now: Instant) {
+        let records: [FiringRecord]
+        do {
+            records = try context.store.unconfirmedFirings()
+        } catch {
+            return context.say(.error, "Cannot read which firings were announced before the restart: \(error); they are looked up at the next start")
+        }
+        guard !records.isEmpty else { return }
+        let keyed = records.compactMap { record in
+            record.id.map { (key: ReminderStore.announcementKey(instance: storeInstance, firingID: $0), id: $0, record: record) }
+        }
+        let found = context.ledger.announced(among: Set(keyed.map(\.key)))
+        var reminders = ReminderLookup()
+        var announced = 0
+        for (key, _, record) in keyed where found?.contains(key) != true {
+            let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
+            guard let restored = restoredFiring(record.reminderId, at: scheduled, slotsDue: record.slotsDue, &reminders) else {
+                context.say(.notice, "Firing \(record.slot) was recorded before a restart but its reminder is gone or disabled now: not announced")
+                continue
+            }
+            let late = now.secondsSinceEpoch - scheduled.secondsSinceEpoch
+            let firing = DueFiring(reminder: restored.reminder, occurrence: restored.occurrence, slotsDue: record.slotsDue, lateSeconds: late)
+            let kind: FiringEvent.Kind = switch record.kind {
+            case .fired, .late: .late
+            case .suppressed: .suppressed
+            case .skipped: .skipped
+            case .postponed: .postponed
+            }
+            let event = FiringEvent(
+                kind: kind, firing: firing, handledAt: now, detail: record.detail, replanned: record.replanned > 0, record: key,
+                reannounced: found == nil)
+            context.announcer.announce(.firing(event))
+            openWindow(of: event)
+            announced += 1
+        }
+        confirm(keyed.map(\.id))
+        let how = found == nil ? "the journal cannot be read back, so all were announced again" : "\(announced) of them had not reached the journal and were announced now"
+        context.say(.notice, "\(keyed.count) \(keyed.count == 1 ? "firing was" : "firings were") recorded before a restart but not confirmed as announced: \(how)")
+    }
+
+    /// Confirms that recorded firings were announced. When the store refuses, they are looked up in the
+    /// journal at the next start (and found there), so a refusal costs nothing but that look-up.
+    private func confirm(_ ids: [Int64]) {
+        do {
+            try context.store.confirmAnnounced(ids)
+        } catch {
+            context.say(.warning, "Could not confirm \(ids.count) announced \(ids.count == 1 ? "firing" : "firings") in the store: \(error); the next start looks them up in the journal")
         }
     }
 
@@ -340,7 +422,7 @@ actor SchedulingService {
     }
 
     private func waitingLine() -> String? {
-        storeRetry.map { "Cannot record firings (\(unrecorded.count) waiting, retrying): \($0.reason)" }
+        storeRetry.map { "Cannot record firings (\(unrecorded.count + undecided.count) waiting, retrying): \($0.reason)" }
     }
 
     private func plannedLine() -> String {
@@ -400,10 +482,22 @@ actor SchedulingService {
     }
 
     /// Handles firings due together: one read of their logs, one write for their records, then each announced.
+    /// When the logs cannot be read, nothing is decided on a guess (a logged dose would be announced): the
+    /// firings wait, undecided, with those the store refused to record, and are tried again.
     private func handle(_ firings: [DueFiring], now: Instant, afterDowntime: Bool) {
         guard let earliest = firings.map(\.occurrence.instant).min(), let latest = firings.map(\.occurrence.instant).max() else { return }
+        guard undecided.isEmpty && unrecorded.isEmpty else { return undecided += firings.map { ($0, afterDowntime) } }  // keep the order
         let ids = Array(Set(firings.map(\.reminder.id)))
-        let logs = (try? context.store.intakes(reminderIDs: ids, from: earliest.adding(seconds: -2 * 86400), through: latest)) ?? [:]
+        let logs: [Int64: [Instant]]
+        do {
+            logs = try context.store.intakes(reminderIDs: ids, from: earliest.adding(seconds: -2 * 86400), through: latest)
+        } catch {
+            undecided += firings.map { ($0, afterDowntime) }
+            storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
+            let which = firings[0].slotID + (firings.count > 1 ? " and \(firings.count - 1) more" : "")
+            context.say(.error, "Could not read the intake logged for \(which), so it is not announced yet (it may have been taken): \(error); trying again every \(Self.storeRetrySeconds) s")
+            return
+        }
         record(firings.map { firing in
             let from = firing.occurrence.instant.adding(seconds: -2 * 86400)
             let own = (logs[firing.reminder.id] ?? []).filter { $0 >= from && $0 <= firing.occurrence.instant }
@@ -433,9 +527,11 @@ actor SchedulingService {
         }
     }
 
-    /// Records the firings durably (in one transaction), then announces them: a crash in between loses their
-    /// announcements but never repeats a slot. When the store refuses the write the firings wait, unannounced,
-    /// and are tried again (announcing a slot the store does not know would announce it again after a restart).
+    /// Records the firings durably (in one transaction, unconfirmed), announces them, then confirms them: a
+    /// crash before the record loses nothing (the slot is still due at the next start), one after it leaves
+    /// them unconfirmed, and the next start announces each one the journal does not have
+    /// (``announceUnconfirmed(now:)``). When the store refuses the write the firings wait, unannounced, and
+    /// are tried again (announcing a slot the store does not know would announce it again after a restart).
     private func record(_ events: [FiringEvent]) {
         guard let first = events.first else { return }
         guard unrecorded.isEmpty else { return unrecorded += events }  // keep the order
@@ -449,20 +545,27 @@ actor SchedulingService {
             context.say(.error, "Could not record firing \(which), so it is not announced yet: \(error); trying again every \(Self.storeRetrySeconds) s")
             return
         }
-        for (event, recorded) in zip(events, recorded) { announce(event, recorded) }
+        confirm(zip(events, recorded).compactMap { announce($0, $1) })
     }
 
     /// Announces a recorded firing (a re-planned one says so); a slot the store had already handled is not.
     /// An announced occurrence's window opens.
-    private func announce(_ event: FiringEvent, _ recorded: ReminderStore.FiringRecorded) {
-        guard case .recorded(let replanned) = recorded else { return }
+    /// - Returns: the record's id when it was announced (to be confirmed).
+    private func announce(_ event: FiringEvent, _ recorded: ReminderStore.FiringRecorded) -> Int64? {
+        guard case .recorded(let id, let replanned) = recorded else { return nil }
         var event = event
         event.replanned = replanned
+        event.record = ReminderStore.announcementKey(instance: storeInstance, firingID: id)
         context.announcer.announce(.firing(event))
-        if [.fired, .late, .postponed].contains(event.kind) {
-            open[OccurrenceKey(event.firing)] = OpenOccurrence(
-                firing: event.firing, windowEnd: event.firing.reminder.windowEnd(of: event.firing.occurrence), lastAnnounced: event.handledAt)
-        }
+        openWindow(of: event)
+        return id
+    }
+
+    /// An announced (or postponed) occurrence's window opens: it repeats, and is decided when it closes.
+    private func openWindow(of event: FiringEvent) {
+        guard [.fired, .late, .postponed].contains(event.kind) else { return }
+        open[OccurrenceKey(event.firing)] = OpenOccurrence(
+            firing: event.firing, windowEnd: event.firing.reminder.windowEnd(of: event.firing.occurrence), lastAnnounced: event.handledAt)
     }
 
     /// Announces a due occurrence again (its snooze, or a repeat), unless a log or a skip settled it meanwhile.
@@ -522,28 +625,41 @@ actor SchedulingService {
         context.announcer.announce(.occurrence(event))
     }
 
-    /// Tries again to record the firings the store refused; each one recorded is announced, marked late
-    /// when it now is.
+    /// Tries again to decide the firings whose logs could not be read, and to record those the store refused;
+    /// each one recorded is announced, marked late when it now is.
     private func recordWaiting(now: Instant) {
         while let event = unrecorded.first {
-            let waited = event.firing
-            let lateSeconds = now.secondsSinceEpoch - waited.occurrence.instant.secondsSinceEpoch
-            var kind = event.kind
-            if kind == .fired && lateSeconds > scheduler.onTimeToleranceSeconds { kind = .late }
-            let retried = FiringEvent(
-                kind: kind, firing: DueFiring(reminder: waited.reminder, occurrence: waited.occurrence, slotsDue: waited.slotsDue, lateSeconds: lateSeconds),
-                handledAt: now, detail: event.detail)
+            var retried = FiringEvent(kind: event.kind, firing: waited(event.firing, now: now), handledAt: now, detail: event.detail)
+            if retried.kind == .fired && retried.firing.lateSeconds > scheduler.onTimeToleranceSeconds { retried.kind = .late }
             do {
-                let recorded = try context.store.recordFiring(FiringRecord(retried), handledThrough: max(waited.occurrence.instant, now))
+                let recorded = try context.store.recordFiring(FiringRecord(retried), handledThrough: max(retried.firing.occurrence.instant, now))
                 unrecorded.removeFirst()
-                announce(retried, recorded)
+                if let id = announce(retried, recorded) { confirm([id]) }
             } catch {
                 storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
                 return
             }
         }
+        let waiting = undecided
+        undecided = []
         storeRetry = nil
-        context.say(.notice, "Firings are recorded again; every waiting firing was announced")
+        // In runs of the same kind (due at start, or while running), in their order.
+        var start = waiting.startIndex
+        while start < waiting.endIndex {
+            let afterDowntime = waiting[start].afterDowntime
+            let end = waiting[start...].firstIndex { $0.afterDowntime != afterDowntime } ?? waiting.endIndex
+            handle(waiting[start..<end].map { waited($0.firing, now: now) }, now: now, afterDowntime: afterDowntime)
+            start = end
+        }
+        guard storeRetry == nil else { return }
+        context.say(.notice, "The store answers again; every waiting firing was handled")
+    }
+
+    /// A firing that waited for the store, with its lateness as of now.
+    private func waited(_ firing: DueFiring, now: Instant) -> DueFiring {
+        DueFiring(
+            reminder: firing.reminder, occurrence: firing.occurrence, slotsDue: firing.slotsDue,
+            lateSeconds: now.secondsSinceEpoch - firing.occurrence.instant.secondsSinceEpoch)
     }
 
     func schedulable(_ reminder: StoredReminder) throws(ServiceError) -> SchedulableReminder {
