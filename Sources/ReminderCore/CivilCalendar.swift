@@ -8,6 +8,11 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Later than any instant a rule yields: the open end of a range in a query.
     public static let endOfTime = Instant(secondsSinceEpoch: .max)
 
+    /// The instants remindd stores and computes with: 1900-01-01T00:00:00Z to 9999-12-31T23:59:59Z. A stored
+    /// value outside (a hand-edited or damaged row) is refused where it is read, so that no arithmetic on it
+    /// can overflow.
+    public static let storable = Instant(secondsSinceEpoch: -2_208_988_800)...Instant(secondsSinceEpoch: 253_402_300_799)
+
     public init(secondsSinceEpoch: Int64) {
         self.secondsSinceEpoch = secondsSinceEpoch
     }

@@ -118,6 +118,13 @@ enum TOMLValue: Equatable {
             self = Self.strings(text.dropFirst().dropLast())
             return
         }
+        self.init(scalar: text)
+    }
+
+    /// A value that is not an array. (An array's elements are read with this, never as arrays: the config has
+    /// no nested arrays, and reading them recursively let `[[[...]]]` 3,000 deep overflow the stack.)
+    private init(scalar text: String) {
+        if text.hasPrefix("[") { self = .invalid; return }
         if text == "true" { self = .bool(true); return }
         if text == "false" { self = .bool(false); return }
         if let number = Int(text.filter { $0 != "_" }), text.first != "_" { self = .integer(number); return }
@@ -175,7 +182,7 @@ enum TOMLValue: Equatable {
         let items = trimmed.last == "" && trimmed.count > 1 ? trimmed.dropLast() : trimmed[...]  // a trailing comma
         var result: [String] = []
         for item in items {
-            guard case .string(let value) = TOMLValue(item) else { return .invalid }
+            guard case .string(let value) = TOMLValue(scalar: item) else { return .invalid }
             result.append(value)
         }
         return .strings(result)

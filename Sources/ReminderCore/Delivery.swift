@@ -17,6 +17,19 @@ public struct Delivery: Sendable, Hashable, Codable {
     /// Nothing beyond the journal.
     public var isDefault: Bool { self == Delivery() }
 
+    /// What is wrong with settings that did not come through `Add` or `Update` (a restored or hand-edited
+    /// row), with the same limits; nil when nothing is.
+    public var problem: String? {
+        if let plan = repeatPlan {
+            guard WindowLength.range.contains(plan.intervalSeconds) else { return "repeat interval \(plan.intervalSeconds) s is not \(RepeatPlan.forms)" }
+            if let maximum = plan.maximum, !RepeatPlan.maximums.contains(maximum) { return "repeat maximum \(maximum) is not 1 to 100" }
+        }
+        if let command, command.isEmpty || command.contains(where: { $0.isEmpty || $0.contains("\0") }) {
+            return "the command is empty or has an empty or NUL-holding word"
+        }
+        return nil
+    }
+
     private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical }
 
     public init(from decoder: any Decoder) throws {

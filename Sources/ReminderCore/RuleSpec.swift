@@ -86,7 +86,11 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             throw RuleSpecError("--until \(untilDate) is before --start \(startDateTime.date): the rule would never fire")
         }
         var skipDates: [LocalDate] = []
-        for item in (skip ?? "").split(separator: ",") {
+        let skipItems = (skip ?? "").split(separator: ",")
+        guard skipItems.count <= Self.maximumSkipDates else {
+            throw RuleSpecError("--skip lists \(skipItems.count) dates: at most \(Self.maximumSkipDates) can be given; use --until or disable the reminder instead")
+        }
+        for item in skipItems {
             let text = item.trimmingSpaces
             guard let date = ISO8601.parseDate(text) else { throw RuleSpecError(Self.dateHint("--skip", text)) }
             skipDates.append(date)
@@ -136,12 +140,22 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         preconditionFailure("every kind is handled above")
     }
 
+    /// The most times of day one rule may list (every 10 minutes): a call may not ask for more work than an
+    /// announcement can wait for (86,400 times took 79 s to add and held every firing up meanwhile).
+    public static let maximumTimesPerDay = 144
+    /// The most dates one rule may skip.
+    public static let maximumSkipDates = 366
+
     private func parseTimes() throws(RuleSpecError) -> [TimeOfDay] {
         guard let at, !at.isEmpty else {
             throw RuleSpecError("missing --at: give the time of day, e.g. --at 08:00 or --at 08:00,20:00")
         }
         var times: [TimeOfDay] = []
-        for item in at.split(separator: ",") {
+        let items = at.split(separator: ",")
+        guard items.count <= Self.maximumTimesPerDay else {
+            throw RuleSpecError("--at lists \(items.count) times: at most \(Self.maximumTimesPerDay) times a day (every 10 minutes) can be given; split them into several reminders")
+        }
+        for item in items {
             let text = item.trimmingSpaces
             guard let time = ISO8601.parseTime(text) else {
                 throw RuleSpecError("invalid time '\(text)' in --at: write 24-hour HH:MM (00:00 to 23:59), e.g. 08:00 or 20:30")

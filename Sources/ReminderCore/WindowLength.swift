@@ -2,6 +2,8 @@
 public enum WindowLength {
     /// What the text may be, for error messages.
     public static let forms = "a length of 1s to 24h such as 2h, 90m or 1h30m"
+    /// The lengths a window (and a repeat interval) may have, in seconds.
+    public static let range: ClosedRange<Int64> = 1...86400
 
     /// The seconds `text` stands for, or nil when it is not a length from 1 second to 24 hours.
     public static func seconds(_ text: String) -> Int64? {
@@ -22,7 +24,7 @@ public enum WindowLength {
             }
             digits = ""
         }
-        guard digits.isEmpty, (1...86400).contains(total) else { return nil }
+        guard digits.isEmpty, range.contains(total) else { return nil }
         return total
     }
 }

@@ -38,17 +38,31 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         self.delivery = delivery
     }
 
+    /// Reads a row, checking every value as `Add` would have (types, instants, window, delivery): a row written
+    /// by hand, by an older bug or restored from a damaged backup throws ``UnusableRow``, never traps.
     public init(row: Row) throws {
-        id = row["id"]
-        name = row["name"]
-        rule = try RuleSpecColumn.decode(row["rule"])
-        timeZone = row["timeZone"]
-        enabled = row["enabled"]
-        createdAt = row["createdAt"]
-        handledThrough = row["handledThrough"]
-        windowSeconds = row["windowSeconds"]
-        let delivery: String? = row["delivery"]
-        self.delivery = try delivery.map { try JSONDecoder().decode(Delivery.self, from: Data($0.utf8)) } ?? Delivery()
+        let reader = RowReader(row, table: Self.databaseTableName)
+        id = try reader.value("id") as Int64
+        name = try reader.value("name")
+        let ruleText: String = try reader.value("rule")
+        do { rule = try RuleSpecColumn.decode(ruleText) } catch { throw reader.unusable("rule", "\(error)") }
+        timeZone = try reader.value("timeZone")
+        let enabled: Int64 = try reader.value("enabled")
+        guard enabled == 0 || enabled == 1 else { throw reader.unusable("enabled", "\(enabled) is neither 0 nor 1") }
+        self.enabled = enabled == 1
+        createdAt = try reader.instant("createdAt")
+        handledThrough = try reader.instant("handledThrough")
+        windowSeconds = try reader.value("windowSeconds")
+        if let windowSeconds, !WindowLength.range.contains(windowSeconds) {
+            throw reader.unusable("windowSeconds", "\(windowSeconds) is not \(WindowLength.forms)")
+        }
+        let delivery: String? = try reader.value("delivery")
+        do {
+            self.delivery = try delivery.map { try JSONDecoder().decode(Delivery.self, from: Data($0.utf8)) } ?? Delivery()
+        } catch {
+            throw reader.unusable("delivery", "not the JSON of a delivery")
+        }
+        if let problem = self.delivery.problem { throw reader.unusable("delivery", problem) }
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -166,6 +180,56 @@ public struct OutcomeRecord: Codable, Sendable, Hashable, FetchableRecord, Persi
     }
 }
 
+/// A stored row that remindd cannot use: a value of the wrong type, out of range, or unreadable.
+public struct UnusableRow: Error, Hashable, Sendable, CustomStringConvertible {
+    public var table: String
+    /// The row's id (or rowid), when it could be read.
+    public var id: Int64?
+    public var column: String
+    public var detail: String
+
+    public var description: String {
+        "table \(table), row \(id.map(String.init) ?? "?"), column \(column): \(detail)"
+    }
+}
+
+/// Reads one row's columns with their types and ranges checked: a wrong value is an ``UnusableRow`` that names
+/// the table, the row and the column (GRDB's subscripts would trap).
+struct RowReader {
+    let row: Row
+    let table: String
+
+    init(_ row: Row, table: String) {
+        self.row = row
+        self.table = table
+    }
+
+    /// The value of `column` as `T` (an optional `T` takes NULL).
+    func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+        do {
+            return try row.decode(T.self, forColumn: column)
+        } catch {
+            let stored: DatabaseValue = row[column] ?? .null
+            throw unusable(column, "\(stored) is not \(T.self == Bool.self ? "a flag" : "of type \(T.self)")")
+        }
+    }
+
+    /// An instant (epoch seconds) within ``Instant/storable``.
+    func instant(_ column: String) throws -> Int64 {
+        let seconds: Int64 = try value(column)
+        guard Instant.storable.contains(Instant(secondsSinceEpoch: seconds)) else {
+            throw unusable(column, "\(seconds) is not an instant between the years 1900 and 9999")
+        }
+        return seconds
+    }
+
+    /// The error for a bad value of `column`.
+    func unusable(_ column: String, _ detail: String) -> UnusableRow {
+        let id: Int64? = (row["id"] as DatabaseValue?).flatMap { Int64.fromDatabaseValue($0) }
+        return UnusableRow(table: table, id: id, column: column, detail: detail)
+    }
+}
+
 /// Why the store refused an operation; each case has a one-line message that says what to do.
 public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case corrupt(path: String, detail: String)
@@ -179,6 +243,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unavailable(path: String, detail: String)
     case nameTaken(String)
     case notFound(String)
+    /// The row asked for holds a value remindd cannot use (written by hand or by an older bug).
+    case unusable(UnusableRow)
 
     public var description: String {
         switch self {
@@ -199,6 +265,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "a reminder named '\(name)' already exists: choose another name or change that one with 'remindctl update'"
         case .notFound(let key):
             return "no reminder '\(key)': see 'remindctl list' for names and ids"
+        case .unusable(let row):
+            return "a stored row cannot be used (\(row)): remindd leaves it out; restore a backup, or remove the row by hand (sqlite3) while remindd is stopped"
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import ReminderCore
+import Synchronization
 
 /// The daemon's durable state in one SQLite file (WAL mode, `synchronous=FULL`): reminders, logged intake,
 /// and every handled firing. A write that returned has reached the file; `kill -9` loses nothing acknowledged.
@@ -19,6 +20,8 @@ public final class ReminderStore: Sendable {
     private let identity: FileIdentity?
     /// The single-writer lock on `path + ".lock"`, held while open (nil in memory).
     private let lock: InstanceLock?
+    /// Reminder rows the readers left out since ``takeUnusableRows()`` was last called, by id.
+    private let unusableRows = Mutex<[Int64: UnusableRow]>([:])
 
     /// `PRAGMA application_id` of a remindd store: "rmdd".
     static let applicationID: Int32 = 0x726D_6464
@@ -43,6 +46,9 @@ public final class ReminderStore: Sendable {
             lock = try InstanceLock(path: path + ".lock", storePath: path)
             if FileManager.default.fileExists(atPath: path) {
                 try Self.checkBeforeOpening(path)
+            } else if Self.isDanglingLink(path) {
+                // Replacing it would start an empty store in place of the one the link meant (an unmounted disk).
+                throw StoreError.corrupt(path: path, detail: "it is a symbolic link to a file that does not exist")
             } else {
                 try Self.createMarked(path)
             }
@@ -114,6 +120,12 @@ public final class ReminderStore: Sendable {
             guard mark != (applicationID, migrator.migrations.count) else { return }
             try db.execute(sql: "PRAGMA application_id = \(applicationID); PRAGMA user_version = \(migrator.migrations.count)")
         }
+    }
+
+    /// Whether `path` is a symbolic link whose target does not exist.
+    static func isDanglingLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     /// Creates a new store's file, marked as remindd's, under a temporary name and renames it into place: a
@@ -346,7 +358,7 @@ public final class ReminderStore: Sendable {
         now: Instant
     ) throws(StoreError) -> StoredReminder {
         try write { db in
-            if try StoredReminder.filter(Column("name").collating(.nocase) == name).fetchOne(db) != nil {
+            if try StoredReminder.filter(Column("name").collating(.nocase) == name).fetchCount(db) > 0 {
                 throw StoreError.nameTaken(name)
             }
             var reminder = StoredReminder(
@@ -364,7 +376,7 @@ public final class ReminderStore: Sendable {
         try write { db in
             guard let id = reminder.id, let old = try StoredReminder.fetchOne(db, key: id) else { throw StoreError.notFound("\(reminder.id ?? 0)") }
             if old.name.lowercased() != reminder.name.lowercased(),
-                try StoredReminder.filter(Column("name").collating(.nocase) == reminder.name).fetchOne(db) != nil
+                try StoredReminder.filter(Column("name").collating(.nocase) == reminder.name).fetchCount(db) > 0
             {
                 throw StoreError.nameTaken(reminder.name)
             }
@@ -385,17 +397,41 @@ public final class ReminderStore: Sendable {
     }
 
     /// Every reminder, by id; or those whose ids fall in a range (concurrent readers can load a large store in parts).
+    /// A row remindd cannot use is left out (see ``takeUnusableRows()``).
     public func reminders(ids: ClosedRange<Int64>? = nil) throws(StoreError) -> [StoredReminder] {
         try read { db in
             var request = StoredReminder.order(Column("id"))
             if let ids { request = request.filter(ids.contains(Column("id"))) }
-            return try request.fetchAll(db)
+            return try usable(request, db)
         }
     }
 
-    /// At most `limit` reminders with an id above `after`, by id: one page of a long list.
+    /// At most `limit` reminders with an id above `after`, by id: one page of a long list (unusable rows left out).
     public func reminders(after: Int64, limit: Int) throws(StoreError) -> [StoredReminder] {
-        try read { db in try StoredReminder.filter(Column("id") > after).order(Column("id")).limit(limit).fetchAll(db) }
+        try read { db in try usable(StoredReminder.filter(Column("id") > after).order(Column("id")).limit(limit), db) }
+    }
+
+    /// The reminders a request finds, without the rows remindd cannot use (they are kept for
+    /// ``takeUnusableRows()``): one bad row must not keep the others from firing, or the daemon from starting.
+    private func usable(_ request: QueryInterfaceRequest<StoredReminder>, _ db: Database) throws -> [StoredReminder] {
+        let rows = try Row.fetchCursor(db, request)
+        var reminders: [StoredReminder] = []
+        while let row = try rows.next() {
+            do {
+                reminders.append(try StoredReminder(row: row))
+            } catch let error as UnusableRow {
+                unusableRows.withLock { $0[error.id ?? 0] = error }
+            }
+        }
+        return reminders
+    }
+
+    /// The reminder rows left out since the last call (each is reported once; a later read finds it again).
+    public func takeUnusableRows() -> [UnusableRow] {
+        unusableRows.withLock { found in
+            defer { found = [:] }
+            return found.keys.sorted().compactMap { found[$0] }
+        }
     }
 
     /// The intake logged for each of some reminders between two instants, oldest first: one query for a page.
@@ -418,11 +454,11 @@ public final class ReminderStore: Sendable {
         "(" + ids.map(String.init).joined(separator: ",") + ")"
     }
 
-    /// How many reminders there are, and how many of them are enabled (counted, not read).
+    /// How many reminders there are, and how many of them are enabled (counted, not read; a hand-written
+    /// `enabled` that is neither 0 nor 1 counts as not enabled, as the readers leave that row out).
     public func reminderCounts() throws(StoreError) -> (total: Int, enabled: Int) {
         try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(enabled), 0) FROM reminder")
-            return (row?[0] ?? 0, row?[1] ?? 0)
+            (try StoredReminder.fetchCount(db), try StoredReminder.filter(Column("enabled") == 1).fetchCount(db))
         }
     }
 
@@ -850,6 +886,8 @@ public final class ReminderStore: Sendable {
             return try database.write(body)
         } catch let error as StoreError {
             throw error
+        } catch let error as UnusableRow {
+            throw .unusable(error)
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
         }
@@ -860,6 +898,8 @@ public final class ReminderStore: Sendable {
             return try database.read(body)
         } catch let error as StoreError {
             throw error
+        } catch let error as UnusableRow {
+            throw .unusable(error)
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
         }

@@ -42,7 +42,12 @@ public final class SystemClockMonitor: Sendable {
     ///   - zoneDataDirectory: the TZif files' directory (`/usr/share/zoneinfo`, `$TZDIR`), watched with its
     ///     subdirectories two levels down (`America/Argentina`); nil: not watched.
     ///   - signals: signals to block and deliver as ``Event/signal(_:)`` (SIGTERM, SIGHUP, ...).
-    public init(zoneDirectory: String = "/etc", zoneDataDirectory: String? = nil, signals: [Int32] = []) throws(SystemError) {
+    ///   - onSignal: called on the monitor's own thread as each signal arrives, before it is delivered: it runs
+    ///     even while the consumer of ``events`` is busy (a stop must be honoured whatever is running).
+    public init(
+        zoneDirectory: String = "/etc", zoneDataDirectory: String? = nil, signals: [Int32] = [],
+        onSignal: @escaping @Sendable (Int32) -> Void = { _ in }
+    ) throws(SystemError) {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { throw SystemError(operation: "pipe") }
         for end in pipeEnds {
@@ -76,7 +81,7 @@ public final class SystemClockMonitor: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
         let thread = PollingThread(
             timer: timerDescriptor, inotify: inotifyDescriptor, zoneSettingWatch: zoneSettingWatch, signals: signalDescriptor,
-            stop: stopDescriptor, continuation: continuation)
+            stop: stopDescriptor, continuation: continuation, onSignal: onSignal)
         self.thread = thread
         try DetachedThread.start { thread.run() }
     }
@@ -142,14 +147,16 @@ private final class PollingThread: Sendable {
     let signals: Int32
     let stop: Int32
     let continuation: AsyncStream<SystemClockMonitor.Event>.Continuation
+    let onSignal: @Sendable (Int32) -> Void
 
     /// How long the zone files must stay unchanged before a change is reported.
     static let zoneDataQuietMilliseconds: Int32 = 1000
 
     init(
         timer: Int32, inotify: Int32, zoneSettingWatch: Int32, signals: Int32, stop: Int32,
-        continuation: AsyncStream<SystemClockMonitor.Event>.Continuation
+        continuation: AsyncStream<SystemClockMonitor.Event>.Continuation, onSignal: @escaping @Sendable (Int32) -> Void
     ) {
+        self.onSignal = onSignal
         self.timer = timer
         self.inotify = inotify
         self.zoneSettingWatch = zoneSettingWatch
@@ -215,7 +222,10 @@ private final class PollingThread: Sendable {
             if descriptors[3].revents != 0 {
                 var numbers = [UInt8](repeating: 0, count: 64)
                 let n = read(signals, &numbers, numbers.count)
-                for number in numbers.prefix(max(n, 0)) { continuation.yield(.signal(Int32(number))) }
+                for number in numbers.prefix(max(n, 0)) {
+                    onSignal(Int32(number))
+                    continuation.yield(.signal(Int32(number)))
+                }
             }
         }
     }

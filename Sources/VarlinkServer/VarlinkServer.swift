@@ -91,7 +91,10 @@ public struct VarlinkServer: Sendable {
         self.group = group
     }
 
-    private typealias Connection = (channel: NIOAsyncChannel<VarlinkFrame, ByteBuffer>, peerUID: uid_t?, activity: ConnectionActivity)
+    /// An accepted connection, not yet read from: it is wrapped in a `NIOAsyncChannel` only when served (see
+    /// ``serve(_:)``), because NIO traps on a wrapped channel that is dropped unserved, and a stop drops what the
+    /// accept loop had not taken yet.
+    private typealias Connection = (channel: any Channel, peerUID: uid_t?, activity: ConnectionActivity)
 
     /// Listens and serves until the task is cancelled.
     /// - Parameter onBound: called once the socket accepts connections.
@@ -110,8 +113,9 @@ public struct VarlinkServer: Sendable {
                 try channel.pipeline.syncOperations.addHandlers([
                     IdleStateHandler(readTimeout: limits.idleTimeout), IdleConnectionCloser(activity: activity), ByteToMessageHandler(decoder),
                 ])
-                let wrapped = try NIOAsyncChannel<VarlinkFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
-                return (wrapped, peer?.uid, activity)
+                // Nothing is read until the connection is served (and wrapped): no message can be lost meanwhile.
+                try channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+                return (channel, peer?.uid, activity)
             }
         }
         let listening: Int32
@@ -168,8 +172,22 @@ public struct VarlinkServer: Sendable {
     private func serve(_ connection: Connection) async {
         let open = connections.add(1)
         defer { connections.add(-1) }
-        let closed = connection.channel.channel.closeFuture
-        try? await connection.channel.executeThenClose { inbound, outbound in
+        let channel = connection.channel
+        let closed = channel.closeFuture
+        let wrapped: NIOAsyncChannel<VarlinkFrame, ByteBuffer>
+        do {
+            wrapped = try await channel.eventLoop.submit {
+                let wrapped = try NIOAsyncChannel<VarlinkFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
+                try channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+                return wrapped
+            }.get()
+        } catch {
+            // The connection closed before it was served: there is nobody to answer.
+            channel.close(promise: nil)
+            return
+        }
+        // Errors end the connection (a client that went away, a write that failed): there is nobody to tell.
+        try? await wrapped.executeThenClose { inbound, outbound in
             let writer = ReplyWriter(outbound: outbound)
             guard connection.peerUID == getuid() else {
                 try await writer.send(VarlinkReply(parameters: .object([:]), error: VarlinkError.permissionDenied().name))

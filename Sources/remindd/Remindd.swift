@@ -122,16 +122,25 @@ struct Remindd: AsyncParsableCommand {
     func serve() async throws {
         let environment = ProcessInfo.processInfo.environment
         let zones = TimeZoneDatabase.system(environment: environment)
+        let journal = Journal(identifier: "remindd")
+        // A stop is honoured within 2 s whatever is running (the service manager waits 90 s, then kills).
+        let stopDeadline = StopDeadline()
         let monitor: SystemClockMonitor
         do {
-            monitor = try SystemClockMonitor(zoneDataDirectory: zones.directory, signals: Self.handledSignals)
+            monitor = try SystemClockMonitor(zoneDataDirectory: zones.directory, signals: Self.handledSignals) { signal in
+                guard signal == SIGTERM || signal == SIGINT else { return }
+                stopDeadline.arm(seconds: 1.5) {
+                    journal.send(
+                        "Stopping took more than 2 s (work in progress did not end): exiting now; firings not confirmed as announced are looked up at the next start",
+                        priority: .warning)
+                }
+            }
         } catch {
             throw Failure("cannot watch the clock: \(error)")
         }
         umask(0o077)
         let paths = RemindPaths(environment: environment, uid: getuid())
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
-        let journal = Journal(identifier: "remindd")
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
         let channels = Channels(
@@ -219,6 +228,7 @@ struct Remindd: AsyncParsableCommand {
         channels.hooks.stopRunning()
         daemon.finishWatchers()
         do { try store.close() } catch { throw Failure(error.description) }
+        stopDeadline.finished()
         journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd stopped")))
     }
 

@@ -68,4 +68,13 @@ struct ParserRobustnessTests {
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("retention-days = 9223372036854775807", file: "c") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("morning = \"99999999999999999999:00\"", file: "c") }
     }
+
+    /// Nested arrays 3,000 deep overflowed the stack at start (and killed a running daemon at SIGHUP): the
+    /// reader recursed into each level. They are refused with the line, like any value that is not a string list.
+    @Test func deeplyNestedArraysAreRefusedNotRecursedInto() {
+        let nested = String(repeating: "[", count: 3000) + "\"x\"" + String(repeating: "]", count: 3000)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("\n\non-fire = \(nested)", file: "c") }
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("on-fire = [[\"/bin/true\"]]", file: "c") }
+        #expect((try? DaemonConfiguration.parse("on-fire = [\"/bin/echo\", 'hi']", file: "c"))?.onFire == ["/bin/echo", "hi"])
+    }
 }

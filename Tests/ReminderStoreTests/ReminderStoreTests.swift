@@ -207,6 +207,14 @@ struct ReminderStoreTests {
         #expect(Dictionary(uniqueKeysWithValues: tables) == ReminderStore.expectedSchema)
     }
 
+    /// A broken link at the database's path (the disk it points to is not mounted) was replaced by a new,
+    /// empty store; it is refused like a damaged file, and the link is left as it was.
+    @Test func aBrokenSymbolicLinkIsRefusedAndLeftAlone() throws {
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: path + "-elsewhere/remindd.sqlite")
+        #expect(throws: StoreError.self) { try ReminderStore(path: path) }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == path + "-elsewhere/remindd.sqlite")
+    }
+
     @Test func everyTableIsBackedUpOrInternal() {
         let listed = Set(ReminderStore.backupTables).union(ReminderStore.internalTables)
         #expect(listed == Set(ReminderStore.expectedSchema.keys))

@@ -1,9 +1,11 @@
 """Shared fixtures for the end-to-end tests: the built binaries, a real journald, and a daemon harness."""
+import collections
 import datetime as dt
 import json
 import os
 import pathlib
 import socket
+import sqlite3
 import sys
 import subprocess
 import tempfile
@@ -269,3 +271,35 @@ def session_bus(tmp_path):
     bus = SessionBus(tmp_path)
     yield bus
     bus.stop()
+
+
+FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
+CAUGHT_UP = "c3a95e7d1b2f4068a9e4d0c7b6f21e83"
+
+
+def db_count(db, sql, *args):
+    """The first column of the first row of a query on the store (a reader beside the daemon's writer)."""
+    with sqlite3.connect(db, timeout=10) as con:
+        return con.execute(sql, args).fetchone()[0]
+
+
+def add_burst(db, prefix, count, lead):
+    """Writes `count` daily reminders named `prefix-N`, all due `lead` seconds from now (the daemon stopped);
+    returns the instant they are due (seconds since the epoch)."""
+    now = int(time.time())
+    due = now + lead
+    at = time.strftime("%H:%M:%S", time.gmtime(due))
+    with sqlite3.connect(db) as con:
+        con.executemany("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES (?, ?, 'UTC', 1, ?, ?)",
+                        [(f"{prefix}-{i}", json.dumps({"daily": True, "at": at}), now, now) for i in range(count)])
+    return due
+
+
+def announced_slots(since, prefix):
+    """How often each slot (name, scheduled instant) of the reminders named `prefix-...` was announced in the
+    journal since `since` (journalctl's form), on time or late."""
+    out = subprocess.run(["journalctl", "--no-pager", "-o", "json", "--since", since, f"MESSAGE_ID={FIRED}", f"MESSAGE_ID={CAUGHT_UP}"],
+                         capture_output=True, text=True, check=True).stdout
+    entries = [json.loads(line) for line in out.splitlines() if prefix in line]
+    ours = [e for e in entries if e.get("REMINDER_NAME", "").startswith(prefix + "-")]
+    return collections.Counter((e["REMINDER_NAME"], e["SCHEDULED_UTC"]) for e in ours), ours

@@ -4,6 +4,8 @@ import socket
 import sqlite3
 import time
 
+from conftest import add_burst
+
 COUNT = 5_000
 
 
@@ -38,12 +40,7 @@ def test_the_socket_answers_status_calls_while_a_burst_is_recorded(daemon):
     daemon.start()
     daemon.stop()  # the schema is there
     db = daemon.state / "remindd" / "remindd.sqlite"
-    now = int(time.time())
-    due = now + 4
-    at = time.strftime("%H:%M:%S", time.gmtime(due))
-    with sqlite3.connect(db) as con:
-        con.executemany("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES (?, ?, 'UTC', 1, ?, ?)",
-                        [(f"burst-{i}", json.dumps({"daily": True, "at": at}), now, now) for i in range(COUNT)])
+    due = add_burst(db, "burst", COUNT, lead=4)
     daemon.start()
     assert time.time() < due, "the daemon took too long to start: raise the lead time"
 

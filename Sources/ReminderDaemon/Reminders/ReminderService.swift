@@ -477,22 +477,37 @@ struct ReminderService: Sendable {
     /// The values of some reminders, with their next firings and per-goal streaks: one read of logs and one of
     /// skips for them all. Each reminder's history is read from the day after its settled streak
     /// (``SettledStreaks``), or else from a year before it was created.
+    /// The reminders as the methods answer them. One whose rule or zone cannot be used now (a zone tzdata
+    /// dropped, a row restored from an older remindd) is answered with no next firing and why in its summary,
+    /// so that it can be seen and fixed; it never fails the whole answer.
     private func values(of reminders: [StoredReminder], now: Instant) throws(ServiceError) -> [ReminderValue] {
         let epoch = streaks.update(from: context.store)
         let restDays = habits.restDayNumbers()
-        let goals = try reminders.map { reminder throws(ServiceError) in
-            let zone = try context.zone(named: reminder.timeZone)
+        typealias Goal = (reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, settled: GoalStreak.Settled?, from: Instant)
+        var unusable: [Int64: String] = [:]
+        let goals: [Goal] = reminders.compactMap { reminder -> Goal? in
+            let zone: TimeZoneRules
+            let rule: ReminderRule
+            do throws(ServiceError) {
+                zone = try context.zone(named: reminder.timeZone)
+                rule = try Self.rule(reminder.rule)
+            } catch {
+                unusable[reminder.id!] = "cannot be scheduled: \(error.message)"
+                return nil
+            }
             let settled = streaks.settled(for: reminder.id!, zone: zone, now: now)
             // From a day before the first unsettled day: logs of settled days change nothing.
             let from = settled.map { zone.resolve(localSeconds: Int64($0.through) * 86400) }
                 ?? Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400)
-            return (reminder: reminder, rule: try Self.rule(reminder.rule), zone: zone, settled: settled, from: from)
+            return (reminder: reminder, rule: rule, zone: zone, settled: settled, from: from)
         }
-        let ids = reminders.compactMap(\.id)
+        let ids = goals.compactMap(\.reminder.id)
         let earliest = goals.map(\.from).min() ?? now
+        // Without the logs or the skips the streak cannot be counted: it is answered as 0, and the rest stands.
         let logs = try? context.store.intakes(reminderIDs: ids, from: earliest, through: now)
         let skipsRead = try? context.store.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
-        return goals.map { goal in
+        var answered: [Int64: ReminderValue] = [:]
+        for goal in goals {
             let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)
             let skips = skipsRead?[reminder.id!] ?? []
             var next: FiringValue?
@@ -510,10 +525,16 @@ struct ReminderService: Sendable {
                 streak = counted.length
                 streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
             }
-            return ReminderValue(
+            answered[reminder.id!] = ReminderValue(
                 id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
                 effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next, streak: streak, windowSeconds: reminder.windowSeconds,
                 delivery: reminder.delivery)
+        }
+        return reminders.map { reminder in
+            answered[reminder.id!] ?? ReminderValue(
+                id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: unusable[reminder.id!] ?? "", timeZone: reminder.timeZone,
+                effectiveTimeZone: reminder.timeZone ?? context.systemZone, enabled: reminder.enabled, next: nil, streak: 0,
+                windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
         }
     }
 

@@ -118,6 +118,9 @@ actor SchedulingService {
         // store's handledThrough keeps the new schedule from announcing it again).
         let (scheduler, count) = await Self.buildScheduler(loaded, context: context)
         self.scheduler = scheduler
+        for row in store.takeUnusableRows() {
+            context.say(.warning, "A stored reminder cannot be used and is left out (it does not fire): \(row); restore a backup, or remove the row by hand while remindd is stopped")
+        }
         for id in changedWhileLoading ?? [] { refresh(reminderID: id) }
         restoreSnoozes()
         restoreOpenWindows(now: context.clock.now())
