@@ -16,26 +16,26 @@ struct HistoryChangesTests {
 
     init() throws {
         store = try ReminderStore(database: try DatabaseQueue())
-        meds = try store.addReminder(name: "Meds", rule: RuleSpec(daily: true, at: "08:00"), timeZone: "UTC", now: now)
-        drops = try store.addReminder(name: "Drops", rule: RuleSpec(daily: true, at: "21:00"), timeZone: nil, now: now)
+        meds = try store.reminders.add(name: "Meds", rule: RuleSpec(daily: true, at: "08:00"), timeZone: "UTC", now: now)
+        drops = try store.reminders.add(name: "Drops", rule: RuleSpec(daily: true, at: "21:00"), timeZone: nil, now: now)
         _ = try store.takeHistoryChanges()
     }
 
     func at(_ days: Int) -> Instant { now.adding(seconds: Int64(days) * 86400) }
 
     func skip(_ reminder: StoredReminder, at instant: Instant, state: OutcomeRecord.State = .skipped) throws {
-        _ = try store.recordOutcome(OutcomeRecord(
+        _ = try store.firings.recordOutcome(OutcomeRecord(
             reminderId: reminder.id!, reminderName: reminder.name, slot: "s", scheduledAt: instant.secondsSinceEpoch, state: state,
             decidedAt: now.secondsSinceEpoch, reason: nil))
     }
 
     @Test func logsAndTheirDeletionAreReportedWithTheEarliestInstant() throws {
-        _ = try store.logIntake(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
-        let old = try store.logIntake(reminderID: meds.id!, at: at(-30), timeZone: "UTC")
-        _ = try store.logIntake(reminderID: drops.id!, at: at(-1), timeZone: "UTC")
+        _ = try store.intake.log(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
+        let old = try store.intake.log(reminderID: meds.id!, at: at(-30), timeZone: "UTC")
+        _ = try store.intake.log(reminderID: drops.id!, at: at(-1), timeZone: "UTC")
         #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: at(-30), drops.id!: at(-1)]))
         #expect(try store.takeHistoryChanges().isEmpty)
-        _ = try store.deleteIntake(id: old.id!)
+        _ = try store.intake.delete(id: old.id!)
         #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: at(-30)]))
     }
 
@@ -47,9 +47,9 @@ struct HistoryChangesTests {
     }
 
     @Test func restDaysAreReportedAsDayNumbers() throws {
-        try store.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: []), (date: "2026-10-30", reason: "sick", lightActivities: [])])
+        try store.habits.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: []), (date: "2026-10-30", reason: "sick", lightActivities: [])])
         #expect(try store.takeHistoryChanges() == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 10, day: 30)!.dayNumber))
-        _ = try store.unmarkRestDay("2026-11-03")
+        _ = try store.habits.unmarkRestDay("2026-11-03")
         #expect(try store.takeHistoryChanges() == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 11, day: 3)!.dayNumber))
     }
 
@@ -57,25 +57,25 @@ struct HistoryChangesTests {
         var changed = meds
         changed.name = "Morning meds"
         changed.enabled = false
-        changed = try store.updateReminder(changed, now: now)
+        changed = try store.reminders.update(changed, now: now)
         #expect(try store.takeHistoryChanges().isEmpty)
         for change in [{ (r: inout StoredReminder) in r.rule = RuleSpec(daily: true, at: "09:00") }, { $0.timeZone = "Asia/Tokyo" }, { $0.windowSeconds = 600 }] {
             change(&changed)
-            changed = try store.updateReminder(changed, now: now)
+            changed = try store.reminders.update(changed, now: now)
             #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: HistoryChanges.everything]))
         }
-        try store.removeReminder(id: drops.id!)
+        try store.reminders.remove(id: drops.id!)
         #expect(try store.takeHistoryChanges().goals[drops.id!] == HistoryChanges.everything)
     }
 
     @Test func aRestoreReportsEveryReminderAndRestDay() throws {
-        _ = try store.logIntake(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
-        try store.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: [])])
-        let backup = try store.backup(exportedAt: "now")
+        _ = try store.intake.log(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
+        try store.habits.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: [])])
+        let backup = try store.backups.backup(exportedAt: "now")
         _ = try store.takeHistoryChanges()
         let other = try ReminderStore(database: try DatabaseQueue())
         _ = try other.takeHistoryChanges()
-        _ = try other.restore(backup, merge: false)
+        _ = try other.backups.restore(backup, merge: false)
         let changes = try other.takeHistoryChanges()
         #expect(changes.goals[meds.id!] == HistoryChanges.everything)
         #expect(changes.goals[drops.id!] == HistoryChanges.everything)

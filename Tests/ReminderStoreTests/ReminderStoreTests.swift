@@ -21,14 +21,14 @@ struct ReminderStoreTests {
 
     @Test func remindersSurviveReopening() throws {
         let store = try ReminderStore(path: path)
-        let added = try store.addReminder(name: "Vitamin D", rule: RuleSpec(weekly: "sun", at: "09:00"), timeZone: "Europe/Berlin", now: now)
+        let added = try store.reminders.add(name: "Vitamin D", rule: RuleSpec(weekly: "sun", at: "09:00"), timeZone: "Europe/Berlin", now: now)
         try store.close()
         let reopened = try ReminderStore(path: path)
-        let all = try reopened.reminders()
+        let all = try reopened.reminders.all()
         #expect(all == [added])
         #expect(all.first?.rule == RuleSpec(weekly: "sun", at: "09:00"))
-        #expect(try reopened.reminder("vitamin d").id == added.id)
-        #expect(try reopened.reminder(String(added.id!)).name == "Vitamin D")
+        #expect(try reopened.reminders.find("vitamin d").id == added.id)
+        #expect(try reopened.reminders.find(String(added.id!)).name == "Vitamin D")
     }
 
     @Test func firingsOfAnOlderStoreSurviveTheReplannedMigration() throws {
@@ -43,81 +43,81 @@ struct ReminderStoreTests {
         }
         try old.close()
         let store = try ReminderStore(path: path)
-        let history = try store.history(since: Instant(secondsSinceEpoch: 0))
+        let history = try store.firings.history(since: Instant(secondsSinceEpoch: 0))
         #expect(history.map(\.slot) == ["reminder-1-08-00"])
         #expect(history.map(\.replanned) == [0])
     }
 
     @Test func duplicateNamesAreRefusedAndNothingIsWritten() throws {
         let store = try ReminderStore(path: path)
-        _ = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
-        #expect(throws: StoreError.nameTaken("MEDS")) { try store.addReminder(name: "MEDS", rule: daily, timeZone: nil, now: now) }
-        #expect(try store.reminders().count == 1)
+        _ = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
+        #expect(throws: StoreError.nameTaken("MEDS")) { try store.reminders.add(name: "MEDS", rule: daily, timeZone: nil, now: now) }
+        #expect(try store.reminders.all().count == 1)
     }
 
     @Test func firingsAreRecordedOncePerSlot() throws {
         let store = try ReminderStore(path: path)
-        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         let record = FiringRecord(
             reminderId: reminder.id!, reminderName: "Meds", slot: "reminder-1-08-00", scheduledAt: now.secondsSinceEpoch + 60,
             handledAt: now.secondsSinceEpoch + 60, kind: .fired, lateSeconds: 0, slotsDue: 1, detail: nil)
-        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) != .alreadyHandled)
-        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) == .alreadyHandled)
-        #expect(try store.history(since: now).count == 1)
-        #expect(try store.reminder("Meds").handledThrough == now.secondsSinceEpoch + 60)
-        #expect(try store.lastFiring(reminderID: reminder.id!)?.slot == "reminder-1-08-00")
+        #expect(try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) != .alreadyHandled)
+        #expect(try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) == .alreadyHandled)
+        #expect(try store.firings.history(since: now).count == 1)
+        #expect(try store.reminders.find("Meds").handledThrough == now.secondsSinceEpoch + 60)
+        #expect(try store.firings.lastFiring(reminderID: reminder.id!)?.slot == "reminder-1-08-00")
 
         // The clock went back before the slot: it is handled again, and the second record says so.
-        #expect(try store.rewindHandled(to: now) == 1)
-        #expect(try store.reminder("Meds").handledThrough == now.secondsSinceEpoch)
-        #expect(try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) != .alreadyHandled)
-        #expect(try store.history(since: now).map(\.replanned).sorted() == [0, 1])
-        #expect(try store.history(since: now).map(\.replanned) == [1, 0])
-        #expect(try store.rewindHandled(to: now.adding(seconds: 60)) == 0)
+        #expect(try store.firings.rewindHandled(to: now) == 1)
+        #expect(try store.reminders.find("Meds").handledThrough == now.secondsSinceEpoch)
+        #expect(try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) != .alreadyHandled)
+        #expect(try store.firings.history(since: now).map(\.replanned).sorted() == [0, 1])
+        #expect(try store.firings.history(since: now).map(\.replanned) == [1, 0])
+        #expect(try store.firings.rewindHandled(to: now.adding(seconds: 60)) == 0)
     }
 
     @Test func intakeIsReadBackByRange() throws {
         let store = try ReminderStore(path: path)
-        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         for offset in [-7200, -3600, 0] {
-            _ = try store.logIntake(reminderID: reminder.id!, at: now.adding(seconds: Int64(offset)), timeZone: "UTC")
+            _ = try store.intake.log(reminderID: reminder.id!, at: now.adding(seconds: Int64(offset)), timeZone: "UTC")
         }
-        #expect(try store.intakes(reminderID: reminder.id!, from: now.adding(seconds: -3600), through: now) == [now.adding(seconds: -3600), now])
-        try store.removeReminder(id: reminder.id!)
-        #expect(try store.intakes(reminderID: reminder.id!, from: now.adding(seconds: -9999), through: now).isEmpty)
+        #expect(try store.intake.instants(reminderID: reminder.id!, from: now.adding(seconds: -3600), through: now) == [now.adding(seconds: -3600), now])
+        try store.reminders.remove(id: reminder.id!)
+        #expect(try store.intake.instants(reminderID: reminder.id!, from: now.adding(seconds: -9999), through: now).isEmpty)
     }
 
     @Test func aSnoozeSurvivesReopeningAndASecondSnoozeOfTheOccurrenceReplacesIt() throws {
         let store = try ReminderStore(path: path)
-        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
-        try store.setSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 600))
-        try store.setSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 900))
+        let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
+        try store.firings.setSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 600))
+        try store.firings.setSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 900))
         try store.close()
         let reopened = try ReminderStore(path: path)
-        let pending = try reopened.snoozes()
+        let pending = try reopened.firings.snoozes()
         #expect(pending.count == 1 && pending[0].reminderID == reminder.id && pending[0].dueAt == now.adding(seconds: 900))
-        try reopened.removeSnooze(reminderID: reminder.id!, scheduledAt: now)
-        #expect(try reopened.snoozes().isEmpty)
+        try reopened.firings.removeSnooze(reminderID: reminder.id!, scheduledAt: now)
+        #expect(try reopened.firings.snoozes().isEmpty)
     }
 
     @Test func aDeletedLogIsGoneAndTheDeliverySettingsRoundTrip() throws {
         let store = try ReminderStore(path: path)
         let delivery = Delivery(repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: 3), command: ["/bin/echo", "a b"], critical: true)
-        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, delivery: delivery, now: now)
-        let first = try store.logIntake(reminderID: reminder.id!, at: now, timeZone: "UTC")
-        let second = try store.logIntake(reminderID: reminder.id!, at: now.adding(seconds: 60), timeZone: "UTC")
-        #expect(try store.deleteIntake(id: first.id!) == first)
-        #expect(try store.deleteIntake(id: first.id!) == nil)
-        #expect(try store.intakeRecords(from: now, through: now.adding(seconds: 60)) == [second])
+        let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, delivery: delivery, now: now)
+        let first = try store.intake.log(reminderID: reminder.id!, at: now, timeZone: "UTC")
+        let second = try store.intake.log(reminderID: reminder.id!, at: now.adding(seconds: 60), timeZone: "UTC")
+        #expect(try store.intake.delete(id: first.id!) == first)
+        #expect(try store.intake.delete(id: first.id!) == nil)
+        #expect(try store.intake.records(from: now, through: now.adding(seconds: 60)) == [second])
         try store.close()
-        #expect(try ReminderStore(path: path).reminder("Meds").delivery == delivery)
+        #expect(try ReminderStore(path: path).reminders.find("Meds").delivery == delivery)
     }
 
     @Test func changingTheRuleMovesHandledThroughToNow() throws {
         let store = try ReminderStore(path: path)
-        var reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        var reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         reminder.rule = RuleSpec(daily: true, at: "09:00")
-        let updated = try store.updateReminder(reminder, now: now.adding(seconds: 86400))
+        let updated = try store.reminders.update(reminder, now: now.adding(seconds: 86400))
         #expect(updated.handledThrough == now.secondsSinceEpoch + 86400)
     }
 
@@ -135,7 +135,7 @@ struct ReminderStoreTests {
 
     @Test func theDatabaseIsInWALMode() throws {
         let store = try ReminderStore(path: path)
-        _ = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        _ = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         let header = FileManager.default.contents(atPath: path)!
         // SQLite file header bytes 18 and 19 are 2 in WAL mode.
         #expect(header[18] == 2 && header[19] == 2)
@@ -194,7 +194,7 @@ struct ReminderStoreTests {
     @Test func aStartCutShortAfterCreatingTheFileStartsAgain() throws {
         try ReminderStore.createMarked(path)  // killed right after: a marked file with no tables
         let store = try ReminderStore(path: path)
-        #expect(try store.reminders().isEmpty)
+        #expect(try store.reminders.all().isEmpty)
     }
 
     @Test func theSchemaListMatchesTheMigrations() throws {
@@ -224,27 +224,27 @@ struct ReminderStoreTests {
 
     @Test func firingsAreRecordedUnconfirmedUntilTheirAnnouncementIsConfirmed() throws {
         let store = try ReminderStore(path: path)
-        let reminder = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         let record = FiringRecord(
             reminderId: reminder.id!, reminderName: "Meds", slot: "09:00", scheduledAt: now.secondsSinceEpoch + 30, handledAt: now.secondsSinceEpoch + 30,
             kind: .fired, lateSeconds: 0, slotsDue: 1, detail: nil)
-        guard case .recorded(let id, replanned: false) = try store.recordFiring(record, handledThrough: now.adding(seconds: 60)) else {
+        guard case .recorded(let id, replanned: false) = try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) else {
             Issue.record("not recorded")
             return
         }
-        #expect(try store.unconfirmedFirings().map(\.id) == [id])
-        try store.confirmAnnounced([id])
-        #expect(try store.unconfirmedFirings().isEmpty)
-        let instance = try store.instanceID()
+        #expect(try store.firings.unconfirmedFirings().map(\.id) == [id])
+        try store.firings.confirmAnnounced([id])
+        #expect(try store.firings.unconfirmedFirings().isEmpty)
+        let instance = try store.firings.instanceID()
         #expect(instance.count == 32)
-        #expect(try ReminderStore(path: path + "-other").instanceID() != instance)
+        #expect(try ReminderStore(path: path + "-other").firings.instanceID() != instance)
     }
 
     @Test func writesAreRefusedOnceTheFileIsDeleted() throws {
         let store = try ReminderStore(path: path)
-        _ = try store.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        _ = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         try FileManager.default.removeItem(atPath: path)
-        #expect(throws: StoreError.replaced(path: path)) { try store.addReminder(name: "Vitamin D", rule: daily, timeZone: nil, now: now) }
+        #expect(throws: StoreError.replaced(path: path)) { try store.reminders.add(name: "Vitamin D", rule: daily, timeZone: nil, now: now) }
     }
 
     @Test func writesAreRefusedOnceTheFileIsReplaced() throws {
@@ -252,9 +252,9 @@ struct ReminderStoreTests {
         let other = directory + "/other.sqlite"
         try ReminderStore(path: other).close()
         #expect(rename(other, path) == 0)
-        #expect(throws: StoreError.replaced(path: path)) { try store.addReminder(name: "Vitamin D", rule: daily, timeZone: nil, now: now) }
+        #expect(throws: StoreError.replaced(path: path)) { try store.reminders.add(name: "Vitamin D", rule: daily, timeZone: nil, now: now) }
         try store.close()
-        #expect(try ReminderStore(path: path).reminders().isEmpty)
+        #expect(try ReminderStore(path: path).reminders.all().isEmpty)
     }
 
     @Test func aSecondOpenerIsRefusedAndNamesTheFirst() throws {
@@ -267,14 +267,14 @@ struct ReminderStoreTests {
     @Test func aLegacyDatabaseIsMovedOnceAndNeverWhileOpen() throws {
         let legacy = directory + "/config/remindd.sqlite"
         let old = try ReminderStore(path: legacy)
-        _ = try old.addReminder(name: "Meds", rule: daily, timeZone: nil, now: now)
+        _ = try old.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         // Not while a daemon has it open.
         #expect(throws: StoreError.locked(path: legacy, pid: getpid())) { try ReminderStore.adoptLegacy(from: legacy, to: path) }
         try old.close()
         #expect(try ReminderStore.adoptLegacy(from: legacy, to: path))
         #expect(!FileManager.default.fileExists(atPath: legacy))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/config").isEmpty)
-        #expect(try ReminderStore(path: path).reminders().map(\.name) == ["Meds"])
+        #expect(try ReminderStore(path: path).reminders.all().map(\.name) == ["Meds"])
         #expect(try !ReminderStore.adoptLegacy(from: legacy, to: path))
     }
 }

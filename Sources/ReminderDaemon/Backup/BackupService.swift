@@ -14,7 +14,7 @@ struct BackupService: Sendable {
     /// The backup document, built as a JSON value directly (no text round trip: 10 years are 2 million values).
     func export() throws(ServiceError) -> JSONValue {
         let now = context.clock.now()
-        let backup = try storing { () throws(StoreError) in try context.store.backup(exportedAt: now.description) }
+        let backup = try storing { () throws(StoreError) in try context.store.backups.backup(exportedAt: now.description) }
         let tables = backup.tables.mapValues { rows in JSONValue.array(rows.map { .object($0.mapValues(Self.json)) }) }
         return .object([
             "format": .string(backup.format), "version": .number(Double(backup.version)), "schema": .string(backup.schema),
@@ -44,12 +44,12 @@ struct BackupService: Sendable {
             throw .invalidInput(parameter: "path", message: "\(path) is not a remindd backup, or is damaged (\(Self.reason(error))): nothing was changed")
         }
         let builtIn: Set<String> = [ReminderService.restCheckInName]
-        if !merge, try storing({ () throws(StoreError) in try context.store.holdsUserData(builtIn: builtIn) }) {
+        if !merge, try storing({ () throws(StoreError) in try context.store.backups.holdsUserData(builtIn: builtIn) }) {
             throw .invalidInput(parameter: "merge", message: "the store already holds reminders or logs: import into an empty store, or add --merge to add what is not there yet")
         }
         let report: RestoreReport
         do {
-            report = try context.store.restore(backup, merge: merge)
+            report = try context.store.backups.restore(backup, merge: merge)
         } catch let refused as BackupRefused {
             throw .invalidInput(parameter: "path", message: "\(path): \(refused.description); nothing was changed")
         } catch {

@@ -37,11 +37,11 @@ struct FitnessService: Sendable {
     }
 
     /// The profile's weight in kilograms (70 when not set).
-    private var weight: Double { (try? context.store.profile("weight-kg")).flatMap { $0.flatMap(Double.init) } ?? Calories.defaultWeightKilograms }
+    private var weight: Double { (try? context.store.fitness.profile("weight-kg")).flatMap { $0.flatMap(Double.init) } ?? Calories.defaultWeightKilograms }
 
     /// The weight calories are computed with, and whether the user set it.
     func profile() throws(ServiceError) -> Fitness.ProfileGet.Reply {
-        let stored = try storing { () throws(StoreError) in try context.store.profile("weight-kg") }.flatMap(Double.init)
+        let stored = try storing { () throws(StoreError) in try context.store.fitness.profile("weight-kg") }.flatMap(Double.init)
         return .init(weightKg: stored ?? Calories.defaultWeightKilograms, weightSet: stored != nil)
     }
 
@@ -49,7 +49,7 @@ struct FitnessService: Sendable {
         guard let kilograms = Calories.parseWeight(text) else {
             throw .invalidInput(parameter: "weight", message: "invalid weight '\(text)': write it with its unit, e.g. 82kg or 180lb (20-400 kg)")
         }
-        try storing { () throws(StoreError) in try context.store.setProfile("weight-kg", String(kilograms)) }
+        try storing { () throws(StoreError) in try context.store.fitness.setProfile("weight-kg", String(kilograms)) }
         return kilograms
     }
 
@@ -70,7 +70,7 @@ struct FitnessService: Sendable {
             throw .invalidInput(parameter: error.parameter, message: error.message)
         }
         let id = try storing { () throws(StoreError) in
-            try context.store.addWorkout(
+            try context.store.fitness.addWorkout(
                 exercise: checked.exercise.id, minutes: minutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal,
                 at: instant, timeZone: zone.identifier)
         }
@@ -82,7 +82,7 @@ struct FitnessService: Sendable {
 
     func editWorkout(id: Int64, minutes: Int?, intensity text: String?) async throws(ServiceError) -> LogEntryValue {
         let now = context.clock.now()
-        let stored = try storing { () throws(StoreError) in try context.store.entry(.workout, id: id) }
+        let stored = try storing { () throws(StoreError) in try context.store.fitness.entry(.workout, id: id) }
         guard let entry = stored, let exercise = exercises.exercise(named: entry.name) else {
             throw .invalidInput(parameter: "id", message: "no workout \(id): see 'remindctl workout list'")
         }
@@ -95,7 +95,7 @@ struct FitnessService: Sendable {
             throw .invalidInput(parameter: error.parameter, message: error.message)
         }
         try storing { () throws(StoreError) in
-            try context.store.updateWorkout(id: id, minutes: newMinutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal)
+            try context.store.fitness.updateWorkout(id: id, minutes: newMinutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal)
         }
         await habits.changed(now: now)
         let fallback = try context.zone(named: nil)
@@ -107,9 +107,9 @@ struct FitnessService: Sendable {
 
     /// Deletes a workout or food entry.
     /// - Returns: the entry as it was, as `workout list` and `food list` show it.
-    func deleteEntry(_ table: ReminderStore.EntryTable, id: Int64) async throws(ServiceError) -> LogEntryValue {
+    func deleteEntry(_ table: FitnessStore.EntryTable, id: Int64) async throws(ServiceError) -> LogEntryValue {
         let zone = try context.zone(named: nil)
-        let deleted = try storing { () throws(StoreError) in try context.store.deleteEntry(table: table, id: id) }
+        let deleted = try storing { () throws(StoreError) in try context.store.fitness.deleteEntry(table: table, id: id) }
         guard let deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
         if table == .workout { await habits.changed(now: context.clock.now(), activity: .unknown) }
         return value(of: deleted, in: table, zone: zone)
@@ -123,7 +123,7 @@ struct FitnessService: Sendable {
         let now = context.clock.now()
         let instant = try entryTime(at, now: now, zone: zone)
         guard instant <= now else { throw .invalidTime(parameter: "at", message: "\(instant) is in the future: log what already happened") }
-        let id = try storing { () throws(StoreError) in try context.store.addFood(name: trimmed, kcal: kcal, at: instant, timeZone: zone.identifier) }
+        let id = try storing { () throws(StoreError) in try context.store.fitness.addFood(name: trimmed, kcal: kcal, at: instant, timeZone: zone.identifier) }
         return LogEntryValue(id: id, name: trimmed, kcal: kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false), minutes: nil, intensity: nil)
     }
 
@@ -143,7 +143,7 @@ struct FitnessService: Sendable {
     func pruneOldEntries() {
         guard let days = context.configuration.retentionDays else { return }
         let cutoff = context.clock.now().adding(seconds: -Int64(min(max(days, 90), 36_500)) * 86400)
-        try? context.store.pruneEntries(before: cutoff)
+        try? context.store.fitness.pruneEntries(before: cutoff)
     }
 
     /// A local day's food and workouts (default today), in the current zone.
@@ -157,16 +157,16 @@ struct FitnessService: Sendable {
     private func day(_ date: LocalDate, zone: TimeZoneRules) throws(ServiceError) -> DayValue {
         let start = zone.resolve(localSeconds: Int64(date.dayNumber) * 86400)
         let end = zone.resolve(localSeconds: Int64(date.dayNumber + 1) * 86400).adding(seconds: -1)
-        func values(_ table: ReminderStore.EntryTable) throws(ServiceError) -> [LogEntryValue] {
+        func values(_ table: FitnessStore.EntryTable) throws(ServiceError) -> [LogEntryValue] {
             try storing { () throws(StoreError) in
-                try context.store.entries(table, from: start, through: end).map { value(of: $0, in: table, zone: zone) }
+                try context.store.fitness.entries(table, from: start, through: end).map { value(of: $0, in: table, zone: zone) }
             }
         }
         return DayValue(date: date.description, food: try values(.food), workouts: try values(.workout))
     }
 
     /// A stored entry as the day lists show it: a workout by its exercise's name, the time in `zone`.
-    private func value(of entry: ReminderStore.LogEntry, in table: ReminderStore.EntryTable, zone: TimeZoneRules) -> LogEntryValue {
+    private func value(of entry: FitnessStore.LogEntry, in table: FitnessStore.EntryTable, zone: TimeZoneRules) -> LogEntryValue {
         let name = table == .workout ? (exercises.exercise(named: entry.name)?.name ?? entry.name) : entry.name
         return LogEntryValue(
             id: entry.id, name: name, kcal: entry.kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false),

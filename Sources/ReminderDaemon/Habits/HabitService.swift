@@ -56,9 +56,9 @@ struct HabitService: Sendable {
         }
         var counted = ActivityDays(rules: rules)
         var leftOut: Instant?
-        let intakes = try storing { () throws(StoreError) in try context.store.allIntakes() }
+        let intakes = try storing { () throws(StoreError) in try context.store.intake.everyLog() }
         let workouts = try storing { () throws(StoreError) in
-            try context.store.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
+            try context.store.fitness.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
         }
         for (at, zone) in intakes.lazy.map({ ($0.at, $0.timeZone) }) + workouts.lazy.map({ ($0.at, $0.timeZone) }) {
             if at <= now { counted.add(try activity(at: at, zone: zone, rules: rules)) } else { leftOut = min(leftOut ?? at, at) }
@@ -90,11 +90,11 @@ struct HabitService: Sendable {
     func report(now instant: Instant) throws(ServiceError) -> StreakReport {
         do {
             let counted = try countedActivities(through: instant)
-            let rest = try context.store.restDays().compactMap { day -> RestDay? in
+            let rest = try context.store.habits.restDays().compactMap { day -> RestDay? in
                 guard let date = ISO8601.parseDate(day.date) else { return nil }
                 return RestDay(date: date, reason: RestReason(name: day.reason) ?? .other, lightActivities: day.lightActivities)
             }
-            let recovery = try context.store.recovery().map { used throws(ServiceError) in
+            let recovery = try context.store.habits.recovery().map { used throws(ServiceError) in
                 Recovery(days: used.days, usedOn: try day(at: used.usedAt).day)
             }
             return StreakEngine.report(days: counted, restDays: rest, recovered: recovery, now: try day(at: instant).now)
@@ -105,7 +105,7 @@ struct HabitService: Sendable {
 
     /// The rest days as day numbers (read once per listing, not once per reminder).
     func restDayNumbers() -> Set<Int> {
-        Set(((try? context.store.restDays()) ?? []).compactMap { ISO8601.parseDate($0.date)?.dayNumber })
+        Set(((try? context.store.habits.restDays()) ?? []).compactMap { ISO8601.parseDate($0.date)?.dayNumber })
     }
 
     func streak() throws(ServiceError) -> StreakValue {
@@ -144,14 +144,14 @@ struct HabitService: Sendable {
             restReason = .recovery
         }
         let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
-        try storing { () throws(StoreError) in try context.store.markRestDays(dates.map { ($0, restReason.rawValue, light) }) }
+        try storing { () throws(StoreError) in try context.store.habits.markRestDays(dates.map { ($0, restReason.rawValue, light) }) }
         await changed(now: now)
         return dates
     }
 
     func unmarkRest(date: String) async throws(ServiceError) {
         let parsed = try context.date(date, parameter: "date")
-        let removed = try storing { () throws(StoreError) in try context.store.unmarkRestDay(parsed.description) }
+        let removed = try storing { () throws(StoreError) in try context.store.habits.unmarkRestDay(parsed.description) }
         guard removed else { throw .invalidTime(parameter: "date", message: "\(parsed) is not marked as a rest day") }
         await changed(now: context.clock.now())
     }
@@ -164,7 +164,7 @@ struct HabitService: Sendable {
             throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first)): give --from before --to")
         }
         let today = try day(at: context.clock.now()).day
-        let stored = try storing { () throws(StoreError) in try context.store.restDays() }
+        let stored = try storing { () throws(StoreError) in try context.store.habits.restDays() }
         return stored.compactMap { day -> RestDayValue? in
             guard let date = ISO8601.parseDate(day.date), first.map({ date >= $0 }) ?? true, last.map({ date <= $0 }) ?? true else { return nil }
             return RestDayValue(date: day.date, reason: day.reason, light: day.lightActivities, planned: date.dayNumber > today)
@@ -199,7 +199,7 @@ struct HabitService: Sendable {
         guard let broken = report.lastBreak else {
             throw .habit("there is nothing to recover: no streak has been broken")
         }
-        let recorded = try storing { () throws(StoreError) in try context.store.recordRecovery(days: broken.missed, at: now) }
+        let recorded = try storing { () throws(StoreError) in try context.store.habits.recordRecovery(days: broken.missed, at: now) }
         guard recorded else { throw .habit("the one-time streak recovery was already used: it can be used once, ever") }
         await changed(now: now)
         let restored = try self.report(now: now)
@@ -248,7 +248,7 @@ struct HabitService: Sendable {
     }
 
     private func announceOnce(_ notice: HabitNotice, now: Instant) {
-        guard (try? context.store.recordNotice(notice.key, at: now)) == true else { return }
+        guard (try? context.store.habits.recordNotice(notice.key, at: now)) == true else { return }
         context.announcer.announce(.habit(notice))
     }
 

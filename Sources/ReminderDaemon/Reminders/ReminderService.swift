@@ -74,7 +74,7 @@ struct ReminderService: Sendable {
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
         let delivery = try change?.applied(to: Delivery()) ?? Delivery()
         let stored = try storing { () throws(StoreError) in
-            try context.store.addReminder(
+            try context.store.reminders.add(
                 name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, delivery: delivery, now: now)
         }
         await scheduling.refresh(reminderID: stored.id!)
@@ -113,7 +113,7 @@ struct ReminderService: Sendable {
     func remove(key: String) async throws(ServiceError) -> ReminderValue {
         let reminder = try find(key)
         let value = try value(of: reminder, now: context.clock.now())
-        try storing { () throws(StoreError) in try context.store.removeReminder(id: reminder.id!) }
+        try storing { () throws(StoreError) in try context.store.reminders.remove(id: reminder.id!) }
         await scheduling.refresh(reminderID: reminder.id!)
         await habits.changed(now: context.clock.now(), activity: .unknown)  // its logs went with it
         return value
@@ -132,7 +132,7 @@ struct ReminderService: Sendable {
             throw .invalidInput(parameter: "limit", message: "limit must be 1 to \(Self.listPageMaximum)")
         }
         let now = context.clock.now()
-        let stored = try storing { () throws(StoreError) in try context.store.reminders(after: after, limit: limit + 1) }
+        let stored = try storing { () throws(StoreError) in try context.store.reminders.all(after: after, limit: limit + 1) }
         let page = Array(stored.prefix(limit))
         return (try values(of: page, now: now), stored.count > limit ? page.last?.id : nil)
     }
@@ -152,13 +152,13 @@ struct ReminderService: Sendable {
             if let key {
                 page = [try find(key)]
             } else {
-                page = try storing { () throws(StoreError) in try context.store.reminders(after: start, limit: Self.listPageSize) }
+                page = try storing { () throws(StoreError) in try context.store.reminders.all(after: start, limit: Self.listPageSize) }
             }
             after = key == nil && page.count == Self.listPageSize ? page.last?.id : nil
             let enabled = page.filter(\.enabled)
             let ids = enabled.compactMap(\.id)
-            let logs = (try? context.store.intakes(reminderIDs: ids, from: from, through: through)) ?? [:]
-            let skips = (try? context.store.skips(from: from, through: through, reminderIDs: ids)) ?? [:]
+            let logs = (try? context.store.intake.instants(reminderIDs: ids, from: from, through: through)) ?? [:]
+            let skips = (try? context.store.firings.skips(from: from, through: through, reminderIDs: ids)) ?? [:]
             for reminder in enabled {
                 guard let rule = try? Self.rule(reminder.rule), let zone = try? context.zone(named: reminder.timeZone) else { continue }
                 found += rule.states(
@@ -218,7 +218,7 @@ struct ReminderService: Sendable {
 
     private func logIntake(_ reminder: StoredReminder, at instant: Instant, now: Instant) async throws(ServiceError) -> LogReply {
         let zone = try context.zone(named: reminder.timeZone)
-        let record = try storing { () throws(StoreError) in try context.store.logIntake(reminderID: reminder.id!, at: instant, timeZone: zone.identifier) }
+        let record = try storing { () throws(StoreError) in try context.store.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier) }
         let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
         await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
@@ -236,7 +236,7 @@ struct ReminderService: Sendable {
         }
         let firing = DueFiring(reminder: target.reminder, occurrence: status.occurrence, slotsDue: 1, lateSeconds: 0)
         let event = OccurrenceEvent(state: .skipped, firing: firing, windowEnd: status.windowEnd, decidedAt: now, reason: reason ?? "")
-        _ = try storing { () throws(StoreError) in try context.store.recordOutcome(OutcomeRecord(event)) }
+        _ = try storing { () throws(StoreError) in try context.store.firings.recordOutcome(OutcomeRecord(event)) }
         await scheduling.reconsider(reminderID: reminder.id!, now: now)
         status.state = .skipped
         return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
@@ -283,16 +283,16 @@ struct ReminderService: Sendable {
         let from = zone.resolve(LocalDateTime(date: date, time: midnight))
         let through = zone.resolve(LocalDateTime(date: LocalDate(dayNumber: date.dayNumber + 1), time: midnight)).adding(seconds: -1)
         let id = try key.map { key throws(ServiceError) in try find(key).id! }
-        let records = try storing { () throws(StoreError) in try context.store.intakeRecords(from: from, through: through, reminderID: id) }
+        let records = try storing { () throws(StoreError) in try context.store.intake.records(from: from, through: through, reminderID: id) }
         return try intakeValues(records, now: now)
     }
 
     /// Deletes a logged intake: the occurrence it took is due (or missed) again, the one it suppressed fires.
     func deleteLog(id: Int64) async throws(ServiceError) -> IntakeValue {
         let now = context.clock.now()
-        guard let existing = try storing({ () throws(StoreError) in try context.store.intakeRecord(id: id) }) else { throw .logNotFound(id) }
+        guard let existing = try storing({ () throws(StoreError) in try context.store.intake.record(id: id) }) else { throw .logNotFound(id) }
         let value = try intakeValues([existing], now: now)[0]
-        _ = try storing { () throws(StoreError) in try context.store.deleteIntake(id: id) }
+        _ = try storing { () throws(StoreError) in try context.store.intake.delete(id: id) }
         await scheduling.reconsider(reminderID: existing.reminderId, now: now)
         await habits.changed(now: now, activity: .removed(Instant(secondsSinceEpoch: existing.at), zone: existing.timeZone))
         return value
@@ -319,7 +319,7 @@ struct ReminderService: Sendable {
             let key = "\(record.reminderId)/\(day)"
             if effects[key] == nil, let rule = try? Self.rule(reminder.rule) {
                 let from = Instant(secondsSinceEpoch: Int64(day - 2) * 86400)
-                let logs = (try? context.store.intakeRecords(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)) ?? []
+                let logs = (try? context.store.intake.records(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)) ?? []
                 let states = rule.states(
                     on: LocalDate(dayNumber: day), in: zone, logs: logs.map { Instant(secondsSinceEpoch: $0.at) }, skips: [],
                     windowSeconds: reminder.windowSeconds, now: now)
@@ -355,9 +355,9 @@ struct ReminderService: Sendable {
         let schedulable = try await scheduling.schedulable(reminder)
         let (rule, zone) = (schedulable.rule, schedulable.zone)
         let from = now.adding(seconds: -2 * 86400)
-        let logs = try storing { () throws(StoreError) in try context.store.intakes(reminderID: reminder.id!, from: from, through: now) }
+        let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderID: reminder.id!, from: from, through: now) }
         let skips = try storing { () throws(StoreError) in
-            try context.store.skips(from: from, through: .endOfTime, reminderIDs: [reminder.id!])[reminder.id!] ?? []
+            try context.store.firings.skips(from: from, through: .endOfTime, reminderIDs: [reminder.id!])[reminder.id!] ?? []
         }
         if let due = rule.dueOccurrence(at: now, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds),
             due.occurrence.instant.secondsSinceEpoch >= reminder.createdAt
@@ -385,8 +385,8 @@ struct ReminderService: Sendable {
         let id = try key.map { key throws(ServiceError) in try find(key).id! }
         let limit = max(1, min(limit, 100_000))
         let entries = try storing { () throws(StoreError) in
-            try context.store.history(since: start, reminderID: id, limit: limit).map { (HistoryEntryValue($0), 0) }
-                + context.store.outcomes(since: start, reminderID: id, limit: limit).map { (HistoryEntryValue($0), 1) }
+            try context.store.firings.history(since: start, reminderID: id, limit: limit).map { (HistoryEntryValue($0), 0) }
+                + context.store.firings.outcomes(since: start, reminderID: id, limit: limit).map { (HistoryEntryValue($0), 1) }
         }
         // Newest first. At one instant: the earlier occurrence first (its window closed as the next one fired),
         // and an occurrence's firing before its outcome.
@@ -395,12 +395,12 @@ struct ReminderService: Sendable {
 
     /// Counts for the Status call.
     func counts() throws(ServiceError) -> (total: Int, enabled: Int) {
-        try storing { () throws(StoreError) in try context.store.reminderCounts() }
+        try storing { () throws(StoreError) in try context.store.reminders.counts() }
     }
 
     /// The built-in weekly rest check-in: added once, on the first start; the user may disable or remove it.
     func addBuiltIns() async {
-        guard (try? context.store.recordNotice("builtin:rest-check-in", at: context.clock.now())) == true else { return }
+        guard (try? context.store.habits.recordNotice("builtin:rest-check-in", at: context.clock.now())) == true else { return }
         _ = try? await add(name: Self.restCheckInName, rule: RuleSpec(weekly: "sun", at: "08:00"), timeZone: nil, enabled: true)
     }
 
@@ -409,12 +409,12 @@ struct ReminderService: Sendable {
     // MARK: Helpers
 
     func find(_ key: String) throws(ServiceError) -> StoredReminder {
-        try storing { () throws(StoreError) in try context.store.reminder(key) }
+        try storing { () throws(StoreError) in try context.store.reminders.find(key) }
     }
 
     private func save(_ reminder: StoredReminder) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
-        let saved = try storing { () throws(StoreError) in try context.store.updateReminder(reminder, now: now) }
+        let saved = try storing { () throws(StoreError) in try context.store.reminders.update(reminder, now: now) }
         await scheduling.refresh(reminderID: saved.id!)
         return try value(of: saved, now: now)
     }
@@ -504,8 +504,8 @@ struct ReminderService: Sendable {
         let ids = goals.compactMap(\.reminder.id)
         let earliest = goals.map(\.from).min() ?? now
         // Without the logs or the skips the streak cannot be counted: it is answered as 0, and the rest stands.
-        let logs = try? context.store.intakes(reminderIDs: ids, from: earliest, through: now)
-        let skipsRead = try? context.store.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
+        let logs = try? context.store.intake.instants(reminderIDs: ids, from: earliest, through: now)
+        let skipsRead = try? context.store.firings.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
         var answered: [Int64: ReminderValue] = [:]
         for goal in goals {
             let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)

@@ -79,11 +79,11 @@ actor SchedulingService {
     @discardableResult
     func load() async throws(StoreError) -> Int {
         let store = context.store
-        storeInstance = try store.instanceID()
+        storeInstance = try store.firings.instanceID()
         clockChanged(now: context.clock.now())
         changedWhileLoading = []
         defer { changedWhileLoading = nil }
-        guard let bounds = try store.reminderIDBounds() else { return 0 }
+        guard let bounds = try store.reminders.idBounds() else { return 0 }
         let parts = bounds.count > 10_000 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
         let step = (bounds.upperBound - bounds.lowerBound) / Int64(parts) + 1
         let loaded: [[(StoredReminder, ReminderRule?)]]
@@ -97,7 +97,7 @@ actor SchedulingService {
                         // firing during a reload must not wait for a whole part.
                         var rows: [(StoredReminder, ReminderRule?)] = []
                         for low in stride(from: ids.lowerBound, through: ids.upperBound, by: Self.loadChunk) {
-                            let chunk = try store.reminders(ids: low...min(low + Int64(Self.loadChunk) - 1, ids.upperBound))
+                            let chunk = try store.reminders.all(ids: low...min(low + Int64(Self.loadChunk) - 1, ids.upperBound))
                             rows += chunk.filter(\.enabled).map { ($0, try? $0.rule.makeRule()) }
                             await yieldToQueuedWork()
                         }
@@ -118,7 +118,7 @@ actor SchedulingService {
         // store's handledThrough keeps the new schedule from announcing it again).
         let (scheduler, count) = await Self.buildScheduler(loaded, context: context)
         self.scheduler = scheduler
-        for row in store.takeUnusableRows() {
+        for row in store.reminders.takeUnusableRows() {
             context.say(.warning, "A stored reminder cannot be used and is left out (it does not fire): \(row); restore a backup, or remove the row by hand while remindd is stopped")
         }
         for id in changedWhileLoading ?? [] { refresh(reminderID: id) }
@@ -153,7 +153,7 @@ actor SchedulingService {
     private func restoreSkippedAhead(reminderID: Int64?, now: Instant) {
         skippedAhead = skippedAhead.filter { reminderID != nil && $0.reminderID != reminderID }
         let ids = reminderID.map { [$0] }
-        for (id, instants) in (try? context.store.skips(from: now.adding(seconds: -2 * 86400), through: .endOfTime, reminderIDs: ids)) ?? [:] {
+        for (id, instants) in (try? context.store.firings.skips(from: now.adding(seconds: -2 * 86400), through: .endOfTime, reminderIDs: ids)) ?? [:] {
             for instant in instants { skippedAhead.insert(OccurrenceKey(reminderID: id, scheduledAt: instant)) }
         }
     }
@@ -162,7 +162,7 @@ actor SchedulingService {
     private func restoreSnoozes() {
         let stored: [(reminderID: Int64, scheduledAt: Instant, dueAt: Instant)]
         do {
-            stored = try context.store.snoozes()
+            stored = try context.store.firings.snoozes()
         } catch {
             return context.say(.error, "The snoozes pending before the restart cannot be read, so they do not fire: \(error)")
         }
@@ -179,7 +179,7 @@ actor SchedulingService {
     private func restoreOpenWindows(now: Instant) {
         let announced: [FiringRecord]
         do {
-            announced = try context.store.announcedFirings(since: now.adding(seconds: -2 * 86400))
+            announced = try context.store.firings.announcedFirings(since: now.adding(seconds: -2 * 86400))
         } catch {
             return context.say(.error, "The occurrences announced before the restart cannot be read, so they are not repeated or decided: \(error)")
         }
@@ -205,7 +205,7 @@ actor SchedulingService {
             reminder = known
         } else {
             do {
-                let stored = try context.store.reminder(String(reminderID))
+                let stored = try context.store.reminders.find(String(reminderID))
                 reminder = stored.id == reminderID && stored.enabled ? try schedulable(stored) : nil
             } catch {
                 // Gone (deleted), or a rule or zone that cannot be used now: nothing of it is restored.
@@ -225,13 +225,13 @@ actor SchedulingService {
     func announceUnconfirmed(now: Instant) {
         let records: [FiringRecord]
         do {
-            records = try context.store.unconfirmedFirings()
+            records = try context.store.firings.unconfirmedFirings()
         } catch {
             return context.say(.error, "Cannot read which firings were announced before the restart: \(error); they are looked up at the next start")
         }
         guard !records.isEmpty else { return }
         let keyed = records.compactMap { record in
-            record.id.map { (key: ReminderStore.announcementKey(instance: storeInstance, firingID: $0), id: $0, record: record) }
+            record.id.map { (key: FiringsStore.announcementKey(instance: storeInstance, firingID: $0), id: $0, record: record) }
         }
         let found = context.ledger.announced(among: Set(keyed.map(\.key)))
         var reminders = ReminderLookup()
@@ -266,7 +266,7 @@ actor SchedulingService {
     /// journal at the next start (and found there), so a refusal costs nothing but that look-up.
     private func confirm(_ ids: [Int64]) {
         do {
-            try context.store.confirmAnnounced(ids)
+            try context.store.firings.confirmAnnounced(ids)
         } catch {
             context.say(.warning, "Could not confirm \(ids.count) announced \(ids.count == 1 ? "firing" : "firings") in the store: \(error); the next start looks them up in the journal")
         }
@@ -279,7 +279,7 @@ actor SchedulingService {
     func refresh(reminderID: Int64) {
         changedWhileLoading?.insert(reminderID)
         scheduler.remove(id: reminderID)
-        if let reminder = try? context.store.reminder(String(reminderID)), reminder.id == reminderID, reminder.enabled {
+        if let reminder = try? context.store.reminders.find(String(reminderID)), reminder.id == reminderID, reminder.enabled {
             if let schedulable = try? schedulable(reminder) {
                 scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
             }
@@ -294,7 +294,7 @@ actor SchedulingService {
     /// snooze of the occurrence and survives a restart.
     /// - Returns: when the snooze it replaced was due.
     func snooze(_ firing: DueFiring, until due: Instant) throws(StoreError) -> Instant? {
-        try context.store.setSnooze(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant, dueAt: due)
+        try context.store.firings.setSnooze(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant, dueAt: due)
         let key = OccurrenceKey(firing)
         let replaced = snoozes[key]?.due
         snoozes[key] = (due, firing)
@@ -346,7 +346,7 @@ actor SchedulingService {
     func clockChanged(now: Instant) {
         let rewound: Int
         do {
-            rewound = try context.store.rewindHandled(to: now)
+            rewound = try context.store.firings.rewindHandled(to: now)
         } catch {
             return context.say(.error, "The clock may have gone back, but the store cannot re-plan the reminders handled past now: \(error); they are re-planned at the next restart")
         }
@@ -370,7 +370,7 @@ actor SchedulingService {
     /// Re-plans the enabled reminders that `affected` picks from `now` (or from what was handled, if later).
     @discardableResult
     private func replanFromNow(now: Instant, _ affected: (StoredReminder) -> Bool) -> Int {
-        guard let stored = try? context.store.reminders() else { return 0 }
+        guard let stored = try? context.store.reminders.all() else { return 0 }
         var replanned = 0
         for reminder in stored where reminder.enabled && affected(reminder) {
             guard let id = reminder.id, let schedulable = try? schedulable(reminder) else { continue }
@@ -493,7 +493,7 @@ actor SchedulingService {
         let ids = Array(Set(firings.map(\.reminder.id)))
         let logs: [Int64: [Instant]]
         do {
-            logs = try context.store.intakes(reminderIDs: ids, from: earliest.adding(seconds: -2 * 86400), through: latest)
+            logs = try context.store.intake.instants(reminderIDs: ids, from: earliest.adding(seconds: -2 * 86400), through: latest)
         } catch {
             undecided += firings.map { ($0, afterDowntime) }
             storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
@@ -538,9 +538,9 @@ actor SchedulingService {
     private func record(_ events: [FiringEvent]) {
         guard let first = events.first else { return }
         guard unrecorded.isEmpty else { return unrecorded += events }  // keep the order
-        let recorded: [ReminderStore.FiringRecorded]
+        let recorded: [FiringsStore.FiringRecorded]
         do {
-            recorded = try context.store.recordFirings(events.map { (FiringRecord($0), max($0.firing.occurrence.instant, $0.handledAt)) })
+            recorded = try context.store.firings.recordFirings(events.map { (FiringRecord($0), max($0.firing.occurrence.instant, $0.handledAt)) })
         } catch {
             unrecorded += events
             storeRetry = (first.handledAt.adding(seconds: Self.storeRetrySeconds), error.description)
@@ -554,11 +554,11 @@ actor SchedulingService {
     /// Announces a recorded firing (a re-planned one says so); a slot the store had already handled is not.
     /// An announced occurrence's window opens.
     /// - Returns: the record's id when it was announced (to be confirmed).
-    private func announce(_ event: FiringEvent, _ recorded: ReminderStore.FiringRecorded) -> Int64? {
+    private func announce(_ event: FiringEvent, _ recorded: FiringsStore.FiringRecorded) -> Int64? {
         guard case .recorded(let id, let replanned) = recorded else { return nil }
         var event = event
         event.replanned = replanned
-        event.record = ReminderStore.announcementKey(instance: storeInstance, firingID: id)
+        event.record = FiringsStore.announcementKey(instance: storeInstance, firingID: id)
         context.announcer.announce(.firing(event))
         openWindow(of: event)
         return id
@@ -584,7 +584,7 @@ actor SchedulingService {
         entry.lastAnnounced = now
         open[key] = entry
         // For a restart's sake only: when the store cannot take it, the announcement still goes out.
-        try? context.store.noteAnnouncedAgain(reminderID: key.reminderID, scheduledAt: firing.occurrence.instant, at: now, repeats: entry.repeatsSent)
+        try? context.store.firings.noteAnnouncedAgain(reminderID: key.reminderID, scheduledAt: firing.occurrence.instant, at: now, repeats: entry.repeatsSent)
         context.announcer.announce(.firing(FiringEvent(
             kind: kind, firing: firing, handledAt: now, repeatNumber: kind == .repeated ? entry.repeatsSent : nil)))
     }
@@ -592,7 +592,7 @@ actor SchedulingService {
     /// Forgets a pending snooze, here and in the store.
     private func dropSnooze(_ key: OccurrenceKey) {
         snoozes[key] = nil
-        try? context.store.removeSnooze(reminderID: key.reminderID, scheduledAt: key.scheduledAt)
+        try? context.store.firings.removeSnooze(reminderID: key.reminderID, scheduledAt: key.scheduledAt)
     }
 
     /// The state of an occurrence now, from the store's logs and skips.
@@ -600,7 +600,7 @@ actor SchedulingService {
         let reminder = firing.reminder
         let scheduled = firing.occurrence.instant
         let windowEnd = reminder.windowEnd(of: firing.occurrence)
-        let logs = (try? context.store.intakes(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)) ?? []
+        let logs = (try? context.store.intake.instants(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)) ?? []
         let skips: Set<Instant> = skipReason(of: firing) != nil ? [scheduled] : []
         return reminder.rule.state(of: firing.occurrence, in: reminder.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now)
     }
@@ -608,7 +608,7 @@ actor SchedulingService {
     /// The user's reason for skipping an occurrence ("" when none was given), or nil when it was not skipped.
     private func skipReason(of firing: DueFiring) -> String? {
         let instant = firing.occurrence.instant
-        let outcomes = (try? context.store.outcomes(reminderID: firing.reminder.id, from: instant, through: instant)) ?? []
+        let outcomes = (try? context.store.firings.outcomes(reminderID: firing.reminder.id, from: instant, through: instant)) ?? []
         return outcomes.first { $0.state == .skipped }.map { $0.reason ?? "" }
     }
 
@@ -619,7 +619,7 @@ actor SchedulingService {
         guard currentState(of: firing, now: max(now, windowEnd)).state == .missed else { return }
         let event = OccurrenceEvent(state: .missed, firing: firing, windowEnd: windowEnd, decidedAt: now)
         do {
-            guard try context.store.recordOutcome(OutcomeRecord(event)) else { return }
+            guard try context.store.firings.recordOutcome(OutcomeRecord(event)) else { return }
         } catch {
             open[OccurrenceKey(firing)] = OpenOccurrence(firing: firing, windowEnd: now.adding(seconds: Self.storeRetrySeconds), lastAnnounced: now, settled: true)
             context.say(.error, "Could not record that \(firing.slotID) was missed: \(error); trying again in \(Self.storeRetrySeconds) s")
@@ -635,7 +635,7 @@ actor SchedulingService {
             var retried = FiringEvent(kind: event.kind, firing: waited(event.firing, now: now), handledAt: now, detail: event.detail)
             if retried.kind == .fired && retried.firing.lateSeconds > scheduler.onTimeToleranceSeconds { retried.kind = .late }
             do {
-                let recorded = try context.store.recordFiring(FiringRecord(retried), handledThrough: max(retried.firing.occurrence.instant, now))
+                let recorded = try context.store.firings.recordFiring(FiringRecord(retried), handledThrough: max(retried.firing.occurrence.instant, now))
                 unrecorded.removeFirst()
                 if let id = announce(retried, recorded) { confirm([id]) }
             } catch {

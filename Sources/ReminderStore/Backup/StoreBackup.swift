@@ -56,7 +56,7 @@ public enum StoreValue: Codable, Sendable, Hashable {
 }
 
 /// Everything the store holds, table by table and row by row: a lossless backup (`remindctl export`) that
-/// ``ReminderStore/restore(_:merge:)`` reads back.
+/// ``BackupStore/restore(_:merge:)`` reads back.
 public struct StoreBackup: Codable, Sendable, Equatable {
     public static let formatName = "remindd-backup"
     /// The version of this format this remindd writes and reads.
@@ -83,22 +83,16 @@ public struct BackupRefused: Error, Sendable, Equatable, CustomStringConvertible
     public let description: String
 }
 
-extension ReminderStore {
-    /// The tables that hold the user's data, in the order a backup writes and restores them (parents first:
-    /// reminders before what refers to them). The one list of them: `everyTableIsBackedUpOrInternal` (a test)
-    /// fails when a migration adds a table that is in neither this list nor ``internalTables``.
-    public static let backupTables = [
-        "reminder", "firing", "food", "habitNotice", "intake", "outcome", "profile", "recovery", "restDay", "snooze", "workout",
-    ]
-
-    /// The tables that describe this store rather than hold the user's data: never backed up or restored.
-    public static let internalTables: Set<String> = ["storeInstance"]
+/// A whole store out and in: the lossless backup (`remindctl export`), its restore, and the imports from other
+/// trackers (the backup service's store).
+public struct BackupStore: Sendable {
+    let database: ReminderStore
 
     /// Every row of every table.
     public func backup(exportedAt: String) throws(StoreError) -> StoreBackup {
-        try read { db in
+        try database.read { db in
             var tables: [String: [[String: StoreValue]]] = [:]
-            for table in Self.backupTables {
+            for table in ReminderStore.backupTables {
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) ORDER BY rowid")
                 tables[table] = rows.map { row in
                     Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, StoreValue(row[$0] as DatabaseValue)) })
@@ -112,8 +106,8 @@ extension ReminderStore {
     /// Whether the store holds anything of the user's: a row in any table but the built-in reminders
     /// (`builtIn` names) and what the daemon writes by itself (notices, the handled-through marks).
     public func holdsUserData(builtIn: Set<String>) throws(StoreError) -> Bool {
-        try read { db in
-            for table in Self.backupTables where !["reminder", "habitNotice", "firing", "outcome"].contains(table) {
+        try database.read { db in
+            for table in ReminderStore.backupTables where !["reminder", "habitNotice", "firing", "outcome"].contains(table) {
                 if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 > 0 { return true }
             }
             let names = try String.fetchAll(db, sql: "SELECT name FROM reminder")
@@ -134,14 +128,14 @@ extension ReminderStore {
         guard backup.version <= StoreBackup.currentVersion else {
             throw BackupRefused(description: "written by a newer remindd (backup format \(backup.version), this one reads \(StoreBackup.currentVersion)): update remindd")
         }
-        guard Self.migrator.migrations.contains(backup.schema) else {
+        guard ReminderStore.migrator.migrations.contains(backup.schema) else {
             throw BackupRefused(description: "written by a newer remindd (its database schema '\(backup.schema)' is unknown here): update remindd")
         }
         var report = RestoreReport(added: [:], skipped: [:])
-        if let fileProblem { throw fileProblem }
+        if let fileProblem = database.fileProblem { throw fileProblem }
         do {
-            try database.write { db in
-                let tables = Self.backupTables
+            try database.writer.write { db in
+                let tables = ReminderStore.backupTables
                 for name in backup.tables.keys where !tables.contains(name) {
                     throw BackupRefused(description: "the backup has a table '\(name)' this remindd does not know: update remindd")
                 }
@@ -170,7 +164,7 @@ extension ReminderStore {
         } catch let error as DatabaseError {
             throw BackupRefused(description: "a row does not fit this store (\(error.message ?? "\(error)"))")
         } catch {
-            throw StoreError.unavailable(path: path, detail: "\(error)")
+            throw StoreError.unavailable(path: database.path, detail: "\(error)")
         }
         return report
     }

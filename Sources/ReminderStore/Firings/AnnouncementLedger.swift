@@ -1,13 +1,13 @@
 import GRDB
 
-/// The second half of a firing's durable sequence: recorded unconfirmed (``ReminderStore/recordFirings(_:)``),
+/// The second half of a firing's durable sequence: recorded unconfirmed (``FiringsStore/recordFirings(_:)``),
 /// announced, then confirmed here. A firing a crash left unconfirmed is looked up in the journal at the next
-/// start under ``ReminderStore/announcementKey(instance:firingID:)``.
-extension ReminderStore {
+/// start under ``FiringsStore/announcementKey(instance:firingID:)``.
+extension FiringsStore {
     /// This store's own id (random, made by its first migration to v9): the journal knows a firing by it and
     /// the firing's row id, which a new or restored store repeats.
     public func instanceID() throws(StoreError) -> String {
-        try read { db in
+        try database.read { db in
             // A store whose row was deleted by hand answers a fixed id: no firing of it is then found in the
             // journal, so an unconfirmed one is announced again rather than lost.
             try String.fetchOne(db, sql: "SELECT id FROM storeInstance LIMIT 1") ?? "unknown"
@@ -22,14 +22,14 @@ extension ReminderStore {
     /// Marks recorded firings as announced (all in one transaction).
     public func confirmAnnounced(_ ids: [Int64]) throws(StoreError) {
         guard !ids.isEmpty else { return }
-        try write { db in
+        try database.write { db in
             try FiringRecord.filter(keys: ids).updateAll(db, Column("confirmed").set(to: true))
         }
     }
 
     /// The firings recorded but not confirmed as announced (a crash came between), oldest first.
     public func unconfirmedFirings() throws(StoreError) -> [FiringRecord] {
-        try read { db in
+        try database.read { db in
             try FiringRecord.filter(Column("confirmed") == false).order(Column("id")).fetchAll(db)
         }
     }

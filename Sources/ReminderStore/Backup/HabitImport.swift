@@ -15,15 +15,15 @@ public struct ImportedReminder: Sendable {
     }
 }
 
-extension ReminderStore {
+extension BackupStore {
     /// Adds reminders (following the system zone), their logs (in `zoneName`) and rest days in one
     /// transaction; nothing is written when a name is taken. Their firings are handled through `now`: the
     /// past is history, not announced.
     /// - Returns: the rest days added (a day already marked stays as it is).
     public func importHabits(_ reminders: [ImportedReminder], restDays: [String], reason: String, zoneName: String, now: Instant) throws(StoreError) -> Int {
-        try write { db in
+        try database.write { db in
             for imported in reminders {
-                if try StoredReminder.filter(Column("name").collating(.nocase) == imported.name).fetchOne(db) != nil {
+                if try StoredReminder.filter(Column("name").collating(.nocase) == imported.name).fetchCount(db) > 0 {
                     throw StoreError.nameTaken(imported.name)
                 }
                 var reminder = StoredReminder(

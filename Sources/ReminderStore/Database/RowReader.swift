@@ -1,0 +1,52 @@
+import GRDB
+import ReminderCore
+
+/// A stored row that remindd cannot use: a value of the wrong type, out of range, or unreadable.
+public struct UnusableRow: Error, Hashable, Sendable, CustomStringConvertible {
+    public var table: String
+    /// The row's id (or rowid), when it could be read.
+    public var id: Int64?
+    public var column: String
+    public var detail: String
+
+    public var description: String {
+        "table \(table), row \(id.map(String.init) ?? "?"), column \(column): \(detail)"
+    }
+}
+
+/// Reads one row's columns with their types and ranges checked: a wrong value is an ``UnusableRow`` that names
+/// the table, the row and the column (GRDB's subscripts would trap).
+struct RowReader {
+    let row: Row
+    let table: String
+
+    init(_ row: Row, table: String) {
+        self.row = row
+        self.table = table
+    }
+
+    /// The value of `column` as `T` (an optional `T` takes NULL).
+    func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+        do {
+            return try row.decode(T.self, forColumn: column)
+        } catch {
+            let stored: DatabaseValue = row[column] ?? .null
+            throw unusable(column, "\(stored) is not \(T.self == Bool.self ? "a flag" : "of type \(T.self)")")
+        }
+    }
+
+    /// An instant (epoch seconds) within ``Instant/storable``.
+    func instant(_ column: String) throws -> Int64 {
+        let seconds: Int64 = try value(column)
+        guard Instant.storable.contains(Instant(secondsSinceEpoch: seconds)) else {
+            throw unusable(column, "\(seconds) is not an instant between the years 1900 and 9999")
+        }
+        return seconds
+    }
+
+    /// The error for a bad value of `column`.
+    func unusable(_ column: String, _ detail: String) -> UnusableRow {
+        let id: Int64? = (row["id"] as DatabaseValue?).flatMap { Int64.fromDatabaseValue($0) }
+        return UnusableRow(table: table, id: id, column: column, detail: detail)
+    }
+}

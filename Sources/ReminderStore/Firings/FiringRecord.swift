@@ -1,0 +1,51 @@
+import GRDB
+
+/// One handled firing: announced, suppressed, caught up late, or skipped.
+public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "firing"
+
+    /// How a firing was handled.
+    public enum Kind: String, Codable, Sendable, DatabaseValueConvertible {
+        case fired, suppressed, late, skipped
+        /// Not announced at its time: the user snoozed it before it came due; the snooze announces it.
+        case postponed
+    }
+
+    public var id: Int64?
+    public var reminderId: Int64
+    public var reminderName: String
+    public var slot: String
+    public var scheduledAt: Int64
+    public var handledAt: Int64
+    public var kind: Kind
+    public var lateSeconds: Int64
+    public var slotsDue: Int
+    public var detail: String?
+    /// 0 for a slot's first record; 1, 2, ... when it was handled again after the clock went back.
+    public var replanned: Int = 0
+    /// How often the occurrence was repeated (its reminder's `--repeat`), so that a restart keeps the count.
+    public var repeats: Int = 0
+    /// When it was last announced again (a repeat or a snooze; epoch seconds), or nil when only at `handledAt`.
+    public var lastAnnouncedAt: Int64?
+    /// Its announcement is known to have gone out; false from its record until then (see `confirmAnnounced`).
+    public var confirmed = true
+
+    public init(
+        reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, handledAt: Int64, kind: Kind,
+        lateSeconds: Int64, slotsDue: Int, detail: String?
+    ) {
+        self.reminderId = reminderId
+        self.reminderName = reminderName
+        self.slot = slot
+        self.scheduledAt = scheduledAt
+        self.handledAt = handledAt
+        self.kind = kind
+        self.lateSeconds = lateSeconds
+        self.slotsDue = slotsDue
+        self.detail = detail
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

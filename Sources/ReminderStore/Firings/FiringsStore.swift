@@ -1,0 +1,179 @@
+import GRDB
+import ReminderCore
+
+/// What became of each slot: handled firings (recorded, announced, confirmed), decided outcomes (missed,
+/// skipped) and pending snoozes (the scheduling service's store).
+public struct FiringsStore: Sendable {
+    let database: ReminderStore
+
+    // MARK: Snoozes
+
+    /// Records a snoozed repeat of an occurrence, so that it survives a restart; it replaces an earlier snooze
+    /// of the same occurrence.
+    public func setSnooze(reminderID: Int64, scheduledAt: Instant, dueAt: Instant) throws(StoreError) {
+        try database.write { db in
+            try db.execute(
+                sql: "DELETE FROM snooze WHERE reminderId = ? AND scheduledAt = ?", arguments: [reminderID, scheduledAt.secondsSinceEpoch])
+            try db.execute(
+                sql: "INSERT INTO snooze (reminderId, scheduledAt, dueAt) VALUES (?, ?, ?)",
+                arguments: [reminderID, scheduledAt.secondsSinceEpoch, dueAt.secondsSinceEpoch])
+        }
+    }
+
+    /// Every pending snooze: reminder, the repeated firing's instant, and when to repeat it.
+    public func snoozes() throws(StoreError) -> [(reminderID: Int64, scheduledAt: Instant, dueAt: Instant)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT reminderId, scheduledAt, dueAt FROM snooze ORDER BY dueAt").map {
+                ($0[0], Instant(secondsSinceEpoch: $0[1]), Instant(secondsSinceEpoch: $0[2]))
+            }
+        }
+    }
+
+    /// Forgets the snooze of an occurrence (announced, or cancelled by a log or a skip).
+    public func removeSnooze(reminderID: Int64, scheduledAt: Instant) throws(StoreError) {
+        try database.write { db in
+            try db.execute(
+                sql: "DELETE FROM snooze WHERE reminderId = ? AND scheduledAt = ?", arguments: [reminderID, scheduledAt.secondsSinceEpoch])
+        }
+    }
+
+    // MARK: Firings
+
+    /// What ``recordFiring(_:handledThrough:)`` did.
+    public enum FiringRecorded: Sendable, Hashable {
+        /// Recorded (unconfirmed: see ``confirmAnnounced(_:)``) as row `id`; `replanned` when the slot had been
+        /// handled once already, before the clock went back.
+        case recorded(id: Int64, replanned: Bool)
+        /// Not recorded: the reminder's `handledThrough` already covers the slot (the caller must not announce it).
+        case alreadyHandled
+    }
+
+    /// Durably records a handled firing and advances the reminder's `handledThrough`, in one transaction.
+    ///
+    /// A slot at or before the reminder's `handledThrough` is never recorded again: that is what makes every
+    /// slot fire once across retries and restarts. Only ``rewindHandled(to:)`` (the clock went back) lowers
+    /// `handledThrough`; a slot handled again after it is recorded a second time, marked `replanned`.
+    public func recordFiring(_ record: FiringRecord, handledThrough: Instant) throws(StoreError) -> FiringRecorded {
+        try recordFirings([(record, handledThrough)])[0]
+    }
+
+    /// Records several handled firings in order, in one transaction (one write to the disk for a burst of
+    /// firings due together); each as ``recordFiring(_:handledThrough:)`` does. All or none are recorded.
+    public func recordFirings(_ batch: [(record: FiringRecord, handledThrough: Instant)]) throws(StoreError) -> [FiringRecorded] {
+        try database.write { db in
+            let handledThrough = try db.cachedStatement(sql: "SELECT handledThrough FROM reminder WHERE id = ?")
+            let advance = try db.cachedStatement(sql: "UPDATE reminder SET handledThrough = max(handledThrough, ?) WHERE id = ?")
+            let earlier = try db.cachedStatement(sql: "SELECT count(*) FROM firing WHERE reminderId = ? AND slot = ? AND scheduledAt = ?")
+            return try batch.map { record, through in
+                let handled = try Int64.fetchOne(handledThrough, arguments: [record.reminderId])
+                if let handled, handled >= record.scheduledAt { return .alreadyHandled }
+                try advance.execute(arguments: [through.secondsSinceEpoch, record.reminderId])
+                var copy = record
+                copy.replanned = try Int.fetchOne(earlier, arguments: [record.reminderId, record.slot, record.scheduledAt]) ?? 0
+                copy.confirmed = false
+                try copy.insert(db)
+                return .recorded(id: copy.id ?? db.lastInsertedRowID, replanned: copy.replanned > 0)
+            }
+        }
+    }
+
+    /// Lowers every `handledThrough` that is after `now` to `now`: the clock went back, and the slots that are
+    /// in the future again are to be handled again.
+    /// - Returns: how many reminders were re-planned.
+    public func rewindHandled(to now: Instant) throws(StoreError) -> Int {
+        try database.write { db in
+            try db.execute(
+                sql: "UPDATE reminder SET handledThrough = ? WHERE handledThrough > ?", arguments: [now.secondsSinceEpoch, now.secondsSinceEpoch])
+            return db.changesCount
+        }
+    }
+
+    // MARK: Outcomes
+
+    /// Records what became of an occurrence (missed, skipped), once: a second record of the same occurrence
+    /// and state changes nothing.
+    /// - Returns: whether it was recorded now (false: it already was).
+    public func recordOutcome(_ outcome: OutcomeRecord) throws(StoreError) -> Bool {
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO outcome (reminderId, reminderName, slot, scheduledAt, state, decidedAt, reason)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    outcome.reminderId, outcome.reminderName, outcome.slot, outcome.scheduledAt, outcome.state.rawValue, outcome.decidedAt,
+                    outcome.reason,
+                ])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The outcomes of a reminder's occurrences scheduled between two instants, oldest first.
+    public func outcomes(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [OutcomeRecord] {
+        try database.read { db in
+            try OutcomeRecord.filter(Column("reminderId") == reminderID && Column("scheduledAt") >= from.secondsSinceEpoch
+                && Column("scheduledAt") <= through.secondsSinceEpoch).order(Column("scheduledAt")).fetchAll(db)
+        }
+    }
+
+    /// The instants of the skipped occurrences scheduled between two instants (inclusive), per reminder: of
+    /// `reminderIDs`, or of all reminders when it is nil.
+    public func skips(from: Instant, through: Instant, reminderIDs: [Int64]? = nil) throws(StoreError) -> [Int64: Set<Instant>] {
+        if reminderIDs?.isEmpty == true { return [:] }
+        let which = reminderIDs.map { "reminderId IN \(ReminderStore.idList($0)) AND" } ?? ""
+        return try database.read { db in
+            var result: [Int64: Set<Instant>] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT reminderId, scheduledAt FROM outcome WHERE \(which) scheduledAt BETWEEN ? AND ? AND state = ?",
+                arguments: [from.secondsSinceEpoch, through.secondsSinceEpoch, OutcomeRecord.State.skipped.rawValue])
+            while let row = try rows.next() { result[row[0], default: []].insert(Instant(secondsSinceEpoch: row[1])) }
+            return result
+        }
+    }
+
+    /// Outcomes decided since an instant, newest first, optionally for one reminder (for the history).
+    public func outcomes(since: Instant, reminderID: Int64? = nil, limit: Int) throws(StoreError) -> [OutcomeRecord] {
+        try database.read { db in
+            var request = OutcomeRecord.filter(Column("decidedAt") >= since.secondsSinceEpoch)
+            if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
+            return try request.order(Column("decidedAt").desc, Column("id").desc).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// Notes that an announced occurrence was announced again at `at` (a snooze, or its `repeats`-th repeat).
+    public func noteAnnouncedAgain(reminderID: Int64, scheduledAt: Instant, at: Instant, repeats: Int) throws(StoreError) {
+        try database.write { db in
+            try db.execute(
+                sql: "UPDATE firing SET repeats = ?, lastAnnouncedAt = ? WHERE reminderId = ? AND scheduledAt = ? AND kind IN ('fired', 'late', 'postponed')",
+                arguments: [repeats, at.secondsSinceEpoch, reminderID, scheduledAt.secondsSinceEpoch])
+        }
+    }
+
+    /// Announced (or postponed) firings scheduled since an instant, oldest first: the occurrences whose windows
+    /// may still be open after a restart.
+    public func announcedFirings(since: Instant) throws(StoreError) -> [FiringRecord] {
+        try database.read { db in
+            // A firing is handled at or after its instant: the handledAt index finds them without reading all.
+            try FiringRecord.filter(
+                Column("handledAt") >= since.secondsSinceEpoch && Column("scheduledAt") >= since.secondsSinceEpoch
+                    && ["fired", "late", "postponed"].contains(Column("kind")))
+                .order(Column("scheduledAt")).fetchAll(db)
+        }
+    }
+
+    /// Handled firings since an instant, newest first, optionally for one reminder.
+    public func history(since: Instant, reminderID: Int64? = nil, limit: Int = 1000) throws(StoreError) -> [FiringRecord] {
+        try database.read { db in
+            var request = FiringRecord.filter(Column("handledAt") >= since.secondsSinceEpoch)
+            if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
+            return try request.order(Column("handledAt").desc, Column("id").desc).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// The most recent handled firing of a reminder.
+    public func lastFiring(reminderID: Int64) throws(StoreError) -> FiringRecord? {
+        try database.read { db in
+            try FiringRecord.filter(Column("reminderId") == reminderID).order(Column("scheduledAt").desc).fetchOne(db)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import GRDB
+
+/// What became of one occurrence, recorded when it was decided: missed (its window closed with nothing
+/// logged) or skipped (the user said so). Taken and suppressed are not recorded: they follow from the logs.
+public struct OutcomeRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "outcome"
+
+    /// The recorded states.
+    public enum State: String, Codable, Sendable, DatabaseValueConvertible {
+        case missed, skipped
+    }
+
+    public var reminderId: Int64
+    public var reminderName: String
+    public var slot: String
+    /// The occurrence's instant (epoch seconds).
+    public var scheduledAt: Int64
+    public var state: State
+    /// When it was decided (epoch seconds).
+    public var decidedAt: Int64
+    /// The user's reason for a skip.
+    public var reason: String?
+
+    public init(reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, state: State, decidedAt: Int64, reason: String?) {
+        self.reminderId = reminderId
+        self.reminderName = reminderName
+        self.slot = slot
+        self.scheduledAt = scheduledAt
+        self.state = state
+        self.decidedAt = decidedAt
+        self.reason = reason
+    }
+}

@@ -1,0 +1,17 @@
+import GRDB
+
+/// One logged intake.
+public struct IntakeRecord: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "intake"
+
+    public var id: Int64?
+    public var reminderId: Int64
+    /// Epoch seconds.
+    public var at: Int64
+    /// The zone in effect when the intake happened.
+    public var timeZone: String
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

@@ -1,0 +1,70 @@
+import GRDB
+import ReminderCore
+
+/// Logged intake: what the person took and when (the log, done and habit services read it).
+public struct IntakeStore: Sendable {
+    let database: ReminderStore
+
+
+    /// Records an intake of a reminder's goal at an instant, with the zone in effect then.
+    public func log(reminderID: Int64, at instant: Instant, timeZone: String) throws(StoreError) -> IntakeRecord {
+        try database.write { db in
+            var record = IntakeRecord(id: nil, reminderId: reminderID, at: instant.secondsSinceEpoch, timeZone: timeZone)
+            try record.insert(db)
+            return record
+        }
+    }
+
+    /// Intake instants of a reminder within a range (inclusive).
+    public func instants(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [Instant] {
+        try database.read { db in
+            try Int64.fetchAll(
+                db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? ORDER BY at",
+                arguments: [reminderID, from.secondsSinceEpoch, through.secondsSinceEpoch]
+            ).map(Instant.init(secondsSinceEpoch:))
+        }
+    }
+
+    /// The intake logged between two instants (inclusive), oldest first, optionally of one reminder.
+    public func records(from: Instant, through: Instant, reminderID: Int64? = nil) throws(StoreError) -> [IntakeRecord] {
+        try database.read { db in
+            var request = IntakeRecord.filter(Column("at") >= from.secondsSinceEpoch && Column("at") <= through.secondsSinceEpoch)
+            if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
+            return try request.order(Column("at"), Column("id")).fetchAll(db)
+        }
+    }
+
+    /// One logged intake, or nil when there is none with that id.
+    public func record(id: Int64) throws(StoreError) -> IntakeRecord? {
+        try database.read { db in try IntakeRecord.fetchOne(db, key: id) }
+    }
+
+    /// Deletes one logged intake. - Returns: what was deleted, or nil when there is no log with that id.
+    public func delete(id: Int64) throws(StoreError) -> IntakeRecord? {
+        try database.write { db in
+            guard let record = try IntakeRecord.fetchOne(db, key: id) else { return nil }
+            try IntakeRecord.deleteOne(db, key: id)
+            return record
+        }
+    }
+
+    /// The intake logged for each of some reminders between two instants, oldest first: one query for a page.
+    public func instants(reminderIDs: [Int64], from: Instant, through: Instant) throws(StoreError) -> [Int64: [Instant]] {
+        guard !reminderIDs.isEmpty else { return [:] }
+        return try database.read { db in
+            var result: [Int64: [Instant]] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT reminderId, at FROM intake WHERE reminderId IN \(ReminderStore.idList(reminderIDs)) AND at BETWEEN ? AND ? ORDER BY reminderId, at",
+                arguments: [from.secondsSinceEpoch, through.secondsSinceEpoch])
+            while let row = try rows.next() { result[row[0], default: []].append(Instant(secondsSinceEpoch: row[1])) }
+            return result
+        }
+    }
+
+    /// Every intake log with the zone in effect when it happened (the habit system's activities).
+    public func everyLog() throws(StoreError) -> [(at: Instant, timeZone: String)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT at, timeZone FROM intake ORDER BY at").map { (Instant(secondsSinceEpoch: $0[0]), $0[1]) }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import GRDB
+import ReminderCore
+
+/// The reminders table: adding, changing, removing and reading reminders (the reminder service's store).
+public struct RemindersStore: Sendable {
+    let database: ReminderStore
+
+
+    /// Adds a reminder; nothing is written when the name is taken.
+    public func add(
+        name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, delivery: Delivery = Delivery(),
+        now: Instant
+    ) throws(StoreError) -> StoredReminder {
+        try database.write { db in
+            if try StoredReminder.filter(Column("name").collating(.nocase) == name).fetchCount(db) > 0 {
+                throw StoreError.nameTaken(name)
+            }
+            var reminder = StoredReminder(
+                id: nil, name: name, rule: rule, timeZone: timeZone, enabled: enabled,
+                createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, windowSeconds: windowSeconds,
+                delivery: delivery)
+            try reminder.insert(db)
+            return reminder
+        }
+    }
+
+    /// Replaces a reminder's fields; `handledThrough` moves to `now` when the rule changes, so the new rule
+    /// does not catch up on slots that belonged to the old one.
+    public func update(_ reminder: StoredReminder, now: Instant) throws(StoreError) -> StoredReminder {
+        try database.write { db in
+            guard let id = reminder.id, let old = try StoredReminder.fetchOne(db, key: id) else { throw StoreError.notFound("\(reminder.id ?? 0)") }
+            if old.name.lowercased() != reminder.name.lowercased(),
+                try StoredReminder.filter(Column("name").collating(.nocase) == reminder.name).fetchCount(db) > 0
+            {
+                throw StoreError.nameTaken(reminder.name)
+            }
+            var updated = reminder
+            if old.rule != reminder.rule || old.timeZone != reminder.timeZone || (!old.enabled && reminder.enabled) {
+                updated.handledThrough = max(old.handledThrough, now.secondsSinceEpoch)
+            }
+            try updated.update(db)
+            return updated
+        }
+    }
+
+    /// Removes a reminder and its intake log; its firing history stays.
+    public func remove(id: Int64) throws(StoreError) {
+        try database.write { db in
+            guard try StoredReminder.deleteOne(db, key: id) else { throw StoreError.notFound(String(id)) }
+        }
+    }
+
+    /// Every reminder, by id; or those whose ids fall in a range (concurrent readers can load a large store in parts).
+    /// A row remindd cannot use is left out (see ``takeUnusableRows()``).
+    public func all(ids: ClosedRange<Int64>? = nil) throws(StoreError) -> [StoredReminder] {
+        try database.read { db in
+            var request = StoredReminder.order(Column("id"))
+            if let ids { request = request.filter(ids.contains(Column("id"))) }
+            return try usable(request, db)
+        }
+    }
+
+    /// At most `limit` reminders with an id above `after`, by id: one page of a long list (unusable rows left out).
+    public func all(after: Int64, limit: Int) throws(StoreError) -> [StoredReminder] {
+        try database.read { db in try usable(StoredReminder.filter(Column("id") > after).order(Column("id")).limit(limit), db) }
+    }
+
+    /// The reminders a request finds, without the rows remindd cannot use (they are kept for
+    /// ``takeUnusableRows()``): one bad row must not keep the others from firing, or the daemon from starting.
+    private func usable(_ request: QueryInterfaceRequest<StoredReminder>, _ db: Database) throws -> [StoredReminder] {
+        let rows = try Row.fetchCursor(db, request)
+        var reminders: [StoredReminder] = []
+        while let row = try rows.next() {
+            do {
+                reminders.append(try StoredReminder(row: row))
+            } catch let error as UnusableRow {
+                database.unusableRows.withLock { $0[error.id ?? 0] = error }
+            }
+        }
+        return reminders
+    }
+
+    /// The reminder rows left out since the last call (each is reported once; a later read finds it again).
+    public func takeUnusableRows() -> [UnusableRow] {
+        database.unusableRows.withLock { found in
+            defer { found = [:] }
+            return found.keys.sorted().compactMap { found[$0] }
+        }
+    }
+
+    /// How many reminders there are, and how many of them are enabled (counted, not read; a hand-written
+    /// `enabled` that is neither 0 nor 1 counts as not enabled, as the readers leave that row out).
+    public func counts() throws(StoreError) -> (total: Int, enabled: Int) {
+        try database.read { db in
+            (try StoredReminder.fetchCount(db), try StoredReminder.filter(Column("enabled") == 1).fetchCount(db))
+        }
+    }
+
+    /// The smallest and largest reminder id, or nil when there is no reminder.
+    public func idBounds() throws(StoreError) -> ClosedRange<Int64>? {
+        try database.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT min(id), max(id) FROM reminder")
+            guard let low: Int64 = row?[0], let high: Int64 = row?[1] else { return nil }
+            return low...high
+        }
+    }
+
+    /// A reminder by id, or by name (case-insensitive).
+    public func find(_ key: String) throws(StoreError) -> StoredReminder {
+        let found: StoredReminder? = try database.read { db in
+            if let id = Int64(key), let byID = try StoredReminder.fetchOne(db, key: id) { return byID }
+            return try StoredReminder.filter(Column("name").collating(.nocase) == key).fetchOne(db)
+        }
+        guard let found else { throw StoreError.notFound(key) }
+        return found
+    }
+}

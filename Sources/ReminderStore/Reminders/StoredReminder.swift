@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import ReminderCore
+
+/// A reminder row: the user's rule as written (`RuleSpec`), its zone, and how far its firings are handled.
+///
+/// Rows are read and written by hand (not through Codable): reading 100,000 of them is the daemon's
+/// start-up.
+public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "reminder"
+
+    public var id: Int64?
+    public var name: String
+    public var rule: RuleSpec
+    /// An IANA zone name, or nil to follow the system zone.
+    public var timeZone: String?
+    public var enabled: Bool
+    public var createdAt: Int64
+    /// Firings at or before this instant (epoch seconds) have been handled.
+    public var handledThrough: Int64
+    /// How long after an occurrence a log still takes it; nil: until the next occurrence (at most the day's end).
+    public var windowSeconds: Int64?
+    /// Repeats, command, urgency (stored as JSON; null: the default).
+    public var delivery: Delivery
+
+    public init(
+        id: Int64?, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool, createdAt: Int64, handledThrough: Int64,
+        windowSeconds: Int64? = nil, delivery: Delivery = Delivery()
+    ) {
+        self.id = id
+        self.name = name
+        self.rule = rule
+        self.timeZone = timeZone
+        self.enabled = enabled
+        self.createdAt = createdAt
+        self.handledThrough = handledThrough
+        self.windowSeconds = windowSeconds
+        self.delivery = delivery
+    }
+
+    /// Reads a row, checking every value as `Add` would have (types, instants, window, delivery): a row written
+    /// by hand, by an older bug or restored from a damaged backup throws ``UnusableRow``, never traps.
+    public init(row: Row) throws {
+        let reader = RowReader(row, table: Self.databaseTableName)
+        id = try reader.value("id") as Int64
+        name = try reader.value("name")
+        let ruleText: String = try reader.value("rule")
+        do { rule = try RuleSpecColumn.decode(ruleText) } catch { throw reader.unusable("rule", "\(error)") }
+        timeZone = try reader.value("timeZone")
+        let enabled: Int64 = try reader.value("enabled")
+        guard enabled == 0 || enabled == 1 else { throw reader.unusable("enabled", "\(enabled) is neither 0 nor 1") }
+        self.enabled = enabled == 1
+        createdAt = try reader.instant("createdAt")
+        handledThrough = try reader.instant("handledThrough")
+        windowSeconds = try reader.value("windowSeconds")
+        if let windowSeconds, !WindowLength.range.contains(windowSeconds) {
+            throw reader.unusable("windowSeconds", "\(windowSeconds) is not \(WindowLength.forms)")
+        }
+        let delivery: String? = try reader.value("delivery")
+        do {
+            self.delivery = try delivery.map { try JSONDecoder().decode(Delivery.self, from: Data($0.utf8)) } ?? Delivery()
+        } catch {
+            throw reader.unusable("delivery", "not the JSON of a delivery")
+        }
+        if let problem = self.delivery.problem { throw reader.unusable("delivery", problem) }
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["name"] = name
+        container["rule"] = RuleSpecColumn.encode(rule)
+        container["timeZone"] = timeZone
+        container["enabled"] = enabled
+        container["createdAt"] = createdAt
+        container["handledThrough"] = handledThrough
+        container["windowSeconds"] = windowSeconds
+        container["delivery"] = delivery.isDefault ? nil : String(decoding: try JSONEncoder().encode(delivery), as: UTF8.self)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

@@ -1,0 +1,201 @@
+import GRDB
+
+/// The schema: frozen migrations, the tables and columns they make, and which tables hold the user's data.
+///
+/// Adding a table: a new migration here (never edit a shipped one), its name in ``expectedSchema`` and in
+/// ``backupTables`` or ``internalTables``, a record type beside the feature store that owns it.
+extension ReminderStore {
+    /// Every table of the current schema and its columns. `theSchemaListMatchesTheMigrations` (a test) keeps it
+    /// equal to what the migrations create.
+    static let expectedSchema: [String: Set<String>] = [
+        "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery"],
+        "intake": ["id", "reminderId", "at", "timeZone"],
+        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed"],
+        "restDay": ["date", "reason", "lightActivities"],
+        "recovery": ["id", "usedAt", "firstDay", "lastDay"],
+        "habitNotice": ["key", "announcedAt"],
+        "workout": ["id", "exercise", "minutes", "intensity", "met", "kcal", "at", "timeZone"],
+        "food": ["id", "name", "kcal", "at", "timeZone"],
+        "profile": ["key", "value"],
+        "snooze": ["id", "reminderId", "scheduledAt", "dueAt"],
+        "outcome": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "state", "decidedAt", "reason"],
+        "storeInstance": ["id"],
+    ]
+
+    /// Refuses a store whose migrations are all recorded but a table or column of theirs is missing (dropped by
+    /// hand, or a damaged copy).
+    static func checkSchema(_ connection: SQLiteConnection) throws(StoreError) {
+        for (table, columns) in expectedSchema.sorted(by: { $0.key < $1.key }) {
+            let present = Set(try connection.strings("SELECT name FROM pragma_table_info('\(table)')"))
+            if present.isEmpty { throw .corrupt(path: connection.reportedPath, detail: "table \(table) is missing") }
+            if let column = columns.subtracting(present).sorted().first {
+                throw .corrupt(path: connection.reportedPath, detail: "column \(table).\(column) is missing")
+            }
+        }
+    }
+
+    /// The schema, one migration per version; never edit a shipped migration, add a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "reminder") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique().collate(.nocase)
+                t.column("rule", .text).notNull()  // RuleSpec as JSON: the user's own words, re-validated on load
+                t.column("timeZone", .text)  // null: follows the system zone
+                t.column("enabled", .boolean).notNull().defaults(to: true)
+                t.column("createdAt", .integer).notNull()
+                t.column("handledThrough", .integer).notNull()  // firings at or before this instant are handled
+            }
+            try db.create(table: "intake") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("reminder", onDelete: .cascade).notNull()
+                t.column("at", .integer).notNull()
+                t.column("timeZone", .text).notNull()
+            }
+            try db.create(index: "intake_by_reminder_time", on: "intake", columns: ["reminderId", "at"])
+            try db.create(table: "firing") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("reminderId", .integer).notNull()  // kept after the reminder is removed: history
+                t.column("reminderName", .text).notNull()
+                t.column("slot", .text).notNull()
+                t.column("scheduledAt", .integer).notNull()
+                t.column("handledAt", .integer).notNull()
+                t.column("kind", .text).notNull()
+                t.column("lateSeconds", .integer).notNull()
+                t.column("slotsDue", .integer).notNull()
+                t.column("detail", .text)
+                t.uniqueKey(["reminderId", "slot", "scheduledAt"])
+            }
+            try db.create(index: "firing_by_time", on: "firing", columns: ["handledAt"])
+        }
+        migrator.registerMigration("v2-habits") { db in
+            try db.create(table: "restDay") { t in
+                t.primaryKey("date", .text)  // YYYY-MM-DD
+                t.column("reason", .text).notNull()
+                t.column("lightActivities", .text).notNull().defaults(to: "")  // one per line
+            }
+            try db.create(table: "recovery") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("usedAt", .integer).notNull()
+                t.column("firstDay", .integer).notNull()  // day numbers of the restored missed days
+                t.column("lastDay", .integer).notNull()
+            }
+            try db.create(table: "habitNotice") { t in
+                t.primaryKey("key", .text)  // what was announced in the journal, once: "achievement:first_rest_day"
+                t.column("announcedAt", .integer).notNull()
+            }
+        }
+        migrator.registerMigration("v3-fitness") { db in
+            try db.create(table: "workout") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("exercise", .text).notNull()  // library id
+                t.column("minutes", .integer).notNull()
+                t.column("intensity", .text).notNull()
+                t.column("met", .double).notNull()
+                t.column("kcal", .integer).notNull()
+                t.column("at", .integer).notNull()
+                t.column("timeZone", .text).notNull()
+            }
+            try db.create(table: "food") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("kcal", .integer).notNull()
+                t.column("at", .integer).notNull()
+                t.column("timeZone", .text).notNull()
+            }
+            try db.create(table: "profile") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        migrator.registerMigration("v4-snoozes") { db in
+            try db.create(table: "snooze") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("reminder", onDelete: .cascade).notNull()
+                t.column("scheduledAt", .integer).notNull()  // the firing being repeated
+                t.column("dueAt", .integer).notNull()
+            }
+        }
+        migrator.registerMigration("v5-replanned-firings") { db in
+            // A slot may be handled again after the clock went back (see `recordFiring`): the unique key gains
+            // `replanned`, 0 for a slot's first record and 1, 2, ... for each later one. SQLite cannot change a
+            // table's unique key, so the table is rebuilt. (Its columns repeat v1's on purpose: a shipped migration
+            // is frozen, so the two never share code that could change under one of them.)
+            try db.create(table: "firing_v5") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("reminderId", .integer).notNull()  // kept after the reminder is removed: history
+                t.column("reminderName", .text).notNull()
+                t.column("slot", .text).notNull()
+                t.column("scheduledAt", .integer).notNull()
+                t.column("handledAt", .integer).notNull()
+                t.column("kind", .text).notNull()
+                t.column("lateSeconds", .integer).notNull()
+                t.column("slotsDue", .integer).notNull()
+                t.column("detail", .text)
+                t.column("replanned", .integer).notNull().defaults(to: 0)
+                t.uniqueKey(["reminderId", "slot", "scheduledAt", "replanned"])
+            }
+            try db.execute(sql: """
+                INSERT INTO firing_v5 (id, reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue, detail)
+                SELECT id, reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue, detail FROM firing;
+                DROP TABLE firing;
+                ALTER TABLE firing_v5 RENAME TO firing;
+                """)
+            try db.create(index: "firing_by_time", on: "firing", columns: ["handledAt"])
+        }
+        migrator.registerMigration("v6-occurrence-outcomes") { db in
+            // A reminder's own window (nil: until its next occurrence); what became of an occurrence once its
+            // window closed with nothing logged (missed), or when the user skipped it.
+            try db.alter(table: "reminder") { t in t.add(column: "windowSeconds", .integer) }
+            try db.create(table: "outcome") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("reminderId", .integer).notNull()  // kept after the reminder is removed: history
+                t.column("reminderName", .text).notNull()
+                t.column("slot", .text).notNull()
+                t.column("scheduledAt", .integer).notNull()
+                t.column("state", .text).notNull()
+                t.column("decidedAt", .integer).notNull()
+                t.column("reason", .text)
+                t.uniqueKey(["reminderId", "scheduledAt", "state"])
+            }
+            try db.create(index: "outcome_by_time", on: "outcome", columns: ["decidedAt"])
+        }
+        migrator.registerMigration("v7-delivery") { db in
+            // Repeats until acknowledged, a command per reminder, critical urgency: JSON, null for the default.
+            try db.alter(table: "reminder") { t in t.add(column: "delivery", .text) }
+            try db.create(index: "intake_by_time", on: "intake", columns: ["at"])
+        }
+        migrator.registerMigration("v8-repeats-and-skips") { db in
+            // Repeats and the last re-announcement survive a restart; skips per reminder for per-goal streaks.
+            try db.alter(table: "firing") { t in
+                t.add(column: "repeats", .integer).notNull().defaults(to: 0)
+                t.add(column: "lastAnnouncedAt", .integer)
+            }
+            try db.create(index: "outcome_by_reminder", on: "outcome", columns: ["reminderId", "scheduledAt"])
+        }
+        migrator.registerMigration("v9-announcement-ledger") { db in
+            // A firing is recorded unconfirmed, announced, then confirmed: one left unconfirmed by a crash is
+            // looked up in the journal at the next start (by its store instance and id) and announced if absent.
+            try db.alter(table: "firing") { t in t.add(column: "confirmed", .boolean).notNull().defaults(to: true) }
+            // A partial index: the few unconfirmed rows, found at once.
+            try db.create(index: "firing_unconfirmed", on: "firing", columns: ["id"], condition: Column("confirmed") == false)
+            // Which store this is, for the journal: ids of a new or restored store repeat another's.
+            try db.create(table: "storeInstance") { t in t.column("id", .text).notNull() }
+            // SQL: the query interface has no randomblob.
+            try db.execute(sql: "INSERT INTO storeInstance (id) VALUES (lower(hex(randomblob(16))))")
+        }
+        return migrator
+    }
+
+
+    /// The tables that hold the user's data, in the order a backup writes and restores them (parents first:
+    /// reminders before what refers to them). The one list of them: `everyTableIsBackedUpOrInternal` (a test)
+    /// fails when a migration adds a table that is in neither this list nor ``internalTables``.
+    public static let backupTables = [
+        "reminder", "firing", "food", "habitNotice", "intake", "outcome", "profile", "recovery", "restDay", "snooze", "workout",
+    ]
+
+    /// The tables that describe this store rather than hold the user's data: never backed up or restored.
+    public static let internalTables: Set<String> = ["storeInstance"]
+}
