@@ -163,22 +163,21 @@ public final class ReminderStore: Sendable {
         return .replaced(path: path)
     }
 
+    /// Runs `body` in a write transaction, unless the file was deleted or replaced (see ``fileProblem``).
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         if let fileProblem { throw fileProblem }
-        do {
-            return try writer.write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch let error as UnusableRow {
-            throw .unusable(error)
-        } catch {
-            throw .unavailable(path: path, detail: "\(error)")
-        }
+        return try storeErrors { try writer.write(body) }
     }
 
+    /// Runs `body` on a reader.
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        try storeErrors { try writer.read(body) }
+    }
+
+    /// Runs `operation`, its errors as ``StoreError``s: SQLite's are `unavailable`, a bad row `unusable`.
+    private func storeErrors<T>(_ operation: () throws -> T) throws(StoreError) -> T {
         do {
-            return try writer.read(body)
+            return try operation()
         } catch let error as StoreError {
             throw error
         } catch let error as UnusableRow {
