@@ -70,6 +70,27 @@ struct StoreFailureTests {
         #expect(daemon.announcer.firings.count == 2)
     }
 
+    /// A dose logged where the daemon did not hear of it (another client writing the store, later a synced
+    /// device): while its logs cannot be read, the occurrence is neither repeated nor decided missed on a
+    /// guess. Before, the reads answered "no logs" and both happened.
+    @Test func whileLogsCannotBeReadNoRepeatAndNoMissedIsDecidedOnAGuess() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        let pills = try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC", ["repeat": "10m", "window": "1h"])
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.fired])
+        try await daemon.database.write { db in
+            try db.execute(sql: "INSERT INTO intake (reminderId, at, timeZone) VALUES (?, ?, 'UTC')", arguments: [pills.id, instant("2026-03-02T08:05:00Z").secondsSinceEpoch])
+        }
+        try daemon.setIntakeReadable(false)
+        await daemon.advance(to: instant("2026-03-02T09:00:10Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.fired], "a repeat was announced on a guess")
+        #expect(daemon.announcer.occurrences.isEmpty, "decided missed on a guess")
+        try daemon.setIntakeReadable(true)
+        await daemon.advance(to: instant("2026-03-02T09:05:00Z"))
+        #expect(daemon.announcer.occurrences.isEmpty)
+        #expect(try await daemon.history(of: "Pills").map(\.kind) == ["fired"])
+    }
+
     @Test func aRestartWhileTheFiringWaitsAnnouncesItOnce() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")

@@ -98,6 +98,7 @@ actor SchedulingService {
                         var rows: [(StoredReminder, ReminderRule?)] = []
                         for low in stride(from: ids.lowerBound, through: ids.upperBound, by: Self.loadChunk) {
                             let chunk = try store.reminders.all(ids: low...min(low + Int64(Self.loadChunk) - 1, ids.upperBound))
+                            // A rule that cannot be made is nil here and reported by buildScheduler.
                             rows += chunk.filter(\.enabled).map { ($0, try? $0.rule.makeRule()) }
                             await yieldToQueuedWork()
                         }
@@ -137,6 +138,7 @@ actor SchedulingService {
         for (reminder, rule) in loaded.joined() {
             count += 1
             if count % loadChunk == 0 { await yieldToQueuedWork() }
+            // The error itself is not needed: the warning says which reminder and that it is left out.
             guard let rule, let zone = try? context.zone(named: reminder.timeZone) else {
                 context.say(.warning, "Reminder \(reminder.name) (id \(reminder.id!)) cannot be scheduled: its rule or zone is invalid now")
                 continue
@@ -149,11 +151,18 @@ actor SchedulingService {
         return (scheduler, count)
     }
 
-    /// Loads the skips of occurrences not handled yet, of one reminder or all.
+    /// Loads the skips of occurrences not handled yet, of one reminder or all: what `next` passes over. (A
+    /// firing reads its own skips when it comes due, so a failed read here changes only what `next` lists.)
     private func restoreSkippedAhead(reminderID: Int64?, now: Instant) {
-        skippedAhead = skippedAhead.filter { reminderID != nil && $0.reminderID != reminderID }
         let ids = reminderID.map { [$0] }
-        for (id, instants) in (try? context.store.firings.skips(from: now.adding(seconds: -2 * 86400), through: .endOfTime, reminderIDs: ids)) ?? [:] {
+        let skips: [Int64: Set<Instant>]
+        do {
+            skips = try context.store.firings.skips(from: now.adding(seconds: -2 * 86400), through: .endOfTime, reminderIDs: ids)
+        } catch {
+            return context.say(.error, "Cannot read the skipped occurrences, so 'next' may list them: \(error)")
+        }
+        skippedAhead = skippedAhead.filter { reminderID != nil && $0.reminderID != reminderID }
+        for (id, instants) in skips {
             for instant in instants { skippedAhead.insert(OccurrenceKey(reminderID: id, scheduledAt: instant)) }
         }
     }
@@ -278,10 +287,23 @@ actor SchedulingService {
     /// The store is the truth: whatever order concurrent changes commit in, the last refresh sees the last one.
     func refresh(reminderID: Int64) {
         changedWhileLoading?.insert(reminderID)
+        let reminder: StoredReminder?
+        do {
+            let found = try context.store.reminders.find(String(reminderID))
+            reminder = found.id == reminderID && found.enabled ? found : nil
+        } catch .notFound {
+            reminder = nil
+        } catch {
+            // Unplanning it on a failed read would silence it: it keeps the plan it has until it can be read.
+            context.say(.error, "Cannot read reminder \(reminderID) to plan it again: \(error); it keeps its plan until the next change or restart")
+            return replan()
+        }
         scheduler.remove(id: reminderID)
-        if let reminder = try? context.store.reminders.find(String(reminderID)), reminder.id == reminderID, reminder.enabled {
-            if let schedulable = try? schedulable(reminder) {
-                scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+        if let reminder {
+            do {
+                scheduler.schedule(try schedulable(reminder), handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+            } catch {
+                context.say(.warning, "Reminder \(reminder.name) (id \(reminderID)) cannot be scheduled: \(error.message)")
             }
         } else {
             for key in snoozes.keys where key.reminderID == reminderID { snoozes[key] = nil }
@@ -310,20 +332,22 @@ actor SchedulingService {
     @discardableResult
     func reconsider(reminderID: Int64, now: Instant) -> Int {
         restoreSkippedAhead(reminderID: reminderID, now: now)
+        // An occurrence whose state cannot be read now is left as it is: its next repeat, snooze or window end
+        // reads it again (and waits while the store does not answer).
         for (key, entry) in open where key.reminderID == reminderID {
-            let status = currentState(of: entry.firing, now: now)
+            guard let status = readState(of: entry.firing, now: now) else { continue }
             let settled = status.state != .due
             if settled, !entry.settled, status.state == .taken || status.state == .skipped {
-                let reason = status.state == .skipped ? skipReason(of: entry.firing) : nil
                 context.announcer.announce(.occurrence(OccurrenceEvent(
-                    state: status.state, firing: entry.firing, windowEnd: entry.windowEnd, decidedAt: now, loggedAt: status.coveredBy, reason: reason)))
+                    state: status.state, firing: entry.firing, windowEnd: entry.windowEnd, decidedAt: now, loggedAt: status.coveredBy,
+                    reason: status.skipReason)))
             }
             open[key]?.settled = settled
             if entry.settled, !settled { open[key]?.lastAnnounced = now }  // due again: repeats resume from now
         }
         var cancelled = 0
         for (key, snooze) in snoozes where key.reminderID == reminderID {
-            let state = currentState(of: snooze.firing, now: now).state
+            guard let state = readState(of: snooze.firing, now: now)?.state else { continue }
             if state != .due && state != .upcoming {
                 dropSnooze(key)
                 cancelled += 1
@@ -370,9 +394,16 @@ actor SchedulingService {
     /// Re-plans the enabled reminders that `affected` picks from `now` (or from what was handled, if later).
     @discardableResult
     private func replanFromNow(now: Instant, _ affected: (StoredReminder) -> Bool) -> Int {
-        guard let stored = try? context.store.reminders.all() else { return 0 }
+        let stored: [StoredReminder]
+        do {
+            stored = try context.store.reminders.all()
+        } catch {
+            context.say(.error, "Cannot read the reminders to plan them again: \(error); they keep their plans until the next change or restart")
+            return 0
+        }
         var replanned = 0
         for reminder in stored where reminder.enabled && affected(reminder) {
+            // One whose rule or zone cannot be used now keeps its plan (load and refresh say why).
             guard let id = reminder.id, let schedulable = try? schedulable(reminder) else { continue }
             scheduler.remove(id: id)
             scheduler.schedule(schedulable, handledThrough: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)))
@@ -492,8 +523,10 @@ actor SchedulingService {
         guard undecided.isEmpty && unrecorded.isEmpty else { return undecided += firings.map { ($0, afterDowntime) } }  // keep the order
         let ids = Array(Set(firings.map(\.reminder.id)))
         let logs: [Int64: [Instant]]
+        let skips: [Int64: Set<Instant>]
         do {
             logs = try context.store.intake.instants(reminderIDs: ids, from: earliest.adding(seconds: -2 * 86400), through: latest)
+            skips = try context.store.firings.skips(from: earliest, through: latest, reminderIDs: ids)
         } catch {
             undecided += firings.map { ($0, afterDowntime) }
             storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
@@ -504,17 +537,21 @@ actor SchedulingService {
         record(firings.map { firing in
             let from = firing.occurrence.instant.adding(seconds: -2 * 86400)
             let own = (logs[firing.reminder.id] ?? []).filter { $0 >= from && $0 <= firing.occurrence.instant }
-            return event(for: firing, logs: own, now: now, afterDowntime: afterDowntime)
+            let skipped = skips[firing.reminder.id]?.contains(firing.occurrence.instant) == true
+            return event(for: firing, logs: own, skipped: skipped, now: now, afterDowntime: afterDowntime)
         })
     }
 
     /// What becomes of a due firing: announced (on time or late), suppressed by a log, skipped, or postponed.
-    private func event(for firing: DueFiring, logs: [Instant], now: Instant, afterDowntime: Bool) -> FiringEvent {
+    private func event(for firing: DueFiring, logs: [Instant], skipped: Bool, now: Instant, afterDowntime: Bool) -> FiringEvent {
         let action = scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp, afterDowntime: afterDowntime)
         switch action {
         case .fire, .catchUp:
-            if skippedAhead.remove(OccurrenceKey(firing)) != nil, let reason = skipReason(of: firing) {
-                return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.isEmpty ? "" : ": \(reason)"))
+            skippedAhead.remove(OccurrenceKey(firing))
+            if skipped {
+                // The reason only words the record: when it cannot be read, the skip is recorded without it.
+                let reason = (try? skipReason(of: firing)) ?? nil
+                return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""))
             }
             if let snooze = snoozes[OccurrenceKey(firing)] {
                 let until = FiringWording.when(firing.reminder.zone, snooze.due)
@@ -572,14 +609,23 @@ actor SchedulingService {
     }
 
     /// Announces a due occurrence again (its snooze, or a repeat), unless a log or a skip settled it meanwhile.
+    /// When its state cannot be read, it is not announced on a guess (the dose may have been taken): a snooze
+    /// waits and is tried again, a repeat is passed over until the next.
     private func announceAgain(_ firing: DueFiring, kind: FiringEvent.Kind, now: Instant) {
         let key = OccurrenceKey(firing)
-        let status = currentState(of: firing, now: now)
+        guard let status = readState(of: firing, now: now) else {
+            if kind == .snoozed {
+                snoozes[key] = (now.adding(seconds: Self.storeRetrySeconds), firing)
+            } else {
+                open[key]?.lastAnnounced = now
+            }
+            return
+        }
         guard status.state == .due else {
             open[key]?.settled = true
             return
         }
-        var entry = open[key] ?? OpenOccurrence(firing: firing, windowEnd: status.windowEnd, lastAnnounced: now)
+        var entry = open[key] ?? OpenOccurrence(firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence), lastAnnounced: now)
         if kind == .repeated { entry.repeatsSent += 1 }
         entry.lastAnnounced = now
         open[key] = entry
@@ -592,23 +638,38 @@ actor SchedulingService {
     /// Forgets a pending snooze, here and in the store.
     private func dropSnooze(_ key: OccurrenceKey) {
         snoozes[key] = nil
+        // A stored snooze that could not be removed is harmless: after a restart it announces the occurrence
+        // only if it is still due then.
         try? context.store.firings.removeSnooze(reminderID: key.reminderID, scheduledAt: key.scheduledAt)
     }
 
-    /// The state of an occurrence now, from the store's logs and skips.
-    private func currentState(of firing: DueFiring, now: Instant) -> OccurrenceStatus {
+    /// The state of an occurrence now, from the store's logs and skips, with the reason of a skip.
+    private func currentState(of firing: DueFiring, now: Instant) throws(StoreError) -> (status: OccurrenceStatus, skipReason: String?) {
         let reminder = firing.reminder
         let scheduled = firing.occurrence.instant
         let windowEnd = reminder.windowEnd(of: firing.occurrence)
-        let logs = (try? context.store.intake.instants(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)) ?? []
-        let skips: Set<Instant> = skipReason(of: firing) != nil ? [scheduled] : []
-        return reminder.rule.state(of: firing.occurrence, in: reminder.zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now)
+        let logs = try context.store.intake.instants(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)
+        let reason = try skipReason(of: firing)
+        let status = reminder.rule.state(
+            of: firing.occurrence, in: reminder.zone, logs: logs, skips: reason != nil ? [scheduled] : [], windowSeconds: reminder.windowSeconds, now: now)
+        return (status, reason)
+    }
+
+    /// ``currentState(of:now:)``, or nil (said in the journal) when the store cannot be read.
+    private func readState(of firing: DueFiring, now: Instant) -> (state: OccurrenceState, coveredBy: Instant?, skipReason: String?)? {
+        do {
+            let (status, reason) = try currentState(of: firing, now: now)
+            return (status.state, status.coveredBy, reason)
+        } catch {
+            context.say(.error, "Cannot read whether \(firing.slotID) was taken or skipped: \(error); it is not announced until that can be read")
+            return nil
+        }
     }
 
     /// The user's reason for skipping an occurrence ("" when none was given), or nil when it was not skipped.
-    private func skipReason(of firing: DueFiring) -> String? {
+    private func skipReason(of firing: DueFiring) throws(StoreError) -> String? {
         let instant = firing.occurrence.instant
-        let outcomes = (try? context.store.firings.outcomes(reminderID: firing.reminder.id, from: instant, through: instant)) ?? []
+        let outcomes = try context.store.firings.outcomes(reminderID: firing.reminder.id, from: instant, through: instant)
         return outcomes.first { $0.state == .skipped }.map { $0.reason ?? "" }
     }
 
@@ -616,13 +677,14 @@ actor SchedulingService {
     /// recorded, then announced; once, across restarts (the record is unique). A store that refuses the write
     /// is tried again later.
     private func decide(_ firing: DueFiring, windowEnd: Instant, now: Instant) {
-        guard currentState(of: firing, now: max(now, windowEnd)).state == .missed else { return }
         let event = OccurrenceEvent(state: .missed, firing: firing, windowEnd: windowEnd, decidedAt: now)
         do {
+            // Neither missed nor recorded on a guess: a read that fails is tried again like a failed write.
+            guard try currentState(of: firing, now: max(now, windowEnd)).status.state == .missed else { return }
             guard try context.store.firings.recordOutcome(OutcomeRecord(event)) else { return }
         } catch {
             open[OccurrenceKey(firing)] = OpenOccurrence(firing: firing, windowEnd: now.adding(seconds: Self.storeRetrySeconds), lastAnnounced: now, settled: true)
-            context.say(.error, "Could not record that \(firing.slotID) was missed: \(error); trying again in \(Self.storeRetrySeconds) s")
+            context.say(.error, "Could not decide or record whether \(firing.slotID) was missed: \(error); trying again in \(Self.storeRetrySeconds) s")
             return
         }
         context.announcer.announce(.occurrence(event))
