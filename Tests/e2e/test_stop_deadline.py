@@ -44,7 +44,7 @@ def test_sigterm_during_a_burst_with_an_unread_watch_announces_nothing_twice(dae
     daemon.stop()
     db = daemon.state / "remindd" / "remindd.sqlite"
     since = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(time.time() - 2))
-    due = add_burst(db, prefix, COUNT, lead=4)
+    due = add_burst(db, prefix, COUNT, lead=6)
     daemon.start()
     assert time.time() < due, "the daemon took too long to start: raise the lead time"
     # A Watch client that never reads what it is sent.
