@@ -74,7 +74,7 @@ public struct VarlinkServer: Sendable {
     /// Told how many waiting connections were refused at once because the process ran out of file descriptors.
     let onRefusedForDescriptors: @Sendable (Int) -> Void
     /// Connections open now, shared with every connection's frame decoder (its input share).
-    private let connections = ConnectionCount()
+    private let connections = ConnectionRegistry()
 
     public init(
         endpoint: Endpoint, info: VarlinkServiceInfo, interfaces: [String: String], protocolErrorInterface: String? = nil, handler: any VarlinkHandler,
@@ -170,9 +170,13 @@ public struct VarlinkServer: Sendable {
     }
 
     private func serve(_ connection: Connection) async {
-        let open = connections.add(1)
-        defer { connections.add(-1) }
         let channel = connection.channel
+        let (id, open) = connections.add(channel, connection.activity)
+        defer { connections.remove(id) }
+        // A full table makes room by closing its longest-idle connection (one with no call in progress), so that
+        // idle clients held open by any process cannot lock remindctl out; only when every connection is busy
+        // (Watch streams) is the new one refused.
+        let admitted = open <= limits.maximumConnections || connections.closeLongestIdle(sparing: id)
         let closed = channel.closeFuture
         let wrapped: NIOAsyncChannel<VarlinkFrame, ByteBuffer>
         do {
@@ -193,7 +197,7 @@ public struct VarlinkServer: Sendable {
                 try await writer.send(VarlinkReply(parameters: .object([:]), error: VarlinkError.permissionDenied().name))
                 return
             }
-            guard open <= limits.maximumConnections else {
+            guard admitted else {
                 try await writer.send(Self.errorReply(protocolError("too many connections (\(limits.maximumConnections)): try again later")))
                 return
             }
@@ -204,7 +208,7 @@ public struct VarlinkServer: Sendable {
                     return
                 case .message(let bytes):
                     // Counted in progress since the decoder read it (a slow consumer is not an idle client).
-                    defer { connection.activity.callsInProgress.subtract(1, ordering: .relaxed) }
+                    defer { connection.activity.callEnded() }
                     try await dispatch(bytes, writer: writer, closed: closed)
                 }
             }
@@ -410,22 +414,72 @@ final class DescriptorShortageShedder: ChannelInboundHandler {
     }
 }
 
-/// How many connections are open, read by every connection's decoder for its share of the input budget.
-final class ConnectionCount: Sendable {
+/// The open connections: how many (every connection's decoder reads it for its share of the input budget), and
+/// which has been idle longest, to make room when the table is full.
+final class ConnectionRegistry: Sendable {
+    private struct Entry {
+        let channel: any Channel
+        let activity: ConnectionActivity
+    }
+    private let open = Mutex<(entries: [UInt64: Entry], nextID: UInt64)>(([:], 0))
     private let count = Atomic<Int>(0)
 
+    /// How many connections are open.
     var value: Int { count.load(ordering: .relaxed) }
 
-    /// Adds `delta` and returns the new count.
-    @discardableResult
-    func add(_ delta: Int) -> Int { count.add(delta, ordering: .relaxed).newValue }
+    /// Adds a connection. - Returns: its id, and how many are open with it.
+    func add(_ channel: any Channel, _ activity: ConnectionActivity) -> (id: UInt64, open: Int) {
+        let id = open.withLock { state in
+            state.nextID += 1
+            state.entries[state.nextID] = Entry(channel: channel, activity: activity)
+            return state.nextID
+        }
+        return (id, count.add(1, ordering: .relaxed).newValue)
+    }
+
+    func remove(_ id: UInt64) {
+        let removed = open.withLock { $0.entries.removeValue(forKey: id) } != nil
+        if removed { count.subtract(1, ordering: .relaxed) }
+    }
+
+    /// Closes the connection with no call in progress that has been idle longest (not `sparing`), and forgets
+    /// it. - Returns: whether one was closed.
+    func closeLongestIdle(sparing: UInt64) -> Bool {
+        let victim = open.withLock { state -> (any Channel)? in
+            let idle = state.entries.filter { $0.key != sparing && $0.value.activity.callsInProgress.load(ordering: .relaxed) == 0 }
+            guard let (id, entry) = idle.min(by: { $0.value.activity.lastActive < $1.value.activity.lastActive }) else { return nil }
+            state.entries[id] = nil
+            return entry.channel
+        }
+        guard let victim else { return false }
+        count.subtract(1, ordering: .relaxed)
+        victim.close(promise: nil)
+        return true
+    }
 }
 
-/// Whether a connection is busy with a call, for ``IdleConnectionCloser``.
+/// Whether a connection is busy with a call (for ``IdleConnectionCloser``), and when it was last active (for
+/// ``ConnectionRegistry/closeLongestIdle(sparing:)``).
 final class ConnectionActivity: Sendable {
     /// Calls read and not answered yet: from the frame decoder (on the event loop, as the bytes arrive) to
     /// the end of their dispatch.
     let callsInProgress = Atomic<Int>(0)
+    private let lastActiveNanoseconds = Atomic<UInt64>(NIODeadline.now().uptimeNanoseconds)
+
+    /// When a call last began or ended (monotonic).
+    var lastActive: UInt64 { lastActiveNanoseconds.load(ordering: .relaxed) }
+
+    /// A call was read.
+    func callBegan() {
+        callsInProgress.add(1, ordering: .relaxed)
+        lastActiveNanoseconds.store(NIODeadline.now().uptimeNanoseconds, ordering: .relaxed)
+    }
+
+    /// A call was answered.
+    func callEnded() {
+        callsInProgress.subtract(1, ordering: .relaxed)
+        lastActiveNanoseconds.store(NIODeadline.now().uptimeNanoseconds, ordering: .relaxed)
+    }
 }
 
 /// Closes a connection that sent nothing for the idle timeout while no call of it was in progress (a Watch
@@ -471,7 +525,7 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
             let length = end - buffer.readerIndex
             let message = buffer.readSlice(length: length)!
             buffer.moveReaderIndex(forwardBy: 1)
-            if length <= limit { activity?.callsInProgress.add(1, ordering: .relaxed) }
+            if length <= limit { activity?.callBegan() }
             context.fireChannelRead(wrapInboundOut(length > limit ? .tooLarge(limit: limit) : .message(message)))
             return .continue
         }

@@ -61,13 +61,12 @@ struct ServerLimitTests {
         }
     }
 
-    @Test func aConnectionOverTheCapIsToldAndClosed() async throws {
-        try await withServer(VarlinkServerLimits(maximumConnections: 2)) { path, _ in
+    /// A full table of busy connections (Watch streams) refuses one more, and says why.
+    @Test func aConnectionOverACapOfBusyOnesIsToldAndClosed() async throws {
+        try await withServer(VarlinkServerLimits(maximumConnections: 2)) { path, handler in
             let first = try RawClient(path), second = try RawClient(path)
-            for client in [first, second] {
-                client.send(#"{"method":"org.varlink.service.GetInfo"}"#)
-                #expect(await client.receive()?.contains("\"vendor\"") == true)
-            }
+            for client in [first, second] { client.send(#"{"method":"test.Wait","more":true}"#) }
+            #expect(await eventually { handler.started.load(ordering: .relaxed) == 2 })
             let third = try RawClient(path)
             #expect(await third.receive()?.contains("too many connections (2): try again later") == true)
             #expect(await third.receive() == nil)  // closed
@@ -78,6 +77,30 @@ struct ServerLimitTests {
                 again.send(#"{"method":"org.varlink.service.GetInfo"}"#)
                 return await again.receive()?.contains("\"vendor\"") == true
             })
+        }
+    }
+
+    /// Idle connections held open by any process of the user locked remindctl out for up to 5 minutes: a
+    /// full table now closes its longest-idle connection to let the new one in.
+    @Test func aFullTableClosesItsLongestIdleConnectionForANewOne() async throws {
+        try await withServer(VarlinkServerLimits(maximumConnections: 3)) { path, handler in
+            let busy = try RawClient(path)
+            busy.send(#"{"method":"test.Wait","more":true}"#)
+            #expect(await eventually { handler.started.load(ordering: .relaxed) == 1 })
+            let older = try RawClient(path), newer = try RawClient(path)
+            for client in [older, newer] {
+                client.send(#"{"method":"org.varlink.service.GetInfo"}"#)
+                #expect(await client.receive()?.contains("\"vendor\"") == true)
+            }
+            newer.send(#"{"method":"org.varlink.service.GetInfo"}"#)  // newer was active last
+            #expect(await newer.receive()?.contains("\"vendor\"") == true)
+            let remindctl = try RawClient(path)
+            remindctl.send(#"{"method":"org.varlink.service.GetInfo"}"#)
+            #expect(await remindctl.receive()?.contains("\"vendor\"") == true)
+            #expect(await older.receive() == nil)  // closed to make room
+            newer.send(#"{"method":"org.varlink.service.GetInfo"}"#)
+            #expect(await newer.receive()?.contains("\"vendor\"") == true)
+            #expect(handler.ended.load(ordering: .relaxed) == 0)  // the busy one was spared
         }
     }
 

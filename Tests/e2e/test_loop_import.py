@@ -2,6 +2,8 @@
 Checkmarks.csv, written here with Python's csv module in the columns Loop's exporter writes) and its SQLite
 backup (Habits and Repetitions tables, as Loop's database has them), with a numeric habit and skips."""
 import csv
+import os
+import time
 import datetime as dt
 import sqlite3
 
@@ -96,4 +98,62 @@ def test_files_loop_did_not_write_are_refused_and_nothing_is_imported(daemon, tm
     zipped = tmp_path / "Loop Habits CSV 2026-11-22.zip"
     zipped.write_bytes(b"PK\x03\x04")
     assert "unzip it first" in daemon.ctl("import", "--from", "loop", str(zipped), check=False).stderr
+    assert daemon.user_reminders() == []
+
+
+HOSTILE_LOOP_ROWS = [
+    # (what, Habits row values or None for the good one, Repetitions row or None for the good one)
+    ("a NULL timestamp", None, (1, None, 2)),
+    ("a text timestamp", None, (1, "yesterday", 2)),
+    ("the smallest timestamp", None, (1, -9223372036854775808, 2)),
+    ("the largest timestamp", None, (1, 9223372036854775807, 2)),
+    ("a text value", None, (1, 1767225600000, "done")),
+    ("a text habit id", ("one", "Walk", 0, 8, 0, 127, 0), None),
+    ("a text type", (1, "Walk", 0, 8, 0, 127, "boolean"), None),
+    ("reminder hour 99", (1, "Walk", 0, 99, 0, 127, 0), None),
+    ("reminder days -1", (1, "Walk", 0, 8, 0, -1, 0), None),
+    ("reminder days 2^62", (1, "Walk", 0, 8, 0, 1 << 62, 0), None),
+    ("an empty name", (1, "   ", 0, 8, 0, 127, 0), None),
+    ("a digits-only name", (1, "42", 0, 8, 0, 127, 0), None),
+    ("a multi-line name", (1, "Walk\nthe dog", 0, 8, 0, 127, 0), None),
+    ("a 1 MB name", (1, "x" * 1_000_000, 0, 8, 0, 127, 0), None),
+]
+
+
+def hostile_loop_db(path, habit, repetition):
+    """A Loop-shaped backup whose tables carry no constraints (a damaged or hand-made file), with one bad value."""
+    with sqlite3.connect(path) as con:
+        con.executescript("""
+            CREATE TABLE Habits (id, name, position, reminder_hour, reminder_min, reminder_days, type, archived);
+            CREATE TABLE Repetitions (habit, timestamp, value);
+        """)
+        con.execute("INSERT INTO Habits VALUES (?, ?, ?, ?, ?, ?, ?, 0)", habit or (1, "Walk", 0, 8, 0, 127, 0))
+        con.execute("INSERT INTO Repetitions VALUES (?, ?, ?)", repetition or (1, 1767225600000, 2))
+
+
+@pytest.mark.parametrize("what,habit,repetition", HOSTILE_LOOP_ROWS, ids=[case[0] for case in HOSTILE_LOOP_ROWS])
+def test_a_hostile_loop_backup_is_refused_with_its_place_and_nothing_is_imported(daemon, tmp_path, what, habit, repetition):
+    """Each of these crashed remindd (a trap in GRDB's row decoding), hung the import, or was imported as it was."""
+    daemon.start()
+    db = tmp_path / "Loop Habits Backup.db"
+    hostile_loop_db(db, habit, repetition)
+    refused = daemon.ctl("import", "--from", "loop", str(db), check=False)
+    assert refused.returncode == 1, f"{what}: imported: {refused.stdout}"
+    assert "nothing was imported" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert daemon.process.poll() is None, f"{what}: the daemon died"
+    assert daemon.user_reminders() == []
+
+
+def test_a_fifo_or_a_link_to_one_is_refused_at_once(daemon, tmp_path):
+    """A FIFO hung the import for 15 s."""
+    daemon.start()
+    fifo = tmp_path / "backup.db"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.db"
+    link.symlink_to(fifo)
+    for path in (fifo, link):
+        started = time.monotonic()
+        refused = daemon.ctl("import", "--from", "loop", str(path), check=False)
+        assert refused.returncode == 1 and "not a regular file or folder" in refused.stderr, refused.stderr
+        assert time.monotonic() - started < 5
     assert daemon.user_reminders() == []

@@ -419,19 +419,9 @@ struct ReminderService: Sendable {
         return try value(of: saved, now: now)
     }
 
-    /// A name without its surrounding spaces, 1 to 200 characters (Add and Update alike).
+    /// A name without its surrounding spaces, by ``ReminderName``'s rules (Add and Update alike).
     private static func checkedName(_ name: String) throws(ServiceError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= 200 else {
-            throw .invalidRule("a reminder needs a name of 1 to 200 characters, e.g. \"Vitamin D\"")
-        }
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .invalidRule("a reminder's name is one line without tabs or control characters: write it as \"\(Self.oneLine(trimmed))\"")
-        }
-        if trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            throw .invalidRule("a name of only digits, like \"\(trimmed)\", reads as an id in show, log or remove: write \"Dose \(trimmed)\" or \"#\(trimmed)\"")
-        }
-        return trimmed
+        do { return try ReminderName.checked(name) } catch { throw .invalidRule(error.message) }
     }
 
     /// Refuses a rule that can never fire again (a `--once` or an `--until` in the past), with the reason.
@@ -446,12 +436,6 @@ struct ReminderService: Sendable {
             reason = "it has no time ahead: check it with remindctl preview"
         }
         throw .invalidRule("this reminder would never fire: \(reason)")
-    }
-
-    /// A name with each run of control characters (a newline, a tab) made one space.
-    private static func oneLine(_ name: String) -> String {
-        name.unicodeScalars.split { $0.properties.generalCategory == .control }.map { String(String.UnicodeScalarView($0)) }
-            .joined(separator: " ")
     }
 
     /// A window length the user typed, or the parameter's error.

@@ -119,8 +119,8 @@ public struct BackupStore: Sendable {
     /// Restores `backup` in one transaction: into an empty store it replaces every table with the backup's
     /// rows (an identical state); with `merge`, it adds the rows that are not already there (a reminder is the
     /// same by name; rows of other tables by every column but their id), with the ids of reminders mapped.
-    /// - Throws: ``BackupRefused`` (a newer format or schema, a table or column this store does not have), and
-    ///   nothing is changed.
+    /// - Throws: ``BackupRefused`` (a newer format or schema, a table or column this store does not have, a value
+    ///   that ``BackupRowCheck`` refuses, with its place), and nothing is changed.
     public func restore(_ backup: StoreBackup, merge: Bool) throws -> RestoreReport {
         guard backup.format == StoreBackup.formatName else {
             throw BackupRefused(description: "not a remindd backup (format '\(backup.format)')")
@@ -146,6 +146,8 @@ public struct BackupStore: Sendable {
                     if let unknown = rows.lazy.flatMap(\.keys).first(where: { !columns.contains($0) }) {
                         throw BackupRefused(description: "the backup's table '\(table)' has a column '\(unknown)' this remindd does not know: update remindd")
                     }
+                    let check = try BackupRowCheck(table: table, db)
+                    for (index, row) in rows.enumerated() { try check.check(row, index: index) }
                     if !merge { try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") }
                     report.added[table] = 0
                     report.skipped[table] = 0

@@ -15,18 +15,18 @@ public struct UnusableRow: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Reads one row's columns with their types and ranges checked: a wrong value is an ``UnusableRow`` that names
-/// the table, the row and the column (GRDB's subscripts would trap).
-struct RowReader {
+/// the table, the row and the column (GRDB's subscripts would trap). For remindd's rows and foreign files alike.
+public struct RowReader {
     let row: Row
     let table: String
 
-    init(_ row: Row, table: String) {
+    public init(_ row: Row, table: String) {
         self.row = row
         self.table = table
     }
 
     /// The value of `column` as `T` (an optional `T` takes NULL).
-    func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+    public func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
         do {
             return try row.decode(T.self, forColumn: column)
         } catch {
@@ -36,7 +36,7 @@ struct RowReader {
     }
 
     /// An instant (epoch seconds) within ``Instant/storable``.
-    func instant(_ column: String) throws -> Int64 {
+    public func instant(_ column: String) throws -> Int64 {
         let seconds: Int64 = try value(column)
         guard Instant.storable.contains(Instant(secondsSinceEpoch: seconds)) else {
             throw unusable(column, "\(seconds) is not an instant between the years 1900 and 9999")
@@ -45,8 +45,8 @@ struct RowReader {
     }
 
     /// The error for a bad value of `column`.
-    func unusable(_ column: String, _ detail: String) -> UnusableRow {
-        let id: Int64? = (row["id"] as DatabaseValue?).flatMap { Int64.fromDatabaseValue($0) }
+    public func unusable(_ column: String, _ detail: String) -> UnusableRow {
+        let id: Int64? = (row["id"] as DatabaseValue?).flatMap { Int64.fromDatabaseValue($0) } ?? (row["rowid"] as DatabaseValue?).flatMap { Int64.fromDatabaseValue($0) }
         return UnusableRow(table: table, id: id, column: column, detail: detail)
     }
 }

@@ -23,7 +23,7 @@ extension FiringsStore {
     public func confirmAnnounced(_ ids: [Int64]) throws(StoreError) {
         guard !ids.isEmpty else { return }
         try database.write { db in
-            try FiringRecord.filter(keys: ids).updateAll(db, Column("confirmed").set(to: true))
+            _ = try FiringRecord.filter(keys: ids).updateAll(db, Column("confirmed").set(to: true))
         }
     }
 
