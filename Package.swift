@@ -31,7 +31,7 @@ let package = Package(
         // The daemon's pure decisions: which firings are due, what to announce, what to sleep until.
         .target(
             name: "ReminderScheduling",
-            dependencies: ["ReminderCore", .product(name: "DequeModule", package: "swift-collections"), .product(name: "HeapModule", package: "swift-collections")],
+            dependencies: ["ReminderCore", .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: strictSettings
         ),
         // libsystemd for Swift: the C module, then the wrappers (journal, sd_notify, socket activation, wall-clock timer).
@@ -69,7 +69,11 @@ let package = Package(
         // Watch), and the composition root that production and tests build alike.
         .target(
             name: "ReminderDaemon",
-            dependencies: ["FitnessCore", "HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase", "VarlinkServer"],
+            dependencies: [
+                "FitnessCore", "HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase",
+                "VarlinkServer", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         // Test kit: a whole daemon in-process on a manual clock, a recording announcer and an in-memory store.

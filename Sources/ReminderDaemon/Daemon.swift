@@ -4,7 +4,6 @@ import ReminderInterface
 import ReminderStore
 import TimeZoneDatabase
 import VarlinkProtocol
-import VarlinkServer
 
 /// What the daemon is built from: production passes the system clock, the journal and the file store; tests
 /// pass a manual clock, a recording announcer and an in-memory store (`ReminderDaemonTesting`).

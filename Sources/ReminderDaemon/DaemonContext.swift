@@ -94,6 +94,19 @@ final class DaemonContext: Sendable {
         return LocalDate(dayNumber: try zone(named: nil).localDayNumber(at: now))
     }
 
+    /// How far back a log, a workout or a food entry may be dated: as far as rest days can be marked. (A log at
+    /// the year 0 was taken, and every habit answer then counted twenty centuries, taking seconds.)
+    static let historyYears = 10
+
+    /// Refuses an instant the user typed (`text`) that is more than ``historyYears`` back.
+    func checkWithinHistory(_ instant: Instant, typed text: String, parameter: String, now: Instant, zone: TimeZoneRules) throws(ServiceError) {
+        let today = LocalDate(dayNumber: zone.localDayNumber(at: now))
+        let earliest = today.adding(years: -Self.historyYears)
+        guard instant < zone.resolve(LocalDateTime(date: earliest, time: TimeOfDay(hour: 0, minute: 0)!)) else { return }
+        throw .invalidTime(
+            parameter: parameter, message: "\(text) is more than \(Self.historyYears) years ago: give a time since \(earliest), as rest days are")
+    }
+
     func say(_ severity: DaemonMessage.Severity, _ text: String) {
         announcer.announce(.daemon(DaemonMessage(severity, text)))
     }

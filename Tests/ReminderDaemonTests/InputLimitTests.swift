@@ -81,6 +81,27 @@ struct InputLimitTests {
         #expect(daemon.firings(of: "Sips").count == 6)  // 07:10 ... 08:00, every 10 minutes (07:00 passed as it was added)
     }
 
+    /// A log at the year 0 was accepted and made every habit answer take seconds: logs, workouts and food go
+    /// back as far as rest days do, 10 years.
+    @Test func logsWorkoutsAndFoodMoreThanTenYearsBackAreRefused() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        for (method, parameters) in [
+            ("Log", ["reminder": "Pills", "at": "0000-01-01T12:00"]), ("Log", ["reminder": "Pills", "at": "2016-03-01T23:00"]),
+            ("WorkoutAdd", ["exercise": "running", "minutes": 30, "intensity": "moderate", "at": "1900-01-01T08:00"]),
+            ("FoodAdd", ["name": "Oatmeal", "kcal": 350, "at": "2016-03-01T08:00"]),
+        ] as [(String, [String: JSONValue])] {
+            do {
+                try await daemon.call(method, parameters)
+                Issue.record("\(method) \(parameters) was accepted")
+            } catch let error as VarlinkError {
+                #expect(error.string("message")?.contains("more than 10 years ago: give a time since 2016-03-02") == true, "\(error)")
+            }
+        }
+        try await daemon.call("Log", ["reminder": "Pills", "at": "2016-03-02T00:00"])  // the first instant allowed
+        #expect(try await daemon.call("Logs", ["date": "2016-03-02"], as: JSONValue.self) != .null)
+    }
+
     @Test func restDaysMoreThanTenYearsBackAreRefused() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         await #expect(throws: VarlinkError.self) { try await daemon.call("RestMark", ["from": "0001-01-01"]) }

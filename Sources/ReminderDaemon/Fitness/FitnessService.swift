@@ -54,8 +54,12 @@ struct FitnessService: Sendable {
     }
 
     /// When an entry happened: now, or a past time the user typed (see `TimeText`).
+    /// When a workout or food entry happened: now, or the time typed (at most ``DaemonContext/historyYears`` back).
     private func entryTime(_ text: String?, now: Instant, zone: TimeZoneRules) throws(ServiceError) -> Instant {
-        try text.map { text throws(ServiceError) in try ReminderService.instant(text, parameter: "at", now: now, zone: zone) } ?? now
+        guard let text else { return now }
+        let instant = try ReminderService.instant(text, parameter: "at", now: now, zone: zone)
+        try context.checkWithinHistory(instant, typed: text, parameter: "at", now: now, zone: zone)
+        return instant
     }
 
     func addWorkout(exercise name: String, minutes: Int, intensity text: String?, at: String?) async throws(ServiceError) -> LogEntryValue {

@@ -1,7 +1,6 @@
 import ReminderCore
 import ReminderInterface
 import VarlinkProtocol
-import VarlinkServer
 
 /// The methods of `io.remindd.Reminders` that ``ReminderService`` answers.
 extension ReminderService {

@@ -3,7 +3,6 @@ import ReminderCore
 import ReminderInterface
 import ReminderScheduling
 import ReminderStore
-import VarlinkServer
 
 /// Reminders: add, change, remove, list; log an intake, snooze a firing, read the history.
 ///
@@ -202,6 +201,7 @@ struct ReminderService: Sendable {
         guard instant <= now else {
             throw .invalidTime(parameter: "at", message: "\(instant) is in the future: intake can be logged for now or a past time")
         }
+        if let text { try context.checkWithinHistory(instant, typed: text, parameter: "at", now: now, zone: zone) }
         return try await logIntake(reminder, at: instant, now: now)
     }
 

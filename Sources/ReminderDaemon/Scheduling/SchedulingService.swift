@@ -3,7 +3,6 @@ import Synchronization
 import ReminderCore
 import ReminderScheduling
 import ReminderStore
-import VarlinkServer
 
 /// The one owner of the wake-up: keeps every enabled reminder's next firing in the ``Scheduler``, handles what
 /// is due when the clock says so (fire, catch up, suppress, skip; snoozes and repeats of due occurrences;
