@@ -24,22 +24,24 @@ public struct Routine: Hashable, Sendable {
     /// Parses a routine file (the TOML subset routines use: top-level keys and `[[day]]` tables of strings,
     /// integers, booleans and string arrays). Exercises must be in `library`.
     public init(toml text: String, file: String, library: ExerciseLibrary) throws(RoutineError) {
-        var top: [String: (TOMLScalar, Int)] = [:]
-        var dayTables: [(line: Int, fields: [String: (TOMLScalar, Int)])] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = index + 1
-            let content = Self.stripComment(String(raw)).trimmed
-            if content.isEmpty { continue }
-            if content == "[[day]]" {
+        var top: [String: (TOMLValue, Int)] = [:]
+        var dayTables: [(line: Int, fields: [String: (TOMLValue, Int)])] = []
+        let lines: [(line: Int, item: TOMLReader.Item)]
+        do { lines = try TOMLReader.lines(text) } catch { throw RoutineError(file: file, line: error.line, message: error.message) }
+        for (line, item) in lines {
+            let key: String, value: TOMLValue
+            switch item {
+            case .arrayOfTables("day"):
                 dayTables.append((line, [:]))
                 continue
+            case .table(let name):
+                throw RoutineError(file: file, line: line, message: "unknown table [\(name)]: routines have top-level keys and [[day]] tables")
+            case .arrayOfTables(let name):
+                throw RoutineError(file: file, line: line, message: "unknown table [[\(name)]]: routines have top-level keys and [[day]] tables")
+            case .keyValue(let name, let parsed, _):
+                (key, value) = (name, parsed)
             }
-            if content.hasPrefix("[") {
-                throw RoutineError(file: file, line: line, message: "unknown table \(content): routines have top-level keys and [[day]] tables")
-            }
-            guard let equals = content.firstIndex(of: "=") else { throw RoutineError(file: file, line: line, message: "expected 'key = value'") }
-            let key = String(content[..<equals]).trimmed
-            guard let value = TOMLScalar(String(content[content.index(after: equals)...]).trimmed) else {
+            guard value != .invalid else {
                 throw RoutineError(file: file, line: line, message: "bad value for '\(key)': use \"text\", a number, true/false or [\"a\", \"b\"]")
             }
             if dayTables.isEmpty {
@@ -50,7 +52,7 @@ public struct Routine: Hashable, Sendable {
                 dayTables[dayTables.count - 1].fields[key] = (value, line)
             }
         }
-        func string(_ fields: [String: (TOMLScalar, Int)], _ key: String, at line: Int) throws(RoutineError) -> String {
+        func string(_ fields: [String: (TOMLValue, Int)], _ key: String, at line: Int) throws(RoutineError) -> String {
             guard let (value, valueLine) = fields[key] else { throw RoutineError(file: file, line: line, message: "missing '\(key)'") }
             guard case .string(let text) = value, !text.isEmpty else { throw RoutineError(file: file, line: valueLine, message: "'\(key)' must be a non-empty string") }
             return text
@@ -85,7 +87,7 @@ public struct Routine: Hashable, Sendable {
             }
             var exercises: [String] = []
             if let (value, line) = fields["exercises"] {
-                guard case .array(let ids) = value else { throw RoutineError(file: file, line: line, message: "'exercises' must be a list of exercise ids") }
+                guard case .strings(let ids) = value else { throw RoutineError(file: file, line: line, message: "'exercises' must be a list of exercise ids") }
                 for exerciseID in ids where library.exercise(named: exerciseID) == nil {
                     throw RoutineError(file: file, line: line, message: "unknown exercise '\(exerciseID)': use ids from 'remindctl exercise list'")
                 }
@@ -105,44 +107,6 @@ public struct Routine: Hashable, Sendable {
         }
         self.days = days
     }
-
-    private static func stripComment(_ line: String) -> String {
-        var inString = false
-        for (offset, c) in line.enumerated() {
-            if c == "\"" { inString.toggle() }
-            if c == "#" && !inString { return String(line.prefix(offset)) }
-        }
-        return line
-    }
-}
-
-/// The TOML values routines use.
-enum TOMLScalar: Equatable {
-    case string(String), integer(Int), bool(Bool), array([String])
-
-    init?(_ text: String) {
-        if text == "true" { self = .bool(true); return }
-        if text == "false" { self = .bool(false); return }
-        if let number = Int(text) { self = .integer(number); return }
-        if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 {
-            let inner = String(text.dropFirst().dropLast())
-            guard !inner.contains("\"") else { return nil }
-            self = .string(inner)
-            return
-        }
-        if text.hasPrefix("["), text.hasSuffix("]") {
-            let inner = text.dropFirst().dropLast().trimmingSpaces
-            if inner.isEmpty { self = .array([]); return }
-            var items: [String] = []
-            for item in inner.split(separator: ",") {
-                guard case .string(let value)? = TOMLScalar(String(item).trimmed) else { return nil }
-                items.append(value)
-            }
-            self = .array(items)
-            return
-        }
-        return nil
-    }
 }
 
 /// A routine file problem.
@@ -152,5 +116,4 @@ extension StringProtocol {
     var trimmed: String {
         String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
     }
-    var trimmingSpaces: String { trimmed }
 }

@@ -45,20 +45,17 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
         var seen: Set<String> = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = index + 1
+        let lines: [(line: Int, item: TOMLReader.Item)]
+        do { lines = try TOMLReader.lines(text) } catch { throw ConfigurationError(file: file, line: error.line, message: error.message) }
+        for (line, item) in lines {
             func fail(_ message: String) -> ConfigurationError { ConfigurationError(file: file, line: line, message: message) }
-            let content = stripComment(rawLine).trimmed
-            if content.isEmpty { continue }
-            if content.hasPrefix("[") { throw fail("tables are not used: remindd's settings are top-level keys (\(keys.map(\.0).joined(separator: ", ")))") }
-            guard let equals = content.firstIndex(of: "=") else { throw fail("expected 'key = value'") }
-            let key = content[..<equals].trimmed
-            let valueText = content[content.index(after: equals)...].trimmed
+            guard case .keyValue(let key, let value, let valueText) = item else {
+                throw fail("tables are not used: remindd's settings are top-level keys (\(keys.map(\.0).joined(separator: ", ")))")
+            }
             guard let expected = keys.first(where: { $0.0 == key })?.1 else {
                 throw fail("unknown key '\(key)'; known keys: \(keys.map(\.0).joined(separator: ", "))")
             }
             guard seen.insert(key).inserted else { throw fail("'\(key)' is set twice") }
-            let value = TOMLValue(valueText)
             switch (key, value) {
             case ("time-zone", .string(let zone)) where !zone.isEmpty:
                 configuration.timeZone = zone
@@ -87,106 +84,6 @@ public struct DaemonConfiguration: Hashable, Sendable {
         return configuration
     }
 
-    private static func stripComment(_ line: Substring) -> Substring {
-        var inString: Character?
-        var escaped = false
-        for index in line.indices {
-            let c = line[index]
-            if let quote = inString {
-                if escaped { escaped = false } else if c == "\\" && quote == "\"" { escaped = true } else if c == quote { inString = nil }
-            } else if c == "\"" || c == "'" {
-                inString = c
-            } else if c == "#" {
-                return line[..<index]
-            }
-        }
-        return line
-    }
-}
-
-/// A TOML scalar (the subset remindd's config uses).
-enum TOMLValue: Equatable {
-    case string(String)
-    case bool(Bool)
-    case integer(Int)
-    /// An array of strings on one line: `["a", 'b']`.
-    case strings([String])
-    case invalid
-
-    init(_ text: String) {
-        if text.hasPrefix("["), text.hasSuffix("]") {
-            self = Self.strings(text.dropFirst().dropLast())
-            return
-        }
-        self.init(scalar: text)
-    }
-
-    /// A value that is not an array. (An array's elements are read with this, never as arrays: the config has
-    /// no nested arrays, and reading them recursively let `[[[...]]]` 3,000 deep overflow the stack.)
-    private init(scalar text: String) {
-        if text.hasPrefix("[") { self = .invalid; return }
-        if text == "true" { self = .bool(true); return }
-        if text == "false" { self = .bool(false); return }
-        if let number = Int(text.filter { $0 != "_" }), text.first != "_" { self = .integer(number); return }
-        if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
-            let inner = text.dropFirst().dropLast()
-            self = inner.contains("'") ? .invalid : .string(String(inner))
-            return
-        }
-        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { self = .invalid; return }
-        var result = ""
-        var escaped = false
-        for c in text.dropFirst().dropLast() {
-            if escaped {
-                switch c {
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                case "\\", "\"": result.append(c)
-                default: self = .invalid; return
-                }
-                escaped = false
-            } else if c == "\\" {
-                escaped = true
-            } else if c == "\"" {
-                self = .invalid
-                return
-            } else {
-                result.append(c)
-            }
-        }
-        self = escaped ? .invalid : .string(result)
-    }
-
-    /// The elements of an array's inside (split at commas outside quotes), each a string; else invalid.
-    private static func strings(_ inside: Substring) -> TOMLValue {
-        var elements: [String] = []
-        var current = ""
-        var quote: Character?
-        var escaped = false
-        for c in inside {
-            if let open = quote {
-                if escaped { escaped = false } else if c == "\\" && open == "\"" { escaped = true } else if c == open { quote = nil }
-                current.append(c)
-            } else if c == "\"" || c == "'" {
-                quote = c
-                current.append(c)
-            } else if c == "," {
-                elements.append(current)
-                current = ""
-            } else {
-                current.append(c)
-            }
-        }
-        elements.append(current)
-        let trimmed = elements.map { $0.trimmed }
-        let items = trimmed.last == "" && trimmed.count > 1 ? trimmed.dropLast() : trimmed[...]  // a trailing comma
-        var result: [String] = []
-        for item in items {
-            guard case .string(let value) = TOMLValue(scalar: item) else { return .invalid }
-            result.append(value)
-        }
-        return .strings(result)
-    }
 }
 
 /// A problem in a file a user edits (the config, the exercise library, a routine): the file, the line, and
@@ -207,9 +104,3 @@ public struct FileLineError: Error, Hashable, Sendable, CustomStringConvertible 
 
 /// A config file problem.
 public typealias ConfigurationError = FileLineError
-
-extension StringProtocol {
-    fileprivate var trimmed: String {
-        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
-    }
-}

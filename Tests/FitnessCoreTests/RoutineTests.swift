@@ -33,6 +33,16 @@ struct RoutineTests {
         difficulty = "Beginner"
         """ + (1...7).map { "\n[[day]]\nnumber = \($0)\ntitle = \"Day \($0)\"\ndescription = \"d\"\n" + ($0 % 2 == 0 ? "rest = true" : "exercises = [\"yoga\"]") }.joined()
 
+    /// Routines and the config are read by one TOML reader: a routine takes single quotes and escapes as the
+    /// config does (the routine reader took neither), and a nested array is refused, not recursed into.
+    @Test func routinesReadStringsAsTheConfigDoes() throws {
+        let text = Self.good.replacingOccurrences(of: "name = \"X\"", with: "name = 'X'").replacingOccurrences(of: "description = \"d\"\ndifficulty", with: "description = \"a \\\"quoted\\\" d\"\ndifficulty")
+        let routine = try Routine(toml: text, file: "x.toml", library: try shipped())
+        #expect(routine.name == "X" && routine.description == "a \"quoted\" d")
+        let nested = Self.good.replacingOccurrences(of: "exercises = [\"yoga\"]", with: "exercises = [[\"yoga\"]]")
+        #expect(throws: RoutineError.self) { try Routine(toml: nested, file: "x.toml", library: try shipped()) }
+    }
+
     @Test func aWellFormedFileParses() throws {
         let routine = try Routine(toml: Self.good, file: "x.toml", library: try shipped())
         #expect(routine.days.count == 7 && routine.days[0].exercises == ["yoga"])
