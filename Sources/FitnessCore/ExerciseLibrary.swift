@@ -65,16 +65,17 @@ public struct ExerciseLibrary: Sendable {
         var order: [String] = []
         var rows: [String: (name: String, category: ExerciseCategory, entries: [(Intensity, Exercise.Value)])] = [:]
         var sawHeader = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmed
-            if line.isEmpty || line.hasPrefix("#") { continue }
+        let records: [CSV.Record]
+        do { records = try CSV.records(text) } catch { throw LibraryError(file: file, line: error.line, message: error.message) }
+        for record in records {
+            let fields = record.fields.map(\.trimmed)
+            if fields == [""] || fields[0].hasPrefix("#") { continue }  // blank lines and comments
+            func fail(_ message: String) -> LibraryError { LibraryError(file: file, line: record.line, message: message) }
             if !sawHeader {
-                guard line == "id,name,category,code,met" else { throw LibraryError(file: file, line: index + 1, message: "expected the header id,name,category,code,met") }
+                guard fields == ["id", "name", "category", "code", "met"] else { throw fail("expected the header id,name,category,code,met") }
                 sawHeader = true
                 continue
             }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            func fail(_ message: String) -> LibraryError { LibraryError(file: file, line: index + 1, message: message) }
             guard fields.count == 5 else { throw fail("expected 5 fields (id,name,category,code,met), found \(fields.count)") }
             guard let category = ExerciseCategory(rawValue: fields[2]) else {
                 throw fail("unknown category '\(fields[2])': use \(ExerciseCategory.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -87,10 +87,15 @@ public enum LoopHabits {
         "Color", "Unit", "Target Type", "Target Value", "Archived?",
     ]
 
+    /// The records of one of Loop's CSV files.
+    private static func csvRows(_ text: String, file: String) throws(Refused) -> [[String]] {
+        do { return try CSV.records(text).map(\.fields) } catch { throw Refused(description: "\(file) line \(error.line): \(error.message)") }
+    }
+
     /// Habits from a CSV export: `Habits.csv`, and the text of each habit's `Checkmarks.csv` by its folder
     /// name (`001 Meditate`, the position and the name).
     public static func habits(habitsCSV: String, checkmarks: [String: String]) throws(Refused) -> [Habit] {
-        let rows = try CSV.rows(habitsCSV)
+        let rows = try csvRows(habitsCSV, file: "Habits.csv")
         guard let header = rows.first else { throw Refused(description: "Habits.csv is empty") }
         if let unknown = header.first(where: { !habitColumns.contains($0) }) {
             throw Refused(description: "Habits.csv has a column '\(unknown)' Loop Habit Tracker does not write: is it Loop's export?")
@@ -107,7 +112,7 @@ public enum LoopHabits {
             let folder = checkmarks.keys.first { $0.hasPrefix(position + " ") || $0 == position }
             var marks: [LocalDate: Mark] = [:]
             if let folder, let text = checkmarks[folder] {
-                let entries = try CSV.rows(text)
+                let entries = try csvRows(text, file: "\(folder)/Checkmarks.csv")
                 for (index, entry) in entries.enumerated() where entry != [""] && !(index == 0 && entry.first == "Date") {
                     guard entry.count >= 2, let date = ISO8601.parseDate(entry[0]), let mark = Mark(csv: entry[1], numerical: numerical) else {
                         throw Refused(description: "\(folder)/Checkmarks.csv line \(index + 1): not a date and a value Loop writes")
@@ -156,43 +161,6 @@ public enum LoopHabits {
             plan.notes.append(days + " (remindd's rest days are for every habit)")
         }
         return plan
-    }
-}
-
-/// RFC 4180 CSV: fields in quotes may hold commas, quotes (doubled) and line breaks; CRLF or LF.
-enum CSV {
-    static func rows(_ text: String) throws(LoopHabits.Refused) -> [[String]] {
-        var rows: [[String]] = []
-        var row: [String] = []
-        var field = ""
-        var quoted = false
-        var characters = text.makeIterator()
-        var pending: Character? = nil
-        func next() -> Character? {
-            if let value = pending { pending = nil; return value }
-            return characters.next()
-        }
-        while let character = next() {
-            if quoted {
-                if character == "\"" {
-                    let following = next()
-                    if following == "\"" { field.append("\"") } else { quoted = false; pending = following }
-                } else {
-                    field.append(character)
-                }
-            } else {
-                switch character {
-                case "\"" where field.isEmpty: quoted = true
-                case ",": row.append(field); field = ""
-                case "\n", "\r\n": row.append(field); rows.append(row); row = []; field = ""
-                case "\r": break
-                default: field.append(character)
-                }
-            }
-        }
-        if quoted { throw LoopHabits.Refused(description: "a quoted field is not closed") }
-        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
-        return rows
     }
 }
 

@@ -59,7 +59,7 @@ import Testing
         #expect(throws: LoopHabits.Refused(description: "001 Walk/Checkmarks.csv line 2: not a date and a value Loop writes")) {
             try LoopHabits.habits(habitsCSV: "Position,Name\n001,Walk\n", checkmarks: ["001 Walk": "Date,Value\nyesterday,MAYBE\n"])
         }
-        #expect(throws: LoopHabits.Refused(description: "a quoted field is not closed")) {
+        #expect(throws: LoopHabits.Refused(description: "Habits.csv line 2: a quoted field is not closed")) {
             try LoopHabits.habits(habitsCSV: "Position,Name\n001,\"Walk\n", checkmarks: [:])
         }
     }
