@@ -175,6 +175,8 @@ struct Remindd: AsyncParsableCommand {
         // Reloads run in their own task, one at a time (a SIGHUP during a reload asks for one more): the clock's
         // events go on being handled meanwhile, and a firing during a reload of 100,000 reminders is on time.
         let (reloadRequests, requestReload) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        // Ends once the socket is bound and READY=1 sent; the habit count waits for it.
+        let (ready, isReady) = AsyncStream.makeStream(of: Never.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await _ in reloadRequests {
@@ -186,14 +188,21 @@ struct Remindd: AsyncParsableCommand {
                     let status = await daemon.statusLine()
                     notifier.ready(status: status)
                     journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd started: \(status); store \(databasePath)")))
-                    // Counting years of habit history waits until READY=1 (begun before, it held up the bind by
-                    // 100 ms with 10 years): the socket answers meanwhile, and a habit call that comes first
-                    // counts them itself. Not a child of the group, whose first child to end stops all.
-                    Task {
-                        await daemon.startHabits()
-                        malloc_trim(0)  // the history was read once: hand that garbage back as well
-                    }
+                    isReady.finish()
                 })
+            }
+            group.addTask {
+                // Counting years of habit history waits until READY=1 (begun before, it held up the bind by
+                // 100 ms with 10 years): the socket answers meanwhile, and a habit call that comes first counts
+                // them itself. Then it waits for the stop: the group's first child to end stops all. (Waiting
+                // on a stream that never yields makes no wake-ups; cancellation ends it.)
+                for await _ in ready {}
+                guard !Task.isCancelled else { return }
+                await daemon.startHabits()
+                malloc_trim(0)  // the history was read once: hand that garbage back as well
+                let (stop, open) = AsyncStream.makeStream(of: Never.self)
+                for await _ in stop {}
+                open.finish()  // (kept open until here)
             }
             group.addTask {
                 // Returns on SIGTERM or SIGINT (or if the monitor stops); SIGHUP reloads the configuration.
