@@ -54,10 +54,9 @@ public enum JSONValue: Codable, Hashable, Sendable {
         }
     }
 
-    /// Decodes this value into a typed record.
+    /// Decodes this value into a typed record, straight from the tree (``JSONValueDecoder``).
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if let value = self as? T { return value }
-        return try JSONDecoder().decode(type, from: JSONEncoder().encode(self))
+        try JSONValueDecoder(self).decode(type)
     }
 }
 
