@@ -30,9 +30,23 @@ public struct RowReader {
         do {
             return try row.decode(T.self, forColumn: column)
         } catch {
-            let stored: DatabaseValue = row[column] ?? .null
-            throw unusable(column, "\(stored) is not \(T.self == Bool.self ? "a flag" : "of type \(T.self)")")
+            throw mistyped(column, T.self)
         }
+    }
+
+    /// The same for the types SQLite hands over directly (integers, strings, and their optionals): GRDB's faster
+    /// path, which 100,000 reminders read at start-up take (the generic one made start-up 2.5 times slower).
+    public func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String) throws -> T {
+        do {
+            return try row.decode(T.self, forColumn: column)
+        } catch {
+            throw mistyped(column, T.self)
+        }
+    }
+
+    private func mistyped(_ column: String, _ type: Any.Type) -> UnusableRow {
+        let stored: DatabaseValue = row[column] ?? .null
+        return unusable(column, "\(stored) is not \(type == Bool.self ? "a flag" : "of type \(type)")")
     }
 
     /// An instant (epoch seconds) within ``Instant/storable``.

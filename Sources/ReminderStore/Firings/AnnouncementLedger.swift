@@ -19,10 +19,11 @@ extension FiringsStore {
         "\(instance)-\(firingID)"
     }
 
-    /// Marks recorded firings as announced (all in one transaction).
+    /// Marks recorded firings as announced (all in one transaction, not synced: a confirmation lost to a power
+    /// cut only makes the next start look the firing up in the journal).
     public func confirmAnnounced(_ ids: [Int64]) throws(StoreError) {
         guard !ids.isEmpty else { return }
-        try database.write { db in
+        try database.writeUnsynced { db in
             _ = try FiringRecord.filter(keys: ids).updateAll(db, Column("confirmed").set(to: true))
         }
     }

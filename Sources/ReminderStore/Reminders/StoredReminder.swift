@@ -44,6 +44,11 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         let reader = RowReader(row, table: Self.databaseTableName)
         id = try reader.value("id") as Int64
         name = try reader.value("name")
+        // SQLite hands a blob over as text: a name `add` could not have made is refused here (a NUL or a
+        // newline would break the journal's fields and every table).
+        guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw reader.unusable("name", "is empty or holds control characters")
+        }
         let ruleText: String = try reader.value("rule")
         do { rule = try RuleSpecColumn.decode(ruleText) } catch { throw reader.unusable("rule", "\(error)") }
         timeZone = try reader.value("timeZone")
