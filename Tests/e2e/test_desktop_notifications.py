@@ -109,26 +109,52 @@ def test_a_reload_turns_desktop_notifications_on_and_off(daemon, session_bus, un
     assert shown == [f"{unique_name}-on", f"{unique_name}-on-again"], shown
 
 
-def test_after_the_session_bus_restarts_the_next_reminder_is_shown_again(daemon, tmp_path, unique_name):
-    """The bus goes away while remindd runs (it was restarted): the journal says so, and the next firing
-    connects again and is shown on the new bus, without a restart of remindd."""
+def lose_the_bus(daemon, tmp_path, unique_name):
+    """remindd shows a notification on a session bus, then the bus stops: waits until the journal says so."""
     bus = SessionBus(tmp_path)
     try:
         start_on_bus(daemon, bus.address)
         add_soon(daemon, f"{unique_name}-before", "--daily", "--at", "{}")
         assert bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name}-before")
+    finally:
         bus.stop()
-        journal = Journal()
-        pid = str(daemon.process.pid)
-        closed = lambda: [e for e in journal.entries(_PID=pid) if "the session bus closed the connection" in e["MESSAGE"]]
-        deadline = time.time() + 10
-        while not closed() and time.time() < deadline:
-            time.sleep(0.1)
-        assert closed(), "the lost bus is not in the journal"
-        bus = SessionBus(tmp_path)  # a new dbus-daemon and notification server at the same address
+    journal, pid = Journal(), str(daemon.process.pid)
+    deadline = time.time() + 10
+    while not [e for e in journal.entries(_PID=pid) if "the session bus closed the connection" in e["MESSAGE"]]:
+        assert time.time() < deadline, "the lost bus is not in the journal"
+        time.sleep(0.1)
+
+
+def test_after_the_session_bus_restarts_the_next_reminder_is_shown_again(daemon, tmp_path, unique_name):
+    """The bus goes away while remindd runs (it was restarted): the journal says so, and the next firing
+    connects again and is shown on the new bus, without a restart of remindd."""
+    lose_the_bus(daemon, tmp_path, unique_name)
+    journal, pid = Journal(), str(daemon.process.pid)
+    bus = SessionBus(tmp_path)  # a new dbus-daemon and notification server at the same address
+    try:
         add_soon(daemon, f"{unique_name}-after", "--daily", "--at", "{}")
         assert bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name}-after")
         again = [e["MESSAGE"] for e in journal.entries(_PID=pid) if "session bus again" in e["MESSAGE"]]
         assert again == ["Connected to the session bus again: desktop notifications are shown"], again
     finally:
+        bus.stop()
+
+
+def test_a_hung_session_bus_delays_no_firing(daemon, tmp_path, unique_name):
+    """The bus is restarted but hangs (its dbus-daemon stopped with SIGSTOP): connecting again to it blocked for
+    sd-bus's 25 s timeout inside the announcement, on the scheduler's thread, and the next reminder came 25 s
+    late. Connecting happens on a thread of its own now: both reminders reach the journal on time."""
+    lose_the_bus(daemon, tmp_path, unique_name)
+    journal = Journal()
+    bus = SessionBus(tmp_path, with_server=False)  # a new dbus-daemon at the same address, then hung
+    try:
+        bus.daemon.send_signal(signal.SIGSTOP)
+        _, first = add_soon(daemon, f"{unique_name}-first", "--daily", "--at", "{}", lead=4)
+        _, second = add_soon(daemon, f"{unique_name}-second", "--daily", "--at", "{}", lead=7)
+        for name in (f"{unique_name}-first", f"{unique_name}-second"):
+            fired = journal.wait_for(timeout=15, REMINDER_NAME=name, MESSAGE_ID=MESSAGE_FIRED)
+            assert fired, f"{name} was not announced on time (or at all)"
+            assert int(fired[0]["LATE_SECONDS"]) <= 1, fired[0]
+    finally:
+        bus.daemon.send_signal(signal.SIGCONT)
         bus.stop()
