@@ -56,7 +56,8 @@ struct JSONValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if let same = value as? T { return same }  // a JSONValue field: nothing to convert
+        // A JSONValue field: nothing to convert. (Only JSONValue itself: a `JSONValue?` must still read null as nil.)
+        if T.self == JSONValue.self, let same = value as? T { return same }
         return try T(from: self)
     }
 

@@ -25,6 +25,8 @@ struct JSONValueDecoderTests {
         var inner: Inner?
         var rule: [String: JSONValue]?
         var list: [Inner]?
+        /// Null elements read as nil, as JSONDecoder reads them.
+        var values: [JSONValue?]?
     }
 
     /// A small generator with a fixed seed: the same values every run.
@@ -48,7 +50,7 @@ struct JSONValueDecoderTests {
         case 4: return .string("t\(Int.random(in: 0..<3, using: &rng))")
         case 5: return .array((0..<Int.random(in: 0..<3, using: &rng)).map { _ in randomValue(&rng, depth: depth + 1) })
         default:
-            let keys = ["name", "limit", "small", "ratio", "flag", "kind", "tags", "inner", "rule", "list", "at", "count"]
+            let keys = ["name", "limit", "small", "ratio", "flag", "kind", "tags", "inner", "rule", "list", "at", "count", "values"]
             var fields: [String: JSONValue] = [:]
             for key in keys where Bool.random(using: &rng) { fields[key] = randomValue(&rng, depth: depth + 1) }
             return .object(fields)
@@ -95,7 +97,7 @@ struct JSONValueDecoderTests {
                 small: maybe(UInt8.random(in: 0...255, using: &rng)), ratio: maybe(Double(Int.random(in: -1000...1000, using: &rng)) / 8),
                 flag: maybe(Bool.random(using: &rng)), kind: maybe(Bool.random(using: &rng) ? .fired : .late), tags: maybe(["a", "b"]),
                 inner: maybe(Inner(at: "08:00", count: maybe(3))), rule: maybe(["daily": .bool(true), "at": .string("08:00")]),
-                list: maybe([Inner(at: "x", count: nil)]))
+                list: maybe([Inner(at: "x", count: nil)]), values: maybe([nil, .string("v"), .number(2)]))
             let value = try JSONValue(encoding: record)
             #expect(try value.decode(Record.self) == record)
             #expect(try JSONDecoder().decode(Record.self, from: JSONEncoder().encode(value)) == record)

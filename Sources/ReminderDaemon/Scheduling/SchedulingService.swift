@@ -212,7 +212,9 @@ actor SchedulingService {
 
     /// A stored occurrence as a firing, with its reminder as it is now; nil when the reminder is gone or
     /// disabled, or its rule no longer has an occurrence at that instant.
-    private func restoredFiring(_ reminderID: Int64, at scheduled: Instant, slotsDue: Int, _ reminders: inout ReminderLookup) -> DueFiring? {
+    private func restoredFiring(
+        _ reminderID: Int64, at scheduled: Instant, slotsDue: Int, lateSeconds: Int64 = 0, _ reminders: inout ReminderLookup
+    ) -> DueFiring? {
         let reminder: SchedulableReminder?
         if let known = reminders[reminderID] {
             reminder = known
@@ -229,7 +231,7 @@ actor SchedulingService {
         guard let reminder, let occurrence = reminder.rule.nextOccurrence(after: scheduled.adding(seconds: -1), in: reminder.zone),
             occurrence.instant == scheduled
         else { return nil }
-        return DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: slotsDue, lateSeconds: 0)
+        return DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: slotsDue, lateSeconds: lateSeconds)
     }
 
     /// Announces the firings a crash left recorded but not confirmed as announced, unless the journal shows that
@@ -251,12 +253,11 @@ actor SchedulingService {
         var announced = 0
         for (key, _, record) in keyed where found?.contains(key) != true {
             let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
-            guard let restored = restoredFiring(record.reminderId, at: scheduled, slotsDue: record.slotsDue, &reminders) else {
+            let late = now.secondsSinceEpoch - scheduled.secondsSinceEpoch
+            guard let firing = restoredFiring(record.reminderId, at: scheduled, slotsDue: record.slotsDue, lateSeconds: late, &reminders) else {
                 context.say(.notice, "Firing \(record.slot) was recorded before a restart but its reminder is gone or disabled now: not announced")
                 continue
             }
-            let late = now.secondsSinceEpoch - scheduled.secondsSinceEpoch
-            let firing = DueFiring(reminder: restored.reminder, occurrence: restored.occurrence, slotsDue: record.slotsDue, lateSeconds: late)
             let kind: FiringEvent.Kind = switch record.kind {
             case .fired, .late: .late
             case .suppressed: .suppressed
