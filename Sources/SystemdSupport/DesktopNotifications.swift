@@ -82,6 +82,12 @@ public final class DesktopNotifications: Sendable {
         try DetachedThread.start { handle.run(wake: wake, requests: { self.takeRequests() }) }
     }
 
+    /// Connects on a thread of its own, so that a session bus that hangs (it blocks a connect for sd-bus's 25 s
+    /// timeout) holds up no caller's thread; cancellation returns at once.
+    public static func connect(applicationName: String) async throws -> DesktopNotifications {
+        try await DetachedThread.run { try DesktopNotifications(applicationName: applicationName) }
+    }
+
     /// Runs once the bus thread has ended (it holds this object until then): the bus went away, or the
     /// thread could not be started.
     deinit {

@@ -2,12 +2,14 @@ import ArgumentParser
 import CSystemd
 import FitnessCore
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
 import ReminderCore
 import ReminderDaemon
 import ReminderInterface
 import ReminderStore
+import ServiceLifecycle
 import Synchronization
 import SystemdSupport
 import TimeZoneDatabase
@@ -143,9 +145,11 @@ struct Remindd: AsyncParsableCommand {
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
+        let clock = SystemClock(monitor: monitor, zones: zones)
         let channels = Channels(
             journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, journal: journal, report: report),
-            desktop: DesktopChannel(enabled: settings.desktopNotifications, connect: { try DesktopNotifications(applicationName: "remindd") }, report: report))
+            desktop: DesktopChannel(
+                enabled: settings.desktopNotifications, clock: clock, connect: { try await DesktopNotifications.connect(applicationName: "remindd") }, report: report))
         let notifier = Notifier()
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
         let moved = try prepareStateDirectory(paths)
@@ -155,11 +159,10 @@ struct Remindd: AsyncParsableCommand {
 
         let dataDirectory = dataDir ?? Self.defaultDataDirectory()
         let daemon = Daemon(DaemonPorts(
-            clock: SystemClock(monitor: monitor, zones: zones), announcers: channels.all, status: notifier, store: store, zones: zones,
+            clock: clock, announcers: channels.all, status: notifier, store: store, zones: zones,
             configuration: settings, exercises: try Self.loadExercises(dataDirectory),
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
             journalAvailable: { journal.isJournalAvailable }, ledger: JournalLedger(journal: journal)))
-        channels.desktop.start(perform: daemon.perform)
         do { try await daemon.startReminders() } catch { throw Failure(error.description) }
         store.releaseMemory()
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
@@ -172,69 +175,37 @@ struct Remindd: AsyncParsableCommand {
             handler: daemon.router,
             onRefusedForDescriptors: Self.descriptorShortageWarning(journalAnnouncer))
 
-        // Reloads run in their own task, one at a time (a SIGHUP during a reload asks for one more): the clock's
-        // events go on being handled meanwhile, and a firing during a reload of 100,000 reminders is on time.
         let (reloadRequests, requestReload) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         // Ends once the socket is bound and READY=1 sent; the habit count waits for it.
         let (ready, isReady) = AsyncStream.makeStream(of: Never.self)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await _ in reloadRequests {
+        let controlSocket = ControlSocketService(server: server) {
+            let status = await daemon.statusLine()
+            notifier.ready(status: status)
+            journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd started: \(status); store \(databasePath)")))
+            isReady.finish()
+        }
+        // Stopped in the reverse order: the socket first (no new calls), then the scheduler, then the channels.
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [
+                .init(service: HookRunnerService(hooks: channels.hooks)),
+                .init(service: DesktopService(channel: channels.desktop, perform: daemon.perform)),
+                .init(service: WatchdogService(notifier: notifier)),
+                .init(service: ClockEventsService(monitor: monitor, daemon: daemon, requestReload: requestReload, notifier: notifier),
+                      successTerminationBehavior: .gracefullyShutdownGroup),
+                .init(service: ReloadService(requests: reloadRequests) {
                     await reload(daemon, zones: zones, paths: paths, channels: channels, notifier: notifier)
-                }
-            }
-            group.addTask {
-                try await server.run(onBound: {
-                    let status = await daemon.statusLine()
-                    notifier.ready(status: status)
-                    journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd started: \(status); store \(databasePath)")))
-                    isReady.finish()
-                })
-            }
-            group.addTask {
-                // Counting years of habit history waits until READY=1 (begun before, it held up the bind by
-                // 100 ms with 10 years): the socket answers meanwhile, and a habit call that comes first counts
-                // them itself. Then it waits for the stop: the group's first child to end stops all. (Waiting
-                // on a stream that never yields makes no wake-ups; cancellation ends it.)
-                for await _ in ready {}
-                guard !Task.isCancelled else { return }
-                await daemon.startHabits()
-                malloc_trim(0)  // the history was read once: hand that garbage back as well
-                let (stop, open) = AsyncStream.makeStream(of: Never.self)
-                for await _ in stop {}
-                open.finish()  // (kept open until here)
-            }
-            group.addTask {
-                // Returns on SIGTERM or SIGINT (or if the monitor stops); SIGHUP reloads the configuration.
-                for await event in monitor.events {
-                    switch event {
-                    case .deadlineReached: await daemon.handle(.deadlineReached)
-                    case .clockChanged: await daemon.handle(.clockChanged)
-                    case .timeZoneChanged: await daemon.handle(.timeZoneChanged)
-                    case .timeZoneDataChanged: await daemon.handle(.timeZoneDataChanged)
-                    case .signal(SIGHUP): requestReload.yield()
-                    case .signal: return
-                    }
-                }
-            }
-            // The watchdog pings on an event loop's own timer: Task.sleep would go through libdispatch, whose
-            // new worker threads try to change their priority, which the unit's sandbox refuses, and say so in
-            // the journal ("Failed to set thread priority for worker thread") at every ping.
-            let watchdog = notifier.watchdogInterval.map { interval in
-                MultiThreadedEventLoopGroup.singleton.next().scheduleRepeatedTask(
-                    initialDelay: .zero, delay: .nanoseconds(Int64(interval / .nanoseconds(1)))
-                ) { _ in notifier.watchdog() }
-            }
-            // The first child to end (a stop signal, or a failure such as a socket that cannot be bound) stops all.
-            defer {
-                watchdog?.cancel()
-                group.cancelAll()
-            }
-            try await group.next()
+                }),
+                .init(service: HabitWarmUpService(ready: ready, daemon: daemon)),
+                .init(service: controlSocket),
+            ],
+            logger: Logger(label: "remindd") { _ in JournalLogHandler(announcer: journalAnnouncer) }))
+        do {
+            try await group.run()
+        } catch {
             notifier.stopping(status: "Stopping")
+            throw Failure("\(error)")
         }
         monitor.stop()
-        channels.hooks.stopRunning()
         daemon.finishWatchers()
         do { try store.close() } catch { throw Failure(error.description) }
         stopDeadline.finished()

@@ -1,0 +1,156 @@
+import CSystemd
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+import ReminderDaemon
+import ServiceLifecycle
+import SystemdSupport
+import VarlinkServer
+
+// The daemon's long-running parts as services of one `ServiceGroup`: started together, stopped in the reverse of
+// the order `Remindd.serve()` lists them, each ending on the group's graceful shutdown. The group traps no
+// signal itself (its handling goes through a Dispatch source, whose thread pool would wake the idle daemon):
+// the clock monitor, which already receives SIGTERM, ends ``ClockEventsService``, and that stops the group.
+
+/// Waits until the group stops: a graceful shutdown, or a cancellation (a service failed), a stop as well.
+func untilShutdown() async {
+    do {
+        try await gracefulShutdown()
+    } catch {
+        // CancellationError, the only error it throws: the group is being cancelled, which is a stop too.
+    }
+}
+
+/// Hands the clock's events to the scheduler and SIGHUP to the reloads; ends at SIGTERM or SIGINT, which
+/// stops the group (it is configured to).
+struct ClockEventsService: Service {
+    let monitor: SystemClockMonitor
+    let daemon: Daemon
+    let requestReload: AsyncStream<Void>.Continuation
+    let notifier: Notifier
+
+    func run() async {
+        await cancelWhenGracefulShutdown {
+            for await event in monitor.events {
+                switch event {
+                case .deadlineReached: await daemon.handle(.deadlineReached)
+                case .clockChanged: await daemon.handle(.clockChanged)
+                case .timeZoneChanged: await daemon.handle(.timeZoneChanged)
+                case .timeZoneDataChanged: await daemon.handle(.timeZoneDataChanged)
+                case .signal(SIGHUP): requestReload.yield()
+                case .signal:
+                    notifier.stopping(status: "Stopping")
+                    return
+                }
+            }
+        }
+    }
+}
+
+/// Reloads the configuration, one at a time (a SIGHUP during a reload asks for one more), in a service of its
+/// own: the clock's events go on being handled meanwhile, so a firing during a reload of 100,000 reminders is
+/// on time.
+struct ReloadService: Service {
+    let requests: AsyncStream<Void>
+    let reload: @Sendable () async -> Void
+
+    func run() async {
+        await cancelWhenGracefulShutdown {
+            for await _ in requests { await reload() }
+        }
+    }
+}
+
+/// The control socket: serves Varlink until the group stops.
+struct ControlSocketService: Service {
+    let server: VarlinkServer
+    let onBound: @Sendable () async -> Void
+
+    func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown { try await server.run(onBound: onBound) }
+        } catch is CancellationError {
+            // Cancelled by the graceful shutdown, as asked: a normal end. (A socket that cannot be bound throws.)
+        }
+    }
+}
+
+/// Counts years of habit history once the daemon is READY (begun before, it held up the bind by 100 ms with 10
+/// years): the socket answers meanwhile, and a habit call that comes first counts them itself. Then waits for
+/// the stop (the group takes a service that ends while another is being stopped for a failure).
+struct HabitWarmUpService: Service {
+    /// Ends once the socket is bound and READY=1 sent.
+    let ready: AsyncStream<Never>
+    let daemon: Daemon
+
+    func run() async {
+        await cancelWhenGracefulShutdown {
+            for await _ in ready {}
+            guard !Task.isCancelled else { return }
+            await daemon.startHabits()
+            malloc_trim(0)  // the history was read once: hand that garbage back
+        }
+        await untilShutdown()
+    }
+}
+
+/// Desktop notifications: connects when asked and carries out the actions chosen, until the group stops.
+struct DesktopService: Service {
+    let channel: DesktopChannel
+    let perform: DesktopChannel.Perform
+
+    func run() async {
+        await cancelWhenGracefulShutdown { await channel.run(perform: perform) }
+    }
+}
+
+/// Kills the hooks still running when the group stops (after the scheduler, so that none starts afterwards).
+struct HookRunnerService: Service {
+    let hooks: CommandHookAnnouncer
+
+    func run() async {
+        await untilShutdown()
+        hooks.stopRunning()
+    }
+}
+
+/// Pings systemd's watchdog (when the unit asks for one) until the group stops. The pings run on an event
+/// loop's own timer: Task.sleep would go through libdispatch, whose new worker threads try to change their
+/// priority, which the unit's sandbox refuses, and say so in the journal at every ping.
+struct WatchdogService: Service {
+    let notifier: Notifier
+
+    func run() async {
+        guard let interval = notifier.watchdogInterval else { return await untilShutdown() }
+        let pings = MultiThreadedEventLoopGroup.singleton.next().scheduleRepeatedTask(
+            initialDelay: .zero, delay: .nanoseconds(Int64(interval / .nanoseconds(1)))
+        ) { _ in notifier.watchdog() }
+        await untilShutdown()
+        pings.cancel()
+    }
+}
+
+/// The service group's own messages (a service that failed, a slow stop) in the journal, warnings and worse.
+struct JournalLogHandler: LogHandler {
+    let announcer: JournalAnnouncer
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .warning
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let severity: DaemonMessage.Severity = switch event.level {
+        case .trace, .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error, .critical: .error
+        }
+        let details = metadata.merging(event.metadata ?? [:]) { $1 }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        announcer.announce(.daemon(DaemonMessage(severity, details.isEmpty ? "\(event.message)" : "\(event.message) (\(details.joined(separator: ", ")))")))
+    }
+}
