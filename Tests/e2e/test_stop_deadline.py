@@ -6,12 +6,13 @@ waits for work in progress has a bound now as well (1.5 s, then the process exit
 and what was recorded but not confirmed as announced is looked up at the next start).
 """
 import json
+import os
 import socket
 import subprocess
 import time
 import uuid
 
-from conftest import BIN, add_burst, announced_slots, db_count
+from conftest import BIN, Journal, add_burst, announced_slots, db_count
 from history_store import fill  # Benchmarks/, on the path through conftest
 
 COUNT = 5_000
@@ -74,3 +75,69 @@ def test_sigterm_during_a_burst_with_an_unread_watch_announces_nothing_twice(dae
     per_slot, _ = announced_slots(since, prefix)
     assert not [slot for slot, n in per_slot.items() if n > 1], "a slot was announced twice"
     assert len(per_slot) == COUNT, f"{COUNT - len(per_slot)} slots were never announced"
+
+
+def test_sigterm_with_a_hook_a_notification_and_a_watch_in_flight_stops_within_2_seconds(daemon, session_bus, journald, tmp_path):
+    """The stop the issue asks for: a hook still running, a desktop notification shown, a Watch stream being
+    read and a burst being announced when SIGTERM comes. The process exits with status 0 within 2 s, the hook's
+    process is killed with it (and said to be), and a restart announces nothing twice."""
+    prefix = f"inflight-{uuid.uuid4().hex[:8]}"
+    marker = tmp_path / "hook-pid"
+    hook = tmp_path / "hook.sh"
+    hook.write_text(f"#!/bin/sh\necho $$ > {marker}\nexec sleep 30\n")
+    hook.chmod(0o755)
+    daemon.env["DBUS_SESSION_BUS_ADDRESS"] = session_bus.address
+    daemon.start()
+    daemon.stop()
+    db = daemon.state / "remindd" / "remindd.sqlite"
+    since = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(time.time() - 2))
+    due = add_burst(db, prefix, 1_000, lead=8)
+    daemon.start()
+    # Shown before the burst: the test's notification server takes a while over a thousand.
+    assert time.time() < due - 4, "the daemon took too long to start: raise the lead time"
+    with_hook = f"{prefix}-hooked"
+    shown_at = time.strftime("%H:%M:%S", time.gmtime(due - 2))
+    daemon.ctl("add", with_hook, "--daily", "--at", shown_at, "--tz", "UTC", "--exec", str(hook))
+    watch = subprocess.Popen([str(BIN / "remindctl"), "watch", "--json"], env=daemon.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == with_hook, timeout=due - time.time() + 10), "not shown"
+        deadline = time.time() + 10
+        while not marker.exists() or not marker.read_text().strip():
+            assert time.time() < deadline, "the hook did not start"
+            time.sleep(0.01)
+        hook_pid = int(marker.read_text())
+        daemon_pid = str(daemon.process.pid)
+        Journal().entries(_PID=daemon_pid)  # remembers when it started, for after it exits
+        assert watch.stdout.readline(), "the Watch stream reported nothing"
+        while db_count(db, "SELECT count(*) FROM firing WHERE reminderName LIKE ?", prefix + "-%") < 2:
+            assert time.time() < due + 30, "the burst was not recorded"
+            time.sleep(0.005)
+        asked = time.monotonic()
+        daemon.process.terminate()
+        daemon.process.wait(timeout=30)
+        took = time.monotonic() - asked
+    finally:
+        watch.kill()
+        watch.wait()
+    assert took < 2.0, f"SIGTERM took {took:.2f} s to stop the daemon"
+    assert daemon.process.returncode == 0, daemon.process.stderr.read()[-2000:]
+    deadline = time.time() + 5
+    while os.path.exists(f"/proc/{hook_pid}") and "zombie" not in open(f"/proc/{hook_pid}/status").read().lower():
+        assert time.time() < deadline, "the hook's process outlived the daemon"
+        time.sleep(0.05)
+    deadline = time.time() + 10
+    while not (said := [e["MESSAGE"] for e in Journal().entries(_PID=daemon_pid) if "still running when remindd stopped" in e["MESSAGE"]]):
+        assert time.time() < deadline, "the journal does not say that the hook was killed"
+        time.sleep(0.1)
+    assert said == [f"Hook {hook} for {with_hook} was still running when remindd stopped and was killed"], said
+
+    daemon.start()
+    deadline = time.time() + 60
+    while (db_count(db, "SELECT count(*) FROM firing WHERE reminderName LIKE ?", prefix + "-%") < 1_001
+           or db_count(db, "SELECT count(*) FROM firing WHERE confirmed = 0") > 0):
+        assert time.time() < deadline, "the rest of the burst was not handled after the restart"
+        time.sleep(0.1)
+    daemon.stop()
+    per_slot, _ = announced_slots(since, prefix)
+    assert not [slot for slot, n in per_slot.items() if n > 1], "a slot was announced twice"
+    assert len(per_slot) == 1_001, f"{1_001 - len(per_slot)} slots were never announced"
