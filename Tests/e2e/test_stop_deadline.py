@@ -18,6 +18,32 @@ from history_store import fill  # Benchmarks/, on the path through conftest
 COUNT = 5_000
 
 
+def terminate_once_recorded(daemon, db, prefix, at_least, due):
+    """Sends SIGTERM once `at_least` firings of `prefix` are recorded; how long the daemon took to exit."""
+    while db_count(db, "SELECT count(*) FROM firing WHERE reminderName LIKE ?", prefix + "-%") < at_least:
+        assert time.time() < due + 30, "the burst was not recorded"
+        time.sleep(0.005)
+    asked = time.monotonic()
+    daemon.process.terminate()
+    daemon.process.wait(timeout=30)
+    return time.monotonic() - asked
+
+
+def restart_and_check_each_announced_once(daemon, db, prefix, count, since):
+    """Restarts the daemon, lets it announce what the stop left, and checks each of the `count` slots of
+    `prefix` in the journal exactly once."""
+    daemon.start()
+    deadline = time.time() + 60
+    while (db_count(db, "SELECT count(*) FROM firing WHERE reminderName LIKE ?", prefix + "-%") < count
+           or db_count(db, "SELECT count(*) FROM firing WHERE confirmed = 0") > 0):
+        assert time.time() < deadline, "the rest of the burst was not handled after the restart"
+        time.sleep(0.1)
+    daemon.stop()
+    per_slot, _ = announced_slots(since, prefix)
+    assert not [slot for slot, n in per_slot.items() if n > 1], "a slot was announced twice"
+    assert len(per_slot) == count, f"{count - len(per_slot)} slots were never announced"
+
+
 def test_sigterm_while_years_of_history_are_counted_stops_within_2_seconds(daemon, journald):
     daemon.start()
     daemon.stop()
@@ -53,28 +79,12 @@ def test_sigterm_during_a_burst_with_an_unread_watch_announces_nothing_twice(dae
     watcher.connect(daemon.socket_path)
     watcher.sendall(json.dumps({"method": "io.remindd.Reminders.Watch", "more": True}).encode() + b"\0")
     try:
-        while db_count(db, "SELECT count(*) FROM firing WHERE reminderName LIKE ?", prefix + "-%") == 0:
-            assert time.time() < due + 30, "the burst was not recorded"
-            time.sleep(0.005)
-        asked = time.monotonic()
-        daemon.process.terminate()
-        daemon.process.wait(timeout=30)
-        took = time.monotonic() - asked
+        took = terminate_once_recorded(daemon, db, prefix, 1, due)
     finally:
         watcher.close()
     assert took < 2.0, f"SIGTERM took {took:.2f} s to stop the daemon"
     assert daemon.process.returncode == 0
-
-    daemon.start()
-    deadline = time.time() + 60
-    while (db_count(db, "SELECT count(*) FROM firing WHERE reminderName LIKE ?", prefix + "-%") < COUNT
-           or db_count(db, "SELECT count(*) FROM firing WHERE confirmed = 0") > 0):
-        assert time.time() < deadline, "the rest of the burst was not handled after the restart"
-        time.sleep(0.1)
-    daemon.stop()
-    per_slot, _ = announced_slots(since, prefix)
-    assert not [slot for slot, n in per_slot.items() if n > 1], "a slot was announced twice"
-    assert len(per_slot) == COUNT, f"{COUNT - len(per_slot)} slots were never announced"
+    restart_and_check_each_announced_once(daemon, db, prefix, COUNT, since)
 
 
 def test_sigterm_with_a_hook_a_notification_and_a_watch_in_flight_stops_within_2_seconds(daemon, session_bus, journald, tmp_path):
@@ -109,13 +119,7 @@ def test_sigterm_with_a_hook_a_notification_and_a_watch_in_flight_stops_within_2
         daemon_pid = str(daemon.process.pid)
         Journal().entries(_PID=daemon_pid)  # remembers when it started, for after it exits
         assert watch.stdout.readline(), "the Watch stream reported nothing"
-        while db_count(db, "SELECT count(*) FROM firing WHERE reminderName LIKE ?", prefix + "-%") < 2:
-            assert time.time() < due + 30, "the burst was not recorded"
-            time.sleep(0.005)
-        asked = time.monotonic()
-        daemon.process.terminate()
-        daemon.process.wait(timeout=30)
-        took = time.monotonic() - asked
+        took = terminate_once_recorded(daemon, db, prefix, 2, due)
     finally:
         watch.kill()
         watch.wait()
@@ -130,14 +134,4 @@ def test_sigterm_with_a_hook_a_notification_and_a_watch_in_flight_stops_within_2
         assert time.time() < deadline, "the journal does not say that the hook was killed"
         time.sleep(0.1)
     assert said == [f"Hook {hook} for {with_hook} was still running when remindd stopped and was killed"], said
-
-    daemon.start()
-    deadline = time.time() + 60
-    while (db_count(db, "SELECT count(*) FROM firing WHERE reminderName LIKE ?", prefix + "-%") < 1_001
-           or db_count(db, "SELECT count(*) FROM firing WHERE confirmed = 0") > 0):
-        assert time.time() < deadline, "the rest of the burst was not handled after the restart"
-        time.sleep(0.1)
-    daemon.stop()
-    per_slot, _ = announced_slots(since, prefix)
-    assert not [slot for slot, n in per_slot.items() if n > 1], "a slot was announced twice"
-    assert len(per_slot) == 1_001, f"{1_001 - len(per_slot)} slots were never announced"
+    restart_and_check_each_announced_once(daemon, db, prefix, 1_001, since)
