@@ -41,30 +41,68 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         if format == .ics { return out.print(try calendar(), terminator: "") }
-        let backup = try Self.backup(connection)
-        guard let what else { return try out.json(backup) }
-        let tables = Self.tables(of: backup)
-        out.print(CSVExport(tables: tables, context: .current).rows(what).map(CSVExport.line).joined(), terminator: "")
+        guard let what else { return try writeBackup() }
+        out.print(CSVExport(tables: try Self.tables(connection), context: .current).rows(what).map(CSVExport.line).joined(), terminator: "")
     }
 }
 
 extension ExportCommand {
-    /// The backup document, untyped: it is written out as it came (a typed decode of millions of values
-    /// would cost more than the export), with time for a long history.
-    static func backup(_ connection: ConnectionOptions) throws -> JSONValue {
-        let reply = try connection.withConnection { try $0.call(Backup.Export.qualifiedName, .object([:]), timeout: 600) }
-        guard case .object(let fields) = reply, let backup = fields["backup"] else { throw CLIError("remindd sent an export without a backup") }
-        return backup
+    /// Asks for the backup and hands each part to `header` and `page` as it comes (the daemon sends a page of
+    /// rows at a time). Rows stay untyped: they are written out as they came.
+    static func streamBackup(
+        _ connection: ConnectionOptions, header: (Backup.Header) throws -> Void, page: (_ table: String, _ rows: [JSONValue]) throws -> Void
+    ) throws {
+        var started = false
+        try connection.withConnection { client in
+            try client.stream(Backup.Export.self, NoFields()) { reply in
+                if let value = reply.header {
+                    started = true
+                    try header(value)
+                } else if let table = reply.table {
+                    guard started else { throw CLIError("remindd sent rows before the backup's header: update remindctl and remindd together") }
+                    try page(table, reply.rows ?? [])
+                }
+                return true
+            }
+        }
+        guard started else { throw CLIError("remindd sent an export without a backup") }
     }
 
-    /// Each table's rows (objects of column values) of a backup document.
-    static func tables(of backup: JSONValue) -> [String: [[String: JSONValue]]] {
-        guard case .object(let document) = backup, case .object(let tables)? = document["tables"] else { return [:] }
-        return tables.mapValues { rows in
-            guard case .array(let rows) = rows else { return [] }
-            return rows.compactMap { if case .object(let row) = $0 { row } else { nil } }
+    /// Each table's rows (objects of column values), all of them: for the CSV and iCalendar exports, which
+    /// join rows of several tables.
+    static func tables(_ connection: ConnectionOptions) throws -> [String: [[String: JSONValue]]] {
+        var tables: [String: [[String: JSONValue]]] = [:]
+        try streamBackup(connection, header: { _ in }) { table, rows in
+            tables[table, default: []] += rows.compactMap { if case .object(let row) = $0 { row } else { nil } }
         }
+        return tables
     }
+
+    /// Writes the backup document as its pages come, one row per line: the header's fields first (so that an
+    /// import decides from them before reading any row), then each table's rows.
+    func writeBackup() throws {
+        var table: String?
+        try Self.streamBackup(connection, header: { header in
+            let fields: [(String, JSONValue)] = [
+                ("format", .string(header.format)), ("version", .number(Double(header.version))), ("schema", .string(header.schema)),
+                ("exportedAt", .string(header.exportedAt)),
+            ]
+            out.print("{\n" + fields.map { "  \(Self.json(.string($0.0))) : \(Self.json($0.1)),\n" }.joined() + "  \"tables\" : {", terminator: "")
+        }) { name, rows in
+            var text = ""
+            if name != table {
+                text += (table == nil ? "\n" : "\n    ],\n") + "    \(Self.json(.string(name))) : ["
+                table = name
+            } else if !rows.isEmpty {
+                text += ","
+            }
+            text += rows.map { "\n      " + Self.json($0) }.joined(separator: ",")
+            out.print(text, terminator: "")
+        }
+        out.print((table == nil ? "" : "\n    ]") + "\n  }\n}")
+    }
+
+    private static func json(_ value: JSONValue) -> String { String(decoding: JSONWriter.write(value), as: UTF8.self) }
 }
 
 struct ImportCommand: ParsableCommand {
@@ -224,7 +262,7 @@ extension ExportCommand {
             reminders = reminders.filter { $0.name.lowercased() == reminder.lowercased() || String($0.id) == reminder }
             guard !reminders.isEmpty else { throw CLIError("no enabled reminder '\(reminder)': see 'remindctl list'") }
         }
-        let tables = Self.tables(of: try Self.backup(connection))
+        let tables = try Self.tables(connection)
         var skipped: [Int64: [Instant]] = [:]
         for row in tables["outcome"] ?? [] where row["state"] == .string("skipped") {
             if case .number(let id)? = row["reminderId"], case .number(let at)? = row["scheduledAt"] {

@@ -179,6 +179,27 @@ public final class TestDaemon: Sendable {
     }
 
     /// Calls a method and ignores its reply.
+    /// `io.remindd.Backup.Export` as a `more` call, its pages put together as the document `remindctl export`
+    /// writes (header fields and `tables`).
+    public func exportBackup() async throws -> [String: JSONValue] {
+        let replies = Mutex<[Backup.Export.Reply]>([])
+        try await current.router.handle(VarlinkCall(method: Backup.Export.qualifiedName, parameters: .object([:]), more: true)) { reply in
+            let decoded = try (reply.parameters ?? .object([:])).decode(Backup.Export.Reply.self)
+            replies.withLock { $0.append(decoded) }
+        }
+        var document: [String: JSONValue] = [:]
+        var tables: [String: [JSONValue]] = [:]
+        for reply in replies.withLock({ $0 }) {
+            if let header = reply.header {
+                document = ["format": .string(header.format), "version": .number(Double(header.version)), "schema": .string(header.schema),
+                            "exportedAt": .string(header.exportedAt)]
+            }
+            if let table = reply.table { tables[table, default: []] += reply.rows ?? [] }
+        }
+        document["tables"] = .object(tables.mapValues(JSONValue.array))
+        return document
+    }
+
     public func call(_ method: String, _ parameters: [String: JSONValue] = [:]) async throws {
         _ = try await call(method, parameters, as: JSONValue.self)
     }

@@ -102,6 +102,20 @@ import VarlinkProtocol
         #expect(harness.run("export", "--what", "food").error?.hasPrefix("Error: --what goes with --format csv (the JSON backup holds everything)\n") == true)
     }
 
+    @Test func theBackupIsWrittenAsOneDocumentFromThePagesWithItsHeaderFirst() throws {
+        let text = harness.run("export").output
+        let document = try VarlinkWire.decode(JSONValue.self, from: Array(text.utf8))
+        guard case .object(let fields) = document, case .object(let tables)? = fields["tables"] else { Issue.record("not a backup: \(text)"); return }
+        #expect(fields["format"] == "remindd-backup" && fields["version"] == 1 && fields["schema"] == "v8-repeats-and-skips")
+        #expect(Set(tables.keys) == ["reminder", "intake", "firing", "outcome", "food", "restDay", "workout"])
+        guard case .array(let intake)? = tables["intake"] else { Issue.record("no intake"); return }
+        #expect(intake.map { row -> JSONValue? in if case .object(let fields) = row { fields["id"] } else { nil } } == [7, 8])  // two pages, one array
+        #expect(tables["restDay"] == .array([]))
+        // The header comes before the rows: an import decides from it before reading any.
+        let header = try #require(text.range(of: "\"schema\""))
+        #expect(header.lowerBound < (text.range(of: "\"tables\"")?.lowerBound ?? text.startIndex))
+    }
+
     @Test func importSendsAnAbsolutePathAndTheMergeFlag() {
         let daemon = StubDaemon(replies: Samples.replies)
         let harness = CommandHarness(daemon: daemon)

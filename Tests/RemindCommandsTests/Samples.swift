@@ -18,16 +18,18 @@ enum Samples {
     static let routine = #"{"id": "beginner-full-body", "name": "Beginner Full Body", "description": "Three days", "difficulty": "beginner", "days": [{"number": 1, "title": "Full Body A", "description": "Squats", "exercises": ["Squats"], "rest": false}, {"number": 2, "title": "Rest", "description": "Walk", "exercises": [], "rest": true}]}"#
     static let selection = #"{"routine": "beginner-full-body", "start": "2026-11-23", "at": "18:00", "reminders": [5, 6, 7], "restDays": ["2026-11-24"]}"#
 
-    /// A backup with a reminder in Berlin, two intakes, a food entry with a comma and quotes, and a workout.
+    /// A backup with a reminder in Berlin, two intakes (on two pages), a food entry with a comma and quotes, and a
+    /// workout, as the daemon streams it: the header, then pages of rows.
     static let backup = #"""
-        {"backup": {"format": "remindd-backup", "version": 1, "schema": "v8-repeats-and-skips", "exportedAt": "2026-11-22T07:45:00Z", "tables": {
-          "reminder": [{"id": 1, "name": "Vitamin D", "timeZone": "Europe/Berlin"}],
-          "intake": [{"id": 7, "reminderId": 1, "at": 1795330800, "timeZone": "Europe/Berlin"}, {"id": 8, "reminderId": 1, "at": 1795334400, "timeZone": "UTC"}],
-          "firing": [{"id": 1, "reminderId": 1, "reminderName": "Vitamin D", "slot": "reminder-1-09-00", "scheduledAt": 1795334400, "handledAt": 1795334400, "kind": "fired"}],
-          "outcome": [{"id": 1, "reminderId": 1, "reminderName": "Vitamin D", "slot": "reminder-1-09-00", "scheduledAt": 1795248000, "state": "missed", "decidedAt": 1795255200, "reason": null}],
-          "food": [{"id": 4, "name": "Oatmeal, \"large\"", "kcal": 350, "at": 1795330800, "timeZone": "UTC"}],
-          "workout": [{"id": 3, "exercise": "running", "minutes": 30, "intensity": "moderate", "met": 8.3, "kcal": 290, "at": 1795327200, "timeZone": "UTC"}]
-        }}}
+        [{"header": {"format": "remindd-backup", "version": 1, "schema": "v8-repeats-and-skips", "exportedAt": "2026-11-22T07:45:00Z"}},
+         {"table": "reminder", "rows": [{"id": 1, "name": "Vitamin D", "timeZone": "Europe/Berlin"}]},
+         {"table": "intake", "rows": [{"id": 7, "reminderId": 1, "at": 1795330800, "timeZone": "Europe/Berlin"}]},
+         {"table": "intake", "rows": [{"id": 8, "reminderId": 1, "at": 1795334400, "timeZone": "UTC"}]},
+         {"table": "firing", "rows": [{"id": 1, "reminderId": 1, "reminderName": "Vitamin D", "slot": "reminder-1-09-00", "scheduledAt": 1795334400, "handledAt": 1795334400, "kind": "fired"}]},
+         {"table": "outcome", "rows": [{"id": 1, "reminderId": 1, "reminderName": "Vitamin D", "slot": "reminder-1-09-00", "scheduledAt": 1795248000, "state": "missed", "decidedAt": 1795255200, "reason": null}]},
+         {"table": "food", "rows": [{"id": 4, "name": "Oatmeal, \"large\"", "kcal": 350, "at": 1795330800, "timeZone": "UTC"}]},
+         {"table": "restDay", "rows": []},
+         {"table": "workout", "rows": [{"id": 3, "exercise": "running", "minutes": 30, "intensity": "moderate", "met": 8.3, "kcal": 290, "at": 1795327200, "timeZone": "UTC"}]}]
         """#
 
     /// Every method's reply, by qualified name.

@@ -28,7 +28,7 @@ struct BackupSweepTests {
         try await daemon.call("FoodAdd", ["name": "Oatmeal", "kcal": 350])
         try await daemon.call("RestMark", ["from": "2026-03-05", "reason": "Travel"])
         try await daemon.call("ProfileSet", ["weight": "82kg"])
-        guard case .object(let backup) = try await daemon.call(Backup.Export.self, NoFields()).backup else { throw CancellationError() }
+        let backup = try await daemon.exportBackup()
         return (backup, daemon.clock.now())
     }
 

@@ -51,8 +51,7 @@ struct BackupTests {
     }
 
     func tables(_ daemon: TestDaemon) async throws -> JSONValue {
-        guard case .object(let backup) = try await daemon.call(Backup.Export.self, NoFields()).backup else { return .null }
-        return backup["tables"] ?? .null
+        try await daemon.exportBackup()["tables"] ?? .null
     }
 
     func write(_ value: JSONValue, _ name: String) throws -> String {
@@ -64,7 +63,7 @@ struct BackupTests {
     @Test func aRoundTripGivesTheSameTablesAndTheSameAnswers() async throws {
         let start = Instant(secondsSinceEpoch: 1_772_323_200)  // 2026-03-01T00:00:00Z
         let original = try await lived(now: start)
-        let backup = try await original.call(Backup.Export.self, NoFields()).backup
+        let backup = JSONValue.object(try await original.exportBackup())
         let path = try write(backup, "backup.json")
 
         let restored = try await TestDaemon(now: original.clock.now())
@@ -82,7 +81,7 @@ struct BackupTests {
     @Test func aStoreWithDataIsRefusedUnlessMergeWhichAddsOnlyWhatIsMissing() async throws {
         let start = Instant(secondsSinceEpoch: 1_772_323_200)
         let original = try await lived(now: start)
-        let path = try write(try await original.call(Backup.Export.self, NoFields()).backup, "backup.json")
+        let path = try write(JSONValue.object(try await original.exportBackup()), "backup.json")
 
         let other = try await TestDaemon(now: original.clock.now())
         try await other.add("Pills", ["daily": true, "at": "09:00"], timeZone: "UTC")

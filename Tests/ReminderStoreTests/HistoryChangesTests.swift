@@ -71,7 +71,9 @@ struct HistoryChangesTests {
     @Test func aRestoreReportsEveryReminderAndRestDay() throws {
         _ = try store.intake.log(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
         try store.habits.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: [])])
-        let backup = try store.backups.backup(exportedAt: "now")
+        var pages = try store.backups.pages(pageSize: 1)
+        var backup = StoreBackup(format: StoreBackup.formatName, version: StoreBackup.currentVersion, schema: pages.schema, exportedAt: "now", tables: [:])
+        while let page = try pages.next() { backup.tables[page.table, default: []] += page.rows }
         _ = try store.takeHistoryChanges()
         let other = try ReminderStore(database: try DatabaseQueue())
         _ = try other.takeHistoryChanges()

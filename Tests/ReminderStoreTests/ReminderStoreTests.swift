@@ -31,6 +31,28 @@ struct ReminderStoreTests {
         #expect(try reopened.reminders.find(String(added.id!)).name == "Vitamin D")
     }
 
+    @Test func anExportReadsOneSnapshotPageByPageWhileWritesGoOn() throws {
+        let store = try ReminderStore(path: path)
+        let first = try store.reminders.add(name: "A", rule: daily, timeZone: "UTC", now: now)
+        _ = try store.reminders.add(name: "B", rule: daily, timeZone: "UTC", now: now)
+        var pages = try store.backups.pages(pageSize: 1)
+        let page = try #require(try pages.next())
+        #expect(page.table == "reminder" && page.rows.map { $0["name"] } == [.text("A")])
+        // Written while the export is under way (the writer does not wait for it): not in this export.
+        _ = try store.reminders.add(name: "C", rule: daily, timeZone: "UTC", now: now)
+        _ = try store.intake.log(reminderID: first.id!, at: now, timeZone: "UTC")
+        var tables: [String: [[String: StoreValue]]] = [page.table: page.rows]
+        var order = [page.table]
+        while let next = try pages.next() {
+            if order.last != next.table { order.append(next.table) }
+            tables[next.table, default: []] += next.rows
+        }
+        #expect(tables["reminder"]?.map { $0["name"] } == [.text("A"), .text("B")])
+        #expect(tables["intake"] == [])
+        #expect(order == ReminderStore.backupTables)  // every table once, its pages together
+        #expect(pages.schema == ReminderStore.migrator.migrations.last)
+    }
+
     @Test func firingsOfAnOlderStoreSurviveTheReplannedMigration() throws {
         let old = try DatabaseQueue(path: path)
         try ReminderStore.migrator.migrate(old, upTo: "v4-snoozes")

@@ -3,6 +3,9 @@ the same reminders, next firings and streak; a store with data is refused; CSV r
 import csv
 import io
 import json
+import os
+import sqlite3
+import time
 
 import pytest
 
@@ -67,3 +70,33 @@ def test_csv_exports_read_back_with_python_csv(daemon):
     assert [row["reminder"] for row in intake] == ["Pills"]
     days = list(csv.DictReader(io.StringIO(daemon.ctl("export", "--format", "csv", "--what", "days").stdout, newline="")))
     assert days[-1]["consumed"] == "350" and days[-1]["net"] == "350"
+
+
+def context_switches(pid):
+    """Every thread's context switches so far: unchanged over a while means no thread woke."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/status") as status:
+            total += sum(int(line.split()[1]) for line in status if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")))
+    return total
+
+
+def test_after_an_export_of_many_pages_the_daemon_is_idle_again(daemon, tmp_path):
+    """The export reads a snapshot page by page (3,000 rows: three pages); afterwards the daemon makes no
+    wake-ups. A GRDB snapshot connection, tried first, left libdispatch's monitor waking it every second."""
+    daemon.start()
+    daemon.stop()
+    db = daemon.state / "remindd" / "remindd.sqlite"
+    now = int(time.time())
+    with sqlite3.connect(db) as con:
+        con.execute("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES ('Pills', ?, 'UTC', 1, ?, ?)",
+                    (json.dumps({"daily": True, "at": "03:00"}), now, now))
+        con.executemany("INSERT INTO intake (reminderId, at, timeZone) VALUES (1, ?, 'UTC')", [(now - 60 * i,) for i in range(3_000)])
+    daemon.start()
+    document = json.loads(daemon.ctl("export").stdout)
+    assert len(document["tables"]["intake"]) == 3_000
+    assert [row["at"] for row in document["tables"]["intake"]] == sorted((now - 60 * i for i in range(3_000)), reverse=True)
+    time.sleep(1)  # the reply's last bytes, the connection's close
+    before = context_switches(daemon.process.pid)
+    time.sleep(3)
+    assert context_switches(daemon.process.pid) == before, "the idle daemon woke up after the export"

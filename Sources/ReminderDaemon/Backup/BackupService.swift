@@ -11,15 +11,19 @@ struct BackupService: Sendable {
     let scheduling: SchedulingService
     let habits: HabitService
 
-    /// The backup document, built as a JSON value directly (no text round trip: 10 years are 2 million values).
-    func export() throws(ServiceError) -> JSONValue {
+    /// Sends the backup as a stream: the header, then each page of rows as it is read (one page in memory,
+    /// whatever the store's size; the client's reading paces the reads). The last page ends the call.
+    func export(reply: (Backup.Export.Reply, _ continues: Bool?) async throws -> Void) async throws {
         let now = context.clock.now()
-        let backup = try storing { () throws(StoreError) in try context.store.backups.backup(exportedAt: now.description) }
-        let tables = backup.tables.mapValues { rows in JSONValue.array(rows.map { .object($0.mapValues(Self.json)) }) }
-        return .object([
-            "format": .string(backup.format), "version": .number(Double(backup.version)), "schema": .string(backup.schema),
-            "exportedAt": .string(backup.exportedAt), "tables": .object(tables),
-        ])
+        var pages = try storing { () throws(StoreError) in try context.store.backups.pages() }
+        let header = Backup.Header(format: StoreBackup.formatName, version: StoreBackup.currentVersion, schema: pages.schema, exportedAt: now.description)
+        try await reply(.init(header: header), true)
+        var page = try storing { () throws(StoreError) in try pages.next() }
+        while let current = page {
+            page = try storing { () throws(StoreError) in try pages.next() }
+            try await reply(.init(table: current.table, rows: current.rows.map { .object($0.mapValues(Self.json)) }), page == nil ? nil : true)
+            await yieldToQueuedWork()  // the page was read and sent: let the other calls and firings in
+        }
     }
 
     private static func json(_ value: StoreValue) -> JSONValue {
@@ -75,7 +79,10 @@ struct BackupService: Sendable {
 /// The methods of `io.remindd.Backup`, answered by ``BackupService``.
 extension BackupService {
     func register(in router: inout MethodRouter) {
-        router.on(Backup.Export.self) { _ in .init(backup: try export()) }
+        router.stream(Backup.Export.self) { call, _, reply in
+            guard call.more == true else { throw VarlinkError.expectedMore() }
+            try await export(reply: reply)
+        }
         router.on(Backup.Import.self) { p in .init(tables: try await restore(path: p.path, merge: p.merge ?? false)) }
         router.on(Backup.ImportLoop.self) { p in try await importLoop(path: p.path) }
     }

@@ -20,13 +20,41 @@ public struct TableCount: Codable, Sendable, Hashable {
 }
 
 extension Backup {
-    /// Every table of the store, row by row (the document `remindctl export` writes).
+    /// What a backup says about itself before its rows.
+    public struct Header: Codable, Sendable, Hashable {
+        public var format: String
+        public var version: Int
+        public var schema: String
+        public var exportedAt: String
+        public init(format: String, version: Int, schema: String, exportedAt: String) {
+            (self.format, self.version, self.schema, self.exportedAt) = (format, version, schema, exportedAt)
+        }
+    }
+
+    /// Every table of the store, row by row, as a stream (a `more` call): the header first, then pages of one
+    /// table's rows (every table at least once), the last reply without `continues`. `remindctl export` writes
+    /// them out as one document as they come; the daemon holds one page at a time.
     public enum Export: BackupMethod {
         public typealias Parameters = NoFields
         public struct Reply: Codable, Sendable, Hashable, JSONValueConvertible {
-            public var backup: JSONValue
-            public init(backup: JSONValue) { self.backup = backup }
-            public var jsonValue: JSONValue { .object(["backup": backup]) }
+            public var header: Header?
+            public var table: String?
+            public var rows: [JSONValue]?
+            public init(header: Header? = nil, table: String? = nil, rows: [JSONValue]? = nil) {
+                (self.header, self.table, self.rows) = (header, table, rows)
+            }
+            public var jsonValue: JSONValue {
+                var fields: [String: JSONValue] = [:]
+                if let header {
+                    fields["header"] = .object([
+                        "format": .string(header.format), "version": .number(Double(header.version)), "schema": .string(header.schema),
+                        "exportedAt": .string(header.exportedAt),
+                    ])
+                }
+                if let table { fields["table"] = .string(table) }
+                if let rows { fields["rows"] = .array(rows) }
+                return .object(fields)
+            }
         }
     }
 

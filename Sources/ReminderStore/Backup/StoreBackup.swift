@@ -70,6 +70,10 @@ public struct StoreBackup: Codable, Sendable, Equatable {
     public var exportedAt: String
     /// Each table's rows in rowid order, as column name to value.
     public var tables: [String: [[String: StoreValue]]]
+
+    public init(format: String, version: Int, schema: String, exportedAt: String, tables: [String: [[String: StoreValue]]]) {
+        (self.format, self.version, self.schema, self.exportedAt, self.tables) = (format, version, schema, exportedAt, tables)
+    }
 }
 
 /// What a restore did: rows added and rows skipped (exact duplicates, or a key already there) per table.
@@ -87,21 +91,6 @@ public struct BackupRefused: Error, Sendable, Equatable, CustomStringConvertible
 /// trackers (the backup service's store).
 public struct BackupStore: Sendable {
     let database: ReminderStore
-
-    /// Every row of every table.
-    public func backup(exportedAt: String) throws(StoreError) -> StoreBackup {
-        try database.read { db in
-            var tables: [String: [[String: StoreValue]]] = [:]
-            for table in ReminderStore.backupTables {
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) ORDER BY rowid")
-                tables[table] = rows.map { row in
-                    Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, StoreValue(row[$0] as DatabaseValue)) })
-                }
-            }
-            let schema = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last ?? ""
-            return StoreBackup(format: StoreBackup.formatName, version: StoreBackup.currentVersion, schema: schema, exportedAt: exportedAt, tables: tables)
-        }
-    }
 
     /// Whether the store holds anything of the user's: a row in any table but the built-in reminders
     /// (`builtIn` names) and what the daemon writes by itself (notices, the handled-through marks).

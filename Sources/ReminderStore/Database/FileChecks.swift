@@ -65,48 +65,6 @@ struct FileIdentity: Hashable, Sendable {
     }
 }
 
-/// One SQLite connection through the C API, closed with the value, for the checks made before GRDB opens the
-/// file. (Not a GRDB queue: freeing one hands its dispatch queue to libdispatch's thread pool, whose monitor
-/// then wakes the idle daemon every second.)
-final class SQLiteConnection {
-    private var connection: OpaquePointer?
-    /// The store's path, for error messages (the file opened may be a temporary one).
-    let reportedPath: String
-
-    /// Opens `path` read-only, or read-write and created when `create`.
-    init(path: String, create: Bool, reportedPath: String) throws(StoreError) {
-        self.reportedPath = reportedPath
-        let flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
-        guard sqlite3_open_v2(path, &connection, flags, nil) == SQLITE_OK else {
-            // The handle SQLite returns even then is closed by deinit (it runs once every property is set).
-            throw .unavailable(path: reportedPath, detail: String(cString: sqlite3_errmsg(connection)))
-        }
-    }
-
-    deinit { sqlite3_close_v2(connection) }
-
-    /// Runs one statement and returns its first column, row by row.
-    func strings(_ sql: String) throws(StoreError) -> [String] {
-        var statement: OpaquePointer?
-        defer { sqlite3_finalize(statement) }
-        try check(sqlite3_prepare_v2(connection, sql, -1, &statement, nil), expected: SQLITE_OK)
-        var rows: [String] = []
-        while true {
-            let step = sqlite3_step(statement)
-            if step == SQLITE_DONE { return rows }
-            try check(step, expected: SQLITE_ROW)
-            rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
-        }
-    }
-
-    private func check(_ code: Int32, expected: Int32) throws(StoreError) {
-        if code == expected { return }
-        let message = String(cString: sqlite3_errmsg(connection))
-        if code == SQLITE_NOTADB || code == SQLITE_CORRUPT { throw .corrupt(path: reportedPath, detail: message) }
-        throw .unavailable(path: reportedPath, detail: message)
-    }
-}
-
 /// An exclusive `flock` on a file next to the store, held for as long as the store is open, with the
 /// holder's pid written in it: a second daemon on the same state refuses to start and names the first.
 final class InstanceLock: Sendable {
