@@ -91,6 +91,10 @@ struct BackupTests {
             ($0 as? VarlinkError)?.string("message")?.contains("add --merge") == true
         }
         #expect(try await tables(other) == before)
+        // Decided before the file is opened: a store with data refuses even a file that is not there.
+        await #expect { try await other.call(Backup.Import.self, .init(path: directory + "/not-there.json")) } throws: {
+            ($0 as? VarlinkError)?.string("message")?.contains("already holds") == true
+        }
 
         let merged = try await other.call(Backup.Import.self, .init(path: path, merge: true))
         let reminders = try #require(merged.tables.first { $0.table == "reminder" })

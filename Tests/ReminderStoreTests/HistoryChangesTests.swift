@@ -72,12 +72,28 @@ struct HistoryChangesTests {
         _ = try store.intake.log(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
         try store.habits.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: [])])
         var pages = try store.backups.pages(pageSize: 1)
-        var backup = StoreBackup(format: StoreBackup.formatName, version: StoreBackup.currentVersion, schema: pages.schema, exportedAt: "now", tables: [:])
-        while let page = try pages.next() { backup.tables[page.table, default: []] += page.rows }
+        var tables: [String: [[String: Any]]] = [:]
+        while let page = try pages.next() {
+            tables[page.table, default: []] += page.rows.map { row in
+                row.mapValues { value -> Any in
+                    switch value {
+                    case .null: NSNull()
+                    case .integer(let number): number
+                    case .real(let number): number
+                    case .text(let text): text
+                    case .blob(let bytes): ["base64": bytes.base64EncodedString()]
+                    }
+                }
+            }
+        }
+        let document: [String: Any] = ["format": BackupFormat.name, "version": 1, "schema": pages.schema, "exportedAt": "now", "tables": tables]
+        let path = NSTemporaryDirectory() + "remindd-restore-\(UUID().uuidString).json"
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }  // (a temporary file: nothing to report if it is gone)
         _ = try store.takeHistoryChanges()
         let other = try ReminderStore(database: try DatabaseQueue())
         _ = try other.takeHistoryChanges()
-        _ = try other.backups.restore(backup, merge: false)
+        _ = try other.backups.restore(path: path, merge: false)
         let changes = try other.takeHistoryChanges()
         #expect(changes.goals[meds.id!] == HistoryChanges.everything)
         #expect(changes.goals[drops.id!] == HistoryChanges.everything)

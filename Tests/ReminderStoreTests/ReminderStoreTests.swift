@@ -53,6 +53,52 @@ struct ReminderStoreTests {
         #expect(pages.schema == ReminderStore.migrator.migrations.last)
     }
 
+    /// A backup as older remindd wrote it (keys sorted: `tables` before `version`, `reminder` after `intake`),
+    /// with an id beyond a Double's 53 bits, is read row by row and restored exactly.
+    @Test func aBackupFileIsReadInAnyKeyOrderWithExactIntegers() throws {
+        let store = try ReminderStore(path: path)
+        let file = directory + "/backup.json"
+        let schema = ReminderStore.migrator.migrations.last!
+        try """
+            {"exportedAt": "now", "format": "remindd-backup", "schema": "\(schema)", "tables": {
+              "intake": [ {"id": 9007199254740993, "reminderId": 4, "at": 1795000000, "timeZone": "UTC"}
+                 , {"id": 2, "reminderId": 4, "at": 1795000060, "timeZone": "UTC"} ],
+              "reminder": [{"id": 4, "name": "Caf\\u00e9 \\"late\\"", "rule": "{\\"daily\\":true,\\"at\\":\\"08:00\\"}", "timeZone": null,
+                            "enabled": 1, "createdAt": 1795000000, "handledThrough": 1795000000}]
+            }, "version": 1}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let report = try store.backups.restore(path: file, merge: false)
+        #expect(report.added["intake"] == 2 && report.added["reminder"] == 1)
+        #expect(try store.reminders.all().map(\.name) == ["Café \"late\""])
+        #expect(try store.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM intake ORDER BY at") } == [9_007_199_254_740_993, 2])
+    }
+
+    @Test(arguments: [
+        (#"{"format": "remindd-backup", "version": 1, "schema": "v1", "tables": {"intake": [{"id": 1, "#, "the file ends in the middle"),
+        (#"{"format": "remindd-backup", "version": 1, "schema": "v1", "tables": {"intake": [[1, 2]]}}"#, "expected '{'"),
+        (#"{"format": "remindd-backup", "version": 1, "schema": "v1", "tables": {"food": [{"name": true}]}}"#, "not a column value"),
+        (#"{"format": "remindd-backup", "version": 1, "schema": "v1", "tables": {"food": [], "food": []}}"#, "the table 'food' comes twice"),
+        (#"{"format": "remindd-backup", "version": 1, "schema": "v1", "tables": {}} trailing"#, "something follows the document"),
+        (#"{"format": "remindd-backup", "schema": "v1", "tables": {}}"#, "no 'version'"),
+    ])
+    func aDamagedBackupFileIsRefusedWithItsPlaceAndChangesNothing(_ content: String, _ reason: String) throws {
+        let store = try ReminderStore(path: path)
+        let before = try store.reminders.all()
+        let file = directory + "/damaged.json"
+        try content.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect { try store.backups.restore(path: file, merge: false) } throws: { error in
+            "\(error)".contains(reason) && "\(error)".hasPrefix("not a remindd backup, or is damaged")
+        }
+        #expect(try store.reminders.all() == before)
+    }
+
+    @Test func aPipeIsRefusedAtOnceNotReadFrom() throws {
+        let store = try ReminderStore(path: path)
+        let pipe = directory + "/pipe.json"
+        #expect(mkfifo(pipe, 0o600) == 0)
+        #expect { try store.backups.restore(path: pipe, merge: false) } throws: { "\($0)".contains("not a regular file") }
+    }
+
     @Test func firingsOfAnOlderStoreSurviveTheReplannedMigration() throws {
         let old = try DatabaseQueue(path: path)
         try ReminderStore.migrator.migrate(old, upTo: "v4-snoozes")

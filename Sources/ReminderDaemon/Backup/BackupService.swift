@@ -16,7 +16,7 @@ struct BackupService: Sendable {
     func export(reply: (Backup.Export.Reply, _ continues: Bool?) async throws -> Void) async throws {
         let now = context.clock.now()
         var pages = try storing { () throws(StoreError) in try context.store.backups.pages() }
-        let header = Backup.Header(format: StoreBackup.formatName, version: StoreBackup.currentVersion, schema: pages.schema, exportedAt: now.description)
+        let header = Backup.Header(format: BackupFormat.name, version: Int(BackupFormat.currentVersion), schema: pages.schema, exportedAt: now.description)
         try await reply(.init(header: header), true)
         var page = try storing { () throws(StoreError) in try pages.next() }
         while let current = page {
@@ -36,43 +36,26 @@ struct BackupService: Sendable {
         }
     }
 
+    /// Restores the backup file at `path`. A store that holds data is refused (without `merge`) before the file
+    /// is opened; a newer format or an unknown table before any row is read; the rows are read one at a time.
     func restore(path: String, merge: Bool) async throws(ServiceError) -> [TableCount] {
         guard path.hasPrefix("/") else { throw .invalidInput(parameter: "path", message: "give the backup's absolute path, not '\(path)'") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .invalidInput(parameter: "path", message: "cannot read \(path): no such file, or not readable by remindd")
-        }
-        let backup: StoreBackup
-        do {
-            backup = try JSONDecoder().decode(StoreBackup.self, from: data)
-        } catch {
-            throw .invalidInput(parameter: "path", message: "\(path) is not a remindd backup, or is damaged (\(Self.reason(error))): nothing was changed")
-        }
         let builtIn: Set<String> = [ReminderService.restCheckInName]
         if !merge, try storing({ () throws(StoreError) in try context.store.backups.holdsUserData(builtIn: builtIn) }) {
             throw .invalidInput(parameter: "merge", message: "the store already holds reminders or logs: import into an empty store, or add --merge to add what is not there yet")
         }
         let report: RestoreReport
         do {
-            report = try context.store.backups.restore(backup, merge: merge)
+            report = try context.store.backups.restore(path: path, merge: merge)
         } catch let refused as BackupRefused {
-            throw .invalidInput(parameter: "path", message: "\(path): \(refused.description); nothing was changed")
+            let subject = refused.description.hasPrefix("not a remindd backup") ? "\(path) is \(refused.description)" : "\(path): \(refused.description)"
+            throw .invalidInput(parameter: "path", message: "\(subject); nothing was changed")
         } catch {
             throw ServiceError(mapping: error)
         }
         do { try await scheduling.load() } catch { throw ServiceError(error) }
         await habits.changed(now: context.clock.now(), activity: .unknown)
         return report.added.keys.sorted().map { TableCount(table: $0, added: report.added[$0] ?? 0, skipped: report.skipped[$0] ?? 0) }
-    }
-
-    /// What a decoder found wrong, in a few words.
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, _): "no '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' is not what it should be"
-        case DecodingError.dataCorrupted(let context): context.debugDescription
-        default: "\(error)"
-        }
     }
 }
 

@@ -2,37 +2,13 @@ import Foundation
 import GRDB
 
 /// A value of one column of one row, as SQLite keeps it.
-public enum StoreValue: Codable, Sendable, Hashable {
+public enum StoreValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     /// Bytes, written in JSON as `{"base64": "..."}`.
     case blob(Data)
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null; return }
-        if let integer = try? container.decode(Int64.self) { self = .integer(integer); return }
-        if let real = try? container.decode(Double.self) { self = .real(real); return }
-        if let text = try? container.decode(String.self) { self = .text(text); return }
-        struct Blob: Decodable { let base64: String }
-        guard let bytes = Data(base64Encoded: try container.decode(Blob.self).base64) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a blob that is not base64")
-        }
-        self = .blob(bytes)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .integer(let value): try container.encode(value)
-        case .real(let value): try container.encode(value)
-        case .text(let value): try container.encode(value)
-        case .blob(let bytes): try container.encode(["base64": bytes.base64EncodedString()])
-        }
-    }
 
     init(_ value: DatabaseValue) {
         switch value.storage {
@@ -55,25 +31,11 @@ public enum StoreValue: Codable, Sendable, Hashable {
     }
 }
 
-/// Everything the store holds, table by table and row by row: a lossless backup (`remindctl export`) that
-/// ``BackupStore/restore(_:merge:)`` reads back.
-public struct StoreBackup: Codable, Sendable, Equatable {
-    public static let formatName = "remindd-backup"
+/// The backup document's format (`remindctl export` writes it; ``BackupStore/restore(path:merge:)`` reads it).
+public enum BackupFormat {
+    public static let name = "remindd-backup"
     /// The version of this format this remindd writes and reads.
-    public static let currentVersion = 1
-
-    public var format: String
-    public var version: Int
-    /// The store's last schema migration when it was written (`v8-repeats-and-skips`).
-    public var schema: String
-    /// When it was written (UTC, ISO 8601).
-    public var exportedAt: String
-    /// Each table's rows in rowid order, as column name to value.
-    public var tables: [String: [[String: StoreValue]]]
-
-    public init(format: String, version: Int, schema: String, exportedAt: String, tables: [String: [[String: StoreValue]]]) {
-        (self.format, self.version, self.schema, self.exportedAt, self.tables) = (format, version, schema, exportedAt, tables)
-    }
+    public static let currentVersion: Int64 = 1
 }
 
 /// What a restore did: rows added and rows skipped (exact duplicates, or a key already there) per table.
@@ -105,46 +67,57 @@ public struct BackupStore: Sendable {
         }
     }
 
-    /// Restores `backup` in one transaction: into an empty store it replaces every table with the backup's
-    /// rows (an identical state); with `merge`, it adds the rows that are not already there (a reminder is the
-    /// same by name; rows of other tables by every column but their id), with the ids of reminders mapped.
-    /// - Throws: ``BackupRefused`` (a newer format or schema, a table or column this store does not have, a value
-    ///   that ``BackupRowCheck`` refuses, with its place), and nothing is changed.
-    public func restore(_ backup: StoreBackup, merge: Bool) throws -> RestoreReport {
-        guard backup.format == StoreBackup.formatName else {
-            throw BackupRefused(description: "not a remindd backup (format '\(backup.format)')")
+    /// Restores the backup file at `path` in one transaction: into an empty store it replaces every table with
+    /// the backup's rows (an identical state); with `merge`, it adds the rows that are not already there (a
+    /// reminder is the same by name; rows of other tables by every column but their id), with the ids of
+    /// reminders mapped. The file is read in two passes (``BackupFile``), a row at a time.
+    /// - Throws: ``BackupRefused`` (not a regular file, damaged, a newer format or schema, a table or column this
+    ///   store does not have, a value that ``BackupRowCheck`` refuses, with its place), and nothing is changed.
+    public func restore(path: String, merge: Bool) throws -> RestoreReport {
+        let file = try BackupFile(path: path)
+        let index: BackupFile.Index
+        do { index = try file.index() } catch { throw BackupRefused(description: "not a remindd backup, or is damaged (\(error))") }
+        guard let format = index.format else { throw BackupRefused(description: "not a remindd backup, or is damaged (no 'format')") }
+        guard format == BackupFormat.name else { throw BackupRefused(description: "not a remindd backup (format '\(format)')") }
+        guard let version = index.version, let schema = index.schema else {
+            throw BackupRefused(description: "not a remindd backup, or is damaged (no '\(index.version == nil ? "version" : "schema")')")
         }
-        guard backup.version <= StoreBackup.currentVersion else {
-            throw BackupRefused(description: "written by a newer remindd (backup format \(backup.version), this one reads \(StoreBackup.currentVersion)): update remindd")
+        guard version <= BackupFormat.currentVersion else {
+            throw BackupRefused(description: "written by a newer remindd (backup format \(version), this one reads \(BackupFormat.currentVersion)): update remindd")
         }
-        guard ReminderStore.migrator.migrations.contains(backup.schema) else {
-            throw BackupRefused(description: "written by a newer remindd (its database schema '\(backup.schema)' is unknown here): update remindd")
+        guard ReminderStore.migrator.migrations.contains(schema) else {
+            throw BackupRefused(description: "written by a newer remindd (its database schema '\(schema)' is unknown here): update remindd")
+        }
+        let tables = ReminderStore.backupTables
+        if let unknown = index.tables.keys.sorted().first(where: { !tables.contains($0) }) {
+            throw BackupRefused(description: "the backup has a table '\(unknown)' this remindd does not know: update remindd")
         }
         var report = RestoreReport(added: [:], skipped: [:])
         if let fileProblem = database.fileProblem { throw fileProblem }
         do {
             try database.writer.write { db in
-                let tables = ReminderStore.backupTables
-                for name in backup.tables.keys where !tables.contains(name) {
-                    throw BackupRefused(description: "the backup has a table '\(name)' this remindd does not know: update remindd")
-                }
                 var reminderIDs: [Int64: Int64] = [:]
+                // In the order of the schema (reminders first: the other rows' reminder ids are mapped from them).
                 for table in tables {
-                    let rows = backup.tables[table] ?? []
                     let columns = Set(try db.columns(in: table).map(\.name))
-                    if let unknown = rows.lazy.flatMap(\.keys).first(where: { !columns.contains($0) }) {
-                        throw BackupRefused(description: "the backup's table '\(table)' has a column '\(unknown)' this remindd does not know: update remindd")
-                    }
                     let check = try BackupRowCheck(table: table, db)
-                    for (index, row) in rows.enumerated() { try check.check(row, index: index) }
                     if !merge { try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") }
                     report.added[table] = 0
                     report.skipped[table] = 0
                     var present = PresentRows(table: table)
-                    for row in rows {
-                        let added = try Self.insert(row, into: table, db, merge: merge, reminderIDs: &reminderIDs, present: &present)
-                        report.added[table, default: 0] += added ? 1 : 0
-                        report.skipped[table, default: 0] += added ? 0 : 1
+                    guard let offset = index.tables[table] else { continue }
+                    do {
+                        try file.rows(at: offset) { row, place in
+                            if let unknown = row.keys.sorted().first(where: { !columns.contains($0) }) {
+                                throw BackupRefused(description: "the backup's table '\(table)' has a column '\(unknown)' this remindd does not know: update remindd")
+                            }
+                            try check.check(row, index: place)
+                            let added = try Self.insert(row, into: table, db, merge: merge, reminderIDs: &reminderIDs, present: &present)
+                            report.added[table, default: 0] += added ? 1 : 0
+                            report.skipped[table, default: 0] += added ? 0 : 1
+                        }
+                    } catch let damaged as BackupFile.Damaged {
+                        throw BackupRefused(description: "not a remindd backup, or is damaged (\(damaged))")
                     }
                 }
             }
