@@ -47,7 +47,7 @@ struct HistoryChangesTests {
     }
 
     @Test func restDaysAreReportedAsDayNumbers() throws {
-        try store.habits.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: []), (date: "2026-10-30", reason: "sick", lightActivities: [])])
+        try store.habits.markRestDays([RestDayRecord(date: "2026-11-03", reason: "sick", activities: []), RestDayRecord(date: "2026-10-30", reason: "sick", activities: [])])
         #expect(try store.takeHistoryChanges() == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 10, day: 30)!.dayNumber))
         _ = try store.habits.unmarkRestDay("2026-11-03")
         #expect(try store.takeHistoryChanges() == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 11, day: 3)!.dayNumber))
@@ -70,7 +70,7 @@ struct HistoryChangesTests {
 
     @Test func aRestoreReportsEveryReminderAndRestDay() throws {
         _ = try store.intake.log(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
-        try store.habits.markRestDays([(date: "2026-11-03", reason: "sick", lightActivities: [])])
+        try store.habits.markRestDays([RestDayRecord(date: "2026-11-03", reason: "sick", activities: [])])
         var pages = try store.backups.pages(pageSize: 1)
         var tables: [String: [[String: Any]]] = [:]
         while let page = try pages.next() {

@@ -163,7 +163,7 @@ struct ReminderStoreTests {
         try store.close()
         let reopened = try ReminderStore(path: path)
         let pending = try reopened.firings.snoozes()
-        #expect(pending.count == 1 && pending[0].reminderID == reminder.id && pending[0].dueAt == now.adding(seconds: 900))
+        #expect(pending.count == 1 && pending[0].reminderId == reminder.id && pending[0].dueAt == now.adding(seconds: 900).secondsSinceEpoch)
         try reopened.firings.removeSnooze(reminderID: reminder.id!, scheduledAt: now)
         #expect(try reopened.firings.snoozes().isEmpty)
     }
@@ -273,6 +273,17 @@ struct ReminderStoreTests {
                 .map { ($0, Set(try db.columns(in: $0).map(\.name))) }
         }
         #expect(Dictionary(uniqueKeysWithValues: tables) == ReminderStore.expectedSchema)
+    }
+
+    /// Each table has its record type (adding a table means a migration, a record type and the feature store that
+    /// owns it): a table without one fails here.
+    @Test func everyTableHasItsRecordType() {
+        let records: [any TableRecord.Type] = [
+            StoredReminder.self, IntakeRecord.self, FiringRecord.self, OutcomeRecord.self, SnoozeRecord.self, RestDayRecord.self,
+            RecoveryRecord.self, HabitNoticeRecord.self, WorkoutRecord.self, FoodRecord.self, ProfileRecord.self, StoreInstanceRecord.self,
+        ]
+        #expect(Set(records.map { $0.databaseTableName }) == Set(ReminderStore.expectedSchema.keys))
+        #expect(Set(ReminderStore.backupTables).union(ReminderStore.internalTables) == Set(ReminderStore.expectedSchema.keys))
     }
 
     /// A broken link at the database's path (the disk it points to is not mounted) was replaced by a new,

@@ -92,10 +92,11 @@ struct HabitService: Sendable {
             let counted = try countedActivities(through: instant)
             let rest = try context.store.habits.restDays().compactMap { day -> RestDay? in
                 guard let date = ISO8601.parseDate(day.date) else { return nil }
-                return RestDay(date: date, reason: RestReason(name: day.reason) ?? .other, lightActivities: day.lightActivities)
+                return RestDay(date: date, reason: RestReason(name: day.reason) ?? .other, lightActivities: day.activities)
             }
-            let recovery = try context.store.habits.recovery().map { used throws(ServiceError) in
-                Recovery(days: used.days, usedOn: try day(at: used.usedAt).day)
+            var recovery: Recovery?
+            if let used = try context.store.habits.recovery(), let days = used.days {
+                recovery = Recovery(days: days, usedOn: try day(at: Instant(secondsSinceEpoch: used.usedAt)).day)
             }
             return StreakEngine.report(days: counted, restDays: rest, recovered: recovery, now: try day(at: instant).now)
         } catch {
@@ -144,7 +145,7 @@ struct HabitService: Sendable {
             restReason = .recovery
         }
         let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
-        try storing { () throws(StoreError) in try context.store.habits.markRestDays(dates.map { ($0, restReason.rawValue, light) }) }
+        try storing { () throws(StoreError) in try context.store.habits.markRestDays(dates.map { RestDayRecord(date: $0, reason: restReason.rawValue, activities: light) }) }
         await changed(now: now)
         return dates
     }
@@ -167,7 +168,7 @@ struct HabitService: Sendable {
         let stored = try storing { () throws(StoreError) in try context.store.habits.restDays() }
         return stored.compactMap { day -> RestDayValue? in
             guard let date = ISO8601.parseDate(day.date), first.map({ date >= $0 }) ?? true, last.map({ date <= $0 }) ?? true else { return nil }
-            return RestDayValue(date: day.date, reason: day.reason, light: day.lightActivities, planned: date.dayNumber > today)
+            return RestDayValue(date: day.date, reason: day.reason, light: day.activities, planned: date.dayNumber > today)
         }
     }
 

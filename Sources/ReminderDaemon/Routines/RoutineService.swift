@@ -87,7 +87,7 @@ struct RoutineService: Sendable {
             created.append(try await reminders.add(name: reminder.name, rule: reminder.rule, timeZone: nil, enabled: true).id)
         }
         let plannedRest = plan.restDays.map(\.description)
-        try storing { () throws(StoreError) in try context.store.habits.markRestDays(plannedRest.map { ($0, "Recovery", ["\(routine.name): rest day"]) }) }
+        try storing { () throws(StoreError) in try context.store.habits.markRestDays(plannedRest.map { RestDayRecord(date: $0, reason: "Recovery", activities: ["\(routine.name): rest day"]) }) }
         if !plannedRest.isEmpty { await habits.changed(now: now) }
         let stored = StoredSelection(routine: routine.id, starts: start.description, remind: remind, reminders: created, restDays: plannedRest)
         let encoder = JSONEncoder()

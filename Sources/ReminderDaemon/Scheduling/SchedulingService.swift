@@ -173,7 +173,7 @@ actor SchedulingService {
 
     /// Loads the snoozes recorded before a restart (their reminders' rules and zones as they are now).
     private func restoreSnoozes() {
-        let stored: [(reminderID: Int64, scheduledAt: Instant, dueAt: Instant)]
+        let stored: [SnoozeRecord]
         do {
             stored = try context.store.firings.snoozes()
         } catch {
@@ -182,8 +182,9 @@ actor SchedulingService {
         var reminders = ReminderLookup()
         snoozes = [:]
         for snooze in stored {
-            guard let firing = restoredFiring(snooze.reminderID, at: snooze.scheduledAt, slotsDue: 1, &reminders) else { continue }
-            snoozes[OccurrenceKey(firing)] = (snooze.dueAt, firing)
+            let scheduledAt = Instant(secondsSinceEpoch: snooze.scheduledAt)
+            guard let firing = restoredFiring(snooze.reminderId, at: scheduledAt, slotsDue: 1, &reminders) else { continue }
+            snoozes[OccurrenceKey(firing)] = (Instant(secondsSinceEpoch: snooze.dueAt), firing)
         }
     }
 

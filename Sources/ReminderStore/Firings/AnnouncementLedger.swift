@@ -10,7 +10,7 @@ extension FiringsStore {
         try database.read { db in
             // A store whose row was deleted by hand answers a fixed id: no firing of it is then found in the
             // journal, so an unconfirmed one is announced again rather than lost.
-            try String.fetchOne(db, sql: "SELECT id FROM storeInstance LIMIT 1") ?? "unknown"
+            try StoreInstanceRecord.fetchOne(db)?.id ?? "unknown"
         }
     }
 
@@ -34,4 +34,11 @@ extension FiringsStore {
             try FiringRecord.filter(Column("confirmed") == false).order(Column("id")).fetchAll(db)
         }
     }
+}
+
+/// The store's own id (table `storeInstance`, one row, written by the migration that made it).
+struct StoreInstanceRecord: Codable, FetchableRecord, TableRecord {
+    static let databaseTableName = "storeInstance"
+
+    var id: String
 }

@@ -12,29 +12,20 @@ public struct FiringsStore: Sendable {
     /// of the same occurrence.
     public func setSnooze(reminderID: Int64, scheduledAt: Instant, dueAt: Instant) throws(StoreError) {
         try database.write { db in
-            try db.execute(
-                sql: "DELETE FROM snooze WHERE reminderId = ? AND scheduledAt = ?", arguments: [reminderID, scheduledAt.secondsSinceEpoch])
-            try db.execute(
-                sql: "INSERT INTO snooze (reminderId, scheduledAt, dueAt) VALUES (?, ?, ?)",
-                arguments: [reminderID, scheduledAt.secondsSinceEpoch, dueAt.secondsSinceEpoch])
+            _ = try SnoozeRecord.of(reminderID: reminderID, scheduledAt: scheduledAt).deleteAll(db)
+            var record = SnoozeRecord(id: nil, reminderId: reminderID, scheduledAt: scheduledAt.secondsSinceEpoch, dueAt: dueAt.secondsSinceEpoch)
+            try record.insert(db)
         }
     }
 
-    /// Every pending snooze: reminder, the repeated firing's instant, and when to repeat it.
-    public func snoozes() throws(StoreError) -> [(reminderID: Int64, scheduledAt: Instant, dueAt: Instant)] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT reminderId, scheduledAt, dueAt FROM snooze ORDER BY dueAt").map {
-                ($0[0], Instant(secondsSinceEpoch: $0[1]), Instant(secondsSinceEpoch: $0[2]))
-            }
-        }
+    /// Every pending snooze, the next due first.
+    public func snoozes() throws(StoreError) -> [SnoozeRecord] {
+        try database.read { db in try SnoozeRecord.order(SnoozeRecord.Columns.dueAt).fetchAll(db) }
     }
 
     /// Forgets the snooze of an occurrence (announced, or cancelled by a log or a skip).
     public func removeSnooze(reminderID: Int64, scheduledAt: Instant) throws(StoreError) {
-        try database.write { db in
-            try db.execute(
-                sql: "DELETE FROM snooze WHERE reminderId = ? AND scheduledAt = ?", arguments: [reminderID, scheduledAt.secondsSinceEpoch])
-        }
+        try database.write { db in _ = try SnoozeRecord.of(reminderID: reminderID, scheduledAt: scheduledAt).deleteAll(db) }
     }
 
     // MARK: Firings

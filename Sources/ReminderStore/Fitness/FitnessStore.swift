@@ -5,7 +5,6 @@ import ReminderCore
 public struct FitnessStore: Sendable {
     let database: ReminderStore
 
-
     /// A logged workout or food entry, as stored.
     public struct LogEntry: Sendable, Hashable {
         public var id: Int64
@@ -21,19 +20,18 @@ public struct FitnessStore: Sendable {
 
     public func addWorkout(exercise: String, minutes: Int, intensity: String, met: Double, kcal: Int, at: Instant, timeZone: String) throws(StoreError) -> Int64 {
         try database.write { db in
-            try db.execute(
-                sql: "INSERT INTO workout (exercise, minutes, intensity, met, kcal, at, timeZone) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [exercise, minutes, intensity, met, kcal, at.secondsSinceEpoch, timeZone])
+            var record = WorkoutRecord(
+                id: nil, exercise: exercise, minutes: minutes, intensity: intensity, met: met, kcal: kcal, at: at.secondsSinceEpoch, timeZone: timeZone)
+            try record.insert(db)
             return db.lastInsertedRowID
         }
     }
 
     public func updateWorkout(id: Int64, minutes: Int, intensity: String, met: Double, kcal: Int) throws(StoreError) {
         try database.write { db in
-            try db.execute(
-                sql: "UPDATE workout SET minutes = ?, intensity = ?, met = ?, kcal = ? WHERE id = ?",
-                arguments: [minutes, intensity, met, kcal, id])
-            guard db.changesCount > 0 else { throw StoreError.notFound("workout \(id)") }
+            guard var record = try WorkoutRecord.fetchOne(db, key: id) else { throw StoreError.notFound("workout \(id)") }
+            (record.minutes, record.intensity, record.met, record.kcal) = (minutes, intensity, met, kcal)
+            try record.update(db)
         }
     }
 
@@ -41,8 +39,9 @@ public struct FitnessStore: Sendable {
     /// - Returns: the entry, or nil when there is none with that id.
     public func deleteEntry(table: EntryTable, id: Int64) throws(StoreError) -> LogEntry? {
         try database.write { db in
-            try Row.fetchOne(db, sql: "DELETE FROM \(table.rawValue) WHERE id = ? RETURNING \(table.columns)", arguments: [id])
-                .map { table.entry($0) }
+            let entry = try table.entry(id: id, db)
+            if entry != nil { _ = try table == .workout ? WorkoutRecord.deleteOne(db, key: id) : FoodRecord.deleteOne(db, key: id) }
+            return entry
         }
     }
 
@@ -50,56 +49,74 @@ public struct FitnessStore: Sendable {
     public enum EntryTable: String, Sendable {
         case workout, food
 
-        fileprivate var columns: String {
-            self == .workout ? "id, exercise, kcal, at, timeZone, minutes, intensity, met" : "id, name, kcal, at, timeZone"
+        fileprivate func entry(id: Int64, _ db: Database) throws -> LogEntry? {
+            switch self {
+            case .workout: try WorkoutRecord.fetchOne(db, key: id).map(LogEntry.init)
+            case .food: try FoodRecord.fetchOne(db, key: id).map(LogEntry.init)
+            }
         }
 
-        fileprivate func entry(_ row: Row) -> LogEntry {
-            LogEntry(
-                id: row[0], name: row[1], kcal: row[2], at: Instant(secondsSinceEpoch: row[3]), timeZone: row[4],
-                minutes: self == .workout ? row[5] : nil, intensity: self == .workout ? row[6] : nil, met: self == .workout ? row[7] : nil)
+        fileprivate func entries(from: Instant, through: Instant, _ db: Database) throws -> [LogEntry] {
+            let range = from.secondsSinceEpoch...through.secondsSinceEpoch
+            return switch self {
+            case .workout:
+                try WorkoutRecord.filter(range.contains(WorkoutRecord.Columns.at)).order(WorkoutRecord.Columns.at, WorkoutRecord.Columns.id).fetchAll(db)
+                    .map(LogEntry.init)
+            case .food:
+                try FoodRecord.filter(range.contains(FoodRecord.Columns.at)).order(FoodRecord.Columns.at, FoodRecord.Columns.id).fetchAll(db).map(LogEntry.init)
+            }
         }
     }
 
     public func addFood(name: String, kcal: Int, at: Instant, timeZone: String) throws(StoreError) -> Int64 {
         try database.write { db in
-            try db.execute(sql: "INSERT INTO food (name, kcal, at, timeZone) VALUES (?, ?, ?, ?)", arguments: [name, kcal, at.secondsSinceEpoch, timeZone])
+            var record = FoodRecord(id: nil, name: name, kcal: kcal, at: at.secondsSinceEpoch, timeZone: timeZone)
+            try record.insert(db)
             return db.lastInsertedRowID
         }
     }
 
     /// One workout or food entry, or nil when there is none with that id.
     public func entry(_ table: EntryTable, id: Int64) throws(StoreError) -> LogEntry? {
-        try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(table.columns) FROM \(table.rawValue) WHERE id = ?", arguments: [id]).map { table.entry($0) }
-        }
+        try database.read { db in try table.entry(id: id, db) }
     }
 
     /// Workouts, or food entries, in a time range (inclusive), oldest first.
     public func entries(_ table: EntryTable, from: Instant, through: Instant) throws(StoreError) -> [LogEntry] {
-        try database.read { db in
-            let sql = "SELECT \(table.columns) FROM \(table.rawValue) WHERE at BETWEEN ? AND ? ORDER BY at, id"
-            return try Row.fetchAll(db, sql: sql, arguments: [from.secondsSinceEpoch, through.secondsSinceEpoch]).map { table.entry($0) }
-        }
+        try database.read { db in try table.entries(from: from, through: through, db) }
     }
 
     /// Deletes workouts and food entries before an instant (the config's retention).
     public func pruneEntries(before instant: Instant) throws(StoreError) {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM workout WHERE at < ?", arguments: [instant.secondsSinceEpoch])
-            try db.execute(sql: "DELETE FROM food WHERE at < ?", arguments: [instant.secondsSinceEpoch])
+            _ = try WorkoutRecord.filter(WorkoutRecord.Columns.at < instant.secondsSinceEpoch).deleteAll(db)
+            _ = try FoodRecord.filter(FoodRecord.Columns.at < instant.secondsSinceEpoch).deleteAll(db)
         }
     }
 
     public func setProfile(_ key: String, _ value: String) throws(StoreError) {
-        try database.write { db in try db.execute(sql: "INSERT OR REPLACE INTO profile (key, value) VALUES (?, ?)", arguments: [key, value]) }
+        try database.write { db in try ProfileRecord(key: key, value: value).upsert(db) }
     }
 
     public func removeProfile(_ key: String) throws(StoreError) {
-        try database.write { db in try db.execute(sql: "DELETE FROM profile WHERE key = ?", arguments: [key]) }
+        try database.write { db in _ = try ProfileRecord.deleteOne(db, key: key) }
     }
 
     public func profile(_ key: String) throws(StoreError) -> String? {
-        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM profile WHERE key = ?", arguments: [key]) }
+        try database.read { db in try ProfileRecord.fetchOne(db, key: key)?.value }
+    }
+}
+
+extension FitnessStore.LogEntry {
+    init(_ record: WorkoutRecord) {
+        self.init(
+            id: record.id ?? 0, name: record.exercise, kcal: record.kcal, at: Instant(secondsSinceEpoch: record.at), timeZone: record.timeZone,
+            minutes: record.minutes, intensity: record.intensity, met: record.met)
+    }
+
+    init(_ record: FoodRecord) {
+        self.init(
+            id: record.id ?? 0, name: record.name, kcal: record.kcal, at: Instant(secondsSinceEpoch: record.at), timeZone: record.timeZone,
+            minutes: nil, intensity: nil, met: nil)
     }
 }
