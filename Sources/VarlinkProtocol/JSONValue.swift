@@ -15,6 +15,7 @@ public enum JSONValue: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Each kind tried in turn: a mismatch only means "not this kind"; the last, an object, throws the error.
         if container.decodeNil() {
             self = .null
         } else if let value = try? container.decode(Bool.self) {

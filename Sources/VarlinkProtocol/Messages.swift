@@ -138,6 +138,8 @@ public enum VarlinkWire {
     public static func encode(_ message: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // The messages are this module's own Codable types, whose encoding cannot fail (no non-finite numbers:
+        // JSONValue refuses them when parsed).
         return Array((try? encoder.encode(message)) ?? Data("{}".utf8))
     }
 

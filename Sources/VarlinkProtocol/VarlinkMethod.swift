@@ -71,6 +71,7 @@ extension VarlinkErrorParameters {
     /// This error as raised by a method of `interface`.
     public func error(in interface: String) -> VarlinkError {
         let fields: [String: JSONValue]
+        // An error's fields are strings and numbers, which always encode; the name alone is still the error.
         if case .object(let object)? = try? JSONValue(encoding: self) { fields = object } else { fields = [:] }
         return VarlinkError(name: interface + "." + Self.errorName, parameters: fields)
     }

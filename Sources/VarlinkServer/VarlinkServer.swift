@@ -216,6 +216,7 @@ public struct VarlinkServer: Sendable {
     }
 
     private func dispatch(_ bytes: ByteBuffer, writer: ReplyWriter, closed: EventLoopFuture<Void>) async throws {
+        // Why it does not parse is not the client's business beyond this: the reply says what was expected.
         guard let call = try? VarlinkWire.call(from: bytes.readableBytesView) else {
             try await writer.send(Self.errorReply(protocolError("the message is not a JSON Varlink call object")))
             return

@@ -1,6 +1,7 @@
 import ReminderCore
 import ReminderInterface
 import Testing
+import VarlinkProtocol
 
 @testable import ReminderDaemon
 @testable import ReminderDaemonTesting
@@ -89,6 +90,21 @@ struct StoreFailureTests {
         await daemon.advance(to: instant("2026-03-02T09:05:00Z"))
         #expect(daemon.announcer.occurrences.isEmpty)
         #expect(try await daemon.history(of: "Pills").map(\.kind) == ["fired"])
+    }
+
+    /// `today` read the day's states with no logs when they could not be read, and showed a taken dose as due.
+    @Test func theDaysOccurrencesAreNotGuessedWhenLogsCannotBeRead() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        _ = try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T08:01:00Z"))
+        try await daemon.call("Log", ["reminder": "Pills"])
+        try daemon.setIntakeReadable(false)
+        await #expect { try await daemon.call("Occurrences", [:]) } throws: {
+            ($0 as? VarlinkError)?.name == "io.remindd.Reminders.StoreFailure"
+        }
+        try daemon.setIntakeReadable(true)
+        let answer = try await daemon.call("Occurrences", [:], as: Reminders.Occurrences.Reply.self)
+        #expect(answer.occurrences.filter { $0.reminderName == "Pills" }.map(\.state) == ["taken"])
     }
 
     @Test func aRestartWhileTheFiringWaitsAnnouncesItOnce() async throws {

@@ -30,6 +30,7 @@ enum LoopFiles {
             throw .invalidInput(parameter: "path", message: "\(folder) has no Habits.csv: give the folder of Loop's CSV export, or its .db backup")
         }
         var checkmarks: [String: String] = [:]
+        // Habits.csv was read from it just now; a folder that cannot be listed has no habit folders to read.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             if let data = FileManager.default.contents(atPath: folder + "/" + name + "/Checkmarks.csv") {
                 checkmarks[name] = String(decoding: data, as: UTF8.self)

@@ -36,9 +36,6 @@ struct FitnessService: Sendable {
         do { return exerciseValue(try WorkoutInput.exercise(name, in: exercises)) } catch { throw .invalidInput(parameter: error.parameter, message: error.message) }
     }
 
-    /// The profile's weight in kilograms (70 when not set).
-    private var weight: Double { (try? context.store.fitness.profile("weight-kg")).flatMap { $0.flatMap(Double.init) } ?? Calories.defaultWeightKilograms }
-
     /// The weight calories are computed with, and whether the user set it.
     func profile() throws(ServiceError) -> Fitness.ProfileGet.Reply {
         let stored = try storing { () throws(StoreError) in try context.store.fitness.profile("weight-kg") }.flatMap(Double.init)
@@ -66,6 +63,7 @@ struct FitnessService: Sendable {
         let zone = try context.zone(named: nil)
         let now = context.clock.now()
         let instant = try entryTime(at, now: now, zone: zone)
+        let weight = try profile().weightKg
         let checked: WorkoutInput.Checked
         do {
             checked = try WorkoutInput(exercise: name, minutes: minutes, intensity: text, at: instant)
@@ -91,6 +89,7 @@ struct FitnessService: Sendable {
             throw .invalidInput(parameter: "id", message: "no workout \(id): see 'remindctl workout list'")
         }
         let newMinutes = minutes ?? entry.minutes ?? 0
+        let weight = try profile().weightKg
         let checked: WorkoutInput.Checked
         do {
             checked = try WorkoutInput(exercise: exercise.id, minutes: newMinutes, intensity: text ?? entry.intensity, at: entry.at)
@@ -103,6 +102,7 @@ struct FitnessService: Sendable {
         }
         await habits.changed(now: now)
         let fallback = try context.zone(named: nil)
+        // A zone the zone files no longer have (renamed by a tzdata update): shown in the system zone.
         let zone = (try? context.zone(named: entry.timeZone)) ?? fallback
         return LogEntryValue(
             id: id, name: exercise.name, kcal: checked.kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false),
@@ -147,7 +147,11 @@ struct FitnessService: Sendable {
     func pruneOldEntries() {
         guard let days = context.configuration.retentionDays else { return }
         let cutoff = context.clock.now().adding(seconds: -Int64(min(max(days, 90), 36_500)) * 86400)
-        try? context.store.fitness.pruneEntries(before: cutoff)
+        do {
+            try context.store.fitness.pruneEntries(before: cutoff)
+        } catch {
+            context.say(.warning, "Could not delete the workouts and food older than \(days) days (retention-days): \(error); tried again at the next start")
+        }
     }
 
     /// A local day's food and workouts (default today), in the current zone.

@@ -42,6 +42,7 @@ struct HabitService: Sendable {
     /// that zone is no longer known.
     private func activity(at instant: Instant, zone name: String, rules: DayRules) throws(ServiceError) -> Activity {
         let zone: TimeZoneRules
+        // A zone the zone files no longer have (renamed in a tzdata update): the day is counted in the system zone.
         if let known = try? context.zone(named: name) { zone = known } else { zone = try context.zone(named: nil) }
         return Activity(instant: instant, zone: zone, rules: rules)
     }
@@ -106,6 +107,7 @@ struct HabitService: Sendable {
 
     /// The rest days as day numbers (read once per listing, not once per reminder).
     func restDayNumbers() -> Set<Int> {
+        // Only marks rest days in a listing; a listing without them when the store cannot be read says no more.
         Set(((try? context.store.habits.restDays()) ?? []).compactMap { ISO8601.parseDate($0.date)?.dayNumber })
     }
 
@@ -244,11 +246,14 @@ struct HabitService: Sendable {
 
     /// Announces each notice `HabitCore` finds in the report, once ever (the store remembers its key).
     private func announceNotices(_ report: StreakReport, now: Instant) {
+        // No zone to count days in (the system zone's files are gone): no notice now; the next change tries again.
         guard let today = try? day(at: now).day else { return }
         for notice in HabitNotice.notices(in: report, today: today) { announceOnce(notice, now: now) }
     }
 
     private func announceOnce(_ notice: HabitNotice, now: Instant) {
+        // Announced once ever: when the store cannot record that it was, it is not announced (a later change
+        // tries again), rather than announced at every change.
         guard (try? context.store.habits.recordNotice(notice.key, at: now)) == true else { return }
         context.announcer.announce(.habit(notice))
     }
@@ -256,7 +261,10 @@ struct HabitService: Sendable {
     /// After anything that changes habit days (a log, a workout, a rest day, the recovery), at start-up and
     /// after a reload: announce what is new and set the rest-suggestion wake-up.
     func changed(now: Instant, activity change: ActivityChange = .none) async {
+        // What cannot be applied to the counts kept is counted again from the store at the next read.
         if (try? apply(change)) == nil { forgetCountedActivities() }
+        // Notices and the rest suggestion only: a report that cannot be made now is made at the next change or
+        // wake-up; the calls that ask for it say why it cannot be.
         guard let report = try? report(now: now) else { return }
         announceNotices(report, now: now)
         await planRestSuggestion(report, now: now)
@@ -264,11 +272,13 @@ struct HabitService: Sendable {
 
     /// The rest-suggestion wake-up came: suggest rest if it is time, and set the next wake-up.
     func restSuggestionDue(now: Instant) async {
+        // As in ``changed(now:activity:)``: tried again at the next change (the wake-up is kept as it was).
         guard let report = try? report(now: now) else { return }
         await planRestSuggestion(report, now: now)
     }
 
     private func planRestSuggestion(_ report: StreakReport, now: Instant) async {
+        // No system zone to plan in (its files are gone): no suggestion until a change finds one.
         guard let today = try? day(at: now).day, let zone = try? context.zone(named: nil) else { return }
         let configuration = context.configuration
         let plan = RestSuggestion.plan(report, today: today, now: now) { day in

@@ -156,9 +156,11 @@ struct ReminderService: Sendable {
             after = key == nil && page.count == Self.listPageSize ? page.last?.id : nil
             let enabled = page.filter(\.enabled)
             let ids = enabled.compactMap(\.id)
-            let logs = (try? context.store.intake.instants(reminderIDs: ids, from: from, through: through)) ?? [:]
-            let skips = (try? context.store.firings.skips(from: from, through: through, reminderIDs: ids)) ?? [:]
+            // Without the logs or skips the states would be guessed (a taken dose shown as due): the call fails.
+            let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderIDs: ids, from: from, through: through) }
+            let skips = try storing { () throws(StoreError) in try context.store.firings.skips(from: from, through: through, reminderIDs: ids) }
             for reminder in enabled {
+                // A reminder whose rule or zone cannot be used now has no occurrences (the scheduler says why).
                 guard let rule = try? Self.rule(reminder.rule), let zone = try? context.zone(named: reminder.timeZone) else { continue }
                 found += rule.states(
                     on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? [], windowSeconds: reminder.windowSeconds, now: now)
@@ -317,9 +319,12 @@ struct ReminderService: Sendable {
             let instant = Instant(secondsSinceEpoch: record.at)
             let day = zone.localDayNumber(at: instant)
             let key = "\(record.reminderId)/\(day)"
+            // A reminder whose rule cannot be used now: its logs take no occurrence (the scheduler says why).
             if effects[key] == nil, let rule = try? Self.rule(reminder.rule) {
                 let from = Instant(secondsSinceEpoch: Int64(day - 2) * 86400)
-                let logs = (try? context.store.intake.records(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)) ?? []
+                let logs = try storing { () throws(StoreError) in
+                    try context.store.intake.records(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)
+                }
                 let states = rule.states(
                     on: LocalDate(dayNumber: day), in: zone, logs: logs.map { Instant(secondsSinceEpoch: $0.at) }, skips: [],
                     windowSeconds: reminder.windowSeconds, now: now)
@@ -400,7 +405,10 @@ struct ReminderService: Sendable {
 
     /// The built-in weekly rest check-in: added once, on the first start; the user may disable or remove it.
     func addBuiltIns() async {
+        // Not recorded (the store refused): added at a later start instead. Recorded already: added before, and
+        // perhaps removed by the user since, which is theirs to do.
         guard (try? context.store.habits.recordNotice("builtin:rest-check-in", at: context.clock.now())) == true else { return }
+        // A reminder of the user's may have the name already: theirs is kept, and the check-in is not added.
         _ = try? await add(name: Self.restCheckInName, rule: RuleSpec(weekly: "sun", at: "08:00"), timeZone: nil, enabled: true)
     }
 

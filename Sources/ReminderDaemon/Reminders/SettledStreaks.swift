@@ -30,6 +30,7 @@ final class SettledStreaks: Sendable {
     /// - Returns: the epoch to pass to ``keep(_:for:zone:epoch:)``, or nil when the changes could not be
     ///   read (everything is dropped, and nothing computed now is kept).
     func update(from store: ReminderStore) -> UInt64? {
+        // Unreadable changes drop everything kept (below): nothing stale is answered, it is only counted again.
         let changes = try? store.takeHistoryChanges()
         return state.withLock { state in
             guard let changes else {

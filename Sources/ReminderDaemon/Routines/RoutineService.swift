@@ -26,6 +26,7 @@ struct RoutineService: Sendable {
     func routines() -> [Routine] {
         var found: [String: Routine] = [:]
         for directory in context.routineDirectories {
+            // A routines folder that does not exist (the user's usually does not) has no routines.
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
             for name in names.sorted() where name.hasSuffix(".toml") {
                 let path = directory + "/" + name
@@ -104,10 +105,15 @@ struct RoutineService: Sendable {
             throw .invalidInput(parameter: "routine", message: "no routine is selected: choose one with 'remindctl routine select ID'")
         }
         for id in selection.reminders {
-            _ = try? await reminders.remove(key: String(id))
+            do {
+                _ = try await reminders.remove(key: String(id))
+            } catch .notFound {
+                // Removed by the user already: nothing left to clear.
+            }
         }
         for date in selection.restDays {
-            _ = try? context.store.habits.unmarkRestDay(date)
+            // False when the user unmarked it already; a store that refuses fails the call.
+            _ = try storing { () throws(StoreError) in try context.store.habits.unmarkRestDay(date) }
         }
         try storing { () throws(StoreError) in try context.store.fitness.removeProfile(Self.selectionKey) }
     }

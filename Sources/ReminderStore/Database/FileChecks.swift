@@ -74,10 +74,12 @@ final class InstanceLock: Sendable {
     /// - Throws: ``StoreError/locked(path:pid:)`` naming the holder, or `unavailable` when the file cannot be made.
     init(path: String, storePath: String) throws(StoreError) {
         let directory = (path as NSString).deletingLastPathComponent
+        // A directory that cannot be made is reported by the open below, with the lock file's path.
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .unavailable(path: storePath, detail: "cannot open its lock file \(path): \(String(cString: strerror(errno)))") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            // The holder's pid only words the error; "locked" stands without it.
             let holder = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             throw .locked(path: storePath, pid: holder)  // deinit closes the file (it runs for a thrown init too)
         }

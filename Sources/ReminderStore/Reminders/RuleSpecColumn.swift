@@ -12,6 +12,7 @@ enum RuleSpecColumn {
     static func encode(_ spec: RuleSpec) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A RuleSpec is strings, integers and booleans, whose encoding cannot fail.
         return String(decoding: (try? encoder.encode(spec)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
