@@ -45,8 +45,9 @@ struct BackupService: Sendable {
             throw .invalidInput(parameter: "merge", message: "the store already holds reminders or logs: import into an empty store, or add --merge to add what is not there yet")
         }
         let report: RestoreReport
+        let backups = context.store.backups
         do {
-            report = try context.store.backups.restore(path: path, merge: merge)
+            report = try await offTheEventLoops { try backups.restore(path: path, merge: merge) }
         } catch let refused as BackupRefused {
             let subject = refused.description.hasPrefix("not a remindd backup") ? "\(path) is \(refused.description)" : "\(path): \(refused.description)"
             throw .invalidInput(parameter: "path", message: "\(subject); nothing was changed")

@@ -67,10 +67,11 @@ public struct BackupStore: Sendable {
         }
     }
 
-    /// Restores the backup file at `path` in one transaction: into an empty store it replaces every table with
-    /// the backup's rows (an identical state); with `merge`, it adds the rows that are not already there (a
-    /// reminder is the same by name; rows of other tables by every column but their id), with the ids of
-    /// reminders mapped. The file is read in two passes (``BackupFile``), a row at a time.
+    /// Restores the backup file at `path`, all or nothing: into an empty store it replaces every table with the
+    /// backup's rows (an identical state); with `merge`, it adds the rows that are not already there (a reminder
+    /// is the same by name; rows of other tables by every column but their id), with the ids of reminders
+    /// mapped. The file is read in two passes (``BackupFile``), a row at a time, and staged before one short
+    /// transaction takes it in (``BackupRestore``).
     /// - Throws: ``BackupRefused`` (not a regular file, damaged, a newer format or schema, a table or column this
     ///   store does not have, a value that ``BackupRowCheck`` refuses, with its place), and nothing is changed.
     public func restore(path: String, merge: Bool) throws -> RestoreReport {
@@ -92,35 +93,9 @@ public struct BackupStore: Sendable {
         if let unknown = index.tables.keys.sorted().first(where: { !tables.contains($0) }) {
             throw BackupRefused(description: "the backup has a table '\(unknown)' this remindd does not know: update remindd")
         }
-        var report = RestoreReport(added: [:], skipped: [:])
         if let fileProblem = database.fileProblem { throw fileProblem }
         do {
-            try database.writer.write { db in
-                var reminderIDs: [Int64: Int64] = [:]
-                // In the order of the schema (reminders first: the other rows' reminder ids are mapped from them).
-                for table in tables {
-                    let columns = Set(try db.columns(in: table).map(\.name))
-                    let check = try BackupRowCheck(table: table, db)
-                    if !merge { try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") }
-                    report.added[table] = 0
-                    report.skipped[table] = 0
-                    var present = PresentRows(table: table)
-                    guard let offset = index.tables[table] else { continue }
-                    do {
-                        try file.rows(at: offset) { row, place in
-                            if let unknown = row.keys.sorted().first(where: { !columns.contains($0) }) {
-                                throw BackupRefused(description: "the backup's table '\(table)' has a column '\(unknown)' this remindd does not know: update remindd")
-                            }
-                            try check.check(row, index: place)
-                            let added = try Self.insert(row, into: table, db, merge: merge, reminderIDs: &reminderIDs, present: &present)
-                            report.added[table, default: 0] += added ? 1 : 0
-                            report.skipped[table, default: 0] += added ? 0 : 1
-                        }
-                    } catch let damaged as BackupFile.Damaged {
-                        throw BackupRefused(description: "not a remindd backup, or is damaged (\(damaged))")
-                    }
-                }
-            }
+            return try BackupRestore(database: database, file: file, index: index, merge: merge).run()
         } catch let error as BackupRefused {
             throw error
         } catch let error as StoreError {
@@ -130,37 +105,6 @@ public struct BackupStore: Sendable {
         } catch {
             throw StoreError.unavailable(path: database.path, detail: "\(error)")
         }
-        return report
-    }
-
-    /// Inserts one row; with `merge`, only when it is not there already, under a new id.
-    private static func insert(
-        _ row: [String: StoreValue], into table: String, _ db: Database, merge: Bool, reminderIDs: inout [Int64: Int64], present: inout PresentRows
-    ) throws -> Bool {
-        var row = row
-        if merge, case .integer(let old)? = row["reminderId"], let mapped = reminderIDs[old] { row["reminderId"] = .integer(mapped) }
-        // A restored firing was announced long ago, to a journal that knows it under another store's id.
-        if table == "firing" { row["confirmed"] = nil }
-        let oldID: Int64? = if case .integer(let id)? = row["id"] { id } else { nil }
-        if merge {
-            if table == "reminder", case .text(let name)? = row["name"] {
-                if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM reminder WHERE name = ? COLLATE NOCASE", arguments: [name]) {
-                    if let oldID { reminderIDs[oldID] = existing }
-                    return false
-                }
-            }
-            guard try present.insert(row.filter { $0.key != "id" }, db) else { return false }
-            if oldID != nil { row["id"] = nil }
-        }
-        let names = row.keys.sorted()
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let verb = merge ? "INSERT OR IGNORE" : "INSERT"
-        try db.execute(
-            sql: "\(verb) INTO \(table.quotedDatabaseIdentifier) (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(placeholders))",
-            arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
-        guard db.changesCount > 0 else { return false }
-        if table == "reminder", let oldID { reminderIDs[oldID] = db.lastInsertedRowID }
-        return true
     }
 }
 
@@ -175,19 +119,23 @@ struct PresentRows {
         self.table = table
     }
 
-    /// Notes a row (without its id); false when an equal row is there already.
-    mutating func insert(_ row: [String: StoreValue], _ db: Database) throws -> Bool {
+    /// Notes a row (without its id); false when an equal row is there already (in the store, read through one
+    /// of its readers, or noted before).
+    mutating func insert(_ row: [String: StoreValue], _ store: ReminderStore) throws -> Bool {
         let columns = row.keys.sorted()
         let values = columns.map { row[$0]! }
         if byColumns[columns] == nil {
             let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
             // SQL: the columns are the backup's, known only at run time (each checked against the table's).
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(list.isEmpty ? "1" : list) FROM \(table.quotedDatabaseIdentifier)")
-            var set: Set<[StoreValue]> = []
-            while let stored = try rows.next() {
-                set.insert(columns.indices.map { StoreValue(stored[$0] as DatabaseValue) })
+            let table = self.table
+            byColumns[columns] = try store.writer.read { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(list.isEmpty ? "1" : list) FROM \(table.quotedDatabaseIdentifier)")
+                var set: Set<[StoreValue]> = []
+                while let stored = try rows.next() {
+                    set.insert(columns.indices.map { StoreValue(stored[$0] as DatabaseValue) })
+                }
+                return set
             }
-            byColumns[columns] = set
         }
         return byColumns[columns]!.insert(values).inserted
     }
