@@ -88,7 +88,7 @@ public final class Daemon: Sendable {
                 // connections' calls run every 64.
                 var sent = 0
                 for await entry in stream {
-                    try await reply(.init(entry: entry), true)
+                    try await reply(entry, true)
                     sent += 1
                     if sent % 64 == 0 { await yieldToQueuedWork() }
                 }

@@ -1,4 +1,5 @@
 import ReminderCore
+import VarlinkProtocol
 
 /// `Firing` of remindd's interfaces: one upcoming or past firing.
 public struct FiringValue: Codable, Sendable, Hashable {
@@ -128,6 +129,19 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
         self.slotsDue = slotsDue
         self.detail = detail
         self.replanned = replanned
+    }
+}
+
+extension HistoryEntryValue: JSONValueConvertible {
+    /// The record as JSON, made directly (as the synthesized encoding would write it: no `detail` when nil).
+    public var jsonValue: JSONValue {
+        var fields: [String: JSONValue] = [
+            "reminderId": .number(Double(reminderId)), "reminderName": .string(reminderName), "slot": .string(slot), "kind": .string(kind),
+            "scheduledUtc": .string(scheduledUtc), "handledUtc": .string(handledUtc), "lateSeconds": .number(Double(lateSeconds)),
+            "slotsDue": .number(Double(slotsDue)), "replanned": .bool(replanned),
+        ]
+        if let detail { fields["detail"] = .string(detail) }
+        return .object(fields)
     }
 }
 

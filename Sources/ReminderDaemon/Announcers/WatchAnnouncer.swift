@@ -20,7 +20,7 @@ public final class WatchAnnouncer: Announcer {
     static let lagLimit = 256
 
     private struct Subscribers {
-        var streams: [UInt64: AsyncStream<HistoryEntryValue>.Continuation] = [:]
+        var streams: [UInt64: AsyncStream<Reminders.Watch.Reply>.Continuation] = [:]
         /// Each subscriber's unread entries, as of the last entry given to it.
         var unread: [UInt64: Int] = [:]
         /// Subscribers dropped for lagging, until they unsubscribe.
@@ -42,8 +42,9 @@ public final class WatchAnnouncer: Announcer {
             entry.kind = occurrence.state.rawValue  // taken is not stored: it follows from the log
         case .habit, .daemon: return
         }
+        let reply = Reminders.Watch.Reply(entry: entry)  // its JSON made once for every subscriber
         let dropped = subscribers.withLock { state in
-            var dropped: [AsyncStream<HistoryEntryValue>.Continuation] = []
+            var dropped: [AsyncStream<Reminders.Watch.Reply>.Continuation] = []
             func drop(_ id: UInt64) {
                 guard let stream = state.streams.removeValue(forKey: id) else { return }
                 state.unread[id] = nil
@@ -51,7 +52,7 @@ public final class WatchAnnouncer: Announcer {
                 dropped.append(stream)
             }
             for (id, stream) in state.streams {
-                switch stream.yield(entry) {
+                switch stream.yield(reply) {
                 case .enqueued(let remaining): state.unread[id] = Self.queueLimit - remaining
                 case .dropped: drop(id)
                 case .terminated: state.unread[id] = nil
@@ -70,8 +71,8 @@ public final class WatchAnnouncer: Announcer {
     var subscriberCount: Int { subscribers.withLock { $0.streams.count } }
 
     /// A new subscription: its id (for ``unsubscribe(_:)``) and its stream of entries.
-    func subscribe() -> (UInt64, AsyncStream<HistoryEntryValue>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: HistoryEntryValue.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+    func subscribe() -> (UInt64, AsyncStream<Reminders.Watch.Reply>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Reminders.Watch.Reply.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
         let id = subscribers.withLock { state in
             state.nextID += 1
             state.streams[state.nextID] = continuation
