@@ -124,7 +124,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase", "ReminderDaemonTesting"],
+            name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase", "ReminderDaemon", "ReminderDaemonTesting"],
             resources: [.copy("Resources/calendar-vectors.jsonl")], swiftSettings: strictSettings),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(name: "FitnessCoreTests", dependencies: ["FitnessCore", "ReminderCore"], swiftSettings: strictSettings),
@@ -132,7 +132,10 @@ let package = Package(
         .testTarget(name: "ReminderStoreTests", dependencies: ["ReminderStore", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "VarlinkTests",
-            dependencies: ["VarlinkProtocol", "VarlinkServer", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
+            dependencies: [
+                "VarlinkProtocol", "VarlinkServer", "ReminderDaemonTesting", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ReminderDaemonTests",

@@ -1,6 +1,7 @@
 import ReminderCore
-import Testing
+import ReminderDaemon
 import ReminderDaemonTesting
+import Testing
 import TimeZoneDatabase
 
 /// No text reaches a trap: every parser that turns user text into numbers, fed random and huge strings.

@@ -1,5 +1,6 @@
 import Foundation
 import ReminderCore
+import ReminderDaemon
 import SystemdSupport
 import Testing
 

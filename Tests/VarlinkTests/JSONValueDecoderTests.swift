@@ -1,4 +1,5 @@
 import Foundation
+import ReminderDaemonTesting
 import Testing
 
 @testable import VarlinkProtocol
@@ -29,19 +30,7 @@ struct JSONValueDecoderTests {
         var values: [JSONValue?]?
     }
 
-    /// A small generator with a fixed seed: the same values every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func randomValue(_ rng: inout Generator, depth: Int = 0) -> JSONValue {
+    static func randomValue(_ rng: inout SeededGenerator, depth: Int = 0) -> JSONValue {
         switch Int.random(in: 0..<(depth > 2 ? 5 : 7), using: &rng) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &rng))
@@ -58,7 +47,7 @@ struct JSONValueDecoderTests {
     }
 
     @Test func agreesWithJSONDecoderOnRandomValues() throws {
-        var rng = Generator(state: 20_261_124)
+        var rng = SeededGenerator(seed: 20_261_124)
         var decoded = 0
         for _ in 0..<5_000 {
             var value = Self.randomValue(&rng)
@@ -89,7 +78,7 @@ struct JSONValueDecoderTests {
 
     /// Valid records of random content come back equal, through the tree as through JSONDecoder.
     @Test func validRecordsComeBackEqual() throws {
-        var rng = Generator(state: 7)
+        var rng = SeededGenerator(seed: 7)
         for _ in 0..<2_000 {
             func maybe<T>(_ value: @autoclosure () -> T) -> T? { Bool.random(using: &rng) ? value() : nil }
             let record = Record(
