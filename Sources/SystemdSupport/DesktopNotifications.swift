@@ -27,14 +27,19 @@ public final class DesktopNotifications: Sendable {
         public var actions: [(key: String, label: String)]
         /// The notification it replaces (0: a new one).
         public var replacesID: UInt32
+        /// Urgency critical: shown over do-not-disturb, as the server allows.
         public var critical: Bool
+        /// Stays until acted on or replaced (`expire_timeout` 0, and the `resident` hint: kept after an action
+        /// where the server keeps notifications); else the server's default timeout.
+        public var staying: Bool
 
-        public init(summary: String, body: String, actions: [(key: String, label: String)], replacesID: UInt32, critical: Bool) {
+        public init(summary: String, body: String, actions: [(key: String, label: String)], replacesID: UInt32, critical: Bool, staying: Bool) {
             self.summary = summary
             self.body = body
             self.actions = actions
             self.replacesID = replacesID
             self.critical = critical
+            self.staying = staying
         }
     }
 
@@ -236,8 +241,17 @@ public final class DesktopNotifications: Sendable {
             sd_bus_message_append_basic(message, type("y"), &urgency)
             sd_bus_message_close_container(message)
             sd_bus_message_close_container(message)
+            if notification.staying {
+                sd_bus_message_open_container(message, type("e"), "sv")
+                string("resident")
+                sd_bus_message_open_container(message, type("v"), "b")
+                var resident: Int32 = 1
+                sd_bus_message_append_basic(message, type("b"), &resident)
+                sd_bus_message_close_container(message)
+                sd_bus_message_close_container(message)
+            }
             sd_bus_message_close_container(message)
-            var expire: Int32 = notification.critical ? 0 : -1  // critical: until acted on
+            var expire: Int32 = notification.staying || notification.critical ? 0 : -1  // 0: never expires
             sd_bus_message_append_basic(message, type("i"), &expire)
         }
 

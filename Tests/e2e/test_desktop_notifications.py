@@ -39,6 +39,9 @@ def test_a_log_from_the_cli_closes_the_notification(daemon, session_bus, unique_
     _, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}")
     shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name)
     assert shown
+    # At normal urgency too it stays until acted on (it expired after the server's 5 s): no timeout, and the
+    # server keeps it after an action where it can.
+    assert shown[0]["urgency"] == 1 and shown[0]["expire_timeout"] == 0 and shown[0]["resident"] is True
     sleep_until(instant + dt.timedelta(seconds=1))
     daemon.ctl("done", unique_name)
     assert session_bus.wait_for(lambda c: c["call"] == "CloseNotification" and c["id"] == shown[0]["id"])

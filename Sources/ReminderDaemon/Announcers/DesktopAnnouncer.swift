@@ -6,7 +6,9 @@ import SystemdSupport
 /// Shows announcements as desktop notifications (the freedesktop Desktop Notifications Specification) with
 /// actions, and hands the actions the user chooses back to the daemon.
 ///
-/// One notification per reminder: a repeat, a snooze or the reminder's next occurrence replaces it
+/// A reminder's notification, and the note that it was missed, stay until acted on or replaced (they do not
+/// expire after the server's few seconds, as they did). One notification per reminder: a repeat, a snooze or
+/// the reminder's next occurrence replaces it
 /// (`replaces_id`), never stacks; a log or a skip closes it (`CloseNotification`); a missed occurrence
 /// replaces it with a note without actions. The rest suggestion offers "Mark rest day". When the bus has no
 /// notification server, that is said once in the journal, which stays the record of everything.
@@ -55,32 +57,34 @@ public final class DesktopAnnouncer: Announcer {
             var summary = reminder.name
             if firing.kind == .repeated { summary += " (still not taken)" }
             show(.reminder(reminder.id), summary: summary, body: "\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
-                actions: [("taken", "Taken"), ("snooze", "Snooze \(Self.snoozeMinutes) min"), ("skip", "Skip")], critical: reminder.delivery.critical)
+                actions: [("taken", "Taken"), ("snooze", "Snooze \(Self.snoozeMinutes) min"), ("skip", "Skip")], critical: reminder.delivery.critical,
+                staying: true)
         case .occurrence(let occurrence):
             let subject = Subject.reminder(occurrence.firing.reminder.id)
             if occurrence.state == .missed {
                 show(subject, summary: "Missed: \(occurrence.firing.reminder.name)",
                     body: "\(FiringWording.when(occurrence.firing.occurrence)): nothing logged by \(FiringWording.when(occurrence.firing.reminder.zone, occurrence.windowEnd))",
-                    actions: [], critical: false)
+                    actions: [], critical: false, staying: true)
             } else {
                 close(subject)
             }
         case .habit(.restSuggestion(let date)):
             show(.restSuggestion(date.description), summary: "Consider a rest day", body: "6 active days in a row: rest is part of training.",
-                actions: [("rest", "Mark rest day")], critical: false)
+                actions: [("rest", "Mark rest day")], critical: false, staying: false)
         default:
             return
         }
     }
 
-    private func show(_ subject: Subject, summary: String, body: String, actions: [(String, String)], critical: Bool) {
+    private func show(_ subject: Subject, summary: String, body: String, actions: [(String, String)], critical: Bool, staying: Bool) {
         let (tag, replaces) = state.withLock { state in
             defer { state.nextTag += 1 }
             state.pending[state.nextTag] = subject
             return (state.nextTag, state.shown[subject] ?? 0)
         }
         notifications.notify(
-            .init(summary: summary, body: body, actions: actions.map { (key: $0.0, label: $0.1) }, replacesID: replaces, critical: critical), tag: tag)
+            .init(summary: summary, body: body, actions: actions.map { (key: $0.0, label: $0.1) }, replacesID: replaces, critical: critical, staying: staying),
+            tag: tag)
     }
 
     private func close(_ subject: Subject) {
