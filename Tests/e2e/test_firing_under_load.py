@@ -60,7 +60,7 @@ def test_the_largest_reminder_allowed_added_while_another_is_due_delays_nothing(
 
 def test_a_large_merge_import_while_another_is_due_delays_nothing(daemon, tmp_path):
     daemon.start()
-    daemon.ctl("add", "Pills", "--daily", "--at", "03:00", "--tz", "UTC")
+    daemon.ctl("add", "Pills", "--daily", "--at", time.strftime("%H:%M", time.gmtime(time.time() + 12 * 3600)), "--tz", "UTC")
     document = json.loads(daemon.ctl("export").stdout)
     reminder = next(r for r in document["tables"]["reminder"] if r["name"] == "Pills")
     now = int(time.time())

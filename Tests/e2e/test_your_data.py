@@ -89,8 +89,10 @@ def test_after_an_export_of_many_pages_the_daemon_is_idle_again(daemon, tmp_path
     db = daemon.state / "remindd" / "remindd.sqlite"
     now = int(time.time())
     with sqlite3.connect(db) as con:
+        # Due twelve hours from now: it cannot fire while the test runs, whatever the time of day.
+        away = time.strftime("%H:%M", time.gmtime(now + 12 * 3600))
         con.execute("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES ('Pills', ?, 'UTC', 1, ?, ?)",
-                    (json.dumps({"daily": True, "at": "03:00"}), now, now))
+                    (json.dumps({"daily": True, "at": away}), now, now))
         con.executemany("INSERT INTO intake (reminderId, at, timeZone) VALUES (1, ?, 'UTC')", [(now - 60 * i,) for i in range(3_000)])
     daemon.start()
     document = json.loads(daemon.ctl("export").stdout)
