@@ -61,7 +61,7 @@ public final class Daemon: Sendable {
         let habits = HabitService(context: context, scheduling: scheduling)
         let reminders = ReminderService(context: context, scheduling: scheduling, habits: habits)
         let fitness = FitnessService(context: context, habits: habits)
-        let routines = RoutineService(context: context, reminders: reminders, habits: habits)
+        let routines = RoutineService(context: context, reminders: reminders, habits: habits, fitness: fitness)
         (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
 
         var router = MethodRouter()

@@ -36,6 +36,20 @@ struct FitnessService: Sendable {
         do { return exerciseValue(try WorkoutInput.exercise(name, in: exercises)) } catch { throw .invalidInput(parameter: error.parameter, message: error.message) }
     }
 
+    /// A setting kept in the profile (the routine selection); nil when not set.
+    func setting(_ key: String) throws(ServiceError) -> String? {
+        try storing { () throws(StoreError) in try context.store.fitness.profile(key) }
+    }
+
+    /// Sets a setting, or removes it (nil).
+    func setSetting(_ key: String, _ value: String?) throws(ServiceError) {
+        if let value {
+            try storing { () throws(StoreError) in try context.store.fitness.setProfile(key, value) }
+        } else {
+            try storing { () throws(StoreError) in try context.store.fitness.removeProfile(key) }
+        }
+    }
+
     /// The weight calories are computed with, and whether the user set it.
     func profile() throws(ServiceError) -> Fitness.ProfileGet.Reply {
         let stored = try storing { () throws(StoreError) in try context.store.fitness.profile("weight-kg") }.flatMap(Double.init)

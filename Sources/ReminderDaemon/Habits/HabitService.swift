@@ -251,6 +251,30 @@ struct HabitService: Sendable {
         for notice in HabitNotice.notices(in: report, today: today) { announceOnce(notice, now: now) }
     }
 
+    // MARK: For the other services (the habits store is this service's alone)
+
+    /// The dates marked as rest days.
+    func restDates() throws(ServiceError) -> Set<LocalDate> {
+        Set(try storing { () throws(StoreError) in try context.store.habits.restDays() }.compactMap { ISO8601.parseDate($0.date) })
+    }
+
+    /// Marks rest days a routine plans (all or nothing); the caller says ``changed(now:activity:)`` when done.
+    func markPlannedRest(_ days: [RestDayRecord]) throws(ServiceError) {
+        try storing { () throws(StoreError) in try context.store.habits.markRestDays(days) }
+    }
+
+    /// Unmarks a rest day a routine planned; false when the user unmarked it already.
+    @discardableResult
+    func unmarkPlannedRest(_ date: String) throws(ServiceError) -> Bool {
+        try storing { () throws(StoreError) in try context.store.habits.unmarkRestDay(date) }
+    }
+
+    /// Records that something happened once ever (a built-in added); false when it had, or cannot be recorded.
+    func recordOnce(_ key: String, now: Instant) -> Bool {
+        // Not recorded (the store refused): the caller does it at a later start instead.
+        (try? context.store.habits.recordNotice(key, at: now)) == true
+    }
+
     private func announceOnce(_ notice: HabitNotice, now: Instant) {
         // Announced once ever: when the store cannot record that it was, it is not announced (a later change
         // tries again), rather than announced at every change.

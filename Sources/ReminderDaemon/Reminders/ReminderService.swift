@@ -405,9 +405,8 @@ struct ReminderService: Sendable {
 
     /// The built-in weekly rest check-in: added once, on the first start; the user may disable or remove it.
     func addBuiltIns() async {
-        // Not recorded (the store refused): added at a later start instead. Recorded already: added before, and
-        // perhaps removed by the user since, which is theirs to do.
-        guard (try? context.store.habits.recordNotice("builtin:rest-check-in", at: context.clock.now())) == true else { return }
+        // Recorded already: added before, and perhaps removed by the user since, which is theirs to do.
+        guard habits.recordOnce("builtin:rest-check-in", now: context.clock.now()) else { return }
         // A reminder of the user's may have the name already: theirs is kept, and the check-in is not added.
         _ = try? await add(name: Self.restCheckInName, rule: RuleSpec(weekly: "sun", at: "08:00"), timeZone: nil, enabled: true)
     }

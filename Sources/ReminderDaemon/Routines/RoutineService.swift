@@ -10,6 +10,8 @@ struct RoutineService: Sendable {
     let context: DaemonContext
     let reminders: ReminderService
     let habits: HabitService
+    /// Keeps the selection in the profile.
+    let fitness: FitnessService
 
     private static let selectionKey = "routine-selection"
 
@@ -60,7 +62,7 @@ struct RoutineService: Sendable {
     }
 
     func current() throws(ServiceError) -> RoutineSelectionValue? {
-        guard let text = try storing({ () throws(StoreError) in try context.store.fitness.profile(Self.selectionKey) }) else { return nil }
+        guard let text = try fitness.setting(Self.selectionKey) else { return nil }
         do {
             let stored = try JSONDecoder().decode(StoredSelection.self, from: Data(text.utf8))
             return RoutineSelectionValue(routine: stored.routine, start: stored.starts, at: stored.remind, reminders: stored.reminders, restDays: stored.restDays)
@@ -81,21 +83,21 @@ struct RoutineService: Sendable {
             remindAt = parsed
         }
         if try current() != nil { try await clear() }
-        let existing = try storing { () throws(StoreError) in Set(try context.store.habits.restDays().compactMap { ISO8601.parseDate($0.date) }) }
+        let existing = try habits.restDates()
         let plan = RoutinePlan(routine: routine, starts: start, remind: remindAt, alreadyRest: existing)
         var created: [Int64] = []
         for reminder in plan.reminders {
             created.append(try await reminders.add(name: reminder.name, rule: reminder.rule, timeZone: nil, enabled: true).id)
         }
         let plannedRest = plan.restDays.map(\.description)
-        try storing { () throws(StoreError) in try context.store.habits.markRestDays(plannedRest.map { RestDayRecord(date: $0, reason: "Recovery", activities: ["\(routine.name): rest day"]) }) }
+        try habits.markPlannedRest(plannedRest.map { RestDayRecord(date: $0, reason: "Recovery", activities: ["\(routine.name): rest day"]) })
         if !plannedRest.isEmpty { await habits.changed(now: now) }
         let stored = StoredSelection(routine: routine.id, starts: start.description, remind: remind, reminders: created, restDays: plannedRest)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let text: String
         do { text = String(decoding: try encoder.encode(stored), as: UTF8.self) } catch { throw .store("\(error)") }
-        try storing { () throws(StoreError) in try context.store.fitness.setProfile(Self.selectionKey, text) }
+        try fitness.setSetting(Self.selectionKey, text)
         return RoutineSelectionValue(routine: routine.id, start: start.description, at: remind, reminders: created, restDays: plannedRest)
     }
 
@@ -113,8 +115,8 @@ struct RoutineService: Sendable {
         }
         for date in selection.restDays {
             // False when the user unmarked it already; a store that refuses fails the call.
-            _ = try storing { () throws(StoreError) in try context.store.habits.unmarkRestDay(date) }
+            try habits.unmarkPlannedRest(date)
         }
-        try storing { () throws(StoreError) in try context.store.fitness.removeProfile(Self.selectionKey) }
+        try fitness.setSetting(Self.selectionKey, nil)
     }
 }
