@@ -38,12 +38,12 @@ actor SchedulingService {
         var waiting: String?
     }
     private nonisolated let published = Mutex(Published())
-    /// The pending snooze of each snoozed occurrence (a second snooze replaces the first), and when it is due.
-    private var snoozes: [OccurrenceKey: (due: Instant, firing: DueFiring)] = [:]
+    /// Announced (or postponed) occurrences whose window is open, and pending snoozes: while due they are
+    /// announced again by their snooze or repeats; when the window closes each is decided, and a missed one
+    /// recorded and announced once. The decisions are the pure ``OccurrenceLifecycle``'s; this actor reads
+    /// the store for them and performs them.
+    private var lifecycle = OccurrenceLifecycle()
     private var wakeUps: [WakeUp: Instant] = [:]
-    /// Announced (or postponed) occurrences whose window is open: while due they are announced again by their
-    /// snooze or repeats; when the window closes each is decided, and a missed one recorded and announced once.
-    private var open: [OccurrenceKey: OpenOccurrence] = [:]
     /// Occurrences the user skipped before they came due (they are recorded skipped, not announced, and `next`
     /// passes over them); kept here so that a firing asks the store for its skip only when there is one.
     private var skippedAhead: Set<OccurrenceKey> = []
@@ -180,12 +180,11 @@ actor SchedulingService {
             return context.say(.error, "The snoozes pending before the restart cannot be read, so they do not fire: \(error)")
         }
         var reminders = ReminderLookup()
-        snoozes = [:]
-        for snooze in stored {
+        lifecycle.restore(snoozes: stored.compactMap { snooze in
             let scheduledAt = Instant(secondsSinceEpoch: snooze.scheduledAt)
-            guard let firing = restoredFiring(snooze.reminderId, at: scheduledAt, slotsDue: 1, &reminders) else { continue }
-            snoozes[OccurrenceKey(firing)] = (Instant(secondsSinceEpoch: snooze.dueAt), firing)
-        }
+            guard let firing = restoredFiring(snooze.reminderId, at: scheduledAt, slotsDue: 1, &reminders) else { return nil }
+            return OccurrenceLifecycle.Snooze(due: Instant(secondsSinceEpoch: snooze.dueAt), firing: firing)
+        })
     }
 
     /// The windows of the occurrences announced in the last two days, as they were before a restart (those
@@ -198,14 +197,13 @@ actor SchedulingService {
             return context.say(.error, "The occurrences announced before the restart cannot be read, so they are not repeated or decided: \(error)")
         }
         var reminders = ReminderLookup()
-        open = [:]
-        for record in announced {
+        lifecycle.restore(open: announced.compactMap { record in
             let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
-            guard let firing = restoredFiring(record.reminderId, at: scheduled, slotsDue: 1, &reminders) else { continue }
-            open[OccurrenceKey(firing)] = OpenOccurrence(
+            guard let firing = restoredFiring(record.reminderId, at: scheduled, slotsDue: 1, &reminders) else { return nil }
+            return OpenOccurrence(
                 firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence),
                 lastAnnounced: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt), repeatsSent: record.repeats)
-        }
+        })
     }
 
     /// The enabled reminders read so far by a restore, by id (nil: gone, disabled, or not schedulable now).
@@ -312,8 +310,7 @@ actor SchedulingService {
                 context.say(.warning, "Reminder \(reminder.name) (id \(reminderID)) cannot be scheduled: \(error.message)")
             }
         } else {
-            for key in snoozes.keys where key.reminderID == reminderID { snoozes[key] = nil }
-            for key in open.keys where key.reminderID == reminderID { open[key] = nil }
+            lifecycle.removeReminder(reminderID)
         }
         replan()
     }
@@ -323,9 +320,7 @@ actor SchedulingService {
     /// - Returns: when the snooze it replaced was due.
     func snooze(_ firing: DueFiring, until due: Instant) throws(StoreError) -> Instant? {
         try context.store.firings.setSnooze(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant, dueAt: due)
-        let key = OccurrenceKey(firing)
-        let replaced = snoozes[key]?.due
-        snoozes[key] = (due, firing)
+        let replaced = lifecycle.snoozed(firing, until: due)
         replan()
         return replaced
     }
@@ -340,22 +335,20 @@ actor SchedulingService {
         restoreSkippedAhead(reminderID: reminderID, now: now)
         // An occurrence whose state cannot be read now is left as it is: its next repeat, snooze or window end
         // reads it again (and waits while the store does not answer).
-        for (key, entry) in open where key.reminderID == reminderID {
+        for (key, entry) in lifecycle.open where key.reminderID == reminderID {
             guard let status = readState(of: entry.firing, now: now) else { continue }
-            let settled = status.state != .due
-            if settled, !entry.settled, status.state == .taken || status.state == .skipped {
+            let settledNow = lifecycle.reconsidered(key, state: status.state, now: now)
+            if settledNow, status.state == .taken || status.state == .skipped {
                 context.announcer.announce(.occurrence(OccurrenceEvent(
                     state: status.state, firing: entry.firing, windowEnd: entry.windowEnd, decidedAt: now, loggedAt: status.coveredBy,
                     reason: status.skipReason)))
             }
-            open[key]?.settled = settled
-            if entry.settled, !settled { open[key]?.lastAnnounced = now }  // due again: repeats resume from now
         }
         var cancelled = 0
-        for (key, snooze) in snoozes where key.reminderID == reminderID {
+        for (key, snooze) in lifecycle.snoozes where key.reminderID == reminderID {
             guard let state = readState(of: snooze.firing, now: now)?.state else { continue }
-            if state != .due && state != .upcoming {
-                dropSnooze(key)
+            if lifecycle.cancelSnoozeIfSettled(key, state: state) {
+                forgetStoredSnooze(key)
                 cancelled += 1
             }
         }
@@ -433,6 +426,7 @@ actor SchedulingService {
     /// The next `count` announcements across all reminders, in time order: occurrences and pending snoozes (an
     /// occurrence snoozed before its time is listed at the snooze's).
     func upcoming(count: Int) -> [Upcoming] {
+        let snoozes = lifecycle.snoozes
         let planned = scheduler.upcoming(count: count + snoozes.count + skippedAhead.count)
             .filter {
                 let key = OccurrenceKey(reminderID: $0.0.id, scheduledAt: $0.1.instant)
@@ -481,11 +475,7 @@ actor SchedulingService {
         if let retry = storeRetry, retry.at <= now { recordWaiting(now: now) }
         // Windows first: at 20:00 the morning's occurrence is missed (and stops repeating), then the evening's
         // fires.
-        for (key, entry) in open.filter({ $0.value.windowEnd <= now }).sorted(by: { $0.key < $1.key }) {
-            open[key] = nil
-            if snoozes[key] != nil { dropSnooze(key) }
-            decide(entry.firing, windowEnd: entry.windowEnd, now: now)
-        }
+        for action in lifecycle.windowsClosed(at: now) { perform(action, now: now) }
         // A burst (thousands due at one instant) is taken and handled in chunks, letting other work (a call, a
         // Watch stream) run between them. A reload meanwhile may plan a slot of the burst again: the store
         // records a slot once, and only what it recorded is announced.
@@ -495,13 +485,7 @@ actor SchedulingService {
             guard due.count == Self.burstChunk else { break }
             await yieldToQueuedWork()
         }
-        for (key, snooze) in snoozes.filter({ $0.value.due <= now }).sorted(by: { $0.key < $1.key }) {
-            dropSnooze(key)
-            announceAgain(snooze.firing, kind: .snoozed, now: now)
-        }
-        for (key, entry) in open.sorted(by: { $0.key < $1.key }) where snoozes[key] == nil {
-            if let repeatAt = entry.nextRepeat, repeatAt <= now { announceAgain(entry.firing, kind: .repeated, now: now) }
-        }
+        for action in lifecycle.againDue(at: now) { perform(action, now: now) }
         let dueWakeUps = WakeUp.allCases.filter { wakeUps[$0].map { $0 <= now } ?? false }
         for wakeUp in dueWakeUps { wakeUps[wakeUp] = nil }
         replan()
@@ -509,9 +493,7 @@ actor SchedulingService {
     }
 
     private func replan() {
-        let repeats = open.lazy.filter { self.snoozes[$0.key] == nil }.compactMap(\.value.nextRepeat).min()
-        let deadlines = [scheduler.nextDeadline(), snoozes.values.map(\.due).min(), open.values.map(\.windowEnd).min(), repeats, storeRetry?.at]
-            + wakeUps.values.map { Optional($0) }
+        let deadlines = [scheduler.nextDeadline(), lifecycle.nextDeadline, storeRetry?.at] + wakeUps.values.map { Optional($0) }
         context.clock.wake(at: deadlines.compactMap { $0 }.min())
         published.withLock { $0 = Published(next: scheduler.nextFiring(), planned: plannedLine(), waiting: waitingLine()) }
         let status = statusLine()
@@ -559,7 +541,7 @@ actor SchedulingService {
                 let reason = (try? skipReason(of: firing)) ?? nil
                 return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""))
             }
-            if let snooze = snoozes[OccurrenceKey(firing)] {
+            if let snooze = lifecycle.snoozes[OccurrenceKey(firing)] {
                 let until = FiringWording.when(firing.reminder.zone, snooze.due)
                 return FiringEvent(kind: .postponed, firing: firing, handledAt: now, detail: "snoozed until \(until)")
             }
@@ -610,40 +592,33 @@ actor SchedulingService {
     /// An announced (or postponed) occurrence's window opens: it repeats, and is decided when it closes.
     private func openWindow(of event: FiringEvent) {
         guard [.fired, .late, .postponed].contains(event.kind) else { return }
-        open[OccurrenceKey(event.firing)] = OpenOccurrence(
-            firing: event.firing, windowEnd: event.firing.reminder.windowEnd(of: event.firing.occurrence), lastAnnounced: event.handledAt)
+        lifecycle.opened(event.firing, at: event.handledAt)
     }
 
-    /// Announces a due occurrence again (its snooze, or a repeat), unless a log or a skip settled it meanwhile.
-    /// When its state cannot be read, it is not announced on a guess (the dose may have been taken): a snooze
-    /// waits and is tried again, a repeat is passed over until the next.
-    private func announceAgain(_ firing: DueFiring, kind: FiringEvent.Kind, now: Instant) {
+    /// Performs what the lifecycle decided.
+    private func perform(_ action: OccurrenceLifecycle.Action, now: Instant) {
+        switch action {
+        case .decide(let firing, let windowEnd): decide(firing, windowEnd: windowEnd, now: now)
+        case .forgetSnooze(let key): forgetStoredSnooze(key)
+        case .announceAgain(let firing, let again): announceAgain(firing, again, now: now)
+        }
+    }
+
+    /// Announces a due occurrence again (its snooze, or a repeat), unless a log or a skip settled it meanwhile;
+    /// when its state cannot be read, the lifecycle decides what waits (nothing is announced on a guess).
+    private func announceAgain(_ firing: DueFiring, _ again: OccurrenceLifecycle.Again, now: Instant) {
+        let state = readState(of: firing, now: now)?.state
+        guard lifecycle.stateRead(state, for: firing, again: again, now: now, retrySeconds: Self.storeRetrySeconds) else { return }
         let key = OccurrenceKey(firing)
-        guard let status = readState(of: firing, now: now) else {
-            if kind == .snoozed {
-                snoozes[key] = (now.adding(seconds: Self.storeRetrySeconds), firing)
-            } else {
-                open[key]?.lastAnnounced = now
-            }
-            return
-        }
-        guard status.state == .due else {
-            open[key]?.settled = true
-            return
-        }
-        var entry = open[key] ?? OpenOccurrence(firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence), lastAnnounced: now)
-        if kind == .repeated { entry.repeatsSent += 1 }
-        entry.lastAnnounced = now
-        open[key] = entry
+        let repeats = lifecycle.open[key]?.repeatsSent ?? 0
         // For a restart's sake only: when the store cannot take it, the announcement still goes out.
-        try? context.store.firings.noteAnnouncedAgain(reminderID: key.reminderID, scheduledAt: firing.occurrence.instant, at: now, repeats: entry.repeatsSent)
-        context.announcer.announce(.firing(FiringEvent(
-            kind: kind, firing: firing, handledAt: now, repeatNumber: kind == .repeated ? entry.repeatsSent : nil)))
+        try? context.store.firings.noteAnnouncedAgain(reminderID: key.reminderID, scheduledAt: firing.occurrence.instant, at: now, repeats: repeats)
+        let repeatNumber: Int? = if case .repeated(let number) = again { number } else { nil }
+        context.announcer.announce(.firing(FiringEvent(kind: repeatNumber == nil ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: repeatNumber)))
     }
 
-    /// Forgets a pending snooze, here and in the store.
-    private func dropSnooze(_ key: OccurrenceKey) {
-        snoozes[key] = nil
+    /// Forgets a snooze in the store (the lifecycle has forgotten it already).
+    private func forgetStoredSnooze(_ key: OccurrenceKey) {
         // A stored snooze that could not be removed is harmless: after a restart it announces the occurrence
         // only if it is still due then.
         try? context.store.firings.removeSnooze(reminderID: key.reminderID, scheduledAt: key.scheduledAt)
@@ -689,7 +664,7 @@ actor SchedulingService {
             guard try currentState(of: firing, now: max(now, windowEnd)).status.state == .missed else { return }
             guard try context.store.firings.recordOutcome(OutcomeRecord(event)) else { return }
         } catch {
-            open[OccurrenceKey(firing)] = OpenOccurrence(firing: firing, windowEnd: now.adding(seconds: Self.storeRetrySeconds), lastAnnounced: now, settled: true)
+            lifecycle.decideFailed(firing, now: now, retrySeconds: Self.storeRetrySeconds)
             context.say(.error, "Could not decide or record whether \(firing.slotID) was missed: \(error); trying again in \(Self.storeRetrySeconds) s")
             return
         }
@@ -739,40 +714,6 @@ actor SchedulingService {
         return SchedulableReminder(
             id: reminder.id!, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds,
             delivery: reminder.delivery)
-    }
-}
-
-/// One occurrence of one reminder: the key of its snooze and of its open window.
-struct OccurrenceKey: Hashable, Comparable {
-    let reminderID: Int64
-    let scheduledAt: Instant
-
-    init(reminderID: Int64, scheduledAt: Instant) {
-        self.reminderID = reminderID
-        self.scheduledAt = scheduledAt
-    }
-
-    init(_ firing: DueFiring) {
-        self.init(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant)
-    }
-
-    /// Earlier occurrences first, then by reminder: the order in which those due together are announced.
-    static func < (a: OccurrenceKey, b: OccurrenceKey) -> Bool { (a.scheduledAt, a.reminderID) < (b.scheduledAt, b.reminderID) }
-}
-
-/// An announced (or postponed) occurrence whose window is open.
-struct OpenOccurrence {
-    var firing: DueFiring
-    var windowEnd: Instant
-    /// The last time it was announced (its firing, its snooze, its last repeat).
-    var lastAnnounced: Instant
-    var repeatsSent = 0
-    /// Taken or skipped: it is not announced again (unless a deleted log makes it due again).
-    var settled = false
-
-    /// When it is repeated next, by its reminder's repeat plan (nil: not again).
-    var nextRepeat: Instant? {
-        settled ? nil : firing.reminder.delivery.repeatPlan?.next(after: lastAnnounced, sent: repeatsSent, windowEnd: windowEnd)
     }
 }
 

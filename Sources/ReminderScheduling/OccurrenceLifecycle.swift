@@ -1,0 +1,199 @@
+import ReminderCore
+
+/// One occurrence of one reminder: the key of its snooze and of its open window.
+public struct OccurrenceKey: Hashable, Comparable, Sendable {
+    public let reminderID: Int64
+    public let scheduledAt: Instant
+
+    public init(reminderID: Int64, scheduledAt: Instant) {
+        self.reminderID = reminderID
+        self.scheduledAt = scheduledAt
+    }
+
+    public init(_ firing: DueFiring) {
+        self.init(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant)
+    }
+
+    /// Earlier occurrences first, then by reminder: the order in which those due together are announced.
+    public static func < (a: OccurrenceKey, b: OccurrenceKey) -> Bool { (a.scheduledAt, a.reminderID) < (b.scheduledAt, b.reminderID) }
+}
+
+/// An announced (or postponed) occurrence whose window is open.
+public struct OpenOccurrence: Sendable, Hashable {
+    public var firing: DueFiring
+    public var windowEnd: Instant
+    /// The last time it was announced (its firing, its snooze, its last repeat).
+    public var lastAnnounced: Instant
+    public var repeatsSent: Int
+    /// Taken or skipped: it is not announced again (unless a deleted log makes it due again).
+    public var settled: Bool
+
+    public init(firing: DueFiring, windowEnd: Instant, lastAnnounced: Instant, repeatsSent: Int = 0, settled: Bool = false) {
+        (self.firing, self.windowEnd, self.lastAnnounced, self.repeatsSent, self.settled) = (firing, windowEnd, lastAnnounced, repeatsSent, settled)
+    }
+
+    /// When it is repeated next, by its reminder's repeat plan (nil: not again).
+    public var nextRepeat: Instant? {
+        settled ? nil : firing.reminder.delivery.repeatPlan?.next(after: lastAnnounced, sent: repeatsSent, windowEnd: windowEnd)
+    }
+}
+
+/// What happens to an occurrence after it was announced, until its window closes: repeats, snoozes, being taken or
+/// skipped, and the decision at the window's end. A pure state machine: the scheduling service tells it what
+/// happened (an announcement, a snooze, what a read of the store said) and performs the actions it returns,
+/// reading the store where an action needs it. It holds no I/O and reads no clock; tests drive it directly.
+///
+/// Everything here is rebuilt from the store after a restart (the announced firings of the last two days and the
+/// stored snoozes), so a crash between two actions loses no decision: a window closed but not decided is decided
+/// at the next tick, a snooze announced but not forgotten is passed over when its occurrence is no longer due.
+public struct OccurrenceLifecycle: Sendable {
+    /// A pending snooze: announce `firing` again at `due`.
+    public struct Snooze: Sendable, Hashable {
+        public var due: Instant
+        public var firing: DueFiring
+
+        public init(due: Instant, firing: DueFiring) {
+            (self.due, self.firing) = (due, firing)
+        }
+    }
+
+    /// Why an occurrence is announced again.
+    public enum Again: Sendable, Hashable {
+        case snoozed
+        /// Its `number`-th repeat.
+        case repeated(number: Int)
+    }
+
+    /// What the scheduling service does, in order.
+    public enum Action: Sendable, Hashable {
+        /// The window closed: unless a log took it or a skip settled it, record it missed and announce that.
+        /// When the store cannot say, report ``decideFailed(_:now:retrySeconds:)``.
+        case decide(DueFiring, windowEnd: Instant)
+        /// Forget the stored snooze of the occurrence.
+        case forgetSnooze(OccurrenceKey)
+        /// Read the occurrence's state and report it with ``stateRead(_:for:again:now:retrySeconds:)``, which
+        /// says whether to announce it again.
+        case announceAgain(DueFiring, Again)
+    }
+
+    public private(set) var open: [OccurrenceKey: OpenOccurrence] = [:]
+    public private(set) var snoozes: [OccurrenceKey: Snooze] = [:]
+
+    public init() {}
+
+    // MARK: Events
+
+    /// The open windows as the store had them at start (or after a reload).
+    public mutating func restore(open: [OpenOccurrence]) {
+        self.open = Dictionary(open.map { (OccurrenceKey($0.firing), $0) }) { _, last in last }
+    }
+
+    /// The pending snoozes as the store had them at start (or after a reload).
+    public mutating func restore(snoozes: [Snooze]) {
+        self.snoozes = Dictionary(snoozes.map { (OccurrenceKey($0.firing), $0) }) { _, last in last }
+    }
+
+    /// The occurrence was announced (or postponed by a snooze set before it was due) at `instant`: its window opens.
+    public mutating func opened(_ firing: DueFiring, at instant: Instant) {
+        open[OccurrenceKey(firing)] = OpenOccurrence(firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence), lastAnnounced: instant)
+    }
+
+    /// The user snoozed the occurrence until `due` (it replaces an earlier snooze of it).
+    /// - Returns: when the snooze it replaced was due.
+    public mutating func snoozed(_ firing: DueFiring, until due: Instant) -> Instant? {
+        let key = OccurrenceKey(firing)
+        defer { snoozes[key] = Snooze(due: due, firing: firing) }
+        return snoozes[key]?.due
+    }
+
+    /// The clock reached `now`: the windows that closed, to be decided (their snoozes forgotten), by occurrence.
+    /// (The service handles them before the firings due at `now`: at 20:00 the morning's occurrence is missed,
+    /// and stops repeating, before the evening's fires.)
+    public mutating func windowsClosed(at now: Instant) -> [Action] {
+        var actions: [Action] = []
+        for (key, entry) in open.filter({ $0.value.windowEnd <= now }).sorted(by: { $0.key < $1.key }) {
+            open[key] = nil
+            if snoozes.removeValue(forKey: key) != nil { actions.append(.forgetSnooze(key)) }
+            actions.append(.decide(entry.firing, windowEnd: entry.windowEnd))
+        }
+        return actions
+    }
+
+    /// The clock reached `now`: the snoozes due, then the repeats due (of occurrences without a snooze), each
+    /// to be announced again, by occurrence. An occurrence is announced again at most once per call.
+    public mutating func againDue(at now: Instant) -> [Action] {
+        var actions: [Action] = []
+        var snoozedNow: Set<OccurrenceKey> = []
+        for (key, snooze) in snoozes.filter({ $0.value.due <= now }).sorted(by: { $0.key < $1.key }) {
+            snoozes[key] = nil
+            snoozedNow.insert(key)
+            actions += [.forgetSnooze(key), .announceAgain(snooze.firing, .snoozed)]
+        }
+        for (key, entry) in open.sorted(by: { $0.key < $1.key }) where snoozes[key] == nil && !snoozedNow.contains(key) {
+            if let repeatAt = entry.nextRepeat, repeatAt <= now { actions.append(.announceAgain(entry.firing, .repeated(number: entry.repeatsSent + 1))) }
+        }
+        return actions
+    }
+
+    /// What the store said of an occurrence to announce again (nil: it could not be read).
+    /// - Returns: whether to announce it now. Unread, it is not announced on a guess (the dose may have been
+    ///   taken): a snooze waits `retrySeconds` and is tried again, a repeat is passed over until the next one.
+    ///   Taken or skipped, it settles and is not repeated.
+    public mutating func stateRead(_ state: OccurrenceState?, for firing: DueFiring, again: Again, now: Instant, retrySeconds: Int64) -> Bool {
+        let key = OccurrenceKey(firing)
+        guard let state else {
+            if again == .snoozed {
+                snoozes[key] = Snooze(due: now.adding(seconds: retrySeconds), firing: firing)
+            } else {
+                open[key]?.lastAnnounced = now
+            }
+            return false
+        }
+        guard state == .due else {
+            open[key]?.settled = true
+            return false
+        }
+        var entry = open[key] ?? OpenOccurrence(firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence), lastAnnounced: now)
+        if case .repeated = again { entry.repeatsSent += 1 }
+        entry.lastAnnounced = now
+        open[key] = entry
+        return true
+    }
+
+    /// Deciding whether a closed window was missed failed (the store did not answer): tried again in
+    /// `retrySeconds`, without repeats meanwhile.
+    public mutating func decideFailed(_ firing: DueFiring, now: Instant, retrySeconds: Int64) {
+        open[OccurrenceKey(firing)] = OpenOccurrence(firing: firing, windowEnd: now.adding(seconds: retrySeconds), lastAnnounced: now, settled: true)
+    }
+
+    /// A log, a skip or a deleted log changed an open occurrence's state (read from the store): one no longer
+    /// due stops repeating; one due again (its log deleted) repeats from `now`.
+    /// - Returns: whether it became settled just now (taken or skipped: to be announced as such).
+    public mutating func reconsidered(_ key: OccurrenceKey, state: OccurrenceState, now: Instant) -> Bool {
+        guard let entry = open[key] else { return false }
+        let settled = state != .due
+        open[key]?.settled = settled
+        if entry.settled, !settled { open[key]?.lastAnnounced = now }
+        return settled && !entry.settled
+    }
+
+    /// A snooze whose occurrence is no longer due or upcoming (taken, skipped) is cancelled.
+    /// - Returns: whether it was.
+    public mutating func cancelSnoozeIfSettled(_ key: OccurrenceKey, state: OccurrenceState) -> Bool {
+        guard snoozes[key] != nil, state != .due, state != .upcoming else { return false }
+        snoozes[key] = nil
+        return true
+    }
+
+    /// The reminder was removed or disabled: its windows and snoozes are gone.
+    public mutating func removeReminder(_ id: Int64) {
+        for key in snoozes.keys where key.reminderID == id { snoozes[key] = nil }
+        for key in open.keys where key.reminderID == id { open[key] = nil }
+    }
+
+    /// The next instant something here is due: a window's end, a snooze, or a repeat.
+    public var nextDeadline: Instant? {
+        let repeats = open.lazy.filter { self.snoozes[$0.key] == nil }.compactMap(\.value.nextRepeat).min()
+        return [snoozes.values.map(\.due).min(), open.values.map(\.windowEnd).min(), repeats].compactMap { $0 }.min()
+    }
+}
