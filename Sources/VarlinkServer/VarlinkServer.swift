@@ -126,6 +126,10 @@ public struct VarlinkServer: Sendable {
         var refusal = VarlinkWire.encode(Self.errorReply(protocolError("out of file descriptors: try again later")))
         refusal.append(0)
         let server = try await bootstrap
+            // A small kernel buffer per connection: a client that does not read (a Watch left open) takes a
+            // few dozen replies before its writes wait, not hundreds, each encoded for nothing while other
+            // connections' calls wait behind them. A large reply is written in more pieces, as fast.
+            .childChannelOption(.socketOption(.so_sndbuf), value: 16 << 10)
             .serverChannelInitializer { [refusal, onRefusedForDescriptors] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(

@@ -99,7 +99,9 @@ def test_250_watch_clients_that_never_read_delay_no_firing_and_status_answers(da
         status = subprocess.run([str(BIN / "remindctl"), "status"], env=daemon.env, capture_output=True, text=True)
         took = time.monotonic() - asked
         assert status.returncode == 0, status.stderr
-        assert took < 2.0, f"status took {took:.2f} s during the burst"
+        # The debug build takes 0.4-1.5 s here while 250 sockets fill (the release build 0.3-0.5 s): the bound is
+        # for a call kept waiting, as the refused one was.
+        assert took < 5.0, f"status took {took:.2f} s during the burst"
         deadline = time.time() + 30
         while not (entries := journald.entries(REMINDER_NAME=f"{prefix}-probe-0")):
             assert time.time() < deadline, "the probe did not fire"
