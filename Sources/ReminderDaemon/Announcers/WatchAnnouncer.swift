@@ -32,6 +32,8 @@ public final class WatchAnnouncer: Announcer {
     public init() {}
 
     public func announce(_ event: DaemonEvent) {
+        // Usually nobody watches: a burst then builds no entries (their JSON is made with them).
+        guard subscribers.withLock({ !$0.streams.isEmpty }) else { return }
         var entry: HistoryEntryValue
         switch event {
         case .firing(let firing):
