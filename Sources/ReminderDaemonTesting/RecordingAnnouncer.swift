@@ -29,7 +29,7 @@ public final class RecordingAnnouncer: Announcer, AnnouncementLedger {
 
     public func announced(among keys: Set<String>) -> Set<String>? {
         guard isReadable else { return nil }
-        return keys.intersection(firings.compactMap(\.record))
+        return keys.intersection(firings.compactMap(\.record) + occurrences.compactMap(\.record))
     }
 
     /// Every event so far.

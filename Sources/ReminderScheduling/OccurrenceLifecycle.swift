@@ -72,7 +72,8 @@ public struct OccurrenceLifecycle: Sendable {
         /// Forget the stored snooze of the occurrence.
         case forgetSnooze(OccurrenceKey)
         /// Read the occurrence's state and report it with ``stateRead(_:for:again:now:retrySeconds:)``, which
-        /// says whether to announce it again.
+        /// says whether to announce it again. A snooze's stored snooze is forgotten with the announcement (in
+        /// one write, so that a crash neither loses nor repeats it), or when the state read says it is settled.
         case announceAgain(DueFiring, Again)
     }
 
@@ -127,7 +128,7 @@ public struct OccurrenceLifecycle: Sendable {
         for (key, snooze) in snoozes.filter({ $0.value.due <= now }).sorted(by: { $0.key < $1.key }) {
             snoozes[key] = nil
             snoozedNow.insert(key)
-            actions += [.forgetSnooze(key), .announceAgain(snooze.firing, .snoozed)]
+            actions.append(.announceAgain(snooze.firing, .snoozed))
         }
         for (key, entry) in open.sorted(by: { $0.key < $1.key }) where snoozes[key] == nil && !snoozedNow.contains(key) {
             if let repeatAt = entry.nextRepeat, repeatAt <= now { actions.append(.announceAgain(entry.firing, .repeated(number: entry.repeatsSent + 1))) }
@@ -158,6 +159,12 @@ public struct OccurrenceLifecycle: Sendable {
         entry.lastAnnounced = now
         open[key] = entry
         return true
+    }
+
+    /// An announcement again that a crash held back went out at `instant`, after the restart: the next repeat
+    /// counts from it.
+    public mutating func announcedAfterRestart(_ key: OccurrenceKey, at instant: Instant) {
+        open[key]?.lastAnnounced = instant
     }
 
     /// Deciding whether a closed window was missed failed (the store did not answer): tried again in

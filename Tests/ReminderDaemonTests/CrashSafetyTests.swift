@@ -113,4 +113,91 @@ struct CrashSafetyTests {
         let entry = JournalAnnouncer.entry(for: .firing(first.announcer.firings[0]))
         #expect(entry.fields.contains(.init(name: "REMINDER_RECORD", value: keys[0])))
     }
+
+    /// Where a crash cuts an announcement's sequence (record, announce, confirm).
+    enum Cut: CaseIterable, Sendable {
+        case beforeTheAnnouncement, beforeTheConfirmation
+    }
+
+    /// Runs `step` as a crash at `cut` leaves it, then restarts the daemon at `restartAt`.
+    private func crash(_ daemon: TestDaemon, at cut: Cut, restartAt: Instant, _ step: () async throws -> Void) async throws {
+        daemon.announcer.dropsAnnouncements = cut == .beforeTheAnnouncement
+        try daemon.setConfirmationsFail(true)
+        try await step()
+        daemon.announcer.dropsAnnouncements = false
+        try daemon.setConfirmationsFail(false)
+        daemon.clock.set(restartAt)
+        try await daemon.restart()
+    }
+
+    /// The missed note is recorded, announced, then confirmed like a firing: a crash between any two steps
+    /// neither loses it nor repeats it.
+    @Test(arguments: Cut.allCases)
+    func aCrashAroundAMissedNoteNeitherLosesNorRepeatsIt(cut: Cut) async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC", ["window": "30m"])
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        try await crash(daemon, at: cut, restartAt: instant("2026-03-02T08:31:00Z")) {
+            await daemon.advance(to: instant("2026-03-02T08:30:00Z"))
+        }
+        let missed = daemon.announcer.occurrences.filter { $0.state == .missed }
+        #expect(missed.map(\.firing.occurrence.instant) == [instant("2026-03-02T08:00:00Z")])
+        #expect(missed.first?.record != nil && missed.first?.reannounced == false)
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-03-02T12:00:00Z"))
+        #expect(daemon.announcer.occurrences.count == 1)
+        #expect(try await daemon.history(of: "Pills").filter { $0.kind == "missed" }.count == 1)
+    }
+
+    /// A repeat is noted, announced, then confirmed: a crash between any two steps announces it once, and the
+    /// next repeat counts from it.
+    @Test(arguments: Cut.allCases)
+    func aCrashAroundARepeatNeitherLosesNorRepeatsIt(cut: Cut) async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC", ["repeat": "10m"])
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        try await crash(daemon, at: cut, restartAt: instant("2026-03-02T08:11:00Z")) {
+            await daemon.advance(to: instant("2026-03-02T08:10:00Z"))
+        }
+        #expect(daemon.firings(of: "Pills").compactMap(\.repeatNumber) == [1])
+        await daemon.advance(to: instant("2026-03-02T08:25:00Z"))
+        let expected = cut == .beforeTheAnnouncement ? ["08:00:00", "08:11:00", "08:21:00"] : ["08:00:00", "08:10:00", "08:20:00"]
+        #expect(daemon.firings(of: "Pills").map { String($0.handledAt.description.dropFirst(11).prefix(8)) } == expected)
+        #expect(daemon.firings(of: "Pills").compactMap(\.repeatNumber) == [1, 2])
+    }
+
+    /// A snooze's announcement and the forgetting of the stored snooze are one write: a crash between any two
+    /// steps announces it once.
+    @Test(arguments: Cut.allCases)
+    func aCrashAroundASnoozeNeitherLosesNorRepeatsIt(cut: Cut) async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        try await daemon.call("Snooze", ["reminder": "Pills", "minutes": 5])
+        try await crash(daemon, at: cut, restartAt: instant("2026-03-02T08:06:00Z")) {
+            await daemon.advance(to: instant("2026-03-02T08:05:00Z"))
+        }
+        await daemon.advance(to: instant("2026-03-02T09:00:00Z"))
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-03-02T10:00:00Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.fired, .snoozed])
+    }
+
+    /// Where the journal cannot be read back, a missed note and a repeat a crash left unconfirmed are announced
+    /// again, marked so.
+    @Test func aJournalThatCannotBeReadBackHasTheMissedNoteAndTheRepeatAnnouncedAgainAndSaysSo() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC", ["window": "30m"])
+        try await daemon.add("Drops", ["daily": true, "at": "08:00"], timeZone: "UTC", ["repeat": "20m"])
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        daemon.announcer.isReadable = false
+        try await crash(daemon, at: .beforeTheConfirmation, restartAt: instant("2026-03-02T08:31:00Z")) {
+            await daemon.advance(to: instant("2026-03-02T08:30:00Z"))
+        }
+        let missed = daemon.announcer.occurrences.filter(\.reannounced)
+        #expect(missed.map(\.firing.reminder.name) == ["Pills"])
+        #expect(JournalAnnouncer.entry(for: .occurrence(missed[0])).fields.contains(.init(name: "REMINDER_REANNOUNCED", value: "1")))
+        let repeats = daemon.firings(of: "Drops").filter { $0.kind == .repeated }
+        #expect(repeats.map(\.reannounced) == [false, true] && repeats.map(\.repeatNumber) == [1, 1])
+    }
 }

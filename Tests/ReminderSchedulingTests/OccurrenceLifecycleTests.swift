@@ -73,7 +73,7 @@ struct OccurrenceLifecycleTests {
         #expect(step14.isEmpty, "no repeat while snoozed")
         let key = OccurrenceKey(firing)
         let step15 = lifecycle.againDue(at: at("08:25"))
-        #expect(step15 == [.forgetSnooze(key), .announceAgain(firing, .snoozed)], "the snooze, and no repeat beside it")
+        #expect(step15 == [.announceAgain(firing, .snoozed)], "the snooze, and no repeat beside it")
         let step16 = lifecycle.stateRead(.due, for: firing, again: .snoozed, now: at("08:25"), retrySeconds: 30)
         #expect(step16)
         #expect(lifecycle.nextDeadline == at("08:35"), "repeats go on from the snooze")

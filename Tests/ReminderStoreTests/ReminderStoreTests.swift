@@ -311,9 +311,9 @@ struct ReminderStoreTests {
             Issue.record("not recorded")
             return
         }
-        #expect(try store.firings.unconfirmedFirings().map(\.id) == [id])
-        try store.firings.confirmAnnounced([id])
-        #expect(try store.firings.unconfirmedFirings().isEmpty)
+        #expect(try store.firings.unconfirmed().firings.map(\.id) == [id])
+        try store.firings.confirmAnnounced(firings: [id])
+        #expect(try store.firings.unconfirmed().isEmpty)
         let instance = try store.firings.instanceID()
         #expect(instance.count == 32)
         #expect(try ReminderStore(path: path + "-other").firings.instanceID() != instance)

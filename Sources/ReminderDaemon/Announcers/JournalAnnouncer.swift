@@ -133,17 +133,23 @@ public final class JournalAnnouncer: Announcer {
             message += " (again: the clock went back)"
             fields.append(("REMINDER_REPLANNED", "1"))
         }
-        if let record = event.record { fields.append(("REMINDER_RECORD", record)) }
-        if event.reannounced {
+        recordFields(record: event.record, reannounced: event.reannounced, &message, &fields)
+        return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
+    }
+
+    /// The record's key, by which the next start finds the entry after a crash, and whether it was announced
+    /// again after one.
+    private static func recordFields(record: String?, reannounced: Bool, _ message: inout String, _ fields: inout [(String, String)]) {
+        if let record { fields.append(("REMINDER_RECORD", record)) }
+        if reannounced {
             message += " (announced again after a restart: the journal could not tell whether it was before)"
             fields.append(("REMINDER_REANNOUNCED", "1"))
         }
-        return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
     }
 
     private static func entry(for event: OccurrenceEvent) -> Entry {
         let firing = event.firing
-        let message: String
+        var message: String
         var messageID = MessageID.acknowledged
         var priority = Journal.Priority.info
         switch event.state {
@@ -163,6 +169,7 @@ public final class JournalAnnouncer: Announcer {
         ]
         if let logged = event.loggedAt { fields.append(("LOGGED_UTC", logged.description)) }
         if let reason = event.reason, !reason.isEmpty { fields.append(("REMINDER_REASON", reason)) }
+        recordFields(record: event.record, reannounced: event.reannounced, &message, &fields)
         return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
     }
 

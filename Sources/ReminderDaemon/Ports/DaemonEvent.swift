@@ -51,7 +51,8 @@ public struct FiringEvent: Sendable, Hashable {
     /// Which repeat this is (1, 2, ...; `repeated` only).
     public var repeatNumber: Int?
     /// The key of its record in the store, under which the journal keeps it (`REMINDER_RECORD`), so that
-    /// after a crash the next start can tell whether it was announced. Nil for what is not recorded (repeats).
+    /// after a crash the next start can tell whether it was announced. Nil for what is not recorded (an
+    /// announcement again whose occurrence has no record).
     public var record: String?
     /// Announced again after a restart because the journal could not tell whether it was announced before.
     public var reannounced: Bool
@@ -85,14 +86,22 @@ public struct OccurrenceEvent: Sendable, Hashable {
     /// The log that took it (taken), or the user's reason (skipped).
     public var loggedAt: Instant?
     public var reason: String?
+    /// The key of its record (a missed note's), as ``FiringEvent/record``.
+    public var record: String?
+    /// Announced again after a restart because the journal could not tell whether it was announced before.
+    public var reannounced = false
 
-    public init(state: OccurrenceState, firing: DueFiring, windowEnd: Instant, decidedAt: Instant, loggedAt: Instant? = nil, reason: String? = nil) {
+    public init(
+        state: OccurrenceState, firing: DueFiring, windowEnd: Instant, decidedAt: Instant, loggedAt: Instant? = nil, reason: String? = nil,
+        record: String? = nil
+    ) {
         self.state = state
         self.firing = firing
         self.windowEnd = windowEnd
         self.decidedAt = decidedAt
         self.loggedAt = loggedAt
         self.reason = reason
+        self.record = record
     }
 }
 

@@ -233,30 +233,38 @@ actor SchedulingService {
         return DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: slotsDue, lateSeconds: lateSeconds)
     }
 
-    /// Announces the firings a crash left recorded but not confirmed as announced, unless the journal shows that
-    /// they were: each once, marked late (and, where the journal cannot be read back, marked as announced
-    /// again). Runs at start, before anything else is announced.
+    /// Announces what a crash left recorded but not confirmed as announced (firings, missed notes, repeats and
+    /// snoozes), unless the journal shows that it was: each once, a firing marked late (and, where the journal
+    /// cannot be read back, each marked as announced again). Runs at start, before anything else is announced.
     func announceUnconfirmed(now: Instant) {
-        let records: [FiringRecord]
+        let pending: FiringsStore.Unconfirmed
         do {
-            records = try context.store.firings.unconfirmedFirings()
+            pending = try context.store.firings.unconfirmed()
         } catch {
-            return context.say(.error, "Cannot read which firings were announced before the restart: \(error); they are looked up at the next start")
+            return context.say(.error, "Cannot read what was announced before the restart: \(error); it is looked up at the next start")
         }
-        guard !records.isEmpty else { return }
-        let keyed = records.compactMap { record in
-            record.id.map { (key: FiringsStore.announcementKey(instance: storeInstance, firingID: $0), id: $0, record: record) }
+        guard !pending.isEmpty else { return }
+        let instance = storeInstance
+        let firings = pending.firings.compactMap { record in record.id.map { (FiringsStore.announcementKey(instance: instance, firingID: $0), $0, record) } }
+        let missed = pending.missed.compactMap { record in record.id.map { (FiringsStore.announcementKey(instance: instance, outcomeID: $0), $0, record) } }
+        let again = pending.again.compactMap { record in
+            record.id.map { (FiringsStore.announcementKey(instance: instance, firingID: $0, again: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt)), $0, record) }
         }
-        let found = context.ledger.announced(among: Set(keyed.map(\.key)))
+        let found = context.ledger.announced(among: Set(firings.map(\.0) + missed.map(\.0) + again.map(\.0)))
         var reminders = ReminderLookup()
         var announced = 0
-        for (key, _, record) in keyed where found?.contains(key) != true {
-            let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
-            let late = now.secondsSinceEpoch - scheduled.secondsSinceEpoch
-            guard let firing = restoredFiring(record.reminderId, at: scheduled, slotsDue: record.slotsDue, lateSeconds: late, &reminders) else {
-                context.say(.notice, "Firing \(record.slot) was recorded before a restart but its reminder is gone or disabled now: not announced")
-                continue
+        func restored(_ reminderID: Int64, _ scheduledAt: Int64, _ slot: String, slotsDue: Int = 1) -> DueFiring? {
+            let scheduled = Instant(secondsSinceEpoch: scheduledAt)
+            let late = now.secondsSinceEpoch - scheduledAt
+            guard let firing = restoredFiring(reminderID, at: scheduled, slotsDue: slotsDue, lateSeconds: late, &reminders) else {
+                context.say(.notice, "\(slot) was recorded before a restart but its reminder is gone or disabled now: not announced")
+                return nil
             }
+            announced += 1
+            return firing
+        }
+        for (key, _, record) in firings where found?.contains(key) != true {
+            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot, slotsDue: record.slotsDue) else { continue }
             let kind: FiringEvent.Kind = switch record.kind {
             case .fired, .late: .late
             case .suppressed: .suppressed
@@ -268,20 +276,37 @@ actor SchedulingService {
                 reannounced: found == nil)
             context.announcer.announce(.firing(event))
             openWindow(of: event)
-            announced += 1
         }
-        confirm(keyed.map(\.id))
+        for (key, _, record) in missed where found?.contains(key) != true {
+            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot) else { continue }
+            var event = OccurrenceEvent(
+                state: .missed, firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence),
+                decidedAt: Instant(secondsSinceEpoch: record.decidedAt), record: key)
+            event.reannounced = found == nil
+            context.announcer.announce(.occurrence(event))
+        }
+        for (key, _, record) in again where found?.contains(key) != true {
+            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot), let number = record.againPending else { continue }
+            let event = FiringEvent(
+                kind: number == 0 ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: number == 0 ? nil : number, record: key,
+                reannounced: found == nil)
+            context.announcer.announce(.firing(event))
+            lifecycle.announcedAfterRestart(OccurrenceKey(firing), at: now)
+        }
+        confirm(firings: firings.map(\.1), missed: missed.map(\.1), again: again.map(\.1))
+        let count = firings.count + missed.count + again.count
         let how = found == nil ? "the journal cannot be read back, so all were announced again" : "\(announced) of them had not reached the journal and were announced now"
-        context.say(.notice, "\(keyed.count) \(keyed.count == 1 ? "firing was" : "firings were") recorded before a restart but not confirmed as announced: \(how)")
+        context.say(.notice, "\(count) \(count == 1 ? "announcement was" : "announcements were") recorded before a restart but not confirmed: \(how)")
     }
 
-    /// Confirms that recorded firings were announced. When the store refuses, they are looked up in the
+    /// Confirms that recorded announcements went out. When the store refuses, they are looked up in the
     /// journal at the next start (and found there), so a refusal costs nothing but that look-up.
-    private func confirm(_ ids: [Int64]) {
+    private func confirm(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = []) {
         do {
-            try context.store.firings.confirmAnnounced(ids)
+            try context.store.firings.confirmAnnounced(firings: firings, missed: missed, again: again)
         } catch {
-            context.say(.warning, "Could not confirm \(ids.count) announced \(ids.count == 1 ? "firing" : "firings") in the store: \(error); the next start looks them up in the journal")
+            let count = firings.count + missed.count + again.count
+            context.say(.warning, "Could not confirm \(count) \(count == 1 ? "announcement" : "announcements") in the store: \(error); the next start looks them up in the journal")
         }
     }
 
@@ -573,7 +598,7 @@ actor SchedulingService {
             context.say(.error, "Could not record firing \(which), so it is not announced yet: \(error); trying again every \(Self.storeRetrySeconds) s")
             return
         }
-        confirm(zip(events, recorded).compactMap { announce($0, $1) })
+        confirm(firings: zip(events, recorded).compactMap { announce($0, $1) })
     }
 
     /// Announces a recorded firing (a re-planned one says so); a slot the store had already handled is not.
@@ -605,16 +630,32 @@ actor SchedulingService {
     }
 
     /// Announces a due occurrence again (its snooze, or a repeat), unless a log or a skip settled it meanwhile;
-    /// when its state cannot be read, the lifecycle decides what waits (nothing is announced on a guess).
+    /// when its state cannot be read, the lifecycle decides what waits (nothing is announced on a guess). The
+    /// announcement is noted (with the snooze forgotten), announced, then confirmed, like a firing.
     private func announceAgain(_ firing: DueFiring, _ again: OccurrenceLifecycle.Again, now: Instant) {
         let state = readState(of: firing, now: now)?.state
-        guard lifecycle.stateRead(state, for: firing, again: again, now: now, retrySeconds: Self.storeRetrySeconds) else { return }
         let key = OccurrenceKey(firing)
-        let repeats = lifecycle.open[key]?.repeatsSent ?? 0
-        // For a restart's sake only: when the store cannot take it, the announcement still goes out.
-        try? context.store.firings.noteAnnouncedAgain(reminderID: key.reminderID, scheduledAt: firing.occurrence.instant, at: now, repeats: repeats)
+        guard lifecycle.stateRead(state, for: firing, again: again, now: now, retrySeconds: Self.storeRetrySeconds) else {
+            // Settled: its stored snooze is done with. Unread: it stays, and is tried again.
+            if again == .snoozed, state != nil { forgetStoredSnooze(key) }
+            return
+        }
         let repeatNumber: Int? = if case .repeated(let number) = again { number } else { nil }
-        context.announcer.announce(.firing(FiringEvent(kind: repeatNumber == nil ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: repeatNumber)))
+        var event = FiringEvent(kind: repeatNumber == nil ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: repeatNumber)
+        let noted: Int64?
+        do {
+            noted = try context.store.firings.noteAnnouncedAgain(
+                reminderID: key.reminderID, scheduledAt: key.scheduledAt, at: now, repeats: lifecycle.open[key]?.repeatsSent ?? 0,
+                repeatNumber: repeatNumber)
+        } catch {
+            // The note is for a crash's sake: the announcement goes out without it (a restart then repeats the
+            // snooze still stored, or the repeat counted from the last note).
+            context.say(.warning, "Could not note that \(firing.slotID) is announced again: \(error)")
+            noted = nil
+        }
+        event.record = noted.map { FiringsStore.announcementKey(instance: storeInstance, firingID: $0, again: now) }
+        context.announcer.announce(.firing(event))
+        if let noted { confirm(again: [noted]) }
     }
 
     /// Forgets a snooze in the store (the lifecycle has forgotten it already).
@@ -658,17 +699,23 @@ actor SchedulingService {
     /// recorded, then announced; once, across restarts (the record is unique). A store that refuses the write
     /// is tried again later.
     private func decide(_ firing: DueFiring, windowEnd: Instant, now: Instant) {
-        let event = OccurrenceEvent(state: .missed, firing: firing, windowEnd: windowEnd, decidedAt: now)
+        var event = OccurrenceEvent(state: .missed, firing: firing, windowEnd: windowEnd, decidedAt: now)
+        let id: Int64
         do {
             // Neither missed nor recorded on a guess: a read that fails is tried again like a failed write.
             guard try currentState(of: firing, now: max(now, windowEnd)).status.state == .missed else { return }
-            guard try context.store.firings.recordOutcome(OutcomeRecord(event)) else { return }
+            var record = OutcomeRecord(event)
+            record.confirmed = false
+            guard let recorded = try context.store.firings.recordOutcome(record) else { return }
+            id = recorded
         } catch {
             lifecycle.decideFailed(firing, now: now, retrySeconds: Self.storeRetrySeconds)
             context.say(.error, "Could not decide or record whether \(firing.slotID) was missed: \(error); trying again in \(Self.storeRetrySeconds) s")
             return
         }
+        event.record = FiringsStore.announcementKey(instance: storeInstance, outcomeID: id)
         context.announcer.announce(.occurrence(event))
+        confirm(missed: [id])
     }
 
     /// Tries again to decide the firings whose logs could not be read, and to record those the store refused;
@@ -680,7 +727,7 @@ actor SchedulingService {
             do {
                 let recorded = try context.store.firings.recordFiring(FiringRecord(retried), handledThrough: max(retried.firing.occurrence.instant, now))
                 unrecorded.removeFirst()
-                if let id = announce(retried, recorded) { confirm([id]) }
+                if let id = announce(retried, recorded) { confirm(firings: [id]) }
             } catch {
                 storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
                 return

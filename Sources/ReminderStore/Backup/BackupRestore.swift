@@ -10,6 +10,9 @@ import GRDB
 /// for seconds, and a firing due meanwhile waited for it (6.4 s late on the debug build).
 struct BackupRestore {
     static let chunkSize = 500
+    /// The columns that say whether a row's announcement went out, by table: never restored (a restored row
+    /// takes their defaults, confirmed and nothing pending).
+    static let announcementState = ["firing": ["confirmed", "againPending"], "outcome": ["confirmed"]]
 
     let database: ReminderStore
     let file: BackupFile
@@ -105,8 +108,8 @@ struct BackupRestore {
                 }
                 try table.check.check(row, index: place)
                 var row = row
-                // A restored firing was announced long ago, to a journal that knows it under another store's id.
-                if table.name == "firing" { row["confirmed"] = nil }
+                // A restored row was announced long ago, to a journal that knows it under another store's id.
+                for column in Self.announcementState[table.name] ?? [] { row[column] = nil }
                 if merge {
                     guard try mergeable(&row, table: table, reminderIDs: &reminderIDs, present: &present) else {
                         skipped += 1

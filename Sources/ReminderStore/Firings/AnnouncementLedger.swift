@@ -1,4 +1,5 @@
 import GRDB
+import ReminderCore
 
 /// The second half of a firing's durable sequence: recorded unconfirmed (``FiringsStore/recordFirings(_:)``),
 /// announced, then confirmed here. A firing a crash left unconfirmed is looked up in the journal at the next
@@ -19,19 +20,46 @@ extension FiringsStore {
         "\(instance)-\(firingID)"
     }
 
-    /// Marks recorded firings as announced (all in one transaction, not synced: a confirmation lost to a power
-    /// cut only makes the next start look the firing up in the journal).
-    public func confirmAnnounced(_ ids: [Int64]) throws(StoreError) {
-        guard !ids.isEmpty else { return }
+    /// The key of a missed note's announcement.
+    public static func announcementKey(instance: String, outcomeID: Int64) -> String {
+        "\(instance)-o\(outcomeID)"
+    }
+
+    /// The key of an occurrence's announcement again (a repeat or a snooze) at an instant.
+    public static func announcementKey(instance: String, firingID: Int64, again: Instant) -> String {
+        "\(instance)-\(firingID)@\(again.secondsSinceEpoch)"
+    }
+
+    /// What a crash left recorded but not confirmed as announced.
+    public struct Unconfirmed: Sendable {
+        /// Firings recorded, oldest first.
+        public var firings: [FiringRecord]
+        /// Missed notes recorded, oldest first.
+        public var missed: [OutcomeRecord]
+        /// Firings whose announcement again (`againPending`, at `lastAnnouncedAt`) was noted, oldest first.
+        public var again: [FiringRecord]
+
+        public var isEmpty: Bool { firings.isEmpty && missed.isEmpty && again.isEmpty }
+    }
+
+    /// Marks what was recorded as announced (all in one transaction, not synced: a confirmation lost to a power
+    /// cut only makes the next start look it up in the journal).
+    public func confirmAnnounced(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = []) throws(StoreError) {
+        guard !(firings.isEmpty && missed.isEmpty && again.isEmpty) else { return }
         try database.writeUnsynced { db in
-            _ = try FiringRecord.filter(keys: ids).updateAll(db, Column("confirmed").set(to: true))
+            if !firings.isEmpty { _ = try FiringRecord.filter(keys: firings).updateAll(db, Column("confirmed").set(to: true)) }
+            if !missed.isEmpty { _ = try OutcomeRecord.filter(keys: missed).updateAll(db, Column("confirmed").set(to: true)) }
+            if !again.isEmpty { _ = try FiringRecord.filter(keys: again).updateAll(db, Column("againPending").set(to: nil)) }
         }
     }
 
-    /// The firings recorded but not confirmed as announced (a crash came between), oldest first.
-    public func unconfirmedFirings() throws(StoreError) -> [FiringRecord] {
+    /// What was recorded but not confirmed as announced (a crash came between).
+    public func unconfirmed() throws(StoreError) -> Unconfirmed {
         try database.read { db in
-            try FiringRecord.filter(Column("confirmed") == false).order(Column("id")).fetchAll(db)
+            Unconfirmed(
+                firings: try FiringRecord.filter(Column("confirmed") == false).order(Column("id")).fetchAll(db),
+                missed: try OutcomeRecord.filter(Column("confirmed") == false).order(Column("id")).fetchAll(db),
+                again: try FiringRecord.filter(Column("againPending") != nil).order(Column("id")).fetchAll(db))
         }
     }
 }

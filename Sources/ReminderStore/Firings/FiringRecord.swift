@@ -29,6 +29,9 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     public var lastAnnouncedAt: Int64?
     /// Its announcement is known to have gone out; false from its record until then (see `confirmAnnounced`).
     public var confirmed = true
+    /// An announcement again (at `lastAnnouncedAt`) noted but not yet confirmed: its repeat number, 0 for a
+    /// snooze; nil when none is pending (see `noteAnnouncedAgain`).
+    public var againPending: Int?
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, handledAt: Int64, kind: Kind,

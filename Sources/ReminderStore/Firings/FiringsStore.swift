@@ -82,20 +82,13 @@ public struct FiringsStore: Sendable {
     // MARK: Outcomes
 
     /// Records what became of an occurrence (missed, skipped), once: a second record of the same occurrence
-    /// and state changes nothing.
-    /// - Returns: whether it was recorded now (false: it already was).
-    public func recordOutcome(_ outcome: OutcomeRecord) throws(StoreError) -> Bool {
+    /// and state changes nothing. A missed note the daemon announces is recorded unconfirmed
+    /// (`confirmed` false) and confirmed with ``confirmAnnounced(_:)`` once announced.
+    /// - Returns: its row id when it was recorded now (nil: it already was).
+    public func recordOutcome(_ outcome: OutcomeRecord) throws(StoreError) -> Int64? {
         try database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO outcome (reminderId, reminderName, slot, scheduledAt, state, decidedAt, reason)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    outcome.reminderId, outcome.reminderName, outcome.slot, outcome.scheduledAt, outcome.state.rawValue, outcome.decidedAt,
-                    outcome.reason,
-                ])
-            return db.changesCount > 0
+            try outcome.insert(db, onConflict: .ignore)
+            return db.changesCount > 0 ? db.lastInsertedRowID : nil
         }
     }
 
@@ -131,12 +124,24 @@ public struct FiringsStore: Sendable {
         }
     }
 
-    /// Notes that an announced occurrence was announced again at `at` (a snooze, or its `repeats`-th repeat).
-    public func noteAnnouncedAgain(reminderID: Int64, scheduledAt: Instant, at: Instant, repeats: Int) throws(StoreError) {
+    /// Notes, before it goes out, that an announced occurrence is announced again at `at` (a snooze, whose
+    /// stored snooze goes in the same transaction, or its `repeats`-th repeat), pending until
+    /// ``confirmAnnounced(_:)``: a crash before that leaves it to be looked up in the journal at the next start.
+    /// - Returns: the id of the occurrence's firing record, the key of the announcement (nil when the occurrence
+    ///   has none: nothing is noted).
+    public func noteAnnouncedAgain(reminderID: Int64, scheduledAt: Instant, at: Instant, repeats: Int, repeatNumber: Int?) throws(StoreError) -> Int64? {
         try database.write { db in
-            try db.execute(
-                sql: "UPDATE firing SET repeats = ?, lastAnnouncedAt = ? WHERE reminderId = ? AND scheduledAt = ? AND kind IN ('fired', 'late', 'postponed')",
-                arguments: [repeats, at.secondsSinceEpoch, reminderID, scheduledAt.secondsSinceEpoch])
+            if repeatNumber == nil { _ = try SnoozeRecord.of(reminderID: reminderID, scheduledAt: scheduledAt).deleteAll(db) }
+            // The last record of the occurrence: a slot re-planned after the clock went back has two.
+            guard var record = try FiringRecord.filter(
+                Column("reminderId") == reminderID && Column("scheduledAt") == scheduledAt.secondsSinceEpoch
+                    && ["fired", "late", "postponed"].contains(Column("kind"))
+            ).order(Column("id").desc).fetchOne(db) else { return nil }
+            record.repeats = repeats
+            record.lastAnnouncedAt = at.secondsSinceEpoch
+            record.againPending = repeatNumber ?? 0
+            try record.update(db, columns: ["repeats", "lastAnnouncedAt", "againPending"])
+            return record.id
         }
     }
 

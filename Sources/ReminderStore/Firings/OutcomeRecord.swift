@@ -10,6 +10,7 @@ public struct OutcomeRecord: Codable, Sendable, Hashable, FetchableRecord, Persi
         case missed, skipped
     }
 
+    public var id: Int64?
     public var reminderId: Int64
     public var reminderName: String
     public var slot: String
@@ -20,6 +21,9 @@ public struct OutcomeRecord: Codable, Sendable, Hashable, FetchableRecord, Persi
     public var decidedAt: Int64
     /// The user's reason for a skip.
     public var reason: String?
+    /// Its announcement is known to have gone out: false for a missed note from its record until then (a
+    /// skip, which the user asked for, is not announced on its own).
+    public var confirmed = true
 
     public init(reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, state: State, decidedAt: Int64, reason: String?) {
         self.reminderId = reminderId

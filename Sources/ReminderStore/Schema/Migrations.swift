@@ -10,7 +10,7 @@ extension ReminderStore {
     static let expectedSchema: [String: Set<String>] = [
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery"],
         "intake": ["id", "reminderId", "at", "timeZone"],
-        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed"],
+        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending"],
         "restDay": ["date", "reason", "lightActivities"],
         "recovery": ["id", "usedAt", "firstDay", "lastDay"],
         "habitNotice": ["key", "announcedAt"],
@@ -18,7 +18,7 @@ extension ReminderStore {
         "food": ["id", "name", "kcal", "at", "timeZone"],
         "profile": ["key", "value"],
         "snooze": ["id", "reminderId", "scheduledAt", "dueAt"],
-        "outcome": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "state", "decidedAt", "reason"],
+        "outcome": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "state", "decidedAt", "reason", "confirmed"],
         "storeInstance": ["id"],
     ]
 
@@ -184,6 +184,15 @@ extension ReminderStore {
             try db.create(table: "storeInstance") { t in t.column("id", .text).notNull() }
             // SQL: the query interface has no randomblob.
             try db.execute(sql: "INSERT INTO storeInstance (id) VALUES (lower(hex(randomblob(16))))")
+        }
+        migrator.registerMigration("v10-unconfirmed-notes") { db in
+            // A missed note and a repeat (or snooze) are recorded, announced, then confirmed like a firing: one a
+            // crash left unconfirmed is looked up in the journal at the next start and announced if absent.
+            try db.alter(table: "outcome") { t in t.add(column: "confirmed", .boolean).notNull().defaults(to: true) }
+            try db.create(index: "outcome_unconfirmed", on: "outcome", columns: ["id"], condition: Column("confirmed") == false)
+            // The repeat number of an announcement again noted but not confirmed (0: a snooze), else null.
+            try db.alter(table: "firing") { t in t.add(column: "againPending", .integer) }
+            try db.create(index: "firing_again_pending", on: "firing", columns: ["id"], condition: Column("againPending") != nil)
         }
         return migrator
     }
