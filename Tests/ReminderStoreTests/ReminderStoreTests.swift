@@ -225,6 +225,33 @@ struct ReminderStoreTests {
         try queue.close()
     }
 
+    /// A page damaged behind the store's back (the header and the schema intact) is found by `PRAGMA
+    /// quick_check` before anything is written, and nothing is.
+    @Test func aDamagedPageIsFoundBeforeAnythingIsWritten() throws {
+        let store = try ReminderStore(path: path)
+        let id = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now).id!
+        try store.close()
+        try tamper("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+            INSERT INTO intake (reminderId, at, timeZone) SELECT \(id), i, 'UTC' FROM n
+            """)
+        try tamper("PRAGMA wal_checkpoint(TRUNCATE)")  // every page in the file, none left in the WAL
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        let size = try file.seekToEnd()
+        try file.seek(toOffset: size - 4096 + 8)  // the last page's cell pointers
+        try file.write(contentsOf: Data(repeating: 0xFF, count: 32))
+        try file.close()
+        let before = FileManager.default.contents(atPath: path)
+
+        #expect {
+            try ReminderStore(path: path)
+        } throws: { error in
+            guard case .corrupt(_, let detail) = error as? StoreError else { return false }
+            return detail.contains("out of range")
+        }
+        #expect(FileManager.default.contents(atPath: path) == before)
+    }
+
     @Test func anEmptyFileIsRefused() throws {
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         try expectRefused(.corrupt(path: path, detail: "the file is empty"))

@@ -219,6 +219,7 @@ def test_newer_schema_is_refused(daemon):
     ("foreign", "is not a remindd database"),
     ("user_version", "written by a newer remindd"),
     ("dropped_table", "is damaged (table intake is missing)"),
+    ("damaged_page", "is damaged (*** in database main ***"),
 ])
 def test_a_store_emptied_foreign_or_damaged_is_refused_untouched(daemon, damage, message):
     db = daemon.state / "remindd" / "remindd.sqlite"
@@ -228,6 +229,17 @@ def test_a_store_emptied_foreign_or_damaged_is_refused_untouched(daemon, damage,
     elif damage == "foreign":
         db.parent.mkdir(parents=True)
         subprocess.run(["sqlite3", str(db), "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')"], check=True)
+    elif damage == "damaged_page":
+        # The header and the schema intact, one page of logs not: found by PRAGMA quick_check before anything
+        # is written.
+        daemon.start()
+        daemon.ctl("add", "Meds", "--daily", "--at", "08:00")
+        daemon.stop()
+        subprocess.run(["sqlite3", str(db), "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) "
+                        "INSERT INTO intake (reminderId, at, timeZone) SELECT (SELECT max(id) FROM reminder), i, 'UTC' FROM n"], check=True)
+        with open(db, "r+b") as file:
+            file.seek(db.stat().st_size - 4096 + 8)  # the last page's cell pointers
+            file.write(b"\xff" * 32)
     else:
         daemon.start()
         daemon.stop()

@@ -103,13 +103,21 @@ public struct FiringsStore: Sendable {
     /// The instants of the skipped occurrences scheduled between two instants (inclusive), per reminder: of
     /// `reminderIDs`, or of all reminders when it is nil.
     public func skips(from: Instant, through: Instant, reminderIDs: [Int64]? = nil) throws(StoreError) -> [Int64: Set<Instant>] {
+        try decided(from: from, through: through, reminderIDs: reminderIDs, state: .skipped)
+    }
+
+    /// The instants of the occurrences scheduled between two instants (inclusive) whose outcome is recorded
+    /// (`state`, or any), per reminder: of `reminderIDs`, or of all reminders when it is nil.
+    public func decided(from: Instant, through: Instant, reminderIDs: [Int64]? = nil, state: OutcomeRecord.State? = nil) throws(StoreError) -> [Int64: Set<Instant>] {
         if reminderIDs?.isEmpty == true { return [:] }
         let which = reminderIDs.map { "reminderId IN \(ReminderStore.idList($0)) AND" } ?? ""
+        let ofState = state == nil ? "" : "AND state = ?"
         return try database.read { db in
             var result: [Int64: Set<Instant>] = [:]
+            // SQL: an id list the query interface would bind one by one, read by a cursor without records.
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT reminderId, scheduledAt FROM outcome WHERE \(which) scheduledAt BETWEEN ? AND ? AND state = ?",
-                arguments: [from.secondsSinceEpoch, through.secondsSinceEpoch, OutcomeRecord.State.skipped.rawValue])
+                db, sql: "SELECT reminderId, scheduledAt FROM outcome WHERE \(which) scheduledAt BETWEEN ? AND ? \(ofState)",
+                arguments: StatementArguments([from.secondsSinceEpoch, through.secondsSinceEpoch] + (state.map { [$0.rawValue] } ?? [])))
             while let row = try rows.next() { result[row[0], default: []].insert(Instant(secondsSinceEpoch: row[1])) }
             return result
         }
