@@ -119,35 +119,45 @@ struct ImportCommand: ParsableCommand {
             day done a log at noon, each day skipped with nothing done a rest day; what has no equivalent is \
             listed. A habit named like an existing reminder is refused, and nothing is imported.
 
+            remindctl reads the file itself and sends it to the daemon in parts: any file you can read works, \
+            standard input too (-).
+
             Examples:
               remindctl import remindd-backup.json
               remindctl import old-laptop.json --merge
+              ssh old-laptop remindctl export | remindctl import - --merge
               remindctl import --from loop "Loop Habits Backup 2026-11-22.db"
               remindctl import --from loop ./loop-csv
             """)
 
     enum Source: String, ExpressibleByArgument, CaseIterable { case remindd, loop }
 
-    @Argument(help: "The backup file (or Loop's folder or .db).", completion: .file()) var file: String
+    @Argument(help: "The backup file, - for standard input (or Loop's folder or .db).", completion: .file()) var file: String
     @Option(help: "remindd (a backup, the default) or loop (Loop Habit Tracker).") var from: Source = .remindd
     @Flag(help: "Add to a store that already holds data, skipping what is already there.") var merge = false
     @Flag(help: "Print what was imported as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
+
+    /// How the daemon's messages name the file: as it was given.
+    private var label: String { file == "-" ? "standard input" : file }
 
     func validate() throws {
         if from == .loop && merge { throw ValidationError("--merge goes with a remindd backup; a Loop import always adds") }
     }
 
     func run() throws {
-        let path = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
         if from == .loop {
-            let reply = try connection.call(Backup.ImportLoop.self, .init(path: path))
+            let reply = try connection.withConnection { daemon in
+                try daemon.call(Backup.ImportLoop.self, .init(upload: try FileUpload.send(file, folders: true, over: daemon), label: label))
+            }
             if json { return try out.json(reply) }
             out.print("Imported from Loop Habit Tracker: \(plural(reply.reminders, "reminder")), \(plural(reply.logs, "log")), \(plural(reply.restDays, "rest day")).")
             for note in reply.notes { out.print("  " + note) }
             return
         }
-        let tables = try connection.call(Backup.Import.self, .init(path: path, merge: merge ? true : nil)).tables
+        let tables = try connection.withConnection { daemon in
+            try daemon.call(Backup.Import.self, .init(upload: try FileUpload.send(file, folders: false, over: daemon), label: label, merge: merge ? true : nil)).tables
+        }
         if json { return try out.json(tables) }
         let added = tables.filter { $0.added > 0 }
         out.print(added.isEmpty ? "Nothing added: everything in \(file) was already there." : "Imported \(file):")

@@ -1,3 +1,4 @@
+import Foundation
 import FitnessCore
 import ReminderCore
 import ReminderInterface
@@ -22,11 +23,14 @@ public struct DaemonPorts: Sendable {
     public var journalAvailable: @Sendable () -> Bool
     /// Where announcements are read back after a crash (the journal).
     public var ledger: any AnnouncementLedger
+    /// Where files sent for an import wait (emptied at start): nil for `uploads` beside the store's file, or a
+    /// temporary folder for a store in memory.
+    public var uploadDirectory: String?
 
     public init(
         clock: any DaemonClock, announcers: [any Announcer], status: any StatusReporter, store: ReminderStore, zones: TimeZoneDatabase,
         configuration: DaemonConfiguration, exercises: ExerciseLibrary, routineDirectories: [String],
-        journalAvailable: @escaping @Sendable () -> Bool, ledger: any AnnouncementLedger = UnreadableLedger()
+        journalAvailable: @escaping @Sendable () -> Bool, ledger: any AnnouncementLedger = UnreadableLedger(), uploadDirectory: String? = nil
     ) {
         self.clock = clock
         self.announcers = announcers
@@ -38,6 +42,7 @@ public struct DaemonPorts: Sendable {
         self.routineDirectories = routineDirectories
         self.journalAvailable = journalAvailable
         self.ledger = ledger
+        self.uploadDirectory = uploadDirectory
     }
 }
 
@@ -70,7 +75,10 @@ public final class Daemon: Sendable {
         habits.register(in: &router)
         fitness.register(in: &router)
         routines.register(in: &router)
-        BackupService(context: context, scheduling: scheduling, habits: habits).register(in: &router)
+        let uploads = Uploads(directory: ports.uploadDirectory ?? (ports.store.path.hasPrefix("/")
+            ? (ports.store.path as NSString).deletingLastPathComponent + "/uploads"
+            : NSTemporaryDirectory() + "remindd-uploads-" + String(UInt64.random(in: .min ... .max), radix: 16)))
+        BackupService(context: context, scheduling: scheduling, habits: habits, uploads: uploads).register(in: &router)
         let journalAvailable = ports.journalAvailable
         router.on(Reminders.Status.self) { _ in
             let counts = try reminders.counts()

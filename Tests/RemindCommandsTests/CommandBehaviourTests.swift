@@ -1,3 +1,4 @@
+import Foundation
 import ReminderCore
 @testable import RemindCommands
 import Testing
@@ -116,12 +117,36 @@ import VarlinkProtocol
         #expect(header.lowerBound < (text.range(of: "\"tables\"")?.lowerBound ?? text.startIndex))
     }
 
-    @Test func importSendsAnAbsolutePathAndTheMergeFlag() {
+    /// remindctl reads the file itself (the service's sandbox hides the caller's /tmp) and sends it in parts
+    /// of at most 512 KiB, then imports the upload with the merge flag.
+    @Test func importSendsTheFileInPartsThenTheMergeFlag() throws {
         let daemon = StubDaemon(replies: Samples.replies)
         let harness = CommandHarness(daemon: daemon)
-        let output = harness.run("import", "/home/u/backup.json", "--merge").output
-        #expect(output == "Imported /home/u/backup.json:\nTABLE     ADDED  SKIPPED\nreminder  1      0\nintake    2      0\n")
-        #expect(daemon.calls.last?.parameters == .object(["path": "/home/u/backup.json", "merge": true]))
+        let folder = NSTemporaryDirectory() + "remindctl-import-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }  // a temporary folder; nothing depends on it
+        let contents = Data((0..<1_200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        #expect(FileManager.default.createFile(atPath: folder + "/backup.json", contents: contents))
+
+        let output = harness.run("import", folder + "/backup.json", "--merge").output
+        #expect(output == "Imported \(folder)/backup.json:\nTABLE     ADDED  SKIPPED\nreminder  1      0\nintake    2      0\n")
+        let uploads = daemon.calls.filter { $0.method == "io.remindd.Backup.Upload" }
+        let parts = try uploads.enumerated().map { index, call -> Data in
+            guard case .object(let fields) = call.parameters, case .string(let data)? = fields["data"] else { throw CLIError("no data") }
+            #expect(fields["name"] == "backup.json")
+            #expect(fields["upload"] == (index == 0 ? nil : "u1"))
+            return try #require(Data(base64Encoded: data))
+        }
+        #expect(parts.count == 3 && parts.allSatisfy { $0.count <= 512 * 1024 })
+        #expect(parts.reduce(Data(), +) == contents)
+        #expect(daemon.calls.last?.parameters == .object(["upload": "u1", "label": .string(folder + "/backup.json"), "merge": true]))
+    }
+
+    @Test func importRefusesWhatItCannotReadBeforeAsking() {
+        let daemon = StubDaemon(replies: Samples.replies)
+        let result = CommandHarness(daemon: daemon).run("import", "/nonexistent/backup.json")
+        #expect(result.error == "Error: cannot read /nonexistent/backup.json: no such file")
+        #expect(daemon.calls.isEmpty)
     }
 
     @Test func renamedCommandsKeepTheirOldNamesHiddenForOneRelease() {

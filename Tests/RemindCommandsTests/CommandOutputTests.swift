@@ -21,7 +21,7 @@ import VarlinkProtocol
         ["food", "add", "Oatmeal", "--kcal", "350"], ["food", "list"], ["food", "delete", "4", "--yes"],
         ["today"], ["day", "2026-11-22"], ["profile", "show"], ["profile", "set", "--weight", "82kg"],
         ["routine", "list"], ["routine", "show", "beginner-full-body"], ["routine", "select", "beginner-full-body"], ["routine", "current"], ["routine", "clear"],
-        ["export", "--format", "csv", "--what", "food"], ["import", "/tmp/backup.json"],
+        ["export", "--format", "csv", "--what", "food"], ["import", #filePath],  // remindctl reads the file: any file that exists
     ]
 
     /// Commands that print no record, only that something was done, and `export`, whose output is JSON or CSV

@@ -79,6 +79,7 @@ enum Samples {
         "io.remindd.Routines.Current": #"{"selection": \#(selection)}"#,
         "io.remindd.Routines.Clear": "{}",
         "io.remindd.Backup.Export": backup,
+        "io.remindd.Backup.Upload": #"{"upload": "u1", "size": 1}"#,
         "io.remindd.Backup.Import": #"{"tables": [{"table": "reminder", "added": 1, "skipped": 0}, {"table": "intake", "added": 2, "skipped": 0}]}"#,
     ]
 }

@@ -78,6 +78,53 @@ struct BackupTests {
         #expect(try await answers(restored) == answers(original))
     }
 
+    /// What remindctl does with a file the daemon cannot see: sends it in parts, then imports the upload, which
+    /// is gone afterwards; messages name it as the user gave it.
+    @Test func anUploadSentInPartsIsImportedOnceAndNamedByItsLabel() async throws {
+        let start = Instant(secondsSinceEpoch: 1_772_323_200)
+        let original = try await lived(now: start)
+        let backup = Data(VarlinkWire.encode(JSONValue.object(try await original.exportBackup())))
+        let restored = try await TestDaemon(now: original.clock.now())
+        var upload: String?
+        for offset in stride(from: 0, to: backup.count, by: 4096) {
+            let part = backup[offset..<min(offset + 4096, backup.count)]
+            upload = try await restored.call(Backup.Upload.self, .init(upload: upload, name: "backup.json", data: part.base64EncodedString())).upload
+        }
+        let id = try #require(upload)
+        _ = try await restored.call(Backup.Import.self, .init(upload: id, label: "~/old/backup.json"))
+        #expect(try await tables(restored) == tables(original))
+        await #expect { try await restored.call(Backup.Import.self, .init(upload: id)) } throws: {
+            ($0 as? VarlinkError)?.string("message")?.contains("no upload '\(id)': it was imported already") == true
+        }
+
+        let broken = try await restored.call(Backup.Upload.self, .init(upload: nil, name: "broken.json", data: Data("{\"format\": ".utf8).base64EncodedString()))
+        await #expect { try await restored.call(Backup.Import.self, .init(upload: broken.upload, label: "/home/u/broken.json", merge: true)) } throws: {
+            let message = ($0 as? VarlinkError)?.string("message") ?? ""
+            return message.hasPrefix("/home/u/broken.json is not a remindd backup, or is damaged") && !message.contains("uploads")
+        }
+    }
+
+    @Test(arguments: ["", "/etc/passwd", "../x", "a/../../x", "a//b", "a/b/c/d", String(repeating: "x", count: 256)])
+    func anUploadsFileNameIsOneToThreePlainComponents(name: String) async throws {
+        let daemon = try await TestDaemon(now: Instant(secondsSinceEpoch: 1_772_323_200))
+        await #expect { try await daemon.call(Backup.Upload.self, .init(upload: nil, name: name, data: "")) } throws: {
+            ($0 as? VarlinkError)?.string("parameter") == "name"
+        }
+    }
+
+    @Test func anUploadPartOverTheLimitOrNotBase64IsRefused() async throws {
+        let daemon = try await TestDaemon(now: Instant(secondsSinceEpoch: 1_772_323_200))
+        let big = Data(count: Backup.Upload.partSize + 1).base64EncodedString()
+        for data in [big, "not base64!"] {
+            await #expect { try await daemon.call(Backup.Upload.self, .init(upload: nil, name: "b.json", data: data)) } throws: {
+                ($0 as? VarlinkError)?.string("parameter") == "data"
+            }
+        }
+        await #expect { try await daemon.call(Backup.Upload.self, .init(upload: "nope", name: "b.json", data: "")) } throws: {
+            ($0 as? VarlinkError)?.string("parameter") == "upload"
+        }
+    }
+
     @Test func aStoreWithDataIsRefusedUnlessMergeWhichAddsOnlyWhatIsMissing() async throws {
         let start = Instant(secondsSinceEpoch: 1_772_323_200)
         let original = try await lived(now: start)

@@ -154,6 +154,23 @@ def test_user_service_installs_starts_and_fires(user_manager, journald):
     assert store.exists() and not legacy.exists()
     assert legacy_name in run(env, remindctl, "list").stdout
 
+    # remindctl reads what it imports and sends it in parts: a backup in the caller's /tmp (which the
+    # service's PrivateTmp hides) and one from standard input go in (the daemon opening the path said "no
+    # such file"). Another name makes the second tell that its rows were read.
+    backup = run(env, remindctl, "export").stdout
+    renamed = backup.replace(f'"name":"{name}"', f'"name":"{name}-copy"').replace(f'"name": "{name}"', f'"name": "{name}-copy"')
+    assert renamed != backup
+    path = pathlib.Path("/tmp") / f"remindd-backup-{uuid.uuid4().hex[:8]}.json"
+    path.write_text(backup)
+    try:
+        tables = json.loads(run(env, remindctl, "import", str(path), "--merge", "--json").stdout)
+        assert {t["table"]: t["added"] for t in tables}.get("reminder") == 0  # read: all there already
+    finally:
+        path.unlink()
+    piped = subprocess.run([remindctl, "import", "-", "--merge"], input=renamed, env=env, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0, piped.stderr
+    assert f"{name}-copy" in run(env, remindctl, "list").stdout
+
     run(env, "systemctl", "--user", "reload", "remindd.service")
     run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
     assert run(env, "systemctl", "--user", "is-active", "remindd.service", check=False).stdout.strip() == "inactive"

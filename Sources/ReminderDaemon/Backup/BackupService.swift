@@ -10,6 +10,7 @@ struct BackupService: Sendable {
     let context: DaemonContext
     let scheduling: SchedulingService
     let habits: HabitService
+    let uploads: Uploads
 
     /// Sends the backup as a stream: the header, then each page of rows as it is read (one page in memory,
     /// whatever the store's size; the client's reading paces the reads). The last page ends the call.
@@ -67,7 +68,32 @@ extension BackupService {
             guard call.more == true else { throw VarlinkError.expectedMore() }
             try await export(reply: reply)
         }
-        router.on(Backup.Import.self) { p in .init(tables: try await restore(path: p.path, merge: p.merge ?? false)) }
-        router.on(Backup.ImportLoop.self) { p in try await importLoop(path: p.path) }
+        router.on(Backup.Upload.self) { p in try uploads.append(p, now: context.clock.now()) }
+        router.on(Backup.Import.self) { p in
+            .init(tables: try await reading(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in
+                try await restore(path: path, merge: p.merge ?? false)
+            })
+        }
+        router.on(Backup.ImportLoop.self) { p in
+            try await reading(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in try await importLoop(path: path) }
+        }
+    }
+
+    /// Runs an import on an upload (then removed, whatever the outcome) or a path: one of the two.
+    private func reading<T>(path: String?, upload: String?, label: String?, _ body: (String) async throws(ServiceError) -> T) async throws(ServiceError) -> T {
+        switch (path, upload) {
+        case (let path?, nil): return try await body(path)
+        case (nil, let upload?):
+            let (path, shown) = try uploads.take(upload)
+            defer { uploads.remove(upload) }
+            do {
+                return try await body(path)
+            } catch .invalidInput(let parameter, let message) {
+                // The messages name the file where the daemon read it; the user knows it by the name it was sent as.
+                throw .invalidInput(parameter: parameter == "path" ? "upload" : parameter, message: message.replacingOccurrences(of: path, with: label ?? shown))
+            }
+        default:
+            throw .invalidInput(parameter: "upload", message: "give an upload (see Upload) or a path, one of the two")
+        }
     }
 }

@@ -58,12 +58,42 @@ extension Backup {
         }
     }
 
-    /// Restores a backup file (read by the daemon, which runs as the same user) in one transaction.
+    /// Sends a file (or one file of a folder) to the daemon in parts, for ``Import`` or ``ImportLoop`` to read:
+    /// the service's sandbox hides the caller's `/tmp`, and one Varlink message holds at most 1 MiB.
+    public enum Upload: BackupMethod {
+        /// The most data one call carries (decoded): its base64 stays well inside a message.
+        public static let partSize = 512 * 1024
+        /// The most an upload holds.
+        public static let maximumSize = 1 << 30
+
+        public struct Parameters: Codable, Sendable, Hashable {
+            /// The upload to add to; nil starts a new one.
+            public var upload: String?
+            /// The file's name in the upload: one or two plain components (`Habits.csv`, `001 Walk/Checkmarks.csv`).
+            public var name: String
+            /// The next part of the file, base64.
+            public var data: String
+            public init(upload: String?, name: String, data: String) { (self.upload, self.name, self.data) = (upload, name, data) }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            public var upload: String
+            /// Bytes the upload holds so far.
+            public var size: Int
+            public init(upload: String, size: Int) { (self.upload, self.size) = (upload, size) }
+        }
+    }
+
+    /// Restores a backup in one transaction: an upload (see ``Upload``), or a file the daemon reads itself.
     public enum Import: BackupMethod {
         public struct Parameters: Codable, Sendable, Hashable {
-            public var path: String
+            public var path: String?
+            public var upload: String?
+            /// How messages name the uploaded file (the path the user gave); default: its name in the upload.
+            public var label: String?
             public var merge: Bool?
-            public init(path: String, merge: Bool? = nil) { (self.path, self.merge) = (path, merge) }
+            public init(path: String? = nil, upload: String? = nil, label: String? = nil, merge: Bool? = nil) {
+                (self.path, self.upload, self.label, self.merge) = (path, upload, label, merge)
+            }
         }
         public struct Reply: Codable, Sendable, Hashable {
             public var tables: [TableCount]
@@ -74,8 +104,11 @@ extension Backup {
     /// Imports Loop Habit Tracker's data: its CSV export (a folder) or its SQLite backup (a file).
     public enum ImportLoop: BackupMethod {
         public struct Parameters: Codable, Sendable, Hashable {
-            public var path: String
-            public init(path: String) { self.path = path }
+            public var path: String?
+            public var upload: String?
+            /// As ``Import``'s.
+            public var label: String?
+            public init(path: String? = nil, upload: String? = nil, label: String? = nil) { (self.path, self.upload, self.label) = (path, upload, label) }
         }
         public struct Reply: Codable, Sendable, Hashable {
             public var reminders: Int
