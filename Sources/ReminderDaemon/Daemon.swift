@@ -63,7 +63,7 @@ public final class Daemon: Sendable {
     public init(_ ports: DaemonPorts) {
         let context = DaemonContext(ports: ports, announcer: AnnouncerGroup(ports.announcers + [watch]))
         let scheduling = SchedulingService(context: context, statusReporter: ports.status)
-        let habits = HabitService(context: context, scheduling: scheduling)
+        let habits = HabitService(context: context, scheduling: scheduling, activities: .stores(ports.store))
         let reminders = ReminderService(context: context, scheduling: scheduling, habits: habits)
         let fitness = FitnessService(context: context, habits: habits)
         let routines = RoutineService(context: context, reminders: reminders, habits: habits, fitness: fitness)
@@ -219,4 +219,14 @@ public final class Daemon: Sendable {
 /// A configuration that parses but cannot be used (a `time-zone` that does not exist).
 public struct ConfigurationRefused: Error, CustomStringConvertible, Sendable {
     public let description: String
+}
+
+extension ActivitySource {
+    /// The adapter over the intake store's logs and the fitness store's workouts.
+    static func stores(_ store: ReminderStore) -> ActivitySource {
+        ActivitySource { () throws(StoreError) in
+            let workouts = try store.fitness.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
+            return try store.intake.everyLog() + workouts.map { ($0.at, $0.timeZone) }
+        }
+    }
 }

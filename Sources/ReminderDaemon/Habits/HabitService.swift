@@ -10,12 +10,15 @@ import Synchronization
 struct HabitService: Sendable {
     let context: DaemonContext
     let scheduling: SchedulingService
+    /// Where the activities are read from.
+    let activities: ActivitySource
     /// The activities counted per day, kept in memory once read and updated by each change (see ``changed``).
     private let kept = KeptActivityDays()
 
-    init(context: DaemonContext, scheduling: SchedulingService) {
+    init(context: DaemonContext, scheduling: SchedulingService, activities: ActivitySource) {
         self.context = context
         self.scheduling = scheduling
+        self.activities = activities
     }
 
     /// What a change did to the activities (intake logs and workouts).
@@ -57,11 +60,7 @@ struct HabitService: Sendable {
         }
         var counted = ActivityDays(rules: rules)
         var leftOut: Instant?
-        let intakes = try storing { () throws(StoreError) in try context.store.intake.everyLog() }
-        let workouts = try storing { () throws(StoreError) in
-            try context.store.fitness.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
-        }
-        for (at, zone) in intakes.lazy.map({ ($0.at, $0.timeZone) }) + workouts.lazy.map({ ($0.at, $0.timeZone) }) {
+        for (at, zone) in try storing(activities.all) {
             if at <= now { counted.add(try activity(at: at, zone: zone, rules: rules)) } else { leftOut = min(leftOut ?? at, at) }
         }
         kept.days.withLock { $0 = (counted, leftOut) }

@@ -158,7 +158,7 @@ struct ReminderService: Sendable {
             let ids = enabled.compactMap(\.id)
             // Without the logs or skips the states would be guessed (a taken dose shown as due): the call fails.
             let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderIDs: ids, from: from, through: through) }
-            let skips = try storing { () throws(StoreError) in try context.store.firings.skips(from: from, through: through, reminderIDs: ids) }
+            let skips = try storing { () throws(StoreError) in try scheduling.skips(from: from, through: through, reminderIDs: ids) }
             for reminder in enabled {
                 // A reminder whose rule or zone cannot be used now has no occurrences (the scheduler says why).
                 guard let rule = try? Self.rule(reminder.rule), let zone = try? context.zone(named: reminder.timeZone) else { continue }
@@ -238,7 +238,7 @@ struct ReminderService: Sendable {
         }
         let firing = DueFiring(reminder: target.reminder, occurrence: status.occurrence, slotsDue: 1, lateSeconds: 0)
         let event = OccurrenceEvent(state: .skipped, firing: firing, windowEnd: status.windowEnd, decidedAt: now, reason: reason ?? "")
-        _ = try storing { () throws(StoreError) in try context.store.firings.recordOutcome(OutcomeRecord(event)) }
+        try storing { () throws(StoreError) in try scheduling.recordSkip(event) }
         await scheduling.reconsider(reminderID: reminder.id!, now: now)
         status.state = .skipped
         return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
@@ -362,7 +362,7 @@ struct ReminderService: Sendable {
         let from = now.adding(seconds: -2 * 86400)
         let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderID: reminder.id!, from: from, through: now) }
         let skips = try storing { () throws(StoreError) in
-            try context.store.firings.skips(from: from, through: .endOfTime, reminderIDs: [reminder.id!])[reminder.id!] ?? []
+            try scheduling.skips(from: from, through: .endOfTime, reminderIDs: [reminder.id!])[reminder.id!] ?? []
         }
         if let due = rule.dueOccurrence(at: now, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds),
             due.occurrence.instant.secondsSinceEpoch >= reminder.createdAt
@@ -389,10 +389,7 @@ struct ReminderService: Sendable {
             ?? Instant(secondsSinceEpoch: 0)
         let id = try key.map { key throws(ServiceError) in try find(key).id! }
         let limit = max(1, min(limit, 100_000))
-        let entries = try storing { () throws(StoreError) in
-            try context.store.firings.history(since: start, reminderID: id, limit: limit).map { (HistoryEntryValue($0), 0) }
-                + context.store.firings.outcomes(since: start, reminderID: id, limit: limit).map { (HistoryEntryValue($0), 1) }
-        }
+        let entries = try storing { () throws(StoreError) in try scheduling.history(since: start, reminderID: id, limit: limit) }
         // Newest first. At one instant: the earlier occurrence first (its window closed as the next one fired),
         // and an occurrence's firing before its outcome.
         return Array(entries.sorted { ($0.0.handledUtc, $0.0.scheduledUtc, $0.1) > ($1.0.handledUtc, $1.0.scheduledUtc, $1.1) }.prefix(limit).map(\.0))
@@ -496,7 +493,7 @@ struct ReminderService: Sendable {
         let earliest = goals.map(\.from).min() ?? now
         // Without the logs or the skips the streak cannot be counted: it is answered as 0, and the rest stands.
         let logs = try? context.store.intake.instants(reminderIDs: ids, from: earliest, through: now)
-        let skipsRead = try? context.store.firings.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
+        let skipsRead = try? scheduling.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
         var answered: [Int64: ReminderValue] = [:]
         for goal in goals {
             let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)

@@ -28,7 +28,7 @@ actor SchedulingService {
     /// How long to wait before trying again to record firings the store refused.
     static let storeRetrySeconds: Int64 = 30
 
-    private let context: DaemonContext
+    let context: DaemonContext
     private let statusReporter: any StatusReporter
     private var scheduler = Scheduler()
     /// The status as of the last re-plan (see ``publishedStatus()``).
