@@ -60,6 +60,7 @@ bench: release
 	python3 Benchmarks/daemon_scale.py .build/release
 	python3 Benchmarks/habit_history.py .build/release
 	python3 Benchmarks/burst.py .build/release
+	python3 Benchmarks/burst.py .build/release 10000 --alone
 
 BINDIR  := $(PREFIX)/bin
 UNITDIR ?= $(HOME)/.config/systemd/user
