@@ -4,8 +4,8 @@ import Glibc
 /// Writes structured entries to the systemd journal with `sd_journal_sendv`, one iovec per `FIELD=value`.
 ///
 /// When no journal socket exists (a container, a plain terminal) the entry's MESSAGE goes to stderr
-/// instead, prefixed with its priority in the `<N>` form journald and systemd understand. The socket is
-/// checked on every send, so a journald that starts later is picked up.
+/// instead, prefixed with its priority in the `<N>` form journald and systemd understand. Each entry tries
+/// the socket, so a journald that starts later is picked up.
 public struct Journal: Sendable {
     /// syslog priorities, as journald's `PRIORITY=` field takes them.
     public enum Priority: Int, Sendable, Comparable {
@@ -26,10 +26,14 @@ public struct Journal: Sendable {
     public let identifier: String
     /// Entries less important than this are not written.
     public let maximumPriority: Priority
-    /// The native journal socket whose presence decides between the journal and stderr.
+    /// The native journal socket whose presence decides between the journal and stderr. (`sd_journal_sendv`
+    /// always writes to journald's own: another path, which tests give, only says whether to try it.)
     public let socketPath: String
 
-    public init(identifier: String, maximumPriority: Priority = .debug, socketPath: String = "/run/systemd/journal/socket") {
+    /// journald's native socket.
+    public static let defaultSocketPath = "/run/systemd/journal/socket"
+
+    public init(identifier: String, maximumPriority: Priority = .debug, socketPath: String = Journal.defaultSocketPath) {
         self.identifier = identifier
         self.maximumPriority = maximumPriority
         self.socketPath = socketPath
@@ -46,23 +50,39 @@ public struct Journal: Sendable {
     @discardableResult
     public func send(_ message: String, priority: Priority, fields: [(String, String)] = []) -> Bool {
         guard priority <= maximumPriority else { return false }
-        guard isJournalAvailable else {
+        guard socketPath == Self.defaultSocketPath || isJournalAvailable else {
             writeToStandardError(message, priority: priority)
             return false
         }
-        let entries = [("MESSAGE", message), ("PRIORITY", String(priority.rawValue)), ("SYSLOG_IDENTIFIER", identifier)] + fields
-        let encoded = entries.map { Array("\($0.0)=\($0.1)".utf8) }
-        let storage = encoded.map { bytes -> UnsafeMutableRawPointer in
-            let pointer = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-            bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-            return pointer
+        // Every field in one buffer, each an iovec into it: one allocation per entry (a burst sends thousands).
+        var buffer: [UInt8] = []
+        var ends: [Int] = []
+        func append(_ name: String, _ value: String) {
+            buffer.append(contentsOf: name.utf8)
+            buffer.append(UInt8(ascii: "="))
+            buffer.append(contentsOf: value.utf8)
+            ends.append(buffer.count)
         }
-        defer { storage.forEach { $0.deallocate() } }
-        var vectors = zip(storage.indices, encoded).map { iovec(iov_base: storage[$0.0], iov_len: $0.1.count) }
-        // A socket file left behind by a stopped journald refuses the connection: fall back as if absent.
-        let result = sd_journal_sendv(&vectors, Int32(vectors.count))
+        append("MESSAGE", message)
+        append("PRIORITY", String(priority.rawValue))
+        append("SYSLOG_IDENTIFIER", identifier)
+        for (name, value) in fields { append(name, value) }
+        let result = buffer.withUnsafeMutableBytes { bytes in
+            var start = 0
+            var vectors = ends.map { end in
+                defer { start = end }
+                return iovec(iov_base: bytes.baseAddress! + start, iov_len: end - start)
+            }
+            return sd_journal_sendv(&vectors, Int32(vectors.count))
+        }
         guard result >= 0 else {
-            writeToStandardError("journal refused the entry (\(String(cString: strerror(-result)))): \(message)", priority: priority)
+            // No journald (no socket, or a socket file a stopped one left behind): stderr, as without systemd.
+            // (Tried first rather than checked before each entry: the check was a path look-up per entry.)
+            if result == -ENOENT || result == -ECONNREFUSED || result == -ENOTDIR {
+                writeToStandardError(message, priority: priority)
+            } else {
+                writeToStandardError("journal refused the entry (\(String(cString: strerror(-result)))): \(message)", priority: priority)
+            }
             return false
         }
         return true
