@@ -114,9 +114,12 @@ struct UpdateCommand: ParsableCommand {
         commandName: "update",
         abstract: "Change a reminder's name, rule or time zone.",
         discussion: """
-            Rule flags replace the whole rule. --tz "" makes the reminder follow the system zone again.
+            Rule flags change that part of the rule and keep the rest: --at the times, --weekly (or --daily, \
+            --monthly ...) the days, --start, --until and --skip each their own. --tz "" makes the reminder follow \
+            the system zone again.
 
             Examples:
+              remindctl update Pills --at 10:00
               remindctl update "Vitamin D" --weekly sun,wed --at 09:00
               remindctl update 3 --name "Vitamin D3"
               remindctl update Pills --repeat 15m --urgency critical
@@ -134,18 +137,25 @@ struct UpdateCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let spec = rule.spec
-        let changesRule = spec != RuleSpec()
-        if changesRule { _ = try rule.makeRule() }
+        let change = rule.spec
+        let changesRule = change != RuleSpec()
         guard changesRule || name != nil || tz != nil || window != nil || !delivery.isEmpty else {
-            throw CLIError("nothing to change: give --name, --tz, --window, --repeat, --exec, --urgency or rule flags such as --daily --at 08:00")
+            throw CLIError("nothing to change: give --name, --tz, --window, --repeat, --exec, --urgency or rule flags such as --at 08:00")
         }
         try checkWindow(window)
         try delivery.validate(adding: false)
-        let parameters = Reminders.Update.Parameters(
-            reminder: reminder, name: name, rule: changesRule ? spec : nil, timeZone: tz, window: window,
-            repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
-        let reply = try connection.call(Reminders.Update.self, parameters)
+        let reply = try connection.withConnection { daemon in
+            var spec: RuleSpec?
+            if changesRule {
+                let current = try daemon.call(Reminders.Get.self, .init(reminder: reminder)).reminder.rule
+                let updated = current.updated(by: change)
+                do throws(RuleSpecError) { _ = try updated.makeRule() } catch { throw CLIError(error.message) }
+                spec = updated
+            }
+            return try daemon.call(Reminders.Update.self, Reminders.Update.Parameters(
+                reminder: reminder, name: name, rule: spec, timeZone: tz, window: window,
+                repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency))
+        }
         if json { return try out.json(reply.reminder) }
         describe(reply.reminder)
     }

@@ -47,6 +47,25 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     }
 
     /// Validates the spec and builds the rule.
+    /// This rule with the parts `change` gives replaced and the rest kept (`update NAME --at 10:00` keeps the
+    /// days): the kind (`daily`, `weekly`, ... and `every` with its weekdays) as one part, and each of the times,
+    /// the start, the end and the skipped dates on its own. A one-shot rule has no times or dates besides its own.
+    public func updated(by change: RuleSpec) -> RuleSpec {
+        var result = self
+        let changesKind = change.daily != nil || change.weekly != nil || change.monthly != nil || change.monthlyOn != nil
+            || change.yearly != nil || change.every != nil || change.preset != nil || change.once != nil
+        if changesKind {
+            (result.daily, result.weekly, result.monthly, result.monthlyOn) = (change.daily, change.weekly, change.monthly, change.monthlyOn)
+            (result.yearly, result.every, result.preset, result.once) = (change.yearly, change.every, change.preset, change.once)
+        }
+        if change.once != nil { (result.at, result.start, result.until, result.skip) = (nil, nil, nil, nil) }
+        if let at = change.at { result.at = at }
+        if let start = change.start { result.start = start }
+        if let until = change.until { result.until = until }
+        if let skip = change.skip { result.skip = skip }
+        return result
+    }
+
     public func makeRule() throws(RuleSpecError) -> ReminderRule {
         let kinds: [(String, Bool)] = [
             ("--daily", daily == true), ("--monthly", monthly != nil), ("--monthly-on", monthlyOn != nil),

@@ -142,6 +142,22 @@ import VarlinkProtocol
         #expect(daemon.calls.last?.parameters == .object(["upload": "u1", "label": .string(folder + "/backup.json"), "merge": true]))
     }
 
+    /// `update NAME --at 10:00` changes the times and keeps the days; `--weekly` changes the days and keeps
+    /// the times (it was refused with "no schedule given").
+    @Test func updateChangesThePartOfTheRuleItIsGivenAndKeepsTheRest() {
+        let daemon = StubDaemon(replies: Samples.replies.merging([
+            "io.remindd.Reminders.Get": #"{"reminder": {"id": 1, "name": "Pills", "rule": {"weekly": "mon,wed", "at": "08:00", "until": "2027-06-30"}, "summary": "weekly", "effectiveTimeZone": "UTC", "enabled": true, "streak": 0, "urgency": "normal"}}"#,
+        ]) { $1 })
+        let harness = CommandHarness(daemon: daemon)
+        #expect(harness.run("update", "Pills", "--at", "10:00").error == nil)
+        #expect(daemon.calls.last?.parameters == .object(["reminder": "Pills", "rule": .object(["weekly": "mon,wed", "at": "10:00", "until": "2027-06-30"])]))
+        #expect(harness.run("update", "Pills", "--daily").error == nil)
+        #expect(daemon.calls.last?.parameters == .object(["reminder": "Pills", "rule": .object(["daily": true, "at": "08:00", "until": "2027-06-30"])]))
+        // What the merged rule cannot be is said before anything changes.
+        let refused = harness.run("update", "Pills", "--at", "25:00")
+        #expect(refused.error?.hasPrefix("Error: ") == true && daemon.calls.last?.method == "io.remindd.Reminders.Get")
+    }
+
     @Test func importRefusesWhatItCannotReadBeforeAsking() {
         let daemon = StubDaemon(replies: Samples.replies)
         let result = CommandHarness(daemon: daemon).run("import", "/nonexistent/backup.json")

@@ -135,3 +135,26 @@ struct CalendarSemanticsTests {
         #expect(summer == -4 * 3600)
     }
 }
+
+@Suite("A rule updated in part")
+struct RuleUpdateTests {
+    let weekly = RuleSpec(weekly: "mon,wed", at: "08:00", start: "2026-12-01", until: "2027-06-30", skip: "2026-12-25")
+
+    @Test func theTimesChangeAndTheDaysStay() {
+        #expect(weekly.updated(by: RuleSpec(at: "10:00")) == RuleSpec(weekly: "mon,wed", at: "10:00", start: "2026-12-01", until: "2027-06-30", skip: "2026-12-25"))
+    }
+
+    @Test func theKindChangesAsOnePartAndTheTimesStay() {
+        #expect(weekly.updated(by: RuleSpec(monthly: "1,15")) == RuleSpec(monthly: "1,15", at: "08:00", start: "2026-12-01", until: "2027-06-30", skip: "2026-12-25"))
+        let fortnightly = RuleSpec(weekly: "mon", every: "2w", at: "08:00")
+        #expect(fortnightly.updated(by: RuleSpec(daily: true)) == RuleSpec(daily: true, at: "08:00"))
+    }
+
+    @Test func aOneShotKeepsNothingButItself() {
+        #expect(weekly.updated(by: RuleSpec(once: "2026-12-24T18:00")) == RuleSpec(once: "2026-12-24T18:00"))
+    }
+
+    @Test func nothingGivenChangesNothing() {
+        #expect(weekly.updated(by: RuleSpec()) == weekly)
+    }
+}
