@@ -79,6 +79,7 @@ struct AddCommand: ParsableCommand {
               remindctl add "Meds" --preset "Twice a Day" --start 08:00
               remindctl add "Rent" --monthly 1 --at 10:00 --tz Europe/Berlin
               remindctl add "Call mum" --once 2026-12-24T18:00
+              remindctl add Tea --in 20m
               remindctl add Pills --daily --at 08:00 --repeat 10m --repeat-max 3 --window 2h
               remindctl add Pills --daily --at 08:00 --exec '/usr/bin/notify-send Pills'
             """
@@ -96,11 +97,16 @@ struct AddCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        _ = try rule.makeRule()  // the same validation the daemon does, before connecting
+        // A one-shot given as a length from now is made a date-time in the reminder's zone: its --tz, or the
+        // caller's, given to the daemon (whose own zone may be another).
+        let relative = try rule.relativeSeconds() != nil
+        let zone = try RuleOptions.zone(named: tz)
+        let spec = try rule.spec(now: CommandContext.current.now(), zone: zone)
+        do throws(RuleSpecError) { _ = try spec.makeRule() } catch { throw CLIError(error.message) }  // as the daemon will, before connecting
         try checkWindow(window)
         try delivery.validate(adding: true)
         let parameters = Reminders.Add.Parameters(
-            name: name, rule: rule.spec, timeZone: tz, enabled: disabled ? false : nil, window: window,
+            name: name, rule: spec, timeZone: relative ? (tz ?? zone.identifier) : tz, enabled: disabled ? false : nil, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
@@ -137,8 +143,7 @@ struct UpdateCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let change = rule.spec
-        let changesRule = change != RuleSpec()
+        let changesRule = rule.spec != RuleSpec()
         guard changesRule || name != nil || tz != nil || window != nil || !delivery.isEmpty else {
             throw CLIError("nothing to change: give --name, --tz, --window, --repeat, --exec, --urgency or rule flags such as --at 08:00")
         }
@@ -147,8 +152,9 @@ struct UpdateCommand: ParsableCommand {
         let reply = try connection.withConnection { daemon in
             var spec: RuleSpec?
             if changesRule {
-                let current = try daemon.call(Reminders.Get.self, .init(reminder: reminder)).reminder.rule
-                let updated = current.updated(by: change)
+                let current = try daemon.call(Reminders.Get.self, .init(reminder: reminder)).reminder
+                let change = try rule.spec(now: CommandContext.current.now(), zone: try RuleOptions.zone(named: tz ?? current.effectiveTimeZone))
+                let updated = current.rule.updated(by: change)
                 do throws(RuleSpecError) { _ = try updated.makeRule() } catch { throw CLIError(error.message) }
                 spec = updated
             }

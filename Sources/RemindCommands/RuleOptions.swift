@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReminderCore
+import TimeZoneDatabase
 
 /// The rule flags shared by `preview` and `add`; they map one to one onto ``RuleSpec``.
 struct RuleOptions: ParsableArguments {
@@ -24,8 +25,11 @@ struct RuleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A preset: \(Preset.allCases.map(\.rawValue).joined(separator: ", ")). Times come from --start.", valueName: "name"))
     var preset: String?
 
-    @Option(help: ArgumentHelp("Once, at a local date-time, e.g. 2026-12-24T18:00:30.", valueName: "date-time"))
+    @Option(help: ArgumentHelp("Once, at a local date-time, e.g. 2026-12-24T18:00:30, or this long from now: +1h30m.", valueName: "date-time"))
     var once: String?
+
+    @Option(name: .customLong("in"), help: ArgumentHelp("Once, this long from now: 20m, 1h30m, 2d (as --once +20m).", valueName: "length"))
+    var inLength: String?
 
     @Option(help: ArgumentHelp("Times of day, e.g. 08:00,20:00.", valueName: "times"))
     var at: String?
@@ -45,11 +49,47 @@ struct RuleOptions: ParsableArguments {
             every: every, preset: preset, once: once, at: at, start: start, until: until, skip: skip)
     }
 
-    /// The validated rule, or a one-line error.
+    /// How far from now the one-shot is (`--in 20m`, `--once +20m`), or nil when it is not given that way.
+    func relativeSeconds() throws -> Int64? {
+        let text: String
+        switch (inLength, once) {
+        case (let length?, nil): text = length
+        case (nil, let once?) where once.hasPrefix("+"): text = String(once.dropFirst())
+        case (_?, _?): throw CLIError("--in and --once say the same thing: give one of them")
+        default: return nil
+        }
+        guard let seconds = WindowLength.seconds(text, in: 1...(366 * 86400)) else {
+            throw CLIError("invalid length '\(text)': write how long from now, such as 20m, 1h30m or 2d (up to 366d)")
+        }
+        return seconds
+    }
+
+    /// ``spec`` with a one-shot given as a length from now (`--in`, `--once +...`) made a local date-time in
+    /// `zone`, as the daemon reads it.
+    /// - Parameter zone: the zone the reminder follows (its `--tz`, or the caller's, which is then given).
+    /// The rules of a zone by name, or the caller's zone (`TZ`, else the system's) when nil.
+    static func zone(named name: String?) throws -> TimeZoneRules {
+        guard let name, !name.isEmpty else { return CommandContext.current.zone }
+        do {
+            return try TimeZoneDatabase.system(environment: CommandContext.current.environment).rules(named: name)
+        } catch {
+            throw CLIError("unknown time zone '\(name)': give an IANA name such as Europe/Berlin (see 'timedatectl list-timezones')")
+        }
+    }
+
+    func spec(now: Instant, zone: TimeZoneRules) throws -> RuleSpec {
+        var result = spec
+        if let seconds = try relativeSeconds() {
+            result.once = zone.localDateTime(at: now.adding(seconds: seconds)).description
+        }
+        return result
+    }
+
+    /// The validated rule, or a one-line error (a one-shot given as a length is checked as that far from now).
     func makeRule() throws -> ReminderRule {
         do {
-            return try spec.makeRule()
-        } catch {
+            return try spec(now: CommandContext.current.now(), zone: TimeZoneRules(identifier: "UTC", fixedOffset: 0)).makeRule()
+        } catch let error as RuleSpecError {
             throw CLIError(error.message)
         }
     }

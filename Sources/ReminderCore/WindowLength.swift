@@ -1,4 +1,5 @@
 /// The length of a reminder's window as the user writes it: `2h`, `90m`, `1h30m`, `45s`; 1 second to 24 hours.
+/// (The same form, with days, says how far ahead `add --in` is.)
 public enum WindowLength {
     /// What the text may be, for error messages.
     public static let forms = "a length of 1s to 24h such as 2h, 90m or 1h30m"
@@ -7,6 +8,12 @@ public enum WindowLength {
 
     /// The seconds `text` stands for, or nil when it is not a length from 1 second to 24 hours.
     public static func seconds(_ text: String) -> Int64? {
+        seconds(text, in: range)
+    }
+
+    /// The seconds `text` stands for (`d`, `h`, `m`, `s` parts: `1d12h`, `20m`), or nil when it is not a length
+    /// in `range`.
+    public static func seconds(_ text: String, in range: ClosedRange<Int64>) -> Int64? {
         var total: Int64 = 0
         var digits = ""
         for character in text {
@@ -17,6 +24,7 @@ public enum WindowLength {
             }
             guard let value = Int64(digits) else { return nil }
             switch character {
+            case "d": total += value * 86400
             case "h": total += value * 3600
             case "m": total += value * 60
             case "s": total += value

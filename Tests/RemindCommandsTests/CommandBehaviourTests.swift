@@ -158,6 +158,27 @@ import VarlinkProtocol
         #expect(refused.error?.hasPrefix("Error: ") == true && daemon.calls.last?.method == "io.remindd.Reminders.Get")
     }
 
+    /// "In 20 minutes": `--in 20m` and `--once +20m` are a one-shot that far from now, as a local date-time in
+    /// the caller's zone, which the reminder is given (the daemon's own zone may be another).
+    @Test func aOneShotCanBeGivenAsALengthFromNow() {
+        let daemon = StubDaemon(replies: Samples.replies)
+        var harness = CommandHarness(daemon: daemon)
+        harness.zone = TimeZoneRules(identifier: "Etc/GMT-1", fixedOffset: 3600)  // the shell's TZ, an hour east
+        let now = harness.now  // 2026-11-22T07:45:00Z
+        for arguments in [["--in", "20m"], ["--once", "+20m"]] {
+            #expect(harness.run(["add", "Tea"] + arguments).error == nil)
+            #expect(daemon.calls.last?.parameters == .object(["name": "Tea", "rule": .object(["once": "2026-11-22T09:05:00"]), "timeZone": "Etc/GMT-1"]))
+        }
+        #expect(harness.run("add", "Tea", "--in", "1d1h30m", "--tz", "UTC").error == nil)
+        #expect(daemon.calls.last?.parameters == .object(["name": "Tea", "rule": .object(["once": "2026-11-23T09:15:00"]), "timeZone": "UTC"]))
+        for (arguments, words) in [
+            (["--in", "0m"], "invalid length '0m'"), (["--in", "400d"], "up to 366d"), (["--in", "20m", "--once", "+5m"], "give one of them"),
+        ] {
+            #expect(harness.run(["add", "Tea"] + arguments).error?.contains(words) == true, "\(arguments)")
+        }
+        #expect(now == harness.now)
+    }
+
     @Test func importRefusesWhatItCannotReadBeforeAsking() {
         let daemon = StubDaemon(replies: Samples.replies)
         let result = CommandHarness(daemon: daemon).run("import", "/nonexistent/backup.json")
