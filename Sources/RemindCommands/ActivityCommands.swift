@@ -171,7 +171,7 @@ struct SnoozeCommand: ParsableCommand {
             """)
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
-    @Option(help: "Minutes until it is announced (1-1440).") var minutes = 10
+    @Option(parsing: .unconditional, help: "Minutes until it is announced (1-1440).") var minutes = 10
     @Flag(help: "Print the snooze as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -235,7 +235,7 @@ struct HistoryCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("How far back: 7d, 24h, 30m, a date or an instant (default: 7d).", valueName: "when")) var since: String?
     @Option(help: ArgumentHelp("Only this reminder (id or name).", valueName: "reminder"), completion: .custom(Completions.reminders)) var reminder: String?
-    @Option(help: ArgumentHelp("At most this many entries (default: 100).", valueName: "n")) var limit: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many entries (default: 100).", valueName: "n")) var limit: Int?
     @Flag(help: "Print a JSON array of entries.") var json = false
     @OptionGroup var connection: ConnectionOptions
 

@@ -91,7 +91,7 @@ struct WorkoutAddCommand: ParsableCommand {
         discussion: "Examples:\n  remindctl workout add Running --minutes 30 --intensity vigorous\n  remindctl workout add yoga --minutes 45 --intensity light --at 07:00")
 
     @Argument(help: "The exercise (see 'remindctl exercise list').", completion: .custom(Completions.exercises)) var exercise: String
-    @Option(help: "Duration, 1 to 1440.") var minutes: Int
+    @Option(parsing: .unconditional, help: "Duration, 1 to 1440.") var minutes: Int
     @Option(help: "light, moderate or vigorous.") var intensity: String?
     @Option(help: "When (default now): 07:45, 2026-11-21T07:45 or an instant.") var at: String?
     @Flag(help: "Print JSON.") var json = false
@@ -113,7 +113,7 @@ struct WorkoutUpdateCommand: ParsableCommand {
         discussion: "Example:\n  remindctl workout update 3 --minutes 40")
 
     @Argument(help: "The workout id.") var id: Int64
-    @Option(help: "Duration, 1 to 1440.") var minutes: Int?
+    @Option(parsing: .unconditional, help: "Duration, 1 to 1440.") var minutes: Int?
     @Option(help: "light, moderate or vigorous.") var intensity: String?
     @Flag(help: "Print the workout as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -190,7 +190,8 @@ struct FoodAddCommand: ParsableCommand {
         commandName: "add", abstract: "Log food.", discussion: "Example:\n  remindctl food add \"Oatmeal with berries\" --kcal 350 --at 07:30")
 
     @Argument(help: "What it was.") var name: String
-    @Option(help: "Calories, 0 to 20000.") var kcal: Int
+    // .unconditional: "--kcal -5" is a value (refused by its range), not a missing one.
+    @Option(parsing: .unconditional, help: "Calories, 0 to 20000.") var kcal: Int
     @Option(help: "When (default now).") var at: String?
     @Flag(help: "Print the entry as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions

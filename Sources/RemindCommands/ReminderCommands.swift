@@ -24,7 +24,7 @@ struct DeliveryOptions: ParsableArguments {
     @Option(name: .customLong("repeat"), help: ArgumentHelp(
         "Announce a due occurrence again every LENGTH (10m, 1h; 1s to 24h) until it is taken or skipped, or its window ends. \"\" (update): announce once.",
         valueName: "length")) var repeatInterval: String?
-    @Option(help: ArgumentHelp("At most this many repeats (1-100; 0 with update: until the window ends).", valueName: "n")) var repeatMax: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many repeats (1-100; 0 with update: until the window ends).", valueName: "n")) var repeatMax: Int?
     @Option(help: ArgumentHelp(
         "A command to run at each announcement, without a shell: an absolute path and arguments, quoted as in a shell. \"\" (update): none.",
         valueName: "command")) var exec: String?

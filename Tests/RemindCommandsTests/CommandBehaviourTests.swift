@@ -179,6 +179,16 @@ import VarlinkProtocol
         #expect(now == harness.now)
     }
 
+    /// A negative number is a value the daemon refuses with its range, not "Missing value for '--kcal'".
+    @Test func aNegativeNumberIsReadAsTheOptionsValue() throws {
+        let food = try #require(try RemindCtl.parseAsRoot(["food", "add", "Tea", "--kcal", "-5"]) as? FoodAddCommand)
+        #expect(food.kcal == -5)
+        let workout = try #require(try RemindCtl.parseAsRoot(["workout", "add", "running", "--minutes", "-30"]) as? WorkoutAddCommand)
+        #expect(workout.minutes == -30)
+        let snooze = try #require(try RemindCtl.parseAsRoot(["snooze", "Pills", "--minutes", "-1"]) as? SnoozeCommand)
+        #expect(snooze.minutes == -1)
+    }
+
     @Test func importRefusesWhatItCannotReadBeforeAsking() {
         let daemon = StubDaemon(replies: Samples.replies)
         let result = CommandHarness(daemon: daemon).run("import", "/nonexistent/backup.json")

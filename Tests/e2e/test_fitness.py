@@ -56,6 +56,7 @@ def test_bad_workouts_are_refused_and_nothing_is_saved(daemon):
     for args, words in [
         (["Running", "--minutes", "0", "--intensity", "vigorous"], "1 to 1440 minutes"),
         (["Running", "--minutes", "1441", "--intensity", "vigorous"], "1 to 1440 minutes"),
+        (["Running", "--minutes", "-30", "--intensity", "vigorous"], "1 to 1440 minutes"),
         (["Swiming", "--minutes", "30", "--intensity", "light"], "did you mean 'Swimming'"),
         (["Nope", "--minutes", "30", "--intensity", "light"], "unknown exercise 'Nope': did you mean 'Jump Rope'?"),
         (["swim", "--minutes", "30", "--intensity", "light"], "unknown exercise 'swim': did you mean 'Swimming"),
@@ -99,3 +100,11 @@ def test_updating_a_workout_recomputes_its_calories_and_keeps_its_time(daemon):
     assert updated == dict(workout, minutes=40, kcal=round(40 * 9.8 * 3.5 * 70 / 200)), updated
     missing = daemon.ctl("workout", "update", str(workout["id"] + 1), "--minutes", "40", check=False)
     assert missing.returncode == 1 and f"no workout {workout['id'] + 1}" in missing.stderr, missing.stderr
+
+
+def test_negative_calories_are_refused_with_their_range(daemon):
+    """`food add --kcal -5` said "Missing value for '--kcal'"."""
+    daemon.start()
+    result = daemon.ctl("food", "add", "Tea", "--kcal", "-5", check=False)
+    assert result.returncode == 1 and "kcal must be 0 to 20000, not -5" in result.stderr, result.stderr
+    assert daemon.ctl_json("day")["food"] == []
