@@ -263,7 +263,7 @@ enum CalendarView {
         var lines: [String] = []
         lines.append(String(repeating: " ", count: max(0, (width - title.count) / 2)) + title)
         lines.append("streak \(value.streak) · \(value.freezes) freeze\(value.freezes == 1 ? "" : "s") · strength \(value.strength)%")
-        lines.append("Mo  Tu  We  Th  Fr  Sa  Su")
+        lines.append(" Mo  Tu  We  Th  Fr  Sa  Su")
         guard let first = value.days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return lines.joined(separator: "\n") + "\n" }
         let leading = (first.weekday.rawValue + 5) % 7  // Monday = 0
         var cells = Array(repeating: "    ", count: leading)
@@ -274,13 +274,14 @@ enum CalendarView {
             if colour {
                 cell = "\u{1B}[\(day.today ? code + ";1;7" : code)m\(cell)\u{1B}[0m"
             }
-            cells.append(cell + (day.today ? "<" : " "))
+            // The marker goes before today's number: after it, it read as the next day's ("23#<24").
+            cells.append((day.today ? ">" : " ") + cell)
         }
         for start in stride(from: 0, to: cells.count, by: 7) {
             let row = cells[start..<min(start + 7, cells.count)].joined()
             lines.append(String(row.reversed().drop { $0 == " " }.reversed()))
         }
-        lines.append("# active  R rest  r rest planned  * frozen  + recovered  . missed  ? open  < today")
+        lines.append("# active  R rest  r rest planned  * frozen  + recovered  . missed  ? open  > today")
         return lines.joined(separator: "\n") + "\n"
     }
 }

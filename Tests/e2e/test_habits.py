@@ -98,11 +98,13 @@ def test_calendar_grid(daemon):
     lines = out.splitlines()
     assert lines[0].strip() == today.strftime("%B %Y")
     assert re.fullmatch(r"streak \d+ · \d+ freezes? · strength \d+%", lines[1])
-    assert lines[2] == "Mo  Tu  We  Th  Fr  Sa  Su"
+    assert lines[2] == " Mo  Tu  We  Th  Fr  Sa  Su"
     grid = "\n".join(lines[3:-1])
     if today != first:
         assert re.search(r"(^|\s) 1#", grid), grid
-    assert re.search(rf"(^|\s){today.day:>2}[#?.]<", grid), grid  # today marked (plain output: not a terminal)
+    # Today marked before its number (plain output: not a terminal); the day after it is not.
+    assert re.search(rf">{today.day:>2}[#?.]", grid), grid
+    assert not re.search(rf"[#?.R*+r ]<", grid), grid
     assert lines[-1].startswith("# active  R rest")
     # The weekday column of the 1st matches the real calendar.
     first_row = lines[3]
