@@ -257,7 +257,8 @@ private func printDay(_ day: DayValue) {
         + day.workouts.map { (clock($0.local), "workout", "\($0.name), \($0.minutes ?? 0) min \($0.intensity ?? "")", "-\($0.kcal)") })
         .sorted { $0.0 < $1.0 }
     if rows.isEmpty {
-        out.print("Nothing logged on \(day.date).")
+        // Only food and workouts: the doses above are logged (the message said "Nothing logged" under them).
+        out.print("No food or workouts logged on \(day.date).")
     } else {
         out.table(["TIME", "KIND", "ENTRY", "KCAL"], rows.map { [$0.0, $0.1, $0.2, $0.3] })
         out.print("")

@@ -114,6 +114,8 @@ def test_today_shows_each_occurrence_with_its_state(daemon, unique_name):
     row = [line for line in text.splitlines() if unique_name in line and "later" not in line]
     assert len(row) == 1 and row[0].split()[0] == shown and row[0].rstrip().endswith(
         f"taken (logged {logged.strftime('%H:%M') if logged.second == 0 else logged.strftime('%H:%M:%S')})"), text
+    # Below a taken dose, what the day has none of is named ("Nothing logged" contradicted the row above).
+    assert "Nothing logged" not in text and "No food or workouts logged on" in text, text
 
 
 def test_logged_intake_suppresses_at_debug_priority(daemon, unique_name):
