@@ -16,7 +16,7 @@ private func describe(_ reminder: ReminderValue) {
     }
     if let command = reminder.command { out.print("exec:      \(ShellWords.join(command))") }
     if reminder.urgency != "normal" { out.print("urgency:   \(reminder.urgency)") }
-    if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)") }
+    if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)" + (next.snoozed == true ? " (snoozed)" : "")) }
 }
 
 /// How a reminder reaches the person beyond the journal: the flags add and update share.
@@ -242,7 +242,7 @@ struct ListCommand: ParsableCommand {
         out.table(
             ["ID", "NAME", "SCHEDULE", "ZONE", "STREAK", "NEXT"],
             reminders.map { r in
-                [String(r.id), r.name, r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) } ?? "-") : "disabled"]
+                [String(r.id), r.name, r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"]
             })
     }
 }

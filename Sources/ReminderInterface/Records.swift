@@ -9,7 +9,8 @@ public struct FiringValue: Codable, Sendable, Hashable {
     /// ISO 8601 local time with offset.
     public var local: String
     public var utc: String
-    /// A pending snooze of the occurrence: `local` and `utc` are when the snooze announces it (Next only).
+    /// A pending snooze of the occurrence: `local` and `utc` are when the snooze announces it (Next, and a
+    /// reminder's `next` when its snooze comes first).
     public var snoozed: Bool?
 
     public init(reminderID: Int64, name: String, occurrence: Occurrence) {

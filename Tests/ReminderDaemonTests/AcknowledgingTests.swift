@@ -54,6 +54,25 @@ struct AcknowledgingTests {
         #expect(entry.fields.contains(.init(name: "REMINDER_ANNOUNCEMENT", value: "snoozed")))
     }
 
+    /// `list`, `show` and the status line name the pending snooze as what comes next (they said the next
+    /// occurrence, as if nothing were pending).
+    @Test func aPendingSnoozeIsTheNextAnnouncementInListAndStatus() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        try await daemon.add("Water", ["daily": true, "at": "09:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        #expect(daemon.status.last == "3 reminders, next: Water at Mon 09:00")
+        try await daemon.call("Snooze", ["reminder": "Pills", "minutes": 15])
+        let pills = try await daemon.call(Reminders.Get.self, .init(reminder: "Pills")).reminder
+        #expect(pills.next?.snoozed == true && pills.next?.utc == "2026-03-02T08:15:00Z")
+        #expect(daemon.status.last == "3 reminders, next: Pills (snoozed) at Mon 08:15")
+        let listed = try await daemon.call(Reminders.List.self, .init()).reminders.first { $0.name == "Water" }
+        #expect(listed?.next?.snoozed == nil && listed?.next?.utc == "2026-03-02T09:00:00Z")
+        await daemon.advance(to: instant("2026-03-02T08:16:00Z"))
+        #expect(try await daemon.call(Reminders.Get.self, .init(reminder: "Pills")).reminder.next?.utc == "2026-03-03T08:00:00Z")
+        #expect(daemon.status.last == "3 reminders, next: Water at Mon 09:00")
+    }
+
     @Test func snoozingBeforeTheFirstFiringPostponesIt() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")

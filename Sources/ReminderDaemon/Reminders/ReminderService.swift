@@ -499,10 +499,12 @@ struct ReminderService: Sendable {
             let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)
             let skips = skipsRead?[reminder.id!] ?? []
             var next: FiringValue?
-            if reminder.enabled, let occurrence = rule.nextOccurrence(
-                after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skips)
-            {
-                next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: occurrence)
+            let nextOccurrence = reminder.enabled
+                ? rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skips) : nil
+            if let nextOccurrence { next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: nextOccurrence) }
+            // A pending snooze announces first: it is the next announcement (list and show said the occurrence).
+            if reminder.enabled, let snooze = scheduling.pendingSnooze(of: reminder.id!), nextOccurrence.map({ snooze.due <= $0.instant }) ?? true {
+                next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: snooze.firing.occurrence, snoozedUntil: snooze.due, in: zone)
             }
             var streak = 0  // when the logs or skips could not be read
             if let logs, skipsRead != nil {

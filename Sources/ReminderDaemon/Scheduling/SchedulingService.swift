@@ -36,6 +36,8 @@ actor SchedulingService {
         var next: (SchedulableReminder, Occurrence)?
         var planned = "starting"
         var waiting: String?
+        /// The earliest pending snooze of each reminder that has one, by reminder id.
+        var snoozes: [Int64: OccurrenceLifecycle.Snooze] = [:]
     }
     private nonisolated let published = Mutex(Published())
     /// Announced (or postponed) occurrences whose window is open, and pending snoozes: while due they are
@@ -513,8 +515,19 @@ actor SchedulingService {
     private func plannedLine() -> String {
         let count = scheduler.count
         let noun = count == 1 ? "reminder" : "reminders"
-        guard let (reminder, occurrence) = scheduler.nextFiring() else { return "\(count) \(noun), none scheduled" }
+        let next = scheduler.nextFiring()
+        // A snooze due first is what comes next (the line named the reminder after it).
+        if let snooze = lifecycle.snoozes.values.min(by: { $0.due < $1.due }), next.map({ snooze.due <= $0.1.instant }) ?? true {
+            let reminder = snooze.firing.reminder
+            return "\(count) \(noun), next: \(reminder.name) (snoozed) at \(FiringWording.when(reminder.zone, snooze.due))"
+        }
+        guard let (reminder, occurrence) = next else { return "\(count) \(noun), none scheduled" }
         return "\(count) \(noun), next: \(reminder.name) at \(FiringWording.when(occurrence))"
+    }
+
+    /// The earliest pending snooze of a reminder, as of the last re-plan, read without waiting for this actor.
+    nonisolated func pendingSnooze(of reminderID: Int64) -> OccurrenceLifecycle.Snooze? {
+        published.withLock { $0.snoozes[reminderID] }
     }
 
     // MARK: Time
@@ -546,7 +559,8 @@ actor SchedulingService {
     private func replan() {
         let deadlines = [scheduler.nextDeadline(), lifecycle.nextDeadline, storeRetry?.at] + wakeUps.values.map { Optional($0) }
         context.clock.wake(at: deadlines.compactMap { $0 }.min())
-        published.withLock { $0 = Published(next: scheduler.nextFiring(), planned: plannedLine(), waiting: waitingLine()) }
+        let snoozes = Dictionary(lifecycle.snoozes.values.map { ($0.firing.reminder.id, $0) }) { $0.due <= $1.due ? $0 : $1 }
+        published.withLock { $0 = Published(next: scheduler.nextFiring(), planned: plannedLine(), waiting: waitingLine(), snoozes: snoozes) }
         let status = statusLine()
         if status != lastStatus {
             statusReporter.status(status)
