@@ -296,6 +296,9 @@ public enum StreakEngine {
             return movedAway.contains(day) ? count.all > count.grace : count.all > 0
         }
         func keepsStreak(_ day: Int) -> Bool { hasOwnActivity(day) || rest.contains(day) || recoveredDays.contains(day) }
+        /// Whether a day with nothing of its own is made active by the next day's grace-period activity (the grace
+        /// branch below): then it keeps a streak too, and a freeze covers the missed day before it.
+        func activeByGrace(_ day: Int) -> Bool { day < today && !keepsStreak(day) && (own[day + 1]?.grace ?? 0) > 0 }
 
         var days: [Int: DayState] = [:]
         var streak = 0
@@ -332,7 +335,7 @@ public enum StreakEngine {
                 state = .active
             } else if day == today || (day == today - 1 && inGraceOfYesterday) {
                 state = .open
-            } else if streak > 0, freezes > 0, keepsStreak(day + 1) {
+            } else if streak > 0, freezes > 0, keepsStreak(day + 1) || activeByGrace(day + 1) {
                 state = .frozen
             } else {
                 state = .missed

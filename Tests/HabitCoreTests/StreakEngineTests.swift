@@ -294,6 +294,16 @@ struct HabitRuleTests {
         #expect(alone.state(of: T.date(8)) == .active)
     }
 
+    /// The issue's history: 7 rest days earn a freeze, day 8 has nothing, day 9 only a log at 00:30 on day 10
+    /// (which counts for day 9), day 10 one at 10:00. The freeze covers day 8 ("a single missed day between two
+    /// streak days uses one automatically"): 10 days, not 2 with day 8 missed and the freeze still banked.
+    @Test func aFreezeCoversTheDayBeforeADayActiveOnlyThroughGrace() {
+        let r = report([T.at(10, hour: 0, minute: 30), T.at(10, hour: 10)], rest: Array(1...7), now: T.at(10, hour: 20))
+        #expect([8, 9, 10].map { r.state(of: T.date($0)) } == [.frozen, .active, .active])
+        #expect(r.current?.length == 10)
+        #expect(r.freezesBanked == 0)
+    }
+
     /// 3. The grace period is elapsed time after the day ends. America/Havana's clocks go from 01:00 back to
     /// 00:00 on 2026-11-01: 00:30 the second time is 90 real minutes after midnight, past a one-hour grace.
     /// On 2026-03-08 they jump from 00:00 to 01:00: 01:30 is 30 real minutes after the day began.
