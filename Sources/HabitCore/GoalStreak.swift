@@ -5,7 +5,7 @@ public enum GoalStreak {
     /// The part of a goal's streak that no longer changes as time passes: the kept days counted back from
     /// the day before the day it was computed on. Every occurrence of an earlier day is decided (a window ends
     /// by the end of its occurrence's day), so only a change to that past (a log or skip on one of those days,
-    /// a rest day, the rule) changes it. Passed back to ``length(rule:zone:logs:skips:windowSeconds:restDays:createdAt:now:settled:)``,
+    /// a rest day, the rule) changes it. Passed back to ``length(rule:zone:logs:skips:windowSeconds:restDays:createdAt:now:settled:takenLate:)``,
     /// it spares the walk through those days.
     public struct Settled: Sendable, Hashable {
         /// The last day counted: a local day number in the goal's zone.
@@ -39,10 +39,11 @@ public enum GoalStreak {
     ///   - skips: the instants of the occurrences the user skipped.
     ///   - settled: what an earlier call returned for the same goal, rule, skips, logs and rest days up to its
     ///     `through`, when it ``Settled/applies(on:)`` today.
+    ///   - takenLate: the goal's occurrences taken late, with their logs: counted as taken.
     /// - Returns: the streak, and its settled part to pass next time.
     public static func length(
         rule: ReminderRule, zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, restDays: Set<Int>,
-        createdAt: Instant, now: Instant, settled: Settled? = nil
+        createdAt: Instant, now: Instant, settled: Settled? = nil, takenLate: [Instant: Instant] = [:]
     ) -> (length: Int, settled: Settled) {
         // A window ends by the end of its occurrence's day, and suppression counts that day's logs only: the
         // logs of one day decide that day's states.
@@ -67,15 +68,16 @@ public enum GoalStreak {
             }
             if restDays.contains(day) { continue }
             var states = rule.states(
-                on: LocalDate(dayNumber: day), in: zone, logs: logsPerDay[day] ?? [], skips: skips, windowSeconds: windowSeconds, now: now)
+                on: LocalDate(dayNumber: day), in: zone, logs: logsPerDay[day] ?? [], skips: skips, windowSeconds: windowSeconds, now: now,
+                takenLate: takenLate)
             if day == created {
                 states.removeAll { $0.occurrence.instant < createdAt && $0.state != .taken && $0.state != .suppressed }
             }
             let counts: Int
             if states.contains(where: { $0.state == .missed }) {
                 counts = -1
-            } else if states.allSatisfy({ [.taken, .suppressed, .skipped].contains($0.state) })
-                && states.contains(where: { $0.state == .taken || $0.state == .suppressed })
+            } else if states.allSatisfy({ [.taken, .takenLate, .suppressed, .skipped].contains($0.state) })
+                && states.contains(where: { [.taken, .takenLate, .suppressed].contains($0.state) })
             {
                 counts = 1
             } else {

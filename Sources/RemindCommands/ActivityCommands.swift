@@ -118,15 +118,27 @@ struct DoneCommand: ParsableCommand {
             Refused when nothing of the reminder is due (it fired and nothing is logged yet): use \
             'remindctl log' to record an intake at any time. Its snoozes and repeats stop.
 
-            Example:
+            With --late: the most recent missed occurrence of the last two days is taken late (what "Taken \
+            late" on the Missed notification does): an intake now, made for it, which covers and suppresses no \
+            other occurrence; a goal's streak counts it.
+
+            Examples:
               remindctl done Meds
+              remindctl done Meds --late
             """, aliases: ["taken"])
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
-    @Flag(help: "Print the log as JSON.") var json = false
+    @Flag(help: "Take the most recent missed occurrence late.") var late = false
+    @Flag(help: "Print the log (with --late: the occurrence) as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        if late {
+            let occurrence = try connection.call(Reminders.TakeLate.self, .init(reminder: reminder)).occurrence
+            if json { return try out.json(occurrence) }
+            let logged = occurrence.loggedUtc.map { " (logged \(clock(utc: $0, offsetOf: occurrence.local)))" } ?? ""
+            return out.print("Taken late: \(occurrence.reminderName), the occurrence of \(out.time(occurrence.local))\(logged)")
+        }
         let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, verb: "Taken:"))

@@ -5,12 +5,12 @@ import ReminderInterface
 
 
 /// `HH:MM` of an ISO local time.
-private func clock(_ iso: String) -> String {
+func clock(_ iso: String) -> String {
     ISO8601.parseInstant(iso).map { "\($0.local.time)" } ?? iso
 }
 
 /// `08:20` for a UTC instant, at the offset of `like` (an ISO 8601 local time).
-private func clock(utc: String, offsetOf like: String) -> String {
+func clock(utc: String, offsetOf like: String) -> String {
     guard let parsed = ISO8601.parseInstant(utc), let offset = parsed.offsetSeconds, let local = ISO8601.parseInstant(like)?.offsetSeconds else {
         return utc
     }
@@ -245,7 +245,8 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
     if !occurrences.isEmpty {
         out.table(["TIME", "REMINDER", "STATE"], occurrences.map { occurrence in
             let logged = occurrence.loggedUtc.map { " (logged \(clock(utc: $0, offsetOf: occurrence.local)))" } ?? ""
-            return [clock(occurrence.local), occurrence.reminderName, occurrence.state + (occurrence.state == "taken" ? logged : "")]
+            let state = occurrence.state == "taken-late" ? "taken late" : occurrence.state
+            return [clock(occurrence.local), occurrence.reminderName, state + (["taken", "taken-late"].contains(occurrence.state) ? logged : "")]
         })
         out.print("")
     }

@@ -12,6 +12,9 @@ public enum OccurrenceState: String, Sendable, Hashable, CaseIterable {
     case missed
     /// Logged before it fired, so it was never announced (the README's suppression rule).
     case suppressed
+    /// Missed, then taken late: a log made for it after its window closed ("Taken late" on the Missed
+    /// notification, `remindctl done --late`). Counted as taken by a goal's streak.
+    case takenLate = "taken-late"
 }
 
 /// One occurrence with its window and its state at an instant.
@@ -53,17 +56,21 @@ extension ReminderRule {
     ///   - logs: the instants of the reminder's logs (any days, any order).
     ///   - skips: the instants of occurrences the user skipped.
     ///   - windowSeconds: the reminder's own window, or nil for the default (until its next occurrence).
+    ///   - takenLate: the occurrences taken late, by instant, with their logs (not among `logs`: a late take
+    ///     neither covers nor suppresses another occurrence).
     public func states(
-        on date: LocalDate, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant
+        on date: LocalDate, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant,
+        takenLate: [Instant: Instant] = [:]
     ) -> [OccurrenceStatus] {
         occurrences(on: date, in: zone).map { occurrence in
-            state(of: occurrence, in: zone, logs: logs, skips: skips, windowSeconds: windowSeconds, now: now)
+            state(of: occurrence, in: zone, logs: logs, skips: skips, windowSeconds: windowSeconds, now: now, takenLate: takenLate)
         }
     }
 
-    /// The state of one occurrence at `now` (see ``states(on:in:logs:skips:windowSeconds:now:)``).
+    /// The state of one occurrence at `now` (see ``states(on:in:logs:skips:windowSeconds:now:takenLate:)``).
     public func state(
-        of occurrence: Occurrence, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant
+        of occurrence: Occurrence, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant,
+        takenLate: [Instant: Instant] = [:]
     ) -> OccurrenceStatus {
         let end = windowEnd(of: occurrence, windowSeconds: windowSeconds, in: zone)
         if case .suppressed = suppression(of: occurrence, logs: logs, in: zone) {
@@ -72,6 +79,9 @@ extension ReminderRule {
         }
         if let log = logs.filter({ $0 >= occurrence.instant && $0 < end }).min() {
             return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: .taken, coveredBy: log)
+        }
+        if let log = takenLate[occurrence.instant] {
+            return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: .takenLate, coveredBy: log)
         }
         let state: OccurrenceState
         if skips.contains(occurrence.instant) {

@@ -173,6 +173,7 @@ public final class Daemon: Sendable {
         do {
             switch action {
             case .taken(let id): _ = try await reminders.done(key: String(id))
+            case .takenLate(let id): _ = try await reminders.takeLate(key: String(id))
             case .snooze(let id, let minutes): _ = try await reminders.snooze(key: String(id), minutes: minutes)
             case .skip(let id): _ = try await reminders.skip(key: String(id), reason: nil)
             case .markRestDay(let date): _ = try await habits.markRest(from: date, to: nil, reason: nil, light: [])

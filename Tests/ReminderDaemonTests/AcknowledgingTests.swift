@@ -73,6 +73,39 @@ struct AcknowledgingTests {
         #expect(daemon.status.last == "3 reminders, next: Water at Mon 09:00")
     }
 
+    /// "Taken late" on the Missed notification: the occurrence is taken late (a state of its own, in the
+    /// journal and in `today`), its log covers and suppresses no other occurrence (the evening dose still
+    /// fires), a goal's streak counts it, and there is nothing more to take late.
+    @Test func aMissedDoseTakenLateIsTakenLateAndLeavesTheNextOneDue() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        try await daemon.add("Pills", ["preset": "Twice a Day", "start": "08:00"], timeZone: "UTC", ["window": "2h"])
+        for time in ["2026-03-02T08:05:00Z", "2026-03-02T20:05:00Z"] {  // a day of doses taken...
+            await daemon.advance(to: instant(time))
+            try await daemon.call("Log", ["reminder": "Pills"])
+        }
+        await daemon.advance(to: instant("2026-03-03T10:00:00Z"))  // ...then the morning's is missed
+        #expect(states(daemon, "Pills").last == "missed:2026-03-03T08:00:00Z")
+        let id = try await daemon.call(Reminders.Get.self, .init(reminder: "Pills")).reminder.id
+
+        await daemon.advance(to: instant("2026-03-03T13:00:00Z"))
+        await daemon.current.perform(.takenLate(reminderID: id))
+        let taken = try #require(daemon.announcer.occurrences.last)
+        #expect(taken.state == .takenLate && taken.loggedAt == instant("2026-03-03T13:00:00Z"))
+        let entry = JournalAnnouncer.entry(for: .occurrence(taken))
+        #expect(entry.message == "Taken late: Pills (twice a day, Tue 08:00) (logged Tue 13:00)")
+        #expect(entry.fields.contains(.init(name: "REMINDER_STATE", value: "taken-late")))
+        let day = try await daemon.call(Reminders.Occurrences.self, .init(date: "2026-03-03")).occurrences
+        #expect(day.map(\.state) == ["taken-late", "upcoming"] && day.first?.loggedUtc == "2026-03-03T13:00:00Z")
+
+        await daemon.advance(to: instant("2026-03-03T20:00:00Z"))
+        #expect(daemon.firings(of: "Pills").last.map { [$0.kind.rawValue, $0.scheduled.description] } == ["fired", "2026-03-03T20:00:00Z"])
+        await #expect { try await daemon.call(Reminders.TakeLate.self, .init(reminder: "Pills")) } throws: {
+            ($0 as? VarlinkError)?.string("message")?.contains("nothing of Pills was missed in the last two days") == true
+        }
+        try await daemon.call("Log", ["reminder": "Pills"])
+        #expect(try await daemon.call(Reminders.Get.self, .init(reminder: "Pills")).reminder.streak == 2)
+    }
+
     @Test func snoozingBeforeTheFirstFiringPostponesIt() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")

@@ -34,6 +34,23 @@ def test_taken_on_the_notification_logs_stops_repeats_and_closes_it(daemon, sess
     assert len(Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_REPEATED)) == 1
 
 
+def test_taken_late_on_the_missed_notification_records_the_dose_late(daemon, session_bus, unique_name):
+    """The Missed note offers Taken late (it had no button: a late dose could not be recorded from it); choosing
+    it logs the dose now for that occurrence, which is then taken-late, in the journal and in `today`."""
+    start_on_bus(daemon, session_bus.address)
+    _, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--window", "2s")
+    missed = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"Missed: {unique_name}", timeout=15)
+    assert missed and missed[0]["actions"] == ["late", "Taken late"], missed
+    session_bus.invoke(missed[0]["id"], "late")
+    entries = Journal().wait_for(REMINDER_NAME=unique_name, REMINDER_STATE="taken-late")
+    assert len(entries) == 1 and entries[0]["MESSAGE"].startswith(f"Taken late: {unique_name}")
+    assert session_bus.wait_for(lambda c: c["call"] == "CloseNotification" and c["id"] == missed[0]["id"])
+    mine = [o for o in daemon.ctl_json("day", instant.strftime("%Y-%m-%d"))["occurrences"] if o["reminderName"] == unique_name]
+    assert [o["state"] for o in mine] == ["taken-late"] and dt.datetime.fromisoformat(mine[0]["local"]) == instant
+    logs = daemon.ctl_json("log", "list", "--reminder", unique_name)
+    assert len(logs) == 1 and dt.datetime.fromisoformat(logs[0]["takes"]) == instant, logs
+
+
 def test_a_log_from_the_cli_closes_the_notification(daemon, session_bus, unique_name):
     start_on_bus(daemon, session_bus.address)
     _, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}")

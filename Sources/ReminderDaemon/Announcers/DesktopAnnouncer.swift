@@ -10,12 +10,14 @@ import SystemdSupport
 /// expire after the server's few seconds, as they did). One notification per reminder: a repeat, a snooze or
 /// the reminder's next occurrence replaces it
 /// (`replaces_id`), never stacks; a log or a skip closes it (`CloseNotification`); a missed occurrence
-/// replaces it with a note without actions. The rest suggestion offers "Mark rest day". When the bus has no
+/// replaces it with a note that offers "Taken late". The rest suggestion offers "Mark rest day". When the bus has no
 /// notification server, that is said once in the journal, which stays the record of everything.
 public final class DesktopAnnouncer: Announcer {
     /// What the user chose on a notification.
     public enum Action: Sendable, Hashable {
         case taken(reminderID: Int64)
+        /// "Taken late" on the Missed notification.
+        case takenLate(reminderID: Int64)
         case snooze(reminderID: Int64, minutes: Int)
         case skip(reminderID: Int64)
         case markRestDay(String)
@@ -64,7 +66,7 @@ public final class DesktopAnnouncer: Announcer {
             if occurrence.state == .missed {
                 show(subject, summary: "Missed: \(occurrence.firing.reminder.name)",
                     body: "\(FiringWording.when(occurrence.firing.occurrence)): nothing logged by \(FiringWording.when(occurrence.firing.reminder.zone, occurrence.windowEnd))",
-                    actions: [], critical: false, staying: true)
+                    actions: [("late", "Taken late")], critical: false, staying: true)
             } else {
                 close(subject)
             }
@@ -134,6 +136,7 @@ public final class DesktopAnnouncer: Announcer {
                 guard let subject = state.withLock({ $0.subjects[id] }) else { continue }
                 switch (subject, key) {
                 case (.reminder(let reminderID), "taken"): await perform(.taken(reminderID: reminderID))
+                case (.reminder(let reminderID), "late"): await perform(.takenLate(reminderID: reminderID))
                 case (.reminder(let reminderID), "snooze"): await perform(.snooze(reminderID: reminderID, minutes: Self.snoozeMinutes))
                 case (.reminder(let reminderID), "skip"): await perform(.skip(reminderID: reminderID))
                 case (.restSuggestion(let date), "rest"): await perform(.markRestDay(date))

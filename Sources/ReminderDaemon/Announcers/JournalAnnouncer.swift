@@ -156,6 +156,9 @@ public final class JournalAnnouncer: Announcer {
         case .taken:
             let logged = event.loggedAt.map { " (logged \(FiringWording.when(firing.reminder.zone, $0)))" } ?? ""
             message = "Taken: \(FiringWording.reminder(firing))\(logged)"
+        case .takenLate:
+            let logged = event.loggedAt.map { " (logged \(FiringWording.when(firing.reminder.zone, $0)))" } ?? ""
+            message = "Taken late: \(FiringWording.reminder(firing))\(logged)"
         case .skipped:
             message = "Skipped: \(FiringWording.reminder(firing))" + (event.reason.map { $0.isEmpty ? "" : ": \($0)" } ?? "")
         default:

@@ -42,6 +42,7 @@ extension ReminderService {
         router.on(Reminders.Next.self) { p in .init(firings: try await next(count: p.count ?? 10)) }
         router.on(Reminders.Log.self) { p in try await log(key: p.reminder, at: p.at) }
         router.on(Reminders.Done.self) { p in try await done(key: p.reminder) }
+        router.on(Reminders.TakeLate.self) { p in .init(occurrence: try await takeLate(key: p.reminder)) }
         router.on(Reminders.Skip.self) { p in .init(occurrence: try await skip(key: p.reminder, reason: p.reason)) }
         router.on(Reminders.Snooze.self) { p in try await snooze(key: p.reminder, minutes: p.minutes) }
         router.on(Reminders.Logs.self) { p in .init(logs: try logs(date: p.date, key: p.reminder)) }

@@ -159,11 +159,13 @@ struct ReminderService: Sendable {
             // Without the logs or skips the states would be guessed (a taken dose shown as due): the call fails.
             let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderIDs: ids, from: from, through: through) }
             let skips = try storing { () throws(StoreError) in try scheduling.skips(from: from, through: through, reminderIDs: ids) }
+            let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: ids, from: from, through: through) }
             for reminder in enabled {
                 // A reminder whose rule or zone cannot be used now has no occurrences (the scheduler says why).
                 guard let rule = try? Self.rule(reminder.rule), let zone = try? context.zone(named: reminder.timeZone) else { continue }
                 found += rule.states(
-                    on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? [], windowSeconds: reminder.windowSeconds, now: now)
+                    on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? [], windowSeconds: reminder.windowSeconds, now: now,
+                    takenLate: late[reminder.id!] ?? [:])
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
                     .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0) }
             }
@@ -224,6 +226,38 @@ struct ReminderService: Sendable {
         let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
         await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
+    }
+
+    /// Takes the most recent missed occurrence of the last two days late: a log now, made for it, so that it
+    /// neither covers nor suppresses another occurrence (a dose missed at 08:00 and taken at 13:00 leaves the
+    /// 20:00 one due); announced as taken late.
+    func takeLate(key: String) async throws(ServiceError) -> OccurrenceValue {
+        let now = context.clock.now()
+        let reminder = try find(key)
+        let id = reminder.id!
+        let schedulable = try await scheduling.schedulable(reminder)
+        let (rule, zone) = (schedulable.rule, schedulable.zone)
+        let from = now.adding(seconds: -2 * 86400)
+        let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderID: id, from: from.adding(seconds: -2 * 86400), through: now) }
+        let skips = try storing { () throws(StoreError) in try scheduling.skips(from: from, through: now, reminderIDs: [id])[id] ?? [] }
+        let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: [id], from: from, through: now)[id] ?? [:] }
+        var missed: OccurrenceStatus?
+        var next = rule.nextOccurrence(after: from, in: zone)
+        while let occurrence = next, occurrence.instant <= now {
+            let status = rule.state(of: occurrence, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: late)
+            if status.state == .missed, occurrence.instant.secondsSinceEpoch >= reminder.createdAt { missed = status }
+            next = rule.nextOccurrence(after: occurrence.instant, in: zone)
+        }
+        guard var status = missed else {
+            throw .nothingDue(reminder.name, "nothing of \(reminder.name) was missed in the last two days to take late: to record an intake, run remindctl log \"\(reminder.name)\"")
+        }
+        let occurrence = status.occurrence
+        _ = try storing { () throws(StoreError) in try context.store.intake.log(reminderID: id, at: now, timeZone: zone.identifier, lateFor: occurrence.instant) }
+        (status.state, status.coveredBy) = (.takenLate, now)
+        let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: now.secondsSinceEpoch - occurrence.instant.secondsSinceEpoch)
+        context.announcer.announce(.occurrence(OccurrenceEvent(state: .takenLate, firing: firing, windowEnd: status.windowEnd, decidedAt: now, loggedAt: now)))
+        await habits.changed(now: now, activity: .added(now, zone: zone.identifier))
+        return OccurrenceValue(reminderID: id, name: reminder.name, status: status)
     }
 
     /// Skips the occurrence that is due, or else the next one (it will not fire): recorded with the reason;
@@ -325,13 +359,15 @@ struct ReminderService: Sendable {
                 let logs = try storing { () throws(StoreError) in
                     try context.store.intake.records(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)
                 }
+                // A late take covers only its own occurrence (below).
+                let ordinary = logs.filter { $0.forScheduledAt == nil }
                 let states = rule.states(
-                    on: LocalDate(dayNumber: day), in: zone, logs: logs.map { Instant(secondsSinceEpoch: $0.at) }, skips: [],
+                    on: LocalDate(dayNumber: day), in: zone, logs: ordinary.map { Instant(secondsSinceEpoch: $0.at) }, skips: [],
                     windowSeconds: reminder.windowSeconds, now: now)
                 var found: (takes: [Int64: Occurrence], suppresses: [Int64: Occurrence]) = ([:], [:])
                 for status in states {
                     guard let covered = status.coveredBy?.secondsSinceEpoch else { continue }
-                    let same = logs.filter { $0.at == covered }
+                    let same = ordinary.filter { $0.at == covered }
                     if status.state == .taken, let first = same.first?.id { found.takes[first] = status.occurrence }
                     if status.state == .suppressed, let last = same.last?.id { found.suppresses[last] = status.occurrence }
                 }
@@ -340,7 +376,7 @@ struct ReminderService: Sendable {
             let local = { (instant: Instant) in ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
             return IntakeValue(
                 id: record.id!, reminderId: record.reminderId, reminderName: reminder.name, utc: instant.description, local: local(instant),
-                takes: effects[key]?.takes[record.id!].map { local($0.instant) },
+                takes: record.forScheduledAt.map { local(Instant(secondsSinceEpoch: $0)) } ?? effects[key]?.takes[record.id!].map { local($0.instant) },
                 suppresses: effects[key]?.suppresses[record.id!].map { local($0.instant) })
         }
     }
@@ -494,6 +530,8 @@ struct ReminderService: Sendable {
         // Without the logs or the skips the streak cannot be counted: it is answered as 0, and the rest stands.
         let logs = try? context.store.intake.instants(reminderIDs: ids, from: earliest, through: now)
         let skipsRead = try? scheduling.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
+        // Without them a late-taken day would break the streak: it is answered as 0, as without the logs.
+        let lateRead = try? context.store.intake.lateTakes(reminderIDs: ids, from: earliest, through: now)
         var answered: [Int64: ReminderValue] = [:]
         for goal in goals {
             let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)
@@ -507,11 +545,11 @@ struct ReminderService: Sendable {
                 next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: snooze.firing.occurrence, snoozedUntil: snooze.due, in: zone)
             }
             var streak = 0  // when the logs or skips could not be read
-            if let logs, skipsRead != nil {
+            if let logs, skipsRead != nil, let lateRead {
                 let counted = GoalStreak.length(
                     rule: rule, zone: zone, logs: (logs[reminder.id!] ?? []).filter { $0 >= goal.from }, skips: skips,
                     windowSeconds: reminder.windowSeconds, restDays: restDays, createdAt: Instant(secondsSinceEpoch: reminder.createdAt), now: now,
-                    settled: goal.settled)
+                    settled: goal.settled, takenLate: lateRead[reminder.id!] ?? [:])
                 streak = counted.length
                 streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
             }

@@ -171,6 +171,12 @@ extension Reminders {
         public typealias Reply = LogReply
     }
 
+    /// Takes the most recent missed occurrence (of the last two days) late: a log now, made for it.
+    public enum TakeLate: RemindersMethod {
+        public typealias Parameters = ReminderKey
+        public typealias Reply = Skip.Reply
+    }
+
     /// Skips the occurrence that is due, or else the next one.
     public enum Skip: RemindersMethod {
         public struct Parameters: Codable, Sendable, Hashable {

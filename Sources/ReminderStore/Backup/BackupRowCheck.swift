@@ -11,7 +11,7 @@ struct BackupRowCheck {
 
     /// Columns that hold an instant (epoch seconds), in any table.
     static let instantColumns: Set<String> = [
-        "at", "createdAt", "handledThrough", "scheduledAt", "handledAt", "decidedAt", "dueAt", "usedAt", "announcedAt", "lastAnnouncedAt",
+        "at", "createdAt", "handledThrough", "scheduledAt", "handledAt", "decidedAt", "dueAt", "usedAt", "announcedAt", "lastAnnouncedAt", "forScheduledAt",
     ]
 
     /// Ranges of the numbers that are not instants, by table and column.

@@ -31,10 +31,10 @@ extension ReminderStore {
     static let historyChangeTriggers = """
         CREATE TEMP TABLE IF NOT EXISTS changedGoal (reminderId INTEGER PRIMARY KEY, earliestAt INTEGER NOT NULL);
         CREATE TEMP TABLE IF NOT EXISTS changedRestDay (only INTEGER PRIMARY KEY CHECK (only = 1), earliestDay INTEGER NOT NULL);
-        \(goalTrigger("intakeAdded", "INSERT", on: "intake", row: "NEW", at: "at"))
-        \(goalTrigger("intakeDeleted", "DELETE", on: "intake", row: "OLD", at: "at"))
-        \(goalTrigger("intakeChangedFrom", "UPDATE", on: "intake", row: "OLD", at: "at"))
-        \(goalTrigger("intakeChangedTo", "UPDATE", on: "intake", row: "NEW", at: "at"))
+        \(goalTrigger("intakeAdded", "INSERT", on: "intake", row: "NEW", at: "at", orEarlier: "forScheduledAt"))
+        \(goalTrigger("intakeDeleted", "DELETE", on: "intake", row: "OLD", at: "at", orEarlier: "forScheduledAt"))
+        \(goalTrigger("intakeChangedFrom", "UPDATE", on: "intake", row: "OLD", at: "at", orEarlier: "forScheduledAt"))
+        \(goalTrigger("intakeChangedTo", "UPDATE", on: "intake", row: "NEW", at: "at", orEarlier: "forScheduledAt"))
         \(goalTrigger("skipAdded", "INSERT", on: "outcome", row: "NEW", at: "scheduledAt", when: "NEW.state = 'skipped'"))
         \(goalTrigger("skipDeleted", "DELETE", on: "outcome", row: "OLD", at: "scheduledAt", when: "OLD.state = 'skipped'"))
         \(goalTrigger("skipChangedFrom", "UPDATE", on: "outcome", row: "OLD", at: "scheduledAt", when: "OLD.state = 'skipped'"))
@@ -48,9 +48,15 @@ extension ReminderStore {
         \(restDayTrigger("restDayChangedTo", "UPDATE", row: "NEW"))
         """
 
-    /// - Parameter column: the instant's column, or nil for the whole reminder (a row of `reminder`).
-    private static func goalTrigger(_ name: String, _ event: String, on table: String, row: String, at column: String?, when: String = "1") -> String {
-        let (id, at) = column.map { ("\(row).reminderId", "\(row).\($0)") } ?? ("\(row).id", "\(HistoryChanges.everything.secondsSinceEpoch)")
+    /// - Parameters:
+    ///   - column: the instant's column, or nil for the whole reminder (a row of `reminder`).
+    ///   - earlier: a column whose instant, when set and earlier, is the change's instead (a late take changes
+    ///     the day of the occurrence it takes).
+    private static func goalTrigger(
+        _ name: String, _ event: String, on table: String, row: String, at column: String?, orEarlier earlier: String? = nil, when: String = "1"
+    ) -> String {
+        var (id, at) = column.map { ("\(row).reminderId", "\(row).\($0)") } ?? ("\(row).id", "\(HistoryChanges.everything.secondsSinceEpoch)")
+        if let earlier { at = "min(\(at), coalesce(\(row).\(earlier), \(at)))" }
         return """
             CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.\(table) WHEN \(when) BEGIN
                 INSERT OR IGNORE INTO changedGoal VALUES (\(id), \(at));

@@ -10,6 +10,8 @@ public struct IntakeRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     public var at: Int64
     /// The zone in effect when the intake happened.
     public var timeZone: String
+    /// The missed occurrence it took late (epoch seconds), or nil for an ordinary log.
+    public var forScheduledAt: Int64?
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

@@ -6,20 +6,37 @@ public struct IntakeStore: Sendable {
     let database: ReminderStore
 
 
-    /// Records an intake of a reminder's goal at an instant, with the zone in effect then.
-    public func log(reminderID: Int64, at instant: Instant, timeZone: String) throws(StoreError) -> IntakeRecord {
+    /// Records an intake of a reminder's goal at an instant, with the zone in effect then; `lateFor`: the
+    /// missed occurrence it takes late.
+    public func log(reminderID: Int64, at instant: Instant, timeZone: String, lateFor occurrence: Instant? = nil) throws(StoreError) -> IntakeRecord {
         try database.write { db in
             var record = IntakeRecord(id: nil, reminderId: reminderID, at: instant.secondsSinceEpoch, timeZone: timeZone)
+            record.forScheduledAt = occurrence?.secondsSinceEpoch
             try record.insert(db)
             return record
         }
     }
 
-    /// Intake instants of a reminder within a range (inclusive).
+    /// The occurrences taken late (scheduled between two instants, inclusive), each with its log's instant, per
+    /// reminder.
+    public func lateTakes(reminderIDs: [Int64], from: Instant, through: Instant) throws(StoreError) -> [Int64: [Instant: Instant]] {
+        guard !reminderIDs.isEmpty else { return [:] }
+        return try database.read { db in
+            var result: [Int64: [Instant: Instant]] = [:]
+            // SQL: an id list the query interface would bind one by one, read by a cursor without records.
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT reminderId, forScheduledAt, min(at) FROM intake WHERE reminderId IN \(ReminderStore.idList(reminderIDs)) AND forScheduledAt BETWEEN ? AND ? GROUP BY reminderId, forScheduledAt",
+                arguments: [from.secondsSinceEpoch, through.secondsSinceEpoch])
+            while let row = try rows.next() { result[row[0], default: [:]][Instant(secondsSinceEpoch: row[1])] = Instant(secondsSinceEpoch: row[2]) }
+            return result
+        }
+    }
+
+    /// Intake instants of a reminder within a range (inclusive), but for late takes (they cover nothing else).
     public func instants(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [Instant] {
         try database.read { db in
             try Int64.fetchAll(
-                db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? ORDER BY at",
+                db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? AND forScheduledAt IS NULL ORDER BY at",
                 arguments: [reminderID, from.secondsSinceEpoch, through.secondsSinceEpoch]
             ).map(Instant.init(secondsSinceEpoch:))
         }
@@ -48,13 +65,14 @@ public struct IntakeStore: Sendable {
         }
     }
 
-    /// The intake logged for each of some reminders between two instants, oldest first: one query for a page.
+    /// The intake logged for each of some reminders between two instants, oldest first, but for late takes: one
+    /// query for a page.
     public func instants(reminderIDs: [Int64], from: Instant, through: Instant) throws(StoreError) -> [Int64: [Instant]] {
         guard !reminderIDs.isEmpty else { return [:] }
         return try database.read { db in
             var result: [Int64: [Instant]] = [:]
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT reminderId, at FROM intake WHERE reminderId IN \(ReminderStore.idList(reminderIDs)) AND at BETWEEN ? AND ? ORDER BY reminderId, at",
+                db, sql: "SELECT reminderId, at FROM intake WHERE reminderId IN \(ReminderStore.idList(reminderIDs)) AND at BETWEEN ? AND ? AND forScheduledAt IS NULL ORDER BY reminderId, at",
                 arguments: [from.secondsSinceEpoch, through.secondsSinceEpoch])
             while let row = try rows.next() { result[row[0], default: []].append(Instant(secondsSinceEpoch: row[1])) }
             return result

@@ -9,7 +9,7 @@ extension ReminderStore {
     /// equal to what the migrations create.
     static let expectedSchema: [String: Set<String>] = [
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery"],
-        "intake": ["id", "reminderId", "at", "timeZone"],
+        "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending"],
         "restDay": ["date", "reason", "lightActivities"],
         "recovery": ["id", "usedAt", "firstDay", "lastDay"],
@@ -193,6 +193,12 @@ extension ReminderStore {
             // The repeat number of an announcement again noted but not confirmed (0: a snooze), else null.
             try db.alter(table: "firing") { t in t.add(column: "againPending", .integer) }
             try db.create(index: "firing_again_pending", on: "firing", columns: ["id"], condition: Column("againPending") != nil)
+        }
+        migrator.registerMigration("v11-taken-late") { db in
+            // A log made for a missed occurrence after its window closed ("Taken late"): the occurrence's instant.
+            // Such a log neither covers nor suppresses another occurrence.
+            try db.alter(table: "intake") { t in t.add(column: "forScheduledAt", .integer) }
+            try db.create(index: "intake_taken_late", on: "intake", columns: ["reminderId", "forScheduledAt"], condition: Column("forScheduledAt") != nil)
         }
         return migrator
     }
