@@ -3,6 +3,7 @@
 #   make test          install missing build deps (apt), build, run every test
 #   make bench         release build, benchmarks with ratios against baselines measured in the same run
 #   make install-user  binaries to ~/.local/bin, units to ~/.config/systemd/user
+#   make uninstall-user  removes exactly that (PURGE=1: also the state and config)
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
@@ -12,7 +13,7 @@ APT_PACKAGES := pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata 
 # runtime), and without that libdispatch's workqueue monitor wakes the idle daemon every second.
 CLI_RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: all build release deps test test-swift test-e2e bench run install-user install-catalog clean
+.PHONY: all build release deps test test-swift test-e2e bench run install-user uninstall-user install-catalog clean
 
 all: build
 
@@ -98,6 +99,20 @@ install-user: $(if $(filter debug,$(CONFIG)),build,release)
 	@echo "Installed remindd and remindctl to $(BINDIR), units to $(UNITDIR), man pages to $(MANDIR), completions. Now run:"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now remindd.socket remindd.service"
 	@echo "Optional, as root, for 'journalctl -x' explanations: make install-catalog"
+
+# Removes exactly what install-user installed (the service is stopped and disabled first). Your reminders,
+# logs and config stay (~/.local/state/remindd, ~/.config/remindd) unless PURGE=1.
+uninstall-user:
+	-systemctl --user disable --now remindd.socket remindd.service 2>/dev/null
+	rm -f $(BINDIR)/remindd $(BINDIR)/remindctl $(UNITDIR)/remindd.service $(UNITDIR)/remindd.socket
+	rm -f $(addprefix $(SHAREDIR)/,$(notdir $(wildcard Sources/ReminderInterface/IDL/*.varlink)) remindd.catalog config.toml exercises.csv)
+	rm -f $(addprefix $(SHAREDIR)/routines/,$(notdir $(wildcard share/remindd/routines/*.toml)))
+	-rmdir $(SHAREDIR)/routines $(SHAREDIR) 2>/dev/null
+	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man8/remindd.8
+	rm -f $(BASH_COMPLETIONS)/remindctl $(ZSH_COMPLETIONS)/_remindctl $(FISH_COMPLETIONS)/remindctl.fish
+	-systemctl --user daemon-reload 2>/dev/null
+	$(if $(PURGE),rm -rf $(HOME)/.local/state/remindd $(HOME)/.config/remindd)
+	@echo "Removed remindd. $(if $(PURGE),Its state and config are gone too.,Your reminders and logs stay in ~/.local/state/remindd (make uninstall-user PURGE=1 removes them).)"
 
 install-catalog:
 	install -D -m 0644 catalog/remindd.catalog /usr/lib/systemd/catalog/remindd.catalog

@@ -57,11 +57,26 @@ extension RemindCtl {
     public static func start() {
         let (arguments, renamed) = currentSpelling(Array(CommandLine.arguments.dropFirst()))
         if let renamed { FileHandleOutput.standardError("remindctl: \(renamed)\n") }
-        if let message = unknownSubcommand(arguments) {
+        if let message = unknownSubcommand(arguments) ?? optionItDoesNotHave(arguments) {
             FileHandleOutput.standardError("Error: \(message)\n")
             Glibc.exit(64)
         }
         main(arguments)
+    }
+
+    /// Options people reach for that remindctl does not have, with what to do instead (argument-parser's nearest
+    /// spelling answered `--note` with "did you mean '--once'?").
+    static let missingOptions = [
+        "--note": "remindctl keeps no notes: a skip takes a reason (remindctl skip NAME --reason \"...\"), and a reminder's name can say more (remindctl update NAME --name \"...\")",
+    ]
+
+    /// The answer for an option of ``missingOptions`` among the arguments (before a `--`), or nil.
+    public static func optionItDoesNotHave(_ arguments: [String]) -> String? {
+        for word in arguments.prefix(while: { $0 != "--" }) {
+            let name = String(word.prefix(while: { $0 != "=" }))
+            if let answer = missingOptions[name] { return answer }
+        }
+        return nil
     }
 
     /// Commands renamed in 0.2 (one word per concept), under the command path they belong to. The old names

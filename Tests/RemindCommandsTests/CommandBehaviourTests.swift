@@ -189,6 +189,15 @@ import VarlinkProtocol
         #expect(snooze.minutes == -1)
     }
 
+    /// `--note` was answered with "did you mean '--once'?": it is answered with what to do instead.
+    @Test func anOptionRemindctlDoesNotHaveIsAnsweredWithWhatToDoInstead() {
+        for arguments in [["log", "Pills", "--note", "with food"], ["add", "Tea", "--in", "5m", "--note=green"]] {
+            #expect(RemindCtl.optionItDoesNotHave(arguments)?.hasPrefix("remindctl keeps no notes: a skip takes a reason") == true)
+        }
+        #expect(RemindCtl.optionItDoesNotHave(["add", "--", "--note"]) == nil)  // a name after --
+        #expect(RemindCtl.optionItDoesNotHave(["add", "Tea", "--once", "+5m"]) == nil)
+    }
+
     @Test func importRefusesWhatItCannotReadBeforeAsking() {
         let daemon = StubDaemon(replies: Samples.replies)
         let result = CommandHarness(daemon: daemon).run("import", "/nonexistent/backup.json")

@@ -85,6 +85,29 @@ def install(env):
     return result.stdout
 
 
+def files_under(root):
+    """Every file and folder under `root`, as relative paths."""
+    return {str(path.relative_to(root)) for path in pathlib.Path(root).rglob("*")}
+
+
+def test_uninstall_user_removes_exactly_what_install_user_installed(user_manager):
+    """`make uninstall-user` after `make install-user` leaves the home as it was (the state stays unless PURGE=1;
+    nothing ran here, so there is none)."""
+    env, home = user_manager.env, user_manager.home
+    before = files_under(home)
+    install(env)
+    installed = files_under(home) - before
+    assert {".local/bin/remindctl", ".config/systemd/user/remindd.service", ".local/share/man/man8/remindd.8"} <= installed
+    result = subprocess.run(
+        ["make", "-s", "uninstall-user"], cwd=ROOT, env=dict(env, PATH=os.environ["PATH"]), capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "Your reminders and logs stay" in result.stdout
+    # Folders install-user made that other programs also use (~/.local/bin, ~/.local/share/man ...) may stay; no
+    # file does. (~/.cache holds what `swift build`, which install-user runs, caches: the toolchain's, not installed.)
+    left = [path for path in files_under(home) - before if (home / path).is_file() and not path.startswith(".cache/")]
+    assert not left, sorted(left)
+
+
 def run(env, *args, check=True):
     result = subprocess.run(list(args), env=env, capture_output=True, text=True, timeout=120)
     assert not check or result.returncode == 0, f"{args}: {result.stdout}{result.stderr}"
@@ -110,7 +133,9 @@ def test_user_service_installs_starts_and_fires(user_manager, journald):
     assert "systemctl --user enable --now remindd.socket remindd.service" in install(env)
     units = home / ".config" / "systemd" / "user"
     assert (units / "remindd.service").exists() and (units / "remindd.socket").exists()
-    run(env, "systemd-analyze", "--user", "verify", str(units / "remindd.socket"), str(units / "remindd.service"))
+    # verify also runs man for each Documentation=man: page: found where a login's PATH (~/.local/bin, as
+    # Debian's ~/.profile adds it) leads man, in ~/.local/share/man.
+    run(dict(env, PATH=f"{home}/.local/bin:{env['PATH']}"), "systemd-analyze", "--user", "verify", str(units / "remindd.socket"), str(units / "remindd.service"))
     # The man pages render, and the completions are where each shell looks.
     share = home / ".local" / "share"
     for page, title in [(share / "man" / "man1" / "remindctl.1", "REMINDCTL(1)"), (share / "man" / "man8" / "remindd.8", "REMINDD(8)")]:
