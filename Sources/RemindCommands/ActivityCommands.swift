@@ -266,7 +266,18 @@ struct HistoryCommand: ParsableCommand {
         if entries.isEmpty { return out.print("No firings since \(out.time(start)).") }
         out.table(
             ["HANDLED", "KIND", "REMINDER", "SLOT", "LATE"],
-            entries.map { [out.time($0.handledUtc), $0.kind + ($0.replanned ? " (re-planned)" : ""), $0.reminderName, $0.slot, $0.lateSeconds > 0 ? "\($0.lateSeconds)s" : "-"] })
+            entries.map { [out.time($0.handledUtc), $0.kind + ($0.replanned ? " (re-planned)" : ""), $0.reminderName, $0.slot, Self.lateness($0.lateSeconds)] })
+    }
+
+    /// How late, in words a person reads at a glance: `-`, `45 s`, `6 min`, `1 h 5 min`, `2 d 3 h` (it said `381s`).
+    static func lateness(_ seconds: Int64) -> String {
+        switch seconds {
+        case ...0: return "-"
+        case ..<60: return "\(seconds) s"
+        case ..<3600: return "\(seconds / 60) min"
+        case ..<86400: return "\(seconds / 3600) h" + (seconds % 3600 >= 60 ? " \(seconds % 3600 / 60) min" : "")
+        default: return "\(seconds / 86400) d" + (seconds % 86400 >= 3600 ? " \(seconds % 86400 / 3600) h" : "")
+        }
     }
 
     private func dayHistory(from: String) throws {

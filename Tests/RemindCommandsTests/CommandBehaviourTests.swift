@@ -198,6 +198,12 @@ import VarlinkProtocol
         #expect(RemindCtl.optionItDoesNotHave(["add", "Tea", "--once", "+5m"]) == nil)
     }
 
+    /// `history` said a skip's lateness as `381s`.
+    @Test func historySaysHowLateInWords() {
+        #expect([0, 45, 381, 3600, 3900, 86400, 97200].map { HistoryCommand.lateness(Int64($0)) }
+            == ["-", "45 s", "6 min", "1 h", "1 h 5 min", "1 d", "1 d 3 h"])
+    }
+
     @Test func importRefusesWhatItCannotReadBeforeAsking() {
         let daemon = StubDaemon(replies: Samples.replies)
         let result = CommandHarness(daemon: daemon).run("import", "/nonexistent/backup.json")
