@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "RemindCommands",
             dependencies: [
-                "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "VarlinkProtocol",
+                "HabitCore", "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -1,8 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import HabitCore
 import ReminderCore
 import ReminderInterface
+import TimeZoneDatabase
 import VarlinkProtocol
 
 /// How to reach the daemon: `--socket`, else `$REMINDD_SOCKET`, else `$XDG_RUNTIME_DIR/remindd/control.sock`.
@@ -115,12 +117,34 @@ enum Completions {
         names { try $0.call(Routines.List.self).routines.map(\.id) }
     }
 
+    @Sendable static func presets(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        escaped(Preset.allCases.map(\.rawValue))
+    }
+
+    @Sendable static func intensities(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        escaped(["light", "moderate", "vigorous"])
+    }
+
+    @Sendable static func restReasons(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        escaped(RestReason.allCases.map(\.rawValue))
+    }
+
+    /// The zone names of the system's tzdata (those starting with what is typed: there are about 600).
+    @Sendable static func zones(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        escaped(TimeZoneDatabase.system(environment: CommandContext.current.environment).allZoneNames().filter { $0.hasPrefix(prefix) }.sorted())
+    }
+
+    /// What the daemon answers, for completion (nothing when it does not answer).
+    private static func names(_ read: (any VarlinkClient) throws -> [String]) -> [String] {
+        // Completion must never print an error: a daemon that does not answer completes nothing.
+        escaped((try? read(CommandContext.current.connect(ConnectionOptions.defaultSocketPath))) ?? [])
+    }
+
     /// The names as the requesting shell's script needs them. bash's passes them through `compgen -W`, which
     /// expands each once (`Eve's pill` lost its quote); zsh's hands them to `_describe`, which reads
     /// `name:description` with backslash escapes (`Meds: morning` completed as `Meds`, `back\slash` as
     /// `backslash`). fish's gets them unchanged.
-    private static func names(_ read: (any VarlinkClient) throws -> [String]) -> [String] {
-        let names = (try? read(CommandContext.current.connect(ConnectionOptions.defaultSocketPath))) ?? []
+    static func escaped(_ names: [String]) -> [String] {
         switch CompletionShell.requesting {
         case .bash?: return names.map(ShellWords.escaped)
         case .zsh?: return names.map { $0.replacing("\\", with: "\\\\").replacing(":", with: "\\:") }

@@ -92,7 +92,7 @@ struct WorkoutAddCommand: ParsableCommand {
 
     @Argument(help: "The exercise (see 'remindctl exercise list').", completion: .custom(Completions.exercises)) var exercise: String
     @Option(parsing: .unconditional, help: "Duration, 1 to 1440.") var minutes: Int
-    @Option(help: "light, moderate or vigorous.") var intensity: String?
+    @Option(help: "light, moderate or vigorous.", completion: .custom(Completions.intensities)) var intensity: String?
     @Option(help: "When (default now): 07:45, 2026-11-21T07:45 or an instant.") var at: String?
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -114,7 +114,7 @@ struct WorkoutUpdateCommand: ParsableCommand {
 
     @Argument(help: "The workout id.") var id: Int64
     @Option(parsing: .unconditional, help: "Duration, 1 to 1440.") var minutes: Int?
-    @Option(help: "light, moderate or vigorous.") var intensity: String?
+    @Option(help: "light, moderate or vigorous.", completion: .custom(Completions.intensities)) var intensity: String?
     @Flag(help: "Print the workout as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 

@@ -75,7 +75,7 @@ struct RestMarkCommand: ParsableCommand {
     @Argument(help: "The day (YYYY-MM-DD); or use --from/--to.") var date: String?
     @Option(help: "First day of a range.") var from: String?
     @Option(help: "Last day of a range.") var to: String?
-    @Option(help: "Recovery, Travel, Illness, Busy Day or Other.") var reason: String?
+    @Option(help: "Recovery, Travel, Illness, Busy Day or Other.", completion: .custom(Completions.restReasons)) var reason: String?
     @Option(help: "A light activity (Gentle Stretching, Light Walk, Breathing Exercises, or your own); repeatable.") var light: [String] = []
     @Flag(help: "Print the dates marked as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions

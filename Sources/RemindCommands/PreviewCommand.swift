@@ -27,7 +27,7 @@ struct PreviewCommand: ParsableCommand {
 
     @OptionGroup var rule: RuleOptions
 
-    @Option(help: ArgumentHelp("Time zone (IANA name). Default: the system zone.", valueName: "zone"))
+    @Option(help: ArgumentHelp("Time zone (IANA name). Default: the system zone.", valueName: "zone"), completion: .custom(Completions.zones))
     var tz: String?
 
     @Option(help: ArgumentHelp("List firings strictly after this instant (ISO 8601; without an offset, local to --tz). Default: now.", valueName: "instant"))

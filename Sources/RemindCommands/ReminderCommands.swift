@@ -87,7 +87,8 @@ struct AddCommand: ParsableCommand {
 
     @Argument(help: "The reminder's name, e.g. \"Vitamin D\".") var name: String
     @OptionGroup var rule: RuleOptions
-    @Option(help: ArgumentHelp("Time zone (IANA name); default: follow the system zone.", valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp("Time zone (IANA name); default: follow the system zone.", valueName: "zone"), completion: .custom(Completions.zones))
+    var tz: String?
     @Option(help: ArgumentHelp(
         "How long after each occurrence a log still counts (2h, 90m; up to 24h); then it is missed. Default: until the next occurrence, at most the day's end.",
         valueName: "length")) var window: String?
@@ -136,7 +137,8 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Option(help: "A new name.") var name: String?
     @OptionGroup var rule: RuleOptions
-    @Option(help: ArgumentHelp("A new time zone; \"\" to follow the system zone.", valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp("A new time zone; \"\" to follow the system zone.", valueName: "zone"), completion: .custom(Completions.zones))
+    var tz: String?
     @Option(help: ArgumentHelp("A new window (2h, 90m; up to 24h); \"\" for the default.", valueName: "length")) var window: String?
     @OptionGroup var delivery: DeliveryOptions
     @Flag(help: "Print the reminder as JSON.") var json = false

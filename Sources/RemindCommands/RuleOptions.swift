@@ -22,7 +22,8 @@ struct RuleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Every N days or weeks from --start: 3d, 2w.", valueName: "interval"))
     var every: String?
 
-    @Option(help: ArgumentHelp("A preset: \(Preset.allCases.map(\.rawValue).joined(separator: ", ")). Times come from --start.", valueName: "name"))
+    @Option(help: ArgumentHelp("A preset: \(Preset.allCases.map(\.rawValue).joined(separator: ", ")). Times come from --start.", valueName: "name"),
+            completion: .custom(Completions.presets))
     var preset: String?
 
     @Option(help: ArgumentHelp("Once, at a local date-time, e.g. 2026-12-24T18:00:30, or this long from now: +1h30m.", valueName: "date-time"))

@@ -204,6 +204,14 @@ import VarlinkProtocol
             == ["-", "45 s", "6 min", "1 h", "1 h 5 min", "1 d", "1 d 3 h"])
     }
 
+    /// Tab completes the values of --preset, --intensity, --reason (rest) and --tz, not only options and names.
+    @Test func optionValuesComplete() throws {
+        #expect(Completions.presets([], 0, "").contains("Twice a Day"))
+        #expect(Completions.intensities([], 0, "") == ["light", "moderate", "vigorous"])
+        #expect(Completions.restReasons([], 0, "").contains("Busy Day"))
+        #expect(Completions.zones([], 0, "Europe/Ber") == ["Europe/Berlin"])
+    }
+
     @Test func importRefusesWhatItCannotReadBeforeAsking() {
         let daemon = StubDaemon(replies: Samples.replies)
         let result = CommandHarness(daemon: daemon).run("import", "/nonexistent/backup.json")

@@ -31,6 +31,10 @@ def test_completion_offers_reminder_names_exercise_ids_and_routine_ids(daemon, u
     assert unique_name in complete("show", "--", "positional@0", "2", "0")
     assert "running" in complete("workout", "add", "--", "positional@0", "3", "0")
     assert "beginner-full-body" in complete("routine", "show", "--", "positional@0", "3", "0")
+    # Option values too: what the bash script asks for `remindctl add X --tz Europe/Ber<Tab>` and the others.
+    assert complete("add", "--", "--tz", "4", "10", "remindctl", "add", "X", "--tz", "Europe/Ber") == ["Europe/Berlin"]
+    assert "Twice a Day" in complete("add", "--", "--preset", "4", "0", "remindctl", "add", "X", "--preset", "")
+    assert "Busy Day" in complete("rest", "mark", "--", "--reason", "5", "0", "remindctl", "rest", "mark", "2026-11-24", "--reason", "")
 
 
 def test_delete_goes_on_without_a_terminal_and_remove_is_its_old_name(daemon, unique_name):
