@@ -106,6 +106,17 @@ struct AcknowledgingTests {
         #expect(try await daemon.call(Reminders.Get.self, .init(reminder: "Pills")).reminder.streak == 2)
     }
 
+    /// A log right after adding a reminder whose time passed today takes nothing: `today` does not list that
+    /// occurrence (it was never due), and the log said "takes the 20:00 occurrence".
+    @Test func aLogTakesNoOccurrenceFromBeforeTheReminderExisted() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T21:25:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "20:00"], timeZone: "UTC")
+        await daemon.advance(to: instant("2026-03-02T21:26:00Z"))
+        let log = try await daemon.call(Reminders.Log.self, .init(reminder: "Pills")).log
+        #expect(log.takes == nil && log.suppresses == nil)
+        #expect(try await daemon.call(Reminders.Occurrences.self, .init(date: "2026-03-02")).occurrences.isEmpty)
+    }
+
     @Test func snoozingBeforeTheFirstFiringPostponesIt() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")

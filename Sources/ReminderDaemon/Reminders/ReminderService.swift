@@ -365,7 +365,9 @@ struct ReminderService: Sendable {
                     on: LocalDate(dayNumber: day), in: zone, logs: ordinary.map { Instant(secondsSinceEpoch: $0.at) }, skips: [],
                     windowSeconds: reminder.windowSeconds, now: now)
                 var found: (takes: [Int64: Occurrence], suppresses: [Int64: Occurrence]) = ([:], [:])
-                for status in states {
+                // Never an occurrence from before the reminder was added: `today` does not list those either (a log
+                // said it took a 20:00 occurrence of a reminder added at 21:25).
+                for status in states where status.occurrence.instant.secondsSinceEpoch >= reminder.createdAt {
                     guard let covered = status.coveredBy?.secondsSinceEpoch else { continue }
                     let same = ordinary.filter { $0.at == covered }
                     if status.state == .taken, let first = same.first?.id { found.takes[first] = status.occurrence }
