@@ -88,16 +88,6 @@ public struct Journal: Sendable {
         return true
     }
 
-    /// A descriptor whose every line becomes a journal entry of `identifier` at `priority` (what a program's
-    /// stdout is under systemd), or a duplicate of stderr when there is no journal. The caller closes it.
-    public func streamDescriptor(identifier: String, priority: Priority) -> Int32 {
-        if isJournalAvailable {
-            let descriptor = sd_journal_stream_fd(identifier, Int32(priority.rawValue), 0)
-            if descriptor >= 0 { return descriptor }
-        }
-        return dup(2)
-    }
-
     private func writeToStandardError(_ message: String, priority: Priority) {
         let line = "<\(priority.rawValue)>\(message)\n"
         _ = line.withCString { write(2, $0, strlen($0)) }

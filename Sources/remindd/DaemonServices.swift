@@ -105,13 +105,14 @@ struct DesktopService: Service {
     }
 }
 
-/// Kills the hooks still running when the group stops (after the scheduler, so that none starts afterwards).
-struct HookRunnerService: Service {
-    let hooks: CommandHookAnnouncer
+/// Kills the commands (hooks) still running when the group stops (after the scheduler, so that none starts
+/// afterwards).
+struct CommandRunnerService: Service {
+    let commands: CommandQueue
 
     func run() async {
         await untilShutdown()
-        hooks.stopRunning()
+        commands.stopAll()
     }
 }
 

@@ -146,8 +146,14 @@ struct Remindd: AsyncParsableCommand {
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
         let clock = SystemClock(monitor: monitor, zones: zones)
+        // Under a user manager, commands run as its transient units (outside the sandbox); else as children.
+        let local = ChildProcessLauncher()
+        let hookOutput = Journal(identifier: "remindd-hook", socketPath: journal.socketPath)
+        let commands = CommandQueue(
+            launcher: TransientUnitLauncher.forUserManager(environment: environment) ?? local, fallback: local,
+            output: { line, priority in hookOutput.send(line, priority: priority) })
         let channels = Channels(
-            journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, journal: journal, report: report),
+            journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, commands: commands, report: report),
             desktop: DesktopChannel(
                 enabled: settings.desktopNotifications, clock: clock, connect: { try await DesktopNotifications.connect(applicationName: "remindd") }, report: report))
         let notifier = Notifier()
@@ -187,7 +193,7 @@ struct Remindd: AsyncParsableCommand {
         // Stopped in the reverse order: the socket first (no new calls), then the scheduler, then the channels.
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
-                .init(service: HookRunnerService(hooks: channels.hooks)),
+                .init(service: CommandRunnerService(commands: commands)),
                 .init(service: DesktopService(channel: channels.desktop, perform: daemon.perform)),
                 .init(service: WatchdogService(notifier: notifier)),
                 .init(service: ClockEventsService(monitor: monitor, daemon: daemon, requestReload: requestReload, notifier: notifier),

@@ -7,9 +7,17 @@ import Testing
 
 @testable import ReminderDaemon
 
-/// Command hooks run for real: a script that writes its environment, one that hangs, one that cannot run.
+/// Command hooks run for real, as children (the transient units of a user manager are run by
+/// `Tests/e2e/test_systemd_user.py`): a script that writes its environment, one that hangs, one that cannot
+/// run, one that leaves a process behind, one that prints megabytes, more than the queue holds.
 /// The scripts run as `/bin/sh SCRIPT`: a script just written could still be open for writing in a child
 /// another test forked meanwhile, and executing it directly would then fail with ETXTBSY.
+/// Lines kept from any thread.
+final class Lines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func withLock<Result: Sendable>(_ body: (inout [String]) -> Result) -> Result { lines.withLock { body(&$0) } }
+}
+
 @Suite("Command hooks")
 struct CommandHookTests {
     let directory: String
@@ -35,6 +43,21 @@ struct CommandHookTests {
             handledAt: occurrence.instant.adding(seconds: 1))
     }
 
+    /// An announcer whose hooks run as children; reports and output lines are kept.
+    func hooks(
+        onFire: [String]?, timeLimitMilliseconds: Int32 = 10_000, maximumRunning: Int = 4, maximumWaiting: Int = 2000
+    ) -> (CommandHookAnnouncer, reports: Lines, output: Lines, commands: CommandQueue) {
+        let reports = Lines()
+        let output = Lines()
+        let commands = CommandQueue(
+            launcher: ChildProcessLauncher(), maximumRunning: maximumRunning, maximumWaiting: maximumWaiting,
+            output: { line, _ in output.withLock { $0.append(line) } })
+        let hooks = CommandHookAnnouncer(
+            onFire: onFire, commands: commands, timeLimitMilliseconds: timeLimitMilliseconds,
+            report: { message in reports.withLock { $0.append(message.text) } })
+        return (hooks, reports, output, commands)
+    }
+
     /// Waits (up to 10 s) for a file to have content.
     func contents(of path: String) async throws -> String {
         for _ in 0..<200 {
@@ -46,10 +69,7 @@ struct CommandHookTests {
 
     @Test func bothHooksRunWithTheReminderInTheirEnvironmentAndNoShell() async throws {
         let writer = try script("env.sh", "env > \"$1\"; echo END >> \"$1\"")
-        let reports = Mutex<[String]>([])
-        let hooks = CommandHookAnnouncer(
-            onFire: ["/bin/sh", writer, directory + "/config.env"], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"),
-            report: { message in reports.withLock { $0.append(message.text) } })
+        let (hooks, reports, _, _) = hooks(onFire: ["/bin/sh", writer, directory + "/config.env"])
         let event = try firing(command: ["/bin/sh", writer, directory + "/own.env"])
         hooks.announce(.firing(event))
         for file in ["config.env", "own.env"] {
@@ -65,21 +85,13 @@ struct CommandHookTests {
     @Test func aHangingHookIsKilledAtItsLimitWithoutHoldingUpAnother() async throws {
         let sleeper = try script("sleep.sh", "sleep 1000")
         let writer = try script("env.sh", "env > \"$1\"; echo END >> \"$1\"")
-        let reports = Mutex<[String]>([])
-        /// Whether the second hook had written its file when the first was killed.
-        let secondHadRun = Mutex<Bool?>(nil)
         let ownFile = directory + "/own.env"
-        let hooks = CommandHookAnnouncer(
-            onFire: ["/bin/sh", sleeper], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"), timeLimitMilliseconds: 5000,
-            report: { message in
-                secondHadRun.withLock { $0 = $0 ?? FileManager.default.fileExists(atPath: ownFile) }
-                reports.withLock { $0.append(message.text) }
-            })
+        let (hooks, reports, _, _) = hooks(onFire: ["/bin/sh", sleeper], timeLimitMilliseconds: 5000)
         hooks.announce(.firing(try firing(command: ["/bin/sh", writer, ownFile])))
         #expect(try await contents(of: ownFile).contains("REMINDER_ID=7"))
-        for _ in 0..<400 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
         // The second hook ran while the first still hung: it did not wait for the kill at the limit.
-        #expect(secondHadRun.withLock { $0 } == true)
+        #expect(reports.withLock { $0 }.isEmpty)
+        for _ in 0..<400 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(reports.withLock { $0 } == ["Hook /bin/sh for Pills \"and\" $HOME was still running after 5 s and was killed"])
         // The whole group went: no `sleep 1000` is left behind.
         #expect(try running(sleeper) == false)
@@ -99,14 +111,11 @@ struct CommandHookTests {
     /// Outside a systemd unit no cgroup ends what the daemon started: it stops its hooks itself.
     @Test func hooksStillRunningWhenTheDaemonStopsAreKilled() async throws {
         let sleeper = try script("linger.sh", "sleep 1000")
-        let reports = Mutex<[String]>([])
-        let hooks = CommandHookAnnouncer(
-            onFire: ["/bin/sh", sleeper], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"), timeLimitMilliseconds: 60_000,
-            report: { message in reports.withLock { $0.append(message.text) } })
+        let (hooks, reports, _, commands) = hooks(onFire: ["/bin/sh", sleeper], timeLimitMilliseconds: 60_000)
         hooks.announce(.firing(try firing(command: nil)))
         for _ in 0..<200 where try running(sleeper) == false { try await Task.sleep(for: .milliseconds(50)) }
         #expect(try running(sleeper))
-        hooks.stopRunning()
+        commands.stopAll()
         for _ in 0..<200 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(reports.withLock { $0 } == ["Hook /bin/sh for Pills \"and\" $HOME was still running when remindd stopped and was killed"])
         #expect(try running(sleeper) == false)
@@ -115,10 +124,7 @@ struct CommandHookTests {
     @Test func aHookThatCannotRunOrFailsIsReported() async throws {
         let plain = try script("plain.sh", "exit 0", executable: false)
         let failing = try script("fail.sh", "exit 3")
-        let reports = Mutex<[String]>([])
-        let hooks = CommandHookAnnouncer(
-            onFire: [plain], journal: Journal(identifier: "remindd-test", socketPath: "/nonexistent"),
-            report: { message in reports.withLock { $0.append(message.text) } })
+        let (hooks, reports, _, _) = hooks(onFire: [plain])
         hooks.announce(.firing(try firing(command: ["/bin/sh", failing])))
         for _ in 0..<200 where reports.withLock({ $0.count < 2 }) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(Set(reports.withLock { $0 }) == [
@@ -126,5 +132,50 @@ struct CommandHookTests {
             "Hook /bin/sh for Pills \"and\" $HOME exited with status 3",
         ])
         #expect(HookCommand.problem([plain])?.contains("chmod +x") == true)
+    }
+
+    /// A hook that starts a background process and exits takes it along: nothing it started outlives it.
+    @Test func whatAHookLeavesRunningEndsWithIt() async throws {
+        let marker = "remindd-left-behind-\(UUID().uuidString)"
+        let starter = try script("background.sh", "/bin/sh -c 'sleep 1000; : \(marker)' &\necho started")
+        let (hooks, reports, output, _) = hooks(onFire: ["/bin/sh", starter])
+        hooks.announce(.firing(try firing(command: nil)))
+        for _ in 0..<200 where output.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(output.withLock { $0 } == ["started"])
+        for _ in 0..<200 where try running(marker) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try running(marker) == false)
+        #expect(reports.withLock { $0 }.isEmpty)
+    }
+
+    /// A hook that prints megabytes logs at most the limit, and one line saying how much was left out.
+    @Test func aHooksOutputIsCapped() async throws {
+        let talker = try script("talk.sh", "yes 'a line of output' | head -c 3000000")
+        let (hooks, reports, output, _) = hooks(onFire: ["/bin/sh", talker])
+        hooks.announce(.firing(try firing(command: nil)))
+        for _ in 0..<400 where output.withLock({ $0.last?.contains("not logged") != true }) { try await Task.sleep(for: .milliseconds(50)) }
+        let lines = output.withLock { $0 }
+        #expect(lines.count == CommandQueue.outputLineLimit + 1)
+        #expect(lines.dropLast().allSatisfy { $0 == "a line of output" })
+        let logged = CommandQueue.outputLineLimit * 17
+        #expect(lines.last == "hook /bin/sh for Pills \"and\" $HOME: \(3_000_000 - logged) more bytes of output not logged (at most 100 lines or 32 KiB of a run are)")
+        #expect(reports.withLock { $0 }.isEmpty)
+    }
+
+    /// At most `maximumRunning` hooks run at once; beyond `maximumWaiting` waiting they are dropped, each reported.
+    @Test func hooksAreBoundedAndWhatIsDroppedIsReported() async throws {
+        let counter = try script(
+            "count.sh", "mkdir \"$1/running-$$\"; ls \"$1\" | grep -c running- >> \"$1/counts\"; sleep 0.2; rmdir \"$1/running-$$\"; echo done")
+        try FileManager.default.createDirectory(atPath: directory + "/runs", withIntermediateDirectories: true)
+        let (hooks, reports, output, _) = hooks(onFire: ["/bin/sh", counter, directory + "/runs"], maximumRunning: 2, maximumWaiting: 5)
+        let event = try firing(command: nil)
+        for _ in 0..<12 { hooks.announce(.firing(event)) }
+        for _ in 0..<200 where output.withLock({ $0.count }) + reports.withLock({ $0.count }) < 12 { try await Task.sleep(for: .milliseconds(50)) }
+        let ran = output.withLock { $0.count }
+        let dropped = reports.withLock { $0 }
+        #expect(ran + dropped.count == 12)
+        #expect(dropped.count >= 12 - 5 - 2)
+        #expect(Set(dropped) == ["Hook /bin/sh for Pills \"and\" $HOME was not run: too many hooks were already waiting (5; 2 run at once)"])
+        let counts = try String(contentsOfFile: directory + "/runs/counts", encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        #expect(counts.count == ran && counts.max() ?? 0 <= 2)
     }
 }

@@ -250,3 +250,87 @@ def test_an_idle_service_writes_nothing_to_the_journal_for_a_minute(user_manager
     assert [e["MESSAGE"] for e in entries] == [started[0]["MESSAGE"]]
     assert run(env, "systemctl", "--user", "is-active", "remindd.service").stdout.strip() == "active"
     run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
+
+
+class RecordingHTTPServer:
+    """An HTTP server on 127.0.0.1 that records each POST's path and body (what ntfy.sh would get)."""
+
+    def __init__(self):
+        import http.server
+        import threading
+        posts = self.posts = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                posts.append((self.path, self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()))
+                self.send_response(200)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait_for_post(self, timeout):
+        deadline = time.time() + timeout
+        while not self.posts and time.time() < deadline:
+            time.sleep(0.1)
+        return self.posts
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def process_running(text):
+    return subprocess.run(["pgrep", "-f", text], capture_output=True).returncode == 0
+
+
+def test_hooks_run_outside_the_sandbox_as_units_of_the_user_manager(user_manager, journald):
+    """The README's ntfy hook, followed as written (but posting to a server on 127.0.0.1), reaches the network:
+    under the user manager a hook runs as a transient unit of its own, outside the service's sandbox
+    (PrivateNetwork=yes made curl fail, "exited with status 6"). A hook that starts a background process and
+    prints megabytes leaves nothing running after it and at most 100 lines in the journal."""
+    env, home = user_manager.env, user_manager.home
+    install(env)
+    server = RecordingHTTPServer()
+    try:
+        bin_dir = home / ".local" / "bin"
+        # The README's lines, with the server's address for ntfy.sh's.
+        subprocess.run(
+            ["sh", "-c", f"printf '#!/bin/sh\\nexec curl -s -d \"$REMINDER_MESSAGE\" {server.url}/my-topic\\n' > ~/.local/bin/remind-push"
+                         " && chmod +x ~/.local/bin/remind-push"], env=env, check=True)
+        config = home / ".config" / "remindd" / "config.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        with open(config, "a") as file:
+            file.write(f'on-fire = ["{bin_dir}/remind-push"]\n')
+        marker = f"left-behind-{uuid.uuid4().hex[:8]}"
+        noisy = bin_dir / "noisy-hook"
+        noisy.write_text(f"#!/bin/sh\ntail -n 1 /proc/self/cgroup\n/bin/sh -c 'sleep 1000; : {marker}' &\nyes 'a line of output' | head -c 3000000\n")
+        noisy.chmod(0o755)
+        run(env, "systemctl", "--user", "daemon-reload")
+        run(env, "systemctl", "--user", "enable", "--now", "remindd.socket")
+        remindctl = str(bin_dir / "remindctl")
+        name = f"push-{uuid.uuid4().hex[:8]}"
+        schedule_soon(lambda *args: run(env, remindctl, *args, "--exec", str(noisy)).stdout, name, lead=5)
+        posts = server.wait_for_post(timeout=30)
+        assert posts and posts[0][0] == "/my-topic" and posts[0][1].startswith(f"Reminder: {name}"), posts
+        # The noisy hook: its own unit (its cgroup says so), capped output, nothing left running.
+        noted = journald.wait_for(timeout=20, SYSLOG_IDENTIFIER="remindd-hook",
+                                  MESSAGE=f"hook {noisy} for {name}: {3_000_000 - 99 * 17} more bytes of output not logged (at most 100 lines or 32 KiB of a run are)")
+        assert noted, "no note of the output left out"
+        lines = [e["MESSAGE"] for e in journald.entries(SYSLOG_IDENTIFIER="remindd-hook", _PID=noted[0]["_PID"])]
+        cgroup = [line for line in lines if line.startswith("0::")]
+        assert cgroup and "/remindd-cmd-" in cgroup[0], cgroup
+        assert lines.count("a line of output") == 99  # and the cgroup line: 100 in all
+        deadline = time.time() + 10
+        while process_running(marker):
+            assert time.time() < deadline, "the hook's background process outlived it"
+            time.sleep(0.1)
+        # Each ended well: the journal has no report of a hook that failed.
+        assert not [m for m in (e["MESSAGE"] for e in journald.entries(SYSLOG_IDENTIFIER="remindd", _PID=noted[0]["_PID"])) if m.startswith("Hook ")]
+    finally:
+        server.close()
+        run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket", check=False)

@@ -5,27 +5,28 @@ import SystemdSupport
 
 /// Runs commands when an occurrence is announced (fired, caught up, snoozed, repeated): the config's `on-fire`
 /// and the reminder's own `--exec`. Each runs without a shell, with the reminder in its environment
-/// (``environment(for:)``), its output in the journal (identifier `remindd-hook`), and a time limit, after
-/// which its process group is killed. Announcing never waits for a hook; a failing or hanging one is reported.
+/// (``environment(for:)``), through the daemon's ``CommandQueue`` (a transient unit of the user manager, or a
+/// child; bounded; its output capped in the journal under `remindd-hook`; a time limit). Announcing never
+/// waits for a hook; a failing, hanging or dropped one is reported.
 public final class CommandHookAnnouncer: Announcer {
     /// How long a hook may run.
     public static let timeLimitSeconds: Int32 = 10
 
     private let onFire: Mutex<[String]?>
-    private let journal: Journal
+    private let commands: CommandQueue
     private let timeLimitMilliseconds: Int32
     private let report: @Sendable (DaemonMessage) -> Void
-    private let children = ChildProcesses()
 
     /// - Parameters:
     ///   - onFire: the config's `on-fire` command (program and arguments).
+    ///   - commands: what runs them.
     ///   - report: where a hook that fails, hangs or cannot start is reported (the journal).
     public init(
-        onFire: [String]?, journal: Journal, timeLimitMilliseconds: Int32 = CommandHookAnnouncer.timeLimitSeconds * 1000,
+        onFire: [String]?, commands: CommandQueue, timeLimitMilliseconds: Int32 = CommandHookAnnouncer.timeLimitSeconds * 1000,
         report: @escaping @Sendable (DaemonMessage) -> Void
     ) {
         self.onFire = Mutex(onFire)
-        self.journal = journal
+        self.commands = commands
         self.timeLimitMilliseconds = timeLimitMilliseconds
         self.report = report
     }
@@ -37,11 +38,16 @@ public final class CommandHookAnnouncer: Announcer {
 
     public func announce(_ event: DaemonEvent) {
         guard case .firing(let firing) = event, firing.kind.reachesThePerson else { return }
-        let commands = [onFire.withLock { $0 }, firing.firing.reminder.delivery.command].compactMap { $0 }
-        guard !commands.isEmpty else { return }  // most firings: nothing to make an environment for (6% of a burst)
-        let environment = Self.inheritedEnvironment() + Self.environment(for: firing).map { "\($0.0)=\($0.1)" }
-        for command in commands {
-            run(command, environment: environment, for: firing.firing.reminder.name)
+        let hooks = [onFire.withLock { $0 }, firing.firing.reminder.delivery.command].compactMap { $0 }
+        guard !hooks.isEmpty else { return }  // most firings: nothing to make an environment for (6% of a burst)
+        let environment = Self.environment(for: firing).map { "\($0.0)=\($0.1)" }
+        let name = firing.firing.reminder.name
+        for hook in hooks {
+            let command = UserCommand(
+                arguments: hook, environment: environment, purpose: "hook \(hook[0]) for \(name)", timeLimitMilliseconds: timeLimitMilliseconds)
+            commands.run(command) { outcome in
+                if let message = self.message(for: outcome, of: command) { self.report(message) }
+            }
         }
     }
 
@@ -56,42 +62,20 @@ public final class CommandHookAnnouncer: Announcer {
         ]
     }
 
-    private func run(_ command: [String], environment: [String], for name: String) {
-        let output = journal.streamDescriptor(identifier: "remindd-hook", priority: .info)
-        defer { close(output) }
-        let program = command[0]
-        let report = self.report
-        let limit = timeLimitMilliseconds % 1000 == 0 ? "\(timeLimitMilliseconds / 1000) s" : "\(timeLimitMilliseconds) ms"
-        children.run(command, environment: environment, output: output, timeLimitMilliseconds: timeLimitMilliseconds) { outcome in
-            switch outcome {
-            case .exited(0): return
-            case .exited(let status): report(DaemonMessage(.warning, "Hook \(program) for \(name) exited with status \(status)"))
-            case .signalled(let signal): report(DaemonMessage(.warning, "Hook \(program) for \(name) was killed by signal \(signal)"))
-            case .killedAtTimeLimit:
-                report(DaemonMessage(.warning, "Hook \(program) for \(name) was still running after \(limit) and was killed"))
-            case .stoppedWithTheDaemon:
-                report(DaemonMessage(.notice, "Hook \(program) for \(name) was still running when remindd stopped and was killed"))
-            case .notStarted(let reason):
-                report(DaemonMessage(.warning, "Hook \(program) for \(name) could not start: \(reason); check the path and that it is executable"))
-            }
+    /// What the journal says of a run that did not end well (nil: it did).
+    func message(for outcome: CommandOutcome, of command: UserCommand) -> DaemonMessage? {
+        let hook = command.purpose.prefix(1).uppercased() + command.purpose.dropFirst()
+        switch outcome {
+        case .exited(0): return nil
+        case .exited(let status): return DaemonMessage(.warning, "\(hook) exited with status \(status)")
+        case .signalled(let signal): return DaemonMessage(.warning, "\(hook) was killed by signal \(signal)")
+        case .killedAtTimeLimit: return DaemonMessage(.warning, "\(hook) was still running after \(command.timeLimitText) and was killed")
+        case .stoppedWithTheDaemon: return DaemonMessage(.notice, "\(hook) was still running when remindd stopped and was killed")
+        case .notStarted(let reason): return DaemonMessage(.warning, "\(hook) could not start: \(reason); check the path and that it is executable")
+        case .unknown(let reason): return DaemonMessage(.warning, "\(hook) ended, but how is not known: \(reason)")
+        case .dropped:
+            return DaemonMessage(.warning, "\(hook) was not run: too many hooks were already waiting (\(commands.maximumWaiting); \(commands.maximumRunning) run at once)")
         }
-    }
-
-    /// Kills the hooks still running: the daemon is stopping.
-    public func stopRunning() {
-        children.stopAll()
-    }
-
-    /// The daemon's own environment (PATH, DISPLAY, DBUS_SESSION_BUS_ADDRESS...) without old REMINDER_ values.
-    private static func inheritedEnvironment() -> [String] {
-        var result: [String] = []
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if !text.hasPrefix("REMINDER_") { result.append(text) }
-            entry += 1
-        }
-        return result
     }
 }
 
