@@ -27,14 +27,9 @@ struct LogCommand: ParsableCommand {
 /// The line that tells what a log did: `Logged Meds at Sun 08:05: takes the 08:00 dose`.
 private func describe(_ log: IntakeValue, verb: String) -> String {
     var line = "\(verb) \(log.reminderName) at \(out.time(log.local)) (log \(log.id))"
-    if let takes = log.takes { line += ": takes the \(clockTime(takes)) occurrence" }
-    if let suppresses = log.suppresses { line += ": the \(clockTime(suppresses)) occurrence will not be announced (already logged)" }
+    if let takes = log.takes { line += ": takes the \(out.clockTime(takes)) occurrence" }
+    if let suppresses = log.suppresses { line += ": the \(out.clockTime(suppresses)) occurrence will not be announced (already logged)" }
     return line
-}
-
-/// `08:00` of a local ISO 8601 time.
-private func clockTime(_ iso: String) -> String {
-    ISO8601.parseInstant(iso).map { "\($0.local.time)" } ?? iso
 }
 
 struct LogAddCommand: ParsableCommand {
@@ -42,8 +37,8 @@ struct LogAddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Log an intake: it takes the occurrence whose window it falls in, and suppresses a later one of the day it was logged ahead of.",
         discussion: """
-            --at takes a time today (07:45), a local date-time (2026-11-21T07:45) in the reminder's zone, \
-            or an instant with offset. A time in the future is refused. A log cancels the pending snoozes \
+            --at takes a time today (07:45) or a local date-time (2026-11-21T07:45) in your zone (TZ, else \
+            the system's), or an instant with offset. A time in the future is refused. A log cancels the pending snoozes \
             and repeats of the occurrence it takes.
 
             Examples:
@@ -58,7 +53,7 @@ struct LogAddCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try connection.call(Reminders.Log.self, .init(reminder: reminder, at: at))
+        let reply = try connection.call(Reminders.Log.self, .init(reminder: reminder, at: CommandContext.current.typedTime(at)))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, verb: "Logged"))
         if reply.cancelledSnoozes > 0 { out.print("Cancelled its pending snooze.") }
@@ -83,7 +78,7 @@ struct LogListCommand: ParsableCommand {
         out.table(
             ["ID", "TIME", "REMINDER", "EFFECT"],
             logs.map { log in
-                let effect = log.takes.map { "takes \(clockTime($0))" } ?? log.suppresses.map { "suppresses \(clockTime($0))" } ?? "-"
+                let effect = log.takes.map { "takes \(out.clockTime($0))" } ?? log.suppresses.map { "suppresses \(out.clockTime($0))" } ?? "-"
                 return [String(log.id), out.time(log.local), log.reminderName, effect]
             })
     }
@@ -105,8 +100,8 @@ struct LogDeleteCommand: ParsableCommand {
         let log = try connection.call(Reminders.DeleteLog.self, .init(id: id)).log
         if json { return try out.json(log) }
         var line = "Deleted log \(log.id): \(log.reminderName) at \(out.time(log.local))"
-        if let takes = log.takes { line += "; the \(clockTime(takes)) occurrence is no longer taken" }
-        if let suppresses = log.suppresses { line += "; the \(clockTime(suppresses)) occurrence will be announced again" }
+        if let takes = log.takes { line += "; the \(out.clockTime(takes)) occurrence is no longer taken" }
+        if let suppresses = log.suppresses { line += "; the \(out.clockTime(suppresses)) occurrence will be announced again" }
         out.print(line)
     }
 }
@@ -136,7 +131,7 @@ struct DoneCommand: ParsableCommand {
         if late {
             let occurrence = try connection.call(Reminders.TakeLate.self, .init(reminder: reminder)).occurrence
             if json { return try out.json(occurrence) }
-            let logged = occurrence.loggedUtc.map { " (logged \(clock(utc: $0, offsetOf: occurrence.local)))" } ?? ""
+            let logged = occurrence.loggedUtc.map { " (logged \(out.clock($0)))" } ?? ""
             return out.print("Taken late: \(occurrence.reminderName), the occurrence of \(out.time(occurrence.local))\(logged)")
         }
         let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder))
@@ -193,9 +188,9 @@ struct SnoozeCommand: ParsableCommand {
         if json { return try out.json(reply) }
         let name = reply.occurrence.reminderName
         var line = reply.postponed
-            ? "Postponed \(name) (\(clockTime(reply.occurrence.local))) to \(out.time(reply.until))"
-            : "Snoozed \(name) (\(clockTime(reply.occurrence.local))) until \(out.time(reply.until))"
-        if let replaced = reply.replaced { line += "; replaces the snooze until \(clockTime(replaced))" }
+            ? "Postponed \(name) (\(out.clockTime(reply.occurrence.local))) to \(out.time(reply.until))"
+            : "Snoozed \(name) (\(out.clockTime(reply.occurrence.local))) until \(out.time(reply.until))"
+        if let replaced = reply.replaced { line += "; replaces the snooze until \(out.clockTime(replaced))" }
         out.print(line)
     }
 }
@@ -260,7 +255,7 @@ struct HistoryCommand: ParsableCommand {
             return try dayHistory(from: from)
         }
         guard to == nil else { throw CLIError("--to goes with --from: remindctl history --from 2026-11-01 --to 2026-11-07") }
-        let start = try Self.instant(since ?? "7d")
+        let start = try Self.instant(CommandContext.current.typedTime(since) ?? "7d")
         let entries = try connection.call(Reminders.History.self, .init(since: start, reminder: reminder, limit: limit ?? 100)).entries
         if json { return try out.json(entries) }  // UTC stays in JSON
         if entries.isEmpty { return out.print("No firings since \(out.time(start)).") }
@@ -322,7 +317,11 @@ struct StatusCommand: ParsableCommand {
         out.print("reminders: \(status.reminders) (\(status.enabled) enabled)")
         out.print("store:     \(status.storePath)")
         out.print("journal:   \(status.journal ? "yes" : "no (firings go to stderr)")")
-        out.print("zone:      \(status.systemTimeZone)")
+        out.print("zone:      \(status.timeZone) (\(zoneReason(status)))")
+        let user = CommandContext.current.zone
+        if user.identifier != status.timeZone {
+            out.print("your zone: \(user.identifier) (\(CommandContext.current.zoneSource)): times are shown and read in it")
+        }
         if let next = status.next, let instant = Output.instant(next.utc) {
             out.print("next:      \(out.time(instant)) (\(out.left(until: instant))) \(next.reminderName)")
         }

@@ -58,3 +58,18 @@ public final class CapturedOutput: Sendable {
     public func append(_ more: String) { text.withLock { $0 += more } }
     public var value: String { text.withLock { $0 } }
 }
+
+extension CommandContext {
+    /// A time the user typed for something that happened (`--at`, `--since`: `TimeText`'s forms), read in the
+    /// user's zone and sent as an instant with that offset, so the daemon, whatever zone it runs in, reads what
+    /// was meant and says it back the same way. Text that is none of the forms goes as typed, for the daemon
+    /// to refuse with the forms.
+    func typedTime(_ text: String?) -> String? {
+        guard let text, let instant = TimeText.instant(text, now: now(), zone: zone) else { return text }
+        if ISO8601.parseInstant(text)?.offsetSeconds != nil { return text }
+        return ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false)
+    }
+
+    /// Where the user's zone comes from, in words: "TZ" or "the system's".
+    var zoneSource: String { environment["TZ"].map { $0.isEmpty ? "the system's" : "TZ" } ?? "the system's" }
+}

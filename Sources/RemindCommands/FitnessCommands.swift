@@ -3,20 +3,6 @@ import Glibc
 import ReminderCore
 import ReminderInterface
 
-
-/// `HH:MM` of an ISO local time.
-func clock(_ iso: String) -> String {
-    ISO8601.parseInstant(iso).map { "\($0.local.time)" } ?? iso
-}
-
-/// `08:20` for a UTC instant, at the offset of `like` (an ISO 8601 local time).
-func clock(utc: String, offsetOf like: String) -> String {
-    guard let parsed = ISO8601.parseInstant(utc), let offset = parsed.offsetSeconds, let local = ISO8601.parseInstant(like)?.offsetSeconds else {
-        return utc
-    }
-    return clock(ISO8601.format(Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(offset)), offsetSeconds: local, zulu: false))
-}
-
 private func printExercises(_ exercises: [ExerciseValue]) {
     out.table(["EXERCISE", "CATEGORY", "LIGHT", "MODERATE", "VIGOROUS"], exercises.map { e in
         [e.name, e.category] + e.levels.map { String($0.met) + " MET" }
@@ -93,12 +79,12 @@ struct WorkoutAddCommand: ParsableCommand {
     @Argument(help: "The exercise (see 'remindctl exercise list').", completion: .custom(Completions.exercises)) var exercise: String
     @Option(parsing: .unconditional, help: "Duration, 1 to 1440.") var minutes: Int
     @Option(help: "light, moderate or vigorous.", completion: .custom(Completions.intensities)) var intensity: String?
-    @Option(help: "When (default now): 07:45, 2026-11-21T07:45 or an instant.") var at: String?
+    @Option(help: "When (default now): 07:45 or 2026-11-21T07:45 in your zone (TZ), or an instant.") var at: String?
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let w = try connection.call(Fitness.WorkoutAdd.self, .init(exercise: exercise, minutes: minutes, intensity: intensity, at: at)).workout
+        let w = try connection.call(Fitness.WorkoutAdd.self, .init(exercise: exercise, minutes: minutes, intensity: intensity, at: CommandContext.current.typedTime(at))).workout
         if json { return try out.json(w) }
         let typed = exercise.lowercased()
         let picked = [w.name.lowercased(), String(w.name.lowercased().map { $0 == " " ? "-" : $0 })].contains(typed)
@@ -157,7 +143,7 @@ struct WorkoutListCommand: ParsableCommand {
         if json { return try out.json(day.workouts) }
         if day.workouts.isEmpty { return out.print("No workouts logged on \(day.date).") }
         out.table(["ID", "TIME", "EXERCISE", "MIN", "INTENSITY", "KCAL"], day.workouts.map {
-            [String($0.id), clock($0.local), $0.name, String($0.minutes ?? 0), $0.intensity ?? "", String($0.kcal)]
+            [String($0.id), out.clock($0.local), $0.name, String($0.minutes ?? 0), $0.intensity ?? "", String($0.kcal)]
         })
     }
 }
@@ -180,7 +166,7 @@ struct FoodListCommand: ParsableCommand {
         let day = try connection.call(Fitness.Day.self, .init(date: date))
         if json { return try out.json(day.food) }
         if day.food.isEmpty { return out.print("No food logged on \(day.date).") }
-        out.table(["ID", "TIME", "FOOD", "KCAL"], day.food.map { [String($0.id), clock($0.local), $0.name, String($0.kcal)] })
+        out.table(["ID", "TIME", "FOOD", "KCAL"], day.food.map { [String($0.id), out.clock($0.local), $0.name, String($0.kcal)] })
         out.print("Total: \(day.consumed) kcal")
     }
 }
@@ -192,12 +178,12 @@ struct FoodAddCommand: ParsableCommand {
     @Argument(help: "What it was.") var name: String
     // .unconditional: "--kcal -5" is a value (refused by its range), not a missing one.
     @Option(parsing: .unconditional, help: "Calories, 0 to 20000.") var kcal: Int
-    @Option(help: "When (default now).") var at: String?
+    @Option(help: "When (default now): 07:45 or 2026-11-21T07:45 in your zone (TZ), or an instant.") var at: String?
     @Flag(help: "Print the entry as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let f = try connection.call(Fitness.FoodAdd.self, .init(name: name, kcal: kcal, at: at)).food
+        let f = try connection.call(Fitness.FoodAdd.self, .init(name: name, kcal: kcal, at: CommandContext.current.typedTime(at))).food
         if json { return try out.json(f) }
         out.print("Logged food \(f.id): \(f.name), \(f.kcal) kcal")
     }
@@ -244,9 +230,9 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
     }
     if !occurrences.isEmpty {
         out.table(["TIME", "REMINDER", "STATE"], occurrences.map { occurrence in
-            let logged = occurrence.loggedUtc.map { " (logged \(clock(utc: $0, offsetOf: occurrence.local)))" } ?? ""
+            let logged = occurrence.loggedUtc.map { " (logged \(out.clock($0)))" } ?? ""
             let state = occurrence.state == "taken-late" ? "taken late" : occurrence.state
-            return [clock(occurrence.local), occurrence.reminderName, state + (["taken", "taken-late"].contains(occurrence.state) ? logged : "")]
+            return [out.clockTime(occurrence.local), occurrence.reminderName, state + (["taken", "taken-late"].contains(occurrence.state) ? logged : "")]
         })
         out.print("")
     }
@@ -254,8 +240,8 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
 }
 
 private func printDay(_ day: DayValue) {
-    let rows = (day.food.map { (clock($0.local), "food", $0.name, "+\($0.kcal)") }
-        + day.workouts.map { (clock($0.local), "workout", "\($0.name), \($0.minutes ?? 0) min \($0.intensity ?? "")", "-\($0.kcal)") })
+    let rows = (day.food.map { (out.clock($0.local), "food", $0.name, "+\($0.kcal)") }
+        + day.workouts.map { (out.clock($0.local), "workout", "\($0.name), \($0.minutes ?? 0) min \($0.intensity ?? "")", "-\($0.kcal)") })
         .sorted { $0.0 < $1.0 }
     if rows.isEmpty {
         // Only food and workouts: the doses above are logged (the message said "Nothing logged" under them).

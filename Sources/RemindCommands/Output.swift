@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ReminderCore
+import ReminderInterface
 import VarlinkProtocol
 
 /// remindctl's one output layer: lines, JSON, tables aligned by display width, colour, plurals, and times
@@ -55,15 +56,25 @@ struct Output {
 
     /// `Sun 2026-11-22 09:00 +01:00`: an instant in the user's zone.
     func time(_ instant: Instant) -> String {
-        let offset = context.zone.offset(at: instant)
-        let local = context.zone.localDateTime(at: instant)
-        return "\(local.date.weekday.displayName) \(local.date) \(local.time) \(ISO8601.formatOffset(offset))"
+        TimeText.display(instant, offsetSeconds: context.zone.offset(at: instant))
     }
 
     /// An ISO 8601 instant (`...Z` or with an offset) in the user's zone; the text as it is when it does not parse.
     func time(_ iso: String) -> String {
         guard let instant = Self.instant(iso) else { return iso }
         return time(instant)
+    }
+
+    /// `08:00` in the user's zone of an ISO 8601 time, and the time in its own zone when that differs
+    /// (`08:00 (07:00 +00:00)`).
+    func clockTime(_ iso: String) -> String {
+        clock(iso) + ownZoneNote(local: iso, zoneName: nil)
+    }
+
+    /// `08:00`: an ISO 8601 time (`...Z` or with an offset) on the user's clock.
+    func clock(_ iso: String) -> String {
+        guard let instant = Self.instant(iso) else { return iso }
+        return "\(context.zone.localDateTime(at: instant).time)"
     }
 
     /// ` (09:00 in Asia/Tokyo)` when the reminder's local time (`local`, ISO 8601 with its offset) shows a
@@ -98,3 +109,10 @@ func plural(_ count: Int, _ singular: String, _ pluralForm: String? = nil) -> St
 
 /// The output of the command running now.
 var out: Output { Output(context: .current) }
+
+/// Why remindd follows the zone it follows, in words: "config.toml's time-zone; the system's is UTC" or
+/// "the system's".
+func zoneReason(_ status: StatusValue) -> String {
+    guard status.timeZoneSource == "config" else { return "the system's" }
+    return "config.toml's time-zone" + (status.systemTimeZone == status.timeZone ? "" : "; the system's is \(status.systemTimeZone)")
+}

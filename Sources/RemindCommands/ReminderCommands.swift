@@ -2,12 +2,14 @@ import ArgumentParser
 import ReminderCore
 import ReminderInterface
 
-/// Prints one reminder as `key: value` lines.
-private func describe(_ reminder: ReminderValue) {
+/// Prints one reminder as `key: value` lines; `followed` is why remindd follows its zone (``zoneReason(_:)``),
+/// for one without its own.
+private func describe(_ reminder: ReminderValue, followed: String? = nil) {
     out.print("id:        \(reminder.id)")
     out.print("name:      \(reminder.name)")
     out.print("schedule:  \(reminder.summary)")
-    out.print("time zone: \(reminder.effectiveTimeZone)\(reminder.timeZone == nil ? " (follows the system zone)" : "")")
+    let zoneWhy = reminder.timeZone == nil ? "follows remindd's zone\(followed.map { ", \($0)" } ?? "")" : "its own"
+    out.print("time zone: \(reminder.effectiveTimeZone) (\(zoneWhy))")
     out.print("enabled:   \(reminder.enabled ? "yes" : "no")")
     out.print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
     out.print("window:    \(reminder.windowSeconds.map { "\(windowText($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
@@ -106,13 +108,24 @@ struct AddCommand: ParsableCommand {
         do throws(RuleSpecError) { _ = try spec.makeRule() } catch { throw CLIError(error.message) }  // as the daemon will, before connecting
         try checkWindow(window)
         try delivery.validate(adding: true)
+        var timeZone = relative ? (tz ?? zone.identifier) : tz
+        var zoneNote: String?
+        if timeZone == nil {
+            // Times typed are read in the user's zone: where remindd follows another, the reminder keeps the user's.
+            let followed = try connection.call(Reminders.Status.self).timeZone
+            if !zone.keepsSameTime(as: try RuleOptions.zone(named: followed)) {
+                timeZone = zone.identifier
+                zoneNote = "Its times are in \(zone.identifier), your zone (remindd follows \(followed)); --tz names another."
+            }
+        }
         let parameters = Reminders.Add.Parameters(
-            name: name, rule: spec, timeZone: relative ? (tz ?? zone.identifier) : tz, enabled: disabled ? false : nil, window: window,
+            name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
         out.print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
         if let next = reply.reminder.next { out.print("Next: \(out.time(next.local))") }
+        if let zoneNote { out.print(zoneNote) }
     }
 }
 
@@ -261,6 +274,6 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         let value = try connection.call(Reminders.Get.self, .init(reminder: reminder)).reminder
         if json { return try out.json(value) }
-        describe(value)
+        describe(value, followed: value.timeZone == nil ? zoneReason(try connection.call(Reminders.Status.self)) : nil)
     }
 }

@@ -26,6 +26,17 @@ public enum TimeText {
         return ago(text, now: now)
     }
 
+    /// `Tue 2026-11-24 22:00 +01:00`: how an instant is shown to a person, at the UTC offset given.
+    public static func display(_ instant: Instant, offsetSeconds: Int) -> String {
+        let local = LocalDateTime(localSeconds: instant.secondsSinceEpoch + Int64(offsetSeconds))
+        return "\(local.date.weekday.displayName) \(local.date) \(local.time) \(ISO8601.formatOffset(offsetSeconds))"
+    }
+
+    /// An instant read from `text`, shown as the person wrote it: at the offset `text` gave, else in `zone`.
+    public static func display(_ instant: Instant, typed text: String, zone: TimeZoneRules) -> String {
+        display(instant, offsetSeconds: ISO8601.parseInstant(text)?.offsetSeconds ?? zone.offset(at: instant))
+    }
+
     /// `7d`, `24h`, `30m` before `now` (up to about 100 years), or nil.
     public static func ago(_ text: String, now: Instant) -> Instant? {
         guard let unit = text.last, let scale: Int64 = ["d": 86400, "h": 3600, "m": 60][unit] else { return nil }

@@ -47,6 +47,15 @@ public struct TimeZoneRules: Sendable, Hashable {
 
     /// The zone's name as given (`America/New_York`).
     public var identifier: String { table.identifier }
+
+    /// Whether `other` keeps the same time as this zone at every instant, whatever its name (`UTC` and
+    /// `Etc/UTC`; a link and its target).
+    public func keepsSameTime(as other: TimeZoneRules) -> Bool {
+        let (a, b) = (table, other.table)
+        return a === b
+            || (a.transitionTimes == b.transitionTimes && a.offsetsAfter == b.offsetsAfter && a.initialOffset == b.initialOffset
+                && a.foldFromUTC == b.foldFromUTC)
+    }
     /// The smallest UTC offset the zone ever uses.
     public var minimumOffset: Int { table.minimumOffset }
     /// The largest UTC offset the zone ever uses.

@@ -86,7 +86,8 @@ public final class Daemon: Sendable {
             let next = status.next.map { FiringValue(reminderID: $0.0.id, name: $0.0.name, occurrence: $0.1) }
             return StatusValue(
                 version: RemindVersion.current, reminders: counts.total, enabled: counts.enabled, next: next, status: status.line,
-                storePath: context.store.path, journal: journalAvailable(), systemTimeZone: context.systemZone)
+                storePath: context.store.path, journal: journalAvailable(), systemTimeZone: context.systemZone,
+                timeZone: context.followedZone.name, timeZoneSource: context.followedZone.source)
         }
         router.stream(Reminders.Watch.self) { [watch] call, _, reply in
             guard call.more == true else { throw VarlinkError.expectedMore() }

@@ -48,6 +48,13 @@ final class DaemonContext: Sendable {
     /// The system zone the daemon last saw.
     var systemZone: String { settings.withLock { $0.systemZone } }
 
+    /// The zone reminders without their own follow, and why: "config" (its `time-zone`), else "system".
+    var followedZone: (name: String, source: String) {
+        settings.withLock { state in
+            state.configuration.timeZone.map { ($0, "config") } ?? (state.systemZone, "system")
+        }
+    }
+
     /// Reads the system zone from the clock; true when it differs from the one the daemon had.
     func refreshSystemZone() -> Bool {
         let name = clock.systemZoneName()
@@ -98,11 +105,20 @@ final class DaemonContext: Sendable {
     /// the year 0 was taken, and every habit answer then counted twenty centuries, taking seconds.)
     static let historyYears = 10
 
-    /// Refuses an instant the user typed (`text`) that is more than ``historyYears`` back.
-    func checkWithinHistory(_ instant: Instant, typed text: String, parameter: String, now: Instant, zone: TimeZoneRules) throws(ServiceError) {
+    /// When something happened: now, or the time the user typed (`TimeText`, read in `zone` unless it gives its
+    /// offset, as remindctl sends it), neither in the future (`future` says what may be given instead) nor more
+    /// than ``historyYears`` back. Errors show the time as it was typed, at its offset.
+    func pastInstant(_ text: String?, parameter: String, now: Instant, zone: TimeZoneRules, future: String) throws(ServiceError) -> Instant {
+        guard let text else { return now }
+        guard let instant = TimeText.instant(text, now: now, zone: zone) else {
+            throw .invalidTime(parameter: parameter, message: "invalid \(parameter) '\(text)': write \(TimeText.forms)")
+        }
+        guard instant <= now else {
+            throw .invalidTime(parameter: parameter, message: "\(TimeText.display(instant, typed: text, zone: zone)) is in the future: \(future)")
+        }
         let today = LocalDate(dayNumber: zone.localDayNumber(at: now))
         let earliest = today.adding(years: -Self.historyYears)
-        guard instant < zone.resolve(LocalDateTime(date: earliest, time: TimeOfDay(hour: 0, minute: 0)!)) else { return }
+        guard instant < zone.resolve(LocalDateTime(date: earliest, time: TimeOfDay(hour: 0, minute: 0)!)) else { return instant }
         throw .invalidTime(
             parameter: parameter, message: "\(text) is more than \(Self.historyYears) years ago: give a time since \(earliest), as rest days are")
     }

@@ -156,8 +156,15 @@ public struct StatusValue: Codable, Sendable, Hashable {
     public var storePath: String
     public var journal: Bool
     public var systemTimeZone: String
+    /// The zone reminders without their own follow (the config's `time-zone`, else the system's).
+    public var timeZone: String
+    /// Why ``timeZone``: "config" (its `time-zone`) or "system".
+    public var timeZoneSource: String
 
-    public init(version: String, reminders: Int, enabled: Int, next: FiringValue?, status: String, storePath: String, journal: Bool, systemTimeZone: String) {
+    public init(
+        version: String, reminders: Int, enabled: Int, next: FiringValue?, status: String, storePath: String, journal: Bool, systemTimeZone: String,
+        timeZone: String, timeZoneSource: String
+    ) {
         self.version = version
         self.reminders = reminders
         self.enabled = enabled
@@ -166,6 +173,8 @@ public struct StatusValue: Codable, Sendable, Hashable {
         self.storePath = storePath
         self.journal = journal
         self.systemTimeZone = systemTimeZone
+        self.timeZone = timeZone
+        self.timeZoneSource = timeZoneSource
     }
 }
 

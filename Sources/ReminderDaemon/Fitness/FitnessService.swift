@@ -64,13 +64,9 @@ struct FitnessService: Sendable {
         return kilograms
     }
 
-    /// When an entry happened: now, or a past time the user typed (see `TimeText`).
-    /// When a workout or food entry happened: now, or the time typed (at most ``DaemonContext/historyYears`` back).
+    /// When a workout or food entry happened: now, or the past time typed.
     private func entryTime(_ text: String?, now: Instant, zone: TimeZoneRules) throws(ServiceError) -> Instant {
-        guard let text else { return now }
-        let instant = try ReminderService.instant(text, parameter: "at", now: now, zone: zone)
-        try context.checkWithinHistory(instant, typed: text, parameter: "at", now: now, zone: zone)
-        return instant
+        try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "log what already happened")
     }
 
     func addWorkout(exercise name: String, minutes: Int, intensity text: String?, at: String?) async throws(ServiceError) -> LogEntryValue {
@@ -140,7 +136,6 @@ struct FitnessService: Sendable {
         let zone = try context.zone(named: nil)
         let now = context.clock.now()
         let instant = try entryTime(at, now: now, zone: zone)
-        guard instant <= now else { throw .invalidTime(parameter: "at", message: "\(instant) is in the future: log what already happened") }
         let id = try storing { () throws(StoreError) in try context.store.fitness.addFood(name: trimmed, kcal: kcal, at: instant, timeZone: zone.identifier) }
         return LogEntryValue(id: id, name: trimmed, kcal: kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false), minutes: nil, intensity: nil)
     }

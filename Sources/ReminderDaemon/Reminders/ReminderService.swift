@@ -201,11 +201,7 @@ struct ReminderService: Sendable {
         let now = context.clock.now()
         let reminder = try find(key)
         let zone = try context.zone(named: reminder.timeZone)
-        let instant = try text.map { text throws(ServiceError) in try Self.instant(text, parameter: "at", now: now, zone: zone) } ?? now
-        guard instant <= now else {
-            throw .invalidTime(parameter: "at", message: "\(instant) is in the future: intake can be logged for now or a past time")
-        }
-        if let text { try context.checkWithinHistory(instant, typed: text, parameter: "at", now: now, zone: zone) }
+        let instant = try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "intake can be logged for now or a past time")
         return try await logIntake(reminder, at: instant, now: now)
     }
 
@@ -563,7 +559,7 @@ struct ReminderService: Sendable {
         return reminders.map { reminder in
             answered[reminder.id!] ?? ReminderValue(
                 id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: unusable[reminder.id!] ?? "", timeZone: reminder.timeZone,
-                effectiveTimeZone: reminder.timeZone ?? context.systemZone, enabled: reminder.enabled, next: nil, streak: 0,
+                effectiveTimeZone: reminder.timeZone ?? context.followedZone.name, enabled: reminder.enabled, next: nil, streak: 0,
                 windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
         }
     }
