@@ -223,24 +223,25 @@ struct NextCommand: ParsableCommand {
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "Handled firings, or with --from/--to, calories day by day.",
+        commandName: "history", abstract: "What happened to each occurrence: fired, announced again, taken, taken late, skipped, missed.",
         discussion: """
-            Without --from: the firings handled since --since (7d, 24h, 30m, a date or an instant): fired, \
-            suppressed, late, skipped (catch-up off), and missed (announced, nothing logged before the \
-            occurrence's window closed; see 'remindctl add --window'). With --from (and --to, default today): each day's workouts and \
-            calories burned, and the food eaten.
+            The story since --since (7d, 24h, 30m, a date or a time in your zone), newest first: each firing \
+            (fired, late, suppressed, postponed; "announced again" counts its repeats and snoozes), each log \
+            (taken, taken late, logged ahead: suppresses a later occurrence; logged: neither), each skip and \
+            each missed occurrence (its window closed with nothing logged; see 'remindctl add --window'). \
+            LATE is how long after the occurrence. Calories day by day are 'remindctl calories' \
+            ('history --from' still shows them, for one more release).
 
             Examples:
               remindctl history --since 7d
               remindctl history --reminder Meds --json
-              remindctl history --from 2026-11-01 --to 2026-11-07
             """
     )
 
-    @Option(help: ArgumentHelp("First day of a calorie history (YYYY-MM-DD).", valueName: "date")) var from: String?
-    @Option(help: ArgumentHelp("Last day of a calorie history (default today).", valueName: "date")) var to: String?
+    @Option(help: ArgumentHelp("Old form of 'remindctl calories --from' (kept for one release).", visibility: .hidden)) var from: String?
+    @Option(help: ArgumentHelp("Old form of 'remindctl calories --to'.", visibility: .hidden)) var to: String?
 
-    @Option(help: ArgumentHelp("How far back: 7d, 24h, 30m, a date or an instant (default: 7d).", valueName: "when")) var since: String?
+    @Option(help: ArgumentHelp("How far back: 7d, 24h, 30m, a date or a time (default: 7d).", valueName: "when")) var since: String?
     @Option(help: ArgumentHelp("Only this reminder (id or name).", valueName: "reminder"), completion: .custom(Completions.reminders)) var reminder: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("At most this many entries (default: 100).", valueName: "n")) var limit: Int?
     @Flag(help: "Print a JSON array of entries.") var json = false
@@ -250,18 +251,31 @@ struct HistoryCommand: ParsableCommand {
         if let from {
             let firingOptions = [since.map { _ in "--since" }, reminder.map { _ in "--reminder" }, limit.map { _ in "--limit" }].compactMap { $0 }
             guard firingOptions.isEmpty else {
-                throw CLIError("\(firingOptions.joined(separator: " and ")) and --from cannot be combined: --from shows calories by day, \(firingOptions[0]) filters firings")
+                throw CLIError("\(firingOptions.joined(separator: " and ")) and --from cannot be combined: --from shows calories by day (remindctl calories), \(firingOptions[0]) filters the history")
             }
-            return try dayHistory(from: from)
+            Output.warn("'history --from' is now 'remindctl calories --from'; this form goes in the next release")
+            return try CaloriesCommand.printDays(from: from, to: to, json: json, connection: connection)
         }
-        guard to == nil else { throw CLIError("--to goes with --from: remindctl history --from 2026-11-01 --to 2026-11-07") }
+        guard to == nil else { throw CLIError("--to goes with 'remindctl calories --from': remindctl calories --from 2026-11-01 --to 2026-11-07") }
         let start = try Self.instant(CommandContext.current.typedTime(since) ?? "7d")
         let entries = try connection.call(Reminders.History.self, .init(since: start, reminder: reminder, limit: limit ?? 100)).entries
         if json { return try out.json(entries) }  // UTC stays in JSON
-        if entries.isEmpty { return out.print("No firings since \(out.time(start)).") }
+        if entries.isEmpty { return out.print("Nothing happened since \(out.time(start)).") }
         out.table(
-            ["HANDLED", "KIND", "REMINDER", "SLOT", "LATE"],
-            entries.map { [out.time($0.handledUtc), $0.kind + ($0.replanned ? " (re-planned)" : ""), $0.reminderName, $0.slot, Self.lateness($0.lateSeconds)] })
+            ["WHEN", "WHAT", "REMINDER", "OCCURRENCE", "LATE"],
+            entries.map { entry in
+                [out.time(entry.handledUtc), Self.what(entry), entry.reminderName, out.clockTime(entry.scheduledUtc), Self.lateness(entry.lateSeconds)]
+            })
+    }
+
+    /// The WHAT column: the kind in words, with the repeats and the clock going back.
+    static func what(_ entry: HistoryEntryValue) -> String {
+        var text = entry.kind.replacingOccurrences(of: "-", with: " ")
+        if let again = entry.announcedAgain {
+            text += ", announced again \(again)x" + (entry.lastAnnouncedUtc.map { " (last \(out.clock($0)))" } ?? "")
+        }
+        if entry.replanned { text += " (re-planned)" }
+        return text
     }
 
     /// How late, in words a person reads at a glance: `-`, `45 s`, `6 min`, `1 h 5 min`, `2 d 3 h` (it said `381s`).
@@ -272,22 +286,6 @@ struct HistoryCommand: ParsableCommand {
         case ..<3600: return "\(seconds / 60) min"
         case ..<86400: return "\(seconds / 3600) h" + (seconds % 3600 >= 60 ? " \(seconds % 3600 / 60) min" : "")
         default: return "\(seconds / 86400) d" + (seconds % 86400 >= 3600 ? " \(seconds % 86400 / 3600) h" : "")
-        }
-    }
-
-    private func dayHistory(from: String) throws {
-        let days = try connection.call(Fitness.DayHistory.self, .init(from: from, to: to)).days
-        if json { return try out.json(days) }
-        for day in days {
-            let date = ISO8601.parseDate(day.date)!
-            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-            let title = "\(date.weekday.displayName) \(date.day) \(months[date.month - 1])"
-            if day.workouts.isEmpty {
-                out.print("No workouts logged on \(title)\(day.consumed > 0 ? " (\(day.consumed) kcal eaten)" : "")")
-            } else {
-                let list = day.workouts.map { "\($0.name) \($0.minutes ?? 0) min" }.joined(separator: ", ")
-                out.print("\(title): \(day.burned) kcal burned (\(list)); \(day.consumed) kcal eaten; net \(day.net)")
-            }
         }
     }
 
@@ -354,16 +352,16 @@ struct WatchCommand: ParsableCommand {
         while true {
             do {
                 let client = try CommandContext.current.connect(connection.socketPath)
-                if lost { Self.say("connected to remindd again") }
+                if lost { Output.warn("connected to remindd again") }
                 lost = false
                 delay = 0.5
                 try watch(client)
                 return
             } catch let error as VarlinkConnection.ConnectionError {
                 if case .foreignPeer = error { throw CLIError("cannot talk to remindd: \(error)") }
-                Self.say("\(lost ? "still no" : "lost the") connection to remindd (\(error)); trying again in \(delay) s")
+                Output.warn("\(lost ? "still no" : "lost the") connection to remindd (\(error)); trying again in \(delay) s")
             } catch let error as VarlinkError where error.name == Reminders.interface + "." + RemindErrors.WatchTooSlow.errorName {
-                Self.say("remindd dropped this watch for reading too slowly; trying again in \(delay) s")
+                Output.warn("remindd dropped this watch for reading too slowly; trying again in \(delay) s")
             }
             lost = true
             usleep(useconds_t(delay * 1_000_000))
@@ -384,9 +382,4 @@ struct WatchCommand: ParsableCommand {
         }
     }
 
-    /// A line on stderr, at once.
-    private static func say(_ text: String) {
-        let line = Array("remindctl: \(text)\n".utf8)
-        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-    }
 }

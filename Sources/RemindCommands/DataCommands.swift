@@ -179,8 +179,9 @@ struct CSVExport {
     func rows(_ what: ExportCommand.Table) -> [[String]] {
         switch what {
         case .intake:
-            return [["id", "reminder", "time", "utc"]] + (tables["intake"] ?? []).map { row in
-                [text(row["id"]), reminderName(row["reminderId"]), local(row["at"], zone: row["timeZone"]), utc(row["at"])]
+            return [["id", "reminder", "time", "utc", "late-for"]] + (tables["intake"] ?? []).map { row in
+                [text(row["id"]), reminderName(row["reminderId"]), local(row["at"], zone: row["timeZone"]), utc(row["at"]),
+                 local(row["forScheduledAt"], zone: reminderZone(row["reminderId"]))]
             }
         case .occurrences:
             let fired = (tables["firing"] ?? []).map { row in
@@ -191,7 +192,15 @@ struct CSVExport {
                 (row, [text(row["reminderName"]), text(row["slot"]), local(row["scheduledAt"], zone: reminderZone(row["reminderId"])), text(row["state"]),
                        local(row["decidedAt"], zone: reminderZone(row["reminderId"])), text(row["reason"])])
             }
-            let sorted = (fired + decided).sorted { number($0.0["scheduledAt"]) < number($1.0["scheduledAt"]) }.map(\.1)
+            // A late take ("Taken late" on the Missed notification, `done --late`) is the occurrence's state from then.
+            let takenLate = (tables["intake"] ?? []).filter { if case .number = $0["forScheduledAt"] { true } else { false } }.map { row in
+                (["scheduledAt": row["forScheduledAt"] ?? .null], [
+                    reminderName(row["reminderId"]), "", local(row["forScheduledAt"], zone: reminderZone(row["reminderId"])), "taken-late",
+                    local(row["at"], zone: reminderZone(row["reminderId"])), "log \(text(row["id"]))",
+                ])
+            }
+            // By occurrence, then by when each thing happened to it (a missed one before its late take).
+            let sorted = (fired + decided + takenLate).sorted { (number($0.0["scheduledAt"]), $0.1[4]) < (number($1.0["scheduledAt"]), $1.1[4]) }.map(\.1)
             return [["reminder", "slot", "scheduled", "state", "decided", "detail"]] + sorted
         case .workouts:
             return [["id", "exercise", "minutes", "intensity", "met", "kcal", "time"]] + (tables["workout"] ?? []).map { row in

@@ -313,3 +313,41 @@ struct ProfileSetCommand: ParsableCommand {
         out.print("Weight set to \(reply.weightKg) kg")
     }
 }
+
+struct CaloriesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calories", abstract: "Calories day by day: workouts and calories burned, food eaten, the net.",
+        discussion: """
+            Each day from --from to --to (default today; at most 366 days) in remindd's zone. ('remindctl \\
+            history --from' showed this before, and still does for one release.)
+
+            Examples:
+              remindctl calories --from 2026-11-01
+              remindctl calories --from 2026-11-01 --to 2026-11-07 --json
+            """)
+
+    @Option(help: ArgumentHelp("The first day (YYYY-MM-DD).", valueName: "date")) var from: String
+    @Option(help: ArgumentHelp("The last day (default today).", valueName: "date")) var to: String?
+    @Flag(help: "Print a JSON array of days.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        try Self.printDays(from: from, to: to, json: json, connection: connection)
+    }
+
+    static func printDays(from: String, to: String?, json: Bool, connection: ConnectionOptions) throws {
+        let days = try connection.call(Fitness.DayHistory.self, .init(from: from, to: to)).days
+        if json { return try out.json(days) }
+        for day in days {
+            let date = ISO8601.parseDate(day.date)!
+            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            let title = "\(date.weekday.displayName) \(date.day) \(months[date.month - 1])"
+            if day.workouts.isEmpty {
+                out.print("No workouts logged on \(title)\(day.consumed > 0 ? " (\(day.consumed) kcal eaten)" : "")")
+            } else {
+                let list = day.workouts.map { "\($0.name) \($0.minutes ?? 0) min" }.joined(separator: ", ")
+                out.print("\(title): \(day.burned) kcal burned (\(list)); \(day.consumed) kcal eaten; net \(day.net)")
+            }
+        }
+    }
+}

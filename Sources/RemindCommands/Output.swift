@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import ReminderCore
 import ReminderInterface
 import VarlinkProtocol
@@ -109,6 +110,14 @@ func plural(_ count: Int, _ singular: String, _ pluralForm: String? = nil) -> St
 
 /// The output of the command running now.
 var out: Output { Output(context: .current) }
+
+extension Output {
+    /// A line on stderr, at once (`remindctl: ...`): what is said beside the output, not in it.
+    static func warn(_ text: String) {
+        let line = Array("remindctl: \(text)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
 
 /// Why remindd follows the zone it follows, in words: "config.toml's time-zone; the system's is UTC" or
 /// "the system's".

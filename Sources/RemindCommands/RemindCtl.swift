@@ -32,7 +32,7 @@ public struct RemindCtl: ParsableCommand {
             HistoryCommand.self, StatusCommand.self, WatchCommand.self, PreviewCommand.self,
             StreakCommand.self, RestCommand.self, FreezeCommand.self, RecoverCommand.self, AchievementsCommand.self,
             CalendarCommand.self, ExerciseCommand.self, WorkoutCommand.self, FoodCommand.self, TodayCommand.self,
-            DayCommand.self, ProfileCommand.self, RoutineCommand.self, ExportCommand.self, ImportCommand.self,
+            DayCommand.self, CaloriesCommand.self, ProfileCommand.self, RoutineCommand.self, ExportCommand.self, ImportCommand.self,
         ]
     )
 

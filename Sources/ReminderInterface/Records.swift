@@ -106,7 +106,9 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
     public var reminderId: Int64
     public var reminderName: String
     public var slot: String
-    /// fired, suppressed, late or skipped (catch-up off); missed (its window closed with nothing logged).
+    /// fired, suppressed, late or skipped (catch-up off); missed (its window closed with nothing logged);
+    /// skipped (by the user); taken, taken-late, logged-ahead (suppresses a later one) or logged (neither):
+    /// a log, handled when logged, scheduled at the occurrence it takes or suppresses.
     public var kind: String
     public var scheduledUtc: String
     public var handledUtc: String
@@ -115,10 +117,13 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
     public var detail: String?
     /// The slot had been handled before, and came due again because the clock went back.
     public var replanned: Bool
+    /// A firing announced again (its repeats and snoozes): how many times, and when last; nil when never.
+    public var announcedAgain: Int?
+    public var lastAnnouncedUtc: String?
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, kind: String, scheduledUtc: String, handledUtc: String, lateSeconds: Int64, slotsDue: Int,
-        detail: String?, replanned: Bool
+        detail: String?, replanned: Bool, announcedAgain: Int? = nil, lastAnnouncedUtc: String? = nil
     ) {
         self.reminderId = reminderId
         self.reminderName = reminderName
@@ -130,6 +135,8 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
         self.slotsDue = slotsDue
         self.detail = detail
         self.replanned = replanned
+        self.announcedAgain = announcedAgain
+        self.lastAnnouncedUtc = lastAnnouncedUtc
     }
 }
 

@@ -68,7 +68,7 @@ import VarlinkProtocol
         let daemon = StubDaemon(replies: Samples.replies)
         let harness = CommandHarness(daemon: daemon)
         #expect(harness.run("history", "--from", "2026-11-01", "--since", "3d").error
-            == "Error: --since and --from cannot be combined: --from shows calories by day, --since filters firings")
+            == "Error: --since and --from cannot be combined: --from shows calories by day (remindctl calories), --since filters the history")
         #expect(harness.run("history", "--since", "3w").error
             == "Error: invalid --since '3w': write a length back from now (7d, 24h, 30m), a date (2026-11-01) or a time (2026-11-01T08:00)")
         #expect(harness.run("routine", "select", "x", "--start", "2026-11-23", "--starts", "2026-11-23").error
@@ -88,7 +88,7 @@ import VarlinkProtocol
 
     @Test func csvHasAHeaderLocalTimesWithOffsetsAndRFC4180Quoting() {
         let intake = harness.run("export", "--format", "csv", "--what", "intake").output
-        #expect(intake == "id,reminder,time,utc\r\n7,Vitamin D,2026-11-22T08:00:00+01:00,2026-11-22T07:00:00Z\r\n8,Vitamin D,2026-11-22T08:00:00+00:00,2026-11-22T08:00:00Z\r\n")
+        #expect(intake == "id,reminder,time,utc,late-for\r\n7,Vitamin D,2026-11-22T08:00:00+01:00,2026-11-22T07:00:00Z,\r\n8,Vitamin D,2026-11-22T08:00:00+00:00,2026-11-22T08:00:00Z,2026-11-21T09:00:00+01:00\r\n")
         let food = harness.run("export", "--format", "csv", "--what", "food").output
         #expect(food == "id,name,kcal,time\r\n4,\"Oatmeal, \"\"large\"\"\",350,2026-11-22T07:00:00+00:00\r\n")
         let days = harness.run("export", "--format", "csv", "--what", "days").output
@@ -97,6 +97,7 @@ import VarlinkProtocol
         #expect(occurrences == [
             "reminder,slot,scheduled,state,decided,detail",
             "Vitamin D,reminder-1-09-00,2026-11-21T09:00:00+01:00,missed,2026-11-21T11:00:00+01:00,",
+            "Vitamin D,,2026-11-21T09:00:00+01:00,taken-late,2026-11-22T09:00:00+01:00,log 8",
             "Vitamin D,reminder-1-09-00,2026-11-22T09:00:00+01:00,fired,2026-11-22T09:00:00+01:00,",
         ])
         #expect(harness.run("export", "--format", "csv").error?.hasPrefix("Error: --format csv needs --what: intake, occurrences, workouts, food or days\n") == true)

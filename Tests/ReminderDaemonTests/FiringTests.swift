@@ -87,7 +87,8 @@ struct FiringTests {
         #expect(daemon.firings(of: "Pills").count == 1)
         #expect(suppressed.kind == .suppressed)
         #expect(suppressed.detail?.contains("already logged 1 time today") == true)
-        #expect(try await daemon.history(of: "Pills").map(\.kind) == ["suppressed"])
+        // The story, oldest first: the log at 07:30, ahead of the 08:00 occurrence, then that firing suppressed.
+        #expect(try await daemon.history(of: "Pills").map(\.kind) == ["logged-ahead", "suppressed"])
         // The next day, with nothing logged, it fires.
         await daemon.advance(to: instant("2026-03-03T08:00:00Z"))
         #expect(daemon.firings(of: "Pills").map(\.kind) == [.suppressed, .fired])

@@ -182,3 +182,26 @@ def test_hooks_run_with_the_reminder_in_their_environment(daemon, unique_name, t
     config.write_text('on-fire = ["/nonexistent/hook"]\n')
     check = subprocess.run([str(daemon.process.args[0]), "--check-config"], env=daemon.env, capture_output=True, text=True)
     assert check.returncode == 1 and "on-fire: '/nonexistent/hook' does not exist" in check.stderr, check.stderr
+
+
+def test_history_tells_the_whole_story_and_calories_have_their_own_command(daemon, unique_name):
+    """`history` had no taken rows and became a calorie table with --from. Now a fired occurrence and the log that
+    took it are both there, newest first, with the occurrence on the user's clock; calories are `calories`,
+    and the old `history --from` still answers, saying where it went."""
+    daemon.start()
+    _, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}")
+    journal = Journal()
+    assert journal.wait_for(timeout=15, REMINDER_NAME=unique_name), "it did not fire"
+    # A log in the firing's own second counts as logged ahead of it (the store keeps seconds): log after it.
+    time.sleep(max(0.0, instant.timestamp() + 1.1 - time.time()))
+    daemon.ctl("log", unique_name)
+    entries = [e for e in daemon.ctl_json("history", "--reminder", unique_name) if e["reminderName"] == unique_name]
+    assert [e["kind"] for e in entries] == ["taken", "fired"], entries
+    assert entries[0]["scheduledUtc"] == entries[1]["scheduledUtc"] == utc(instant)
+    text = daemon.ctl("history", "--reminder", unique_name).stdout.splitlines()
+    assert text[0].split()[:2] == ["WHEN", "WHAT"], text
+    assert " taken " in f" {text[1]} " and instant.strftime("%H:%M:%S") in text[1], text
+    today = daemon.ctl_json("day")["date"]
+    assert daemon.ctl_json("calories", "--from", today)[0]["date"] == today
+    old = daemon.ctl("history", "--from", today)
+    assert "'history --from' is now 'remindctl calories --from'" in old.stderr and old.stdout == daemon.ctl("calories", "--from", today).stdout

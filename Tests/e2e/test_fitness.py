@@ -79,16 +79,16 @@ def test_the_only_exercise_with_every_word_is_picked_and_said(daemon):
     assert ": Jump Rope, 10 min" in exact.stdout, exact.stdout
 
 
-def test_history_groups_days_and_says_when_there_is_nothing(daemon):
+def test_calories_group_days_and_say_when_there_is_nothing(daemon):
     daemon.start()
     day = yesterday(daemon)
     daemon.ctl("workout", "add", "Swimming", "--minutes", "30", "--intensity", "vigorous", "--at", at(day, 7))
     two_days_ago = day - dt.timedelta(days=1)
-    lines = daemon.ctl("history", "--from", two_days_ago.isoformat(), "--to", day.isoformat()).stdout.splitlines()
+    lines = daemon.ctl("calories", "--from", two_days_ago.isoformat(), "--to", day.isoformat()).stdout.splitlines()
     empty_day = f"{two_days_ago.strftime('%a')} {two_days_ago.day} {two_days_ago.strftime('%b')}"
     assert lines[0] == f"No workouts logged on {empty_day}"
     assert "360 kcal burned (Swimming 30 min)" in lines[1]  # 30 x 9.8 x 3.5 x 70 / 200 = 360.15
-    backwards = daemon.ctl("history", "--from", day.isoformat(), "--to", two_days_ago.isoformat(), check=False)
+    backwards = daemon.ctl("calories", "--from", day.isoformat(), "--to", two_days_ago.isoformat(), check=False)
     assert backwards.returncode == 1 and "before it starts" in backwards.stderr
 
 

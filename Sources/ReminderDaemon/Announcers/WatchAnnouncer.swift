@@ -135,6 +135,20 @@ extension HistoryEntryValue {
             scheduledUtc: Instant(secondsSinceEpoch: record.scheduledAt).description,
             handledUtc: Instant(secondsSinceEpoch: record.handledAt).description,
             lateSeconds: record.lateSeconds, slotsDue: record.slotsDue, detail: record.detail,
-            replanned: record.replanned > 0)
+            replanned: record.replanned > 0, announcedAgain: record.repeats > 0 ? record.repeats : nil,
+            lastAnnouncedUtc: record.repeats > 0 ? record.lastAnnouncedAt.map { Instant(secondsSinceEpoch: $0).description } : nil)
+    }
+
+    /// The interface record of a log: kind taken, taken-late, logged-ahead or logged, handled when logged.
+    init(_ log: IntakeValue, late: Bool) {
+        let occurrence = (log.takes ?? log.suppresses).flatMap(ISO8601.parseInstant)
+        let scheduled = occurrence.map { parsed in Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(parsed.offsetSeconds ?? 0)) }
+        let handled = ISO8601.parseInstant(log.utc).map { Instant(secondsSinceEpoch: $0.local.localSeconds - Int64($0.offsetSeconds ?? 0)) }
+        let kind = log.takes != nil ? (late ? "taken-late" : "taken") : log.suppresses != nil ? "logged-ahead" : "logged"
+        self.init(
+            reminderId: log.reminderId, reminderName: log.reminderName, slot: "", kind: kind,
+            scheduledUtc: scheduled?.description ?? log.utc, handledUtc: log.utc,
+            lateSeconds: max(0, (handled?.secondsSinceEpoch ?? 0) - (scheduled?.secondsSinceEpoch ?? Int64.max)), slotsDue: 1,
+            detail: "log \(log.id)", replanned: false)
     }
 }

@@ -30,6 +30,8 @@ public final class CommandQueue: Sendable {
         var nextNumber = 0
         /// Set by ``stopAll()``: the commands running then are reported as stopped with the daemon.
         var stopped: Set<Int> = []
+        /// ``stopAll()`` was called: a command being started then is killed as soon as it is, and none is queued.
+        var stopping = false
     }
 
     private let launcher: any CommandLauncher
@@ -55,16 +57,18 @@ public final class CommandQueue: Sendable {
     /// Runs `command` now, or once fewer than ``maximumRunning`` run; `finished` is called on the thread that
     /// waited for it. With ``maximumWaiting`` commands waiting, it is not run: `finished(.dropped)` at once.
     public func run(_ command: UserCommand, finished: @escaping @Sendable (CommandOutcome) -> Void) {
-        let startThread: Bool? = state.withLock { state in
-            guard state.waiting.count < maximumWaiting else { return nil }
+        enum Next { case refuse(CommandOutcome), startThread, queued }
+        let next: Next = state.withLock { state in
+            guard !state.stopping else { return .refuse(.stoppedWithTheDaemon) }
+            guard state.waiting.count < maximumWaiting else { return .refuse(.dropped) }
             state.waiting.append(Job(command: command, finished: finished))
-            guard state.threads < maximumRunning else { return false }
+            guard state.threads < maximumRunning else { return .queued }
             state.threads += 1
-            return true
+            return .startThread
         }
-        switch startThread {
-        case nil: finished(.dropped)
-        case true?:
+        switch next {
+        case .refuse(let outcome): finished(outcome)
+        case .startThread:
             do {
                 try DetachedThread.start { self.work() }
             } catch {
@@ -76,7 +80,7 @@ public final class CommandQueue: Sendable {
                 }
                 jobs.forEach { $0.finished(.notStarted("no thread to wait for it: \(error)")) }
             }
-        case false?: return
+        case .queued: return
         }
     }
 
@@ -84,6 +88,7 @@ public final class CommandQueue: Sendable {
     public func stopAll() {
         // Under the lock: a command leaves `running` before it is reaped, so no kill reaches a reused pid.
         state.withLock { state in
+            state.stopping = true
             state.waiting.removeAll()
             state.stopped.formUnion(state.running.keys)
             state.running.values.forEach { $0() }
@@ -129,6 +134,10 @@ public final class CommandQueue: Sendable {
         let number = state.withLock { state in
             defer { state.nextNumber += 1 }
             state.running[state.nextNumber] = launched.kill
+            if state.stopping {  // stopAll() came while it was being started
+                state.stopped.insert(state.nextNumber)
+                launched.kill()
+            }
             return state.nextNumber
         }
         var lines = OutputLines(purpose: command.purpose, output: output)
