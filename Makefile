@@ -86,11 +86,15 @@ install-user: $(if $(filter debug,$(CONFIG)),build,release)
 	install -m 0644 systemd/remindd.socket $(UNITDIR)/remindd.socket
 	install -m 0644 Sources/ReminderInterface/IDL/*.varlink catalog/remindd.catalog etc/remindd/config.toml share/remindd/exercises.csv $(SHAREDIR)/
 	install -m 0644 share/remindd/routines/*.toml $(SHAREDIR)/routines/
-	# Man pages remindctl(1) and remindd(8), from the commands' own help (argument-parser's generate-manual).
+	# Man pages remindctl(1) and remindd(8), from the commands' own help (argument-parser's generate-manual),
+	# finished with the sections help cannot hold (man/*.sections); remindd.toml(5), the config keys.
 	$(SWIFT) build --product generate-manual
-	install -d $(MANDIR)/man1 $(MANDIR)/man8 $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
+	install -d $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man8 $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
 	.build/debug/generate-manual $(BINDIR)/remindctl --section 1 --output-directory $(MANDIR)/man1
 	.build/debug/generate-manual $(BINDIR)/remindd --section 8 --output-directory $(MANDIR)/man8
+	sh man/finish-manual $(MANDIR)/man1/remindctl.1 man/remindctl.1.sections
+	sh man/finish-manual $(MANDIR)/man8/remindd.8 man/remindd.8.sections
+	install -m 0644 man/remindd.toml.5 $(MANDIR)/man5/
 	# Completions that ask the running daemon for reminder names, exercise ids and routine ids.
 	$(BINDIR)/remindctl --generate-completion-script bash > $(BASH_COMPLETIONS)/remindctl
 	$(BINDIR)/remindctl --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_remindctl
@@ -108,7 +112,7 @@ uninstall-user:
 	rm -f $(addprefix $(SHAREDIR)/,$(notdir $(wildcard Sources/ReminderInterface/IDL/*.varlink)) remindd.catalog config.toml exercises.csv)
 	rm -f $(addprefix $(SHAREDIR)/routines/,$(notdir $(wildcard share/remindd/routines/*.toml)))
 	-rmdir $(SHAREDIR)/routines $(SHAREDIR) 2>/dev/null
-	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man8/remindd.8
+	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man5/remindd.toml.5 $(MANDIR)/man8/remindd.8
 	rm -f $(BASH_COMPLETIONS)/remindctl $(ZSH_COMPLETIONS)/_remindctl $(FISH_COMPLETIONS)/remindctl.fish
 	-systemctl --user daemon-reload 2>/dev/null
 	$(if $(PURGE),rm -rf $(HOME)/.local/state/remindd $(HOME)/.config/remindd)

@@ -6,6 +6,19 @@ import Testing
 
 @Suite("Config file")
 struct ConfigurationTests {
+    /// remindd.toml(5) documents exactly the keys the parser takes, and the commented example file sets each.
+    @Test func theManPageAndTheExampleFileHaveEveryKey() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("man/remindd.toml.5"), encoding: .utf8)
+        let documented = page.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix(".It Cm ") else { return nil }
+            return line.dropFirst(".It Cm ".count).split(separator: " ").first.map(String.init)
+        }
+        #expect(documented == DaemonConfiguration.keys.map(\.0))
+        let example = try String(contentsOf: root.appendingPathComponent("etc/remindd/config.toml"), encoding: .utf8)
+        for (key, _) in DaemonConfiguration.keys { #expect(example.contains("\n# \(key) = "), "\(key)") }
+    }
+
     @Test func everyKeyParses() throws {
         let text = """
             # comment

@@ -97,7 +97,8 @@ def test_uninstall_user_removes_exactly_what_install_user_installed(user_manager
     before = files_under(home)
     install(env)
     installed = files_under(home) - before
-    assert {".local/bin/remindctl", ".config/systemd/user/remindd.service", ".local/share/man/man8/remindd.8"} <= installed
+    assert {".local/bin/remindctl", ".config/systemd/user/remindd.service", ".local/share/man/man8/remindd.8",
+            ".local/share/man/man5/remindd.toml.5"} <= installed
     result = subprocess.run(
         ["make", "-s", "uninstall-user"], cwd=ROOT, env=dict(env, PATH=os.environ["PATH"]), capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
@@ -137,10 +138,15 @@ def test_user_service_installs_starts_and_fires(user_manager, journald):
     # Debian's ~/.profile adds it) leads man, in ~/.local/share/man.
     run(dict(env, PATH=f"{home}/.local/bin:{env['PATH']}"), "systemd-analyze", "--user", "verify", str(units / "remindd.socket"), str(units / "remindd.service"))
     # The man pages render, and the completions are where each shell looks.
+    # ... with the sections a reader looks for, and no warning (generate-manual's pages had 8 mdoc warnings).
     share = home / ".local" / "share"
-    for page, title in [(share / "man" / "man1" / "remindctl.1", "REMINDCTL(1)"), (share / "man" / "man8" / "remindd.8", "REMINDD(8)")]:
-        rendered = run(dict(env, MANWIDTH="100"), "man", "-l", str(page)).stdout
-        assert title in rendered and "--version" in rendered, page
+    for page, title in [(share / "man" / "man1" / "remindctl.1", "REMINDCTL(1)"), (share / "man" / "man8" / "remindd.8", "REMINDD(8)"),
+                        (share / "man" / "man5" / "remindd.toml.5", "REMINDD.TOML(5)")]:
+        rendered = run(dict(env, MANWIDTH="100"), "man", "--warnings", "-l", str(page))
+        assert title in rendered.stdout and not rendered.stderr, (page, rendered.stderr[:500])
+        for section in ["FILES", "SEE ALSO"] + ([] if title.endswith("(5)") else ["ENVIRONMENT", "EXIT STATUS", "--version"]):
+            assert section in rendered.stdout, (page, section)
+    assert "on-fire" in run(dict(env, MANWIDTH="100"), "man", "-l", str(share / "man" / "man5" / "remindd.toml.5")).stdout
     assert "remindctl delete" in run(dict(env, MANWIDTH="100"), "man", "-l", str(share / "man" / "man1" / "remindctl.1")).stdout
     assert "__remindctl_custom_complete" in (share / "bash-completion" / "completions" / "remindctl").read_text()
     assert (share / "zsh" / "site-functions" / "_remindctl").read_text().startswith("#compdef remindctl")
@@ -334,3 +340,48 @@ def test_hooks_run_outside_the_sandbox_as_units_of_the_user_manager(user_manager
     finally:
         server.close()
         run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket", check=False)
+
+
+def readme_quick_start():
+    """The commands of the README's first steps (its block under "Install as a user service"), comments off."""
+    text = (ROOT / "README.md").read_text()
+    block = text.split("## Install as a user service", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()]
+
+
+def test_the_readme_quick_start_fires_a_reminder_in_the_journal_and_on_the_screen(user_manager, journald, tmp_path):
+    """A new user's first steps, as the README writes them, in a fresh `systemd --user` session with a desktop:
+    Xvfb, a session bus at $XDG_RUNTIME_DIR/bus (where dbus-user-session puts it) and Debian's
+    notification-daemon. "Try it" fires in the journal and a notification is drawn. Only `make install-user`
+    gets CONFIG=debug (a release build takes minutes), and the last line, `journalctl -f`, which would not end,
+    is read by the test through the journal instead."""
+    from conftest import SessionBus
+    from test_notification_screenshot import ARTIFACTS, NOTIFICATION_DAEMON, Screen
+    env, home = user_manager.env, user_manager.home
+    lines = readme_quick_start()
+    assert lines[0] == "make install-user" and lines[-1].startswith("journalctl --user -t remindd -f"), lines
+    assert any(line.startswith('remindctl add "Try it" --in 30s') for line in lines), lines
+    screen = Screen()
+    bus = SessionBus(user_manager.runtime, with_server=False)
+    server = subprocess.Popen([NOTIFICATION_DAEMON], env=dict(os.environ, DISPLAY=screen.display, DBUS_SESSION_BUS_ADDRESS=bus.address, NO_AT_BRIDGE="1"),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        script = "set -e\ncd " + str(ROOT) + "\n" + "\n".join(
+            ["make -s install-user CONFIG=debug >/dev/null" if line == "make install-user" else line for line in lines[:-1]])
+        # PATH as a new login has it before ~/.local/bin exists: the README's export line is what finds remindctl.
+        result = subprocess.run(["bash", "-c", script], env=dict(env, PATH=os.environ["PATH"]), capture_output=True, text=True, timeout=900)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "Try it" in result.stdout, result.stdout  # remindctl next lists it
+        pid = run(env, "systemctl", "--user", "show", "-p", "MainPID", "--value", "remindd.service").stdout.strip()
+        fired = journald.wait_for(timeout=60, _PID=pid, REMINDER_NAME="Try it")
+        assert fired and fired[0]["MESSAGE_ID"] == MESSAGE_FIRED, fired
+        shot = screen.wait_for(lambda shot: Screen.notifications(shot) >= 1, timeout=15)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shot.save(ARTIFACTS / "quick-start.png")
+        assert Screen.notifications(shot) == 1, "no notification on the screen (see quick-start.png)"
+    finally:
+        run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket", check=False)
+        server.terminate()
+        server.wait(timeout=10)
+        bus.stop()
+        screen.stop()
