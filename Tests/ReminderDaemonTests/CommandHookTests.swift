@@ -88,10 +88,11 @@ struct CommandHookTests {
 
     @Test func aHangingHookIsKilledAtItsLimitWithoutHoldingUpAnother() async throws {
         let killedAt = Mutex<Date?>(nil)
-        let sleeper = try script("sleep.sh", "sleep 1000")
+        let sleeper = try script("sleep.sh", "echo $$ > \"$1\"; exec sleep 1000")
         let writer = try script("env.sh", "env > \"$1\"; echo END >> \"$1\"")
         let ownFile = directory + "/own.env"
-        let (hooks, reports, _, _) = hooks(onFire: ["/bin/sh", sleeper], timeLimitMilliseconds: 5000) { killedAt.withLock { $0 = $0 ?? Date() } }
+        let pidFile = directory + "/sleeper.pid"
+        let (hooks, reports, _, _) = hooks(onFire: ["/bin/sh", sleeper, pidFile], timeLimitMilliseconds: 5000) { killedAt.withLock { $0 = $0 ?? Date() } }
         hooks.announce(.firing(try firing(command: ["/bin/sh", writer, ownFile])))
         #expect(try await contents(of: ownFile).contains("REMINDER_ID=7"))
         for _ in 0..<400 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
@@ -100,32 +101,46 @@ struct CommandHookTests {
         let written = try FileManager.default.attributesOfItem(atPath: ownFile)[.modificationDate] as? Date
         #expect(written.map { $0 < killedAt.withLock { $0 } ?? .distantPast } == true)
         #expect(reports.withLock { $0 } == ["Hook /bin/sh for Pills \"and\" $HOME was still running after 5 s and was killed"])
-        // The whole group went: no `sleep 1000` is left behind.
-        #expect(try running(sleeper) == false)
+        // Killed with it: no `sleep 1000` is left behind.
+        let pid = try #require(try await pid(in: pidFile))
+        #expect(await gone(pid))
     }
 
-    /// Whether a process whose command line contains `text` runs.
-    func running(_ text: String) throws -> Bool {
-        let pgrep = Process()
-        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
-        pgrep.arguments = ["-f", text]
-        pgrep.standardOutput = FileHandle.nullDevice
-        try pgrep.run()
-        pgrep.waitUntilExit()
-        return pgrep.terminationStatus == 0
+    /// The pid a script wrote to `path` (waiting up to 10 s for it).
+    func pid(in path: String) async throws -> Int32? {
+        for _ in 0..<200 {
+            // Not there yet, or half-written: look again.
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return pid
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// Whether process `pid` has ended within 10 s: no longer in /proc, or a zombie (dead, waiting for whoever
+    /// adopted it to reap it). Read from /proc, not with pgrep: spawning pgrep hundreds of times under the
+    /// whole suite's load was itself slow and flaky.
+    func gone(_ pid: Int32) async -> Bool {
+        for _ in 0..<200 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }  // no file: gone
+            if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first.map({ "ZX".contains($0) }) == true { return true }
+            try? await Task.sleep(for: .milliseconds(50))  // cancelled: the next look decides
+        }
+        return false
     }
 
     /// Outside a systemd unit no cgroup ends what the daemon started: it stops its hooks itself.
     @Test func hooksStillRunningWhenTheDaemonStopsAreKilled() async throws {
-        let sleeper = try script("linger.sh", "sleep 1000")
-        let (hooks, reports, _, commands) = hooks(onFire: ["/bin/sh", sleeper], timeLimitMilliseconds: 60_000)
+        let sleeper = try script("linger.sh", "echo $$ > \"$1\"; exec sleep 1000")
+        let pidFile = directory + "/linger.pid"
+        let (hooks, reports, _, commands) = hooks(onFire: ["/bin/sh", sleeper, pidFile], timeLimitMilliseconds: 60_000)
         hooks.announce(.firing(try firing(command: nil)))
-        for _ in 0..<200 where try running(sleeper) == false { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(try running(sleeper))
+        let pid = try #require(try await pid(in: pidFile))  // it runs
         commands.stopAll()
         for _ in 0..<200 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(reports.withLock { $0 } == ["Hook /bin/sh for Pills \"and\" $HOME was still running when remindd stopped and was killed"])
-        #expect(try running(sleeper) == false)
+        #expect(await gone(pid))
     }
 
     @Test func aHookThatCannotRunOrFailsIsReported() async throws {
@@ -143,14 +158,14 @@ struct CommandHookTests {
 
     /// A hook that starts a background process and exits takes it along: nothing it started outlives it.
     @Test func whatAHookLeavesRunningEndsWithIt() async throws {
-        let marker = "remindd-left-behind-\(UUID().uuidString)"
-        let starter = try script("background.sh", "/bin/sh -c 'sleep 1000; : \(marker)' &\necho started")
-        let (hooks, reports, output, _) = hooks(onFire: ["/bin/sh", starter])
+        let pidFile = directory + "/left-behind.pid"
+        let starter = try script("background.sh", "/bin/sh -c 'echo $$ > \"$0\"; exec sleep 1000' \"$1\" &\nwhile [ ! -s \"$1\" ]; do sleep 0.01; done\necho started")
+        let (hooks, reports, output, _) = hooks(onFire: ["/bin/sh", starter, pidFile])
         hooks.announce(.firing(try firing(command: nil)))
         for _ in 0..<200 where output.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(output.withLock { $0 } == ["started"])
-        for _ in 0..<200 where try running(marker) { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(try running(marker) == false)
+        let pid = try #require(try await pid(in: pidFile))
+        #expect(await gone(pid))
         #expect(reports.withLock { $0 }.isEmpty)
     }
 
