@@ -72,6 +72,8 @@ def test_an_occurrence_left_alone_is_missed_when_its_window_closes(daemon, uniqu
     _, taken_at = schedule_soon(ctl_out(daemon), taken)
     daemon.ctl("update", taken, "--window", "3s")
     assert daemon_journal_wait(REMINDER_NAME=taken, MESSAGE_ID=MESSAGE_FIRED)
+    # Logged after the firing's second (a log in that very second counts as ahead of it: the store keeps seconds).
+    time.sleep(max(0.0, taken_at.timestamp() + 1.1 - time.time()))
     daemon.ctl("log", taken)
     entries = daemon_journal_wait(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_MISSED)
     assert len(entries) == 1
@@ -86,7 +88,8 @@ def test_an_occurrence_left_alone_is_missed_when_its_window_closes(daemon, uniqu
     kinds = [h["kind"] for h in reversed(daemon.ctl_json("history", "--reminder", unique_name))]
     assert kinds == ["fired", "missed"]
     time.sleep(max(0.0, (taken_at + dt.timedelta(seconds=4)).timestamp() - time.time()))
-    assert [h["kind"] for h in daemon.ctl_json("history", "--reminder", taken)] == ["fired"]
+    # Taken, never missed: the story is the firing, then the log that took it.
+    assert [h["kind"] for h in daemon.ctl_json("history", "--reminder", taken)] == ["taken", "fired"]
 
 
 def test_today_shows_each_occurrence_with_its_state(daemon, unique_name):
@@ -129,7 +132,7 @@ def test_logged_intake_suppresses_at_debug_priority(daemon, unique_name):
     assert entries[0]["PRIORITY"] == "7"
     assert "already logged 1 time today" in entries[0]["MESSAGE"]
     history = daemon.ctl_json("history", "--reminder", unique_name)
-    assert [h["kind"] for h in history] == ["suppressed"]
+    assert [h["kind"] for h in history] == ["suppressed", "logged-ahead"]  # newest first: the log came before
 
 
 def test_missed_slots_fire_once_late_after_restart(daemon, unique_name):
