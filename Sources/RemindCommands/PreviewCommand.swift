@@ -22,10 +22,18 @@ struct PreviewCommand: ParsableCommand {
               remindctl preview --every 2w --weekly sun --start 2024-10-20 --at 01:30
               remindctl preview --preset "Twice Monthly" --start 2026-12-20T08:00 --json
               remindctl preview --once 2026-12-24T18:00:30 --after 2026-12-01T00:00:00Z
+              remindctl preview --rrule 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1' --start 2026-12-01T09:00
+
+            --rrule takes an RFC 5545 recurrence rule, with --start as its DTSTART (the first instance, \
+            whether or not it matches the rule, as the RFC says) and --tz as its TZID; --count and --after \
+            as for the other rules.
             """
     )
 
     @OptionGroup var rule: RuleOptions
+
+    @Option(help: ArgumentHelp("An RFC 5545 recurrence rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,WE'; --start is its DTSTART.", valueName: "rule"))
+    var rrule: String?
 
     @Option(help: ArgumentHelp("Time zone (IANA name). Default: the system zone.", valueName: "zone"), completion: .custom(Completions.zones))
     var tz: String?
@@ -44,6 +52,7 @@ struct PreviewCommand: ParsableCommand {
         let environment = CommandContext.current.environment
         let database = TimeZoneDatabase.system(environment: environment)
         let zone = try loadZone(tz ?? database.systemZoneName(environment: environment), from: database)
+        if let rrule { return try previewRecurrence(rrule, in: zone) }
         let reminderRule = try rule.makeRule()
         let start = try parseAfter(in: zone)
         let firings = reminderRule.occurrences(after: start, count: count, in: zone)
@@ -64,6 +73,46 @@ struct PreviewCommand: ParsableCommand {
                 output.write("  ")
                 output.write(firing.instant, offsetSeconds: 0)
                 output.write("  " + firing.slotID(reminderID: "preview") + "\n")
+            }
+        }
+        output.flush()
+    }
+
+    /// `--rrule`: the rule's instances from `--start`, in the same forms (the slot is `r` and the local time).
+    private func previewRecurrence(_ text: String, in zone: TimeZoneRules) throws {
+        let others = rule.spec
+        guard others == RuleSpec(start: others.start), rule.inLength == nil else {
+            throw CLIError("--rrule is the whole rule: give it with --start (its DTSTART) and --tz, without --daily, --at and the other rule flags")
+        }
+        guard let startText = rule.start else {
+            throw CLIError("--rrule needs --start, its DTSTART (the first instance), e.g. --start 2026-12-01T09:00")
+        }
+        let recurrence: RecurrenceRule
+        do { recurrence = try RecurrenceRule(parsing: text) } catch { throw CLIError("invalid --rrule: \(error.message)") }
+        guard let start = ISO8601.parseInstant(startText)?.local ?? ISO8601.parseDate(startText).map({ LocalDateTime(date: $0, time: TimeOfDay(hour: 0, minute: 0)!) })
+        else { throw CLIError("invalid --start '\(startText)': write a local date-time, e.g. 2026-12-01T09:00") }
+        let after = try parseAfter(in: zone)
+        let instances = RecurrenceSet(start: start, rule: recurrence).instances(after: after, count: count, in: zone)
+        var output = OutputBuffer()
+        let slot = { (instance: RecurrenceExpansion.Instance) in "reminder-preview-r" + ICalendarTime.format(instance.local) }
+        if json {
+            output.write("[")
+            for (index, instance) in instances.enumerated() {
+                let offset = zone.offset(at: instance.instant)
+                output.write(index == 0 ? "\n" : ",\n")
+                output.write(#"  {"slot": "\#(slot(instance))", "local": "\#(ISO8601.format(instance.instant, offsetSeconds: offset, zulu: false))", "utc": "\#(instance.instant)", "scheduled": "\#(instance.local)"}"#)
+            }
+            output.write(instances.isEmpty ? "]\n" : "\n]\n")
+        } else if instances.isEmpty {
+            output.write("No firings after \(after): the rule has ended.\n")
+        } else {
+            for instance in instances {
+                let offset = zone.offset(at: instance.instant)
+                output.write(LocalDateTime(localSeconds: instance.instant.secondsSinceEpoch + Int64(offset)).date.weekday.displayName + " ")
+                output.write(instance.instant, offsetSeconds: offset, zulu: false)
+                output.write("  ")
+                output.write(instance.instant, offsetSeconds: 0)
+                output.write("  " + slot(instance) + "\n")
             }
         }
         output.flush()
