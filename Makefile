@@ -53,11 +53,12 @@ test-e2e: $(VENV)/.ready
 
 test: test-swift test-e2e
 
-bench: release
+bench: release $(VENV)/.ready
 	@command -v strace >/dev/null || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace; }
 	$(SWIFT) build $(CLI_RELEASE_FLAGS) --product NextFireBenchmark
 	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
+	$(VENV)/bin/python Benchmarks/rrule_dateutil.py .build/release
 	python3 Benchmarks/daemon_scale.py .build/release
 	python3 Benchmarks/habit_history.py .build/release
 	python3 Benchmarks/burst.py .build/release

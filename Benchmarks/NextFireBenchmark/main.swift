@@ -74,6 +74,35 @@ for zoneName in ["UTC", "America/New_York"] {
 }
 print(String(format: "slowest remindd next-fire: %.1f ns; smallest speed-up over Foundation: %.1fx", slowest, worstRatio))
 
+// RFC 5545 rules: the next instance after an instant, walking forward, for a rule started in 1997 and the same
+// rule started yesterday (the scheduler must not expand from DTSTART at each call). `RRULE ...` lines are what
+// Benchmarks/rrule_dateutil.py compares with python-dateutil.
+let rrules = [
+    "FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO",
+    "FREQ=HOURLY;INTERVAL=8", "FREQ=MONTHLY;BYMONTHDAY=-3",
+]
+let rruleIterations = quick ? 2_000 : 20_000
+let berlin = try database.rules(named: "Europe/Berlin")
+let now = Instant(secondsSinceEpoch: 1_795_500_000)  // 2026-11-24
+print("RFC 5545 next instance, ns per call (best of 5), started 1997-09-02 and the day before the first call")
+var worst1997 = 0.0
+for text in rrules {
+    let rule = try RecurrenceRule(parsing: text)
+    func measure(_ start: LocalDateTime) -> Double {
+        nanosecondsPerCall(iterations: rruleIterations) {
+            var cursor = now
+            // Back to now past the year 9999 (20,000 steps of a yearly rule get there).
+            for _ in 0..<rruleIterations { cursor = rule.nextInstance(after: cursor, from: start, in: berlin)?.instant ?? now }
+            return cursor.secondsSinceEpoch
+        }
+    }
+    let old = measure(LocalDateTime(date: LocalDate(year: 1997, month: 9, day: 2)!, time: TimeOfDay(hour: 9, minute: 0)!))
+    let recent = measure(LocalDateTime(date: LocalDate(year: 2026, month: 11, day: 23)!, time: TimeOfDay(hour: 9, minute: 0)!))
+    worst1997 = max(worst1997, old / recent)
+    print("RRULE \(text) \(String(format: "%.1f %.1f", old, recent)) (1997/yesterday \(String(format: "%.2f", old / recent))x)")
+}
+print(String(format: "largest 1997/yesterday ratio: %.2fx (the issue asks at most 2x)", worst1997))
+
 /// Median wall time of running a command to completion (posix_spawn, output to /dev/null).
 func processSeconds(_ path: String, _ args: [String], runs: Int = 7) throws -> Double {
     var times: [Double] = []

@@ -94,7 +94,7 @@ struct PreviewCommand: ParsableCommand {
         let after = try parseAfter(in: zone)
         let instances = RecurrenceSet(start: start, rule: recurrence).instances(after: after, count: count, in: zone)
         var output = OutputBuffer()
-        let slot = { (instance: RecurrenceExpansion.Instance) in "reminder-preview-r" + ICalendarTime.format(instance.local) }
+        let slot = { (instance: RecurrenceExpansion.Instance) in "reminder-preview-r" + ICalendar.local(instance.local) }
         if json {
             output.write("[")
             for (index, instance) in instances.enumerated() {

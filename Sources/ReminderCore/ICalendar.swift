@@ -133,7 +133,7 @@ public enum ICalendar {
     private static func compact(_ time: TimeOfDay) -> String { String(time.description.filter { $0 != ":" }) }
 
     /// `20261122T090000` (a local date-time; in UTC for zone UTC, with `Z`).
-    static func local(_ value: LocalDateTime) -> String {
+    public static func local(_ value: LocalDateTime) -> String {
         value.date.description.filter { $0 != "-" } + "T" + ISO8601.pad(value.time.secondsSinceMidnight / 3600, 2)
             + ISO8601.pad(value.time.secondsSinceMidnight / 60 % 60, 2) + ISO8601.pad(value.time.secondsSinceMidnight % 60, 2)
     }

@@ -220,12 +220,4 @@ public enum ICalendarTime {
         guard let time = TimeOfDay(hour: value(9..<11), minute: value(11..<13), second: min(59, value(13..<15))) else { return nil }
         return LocalDateTime(date: date, time: time)
     }
-
-    /// `19970902T090000`.
-    public static func format(_ local: LocalDateTime) -> String {
-        let d = local.date
-        let t = local.time
-        return ISO8601.pad(d.year, 4) + ISO8601.pad(d.month, 2) + ISO8601.pad(d.day, 2) + "T" + ISO8601.pad(t.hour, 2) + ISO8601.pad(t.minute, 2)
-            + ISO8601.pad(t.second, 2)
-    }
 }
