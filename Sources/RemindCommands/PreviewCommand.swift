@@ -55,24 +55,41 @@ struct PreviewCommand: ParsableCommand {
         if let rrule { return try previewRecurrence(rrule, in: zone) }
         let reminderRule = try rule.makeRule()
         let start = try parseAfter(in: zone)
-        let firings = reminderRule.occurrences(after: start, count: count, in: zone)
+        let firings = reminderRule.occurrences(after: start, count: count, in: zone).map { firing in
+            Line(slot: firing.slotID(reminderID: "preview"), instant: firing.instant, offset: firing.offsetSeconds,
+                 scheduled: LocalDateTime(date: firing.scheduledDate, time: firing.scheduledTime))
+        }
+        write(firings, after: start)
+    }
+
+    /// One firing as preview prints it.
+    private struct Line {
+        let slot: String
+        let instant: Instant
+        let offset: Int
+        /// The rule's local time (before a DST shift).
+        let scheduled: LocalDateTime
+    }
+
+    /// The firings as JSON (`{slot, local, utc, scheduled}`) or as lines: weekday, local time, UTC, slot.
+    private func write(_ lines: [Line], after: Instant) {
         var output = OutputBuffer()
         if json {
             output.write("[")
-            for (index, firing) in firings.enumerated() {
+            for (index, line) in lines.enumerated() {
                 output.write(index == 0 ? "\n" : ",\n")
-                output.write(#"  {"slot": "\#(firing.slotID(reminderID: "preview"))", "local": "\#(firing.localISO8601)", "utc": "\#(firing.instant)", "scheduled": "\#(LocalDateTime(date: firing.scheduledDate, time: firing.scheduledTime))"}"#)
+                output.write(#"  {"slot": "\#(line.slot)", "local": "\#(ISO8601.format(line.instant, offsetSeconds: line.offset, zulu: false))", "utc": "\#(line.instant)", "scheduled": "\#(line.scheduled)"}"#)
             }
-            output.write(firings.isEmpty ? "]\n" : "\n]\n")
-        } else if firings.isEmpty {
-            output.write("No firings after \(start): the rule has ended.\n")
+            output.write(lines.isEmpty ? "]\n" : "\n]\n")
+        } else if lines.isEmpty {
+            output.write("No firings after \(after): the rule has ended.\n")
         } else {
-            for firing in firings {
-                output.write(firing.localDateTime.date.weekday.displayName + " ")
-                output.write(firing.instant, offsetSeconds: firing.offsetSeconds, zulu: false)
+            for line in lines {
+                output.write(LocalDateTime(localSeconds: line.instant.secondsSinceEpoch + Int64(line.offset)).date.weekday.displayName + " ")
+                output.write(line.instant, offsetSeconds: line.offset, zulu: false)
                 output.write("  ")
-                output.write(firing.instant, offsetSeconds: 0)
-                output.write("  " + firing.slotID(reminderID: "preview") + "\n")
+                output.write(line.instant, offsetSeconds: 0)
+                output.write("  " + line.slot + "\n")
             }
         }
         output.flush()
@@ -92,30 +109,11 @@ struct PreviewCommand: ParsableCommand {
         guard let start = ISO8601.parseInstant(startText)?.local ?? ISO8601.parseDate(startText).map({ LocalDateTime(date: $0, time: TimeOfDay(hour: 0, minute: 0)!) })
         else { throw CLIError("invalid --start '\(startText)': write a local date-time, e.g. 2026-12-01T09:00") }
         let after = try parseAfter(in: zone)
-        let instances = RecurrenceSet(start: start, rule: recurrence).instances(after: after, count: count, in: zone)
-        var output = OutputBuffer()
-        let slot = { (instance: RecurrenceExpansion.Instance) in "reminder-preview-r" + ICalendar.local(instance.local) }
-        if json {
-            output.write("[")
-            for (index, instance) in instances.enumerated() {
-                let offset = zone.offset(at: instance.instant)
-                output.write(index == 0 ? "\n" : ",\n")
-                output.write(#"  {"slot": "\#(slot(instance))", "local": "\#(ISO8601.format(instance.instant, offsetSeconds: offset, zulu: false))", "utc": "\#(instance.instant)", "scheduled": "\#(instance.local)"}"#)
-            }
-            output.write(instances.isEmpty ? "]\n" : "\n]\n")
-        } else if instances.isEmpty {
-            output.write("No firings after \(after): the rule has ended.\n")
-        } else {
-            for instance in instances {
-                let offset = zone.offset(at: instance.instant)
-                output.write(LocalDateTime(localSeconds: instance.instant.secondsSinceEpoch + Int64(offset)).date.weekday.displayName + " ")
-                output.write(instance.instant, offsetSeconds: offset, zulu: false)
-                output.write("  ")
-                output.write(instance.instant, offsetSeconds: 0)
-                output.write("  " + slot(instance) + "\n")
-            }
+        let instances = RecurrenceSet(start: start, rule: recurrence).instances(after: after, count: count, in: zone).map { instance in
+            Line(slot: "reminder-preview-r" + ICalendar.local(instance.local), instant: instance.instant, offset: zone.offset(at: instance.instant),
+                 scheduled: instance.local)
         }
-        output.flush()
+        write(instances, after: after)
     }
 
     private func loadZone(_ name: String, from database: TimeZoneDatabase) throws -> TimeZoneRules {
