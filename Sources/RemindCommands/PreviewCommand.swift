@@ -32,9 +32,6 @@ struct PreviewCommand: ParsableCommand {
 
     @OptionGroup var rule: RuleOptions
 
-    @Option(help: ArgumentHelp("An RFC 5545 recurrence rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,WE'; --start is its DTSTART.", valueName: "rule"))
-    var rrule: String?
-
     @Option(help: ArgumentHelp("Time zone (IANA name). Default: the system zone.", valueName: "zone"), completion: .custom(Completions.zones))
     var tz: String?
 
@@ -52,7 +49,6 @@ struct PreviewCommand: ParsableCommand {
         let environment = CommandContext.current.environment
         let database = TimeZoneDatabase.system(environment: environment)
         let zone = try loadZone(tz ?? database.systemZoneName(environment: environment), from: database)
-        if let rrule { return try previewRecurrence(rrule, in: zone) }
         let reminderRule = try rule.makeRule()
         let start = try parseAfter(in: zone)
         let firings = reminderRule.occurrences(after: start, count: count, in: zone).map { firing in
@@ -93,27 +89,6 @@ struct PreviewCommand: ParsableCommand {
             }
         }
         output.flush()
-    }
-
-    /// `--rrule`: the rule's instances from `--start`, in the same forms (the slot is `r` and the local time).
-    private func previewRecurrence(_ text: String, in zone: TimeZoneRules) throws {
-        let others = rule.spec
-        guard others == RuleSpec(start: others.start), rule.inLength == nil else {
-            throw CLIError("--rrule is the whole rule: give it with --start (its DTSTART) and --tz, without --daily, --at and the other rule flags")
-        }
-        guard let startText = rule.start else {
-            throw CLIError("--rrule needs --start, its DTSTART (the first instance), e.g. --start 2026-12-01T09:00")
-        }
-        let recurrence: RecurrenceRule
-        do { recurrence = try RecurrenceRule(parsing: text) } catch { throw CLIError("invalid --rrule: \(error.message)") }
-        guard let start = ISO8601.parseInstant(startText)?.local ?? ISO8601.parseDate(startText).map({ LocalDateTime(date: $0, time: TimeOfDay(hour: 0, minute: 0)!) })
-        else { throw CLIError("invalid --start '\(startText)': write a local date-time, e.g. 2026-12-01T09:00") }
-        let after = try parseAfter(in: zone)
-        let instances = RecurrenceSet(start: start, rule: recurrence).instances(after: after, count: count, in: zone).map { instance in
-            Line(slot: "reminder-preview-r" + ICalendar.local(instance.local), instant: instance.instant, offset: zone.offset(at: instance.instant),
-                 scheduled: instance.local)
-        }
-        write(instances, after: after)
     }
 
     private func loadZone(_ name: String, from database: TimeZoneDatabase) throws -> TimeZoneRules {

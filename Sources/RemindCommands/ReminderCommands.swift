@@ -81,6 +81,7 @@ struct AddCommand: ParsableCommand {
               remindctl add "Meds" --preset "Twice a Day" --start 08:00
               remindctl add "Rent" --monthly 1 --at 10:00 --tz Europe/Berlin
               remindctl add "Call mum" --once 2026-12-24T18:00
+              remindctl add Rent --rrule 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1' --start 2026-12-31T09:00
               remindctl add Tea --in 20m
               remindctl add Pills --daily --at 08:00 --repeat 10m --repeat-max 3 --window 2h
               remindctl add Pills --daily --at 08:00 --exec '/usr/bin/notify-send Pills'
@@ -142,6 +143,7 @@ struct UpdateCommand: ParsableCommand {
               remindctl update Pills --at 10:00
               remindctl update "Vitamin D" --weekly sun,wed --at 09:00
               remindctl update 3 --name "Vitamin D3"
+              remindctl update Rent --rrule 'FREQ=MONTHLY;BYMONTHDAY=-1' --start 2026-12-31T09:00
               remindctl update Pills --repeat 15m --urgency critical
               remindctl update Pills --repeat "" --exec ""
             """

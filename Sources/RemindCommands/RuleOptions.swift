@@ -32,6 +32,9 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .customLong("in"), help: ArgumentHelp("Once, this long from now: 20m, 1h30m, 2d (as --once +20m).", valueName: "length"))
     var inLength: String?
 
+    @Option(help: ArgumentHelp("An RFC 5545 recurrence rule, e.g. 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', from --start (its DTSTART).", valueName: "rule"))
+    var rrule: String?
+
     @Option(help: ArgumentHelp("Times of day, e.g. 08:00,20:00.", valueName: "times"))
     var at: String?
 
@@ -47,7 +50,7 @@ struct RuleOptions: ParsableArguments {
     var spec: RuleSpec {
         RuleSpec(
             daily: daily ? true : nil, weekly: weekly, monthly: monthly, monthlyOn: monthlyOn, yearly: yearly,
-            every: every, preset: preset, once: once, at: at, start: start, until: until, skip: skip)
+            every: every, preset: preset, once: once, at: at, start: start, until: until, skip: skip, rrule: rrule)
     }
 
     /// How far from now the one-shot is (`--in 20m`, `--once +20m`), or nil when it is not given that way.

@@ -41,8 +41,10 @@ public enum ICalendar {
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
     }
 
-    /// The VEVENTs of one reminder: one per time of day, and per clamped day of month.
+    /// The VEVENTs of one reminder: one per time of day, and per clamped day of month; an RFC 5545 rule as one
+    /// event with its DTSTART, RRULE and RDATEs as given.
     static func events(_ reminder: Reminder, now: Instant) -> [String] {
+        if case .recurrence(let set) = reminder.rule.days { return recurrenceEvent(reminder, set, now: now) }
         var events: [String] = []
         for time in reminder.rule.times {
             for (index, recurrence) in recurrences(reminder.rule.days).enumerated() {
@@ -51,13 +53,7 @@ public enum ICalendar {
                 single.preset = nil
                 guard let first = single.nextOccurrence(after: now.adding(seconds: -1), in: reminder.zone) else { continue }
                 let start = LocalDateTime(date: first.scheduledDate, time: time)
-                var event = [
-                    "BEGIN:VEVENT",
-                    "UID:reminder-\(reminder.id)-\(compact(time))\(index > 0 ? "-\(index)" : "")@remindd",
-                    "DTSTAMP:\(utc(now))",
-                    "SUMMARY:\(text(reminder.name))",
-                    "DTSTART\(zoneParameter(reminder)):\(local(start))",
-                ]
+                var event = eventHead(reminder, uid: "reminder-\(reminder.id)-\(compact(time))\(index > 0 ? "-\(index)" : "")@remindd", start: start, now: now)
                 if let rrule = recurrence.rrule {
                     let until = reminder.rule.until.map { ";UNTIL=" + utc(reminder.zone.resolve(LocalDateTime(date: $0, time: TimeOfDay(hour: 23, minute: 59, second: 59)!))) } ?? ""
                     event.append("RRULE:" + rrule + until)
@@ -67,11 +63,38 @@ public enum ICalendar {
                         event.append("EXDATE\(zoneParameter(reminder)):\(local(excluded))")
                     }
                 }
-                event += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(text(reminder.name))", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT"]
-                events += event
+                events += event + eventTail(reminder)
             }
         }
         return events
+    }
+
+    /// An RFC 5545 rule's event: DTSTART and RRULE unchanged (COUNT counts from that start), RDATEs, and
+    /// EXDATEs for the instances on skipped days and those skipped ahead.
+    private static func recurrenceEvent(_ reminder: Reminder, _ set: RecurrenceSet, now: Instant) -> [String] {
+        guard reminder.rule.nextOccurrence(after: now.adding(seconds: -1), in: reminder.zone) != nil else { return [] }
+        var event = eventHead(reminder, uid: "reminder-\(reminder.id)@remindd", start: set.start, now: now)
+        if let rule = set.rule {
+            let text = rule.text.trimmingCharacters(in: .whitespaces)
+            event.append(text.uppercased().hasPrefix("RRULE:") ? text : "RRULE:" + text)
+        }
+        event += set.dates.map { "RDATE\(zoneParameter(reminder)):\(local($0))" }
+        let unskipped = ReminderRule(days: reminder.rule.days, times: [], start: reminder.rule.start)
+        let onSkippedDays = reminder.rule.skippedDayNumbers.flatMap { day in
+            unskipped.occurrences(on: LocalDate(dayNumber: day), in: reminder.zone).map { $0.localDateTime }
+        }
+        let excluded = Set(set.exceptions).union(onSkippedDays).union(reminder.skipped.map { reminder.zone.localDateTime(at: $0) })
+        event += excluded.sorted().map { "EXDATE\(zoneParameter(reminder)):\(local($0))" }
+        return event + eventTail(reminder)
+    }
+
+    private static func eventHead(_ reminder: Reminder, uid: String, start: LocalDateTime, now: Instant) -> [String] {
+        ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:\(utc(now))", "SUMMARY:\(text(reminder.name))", "DTSTART\(zoneParameter(reminder)):\(local(start))"]
+    }
+
+    /// The alarm at the event's start, and its end.
+    private static func eventTail(_ reminder: Reminder) -> [String] {
+        ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(text(reminder.name))", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT"]
     }
 
     /// The RRULEs that together give a day selector's days (nil: once), with the selector each one stands for.
@@ -98,6 +121,7 @@ public enum ICalendar {
         case .everyDays(let interval): return [("FREQ=DAILY;INTERVAL=\(interval)", days)]
         case .everyWeeks(let interval, let set): return [("FREQ=WEEKLY;INTERVAL=\(interval);BYDAY=\(byDay(set));WKST=MO", days)]
         case .once: return [(nil, days)]
+        case .recurrence: return []  // written as one event of its own (recurrenceEvent)
         }
     }
 

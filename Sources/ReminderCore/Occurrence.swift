@@ -41,6 +41,7 @@ extension ReminderRule {
     /// the candidate days wins. Identical instants (two slots shifted or clamped together) fire once,
     /// as the first slot.
     public func nextOccurrence(after: Instant, in zone: TimeZoneRules) -> Occurrence? {
+        if case .recurrence(let set) = days { return nextInstance(of: set, after: after, in: zone) }
         guard let first = times.first, let last = times.last else { return nil }
         let after64 = after.secondsSinceEpoch
         let maxOffset = Int64(zone.maximumOffset)
@@ -111,6 +112,24 @@ extension ReminderRule {
             cursor = next.instant
         }
         return result
+    }
+
+    /// The next instance of an RFC 5545 recurrence that is not on a skipped day, within `until`.
+    private func nextInstance(of set: RecurrenceSet, after: Instant, in zone: TimeZoneRules) -> Occurrence? {
+        var cursor = after
+        while let instance = set.nextInstance(after: cursor, in: zone) {
+            let day = instance.local.date.dayNumber
+            if let until, day > until.dayNumber { return nil }
+            if !isSkipped(dayNumber: day) {
+                return Occurrence(
+                    instant: instance.instant, scheduledDate: instance.local.date, scheduledTime: instance.local.time,
+                    offsetSeconds: zone.offset(at: instance.instant), days: days)
+            }
+            // On to the next day at once: a skipped day of a SECONDLY rule holds 86,400 instances.
+            let nextMidnight = zone.resolve(localSeconds: Int64(day + 1) * 86400).adding(seconds: -1)
+            cursor = max(instance.instant, nextMidnight)
+        }
+        return nil
     }
 
     private func isSkipped(dayNumber: Int) -> Bool {
@@ -190,10 +209,12 @@ extension DaySelector {
         case .once(let date):
             let target = date.dayNumber
             return target >= day ? target : nil
+        case .recurrence:
+            return nil  // its instances come from the set, with their times (see ReminderRule.nextOccurrence)
         }
     }
 
-    /// The slot-id part that names the day: empty for daily, `w2-`, `d31-`, `dlast-`, `m2sun-`, `y0229-`, `e3d-`, `e2w-w1-`, `once-20261224-`.
+    /// The slot-id part that names the day: empty for daily, `w2-`, `d31-`, `dlast-`, `m2sun-`, `y0229-`, `e3d-`, `e2w-w1-`, `once-20261224-`, `r20261224-`.
     func slotPrefix(for date: LocalDate) -> String {
         switch self {
         case .daily:
@@ -214,6 +235,8 @@ extension DaySelector {
             return "e\(interval)w-w\(date.weekday.rawValue)-"
         case .once(let date):
             return "once-" + ISO8601.pad(date.year, 4) + ISO8601.pad(date.month, 2) + ISO8601.pad(date.day, 2) + "-"
+        case .recurrence:
+            return "r" + ISO8601.pad(date.year, 4) + ISO8601.pad(date.month, 2) + ISO8601.pad(date.day, 2) + "-"
         }
     }
 

@@ -62,6 +62,7 @@ public struct ReminderRule: Hashable, Sendable {
 
     /// A short human description: `daily 08:00, 20:00`, `weekly Sun 09:00`, `Twice Monthly`.
     public var summary: String {
+        if case .recurrence = days { return days.summary }
         let at = times.map(\.description).joined(separator: ", ")
         if let preset { return "\(preset.rawValue.lowercased()), \(at)" }
         return "\(days.summary) \(at)"
@@ -113,6 +114,9 @@ public enum DaySelector: Hashable, Sendable {
     case everyWeeks(interval: Int, WeekdaySet)
     /// Once, on this date.
     case once(LocalDate)
+    /// An RFC 5545 recurrence (RRULE, RDATE, EXDATE from its DTSTART), which names its own times of day: a rule
+    /// with it has no `times`, and its instances come from the set (see ``ReminderRule/nextOccurrence(after:in:)``).
+    case recurrence(RecurrenceSet)
 
     /// `daily`, `weekly Mon, Thu`, `monthly 1, 15, last`, `every 3 days` ...
     public var summary: String {
@@ -126,6 +130,7 @@ public enum DaySelector: Hashable, Sendable {
         case .everyDays(let n): return "every \(n) days"
         case .everyWeeks(let n, let set): return "every \(n) weeks \(set)"
         case .once(let date): return "once \(date)"
+        case .recurrence(let set): return set.summary
         }
     }
 }

@@ -1,6 +1,7 @@
 /// A rule as the user writes it: the `remindctl add`/`preview` flags, also the Varlink `RuleSpec` record.
 ///
-/// Exactly one kind is given (`daily`, `weekly`, `monthly`, `monthlyOn`, `yearly`, `every`, `preset`, `once`);
+/// Exactly one kind is given (`daily`, `weekly`, `monthly`, `monthlyOn`, `yearly`, `every`, `preset`, `once`,
+/// `rrule`);
 /// ``makeRule()`` validates everything and returns a ``ReminderRule`` or one ``RuleSpecError`` that says how to fix it.
 public struct RuleSpec: Hashable, Sendable, Codable {
     public var daily: Bool?
@@ -26,11 +27,13 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     public var until: String?
     /// Dates without firing: `2026-12-25,2027-01-01`.
     public var skip: String?
+    /// An RFC 5545 recurrence rule, `FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1`, from `start` (its DTSTART).
+    public var rrule: String?
 
     public init(
         daily: Bool? = nil, weekly: String? = nil, monthly: String? = nil, monthlyOn: String? = nil,
         yearly: String? = nil, every: String? = nil, preset: String? = nil, once: String? = nil, at: String? = nil,
-        start: String? = nil, until: String? = nil, skip: String? = nil
+        start: String? = nil, until: String? = nil, skip: String? = nil, rrule: String? = nil
     ) {
         self.daily = daily
         self.weekly = weekly
@@ -44,6 +47,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         self.start = start
         self.until = until
         self.skip = skip
+        self.rrule = rrule
     }
 
     /// Validates the spec and builds the rule.
@@ -53,10 +57,13 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     public func updated(by change: RuleSpec) -> RuleSpec {
         var result = self
         let changesKind = change.daily != nil || change.weekly != nil || change.monthly != nil || change.monthlyOn != nil
-            || change.yearly != nil || change.every != nil || change.preset != nil || change.once != nil
+            || change.yearly != nil || change.every != nil || change.preset != nil || change.once != nil || change.rrule != nil
         if changesKind {
             (result.daily, result.weekly, result.monthly, result.monthlyOn) = (change.daily, change.weekly, change.monthly, change.monthlyOn)
             (result.yearly, result.every, result.preset, result.once) = (change.yearly, change.every, change.preset, change.once)
+            result.rrule = change.rrule
+            // An RFC 5545 rule names its own times: times of the kind it replaces go (and come back with --at).
+            if change.rrule != nil { result.at = nil }
         }
         if change.once != nil { (result.at, result.start, result.until, result.skip) = (nil, nil, nil, nil) }
         if let at = change.at { result.at = at }
@@ -70,14 +77,14 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         let kinds: [(String, Bool)] = [
             ("--daily", daily == true), ("--monthly", monthly != nil), ("--monthly-on", monthlyOn != nil),
             ("--yearly", yearly != nil), ("--preset", preset != nil), ("--once", once != nil),
-            ("--every", every != nil),
+            ("--every", every != nil), ("--rrule", rrule != nil),
             // --weekly is a kind of its own, or the weekdays of --every Nw.
             ("--weekly", weekly != nil && every == nil),
         ]
         let given = kinds.filter(\.1).map(\.0)
         guard given.count == 1 else {
             if given.isEmpty {
-                throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\" or --once 2026-12-24T18:00")
+                throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\", --once 2026-12-24T18:00 or --rrule FREQ=DAILY --start 2026-12-01T08:00")
             }
             throw RuleSpecError("\(given.joined(separator: " and ")) cannot be combined: give one schedule per reminder")
         }
@@ -147,6 +154,8 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             return ReminderRule(days: .once(when.date), times: [when.time], start: startDateTime, until: untilDate, skip: skipDates)
         }
 
+        if let rrule { return try recurrenceRule(rrule, start: startDateTime, until: untilDate, skip: skipDates) }
+
         let times = try parseTimes()
         if daily == true { return rule(.daily, times) }
         if let every {
@@ -201,6 +210,23 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         }
         let weekdays = try weekly.map { w throws(RuleSpecError) in try Self.parseWeekdays(w, flag: "--weekly") }
         return rule(.everyWeeks(interval: n, weekdays ?? WeekdaySet([anchor.weekday])), times, nil)
+    }
+
+    private func recurrenceRule(
+        _ text: String, start: LocalDateTime?, until: LocalDate?, skip: [LocalDate]
+    ) throws(RuleSpecError) -> ReminderRule {
+        guard at == nil else {
+            throw RuleSpecError("--rrule takes its times from --start (or BYHOUR and BYMINUTE in the rule), not --at: write --rrule '\(text)' --start 2026-12-01T\(at!.split(separator: ",").first ?? "08:00")")
+        }
+        guard self.until == nil else {
+            throw RuleSpecError("--until does not go with --rrule: end the rule itself with UNTIL, e.g. --rrule '\(text);UNTIL=\(self.until!.filter { $0 != "-" })'")
+        }
+        guard let start else {
+            throw RuleSpecError("--rrule needs --start, its DTSTART (the first firing, and the time of day), e.g. --start 2026-12-01T09:00")
+        }
+        let rule: RecurrenceRule
+        do { rule = try RecurrenceRule(parsing: text) } catch { throw RuleSpecError("invalid --rrule: \(error.message)") }
+        return ReminderRule(days: .recurrence(RecurrenceSet(start: start, rule: rule)), times: [], start: start, until: until, skip: skip)
     }
 
     private var startDate: LocalDate? {

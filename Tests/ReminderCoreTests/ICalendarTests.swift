@@ -33,4 +33,20 @@ import Testing
         #expect(lines.contains("TRIGGER:PT0S"))
         #expect(lines.first == "BEGIN:VCALENDAR" && lines.dropLast().last == "END:VCALENDAR" && text.hasSuffix("\r\n"))
     }
+
+    /// An RRULE reminder goes out as the user wrote it: its own DTSTART (COUNT counts from it) and RRULE text,
+    /// with EXDATEs for the instances on skipped days.
+    @Test func anRRuleIsWrittenBackUnchangedFromItsStart() throws {
+        let berlin = try zone("Europe/Berlin")
+        let text = "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=24"
+        let rule = try RuleSpec(start: "2026-10-30T09:00", skip: "2026-12-31", rrule: text).makeRule()
+        let now = Instant(secondsSinceEpoch: 1_795_333_500)  // 2026-11-22T07:45:00Z
+        let calendar = ICalendar.calendar([ICalendar.Reminder(id: 7, name: "Rent", rule: rule, zoneName: "Europe/Berlin", zone: berlin)], now: now)
+        let lines = calendar.components(separatedBy: "\r\n")
+        #expect(lines.contains("UID:reminder-7@remindd"))
+        #expect(lines.contains("DTSTART;TZID=Europe/Berlin:20261030T090000"))
+        #expect(lines.contains("RRULE:" + text))
+        #expect(lines.filter { $0.hasPrefix("EXDATE") } == ["EXDATE;TZID=Europe/Berlin:20261231T090000"])
+        #expect(lines.filter { $0 == "BEGIN:VEVENT" }.count == 1)
+    }
 }

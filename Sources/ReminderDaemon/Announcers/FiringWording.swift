@@ -14,6 +14,7 @@ enum FiringWording {
         case .everyDays(let n): return "every \(n) days"
         case .everyWeeks(let n, _): return "every \(n) weeks"
         case .once: return "once"
+        case .recurrence(let set): return set.rule?.howOften ?? "once"
         }
     }
 

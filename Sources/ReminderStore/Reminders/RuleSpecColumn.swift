@@ -33,6 +33,7 @@ enum RuleSpecColumn {
                 case ("start", .string(let v)): spec.start = v
                 case ("until", .string(let v)): spec.until = v
                 case ("skip", .string(let v)): spec.skip = v
+                case ("rrule", .string(let v)): spec.rrule = v
                 case (_, .null): continue
                 default: return try JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8))
                 }

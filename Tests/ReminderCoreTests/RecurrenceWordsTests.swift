@@ -1,0 +1,39 @@
+import ReminderCore
+import Testing
+
+/// RFC 5545 rules as `list` and `show` say them: every part of the rule in words.
+@Suite("RFC 5545 rules in words")
+struct RecurrenceWordsTests {
+    static let cases: [(rule: String, start: String, words: String)] = [
+        ("FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "2026-12-01T09:00", "the last weekday of the month at 09:00"),
+        ("FREQ=HOURLY;INTERVAL=8", "2026-12-01T08:00", "every 8 hours from 2026-12-01 08:00"),
+        ("FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO", "2026-05-11T07:30", "every year in week 20 on Mon at 07:30"),
+        ("FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=10", "2026-12-01T18:00", "every week on Mon, Wed and Fri at 18:00 from 2026-12-01, 10 times"),
+        ("FREQ=MONTHLY;BYDAY=2SU", "2026-12-13T10:00", "the 2nd Sun of the month at 10:00"),
+        ("FREQ=MONTHLY;INTERVAL=3;BYDAY=-1FR", "2026-12-25T10:00", "the last Fri of every 3rd month at 10:00 from 2026-12-25"),
+        ("FREQ=MONTHLY;BYMONTHDAY=1,15,-1", "2026-12-01T09:00", "every month on the 1st, 15th and last day at 09:00"),
+        ("FREQ=DAILY;BYHOUR=8,20;UNTIL=20270101", "2026-12-01T08:00", "every day at 08:00 and 20:00, until 2027-01-01"),
+        ("FREQ=WEEKLY", "2026-12-03T12:00", "every week on Thu at 12:00"),
+        ("FREQ=YEARLY", "2027-02-14T09:00", "every year on Feb 14 at 09:00"),
+        ("FREQ=YEARLY;BYMONTH=1,7;BYDAY=1MO", "2027-01-04T09:00", "the 1st Mon of the year in Jan and Jul at 09:00"),
+        ("FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR", "2026-12-01T07:00", "every day on weekdays at 07:00"),
+        ("FREQ=MINUTELY;INTERVAL=20;BYHOUR=9,10", "2026-12-01T09:00", "every 20 minutes in hour 9 and 10 from 2026-12-01 09:00"),
+        ("RSCALE=GREGORIAN;FREQ=MONTHLY;BYMONTHDAY=31;SKIP=BACKWARD", "2026-12-31T09:00",
+         "every month on the 31st at 09:00, days that do not exist moved back"),
+    ]
+
+    @Test(arguments: cases.indices)
+    func aRuleIsSaidInWords(_ index: Int) throws {
+        let (text, start, words) = Self.cases[index]
+        let rule = try RuleSpec(start: start, rrule: text).makeRule()
+        #expect(rule.summary == words, "\(text)")
+    }
+
+    @Test func datesAddedAndRemovedAreCounted() throws {
+        let start = try #require(ISO8601.parseDateTime("2026-12-01T09:00"))
+        let set = RecurrenceSet(
+            start: start, rule: try RecurrenceRule(parsing: "FREQ=DAILY"), dates: [try #require(ISO8601.parseDateTime("2026-12-24T18:00"))],
+            exceptions: [try #require(ISO8601.parseDateTime("2026-12-25T09:00")), try #require(ISO8601.parseDateTime("2026-12-26T09:00"))])
+        #expect(set.summary == "every day at 09:00, and on 1 more date, except 2 dates")
+    }
+}
