@@ -23,6 +23,7 @@ struct PreviewCommand: ParsableCommand {
               remindctl preview --preset "Twice Monthly" --start 2026-12-20T08:00 --json
               remindctl preview --once 2026-12-24T18:00:30 --after 2026-12-01T00:00:00Z
               remindctl preview --rrule 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1' --start 2026-12-01T09:00
+              remindctl preview --every 8h --start 2026-12-01T08:00
 
             --rrule takes an RFC 5545 recurrence rule, with --start as its DTSTART (the first instance, \
             whether or not it matches the rule, as the RFC says) and --tz as its TZID; --count and --after \

@@ -83,6 +83,7 @@ struct AddCommand: ParsableCommand {
               remindctl add "Call mum" --once 2026-12-24T18:00
               remindctl add Rent --rrule 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1' --start 2026-12-31T09:00
               remindctl add Tea --in 20m
+              remindctl add Amoxicillin --every 8h --start 2026-12-01T08:00
               remindctl add Pills --daily --at 08:00 --repeat 10m --repeat-max 3 --window 2h
               remindctl add Pills --daily --at 08:00 --exec '/usr/bin/notify-send Pills'
             """

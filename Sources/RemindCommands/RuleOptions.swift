@@ -19,7 +19,7 @@ struct RuleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Month and day each year, e.g. 12-24 (02-29 fires on 28 Feb in common years).", valueName: "MM-DD"))
     var yearly: String?
 
-    @Option(help: ArgumentHelp("Every N days or weeks from --start: 3d, 2w.", valueName: "interval"))
+    @Option(help: ArgumentHelp("Every N days or weeks from --start (3d, 2w), or hours and minutes from --start's time (8h, 30m, 2h30m).", valueName: "interval"))
     var every: String?
 
     @Option(help: ArgumentHelp("A preset: \(Preset.allCases.map(\.rawValue).joined(separator: ", ")). Times come from --start.", valueName: "name"),

@@ -62,8 +62,8 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             (result.daily, result.weekly, result.monthly, result.monthlyOn) = (change.daily, change.weekly, change.monthly, change.monthlyOn)
             (result.yearly, result.every, result.preset, result.once) = (change.yearly, change.every, change.preset, change.once)
             result.rrule = change.rrule
-            // An RFC 5545 rule names its own times: times of the kind it replaces go (and come back with --at).
-            if change.rrule != nil { result.at = nil }
+            // An RFC 5545 rule and --every 8h name their own times: times of the kind they replace go.
+            if change.rrule != nil || change.every.map({ !Self.countsDaysOrWeeks($0) }) == true { result.at = nil }
         }
         if change.once != nil { (result.at, result.start, result.until, result.skip) = (nil, nil, nil, nil) }
         if let at = change.at { result.at = at }
@@ -155,6 +155,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         }
 
         if let rrule { return try recurrenceRule(rrule, start: startDateTime, until: untilDate, skip: skipDates) }
+        if let every, !Self.countsDaysOrWeeks(every) { return try everyFewHours(every) }
 
         let times = try parseTimes()
         if daily == true { return rule(.daily, times) }
@@ -199,7 +200,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     ) throws(RuleSpecError) -> ReminderRule {
         let unit = text.last.map { Character($0.lowercased()) }
         guard let n = Int(text.dropLast()), (1...3660).contains(n), unit == "d" || unit == "w" else {
-            throw RuleSpecError("invalid --every '\(text)': write a number of days or weeks, e.g. --every 3d or --every 2w --weekly sun")
+            throw RuleSpecError("invalid --every '\(text)': write a number of days or weeks (--every 3d, --every 2w --weekly sun) or hours and minutes (--every 8h, --every 2h30m)")
         }
         guard let anchor = start.flatMap({ _ in self.startDate }) else {
             throw RuleSpecError("--every \(text) counts from a first day: add --start 2026-12-01")
@@ -227,6 +228,30 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         let rule: RecurrenceRule
         do { rule = try RecurrenceRule(parsing: text) } catch { throw RuleSpecError("invalid --rrule: \(error.message)") }
         return ReminderRule(days: .recurrence(RecurrenceSet(start: start, rule: rule)), times: [], start: start, until: until, skip: skip)
+    }
+
+    /// `--every 8h`, `30m`, `2h30m`: an RFC 5545 `FREQ=HOURLY` (or `MINUTELY`) rule from `--start`'s date-time,
+    /// stepping on the wall clock (08:00, 16:00, 00:00 stay so across DST changes, as RRULEs do).
+    private func everyFewHours(_ text: String) throws(RuleSpecError) -> ReminderRule {
+        guard let seconds = WindowLength.seconds(text.lowercased(), in: 600...(366 * 86400)), seconds % 60 == 0 else {
+            throw RuleSpecError("invalid --every '\(text)': write a number of days or weeks (--every 3d, --every 2w --weekly sun) or hours and minutes from 10m up (--every 8h, --every 30m, --every 2h30m)")
+        }
+        guard at == nil, weekly == nil else {
+            throw RuleSpecError("--every \(text) counts from --start's time, without --at or --weekly: write --every \(text) --start 2026-12-01T08:00")
+        }
+        guard let start, ISO8601.parseDateTime(start) != nil else {
+            throw RuleSpecError("--every \(text) counts from a first date-time: add --start 2026-12-01T08:00")
+        }
+        let minutes = seconds / 60
+        let rule = minutes % 60 == 0 ? "FREQ=HOURLY;INTERVAL=\(minutes / 60)" : "FREQ=MINUTELY;INTERVAL=\(minutes)"
+        var spec = self
+        (spec.every, spec.rrule) = (nil, rule)
+        return try spec.makeRule()
+    }
+
+    /// Whether an `--every` value is days or weeks (`3d`, `2w`), not hours and minutes.
+    private static func countsDaysOrWeeks(_ every: String) -> Bool {
+        every.last.map { "dDwW".contains($0) } ?? false
     }
 
     private var startDate: LocalDate? {

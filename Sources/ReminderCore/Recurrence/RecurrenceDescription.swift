@@ -48,6 +48,7 @@ extension RecurrenceRule {
             text = chosen + (interval == 1 ? " of the \(period)" : " of every \(Self.ordinal(interval)) \(period)")
         } else {
             text = interval == 1 ? "every \(unit)" : "every \(interval) \(unit)s"
+            if frequency == .minutely && interval > 60 { text = "every \(interval / 60)h\(interval % 60)m" }  // --every 2h30m
             text += dayWords(start: start)
         }
         if !byMonth.isEmpty { text += " in " + Self.list(byMonth.map { Self.monthNames[$0 - 1] }) }
