@@ -49,8 +49,10 @@ struct PreviewCommand: ParsableCommand {
         guard count >= 1 else { throw CLIError("invalid --count \(count): give a number of firings of 1 or more, e.g. --count 10") }
         let environment = CommandContext.current.environment
         let database = TimeZoneDatabase.system(environment: environment)
-        let zone = try loadZone(tz ?? database.systemZoneName(environment: environment), from: database)
         let reminderRule = try rule.makeRule()
+        let named: String?
+        do throws(RuleSpecError) { named = try reminderRule.zoneName(given: tz) } catch { throw CLIError(error.message) }
+        let zone = try loadZone(named ?? database.systemZoneName(environment: environment), from: database)
         let start = try parseAfter(in: zone)
         let firings = reminderRule.occurrences(after: start, count: count, in: zone).map { firing in
             Line(slot: firing.slotID(reminderID: "preview"), instant: firing.instant, offset: firing.offsetSeconds,

@@ -107,10 +107,12 @@ struct AddCommand: ParsableCommand {
         let relative = try rule.relativeSeconds() != nil
         let zone = try RuleOptions.zone(named: tz)
         let spec = try rule.spec(now: CommandContext.current.now(), zone: zone)
-        do throws(RuleSpecError) { _ = try spec.makeRule() } catch { throw CLIError(error.message) }  // as the daemon will, before connecting
+        // As the daemon will, before connecting; a calendar expression's zone is the reminder's.
+        let named: String?
+        do throws(RuleSpecError) { named = try spec.makeRule().zoneName(given: tz) } catch { throw CLIError(error.message) }
         try checkWindow(window)
         try delivery.validate(adding: true)
-        var timeZone = relative ? (tz ?? zone.identifier) : tz
+        var timeZone = relative ? (tz ?? zone.identifier) : named
         var zoneNote: String?
         if timeZone == nil {
             // Times typed are read in the user's zone: where remindd follows another, the reminder keeps the user's.

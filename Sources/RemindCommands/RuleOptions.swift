@@ -35,6 +35,9 @@ struct RuleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("An RFC 5545 recurrence rule, e.g. 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', from --start (its DTSTART).", valueName: "rule"))
     var rrule: String?
 
+    @Option(name: .customLong("on-calendar"), help: ArgumentHelp("A systemd calendar expression, e.g. 'Mon..Fri *-*-* 09:00' or '*-*~01 18:00' (see systemd.time(7)).", valueName: "expression"))
+    var onCalendar: String?
+
     @Option(help: ArgumentHelp("Times of day, e.g. 08:00,20:00.", valueName: "times"))
     var at: String?
 
@@ -50,7 +53,8 @@ struct RuleOptions: ParsableArguments {
     var spec: RuleSpec {
         RuleSpec(
             daily: daily ? true : nil, weekly: weekly, monthly: monthly, monthlyOn: monthlyOn, yearly: yearly,
-            every: every, preset: preset, once: once, at: at, start: start, until: until, skip: skip, rrule: rrule)
+            every: every, preset: preset, once: once, at: at, start: start, until: until, skip: skip, rrule: rrule,
+            onCalendar: onCalendar)
     }
 
     /// How far from now the one-shot is (`--in 20m`, `--once +20m`), or nil when it is not given that way.

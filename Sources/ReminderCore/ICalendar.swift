@@ -45,6 +45,7 @@ public enum ICalendar {
     /// event with its DTSTART, RRULE and RDATEs as given.
     static func events(_ reminder: Reminder, now: Instant) -> [String] {
         if case .recurrence(let set) = reminder.rule.days { return recurrenceEvent(reminder, set, now: now) }
+        if case .calendar(let expression) = reminder.rule.days { return calendarEvent(reminder, expression, now: now) }
         var events: [String] = []
         for time in reminder.rule.times {
             for (index, recurrence) in recurrences(reminder.rule.days).enumerated() {
@@ -79,13 +80,34 @@ public enum ICalendar {
             event.append(text.uppercased().hasPrefix("RRULE:") ? text : "RRULE:" + text)
         }
         event += set.dates.map { "RDATE\(zoneParameter(reminder)):\(local($0))" }
+        return event + exclusions(reminder, plus: set.exceptions, from: set.start) + eventTail(reminder)
+    }
+
+    /// A calendar expression's event: from its next firing, as the RRULE it converts to (with its own text in
+    /// `X-REMINDD-ONCALENDAR`); years that are no unbroken run, as RDATEs of the next 100 firings.
+    private static func calendarEvent(_ reminder: Reminder, _ expression: CalendarExpression, now: Instant) -> [String] {
+        let firings = reminder.rule.occurrences(after: now.adding(seconds: -1), count: expression.recurrenceRule == nil ? 100 : 1, in: reminder.zone)
+        guard let first = firings.first else { return [] }
+        let start = LocalDateTime(date: first.scheduledDate, time: first.scheduledTime)
+        var event = eventHead(reminder, uid: "reminder-\(reminder.id)@remindd", start: start, now: now)
+        if let rule = expression.recurrenceRule {
+            event.append("RRULE:" + rule)
+        } else {
+            event += firings.dropFirst().map { "RDATE\(zoneParameter(reminder)):\(local(LocalDateTime(date: $0.scheduledDate, time: $0.scheduledTime)))" }
+        }
+        event.append("X-REMINDD-ONCALENDAR:" + text(expression.normalized))
+        return event + exclusions(reminder, from: start) + eventTail(reminder)
+    }
+
+    /// EXDATEs, from `start` on, for the firings on the rule's skipped days, those skipped ahead, and `more`
+    /// (an RFC 5545 rule's own EXDATEs).
+    private static func exclusions(_ reminder: Reminder, plus more: Set<LocalDateTime> = [], from start: LocalDateTime) -> [String] {
         let unskipped = ReminderRule(days: reminder.rule.days, times: [], start: reminder.rule.start)
         let onSkippedDays = reminder.rule.skippedDayNumbers.flatMap { day in
-            unskipped.occurrences(on: LocalDate(dayNumber: day), in: reminder.zone).map { $0.localDateTime }
+            unskipped.occurrences(on: LocalDate(dayNumber: day), in: reminder.zone).map(\.localDateTime)
         }
-        let excluded = Set(set.exceptions).union(onSkippedDays).union(reminder.skipped.map { reminder.zone.localDateTime(at: $0) })
-        event += excluded.sorted().map { "EXDATE\(zoneParameter(reminder)):\(local($0))" }
-        return event + eventTail(reminder)
+        let excluded = more.union(onSkippedDays).union(reminder.skipped.map { reminder.zone.localDateTime(at: $0) })
+        return excluded.filter { $0 >= start }.sorted().map { "EXDATE\(zoneParameter(reminder)):\(local($0))" }
     }
 
     private static func eventHead(_ reminder: Reminder, uid: String, start: LocalDateTime, now: Instant) -> [String] {
@@ -122,6 +144,7 @@ public enum ICalendar {
         case .everyWeeks(let interval, let set): return [("FREQ=WEEKLY;INTERVAL=\(interval);BYDAY=\(byDay(set));WKST=MO", days)]
         case .once: return [(nil, days)]
         case .recurrence: return []  // written as one event of its own (recurrenceEvent)
+        case .calendar: return []  // not said in RFC 5545 (see calendar(_:now:years:))
         }
     }
 

@@ -41,7 +41,11 @@ extension ReminderRule {
     /// the candidate days wins. Identical instants (two slots shifted or clamped together) fire once,
     /// as the first slot.
     public func nextOccurrence(after: Instant, in zone: TimeZoneRules) -> Occurrence? {
-        if case .recurrence(let set) = days { return nextInstance(of: set, after: after, in: zone) }
+        switch days {
+        case .recurrence(let set): return nextInstance(after: after, in: zone) { set.nextInstance(after: $0, in: zone).map { ($0.local, $0.instant) } }
+        case .calendar(let expression): return nextInstance(after: after, in: zone) { expression.next(after: $0, in: zone) }
+        default: break
+        }
         guard let first = times.first, let last = times.last else { return nil }
         let after64 = after.secondsSinceEpoch
         let maxOffset = Int64(zone.maximumOffset)
@@ -114,10 +118,13 @@ extension ReminderRule {
         return result
     }
 
-    /// The next instance of an RFC 5545 recurrence that is not on a skipped day, within `until`.
-    private func nextInstance(of set: RecurrenceSet, after: Instant, in zone: TimeZoneRules) -> Occurrence? {
+    /// The next instance of an RFC 5545 recurrence or a calendar expression (`next`) that is not on a skipped
+    /// day, within `until`.
+    private func nextInstance(
+        after: Instant, in zone: TimeZoneRules, _ next: (Instant) -> (local: LocalDateTime, instant: Instant)?
+    ) -> Occurrence? {
         var cursor = after
-        while let instance = set.nextInstance(after: cursor, in: zone) {
+        while let instance = next(cursor) {
             let day = instance.local.date.dayNumber
             if let until, day > until.dayNumber { return nil }
             if !isSkipped(dayNumber: day) {
@@ -209,12 +216,12 @@ extension DaySelector {
         case .once(let date):
             let target = date.dayNumber
             return target >= day ? target : nil
-        case .recurrence:
-            return nil  // its instances come from the set, with their times (see ReminderRule.nextOccurrence)
+        case .recurrence, .calendar:
+            return nil  // their instances come with their times (see ReminderRule.nextOccurrence)
         }
     }
 
-    /// The slot-id part that names the day: empty for daily, `w2-`, `d31-`, `dlast-`, `m2sun-`, `y0229-`, `e3d-`, `e2w-w1-`, `once-20261224-`, `r20261224-`.
+    /// The slot-id part that names the day: empty for daily, `w2-`, `d31-`, `dlast-`, `m2sun-`, `y0229-`, `e3d-`, `e2w-w1-`, `once-20261224-`, `r20261224-`, `c20261224-`.
     func slotPrefix(for date: LocalDate) -> String {
         switch self {
         case .daily:
@@ -237,6 +244,8 @@ extension DaySelector {
             return "once-" + ISO8601.pad(date.year, 4) + ISO8601.pad(date.month, 2) + ISO8601.pad(date.day, 2) + "-"
         case .recurrence:
             return "r" + ISO8601.pad(date.year, 4) + ISO8601.pad(date.month, 2) + ISO8601.pad(date.day, 2) + "-"
+        case .calendar:
+            return "c" + ISO8601.pad(date.year, 4) + ISO8601.pad(date.month, 2) + ISO8601.pad(date.day, 2) + "-"
         }
     }
 

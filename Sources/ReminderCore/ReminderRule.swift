@@ -62,10 +62,22 @@ public struct ReminderRule: Hashable, Sendable {
 
     /// A short human description: `daily 08:00, 20:00`, `weekly Sun 09:00`, `Twice Monthly`.
     public var summary: String {
-        if case .recurrence = days { return days.summary }
+        if times.isEmpty { return days.summary }  // a recurrence or a calendar expression
         let at = times.map(\.description).joined(separator: ", ")
         if let preset { return "\(preset.rawValue.lowercased()), \(at)" }
         return "\(days.summary) \(at)"
+    }
+}
+
+extension ReminderRule {
+    /// The reminder's zone when `given` (its `--tz`, nil or empty: none) is given: a calendar expression's own
+    /// zone (`Sat 10:00 Europe/Berlin`) is the reminder's, and another one given with it is refused.
+    public func zoneName(given: String?) throws(RuleSpecError) -> String? {
+        guard case .calendar(let expression) = days, let named = expression.zone?.name else { return given }
+        if let given, !given.isEmpty, given != named {
+            throw RuleSpecError("the expression names the zone \(named) but the time zone given is \(given): give one of them")
+        }
+        return named
     }
 }
 
@@ -117,6 +129,9 @@ public enum DaySelector: Hashable, Sendable {
     /// An RFC 5545 recurrence (RRULE, RDATE, EXDATE from its DTSTART), which names its own times of day: a rule
     /// with it has no `times`, and its instances come from the set (see ``ReminderRule/nextOccurrence(after:in:)``).
     case recurrence(RecurrenceSet)
+    /// A systemd calendar expression (`OnCalendar=`), which names its own times too; its zone, if it names
+    /// one, is the reminder's.
+    case calendar(CalendarExpression)
 
     /// `daily`, `weekly Mon, Thu`, `monthly 1, 15, last`, `every 3 days` ...
     public var summary: String {
@@ -131,6 +146,7 @@ public enum DaySelector: Hashable, Sendable {
         case .everyWeeks(let n, let set): return "every \(n) weeks \(set)"
         case .once(let date): return "once \(date)"
         case .recurrence(let set): return set.summary
+        case .calendar(let expression): return "on calendar \(expression.normalized)"
         }
     }
 }

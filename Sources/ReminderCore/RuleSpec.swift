@@ -29,11 +29,14 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     public var skip: String?
     /// An RFC 5545 recurrence rule, `FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1`, from `start` (its DTSTART).
     public var rrule: String?
+    /// A systemd calendar expression: `Mon..Fri *-*-* 09:00`, `*-*~01 18:00 Europe/Berlin`.
+    public var onCalendar: String?
 
     public init(
         daily: Bool? = nil, weekly: String? = nil, monthly: String? = nil, monthlyOn: String? = nil,
         yearly: String? = nil, every: String? = nil, preset: String? = nil, once: String? = nil, at: String? = nil,
-        start: String? = nil, until: String? = nil, skip: String? = nil, rrule: String? = nil
+        start: String? = nil, until: String? = nil, skip: String? = nil, rrule: String? = nil,
+        onCalendar: String? = nil
     ) {
         self.daily = daily
         self.weekly = weekly
@@ -48,6 +51,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         self.until = until
         self.skip = skip
         self.rrule = rrule
+        self.onCalendar = onCalendar
     }
 
     /// Validates the spec and builds the rule.
@@ -57,13 +61,15 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     public func updated(by change: RuleSpec) -> RuleSpec {
         var result = self
         let changesKind = change.daily != nil || change.weekly != nil || change.monthly != nil || change.monthlyOn != nil
-            || change.yearly != nil || change.every != nil || change.preset != nil || change.once != nil || change.rrule != nil
+            || change.yearly != nil || change.every != nil || change.preset != nil || change.once != nil || change.rrule != nil || change.onCalendar != nil
         if changesKind {
             (result.daily, result.weekly, result.monthly, result.monthlyOn) = (change.daily, change.weekly, change.monthly, change.monthlyOn)
             (result.yearly, result.every, result.preset, result.once) = (change.yearly, change.every, change.preset, change.once)
-            result.rrule = change.rrule
-            // An RFC 5545 rule and --every 8h name their own times: times of the kind they replace go.
-            if change.rrule != nil || change.every.map({ !Self.countsDaysOrWeeks($0) }) == true { result.at = nil }
+            (result.rrule, result.onCalendar) = (change.rrule, change.onCalendar)
+            // An RFC 5545 rule, a calendar expression and --every 8h name their own times: times of the kind
+            // they replace go (so do the start and the end of a calendar expression, which has its own).
+            if change.rrule != nil || change.onCalendar != nil || change.every.map({ !Self.countsDaysOrWeeks($0) }) == true { result.at = nil }
+            if change.onCalendar != nil { (result.start, result.until) = (nil, nil) }
         }
         if change.once != nil { (result.at, result.start, result.until, result.skip) = (nil, nil, nil, nil) }
         if let at = change.at { result.at = at }
@@ -77,14 +83,14 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         let kinds: [(String, Bool)] = [
             ("--daily", daily == true), ("--monthly", monthly != nil), ("--monthly-on", monthlyOn != nil),
             ("--yearly", yearly != nil), ("--preset", preset != nil), ("--once", once != nil),
-            ("--every", every != nil), ("--rrule", rrule != nil),
+            ("--every", every != nil), ("--rrule", rrule != nil), ("--on-calendar", onCalendar != nil),
             // --weekly is a kind of its own, or the weekdays of --every Nw.
             ("--weekly", weekly != nil && every == nil),
         ]
         let given = kinds.filter(\.1).map(\.0)
         guard given.count == 1 else {
             if given.isEmpty {
-                throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\", --once 2026-12-24T18:00 or --rrule FREQ=DAILY --start 2026-12-01T08:00")
+                throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\", --once 2026-12-24T18:00, --rrule FREQ=DAILY --start 2026-12-01T08:00 or --on-calendar 'Mon..Fri 09:00'")
             }
             throw RuleSpecError("\(given.joined(separator: " and ")) cannot be combined: give one schedule per reminder")
         }
@@ -155,6 +161,16 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         }
 
         if let rrule { return try recurrenceRule(rrule, start: startDateTime, until: untilDate, skip: skipDates) }
+        if let onCalendar {
+            guard at == nil, start == nil, until == nil else {
+                throw RuleSpecError("--on-calendar says the days and times itself: give it without --at, --start and --until (years and dates go in the expression, e.g. '2027-*-* 09:00')")
+            }
+            do {
+                return ReminderRule(days: .calendar(try CalendarExpression(parsing: onCalendar)), times: [], skip: skipDates)
+            } catch {
+                throw RuleSpecError("invalid --on-calendar: \(error.message)")
+            }
+        }
         if let every, !Self.countsDaysOrWeeks(every) { return try everyFewHours(every) }
 
         let times = try parseTimes()

@@ -49,4 +49,21 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("EXDATE") } == ["EXDATE;TZID=Europe/Berlin:20261231T090000"])
         #expect(lines.filter { $0 == "BEGIN:VEVENT" }.count == 1)
     }
+
+    /// A calendar expression goes out as the RRULE it converts to: expanded by remindd's RFC 5545 core from the
+    /// event's DTSTART, it gives the expression's own firings.
+    @Test(arguments: ["Mon..Fri *-*-* 09:00", "*-*~01 18:00", "*-*~01..03 07:30", "Sat,Sun *-01,07-1..7 10:00", "*:0/20", "quarterly",
+                      "2027..2028-*-15 12:00", "*-*-* 08,20:00:00/30"])
+    func aCalendarExpressionIsWrittenAsTheRRuleItMeans(_ text: String) throws {
+        let berlin = try zone("Europe/Berlin")
+        let rule = try RuleSpec(onCalendar: text).makeRule()
+        let now = instant("2026-11-22T07:45:00Z")
+        let calendar = ICalendar.calendar([ICalendar.Reminder(id: 3, name: "Plants", rule: rule, zoneName: "Europe/Berlin", zone: berlin)], now: now)
+        let lines = calendar.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
+        let rrule = try #require(lines.first { $0.hasPrefix("RRULE:") })
+        let start = try #require(lines.first { $0.hasPrefix("DTSTART;TZID=Europe/Berlin:") }.flatMap { ICalendarTime.dateTime(String($0.split(separator: ":")[1])) })
+        #expect(lines.contains("X-REMINDD-ONCALENDAR:" + ICalendar.text(try CalendarExpression(parsing: text).normalized)))
+        let expanded = RecurrenceSet(start: start, rule: try RecurrenceRule(parsing: rrule)).instances(after: now, count: 40, in: berlin).map(\.instant)
+        #expect(expanded == rule.occurrences(after: now, count: 40, in: berlin).map(\.instant), "\(rrule)")
+    }
 }

@@ -6,8 +6,9 @@ import VarlinkProtocol
 @testable import ReminderDaemon
 @testable import ReminderDaemonTesting
 
-/// Reminders whose rule is an RFC 5545 RRULE (`remindctl add NAME --rrule ... --start ...`), on a manual clock.
-@Suite("RRULE reminders")
+/// Reminders whose rule is an RFC 5545 RRULE (`add NAME --rrule ... --start ...`) or a systemd calendar
+/// expression (`add NAME --on-calendar ...`), on a manual clock.
+@Suite("RRULE and OnCalendar reminders")
 struct RecurrenceReminderTests {
     /// "The last weekday of the month", which remindd's own flags cannot say: stored, listed in words, and
     /// fired at each instance the rule gives, in the reminder's zone.
@@ -68,5 +69,22 @@ struct RecurrenceReminderTests {
         #expect(error.map { "\($0)".contains(message) } == true, "\(String(describing: error))")
         let listed = try await daemon.call(Reminders.List.self, .init()).reminders
         #expect(!listed.contains { $0.name == "Bad" })
+    }
+
+    /// `--on-calendar` with a zone at its end: the zone is the reminder's; another --tz with it is refused.
+    @Test func aCalendarExpressionsZoneIsTheReminders() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T00:00:00Z"))
+        let added = try await daemon.add("Plants", ["onCalendar": "Sat 10:00 Europe/Berlin"])
+        #expect(added.timeZone == "Europe/Berlin")
+        #expect(added.summary == "on calendar Sat *-*-* 10:00:00 Europe/Berlin")
+        #expect(added.next?.local == "2026-12-05T10:00:00+01:00")
+        #expect(added.next?.slot == "reminder-\(added.id)-c20261205-10-00")
+        await daemon.advance(to: instant("2026-12-13T00:00:00Z"))
+        #expect(daemon.firings(of: "Plants").map(\.scheduled) == ["2026-12-05T09:00:00Z", "2026-12-12T09:00:00Z"].map(instant))
+
+        let error = await #expect(throws: VarlinkError.self) {
+            try await daemon.add("Clash", ["onCalendar": "Sat 10:00 Europe/Berlin"], timeZone: "Asia/Tokyo")
+        }
+        #expect(error.map { "\($0)".contains("names the zone Europe/Berlin but the time zone given is Asia/Tokyo") } == true)
     }
 }

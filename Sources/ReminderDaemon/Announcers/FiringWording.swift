@@ -15,6 +15,7 @@ enum FiringWording {
         case .everyWeeks(let n, _): return "every \(n) weeks"
         case .once: return "once"
         case .recurrence(let set): return set.rule?.howOften ?? "once"
+        case .calendar: return "on calendar"
         }
     }
 

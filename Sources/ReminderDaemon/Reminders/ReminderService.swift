@@ -68,6 +68,7 @@ struct ReminderService: Sendable {
         let now = context.clock.now()
         let trimmed = try Self.checkedName(name)
         let rule = try Self.rule(spec)
+        let timeZone = try Self.zoneName(timeZone, of: rule)
         let zone = try context.zone(named: timeZone)
         try Self.checkFires(rule, spec, zone: zone, now: now)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
@@ -91,8 +92,11 @@ struct ReminderService: Sendable {
             _ = try Self.rule(spec)
             reminder.rule = spec
         }
-        if let timeZone {
-            reminder.timeZone = timeZone.isEmpty ? nil : timeZone
+        if let timeZone { reminder.timeZone = timeZone.isEmpty ? nil : timeZone }
+        if spec != nil || timeZone != nil {
+            // A calendar expression's own zone is the reminder's, unless this update gives another.
+            let named = try Self.zoneName(timeZone, of: try Self.rule(reminder.rule))
+            if named != timeZone { reminder.timeZone = named }
             _ = try context.zone(named: reminder.timeZone)
         }
         if spec != nil || timeZone != nil {
@@ -181,7 +185,7 @@ struct ReminderService: Sendable {
     func preview(rule spec: RuleSpec, timeZone: String?, after: String?, count: Int) throws(ServiceError) -> [FiringValue] {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
         let rule = try Self.rule(spec)
-        let zone = try context.zone(named: timeZone)
+        let zone = try context.zone(named: try Self.zoneName(timeZone, of: rule))
         let now = context.clock.now()
         let start = try after.map { text throws(ServiceError) in try Self.instant(text, parameter: "after", now: now, zone: zone) } ?? now
         return rule.occurrences(after: start, count: count, in: zone).map { FiringValue(reminderID: 0, name: "preview", occurrence: $0) }
@@ -486,6 +490,10 @@ struct ReminderService: Sendable {
             throw .invalidInput(parameter: "window", message: "invalid window '\(text)': write \(WindowLength.forms)")
         }
         return seconds
+    }
+
+    private static func zoneName(_ given: String?, of rule: ReminderRule) throws(ServiceError) -> String? {
+        do { return try rule.zoneName(given: given) } catch { throw .invalidRule(error.message) }
     }
 
     private static func rule(_ spec: RuleSpec) throws(ServiceError) -> ReminderRule {

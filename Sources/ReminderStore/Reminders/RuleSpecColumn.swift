@@ -34,6 +34,7 @@ enum RuleSpecColumn {
                 case ("until", .string(let v)): spec.until = v
                 case ("skip", .string(let v)): spec.skip = v
                 case ("rrule", .string(let v)): spec.rrule = v
+                case ("onCalendar", .string(let v)): spec.onCalendar = v
                 case (_, .null): continue
                 default: return try JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8))
                 }
