@@ -212,7 +212,7 @@ public struct CalendarExpression: Hashable, Sendable {
         for item in items ?? [] {
             let shown = item.step > 0 ? "\(item.start)\(item.stop >= 0 ? "..\(item.stop)" : "")/\(item.step)" : "\(item.start)"
             guard (bounds.lowerBound...upper).contains(item.start), item.stop < 0 || (bounds.lowerBound...upper).contains(item.stop) else {
-                throw RecurrenceError("\(name) \(shown) is out of range: a \(name) is \(bounds.lowerBound) to \(upper)\(fromEnd ? " days from the month's end" : "")")
+                throw RecurrenceError("\(name) \(shown) is out of range: \(name == "hour" ? "an" : "a") \(name) is \(bounds.lowerBound) to \(upper)\(fromEnd ? " days from the month's end" : "")")
             }
             guard item.step <= upper - bounds.lowerBound else { throw RecurrenceError("\(name) \(shown): the step \(item.step) is longer than a \(name)'s range") }
             let fits = item.stop >= 0 ? item.start + item.step <= item.stop
