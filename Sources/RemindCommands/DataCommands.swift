@@ -114,6 +114,14 @@ struct ImportCommand: ParsableCommand {
             (reminders by name, everything else by its values) and says what it added. A damaged file, or one \
             from a newer remindd, is refused and nothing changes.
 
+            With --format ics: an iCalendar file, as Thunderbird, Evolution, khal, todoman, Google or Outlook \
+            write them. Each alarm (VALARM) of each event and to-do becomes a reminder at the alarm's instants: \
+            triggers before or after the start or the end, absolute ones, REPEAT, the event's RRULE, RDATE, \
+            EXDATE, and the RECURRENCE-ID overrides that move or cancel one instance. With --all, an event \
+            without an alarm becomes one at its start. What was left out (cancelled, no date, every alarm past) \
+            or changed is listed with its line. A file that cannot be read is refused with its line, and \
+            nothing is imported.
+
             With --from loop: the folder of Loop Habit Tracker's CSV export (unzipped), or its SQLite backup \
             (.db). Each habit becomes a reminder (on its reminder's days and time; without one, disabled), each \
             day done a log at noon, each day skipped with nothing done a rest day; what has no equivalent is \
@@ -128,12 +136,18 @@ struct ImportCommand: ParsableCommand {
               ssh old-laptop remindctl export | remindctl import - --merge
               remindctl import --from loop "Loop Habits Backup 2026-11-22.db"
               remindctl import --from loop ./loop-csv
+              remindctl import --format ics ~/Downloads/calendar.ics
+              remindctl import --format ics --all work.ics
             """)
 
     enum Source: String, ExpressibleByArgument, CaseIterable { case remindd, loop }
 
     @Argument(help: "The backup file, - for standard input (or Loop's folder or .db).", completion: .file()) var file: String
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, ics }
+
     @Option(help: "remindd (a backup, the default) or loop (Loop Habit Tracker).") var from: Source = .remindd
+    @Option(help: "json (a remindd backup, the default) or ics (an iCalendar file).") var format: Format = .json
+    @Flag(help: "With --format ics: also events and to-dos without an alarm, reminded at their start.") var all = false
     @Flag(help: "Add to a store that already holds data, skipping what is already there.") var merge = false
     @Flag(help: "Print what was imported as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -143,9 +157,12 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         if from == .loop && merge { throw ValidationError("--merge goes with a remindd backup; a Loop import always adds") }
+        if format == .ics && (from == .loop || merge) { throw ValidationError("--format ics reads a calendar file: give it without --from loop and --merge") }
+        if all && format != .ics { throw ValidationError("--all goes with --format ics") }
     }
 
     func run() throws {
+        if format == .ics { return try importCalendar() }
         if from == .loop {
             let reply = try connection.withConnection { daemon in
                 try daemon.call(Backup.ImportLoop.self, .init(upload: try FileUpload.send(file, folders: true, over: daemon), label: label))
@@ -165,6 +182,23 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
+
+extension ImportCommand {
+    /// `--format ics`: the reminders added, then what was left out or changed.
+    private func importCalendar() throws {
+        let reply = try connection.withConnection { daemon in
+            try daemon.call(Backup.ImportCalendar.self, .init(upload: try FileUpload.send(file, folders: false, over: daemon), label: label, all: all ? true : nil))
+        }
+        if json { return try out.json(reply) }
+        out.print(reply.reminders.isEmpty ? "Nothing imported from \(label)." : "Imported \(plural(reply.reminders.count, "reminder")) from \(label):")
+        out.table(["ID", "NAME", "SCHEDULE", "NEXT"], reply.reminders.map { [String($0.id), $0.name, $0.summary, $0.next.map { out.time($0) } ?? "-"] })
+        if !reply.leftOut.isEmpty {
+            out.print("Not imported:")
+            for line in reply.leftOut { out.print("  " + line) }
+        }
+        for note in reply.notes { out.print("Note: " + note) }
+    }
+}
 
 /// A backup's tables as CSV rows: local times with offsets in each row's zone, one header row.
 struct CSVExport {

@@ -80,7 +80,7 @@ public enum ICalendar {
             event.append(text.uppercased().hasPrefix("RRULE:") ? text : "RRULE:" + text)
         }
         event += set.dates.map { "RDATE\(zoneParameter(reminder)):\(local($0))" }
-        return event + exclusions(reminder, plus: set.exceptions, from: set.start) + eventTail(reminder)
+        return event + exclusions(reminder, plus: set.exceptions, from: set.start) + eventTail(reminder, trigger: set.alarm)
     }
 
     /// A calendar expression's event: from its next firing, as the RRULE it converts to (with its own text in
@@ -114,9 +114,9 @@ public enum ICalendar {
         ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:\(utc(now))", "SUMMARY:\(text(reminder.name))", "DTSTART\(zoneParameter(reminder)):\(local(start))"]
     }
 
-    /// The alarm at the event's start, and its end.
-    private static func eventTail(_ reminder: Reminder) -> [String] {
-        ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(text(reminder.name))", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT"]
+    /// The alarm (at the event's start, or `trigger` from it), and the event's end.
+    private static func eventTail(_ reminder: Reminder, trigger: AlarmOffset = .zero) -> [String] {
+        ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(text(reminder.name))", "TRIGGER:\(trigger.text)", "END:VALARM", "END:VEVENT"]
     }
 
     /// The RRULEs that together give a day selector's days (nil: once), with the selector each one stands for.

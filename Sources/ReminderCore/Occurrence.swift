@@ -42,7 +42,7 @@ extension ReminderRule {
     /// as the first slot.
     public func nextOccurrence(after: Instant, in zone: TimeZoneRules) -> Occurrence? {
         switch days {
-        case .recurrence(let set): return nextInstance(after: after, in: zone) { set.nextInstance(after: $0, in: zone).map { ($0.local, $0.instant) } }
+        case .recurrence(let set): return nextInstance(after: after, in: zone) { set.nextAlarm(after: $0, in: zone) }
         case .calendar(let expression): return nextInstance(after: after, in: zone) { expression.next(after: $0, in: zone) }
         default: break
         }

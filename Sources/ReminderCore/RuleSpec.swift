@@ -31,12 +31,18 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     public var rrule: String?
     /// A systemd calendar expression: `Mon..Fri *-*-* 09:00`, `*-*~01 18:00 Europe/Berlin`.
     public var onCalendar: String?
+    /// With `rrule` (from an imported calendar file): more instances (RDATE) and instances left out (EXDATE),
+    /// as local date-times `2026-12-24T18:00,2026-12-31T18:00`; `rrule` may then be `-` (no rule, dates only).
+    public var rdate: String?
+    public var exdate: String?
+    /// With `rrule`: when the reminder fires relative to each instance, an RFC 5545 duration (`-PT15M`).
+    public var alarm: String?
 
     public init(
         daily: Bool? = nil, weekly: String? = nil, monthly: String? = nil, monthlyOn: String? = nil,
         yearly: String? = nil, every: String? = nil, preset: String? = nil, once: String? = nil, at: String? = nil,
         start: String? = nil, until: String? = nil, skip: String? = nil, rrule: String? = nil,
-        onCalendar: String? = nil
+        onCalendar: String? = nil, rdate: String? = nil, exdate: String? = nil, alarm: String? = nil
     ) {
         self.daily = daily
         self.weekly = weekly
@@ -52,6 +58,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         self.skip = skip
         self.rrule = rrule
         self.onCalendar = onCalendar
+        (self.rdate, self.exdate, self.alarm) = (rdate, exdate, alarm)
     }
 
     /// Validates the spec and builds the rule.
@@ -66,6 +73,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             (result.daily, result.weekly, result.monthly, result.monthlyOn) = (change.daily, change.weekly, change.monthly, change.monthlyOn)
             (result.yearly, result.every, result.preset, result.once) = (change.yearly, change.every, change.preset, change.once)
             (result.rrule, result.onCalendar) = (change.rrule, change.onCalendar)
+            (result.rdate, result.exdate, result.alarm) = (change.rdate, change.exdate, change.alarm)
             // An RFC 5545 rule, a calendar expression and --every 8h name their own times: times of the kind
             // they replace go (so do the start and the end of a calendar expression, which has its own).
             if change.rrule != nil || change.onCalendar != nil || change.every.map({ !Self.countsDaysOrWeeks($0) }) == true { result.at = nil }
@@ -160,6 +168,9 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             return ReminderRule(days: .once(when.date), times: [when.time], start: startDateTime, until: untilDate, skip: skipDates)
         }
 
+        guard rrule != nil || (rdate == nil && exdate == nil && alarm == nil) else {
+            throw RuleSpecError("rdate, exdate and alarm go with rrule (\"-\" for dates without a rule)")
+        }
         if let rrule { return try recurrenceRule(rrule, start: startDateTime, until: untilDate, skip: skipDates) }
         if let onCalendar {
             guard at == nil, start == nil, until == nil else {
@@ -241,9 +252,25 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         guard let start else {
             throw RuleSpecError("--rrule needs --start, its DTSTART (the first firing, and the time of day), e.g. --start 2026-12-01T09:00")
         }
-        let rule: RecurrenceRule
-        do { rule = try RecurrenceRule(parsing: text) } catch { throw RuleSpecError("invalid --rrule: \(error.message)") }
-        return ReminderRule(days: .recurrence(RecurrenceSet(start: start, rule: rule)), times: [], start: start, until: until, skip: skip)
+        var set = RecurrenceSet(start: start, rule: nil)
+        do {
+            if text != "-" { set.rule = try RecurrenceRule(parsing: text) }
+            if let alarm { set.alarm = try AlarmOffset(parsing: alarm) }
+        } catch {
+            throw RuleSpecError("invalid --rrule: \(error.message)")
+        }
+        func dates(_ list: String?, _ name: String) throws(RuleSpecError) -> [LocalDateTime] {
+            var result: [LocalDateTime] = []
+            for item in (list ?? "").split(separator: ",") {
+                guard let value = ISO8601.parseDateTime(String(item)) else { throw RuleSpecError("invalid \(name) '\(item)': write local date-times such as 2026-12-24T18:00") }
+                result.append(value)
+            }
+            guard result.count <= 10_000 else { throw RuleSpecError("\(name) lists \(result.count) dates: at most 10000") }
+            return result
+        }
+        set.dates = try dates(rdate, "rdate").sorted()
+        set.exceptions = Set(try dates(exdate, "exdate"))
+        return ReminderRule(days: .recurrence(set), times: [], start: start, until: until, skip: skip)
     }
 
     /// `--every 8h`, `30m`, `2h30m`: an RFC 5545 `FREQ=HOURLY` (or `MINUTELY`) rule from `--start`'s date-time,

@@ -48,7 +48,7 @@ public enum Catalogue {
             errors: [RemindErrors.NameTaken.self, RemindErrors.InvalidTime.self, RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),
         InterfaceDescription(
             name: Backup.interface, idl: text(PackageResources.io_remindd_Backup_varlink),
-            methods: [Backup.Export.self, Backup.Upload.self, Backup.Import.self, Backup.ImportLoop.self],
+            methods: [Backup.Export.self, Backup.Upload.self, Backup.Import.self, Backup.ImportLoop.self, Backup.ImportCalendar.self],
             errors: [RemindErrors.NameTaken.self, RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),
     ]
 

@@ -397,12 +397,31 @@ public struct RecurrenceSet: Hashable, Sendable {
     public var rule: RecurrenceRule?
     public var dates: [LocalDateTime]
     public var exceptions: Set<LocalDateTime>
+    /// When, relative to each instance, the reminder fires (a calendar event's VALARM trigger).
+    public var alarm: AlarmOffset
 
-    public init(start: LocalDateTime, rule: RecurrenceRule?, dates: [LocalDateTime] = [], exceptions: Set<LocalDateTime> = []) {
+    public init(
+        start: LocalDateTime, rule: RecurrenceRule?, dates: [LocalDateTime] = [], exceptions: Set<LocalDateTime> = [], alarm: AlarmOffset = .zero
+    ) {
         self.start = start
         self.rule = rule
         self.dates = dates.sorted()
         self.exceptions = exceptions
+        self.alarm = alarm
+    }
+
+    /// The first alarm strictly after `after`: an instance's, shifted by ``alarm``, with its local time.
+    public func nextAlarm(after: Instant, in zone: TimeZoneRules) -> (local: LocalDateTime, instant: Instant)? {
+        guard alarm != .zero else { return nextInstance(after: after, in: zone).map { ($0.local, $0.instant) } }
+        // An instance whose alarm falls after `after` lies at most the shift (and a DST change) before it.
+        let reach = Int64(abs(alarm.days)) * 86400 + Int64(abs(alarm.seconds)) + 7200
+        var cursor = after.adding(seconds: -reach)
+        while let instance = nextInstance(after: cursor, in: zone) {
+            let fires = alarm.instant(for: instance.local, in: zone)
+            if fires > after { return (zone.localDateTime(at: fires), fires) }
+            cursor = instance.instant
+        }
+        return nil
     }
 
     /// The first instance strictly after `after`, or nil when none is left.

@@ -74,6 +74,11 @@ extension BackupService {
                 try await restore(path: path, merge: p.merge ?? false)
             })
         }
+        router.on(Backup.ImportCalendar.self) { p in
+            try await reading(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in
+                try await importCalendar(path: path, label: p.label ?? path, all: p.all ?? false)
+            }
+        }
         router.on(Backup.ImportLoop.self) { p in
             try await reading(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in try await importLoop(path: path) }
         }

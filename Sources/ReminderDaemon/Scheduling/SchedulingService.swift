@@ -130,6 +130,9 @@ actor SchedulingService {
         restoreSnoozes()
         restoreOpenWindows(now: context.clock.now())
         restoreSkippedAhead(reminderID: nil, now: context.clock.now())
+        // Armed for the schedule just read: after an import (of Loop's data, of a calendar) the first new firing
+        // would otherwise wait for whatever wake-up the old schedule had, and come late.
+        replan()
         return count
     }
 

@@ -101,6 +101,43 @@ extension Backup {
         }
     }
 
+    /// Imports an iCalendar file (RFC 5545): a reminder for each alarm of each event and to-do (with `all`,
+    /// one at the start of those without), in one transaction; what was left out or changed, line by line.
+    public enum ImportCalendar: BackupMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var path: String?
+            public var upload: String?
+            /// As ``Import``'s.
+            public var label: String?
+            public var all: Bool?
+            public init(path: String? = nil, upload: String? = nil, label: String? = nil, all: Bool? = nil) {
+                (self.path, self.upload, self.label, self.all) = (path, upload, label, all)
+            }
+        }
+        /// A reminder added: its schedule in words, its zone, and its next firing (local ISO 8601).
+        public struct CalendarReminder: Codable, Sendable, Hashable {
+            public var id: Int64
+            public var name: String
+            public var summary: String
+            public var timeZone: String
+            public var next: String?
+            public init(id: Int64, name: String, summary: String, timeZone: String, next: String?) {
+                (self.id, self.name, self.summary, self.timeZone, self.next) = (id, name, summary, timeZone, next)
+            }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            /// The reminders added, each with its next firing.
+            public var reminders: [CalendarReminder]
+            /// What was imported with a change ("its ACTION:EMAIL alarm becomes a desktop reminder").
+            public var notes: [String]
+            /// What was not imported, and why.
+            public var leftOut: [String]
+            public init(reminders: [CalendarReminder], notes: [String], leftOut: [String]) {
+                (self.reminders, self.notes, self.leftOut) = (reminders, notes, leftOut)
+            }
+        }
+    }
+
     /// Imports Loop Habit Tracker's data: its CSV export (a folder) or its SQLite backup (a file).
     public enum ImportLoop: BackupMethod {
         public struct Parameters: Codable, Sendable, Hashable {

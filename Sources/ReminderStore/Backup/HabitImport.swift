@@ -9,9 +9,15 @@ public struct ImportedReminder: Sendable {
     /// When its history begins (its first day), so that the days before are not counted against it.
     public var createdAt: Instant
     public var logs: [Instant]
+    /// An IANA zone, or nil to follow the system's.
+    public var timeZone: String?
+    public var delivery: Delivery
 
-    public init(name: String, rule: RuleSpec, enabled: Bool, createdAt: Instant, logs: [Instant]) {
+    public init(
+        name: String, rule: RuleSpec, enabled: Bool, createdAt: Instant, logs: [Instant], timeZone: String? = nil, delivery: Delivery = Delivery()
+    ) {
         (self.name, self.rule, self.enabled, self.createdAt, self.logs) = (name, rule, enabled, createdAt, logs)
+        (self.timeZone, self.delivery) = (timeZone, delivery)
     }
 }
 
@@ -21,16 +27,26 @@ extension BackupStore {
     /// past is history, not announced.
     /// - Returns: the rest days added (a day already marked stays as it is).
     public func importHabits(_ reminders: [ImportedReminder], restDays: [String], reason: String, zoneName: String, now: Instant) throws(StoreError) -> Int {
+        try importReminders(reminders, restDays: restDays, reason: reason, zoneName: zoneName, now: now).restDays
+    }
+
+    /// Adds reminders (with their logs) and rest days in one transaction: a name already taken (or taken twice)
+    /// refuses them all. Returns the reminders' ids and how many rest days were new.
+    public func importReminders(
+        _ reminders: [ImportedReminder], restDays: [String] = [], reason: String = "Other", zoneName: String, now: Instant
+    ) throws(StoreError) -> (ids: [Int64], restDays: Int) {
         try database.write { db in
+            var ids: [Int64] = []
             for imported in reminders {
                 if try StoredReminder.filter(Column("name").collating(.nocase) == imported.name).fetchCount(db) > 0 {
                     throw StoreError.nameTaken(imported.name)
                 }
                 var reminder = StoredReminder(
-                    id: nil, name: imported.name, rule: imported.rule, timeZone: nil, enabled: imported.enabled,
+                    id: nil, name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: imported.enabled,
                     createdAt: min(imported.createdAt, now).secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, windowSeconds: nil,
-                    delivery: Delivery())
+                    delivery: imported.delivery)
                 try reminder.insert(db)
+                ids.append(reminder.id!)
                 for instant in imported.logs {
                     var record = IntakeRecord(id: nil, reminderId: reminder.id!, at: instant.secondsSinceEpoch, timeZone: zoneName)
                     try record.insert(db)
@@ -41,7 +57,7 @@ extension BackupStore {
                 try db.execute(sql: "INSERT OR IGNORE INTO restDay (date, reason, lightActivities) VALUES (?, ?, '')", arguments: [date, reason])
                 added += db.changesCount
             }
-            return added
+            return (ids, added)
         }
     }
 }

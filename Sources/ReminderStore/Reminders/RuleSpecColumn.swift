@@ -35,6 +35,9 @@ enum RuleSpecColumn {
                 case ("skip", .string(let v)): spec.skip = v
                 case ("rrule", .string(let v)): spec.rrule = v
                 case ("onCalendar", .string(let v)): spec.onCalendar = v
+                case ("rdate", .string(let v)): spec.rdate = v
+                case ("exdate", .string(let v)): spec.exdate = v
+                case ("alarm", .string(let v)): spec.alarm = v
                 case (_, .null): continue
                 default: return try JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8))
                 }

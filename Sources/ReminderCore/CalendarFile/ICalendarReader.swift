@@ -1,0 +1,136 @@
+/// A component of an iCalendar file (RFC 5545 §3.4-3.6: VCALENDAR, VEVENT, VTODO, VALARM, VTIMEZONE ...) as
+/// read: its properties in order, each with the line it began on, and the components inside it.
+public struct ICalendarComponent: Sendable {
+    public var name: String
+    /// The line of its BEGIN.
+    public var line: Int
+    public var properties: [ICalendarProperty] = []
+    public var components: [ICalendarComponent] = []
+
+    public func first(_ name: String) -> ICalendarProperty? { properties.first { $0.name == name } }
+    public func all(_ name: String) -> [ICalendarProperty] { properties.filter { $0.name == name } }
+}
+
+/// One content line: `NAME;PARAM=VALUE:value`, unfolded.
+public struct ICalendarProperty: Sendable {
+    /// Upper-cased.
+    public var name: String
+    /// Parameter names upper-cased; values without their quotes.
+    public var parameters: [String: String]
+    /// The value as written (escapes kept).
+    public var value: String
+    public var line: Int
+
+    /// A TEXT value unescaped (`\n`, `\,`, `\;`, `\\`).
+    public var text: String {
+        var result = ""
+        var escaped = false
+        for character in value {
+            if escaped {
+                result.append(character == "n" || character == "N" ? "\n" : character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+/// Reads iCalendar text (RFC 5545 §3.1): lines ended by CRLF (or LF), unfolded where a line starts with a space
+/// or tab, split into name, parameters and value, nested by BEGIN and END.
+///
+/// remindd reads these files itself rather than through libical: the format is lines, the reading is short and
+/// tested here with the files calendar programs write, the daemon stays free of another C library, and the
+/// recurrence is remindd's own core either way (its DST rule, its speed).
+public enum ICalendarReader {
+    /// The largest file read: 20 MiB.
+    public static let maximumSize = 20 << 20
+
+    /// The top-level components (VCALENDARs).
+    /// - Throws: ``FileLineError`` with the line where the file stops being iCalendar, for `file` (its name as
+    ///   the user knows it).
+    public static func read(_ text: String, file: String) throws(FileLineError) -> [ICalendarComponent] {
+        func fail(_ line: Int, _ message: String) -> FileLineError { FileLineError(file: file, line: line, message: message) }
+        guard text.utf8.count <= maximumSize else { throw fail(1, "the file is larger than 20 MiB: is it a calendar?") }
+        var stack: [ICalendarComponent] = []
+        var done: [ICalendarComponent] = []
+        var pending: (text: String, line: Int)?
+
+        func finish(_ content: String, line: Int) throws(FileLineError) {
+            let property = try parse(content, line: line, fail: fail)
+            switch property.name {
+            case "BEGIN":
+                let name = property.value.uppercased()
+                guard !name.isEmpty else { throw fail(line, "BEGIN without a component name") }
+                guard stack.count < 16 else { throw fail(line, "components nested more than 16 deep") }
+                guard !stack.isEmpty || name == "VCALENDAR" else { throw fail(line, "BEGIN:\(name.prefix(30)) outside a VCALENDAR: a calendar file starts with BEGIN:VCALENDAR") }
+                stack.append(ICalendarComponent(name: name, line: line))
+            case "END":
+                guard let open = stack.popLast() else { throw fail(line, "END:\(property.value.prefix(30)) without a BEGIN") }
+                guard open.name == property.value.uppercased() else {
+                    throw fail(line, "END:\(property.value.prefix(30)) closes BEGIN:\(open.name) of line \(open.line)")
+                }
+                if stack.isEmpty { done.append(open) } else { stack[stack.count - 1].components.append(open) }
+            default:
+                guard !stack.isEmpty else { throw fail(line, "\(property.name.prefix(30)) outside a VCALENDAR: a calendar file starts with BEGIN:VCALENDAR") }
+                stack[stack.count - 1].properties.append(property)
+            }
+        }
+
+        var number = 0
+        var lastContent = 1
+        // Lines by their bytes: "\r\n" is one Character to Swift, and CRLF is what RFC 5545 ends lines with.
+        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
+            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                guard pending != nil else { throw fail(number, "a folded line (starting with a space) with no line before it to continue") }
+                pending!.text += String(decoding: line.dropFirst(), as: UTF8.self)
+                lastContent = number
+                continue
+            }
+            if let (content, at) = pending { try finish(content, line: at) }
+            pending = line.isEmpty ? nil : (String(decoding: line, as: UTF8.self), number)
+            if !line.isEmpty { lastContent = number }
+        }
+        if let (content, at) = pending { try finish(content, line: at) }
+        if let open = stack.last { throw fail(lastContent, "BEGIN:\(open.name) of line \(open.line) is never closed with END:\(open.name)") }
+        guard !done.isEmpty else { throw fail(1, "no BEGIN:VCALENDAR: this is not an iCalendar file") }
+        return done
+    }
+
+    /// `NAME;PARAM=VALUE;PARAM="QUOTED":value`.
+    private static func parse(_ content: String, line: Int, fail: (Int, String) -> FileLineError) throws(FileLineError) -> ICalendarProperty {
+        let scalars = Array(content.unicodeScalars)
+        var index = 0
+        func isNameCharacter(_ s: Unicode.Scalar) -> Bool { s.isASCII && (s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "-") }
+        while index < scalars.count, isNameCharacter(scalars[index]) { index += 1 }
+        guard index > 0, index < scalars.count, scalars[index] == ":" || scalars[index] == ";" else {
+            throw fail(line, "'\(content.prefix(40))' is not NAME:VALUE (a content line, or a folded line without its leading space)")
+        }
+        let name = String(String.UnicodeScalarView(scalars[0..<index])).uppercased()
+        var parameters: [String: String] = [:]
+        while scalars[index] == ";" {
+            index += 1
+            let start = index
+            while index < scalars.count, isNameCharacter(scalars[index]) { index += 1 }
+            guard index > start, index < scalars.count, scalars[index] == "=" else { throw fail(line, "\(name): a parameter is not NAME=VALUE") }
+            let parameter = String(String.UnicodeScalarView(scalars[start..<index])).uppercased()
+            index += 1
+            // Up to the ':' or ';' outside quotes (a list of values may quote each: "a","b").
+            var value = ""
+            var quoted = false
+            while index < scalars.count, quoted || (scalars[index] != ":" && scalars[index] != ";") {
+                if scalars[index] == "\"" { quoted.toggle() } else { value.unicodeScalars.append(scalars[index]) }
+                index += 1
+            }
+            guard !quoted else { throw fail(line, "\(name): parameter \(parameter) opens a quote it never closes") }
+            guard index < scalars.count else { throw fail(line, "\(name) has no ':' before its value") }
+            parameters[parameter] = value
+        }
+        return ICalendarProperty(name: name, parameters: parameters, value: String(String.UnicodeScalarView(scalars[(index + 1)...])), line: line)
+    }
+}

@@ -1,0 +1,84 @@
+/// A VALARM's relative TRIGGER (RFC 5545 §3.8.6.3, a §3.3.6 duration): `-PT15M`, `-P1D`, `PT0S`, `+PT1H30M`.
+/// Weeks and days move the wall clock (the RFC's nominal durations: "-P1D" is the same local time the day
+/// before, across a DST change too); hours, minutes and seconds are exact time.
+public struct AlarmOffset: Hashable, Sendable {
+    /// Weeks times 7 plus days, signed.
+    public let days: Int
+    /// Hours, minutes and seconds, signed.
+    public let seconds: Int
+
+    public static let zero = AlarmOffset(days: 0, seconds: 0)
+
+    public init(days: Int, seconds: Int) {
+        (self.days, self.seconds) = (days, seconds)
+    }
+
+    /// Parses a duration (`[+-]P[nW]` or `[+-]P[nD][T[nH][nM][nS]]`).
+    public init(parsing text: String) throws(RecurrenceError) {
+        var bytes = Substring(text.uppercased()).utf8
+        var sign = 1
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            sign = first == UInt8(ascii: "-") ? -1 : 1
+            bytes = bytes.dropFirst()
+        }
+        let bad = RecurrenceError("'\(text.prefix(30))' is not a duration: write e.g. -PT15M (15 minutes before), -P1D or PT0S")
+        guard bytes.first == UInt8(ascii: "P") else { throw bad }
+        bytes = bytes.dropFirst()
+        var (days, seconds, inTime, digits, any) = (0, 0, false, 0, false)
+        var number = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard digits < 7 else { throw bad }
+                number = number * 10 + Int(byte - 48)
+                digits += 1
+                continue
+            case UInt8(ascii: "T"):
+                guard !inTime, digits == 0 else { throw bad }
+                inTime = true
+                continue
+            case UInt8(ascii: "W") where !inTime: days += number * 7
+            case UInt8(ascii: "D") where !inTime: days += number
+            case UInt8(ascii: "H") where inTime: seconds += number * 3600
+            case UInt8(ascii: "M") where inTime: seconds += number * 60
+            case UInt8(ascii: "S") where inTime: seconds += number
+            default: throw bad
+            }
+            guard digits > 0 else { throw bad }
+            (number, digits, any) = (0, 0, true)
+        }
+        guard any, digits == 0 else { throw bad }
+        guard days <= 3660, seconds <= 3660 * 86400 else { throw RecurrenceError("'\(text.prefix(30))' is longer than 10 years") }
+        self.init(days: sign * days, seconds: sign * seconds)
+    }
+
+    /// The duration as RFC 5545 writes it.
+    public var text: String {
+        guard self != .zero else { return "PT0S" }
+        let negative = days < 0 || seconds < 0
+        let (d, s) = (abs(days), abs(seconds))
+        var result = (negative ? "-" : "") + "P" + (d > 0 ? "\(d)D" : "")
+        if s > 0 {
+            result += "T" + (s >= 3600 ? "\(s / 3600)H" : "") + (s % 3600 >= 60 ? "\(s / 60 % 60)M" : "") + (s % 60 > 0 ? "\(s % 60)S" : "")
+        }
+        return result
+    }
+
+    /// `15 minutes before`, `1 day before`, `2 hours after`, `at the time`.
+    public var words: String {
+        guard self != .zero else { return "at the time" }
+        let (d, s) = (abs(days), abs(seconds))
+        var parts: [String] = []
+        if d > 0 { parts.append(d % 7 == 0 ? RecurrenceSet.plural(d / 7, "week") : RecurrenceSet.plural(d, "day")) }
+        if s >= 3600 { parts.append(RecurrenceSet.plural(s / 3600, "hour")) }
+        if s % 3600 >= 60 { parts.append(RecurrenceSet.plural(s / 60 % 60, "minute")) }
+        if s % 60 > 0 { parts.append(RecurrenceSet.plural(s % 60, "second")) }
+        return parts.joined(separator: " ") + (days < 0 || seconds < 0 ? " before" : " after")
+    }
+
+    /// When the alarm of an instance at local time `local` fires.
+    public func instant(for local: LocalDateTime, in zone: TimeZoneRules) -> Instant {
+        let moved = LocalDateTime(localSeconds: local.localSeconds + Int64(days) * 86400)
+        return zone.resolve(moved).adding(seconds: Int64(seconds))
+    }
+}
