@@ -3,8 +3,9 @@
 /// everything left out or changed on the way. Pure: the zones and "now" are given; nothing is stored here.
 ///
 /// - An alarm relative to the start (or, `RELATED=END`, the end) fires at each instance of the event's
-///   recurrence (RRULE, RDATE, EXDATE, and the RECURRENCE-ID overrides that move or cancel one instance),
-///   shifted by the trigger; an absolute trigger fires once. `REPEAT` and `DURATION` become the reminder's
+///   recurrence (RRULE, RDATE, EXDATE), shifted by the trigger; an absolute trigger fires once. A RECURRENCE-ID
+///   override is the whole of its instance (RFC 5545 §3.8.4.4): the recurrence leaves that instance out and
+///   the override, moved or not, fires by its own alarms (none: no alarm for it, as calendars show it). `REPEAT` and `DURATION` become the reminder's
 ///   repeats. Every alarm becomes a desktop reminder, whatever its ACTION (EMAIL and AUDIO are said so).
 /// - DTSTART's TZID is the reminder's zone: a zone the system knows, or one a VTIMEZONE in the file defines
 ///   (Outlook's "W. Europe Standard Time"), which becomes the system zone whose offsets it gives. A recurring
@@ -56,8 +57,11 @@ public struct CalendarImport: Sendable {
             overrides[item.first("UID")?.value ?? "", default: []].append(item)
         }
         var names: [String: Int] = [:]
-        for item in items where item.first("RECURRENCE-ID") == nil {
-            let planned = try reader.plan(item, overrides: overrides[item.first("UID")?.value ?? ""] ?? [], all: all)
+        for item in items {
+            // An override (RECURRENCE-ID) is the whole of its instance: the master leaves that instance out, and
+            // the override is planned as a single event, with its own alarms (RFC 5545 §3.8.4.4).
+            let isOverride = item.first("RECURRENCE-ID") != nil
+            let planned = try reader.plan(item, overrides: isOverride ? [] : overrides[item.first("UID")?.value ?? ""] ?? [], all: all)
             notes += planned.notes
             if let reason = planned.leftOut { leftOut.append(reason); continue }
             for var reminder in planned.reminders {
@@ -107,7 +111,12 @@ private struct EventReader {
         let label = "line \(item.line): \"\(name)\""
         var planned = Planned()
         if item.first("STATUS")?.value.uppercased() == "CANCELLED" {
-            planned.leftOut = "\(label): cancelled"
+            if let instance = item.first("RECURRENCE-ID") {
+                // The recurrence leaves the instance out (see the master's exceptions): said, not left out.
+                planned.notes.append("\(label): the instance of \(instance.value.prefix(20)) is cancelled")
+            } else {
+                planned.leftOut = "\(label): cancelled"
+            }
             return planned
         }
         guard let startProperty = item.first("DTSTART") ?? (item.name == "VTODO" ? item.first("DUE") : nil) else {
@@ -137,9 +146,6 @@ private struct EventReader {
         for override in overrides {
             guard let id = override.first("RECURRENCE-ID") else { continue }
             exceptions.formUnion(try moments(id, in: zoneName, zone: zone))
-            if override.first("STATUS")?.value.uppercased() != "CANCELLED", let moved = override.first("DTSTART") {
-                dates += try moments(moved, in: zoneName, zone: zone)
-            }
         }
         let recurs = rule != nil || !dates.isEmpty
 
