@@ -56,9 +56,12 @@ test: test-swift test-e2e
 bench: release $(VENV)/.ready
 	@command -v strace >/dev/null || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace; }
+	@pkg-config --exists libical || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q libical-dev; }
 	$(SWIFT) build $(CLI_RELEASE_FLAGS) --product NextFireBenchmark
+	$$(command -v cc || command -v clang) -O2 -o .build/release/rrule_libical Benchmarks/rrule_libical.c $$(pkg-config --cflags --libs libical)
 	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
-	$(VENV)/bin/python Benchmarks/rrule_dateutil.py .build/release
+	$(VENV)/bin/python Benchmarks/rrule_baselines.py .build/release
 	python3 Benchmarks/daemon_scale.py .build/release
 	python3 Benchmarks/habit_history.py .build/release
 	python3 Benchmarks/burst.py .build/release

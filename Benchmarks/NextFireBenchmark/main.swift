@@ -76,7 +76,7 @@ print(String(format: "slowest remindd next-fire: %.1f ns; smallest speed-up over
 
 // RFC 5545 rules: the next instance after an instant, walking forward, for a rule started in 1997 and the same
 // rule started yesterday (the scheduler must not expand from DTSTART at each call). `RRULE ...` lines are what
-// Benchmarks/rrule_dateutil.py compares with python-dateutil.
+// Benchmarks/rrule_baselines.py compares with python-dateutil and libical.
 let rrules = [
     "FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO",
     "FREQ=HOURLY;INTERVAL=8", "FREQ=MONTHLY;BYMONTHDAY=-3",
@@ -100,6 +100,23 @@ for text in rrules {
     let recent = measure(LocalDateTime(date: LocalDate(year: 2026, month: 11, day: 23)!, time: TimeOfDay(hour: 9, minute: 0)!))
     worst1997 = max(worst1997, old / recent)
     print("RRULE \(text) \(String(format: "%.1f %.1f", old, recent)) (1997/yesterday \(String(format: "%.2f", old / recent))x)")
+}
+// A rule with COUNT counts from its start: RecurrenceSet enumerates its instances once and keeps them, so that
+// one started in 1997 answers as fast as one started yesterday (without that, 8,000 days expanded each call).
+for text in ["FREQ=DAILY;COUNT=20000", "FREQ=WEEKLY;BYDAY=MO,TH;COUNT=5000"] {
+    let rule = try RecurrenceRule(parsing: text)
+    func measure(_ start: LocalDateTime) -> Double {
+        let set = RecurrenceSet(start: start, rule: rule)
+        return nanosecondsPerCall(iterations: rruleIterations) {
+            var cursor = now
+            for _ in 0..<rruleIterations { cursor = set.nextInstance(after: cursor, in: berlin)?.instant ?? now }
+            return cursor.secondsSinceEpoch
+        }
+    }
+    let old = measure(LocalDateTime(date: LocalDate(year: 1997, month: 9, day: 2)!, time: TimeOfDay(hour: 9, minute: 0)!))
+    let recent = measure(LocalDateTime(date: LocalDate(year: 2026, month: 11, day: 23)!, time: TimeOfDay(hour: 9, minute: 0)!))
+    worst1997 = max(worst1997, old / recent)
+    print("COUNT \(text) \(String(format: "%.1f %.1f", old, recent)) (1997/yesterday \(String(format: "%.2f", old / recent))x)")
 }
 print(String(format: "largest 1997/yesterday ratio: %.2fx (the issue asks at most 2x)", worst1997))
 

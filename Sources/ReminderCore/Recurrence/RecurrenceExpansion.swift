@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The instances of a ``RecurrenceRule`` from a start, in order, as RFC 5545 §3.3.10 defines them:
 ///
 /// - The start (DTSTART) is the first instance and counts for COUNT, whether or not it matches the rule
@@ -48,7 +50,9 @@ public struct RecurrenceExpansion: Sequence, IteratorProtocol {
     /// Moves to the periods just before `instant` (a rule without COUNT only): instances from there on.
     mutating func skip(toNear instant: Instant) {
         guard rule.count == nil else { return }
-        let local = instant.secondsSinceEpoch + Int64(zone.minimumOffset) - 2 * 86400
+        // An instance after `instant` is planned at a local time of at least `instant` + the zone's smallest
+        // offset (a time shifted out of a gap is planned earlier than it fires, never later).
+        let local = instant.secondsSinceEpoch + Int64(zone.minimumOffset) - 3600
         guard local > start else { return }
         period = Swift.max(0, selector.period(containing: local) - 1)
         startPending = false
@@ -73,11 +77,10 @@ public struct RecurrenceExpansion: Sequence, IteratorProtocol {
                 return emit(local)
             }
             let begin = selector.periodStart(period)
-            guard begin < Self.endOfCalendar, begin < giveUp, let (candidates, nextPeriod) = selector.candidates(period: period) else {
+            guard begin < Self.endOfCalendar, begin < giveUp, let nextPeriod = selector.fill(&buffer, period: period) else {
                 finished = true
                 return nil
             }
-            buffer = candidates
             position = 0
             period = nextPeriod
         }
@@ -126,17 +129,28 @@ extension RecurrenceRule {
 }
 
 /// What a rule selects in each of its periods, as local seconds (days since 1970-01-01 x 86400 + seconds).
+///
+/// The BY parts are bit sets, and a period's times are written into a buffer the expansion keeps: finding the
+/// next instance allocates nothing in the common rules (the scheduler asks at every firing).
 private struct Selector {
     let rule: RecurrenceRule
     let frequency: RecurrenceRule.Frequency
     let startDate: LocalDate
     let startSeconds: Int64
-    let hours: [Int]
-    let minutes: [Int]
-    let seconds: [Int]
-    let monthDays: [Int]
-    let months: [Int]
-    let byDay: [RecurrenceRule.WeekdayNumber]
+    /// BYHOUR, BYMINUTE, BYSECOND (bit n: the value n). A part the rule leaves out is the start's when the
+    /// rule is coarser than it, else empty (a sub-daily period's own value).
+    let hours: UInt32
+    let minutes: UInt64
+    let seconds: UInt64
+    /// BYMONTHDAY (with the start's day for a monthly or yearly rule that has no day part): bit n is day n
+    /// counted from the start of the month, or from its end (-n).
+    let monthDays: UInt32
+    let monthDaysFromEnd: UInt32
+    /// BYMONTH (bit n: month n; 0: any month).
+    let months: UInt16
+    /// BYDAY without a number (bit n: `Weekday` raw value n), and those with one.
+    let weekdays: UInt8
+    let numberedWeekdays: [RecurrenceRule.WeekdayNumber]
     /// The length of a sub-daily period, in seconds (0 for daily and coarser).
     let step: Int64
     /// Whether the rule can select nothing at all (as python-dateutil finds it): BYSETPOS past the most a
@@ -144,38 +158,66 @@ private struct Selector {
     let selectsNothing: Bool
 
     init(rule: RecurrenceRule, start: LocalDateTime) {
+        // Built at each next-instance call: bit sets from loops, no arrays unless the rule has numbered weekdays.
         self.rule = rule
         frequency = rule.frequency
         startDate = start.date
         startSeconds = start.localSeconds
         // The parts the rule leaves out, from the start (RFC 5545 §3.3.10).
-        seconds = rule.bySecond.isEmpty ? (rule.frequency > .secondly ? [start.time.second] : []) : rule.bySecond.filter { $0 < 60 }
-        minutes = rule.byMinute.isEmpty && rule.frequency > .minutely ? [start.time.minute] : rule.byMinute
-        hours = rule.byHour.isEmpty && rule.frequency > .hourly ? [start.time.hour] : rule.byHour
-        var byDay = rule.byDay
-        var monthDays = rule.byMonthDay
-        var months = rule.byMonth
+        seconds = rule.bySecond.isEmpty ? (rule.frequency > .secondly ? 1 << UInt64(start.time.second) : 0) : Self.bits(rule.bySecond.lazy.filter { $0 < 60 })
+        minutes = rule.byMinute.isEmpty && rule.frequency > .minutely ? 1 << UInt64(start.time.minute) : Self.bits(rule.byMinute)
+        hours = rule.byHour.isEmpty && rule.frequency > .hourly ? 1 << UInt32(start.time.hour) : Self.bits(rule.byHour)
+        var weekdays: UInt8 = 0
+        var numbered: [RecurrenceRule.WeekdayNumber] = []
+        for entry in rule.byDay {
+            if entry.ordinal == 0 { weekdays |= 1 << UInt8(entry.weekday.rawValue) } else { numbered.append(entry) }
+        }
+        var monthDays: UInt32 = 0
+        var monthDaysFromEnd: UInt32 = 0
+        for day in rule.byMonthDay {
+            if day > 0 { monthDays |= 1 << UInt32(day) } else { monthDaysFromEnd |= 1 << UInt32(-day) }
+        }
+        var months: UInt16 = Self.bits(rule.byMonth)
         let noDayPart = rule.byDay.isEmpty && rule.byMonthDay.isEmpty && rule.byYearDay.isEmpty && rule.byWeekNumber.isEmpty
         switch rule.frequency {
-        case .weekly where rule.byDay.isEmpty: byDay = [RecurrenceRule.WeekdayNumber(ordinal: 0, weekday: start.date.weekday)]
-        case .monthly where rule.byDay.isEmpty && rule.byMonthDay.isEmpty: monthDays = [start.date.day]
+        case .weekly where rule.byDay.isEmpty: weekdays = 1 << UInt8(start.date.weekday.rawValue)
+        case .monthly where rule.byDay.isEmpty && rule.byMonthDay.isEmpty: monthDays = 1 << UInt32(start.date.day)
         case .yearly where noDayPart:
-            if months.isEmpty { months = [start.date.month] }
-            monthDays = [start.date.day]
+            if months == 0 { months = 1 << UInt16(start.date.month) }
+            monthDays = 1 << UInt32(start.date.day)
         default: break
         }
-        self.byDay = byDay
-        self.monthDays = monthDays
-        self.months = months
-        step = [.secondly: 1, .minutely: 60, .hourly: 3600][rule.frequency].map { Int64($0 * rule.interval) } ?? 0
-        selectsNothing = Self.selectsNothing(
-            rule: rule, start: start, hours: hours, minutes: minutes, seconds: seconds)
+        (self.weekdays, numberedWeekdays, self.monthDays, self.monthDaysFromEnd, self.months) = (weekdays, numbered, monthDays, monthDaysFromEnd, months)
+        switch rule.frequency {
+        case .secondly: step = Int64(rule.interval)
+        case .minutely: step = Int64(rule.interval) * 60
+        case .hourly: step = Int64(rule.interval) * 3600
+        default: step = 0
+        }
+        if rule.bySetPosition.isEmpty && rule.frequency >= .daily {
+            selectsNothing = false
+        } else {
+            selectsNothing = Self.selectsNothing(
+                rule: rule, start: start, hours: Self.values(hours), minutes: Self.values(minutes), seconds: Self.values(seconds))
+        }
+    }
+
+    private static func bits<T: FixedWidthInteger>(_ values: some Sequence<Int>) -> T {
+        values.reduce(T.zero) { $0 | T(1) << T($1) }
+    }
+
+    private static func values<T: FixedWidthInteger>(_ bits: T) -> [Int] {
+        (0..<T.bitWidth).filter { bits & T(1) << T($0) != 0 }
+    }
+
+    private static func has<T: FixedWidthInteger>(_ bits: T, _ value: Int) -> Bool {
+        value >= 0 && value < T.bitWidth && bits & T(1) << T(value) != 0
     }
 
     private static func selectsNothing(rule: RecurrenceRule, start: LocalDateTime, hours: [Int], minutes: [Int], seconds: [Int]) -> Bool {
         let frequency = rule.frequency
         if !rule.bySetPosition.isEmpty {
-            let days = [.yearly: 366, .monthly: 31, .weekly: 7][frequency] ?? 1
+            let days = frequency == .yearly ? 366 : frequency == .monthly ? 31 : frequency == .weekly ? 7 : 1
             let times = (frequency > .hourly ? max(hours.count, 1) : 1) * (frequency > .minutely ? max(minutes.count, 1) : 1)
                 * (frequency > .secondly ? max(seconds.count, 1) : 1)
             if rule.bySetPosition.allSatisfy({ abs($0) > days * times }) { return true }
@@ -183,16 +225,16 @@ private struct Selector {
         // A sub-daily period lands on the hour (minute, second) of the day start + k x INTERVAL: only values
         // congruent to the start's modulo gcd(INTERVAL, units in a day) are ever reached. Finer parts expand.
         guard frequency < .daily else { return false }
-        let unitsInDay = [.hourly: 24, .minutely: 1440, .secondly: 86400][frequency]!
+        let unitsInDay = frequency == .hourly ? 24 : frequency == .minutely ? 1440 : 86400
         var a = rule.interval
         var b = unitsInDay
         while b != 0 { (a, b) = (b, a % b) }
         let time = start.time
-        let own = [.hourly: time.hour, .minutely: time.hour * 60 + time.minute, .secondly: time.secondsSinceMidnight][frequency]!
+        let own = frequency == .hourly ? time.hour : frequency == .minutely ? time.hour * 60 + time.minute : time.secondsSinceMidnight
         let hourList = hours.isEmpty ? Array(0..<24) : hours
         let minuteList = frequency == .hourly ? [0] : (minutes.isEmpty ? Array(0..<60) : minutes)
         let secondList = frequency == .secondly ? (seconds.isEmpty ? Array(0..<60) : seconds) : [0]
-        let scale = [.hourly: 3600, .minutely: 60, .secondly: 1][frequency]!
+        let scale = frequency == .hourly ? 3600 : frequency == .minutely ? 60 : 1
         for hour in hourList {
             for minute in minuteList {
                 for second in secondList where ((hour * 3600 + minute * 60 + second) / scale - own) % a == 0 { return false }
@@ -239,8 +281,8 @@ private struct Selector {
         guard index < 400_000_000 else { return Self.beyond }
         let n = Int(index) * rule.interval
         func firstOf(year: Int, month: Int) -> Int64 {
-            guard year <= 9999, let date = LocalDate(year: year, month: month, day: 1) else { return Self.beyond }
-            return Int64(date.dayNumber) * 86400
+            guard year <= 9999, (1...12).contains(month) else { return Self.beyond }
+            return Int64(CivilCalendar.dayNumber(year: year, month: month, day: 1)) * 86400
         }
         switch frequency {
         case .yearly: return firstOf(year: startDate.year + n, month: 1)
@@ -253,136 +295,180 @@ private struct Selector {
         }
     }
 
-    /// The sorted local times period `index` selects (BYSETPOS applied), and the next period to look at (a
-    /// sub-daily rule skips the rest of a day its day parts refuse). Nil past the calendar's end.
-    func candidates(period index: Int64) -> ([Int64], Int64)? {
+    /// Writes into `times` the sorted local times period `index` selects (BYSETPOS applied), and returns the
+    /// next period to look at (a sub-daily rule skips the rest of a day its day parts refuse); nil past the
+    /// calendar's end.
+    func fill(_ times: inout [Int64], period index: Int64) -> Int64? {
         let begin = periodStart(index)
         guard begin < Self.beyond else { return nil }
-        var days: [Int]
-        var next = index + 1
+        times.removeAll(keepingCapacity: true)
+        let firstDay = Int(CivilCalendar.floorDiv(begin, 86400))
+        let (year, month, _) = CivilCalendar.civil(fromDayNumber: firstDay)
         switch frequency {
         case .yearly:
-            let year = LocalDate(dayNumber: Int(begin / 86400)).year
             guard year <= 9999 else { return nil }
-            days = Array(Int(begin / 86400)..<LocalDate(year: year + 1, month: 1, day: 1)!.dayNumber)
-        case .monthly:
-            let first = LocalDate(dayNumber: Int(begin / 86400))
-            days = Array(first.dayNumber..<(first.dayNumber + CivilCalendar.daysInMonth(year: first.year, month: first.month)))
-        case .weekly: days = Array(Int(begin / 86400)..<Int(begin / 86400) + 7)
-        case .daily: days = [Int(begin / 86400)]
-        default:
-            let day = Int(CivilCalendar.floorDiv(begin, 86400))
-            guard dayMatches(day) else {
-                // Nothing on this day: on to the first period of the next.
-                let nextDay = Int64(day + 1) * 86400
-                next = Swift.max(index + 1, CivilCalendar.floorDiv(nextDay - subDailyOrigin + step - 1, step))
-                return ([], next)
+            if !rule.byWeekNumber.isEmpty || !rule.byYearDay.isEmpty {
+                for day in daysNamedInYear(year) { appendIfMatching(day, &times, periodBegin: begin) }
+            } else {
+                for month in 1...12 where months == 0 || Self.has(months, month) { appendMonth(year: year, month: month, &times, periodBegin: begin) }
             }
-            days = [day]
+        case .monthly: appendMonth(year: year, month: month, &times, periodBegin: begin)
+        case .weekly: for day in firstDay..<firstDay + 7 { appendIfMatching(day, &times, periodBegin: begin) }
+        case .daily: appendIfMatching(firstDay, &times, periodBegin: begin)
+        default:
+            guard matches(firstDay) else {
+                // Nothing on this day: on to the first period of the next.
+                let nextDay = Int64(firstDay + 1) * 86400
+                return Swift.max(index + 1, CivilCalendar.floorDiv(nextDay - subDailyOrigin + step - 1, step))
+            }
+            appendTimes(of: firstDay, &times, periodBegin: begin)
         }
-        if frequency >= .daily {
-            var selected = days.filter(dayMatches)
-            if rule.skip != .omit { selected = Array(Set(selected + movedDays(in: days))).sorted() }
-            days = selected
+        if rule.skip != .omit && frequency >= .monthly {
+            let lastDay = frequency == .yearly ? CivilCalendar.dayNumber(year: year + 1, month: 1, day: 1) : firstDay + CivilCalendar.daysInMonth(year: year, month: month)
+            for day in movedDays(from: firstDay, through: lastDay - 1) { appendTimes(of: day, &times, periodBegin: begin) }
+            times = Array(Set(times)).sorted()
         }
-        var times: [Int64] = []
-        for day in days {
-            for time in timesOfDay(periodBegin: begin) { times.append(Int64(day) * 86400 + Int64(time)) }
-        }
-        times.sort()
         if !rule.bySetPosition.isEmpty {
             let count = times.count
-            times = Array(Set(rule.bySetPosition.compactMap { position -> Int64? in
+            let chosen = Set(rule.bySetPosition.compactMap { position -> Int64? in
                 let index = position > 0 ? position - 1 : count + position
                 return times.indices.contains(index) ? times[index] : nil
-            })).sorted()
+            })
+            times = chosen.sorted()
         }
-        return (times, next)
+        return index + 1
     }
 
-    /// The times of day (seconds since midnight) a period selects: the BY lists (with the start's parts), the
-    /// period's own hour, minute or second for a sub-daily rule, limited by the lists that are given.
-    private func timesOfDay(periodBegin: Int64) -> [Int] {
+    private func appendMonth(year: Int, month: Int, _ times: inout [Int64], periodBegin: Int64) {
+        let first = CivilCalendar.dayNumber(year: year, month: month, day: 1)
+        for day in first..<first + CivilCalendar.daysInMonth(year: year, month: month) { appendIfMatching(day, &times, periodBegin: periodBegin) }
+    }
+
+    private func appendIfMatching(_ day: Int, _ times: inout [Int64], periodBegin: Int64) {
+        if matches(day) { appendTimes(of: day, &times, periodBegin: periodBegin) }
+    }
+
+    /// Appends a day's times (ascending): the BY lists (with the start's parts), the period's own hour, minute
+    /// or second for a sub-daily rule, limited by the lists that are given.
+    private func appendTimes(of day: Int, _ times: inout [Int64], periodBegin: Int64) {
         let inDay = Int(CivilCalendar.floorMod(periodBegin, 86400))
-        func field(_ list: [Int], own: Int, free: Bool) -> [Int] {
-            guard free else { return list }
-            return list.isEmpty || list.contains(own) ? [own] : []
+        func field<T: FixedWidthInteger>(_ set: T, own: Int, free: Bool) -> T {
+            guard free else { return set }
+            return set == 0 || Self.has(set, own) ? T(1) << T(own) : 0
         }
-        let hourList = field(hours, own: inDay / 3600, free: frequency <= .hourly)
-        let minuteList = field(minutes, own: inDay / 60 % 60, free: frequency <= .minutely)
-        let secondList = field(seconds, own: inDay % 60, free: frequency == .secondly)
-        var result: [Int] = []
-        for hour in hourList {
-            for minute in minuteList {
-                for second in secondList { result.append(hour * 3600 + minute * 60 + second) }
+        let hourSet = field(hours, own: inDay / 3600, free: frequency <= .hourly)
+        let minuteSet = field(minutes, own: inDay / 60 % 60, free: frequency <= .minutely)
+        let secondSet = field(seconds, own: inDay % 60, free: frequency == .secondly)
+        let midnight = Int64(day) * 86400
+        var h = hourSet
+        while h != 0 {
+            let hour = h.trailingZeroBitCount
+            h &= h - 1
+            var m = minuteSet
+            while m != 0 {
+                let minute = m.trailingZeroBitCount
+                m &= m - 1
+                var s = secondSet
+                while s != 0 {
+                    times.append(midnight + Int64(hour * 3600 + minute * 60 + s.trailingZeroBitCount))
+                    s &= s - 1
+                }
             }
         }
-        return result.sorted()
+    }
+
+    /// The days of a year that BYWEEKNO or BYYEARDAY name, ascending (the other parts check them after).
+    private func daysNamedInYear(_ year: Int) -> [Int] {
+        let first = CivilCalendar.dayNumber(year: year, month: 1, day: 1)
+        let next = CivilCalendar.dayNumber(year: year + 1, month: 1, day: 1)
+        var days: Set<Int> = []
+        if !rule.byWeekNumber.isEmpty {
+            // Weeks that hold days of this year belong to it, the year before or the year after.
+            for weekYear in year - 1...year + 1 {
+                let start = firstWeekStart(weekYear)
+                let weeks = (firstWeekStart(weekYear + 1) - start) / 7
+                for number in rule.byWeekNumber {
+                    let week = number > 0 ? number : weeks + 1 + number
+                    guard (1...weeks).contains(week) else { continue }
+                    for day in start + (week - 1) * 7..<start + week * 7 where day >= first && day < next { days.insert(day) }
+                }
+            }
+        } else {
+            let length = next - first
+            for number in rule.byYearDay {
+                let offset = number > 0 ? number - 1 : length + number
+                if (0..<length).contains(offset) { days.insert(first + offset) }
+            }
+        }
+        return days.sorted()
     }
 
     // MARK: Days
 
     /// Whether a day passes the rule's day parts (BYMONTH, BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY).
-    func dayMatches(_ day: Int) -> Bool {
-        let date = LocalDate(dayNumber: day)
-        if !months.isEmpty && !months.contains(date.month) { return false }
+    func matches(_ day: Int) -> Bool {
+        let (year, month, dayOfMonth) = CivilCalendar.civil(fromDayNumber: day)
+        if months != 0 && !Self.has(months, month) { return false }
         if !rule.byWeekNumber.isEmpty && !weekNumberMatches(day) { return false }
         if !rule.byYearDay.isEmpty {
-            let yearDay = day - LocalDate(year: date.year, month: 1, day: 1)!.dayNumber + 1
-            let length = CivilCalendar.isLeapYear(date.year) ? 366 : 365
+            let yearDay = day - CivilCalendar.dayNumber(year: year, month: 1, day: 1) + 1
+            let length = CivilCalendar.isLeapYear(year) ? 366 : 365
             if !rule.byYearDay.contains(yearDay) && !rule.byYearDay.contains(yearDay - length - 1) { return false }
         }
-        if !monthDays.isEmpty {
-            let length = CivilCalendar.daysInMonth(year: date.year, month: date.month)
-            if !monthDays.contains(date.day) && !monthDays.contains(date.day - length - 1) { return false }
+        if monthDays != 0 || monthDaysFromEnd != 0 {
+            let length = CivilCalendar.daysInMonth(year: year, month: month)
+            if !Self.has(monthDays, dayOfMonth) && !Self.has(monthDaysFromEnd, length + 1 - dayOfMonth) { return false }
         }
-        if !byDay.isEmpty && !byDay.contains(where: { weekdayMatches($0, date: date) }) { return false }
+        if weekdays != 0 || !numberedWeekdays.isEmpty {
+            let weekday = Weekday(dayNumber: day)
+            guard Self.has(weekdays, weekday.rawValue)
+                || numberedWeekdays.contains(where: { weekdayMatches($0, day: day, weekday: weekday, year: year, month: month) })
+            else { return false }
+        }
         return true
     }
 
-    /// BYDAY: the weekday, and for an ordinal the nth such weekday of the month (a monthly rule, or a yearly
-    /// one with BYMONTH) or of the year.
-    private func weekdayMatches(_ entry: RecurrenceRule.WeekdayNumber, date: LocalDate) -> Bool {
-        guard date.weekday == entry.weekday else { return false }
-        guard entry.ordinal != 0 else { return true }
-        let inMonth = frequency == .monthly || (frequency == .yearly && !months.isEmpty)
-        let first = inMonth ? LocalDate(year: date.year, month: date.month, day: 1)!.dayNumber : LocalDate(year: date.year, month: 1, day: 1)!.dayNumber
-        let length = inMonth ? CivilCalendar.daysInMonth(year: date.year, month: date.month) : (CivilCalendar.isLeapYear(date.year) ? 366 : 365)
-        let offset = date.dayNumber - first
+    /// BYDAY with a number: the nth such weekday of the month (a monthly rule, or a yearly one with BYMONTH) or
+    /// of the year.
+    private func weekdayMatches(_ entry: RecurrenceRule.WeekdayNumber, day: Int, weekday: Weekday, year: Int, month: Int) -> Bool {
+        guard weekday == entry.weekday else { return false }
+        let inMonth = frequency == .monthly || (frequency == .yearly && months != 0)
+        let first = CivilCalendar.dayNumber(year: year, month: inMonth ? month : 1, day: 1)
+        let length = inMonth ? CivilCalendar.daysInMonth(year: year, month: month) : (CivilCalendar.isLeapYear(year) ? 366 : 365)
+        let offset = day - first
         return entry.ordinal > 0 ? offset / 7 + 1 == entry.ordinal : (length - 1 - offset) / 7 + 1 == -entry.ordinal
     }
 
     /// BYWEEKNO: the week of the year (weeks start on WKST; week 1 is the first with at least 4 days of the
     /// year), counted in the year the week belongs to, so that 29 December may be in week 1 of the next.
     private func weekNumberMatches(_ day: Int) -> Bool {
-        let (number, weeks) = weekNumber(of: day)
-        return rule.byWeekNumber.contains(number) || rule.byWeekNumber.contains(number - weeks - 1)
-    }
-
-    private func weekNumber(of day: Int) -> (number: Int, weeksInYear: Int) {
-        func firstWeekStart(_ year: Int) -> Int {
-            let january4 = LocalDate(year: year, month: 1, day: 4)!.dayNumber
-            return weekStart(of: january4)
-        }
-        let year = LocalDate(dayNumber: day).year
+        let year = CivilCalendar.civil(fromDayNumber: day).year
         var weekYear = year
         if day >= firstWeekStart(year + 1) { weekYear = year + 1 } else if day < firstWeekStart(year) { weekYear = year - 1 }
         let start = firstWeekStart(weekYear)
-        return ((day - start) / 7 + 1, (firstWeekStart(weekYear + 1) - start) / 7)
+        let (number, weeks) = ((day - start) / 7 + 1, (firstWeekStart(weekYear + 1) - start) / 7)
+        return rule.byWeekNumber.contains(number) || rule.byWeekNumber.contains(number - weeks - 1)
+    }
+
+    private func firstWeekStart(_ year: Int) -> Int {
+        weekStart(of: CivilCalendar.dayNumber(year: year, month: 1, day: 4))
     }
 
     /// RFC 7529's SKIP: the days BYMONTHDAY names that a month of the period lacks, moved back to its last day
     /// or on to the first of the next, where the other day parts allow them.
-    private func movedDays(in days: [Int]) -> [Int] {
-        guard let firstDay = days.first, let lastDay = days.last else { return [] }
+    private func movedDays(from firstDay: Int, through lastDay: Int) -> [Int] {
         var moved: [Int] = []
         var month = LocalDate(dayNumber: firstDay)
         while month.dayNumber <= lastDay {
             let length = CivilCalendar.daysInMonth(year: month.year, month: month.month)
-            if months.isEmpty || months.contains(month.month), monthDays.contains(where: { $0 > length || -$0 > length }) {
+            let named = Self.values(monthDays) + Self.values(monthDaysFromEnd)
+            if months == 0 || Self.has(months, month.month), named.contains(where: { $0 > length }) {
                 let target = rule.skip == .backward ? month.dayNumber + length - 1 : month.dayNumber + length
                 let date = LocalDate(dayNumber: target)
-                if byDay.isEmpty || byDay.contains(where: { weekdayMatches($0, date: date) }) { moved.append(target) }
+                let weekday = Weekday(dayNumber: target)
+                let weekdayAllows = weekdays == 0 && numberedWeekdays.isEmpty || Self.has(weekdays, weekday.rawValue)
+                    || numberedWeekdays.contains(where: { weekdayMatches($0, day: target, weekday: weekday, year: date.year, month: date.month) })
+                if weekdayAllows { moved.append(target) }
             }
             month = LocalDate(dayNumber: month.dayNumber + length)
         }
@@ -393,12 +479,17 @@ private struct Selector {
 /// A component's recurrence (RFC 5545 §3.8.5): its start, a rule, RDATEs and EXDATEs, on the wall clock of
 /// one zone. The start is the first instance; an EXDATE removes the instance at that wall-clock time.
 public struct RecurrenceSet: Hashable, Sendable {
-    public var start: LocalDateTime
-    public var rule: RecurrenceRule?
+    public var start: LocalDateTime { didSet { counted = CountedInstances() } }
+    public var rule: RecurrenceRule? { didSet { counted = CountedInstances() } }
     public var dates: [LocalDateTime]
     public var exceptions: Set<LocalDateTime>
     /// When, relative to each instance, the reminder fires (a calendar event's VALARM trigger).
     public var alarm: AlarmOffset
+    /// A COUNT rule's instances, enumerated once (COUNT counts from the start: without this, every next
+    /// instance would expand the rule from there).
+    private var counted = CountedInstances()
+    /// The most instances kept for a COUNT rule (800 KB); a larger COUNT is enumerated at each call.
+    static let countedLimit = 100_000
 
     public init(
         start: LocalDateTime, rule: RecurrenceRule?, dates: [LocalDateTime] = [], exceptions: Set<LocalDateTime> = [], alarm: AlarmOffset = .zero
@@ -428,7 +519,9 @@ public struct RecurrenceSet: Hashable, Sendable {
     public func nextInstance(after: Instant, in zone: TimeZoneRules) -> RecurrenceExpansion.Instance? {
         var fromRule: RecurrenceExpansion.Instance?
         var from = after
-        if let rule {
+        if let rule, let count = rule.count, count <= Self.countedLimit {
+            fromRule = nextCounted(rule, after: after, in: zone)
+        } else if let rule {
             // An instance an EXDATE removes: the one after it (at most 1,000 removed in a row are stepped over).
             for _ in 0..<1000 {
                 guard let instance = rule.nextInstance(after: from, from: start, in: zone) else { break }
@@ -451,6 +544,34 @@ public struct RecurrenceSet: Hashable, Sendable {
         }
     }
 
+    /// The next instance of a COUNT rule after `after` that no EXDATE removes, from its instances' local times
+    /// (enumerated on the zone-less wall clock once: COUNT rules have no UNTIL, the one part that needs a zone).
+    private func nextCounted(_ rule: RecurrenceRule, after: Instant, in zone: TimeZoneRules) -> RecurrenceExpansion.Instance? {
+        let locals = counted.locals {
+            var expansion = rule.expansion(from: start, in: TimeZoneRules(identifier: "UTC", fixedOffset: 0))
+            var all: [Int64] = []
+            while let instance = expansion.next() { all.append(instance.local.localSeconds) }
+            return all
+        }
+        // The first that can fire after `after` (see `RecurrenceExpansion.skip(toNear:)`), then on: a time shifted
+        // out of a DST gap can fire after the next one on the wall clock.
+        let earliest = after.secondsSinceEpoch + Int64(zone.minimumOffset) - 3600
+        var low = 0, high = locals.count
+        while low < high {
+            let middle = (low + high) / 2
+            if locals[middle] < earliest { low = middle + 1 } else { high = middle }
+        }
+        var best: RecurrenceExpansion.Instance?
+        for local in locals[low...] {
+            if let best, local - Int64(zone.maximumOffset) > best.instant.secondsSinceEpoch { break }
+            let time = LocalDateTime(localSeconds: local)
+            guard !exceptions.contains(time) else { continue }
+            let instant = zone.resolve(localSeconds: local)
+            if instant > after, best.map({ instant < $0.instant }) ?? true { best = RecurrenceExpansion.Instance(local: time, instant: instant) }
+        }
+        return best
+    }
+
     /// Up to `count` instances after `after`, in order.
     public func instances(after: Instant, count: Int, in zone: TimeZoneRules) -> [RecurrenceExpansion.Instance] {
         var result: [RecurrenceExpansion.Instance] = []
@@ -461,4 +582,22 @@ public struct RecurrenceSet: Hashable, Sendable {
         }
         return result
     }
+}
+
+/// The local times of a COUNT rule's instances, enumerated on first use and kept. A cache: any two are equal,
+/// so a ``RecurrenceSet`` compares and hashes by its rule alone.
+final class CountedInstances: Hashable, Sendable {
+    private let cache = Mutex<[Int64]?>(nil)
+
+    func locals(_ enumerate: () -> [Int64]) -> [Int64] {
+        cache.withLock { cached in
+            if let cached { return cached }
+            let made = enumerate()
+            cached = made
+            return made
+        }
+    }
+
+    static func == (a: CountedInstances, b: CountedInstances) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
