@@ -37,3 +37,21 @@ struct RecurrenceWordsTests {
         #expect(set.summary == "every day at 09:00, and on 1 more date, except 2 dates")
     }
 }
+
+/// Rules whose instances lie centuries apart (found by the long run of the dateutil oracle).
+@Suite("RFC 5545 rules that meet rarely")
+struct RareRecurrenceTests {
+    /// Every 18 days, a Tuesday the 25th of four months: instances decades apart. The next one after an instant
+    /// more than 400 years past DTSTART was none: the search gave up 400 years after DTSTART, not after the
+    /// instant it started from. (And the 18-day step meets the calendar's 400-year cycle only every 800 years.)
+    @Test func theNextInstanceCenturiesAfterTheStartIsFound() throws {
+        let rule = try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=18;BYDAY=TU;BYMONTHDAY=25;BYMONTH=1,3,4,10;BYMINUTE=13")
+        let start = try #require(ISO8601.parseDateTime("2019-08-28T16:30"))
+        let utc = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+        // DTSTART first (RFC 5545), then the rule's: python-dateutil's 14th to 17th are these.
+        let locals = Array(rule.expansion(from: start, in: utc).prefix(18)).map(\.local.description)
+        #expect(Array(locals.suffix(4)) == ["2461-10-25T16:13:00", "2464-03-25T16:13:00", "2489-01-25T16:13:00", "2540-10-25T16:13:00"])
+        let after = utc.resolve(try #require(ISO8601.parseDateTime("2461-10-25T16:13")))
+        #expect(rule.nextInstance(after: after, from: start, in: utc)?.local.description == "2464-03-25T16:13:00")
+    }
+}

@@ -36,15 +36,37 @@ public struct RecurrenceExpansion: Sequence, IteratorProtocol {
     private var finished = false
     /// Local seconds from which the periods end the search: year 10000.
     private static let endOfCalendar = Int64(LocalDate(year: 9999, month: 12, day: 31)!.dayNumber + 1) * 86400
-    /// 400 years, the Gregorian calendar's cycle: a rule that selects nothing in that long after an instance
-    /// (times its INTERVAL, which can skip the years that match) selects nothing ever again.
-    private static let cycle = Int64(146_097) * 86400
+    /// How long the rule's pattern takes to repeat: the Gregorian calendar's 400 years times what its INTERVAL
+    /// adds (an 18-day step meets the same days again only after 800 years). A rule that selects nothing in that
+    /// long after an instance selects nothing ever again.
+    private let cycle: Int64
 
     init(rule: RecurrenceRule, start: LocalDateTime, zone: TimeZoneRules) {
         self.rule = rule
         self.zone = zone
         self.start = start.localSeconds
         selector = Selector(rule: rule, start: start)
+        cycle = Self.cycle(of: rule)
+    }
+
+    /// 400 Gregorian years, in the rule's own units, times the part of INTERVAL they do not absorb.
+    private static func cycle(of rule: RecurrenceRule) -> Int64 {
+        let days = Int64(146_097)
+        let units: Int64
+        switch rule.frequency {
+        case .yearly: units = 400
+        case .monthly: units = 4800
+        case .weekly: units = days / 7
+        case .daily: units = days
+        case .hourly: units = days * 24
+        case .minutely: units = days * 1440
+        case .secondly: units = days * 86400
+        }
+        var (a, b) = (units, Int64(rule.interval))
+        while b != 0 { (a, b) = (b, a % b) }
+        // Past the year 10000 anyway when it overflows.
+        let (seconds, overflow) = (days * 86400).multipliedReportingOverflow(by: Int64(rule.interval) / a)
+        return overflow ? Int64.max / 4 : seconds
     }
 
     /// Moves to the periods just before `instant` (a rule without COUNT only): instances from there on.
@@ -56,7 +78,9 @@ public struct RecurrenceExpansion: Sequence, IteratorProtocol {
         guard local > start else { return }
         period = Swift.max(0, selector.period(containing: local) - 1)
         startPending = false
-        last = start
+        // Instances from here on; the search gives up a cycle after here, not after the start (an instant 400
+        // years past the start found nothing before).
+        last = local
         buffer = []
         position = 0
     }
@@ -68,7 +92,7 @@ public struct RecurrenceExpansion: Sequence, IteratorProtocol {
             return emit(start)
         }
         guard !selector.selectsNothing else { return end() }
-        let giveUp = Swift.max(last, start) + Self.cycle * Int64(rule.frequency == .yearly ? rule.interval : 1)
+        let giveUp = Swift.max(last, start) + cycle
         while true {
             if position < buffer.count {
                 let local = buffer[position]
