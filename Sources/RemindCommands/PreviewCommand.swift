@@ -50,6 +50,7 @@ struct PreviewCommand: ParsableCommand {
         let environment = CommandContext.current.environment
         let database = TimeZoneDatabase.system(environment: environment)
         let reminderRule = try rule.makeRule()
+        RuleOptions.noteStart(of: reminderRule)
         let named: String?
         do throws(RuleSpecError) { named = try reminderRule.zoneName(given: tz) } catch { throw CLIError(error.message) }
         let zone = try loadZone(named ?? database.systemZoneName(environment: environment), from: database)

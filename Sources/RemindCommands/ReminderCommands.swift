@@ -109,7 +109,11 @@ struct AddCommand: ParsableCommand {
         let spec = try rule.spec(now: CommandContext.current.now(), zone: zone)
         // As the daemon will, before connecting; a calendar expression's zone is the reminder's.
         let named: String?
-        do throws(RuleSpecError) { named = try spec.makeRule().zoneName(given: tz) } catch { throw CLIError(error.message) }
+        do throws(RuleSpecError) {
+            let made = try spec.makeRule()
+            named = try made.zoneName(given: tz)
+            RuleOptions.noteStart(of: made)
+        } catch { throw CLIError(error.message) }
         try checkWindow(window)
         try delivery.validate(adding: true)
         var timeZone = relative ? (tz ?? zone.identifier) : named
@@ -175,7 +179,7 @@ struct UpdateCommand: ParsableCommand {
                 let current = try daemon.call(Reminders.Get.self, .init(reminder: reminder)).reminder
                 let change = try rule.spec(now: CommandContext.current.now(), zone: try RuleOptions.zone(named: tz ?? current.effectiveTimeZone))
                 let updated = current.rule.updated(by: change)
-                do throws(RuleSpecError) { _ = try updated.makeRule() } catch { throw CLIError(error.message) }
+                do throws(RuleSpecError) { RuleOptions.noteStart(of: try updated.makeRule()) } catch { throw CLIError(error.message) }
                 spec = updated
             }
             return try daemon.call(Reminders.Update.self, Reminders.Update.Parameters(

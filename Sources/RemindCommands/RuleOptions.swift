@@ -93,6 +93,16 @@ struct RuleOptions: ParsableArguments {
         return result
     }
 
+    /// Says on standard error when an RFC 5545 rule's `--start` is no instance of the rule: RFC 5545 makes it the
+    /// first firing all the same ("the last weekday of the month" from the 1st fires on the 1st).
+    static func noteStart(of rule: ReminderRule) {
+        guard case .recurrence(let set) = rule.days, let recurrence = set.rule, !recurrence.selects(start: set.start) else { return }
+        let wallClock = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+        func shown(_ local: LocalDateTime) -> String { local.time.second == 0 ? String(local.description.dropLast(3)) : local.description }
+        let first = set.instances(after: wallClock.resolve(set.start), count: 1, in: wallClock).first.map { ", e.g. its first after it, \(shown($0.local))" } ?? ""
+        Output.warn("note: --start \(shown(set.start)) is no instance of the rule, and RFC 5545 makes it the first firing all the same; give a --start the rule names\(first)")
+    }
+
     /// The validated rule, or a one-line error (a one-shot given as a length is checked as that far from now).
     func makeRule() throws -> ReminderRule {
         do {

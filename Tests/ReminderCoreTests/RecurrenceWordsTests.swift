@@ -55,3 +55,21 @@ struct RareRecurrenceTests {
         #expect(rule.nextInstance(after: after, from: start, in: utc)?.local.description == "2464-03-25T16:13:00")
     }
 }
+
+/// Whether a rule names its own DTSTART (remindctl notes a start it does not: RFC 5545 fires it all the same).
+@Suite("An RRULE's own start")
+struct RecurrenceStartTests {
+    @Test(arguments: [
+        ("FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "2026-12-01T09:00", false),
+        ("FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "2026-12-31T09:00", true),
+        ("FREQ=WEEKLY;BYDAY=MO,WE", "2026-12-01T09:00", false),
+        ("FREQ=WEEKLY", "2026-12-01T09:00", true),
+        ("FREQ=HOURLY;INTERVAL=8;BYHOUR=8,16", "2026-12-01T00:00", false),
+        ("FREQ=HOURLY;INTERVAL=8", "2026-12-01T07:30", true),
+        ("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29", "2028-02-29T10:00", true),
+    ])
+    func aStartIsNamedByTheRuleOrNot(_ rule: String, _ start: String, _ named: Bool) throws {
+        let local = try #require(ISO8601.parseDateTime(start))
+        #expect(try RecurrenceRule(parsing: rule).selects(start: local) == named)
+    }
+}

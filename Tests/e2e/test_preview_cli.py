@@ -58,3 +58,16 @@ def test_bad_input_is_one_line_and_nonzero(remindctl, args, words):
     assert len(lines) == 1, result.stderr
     assert words in lines[0]
     assert result.stdout == ""
+
+
+def test_an_rrule_start_the_rule_does_not_name_is_noted(remindctl):
+    """RFC 5545 makes DTSTART the first instance even when the rule does not name it: the firing is listed,
+    and one line on standard error says so and names the rule's own first instance."""
+    rule = "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1"
+    result = run(remindctl, "--rrule", rule, "--start", "2026-12-01T09:00", "--tz", "UTC", "--after", "2026-11-30T00:00:00Z", "--count", "2")
+    assert result.returncode == 0
+    assert [line.split()[1] for line in result.stdout.splitlines()] == ["2026-12-01T09:00:00+00:00", "2026-12-31T09:00:00+00:00"]
+    assert result.stderr == ("remindctl: note: --start 2026-12-01T09:00 is no instance of the rule, and RFC 5545 makes it the first "
+                             "firing all the same; give a --start the rule names, e.g. its first after it, 2026-12-31T09:00\n")
+    named = run(remindctl, "--rrule", rule, "--start", "2026-12-31T09:00", "--tz", "UTC", "--after", "2026-11-30T00:00:00Z", "--count", "1")
+    assert named.returncode == 0 and named.stderr == ""

@@ -136,6 +136,16 @@ extension RecurrenceRule {
         RecurrenceExpansion(rule: self, start: start, zone: zone)
     }
 
+    /// Whether the rule itself names `start`: RFC 5545 makes DTSTART the first instance either way, which
+    /// surprises (a "last weekday of the month" rule started on the 1st fires on the 1st), so remindctl says so.
+    public func selects(start: LocalDateTime) -> Bool {
+        let selector = Selector(rule: self, start: start)
+        guard !selector.selectsNothing else { return false }
+        var times: [Int64] = []
+        let period = selector.period(containing: start.localSeconds)
+        return selector.fill(&times, period: period) != nil && times.contains(start.localSeconds)
+    }
+
     /// The first instance strictly after `after`, or nil when there is none (COUNT or UNTIL reached, or a rule
     /// that names no date before the year 10000). Without COUNT, only the periods around `after` are expanded.
     public func nextInstance(after: Instant, from start: LocalDateTime, in zone: TimeZoneRules) -> RecurrenceExpansion.Instance? {
