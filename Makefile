@@ -57,7 +57,8 @@ bench: release $(VENV)/.ready
 	@command -v strace >/dev/null || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace; }
 	@pkg-config --exists libical || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q libical-dev; }
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libical-dev; }
 	$(SWIFT) build $(CLI_RELEASE_FLAGS) --product NextFireBenchmark
 	$$(command -v cc || command -v clang) -O2 -o .build/release/rrule_libical Benchmarks/rrule_libical.c $$(pkg-config --cflags --libs libical)
 	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
