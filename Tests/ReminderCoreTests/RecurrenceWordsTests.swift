@@ -43,7 +43,7 @@ struct RecurrenceWordsTests {
 struct RareRecurrenceTests {
     /// Every 18 days, a Tuesday the 25th of four months: instances decades apart. The next one after an instant
     /// more than 400 years past DTSTART was none: the search gave up 400 years after DTSTART, not after the
-    /// instant it started from. (And the 18-day step meets the calendar's 400-year cycle only every 800 years.)
+    /// instant it started from.
     @Test func theNextInstanceCenturiesAfterTheStartIsFound() throws {
         let rule = try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=18;BYDAY=TU;BYMONTHDAY=25;BYMONTH=1,3,4,10;BYMINUTE=13")
         let start = try #require(ISO8601.parseDateTime("2019-08-28T16:30"))
@@ -53,6 +53,16 @@ struct RareRecurrenceTests {
         #expect(Array(locals.suffix(4)) == ["2461-10-25T16:13:00", "2464-03-25T16:13:00", "2489-01-25T16:13:00", "2540-10-25T16:13:00"])
         let after = utc.resolve(try #require(ISO8601.parseDateTime("2461-10-25T16:13")))
         #expect(rule.nextInstance(after: after, from: start, in: utc)?.local.description == "2464-03-25T16:13:00")
+    }
+
+    /// An 18-day step meets the calendar's 400-year cycle only every 800 years: a Monday 29 February on that
+    /// step comes in 2208, then in 2692. The search gave up 400 years after 2208.
+    @Test func aGapOfMoreThan400YearsDoesNotEndTheRule() throws {
+        let rule = try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=18;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO")
+        let start = try #require(ISO8601.parseDateTime("2019-08-28T09:00"))
+        let utc = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+        let after = utc.resolve(try #require(ISO8601.parseDateTime("2208-02-29T09:00")))
+        #expect(rule.nextInstance(after: after, from: start, in: utc)?.local.description == "2692-02-29T09:00:00")
     }
 }
 

@@ -10,6 +10,7 @@ import sys
 import subprocess
 import tempfile
 import threading
+import textwrap
 import time
 import uuid
 
@@ -303,3 +304,25 @@ def announced_slots(since, prefix):
     entries = [json.loads(line) for line in out.splitlines() if prefix in line]
     ours = [e for e in entries if e.get("REMINDER_NAME", "").startswith(prefix + "-")]
     return collections.Counter((e["REMINDER_NAME"], e["SCHEDULED_UTC"]) for e in ours), ours
+
+
+def khal_config(folder, calendar, name="cal"):
+    """A khal configuration in `folder` with one calendar, the vdir `calendar` called `name`, in Europe/Berlin and
+    ISO formats; returns its path."""
+    config = folder / "khal.conf"
+    config.write_text(textwrap.dedent(f"""\
+        [calendars]
+        [[{name}]]
+        path = {calendar}
+        [locale]
+        timeformat = %H:%M
+        dateformat = %Y-%m-%d
+        longdateformat = %Y-%m-%d
+        datetimeformat = %Y-%m-%d %H:%M
+        longdatetimeformat = %Y-%m-%d %H:%M
+        local_timezone = Europe/Berlin
+        default_timezone = Europe/Berlin
+        [default]
+        default_calendar = {name}
+        """))
+    return config

@@ -5,12 +5,11 @@ gap or overlap at the reminder's time; Debian's `khal` imports the file and list
 import datetime as dt
 import json
 import subprocess
-import textwrap
 
 import icalendar
 import recurring_ical_events
 
-from conftest import BIN
+from conftest import BIN, khal_config
 
 
 def rule_cases(today):
@@ -74,22 +73,7 @@ def test_khal_imports_the_file_and_lists_the_reminders(daemon, tmp_path):
     ics = tmp_path / "remindd.ics"
     ics.write_text(daemon.ctl("export", "--format", "ics").stdout)
     (tmp_path / "cal").mkdir()
-    config = tmp_path / "khal.conf"
-    config.write_text(textwrap.dedent(f"""\
-        [calendars]
-        [[remindd]]
-        path = {tmp_path / "cal"}
-        [locale]
-        timeformat = %H:%M
-        dateformat = %Y-%m-%d
-        longdateformat = %Y-%m-%d
-        datetimeformat = %Y-%m-%d %H:%M
-        longdatetimeformat = %Y-%m-%d %H:%M
-        local_timezone = Europe/Berlin
-        default_timezone = Europe/Berlin
-        [default]
-        default_calendar = remindd
-        """))
+    config = khal_config(tmp_path, tmp_path / "cal", name="remindd")
     env = dict(daemon.env, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CACHE_HOME=str(tmp_path / "cache"))
     imported = subprocess.run(["khal", "-c", str(config), "import", "--batch", "-a", "remindd", str(ics)],
                               env=env, capture_output=True, text=True, timeout=120)

@@ -16,6 +16,8 @@ import zoneinfo
 import icalendar
 import recurring_ical_events
 
+from conftest import khal_config
+
 WINDOW = dt.timedelta(days=40)
 
 
@@ -151,22 +153,7 @@ def samples():
 def written_by_khal_and_todoman(tmp_path, env):
     (tmp_path / "cal").mkdir()
     (tmp_path / "todo" / "pills").mkdir(parents=True)
-    config = tmp_path / "khal.conf"
-    config.write_text(textwrap.dedent(f"""\
-        [calendars]
-        [[cal]]
-        path = {tmp_path / "cal"}
-        [locale]
-        timeformat = %H:%M
-        dateformat = %Y-%m-%d
-        longdateformat = %Y-%m-%d
-        datetimeformat = %Y-%m-%d %H:%M
-        longdatetimeformat = %Y-%m-%d %H:%M
-        local_timezone = Europe/Berlin
-        default_timezone = Europe/Berlin
-        [default]
-        default_calendar = cal
-        """))
+    config = khal_config(tmp_path, tmp_path / "cal")
     day = lambda n: (dt.datetime.now(dt.timezone.utc).date() + dt.timedelta(days=n)).isoformat()
     for arguments in (["-r", "weekly", "-m", "15m,1h", day(2), "09:00", "10:00", "Europe/Berlin", "Team meeting"],
                       ["-m", "1d", day(6), "Christmas party"]):

@@ -221,7 +221,7 @@ public struct CalendarExpression: Hashable, Sendable {
         }
     }
 
-    private static func unreadable(_ text: String, at rest: Substring) -> RecurrenceError {
+    fileprivate static func unreadable(_ text: String, at rest: Substring) -> RecurrenceError {
         RecurrenceError("cannot read '\(text)'\(rest.isEmpty ? "" : " at '\(rest.prefix(20))'"): write [WEEKDAYS] [YEAR-MONTH-DAY] [HH:MM[:SS]] [ZONE], e.g. 'Mon..Fri *-*-* 09:00', '*-*~01 18:00' or 'daily' (see systemd.time(7))")
     }
 
@@ -596,16 +596,16 @@ private struct Reader {
         var items: [CalendarExpression.Item] = []
         while true {
             guard items.count < 240 else { throw RecurrenceError("'\(expression.text.prefix(40))...' lists more than 240 values in one field") }
-            guard let start = try value(isSeconds: isSeconds) else { throw CalendarExpression.unreadableItem(expression.text, rest) }
+            guard let start = try value(isSeconds: isSeconds) else { throw CalendarExpression.unreadable(expression.text, at: rest) }
             var item = CalendarExpression.Item(start: start)
             if peek == UInt8(ascii: "."), bytes.dropFirst().first == UInt8(ascii: ".") {
                 bytes = bytes.dropFirst(2)
-                guard let stop = try value(isSeconds: isSeconds) else { throw CalendarExpression.unreadableItem(expression.text, rest) }
+                guard let stop = try value(isSeconds: isSeconds) else { throw CalendarExpression.unreadable(expression.text, at: rest) }
                 (item.stop, item.step) = (stop, 1)
             }
             if peek == UInt8(ascii: "/") {
                 advance()
-                guard let step = try value(isSeconds: isSeconds) else { throw CalendarExpression.unreadableItem(expression.text, rest) }
+                guard let step = try value(isSeconds: isSeconds) else { throw CalendarExpression.unreadable(expression.text, at: rest) }
                 guard step > 0 else { throw RecurrenceError("a repetition step of 0 in '\(expression.text)' never moves: give a step of 1 or more, e.g. *:0/15") }
                 item.step = step
             } else if isSeconds, item.stop >= 0, item.start + 1 > item.stop {
@@ -613,7 +613,7 @@ private struct Reader {
                 throw RecurrenceError("the seconds range \(item.start)..\(item.stop) does not span a second: write \(item.start) alone, or a range such as \(item.start)..\(item.start + 5)")
             }
             guard atEnd || [UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: ":")].contains(peek!) else {
-                throw CalendarExpression.unreadableItem(expression.text, rest)
+                throw CalendarExpression.unreadable(expression.text, at: rest)
             }
             items.append(item)
             guard peek == UInt8(ascii: ",") else { return items }
@@ -633,11 +633,5 @@ private struct Reader {
             fraction = fraction ?? String(start.prefix(start.utf8.count - rest.utf8.count))
         }
         return Int(value)
-    }
-}
-
-extension CalendarExpression {
-    fileprivate static func unreadableItem(_ text: String, _ rest: Substring) -> RecurrenceError {
-        unreadable(text, at: rest)
     }
 }
