@@ -215,7 +215,7 @@ struct NextCommand: ParsableCommand {
             let instant = Output.instant(firing.utc)
             return [
                 out.time(firing.utc) + out.ownZoneNote(local: firing.local, zoneName: nil), instant.map(out.left) ?? "-",
-                firing.reminderName + (firing.snoozed == true ? " (snoozed)" : ""), firing.slot,
+                firing.reminderName + (firing.snoozed == true ? " (snoozed)" : "") + (firing.calendar.map { " [\($0)]" } ?? ""), firing.slot,
             ]
         })
     }

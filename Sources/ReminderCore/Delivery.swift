@@ -7,11 +7,15 @@ public struct Delivery: Sendable, Hashable, Codable {
     public var command: [String]?
     /// Ask for critical urgency in desktop notifications (they stay until acted on).
     public var critical: Bool
+    /// The name of the read-only calendar whose alarm this is (nil: the user's own reminder). A calendar's
+    /// alarm is dismissed or snoozed, never "taken", and is never recorded missed.
+    public var calendar: String?
 
-    public init(repeatPlan: RepeatPlan? = nil, command: [String]? = nil, critical: Bool = false) {
+    public init(repeatPlan: RepeatPlan? = nil, command: [String]? = nil, critical: Bool = false, calendar: String? = nil) {
         self.repeatPlan = repeatPlan
         self.command = command
         self.critical = critical
+        self.calendar = calendar
     }
 
     /// Nothing beyond the journal.
@@ -27,10 +31,13 @@ public struct Delivery: Sendable, Hashable, Codable {
         if let command, command.isEmpty || command.contains(where: { $0.isEmpty || $0.contains("\0") }) {
             return "the command is empty or has an empty or NUL-holding word"
         }
+        if let calendar, calendar.isEmpty || calendar.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "the calendar's name is empty or holds control characters"
+        }
         return nil
     }
 
-    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical }
+    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -39,6 +46,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         }
         command = try container.decodeIfPresent([String].self, forKey: .command)
         critical = try container.decodeIfPresent(Bool.self, forKey: .critical) ?? false
+        calendar = try container.decodeIfPresent(String.self, forKey: .calendar)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -47,6 +55,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         try container.encodeIfPresent(repeatPlan?.maximum, forKey: .repeatMax)
         try container.encodeIfPresent(command, forKey: .command)
         if critical { try container.encode(critical, forKey: .critical) }
+        try container.encodeIfPresent(calendar, forKey: .calendar)
     }
 }
 

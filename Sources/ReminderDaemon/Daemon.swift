@@ -26,11 +26,14 @@ public struct DaemonPorts: Sendable {
     /// Where files sent for an import wait (emptied at start): nil for `uploads` beside the store's file, or a
     /// temporary folder for a store in memory.
     public var uploadDirectory: String?
+    /// The home folder, for `~/` in the config's folders.
+    public var home: String
 
     public init(
         clock: any DaemonClock, announcers: [any Announcer], status: any StatusReporter, store: ReminderStore, zones: TimeZoneDatabase,
         configuration: DaemonConfiguration, exercises: ExerciseLibrary, routineDirectories: [String],
-        journalAvailable: @escaping @Sendable () -> Bool, ledger: any AnnouncementLedger = UnreadableLedger(), uploadDirectory: String? = nil
+        journalAvailable: @escaping @Sendable () -> Bool, ledger: any AnnouncementLedger = UnreadableLedger(), uploadDirectory: String? = nil,
+        home: String = NSHomeDirectory()
     ) {
         self.clock = clock
         self.announcers = announcers
@@ -43,6 +46,7 @@ public struct DaemonPorts: Sendable {
         self.journalAvailable = journalAvailable
         self.ledger = ledger
         self.uploadDirectory = uploadDirectory
+        self.home = home
     }
 }
 
@@ -57,6 +61,7 @@ public final class Daemon: Sendable {
     private let reminders: ReminderService
     private let habits: HabitService
     private let fitness: FitnessService
+    private let calendars: CalendarService
     /// The Watch streams (internal: tests wait for a subscriber before they fire).
     let watch = WatchAnnouncer()
 
@@ -68,6 +73,7 @@ public final class Daemon: Sendable {
         let fitness = FitnessService(context: context, habits: habits)
         let routines = RoutineService(context: context, reminders: reminders, habits: habits, fitness: fitness)
         (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
+        calendars = CalendarService(context: context, scheduling: scheduling, home: ports.home)
 
         var router = MethodRouter()
         router.storeFailed = { context.say(.error, "A call failed because the store cannot be used: \($0)") }
@@ -177,6 +183,7 @@ public final class Daemon: Sendable {
             case .takenLate(let id): _ = try await reminders.takeLate(key: String(id))
             case .snooze(let id, let minutes): _ = try await reminders.snooze(key: String(id), minutes: minutes)
             case .skip(let id): _ = try await reminders.skip(key: String(id), reason: nil)
+            case .dismiss(let id): _ = try await reminders.skip(key: String(id), reason: "dismissed")
             case .markRestDay(let date): _ = try await habits.markRest(from: date, to: nil, reason: nil, light: [])
             }
         } catch {
@@ -209,7 +216,17 @@ public final class Daemon: Sendable {
         }
         await handle(.deadlineReached)
         await habits.changed(now: context.clock.now())
+        await calendars.scanAll()
     }
+
+    /// The read-only calendars' folders (absolute paths), for the watcher.
+    public var calendarFolders: [String] { calendars.folders }
+
+    /// Reads the read-only calendars and plans their alarms (at start, after the reminders are loaded).
+    public func scanCalendars() async { await calendars.scanAll() }
+
+    /// Applies what changed in one calendar folder (the watcher saw it).
+    public func calendarFolderChanged(_ folder: String) async { await calendars.scan(folder) }
 
     /// The one-line state for STATUS=: `3 reminders, next: Vitamin D at Sun 09:00`.
     public func statusLine() async -> String { await scheduling.statusLine() }

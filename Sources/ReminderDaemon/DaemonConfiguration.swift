@@ -25,6 +25,9 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var onFire: [String]?
     /// Desktop notifications on the session bus (with actions), besides the journal; false: the journal only.
     public var desktopNotifications = true
+    /// Read-only calendars (vdir folders: khal's, a subscribed feed synced by vdirsyncer) whose alarms fire,
+    /// as written: absolute, or from the home folder (`~/`).
+    public var calendars: [String] = []
 
     public init() {}
 
@@ -40,6 +43,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("retention-days", "a number of days from 90 to 36500, e.g. 365"),
         ("on-fire", "a command as a list of strings, e.g. [\"/usr/bin/notify-send\", \"remindd\"]"),
         ("notifications", "\"desktop\" or \"none\""),
+        ("calendars", "a list of vdir folders in quotes, e.g. [\"~/.calendars/personal\"]"),
     ]
 
     /// Parses the text of a config file.
@@ -77,6 +81,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.retentionDays = days
             case ("on-fire", .strings(let command)) where !command.isEmpty:
                 configuration.onFire = command
+            case ("calendars", .strings(let folders)) where folders.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") }):
+                configuration.calendars = folders
             case ("notifications", .string(let text)) where text == "desktop" || text == "none":
                 configuration.desktopNotifications = text == "desktop"
             default:
@@ -86,6 +92,15 @@ public struct DaemonConfiguration: Hashable, Sendable {
         return configuration
     }
 
+    /// The `calendars` folders as absolute paths (`~/` is `home`), without a trailing slash, each once.
+    public func calendarFolders(home: String) -> [String] {
+        var seen: Set<String> = []
+        return calendars.compactMap { folder in
+            var path = folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
+            while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+            return seen.insert(path).inserted ? path : nil
+        }
+    }
 }
 
 /// A config file problem.

@@ -45,6 +45,11 @@ public final class RecordingAnnouncer: Announcer, AnnouncementLedger {
         events.compactMap { if case .occurrence(let occurrence) = $0 { return occurrence } else { return nil } }
     }
 
+    /// The daemon's own messages so far, as their text.
+    public var messages: [String] {
+        events.compactMap { if case .daemon(let message) = $0 { return message.text } else { return nil } }
+    }
+
     /// Forgets what was recorded.
     public func clear() { recorded.withLock { $0.removeAll() } }
 }

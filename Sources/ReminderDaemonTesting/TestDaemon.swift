@@ -44,6 +44,7 @@ public final class TestDaemon: Sendable {
         daemon = Mutex(try Self.make(
             clock: clock, announcer: announcer, status: status, database: self.database, configuration: configuration, zones: zones))
         try await current.start()
+        await current.scanCalendars()
     }
 
     private static func make(
@@ -65,6 +66,12 @@ public final class TestDaemon: Sendable {
             clock: clock, announcer: announcer, status: status, database: database, configuration: configuration, zones: zones)
         daemon.withLock { $0 = next }
         try await next.start()
+        await next.scanCalendars()
+    }
+
+    /// The watcher saw a change in a calendar's folder.
+    public func calendarFolderChanged(_ folder: String) async {
+        await current.calendarFolderChanged(folder)
     }
 
     // MARK: Time

@@ -12,18 +12,21 @@ public struct FiringValue: Codable, Sendable, Hashable {
     /// A pending snooze of the occurrence: `local` and `utc` are when the snooze announces it (Next, and a
     /// reminder's `next` when its snooze comes first).
     public var snoozed: Bool?
+    /// The read-only calendar whose alarm this is (Next; nil for the user's own reminders).
+    public var calendar: String?
 
-    public init(reminderID: Int64, name: String, occurrence: Occurrence) {
+    public init(reminderID: Int64, name: String, occurrence: Occurrence, calendar: String? = nil) {
         reminderId = reminderID
         reminderName = name
         slot = occurrence.slotID(reminderID: String(reminderID))
         local = occurrence.localISO8601
         utc = occurrence.instant.description
+        self.calendar = calendar
     }
 
     /// The snooze of `occurrence` due at `due`.
-    public init(reminderID: Int64, name: String, occurrence: Occurrence, snoozedUntil due: Instant, in zone: TimeZoneRules) {
-        self.init(reminderID: reminderID, name: name, occurrence: occurrence)
+    public init(reminderID: Int64, name: String, occurrence: Occurrence, snoozedUntil due: Instant, in zone: TimeZoneRules, calendar: String? = nil) {
+        self.init(reminderID: reminderID, name: name, occurrence: occurrence, calendar: calendar)
         local = ISO8601.format(due, offsetSeconds: zone.offset(at: due), zulu: false)
         utc = due.description
         snoozed = true
@@ -79,6 +82,8 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     public var command: [String]?
     /// normal or critical (desktop notifications).
     public var urgency: String
+    /// The read-only calendar this alarm comes from (nil: the user's own reminder).
+    public var calendar: String?
 
     public init(
         id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
@@ -98,6 +103,7 @@ public struct ReminderValue: Codable, Sendable, Hashable {
         repeatMax = delivery.repeatPlan?.maximum
         command = delivery.command
         urgency = delivery.critical ? "critical" : "normal"
+        calendar = delivery.calendar
     }
 }
 

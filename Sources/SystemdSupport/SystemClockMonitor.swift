@@ -234,25 +234,14 @@ private final class PollingThread: Sendable {
     /// change under the zone files (an overflowed queue counts as both: something may have been missed).
     static func changes(in bytes: ArraySlice<UInt8>, zoneSettingWatch: Int32) -> (setting: Bool, data: Bool) {
         var found = (setting: false, data: false)
-        var offset = bytes.startIndex
-        let header = MemoryLayout<inotify_event>.size
-        func integer(at position: Int) -> Int32 {
-            Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[position + $1]) << (8 * UInt32($1)) })
-        }
-        while offset + header <= bytes.endIndex {
-            let watch = integer(at: offset)
-            let mask = UInt32(bitPattern: integer(at: offset + 4))
-            let nameLength = Int(integer(at: offset + 12))
-            let nameBytes = bytes[(offset + header)..<min(offset + header + nameLength, bytes.endIndex)].prefix { $0 != 0 }
-            let name = String(decoding: nameBytes, as: UTF8.self)
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+        for event in InotifyEvent.parse(bytes) {
+            if event.overflowed {
                 found = (true, true)
-            } else if watch == zoneSettingWatch {
-                if name == "localtime" || name == "timezone" { found.setting = true }
+            } else if event.watch == zoneSettingWatch {
+                if event.name == "localtime" || event.name == "timezone" { found.setting = true }
             } else {
                 found.data = true
             }
-            offset += header + nameLength
         }
         return found
     }

@@ -95,6 +95,30 @@ struct HabitWarmUpService: Service {
     }
 }
 
+/// The read-only calendars: watches their folders, reads them once, then applies each change the watcher
+/// reports (a reload changes the folders watched; see `Remindd.reload`).
+struct CalendarWatchService: Service {
+    let watcher: FolderWatcher
+    let daemon: Daemon
+    let report: @Sendable (DaemonMessage) -> Void
+
+    func run() async {
+        await cancelWhenGracefulShutdown {
+            watch(watcher, daemon.calendarFolders, report: report)
+            await daemon.scanCalendars()
+            for await folder in watcher.changes { await daemon.calendarFolderChanged(folder) }
+        }
+        watcher.stop()
+    }
+}
+
+/// Watches `folders`, saying which cannot be watched.
+func watch(_ watcher: FolderWatcher, _ folders: [String], report: @Sendable (DaemonMessage) -> Void) {
+    for (folder, problem) in watcher.watch(folders) {
+        report(DaemonMessage(.warning, "Calendar folder \(folder) is not watched (\(problem)): changes in it are read at the next reload ('systemctl --user reload remindd')"))
+    }
+}
+
 /// Desktop notifications: connects when asked and carries out the actions chosen, until the group stops.
 struct DesktopService: Service {
     let channel: DesktopChannel

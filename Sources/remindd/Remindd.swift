@@ -181,6 +181,8 @@ struct Remindd: AsyncParsableCommand {
             handler: daemon.router,
             onRefusedForDescriptors: Self.descriptorShortageWarning(journalAnnouncer))
 
+        let calendarWatcher: FolderWatcher
+        do { calendarWatcher = try FolderWatcher() } catch { throw Failure("cannot watch the calendars' folders: \(error)") }
         let (reloadRequests, requestReload) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         // Ends once the socket is bound and READY=1 sent; the habit count waits for it.
         let (ready, isReady) = AsyncStream.makeStream(of: Never.self)
@@ -200,7 +202,9 @@ struct Remindd: AsyncParsableCommand {
                       successTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ReloadService(requests: reloadRequests) {
                     await reload(daemon, zones: zones, paths: paths, channels: channels, notifier: notifier)
+                    watch(calendarWatcher, daemon.calendarFolders, report: report)
                 }),
+                .init(service: CalendarWatchService(watcher: calendarWatcher, daemon: daemon, report: report)),
                 .init(service: HabitWarmUpService(ready: ready, daemon: daemon)),
                 .init(service: controlSocket),
             ],

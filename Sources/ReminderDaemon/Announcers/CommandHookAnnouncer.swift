@@ -54,12 +54,14 @@ public final class CommandHookAnnouncer: Announcer {
     /// The variables a hook gets for a firing, in this order.
     public static func environment(for event: FiringEvent) -> [(String, String)] {
         let firing = event.firing
-        return [
+        var variables = [
             ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name), ("REMINDER_SLOT", firing.slotID),
             ("SCHEDULED_UTC", firing.occurrence.instant.description), ("FIRED_UTC", event.handledAt.description),
             ("REMINDER_STATE", "due"), ("REMINDER_ANNOUNCEMENT", event.kind.rawValue),
             ("REMINDER_LOCAL", firing.occurrence.localISO8601), ("REMINDER_MESSAGE", "Reminder: \(FiringWording.reminder(firing))"),
         ]
+        if let calendar = firing.reminder.delivery.calendar { variables.append(("REMINDER_CALENDAR", calendar)) }
+        return variables
     }
 
     /// What the journal says of a run that did not end well (nil: it did).

@@ -10,7 +10,7 @@ import SystemdSupport
 /// expire after the server's few seconds, as they did). One notification per reminder: a repeat, a snooze or
 /// the reminder's next occurrence replaces it
 /// (`replaces_id`), never stacks; a log or a skip closes it (`CloseNotification`); a missed occurrence
-/// replaces it with a note that offers "Taken late". The rest suggestion offers "Mark rest day". When the bus has no
+/// replaces it with a note that offers "Taken late". A calendar's alarm offers Dismiss and Snooze. The rest suggestion offers "Mark rest day". When the bus has no
 /// notification server, that is said once in the journal, which stays the record of everything.
 public final class DesktopAnnouncer: Announcer {
     /// What the user chose on a notification.
@@ -20,6 +20,8 @@ public final class DesktopAnnouncer: Announcer {
         case takenLate(reminderID: Int64)
         case snooze(reminderID: Int64, minutes: Int)
         case skip(reminderID: Int64)
+        /// "Dismiss" on a calendar's alarm: its repeats stop (recorded as skipped, "dismissed").
+        case dismiss(reminderID: Int64)
         case markRestDay(String)
     }
 
@@ -58,9 +60,15 @@ public final class DesktopAnnouncer: Announcer {
             let reminder = firing.firing.reminder
             var summary = reminder.name
             if firing.kind == .repeated { summary += " (still not taken)" }
-            show(.reminder(reminder.id), summary: summary, body: "\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
-                actions: [("taken", "Taken"), ("snooze", "Snooze \(Self.snoozeMinutes) min"), ("skip", "Skip")], critical: reminder.delivery.critical,
-                staying: true)
+            if let calendar = reminder.delivery.calendar {
+                // A calendar's alarm: nothing to take, so Dismiss (and no Skip).
+                show(.reminder(reminder.id), summary: summary, body: "\(calendar): \(FiringWording.when(firing.firing.occurrence))",
+                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(Self.snoozeMinutes) min")], critical: reminder.delivery.critical, staying: true)
+            } else {
+                show(.reminder(reminder.id), summary: summary, body: "\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
+                    actions: [("taken", "Taken"), ("snooze", "Snooze \(Self.snoozeMinutes) min"), ("skip", "Skip")], critical: reminder.delivery.critical,
+                    staying: true)
+            }
         case .occurrence(let occurrence):
             let subject = Subject.reminder(occurrence.firing.reminder.id)
             if occurrence.state == .missed {
@@ -139,6 +147,7 @@ public final class DesktopAnnouncer: Announcer {
                 case (.reminder(let reminderID), "late"): await perform(.takenLate(reminderID: reminderID))
                 case (.reminder(let reminderID), "snooze"): await perform(.snooze(reminderID: reminderID, minutes: Self.snoozeMinutes))
                 case (.reminder(let reminderID), "skip"): await perform(.skip(reminderID: reminderID))
+                case (.reminder(let reminderID), "dismiss"): await perform(.dismiss(reminderID: reminderID))
                 case (.restSuggestion(let date), "rest"): await perform(.markRestDay(date))
                 default: continue
                 }

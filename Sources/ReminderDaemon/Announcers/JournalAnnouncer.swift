@@ -128,6 +128,7 @@ public final class JournalAnnouncer: Announcer {
             ("REMINDER_SLOTS_DUE", String(firing.slotsDue)), ("REMINDER_ANNOUNCEMENT", event.kind.rawValue),
         ]
         if let number = event.repeatNumber { fields.append(("REMINDER_REPEAT", String(number))) }
+        if let calendar = firing.reminder.delivery.calendar { fields.append(("REMINDER_CALENDAR", calendar)) }
         if let detail = event.detail { fields.append(("REMINDER_DETAIL", detail)) }
         if event.replanned {
             message += " (again: the clock went back)"

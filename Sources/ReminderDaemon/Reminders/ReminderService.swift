@@ -84,7 +84,7 @@ struct ReminderService: Sendable {
     func update(
         key: String, name: String?, rule spec: RuleSpec?, timeZone: String?, window: String? = nil, delivery change: DeliveryChange? = nil
     ) async throws(ServiceError) -> ReminderValue {
-        var reminder = try find(key)
+        var reminder = try ownReminder(key)
         if let change { reminder.delivery = try change.applied(to: reminder.delivery) }
         if let window { reminder.windowSeconds = window.isEmpty ? nil : try Self.windowSeconds(window) }
         if let name { reminder.name = try Self.checkedName(name) }
@@ -114,7 +114,7 @@ struct ReminderService: Sendable {
     /// Deletes a reminder.
     /// - Returns: the reminder as it was.
     func remove(key: String) async throws(ServiceError) -> ReminderValue {
-        let reminder = try find(key)
+        let reminder = try ownReminder(key)
         let value = try value(of: reminder, now: context.clock.now())
         try storing { () throws(StoreError) in try context.store.reminders.remove(id: reminder.id!) }
         await scheduling.refresh(reminderID: reminder.id!)
@@ -194,9 +194,12 @@ struct ReminderService: Sendable {
     func next(count: Int) async throws(ServiceError) -> [FiringValue] {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
         return await scheduling.upcoming(count: count).map { next in
-            next.snoozed
-                ? FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, snoozedUntil: next.at, in: next.reminder.zone)
-                : FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence)
+            let calendar = next.reminder.delivery.calendar
+            return next.snoozed
+                ? FiringValue(
+                    reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, snoozedUntil: next.at, in: next.reminder.zone,
+                    calendar: calendar)
+                : FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, calendar: calendar)
         }
     }
 
@@ -456,6 +459,16 @@ struct ReminderService: Sendable {
 
     func find(_ key: String) throws(ServiceError) -> StoredReminder {
         try storing { () throws(StoreError) in try context.store.reminders.find(key) }
+    }
+
+    /// A reminder the user may change or remove: not a read-only calendar's alarm (the next scan of its folder
+    /// would undo the change).
+    private func ownReminder(_ key: String) throws(ServiceError) -> StoredReminder {
+        let reminder = try find(key)
+        if let calendar = reminder.delivery.calendar, let origin = reminder.origin {
+            throw .invalidInput(parameter: "reminder", message: "\(reminder.name) is an alarm of the read-only calendar '\(calendar)' (\(origin)): change or delete the event in your calendar (khal, Thunderbird ...), or 'remindctl disable' to silence it here")
+        }
+        return reminder
     }
 
     private func save(_ reminder: StoredReminder) async throws(ServiceError) -> ReminderValue {

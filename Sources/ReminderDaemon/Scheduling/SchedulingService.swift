@@ -742,6 +742,8 @@ actor SchedulingService {
     /// recorded, then announced; once, across restarts (the record is unique). A store that refuses the write
     /// is tried again later.
     private func decide(_ firing: DueFiring, windowEnd: Instant, now: Instant) {
+        // A calendar's alarm is a heads-up, not a dose: nothing is missed when it is not dismissed.
+        guard firing.reminder.delivery.calendar == nil else { return }
         var event = OccurrenceEvent(state: .missed, firing: firing, windowEnd: windowEnd, decidedAt: now)
         let id: Int64
         do {

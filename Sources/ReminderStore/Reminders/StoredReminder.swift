@@ -22,10 +22,12 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
     public var windowSeconds: Int64?
     /// Repeats, command, urgency (stored as JSON; null: the default).
     public var delivery: Delivery
+    /// The calendar item a calendar's alarm comes from (the file's absolute path); nil for the user's own.
+    public var origin: String?
 
     public init(
         id: Int64?, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool, createdAt: Int64, handledThrough: Int64,
-        windowSeconds: Int64? = nil, delivery: Delivery = Delivery()
+        windowSeconds: Int64? = nil, delivery: Delivery = Delivery(), origin: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -36,6 +38,7 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         self.handledThrough = handledThrough
         self.windowSeconds = windowSeconds
         self.delivery = delivery
+        self.origin = origin
     }
 
     /// Reads a row, checking every value as `Add` would have (types, instants, window, delivery): a row written
@@ -68,6 +71,7 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
             throw reader.unusable("delivery", "not the JSON of a delivery")
         }
         if let problem = self.delivery.problem { throw reader.unusable("delivery", problem) }
+        origin = try reader.value("origin")
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -80,6 +84,7 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         container["handledThrough"] = handledThrough
         container["windowSeconds"] = windowSeconds
         container["delivery"] = delivery.isDefault ? nil : String(decoding: try JSONEncoder().encode(delivery), as: UTF8.self)
+        container["origin"] = origin
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

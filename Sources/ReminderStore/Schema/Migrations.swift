@@ -8,7 +8,7 @@ extension ReminderStore {
     /// Every table of the current schema and its columns. `theSchemaListMatchesTheMigrations` (a test) keeps it
     /// equal to what the migrations create.
     static let expectedSchema: [String: Set<String>] = [
-        "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery"],
+        "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery", "origin"],
         "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending"],
         "restDay": ["date", "reason", "lightActivities"],
@@ -199,6 +199,12 @@ extension ReminderStore {
             // Such a log neither covers nor suppresses another occurrence.
             try db.alter(table: "intake") { t in t.add(column: "forScheduledAt", .integer) }
             try db.create(index: "intake_taken_late", on: "intake", columns: ["reminderId", "forScheduledAt"], condition: Column("forScheduledAt") != nil)
+        }
+        migrator.registerMigration("v12-calendar-alarms") { db in
+            // A read-only calendar's alarm is a reminder whose origin is the item file it came from (its
+            // absolute path); null for the user's own reminders. Found by folder when the folder is rescanned.
+            try db.alter(table: "reminder") { t in t.add(column: "origin", .text) }
+            try db.create(index: "reminder_by_origin", on: "reminder", columns: ["origin"], condition: Column("origin") != nil)
         }
         return migrator
     }

@@ -1,0 +1,181 @@
+import Foundation
+import ReminderCore
+import ReminderStore
+import SystemdSupport
+
+/// The alarms of the read-only calendars in `config.toml`'s `calendars` (khal's folders, a subscribed feed kept
+/// by vdirsyncer): every VALARM of their events and tasks fires like a reminder, dismissed or snoozed rather
+/// than taken (pimutils/khal#148). A calendar is never written.
+///
+/// A scan lists a folder, reads the items whose etag (mtime, inode, size) it has not seen, plans each with
+/// ``CalendarImport`` (as `remindctl import --format ics`), and replaces that item's alarms in the store in one
+/// transaction; an item gone from the folder takes its alarms with it. An item that cannot be used (not
+/// iCalendar, too large, a link, a rule that fires more than once a minute) is reported once per version and
+/// has no alarms; the others work. Scans run one at a time.
+actor CalendarService {
+    private let context: DaemonContext
+    private let scheduling: SchedulingService
+    /// `~/` in the configured folders.
+    private let home: String
+    /// What was read of each folder: the etag of each item file.
+    private var known: [String: [String: String]] = [:]
+    /// Problems already reported (an item's path and version, or a folder's error): each is said once.
+    private var reported: Set<String> = []
+
+    /// The most events and tasks one item may hold (a recurring event with its overrides is a few dozen).
+    static let maximumComponents = 1000
+    /// The most alarms one item may set.
+    static let maximumAlarms = 100
+    /// The least time between two firings of one alarm.
+    static let minimumSpacingSeconds: Int64 = 60
+    /// Above this many alarms changed at once, the whole schedule is loaded again rather than each re-planned.
+    static let reloadThreshold = 200
+
+    init(context: DaemonContext, scheduling: SchedulingService, home: String) {
+        (self.context, self.scheduling, self.home) = (context, scheduling, home)
+    }
+
+    /// The configured folders, as absolute paths.
+    nonisolated var folders: [String] { context.configuration.calendarFolders(home: home) }
+
+    /// Scans every configured folder, and removes the alarms of folders no longer configured.
+    func scanAll() async {
+        let folders = self.folders
+        var changed: [Int64] = []
+        do {
+            let dropped = try context.store.calendarAlarms.folders().subtracting(folders)
+            for folder in dropped {
+                known[folder] = nil
+                changed += try context.store.calendarAlarms.remove(origins: try context.store.calendarAlarms.origins(in: folder))
+            }
+        } catch {
+            context.say(.error, "Could not remove the alarms of calendars no longer in the config: \(error)")
+        }
+        for folder in folders { changed += scanned(folder) }
+        await replan(changed)
+    }
+
+    /// Scans one folder (the watcher saw a change in it).
+    func scan(_ folder: String) async {
+        guard folders.contains(folder) else { return }
+        await replan(scanned(folder))
+    }
+
+    /// Reads what changed in `folder` and stores its alarms. - Returns: the reminder ids to re-plan.
+    private func scanned(_ folder: String) -> [Int64] {
+        let vdir = VdirFolder(path: folder)
+        let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
+        do {
+            listing = try vdir.list()
+        } catch {
+            // Its alarms stay: a folder on a disk not mounted yet is not a calendar emptied.
+            reportOnce("folder \(folder) \(error.code)", .warning, "Calendar folder \(folder) cannot be read (\(error)); its alarms stay as they were until it can")
+            return []
+        }
+        reported.remove("folder \(folder) \(ENOENT)")
+        let calendar = vdir.displayName
+        let before = known[folder] ?? [:]
+        var seen: [String: String] = [:]
+        var changed: [Int64] = []
+        let now = context.clock.now()
+        let zones: CalendarImport.Zones
+        do { zones = try self.zones() } catch {
+            context.say(.error, "Calendar '\(calendar)' is not read: \(error)")
+            return []
+        }
+        for refused in listing.refused {
+            reportOnce("\(folder)/\(refused.name) \(refused.reason)", .warning,
+                "Calendar '\(calendar)': item \(Self.printable(refused.name)) is not read: \(refused.reason)")
+        }
+        for entry in listing.entries {
+            seen[entry.name] = entry.etag
+            guard before[entry.name] != entry.etag else { continue }
+            let origin = folder + "/" + entry.name
+            var alarms: [CalendarAlarmsStore.Alarm] = []
+            do throws(CalendarItemRefused) {
+                let text: String
+                do { text = try vdir.read(entry) } catch { throw CalendarItemRefused(message: error.description) }
+                alarms = try plan(text, entry: entry, calendar: calendar, now: now, zones: zones)
+            } catch {
+                reportOnce("\(origin) \(entry.etag)", .warning, "Calendar '\(calendar)': item \(entry.name) has no alarms here: \(error.message)")
+            }
+            do {
+                changed += try context.store.calendarAlarms.replace(origin: origin, with: alarms, now: now).ids
+            } catch {
+                seen[entry.name] = nil  // read again at the next scan
+                context.say(.error, "Calendar '\(calendar)': the alarms of \(entry.name) could not be stored: \(error)")
+            }
+        }
+        do {
+            let gone = try context.store.calendarAlarms.origins(in: folder).subtracting(seen.keys.map { folder + "/" + $0 })
+            changed += try context.store.calendarAlarms.remove(origins: gone)
+        } catch {
+            context.say(.error, "Calendar '\(calendar)': the alarms of removed items could not be removed: \(error)")
+        }
+        known[folder] = seen
+        return changed
+    }
+
+    /// The alarms of one item, or why it has none.
+    private func plan(_ text: String, entry: VdirFolder.Entry, calendar: String, now: Instant, zones: CalendarImport.Zones) throws(CalendarItemRefused) -> [CalendarAlarmsStore.Alarm] {
+        var components = 0
+        text.enumerateLines { line, stop in
+            if line.hasPrefix("BEGIN:VEVENT") || line.hasPrefix("BEGIN:VTODO") { components += 1 }
+            if components > Self.maximumComponents { stop = true }
+        }
+        guard components <= Self.maximumComponents else {
+            throw CalendarItemRefused(message: "it holds more than \(Self.maximumComponents) events or tasks (an item is one event with its overrides)")
+        }
+        let plan: CalendarImport
+        do { plan = try CalendarImport(text, file: entry.name, all: false, now: now, zones: zones) } catch { throw CalendarItemRefused(message: error.description) }
+        guard plan.reminders.count <= Self.maximumAlarms else {
+            throw CalendarItemRefused(message: "it sets \(plan.reminders.count) alarms, more than the \(Self.maximumAlarms) an item may")
+        }
+        var alarms: [CalendarAlarmsStore.Alarm] = []
+        for planned in plan.reminders {
+            let rule: ReminderRule
+            do { rule = try planned.rule.makeRule() } catch { throw CalendarItemRefused(message: error.message) }
+            let zone: TimeZoneRules
+            do { zone = try context.zone(named: planned.timeZone) } catch { throw CalendarItemRefused(message: error.message) }
+            let firings = rule.occurrences(after: now, count: 3, in: zone).map(\.instant.secondsSinceEpoch)
+            if zip(firings, firings.dropFirst()).contains(where: { $1 - $0 < Self.minimumSpacingSeconds }) {
+                throw CalendarItemRefused(message: "line \(planned.line): its alarm would fire more often than once a minute")
+            }
+            alarms.append(CalendarAlarmsStore.Alarm(
+                name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
+                delivery: Delivery(repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) }, calendar: calendar)))
+        }
+        return alarms
+    }
+
+    private func zones() throws(ServiceError) -> CalendarImport.Zones {
+        let context = self.context
+        let system = try context.zone(named: nil)
+        // An unknown name is nil: the plan then looks for the item's VTIMEZONE of that name.
+        return CalendarImport.Zones(named: { name in try? context.zone(named: name) }, names: context.zoneFiles.allZoneNames(), system: system)
+    }
+
+    private func replan(_ ids: [Int64]) async {
+        guard !ids.isEmpty else { return }
+        if ids.count > Self.reloadThreshold {
+            do { try await scheduling.load() } catch { context.say(.error, "Could not plan the calendars' alarms: \(error)") }
+        } else {
+            for id in Set(ids) { await scheduling.refresh(reminderID: id) }
+        }
+    }
+
+    private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
+        guard reported.insert(key).inserted else { return }
+        context.say(severity, text)
+    }
+
+    /// A file name for a message: control characters shown as escapes.
+    private static func printable(_ name: String) -> String {
+        name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? name.debugDescription : name
+    }
+}
+
+/// Why an item of a calendar sets no alarm.
+struct CalendarItemRefused: Error {
+    let message: String
+}

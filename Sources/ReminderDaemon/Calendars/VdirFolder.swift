@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import SystemdSupport
+
+/// A vdir folder, the storage format of pimutils' tools (vdirsyncer's `filesystem` storage, khal, todoman):
+/// one iCalendar item per `.ics` file; other files (`.tmp` files being written, names without the extension,
+/// hidden files) are not items.
+///
+/// Its files are untrusted input: only regular files are read (a symbolic link could lead out of the folder,
+/// a FIFO would block), never one larger than ``maximumItemBytes``, never one whose name holds a control
+/// character (it would break the journal's lines). Such files are listed as refused, with the reason.
+struct VdirFolder: Sendable {
+    /// The folder's absolute path, without a trailing slash.
+    let path: String
+
+    /// The largest item read: one event with its overrides and zones is a few kilobytes.
+    static let maximumItemBytes = 1 << 20
+
+    /// An item file and its etag: modification time, inode and size, as vdirsyncer's own (a rewritten file,
+    /// even with the same text, is a new etag; an untouched one keeps it).
+    struct Entry: Sendable, Hashable {
+        var name: String
+        var etag: String
+    }
+
+    /// A file that looks like an item but is not read.
+    struct Refused: Sendable, Hashable {
+        var name: String
+        var reason: String
+    }
+
+    /// The items, and the `.ics` files that are not read.
+    func list() throws(SystemError) -> (entries: [Entry], refused: [Refused]) {
+        guard let stream = opendir(path) else { throw SystemError(operation: "opendir \(path)") }
+        defer { closedir(stream) }
+        var entries: [Entry] = []
+        var refused: [Refused] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.hasPrefix("."), name.lowercased().hasSuffix(".ics") else { continue }
+            if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || name.contains("\u{FFFD}") {
+                refused.append(Refused(name: name, reason: "its name holds a control character or is not UTF-8"))
+                continue
+            }
+            var info = stat()
+            guard lstat(path + "/" + name, &info) == 0 else { continue }  // removed meanwhile
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                if info.st_size > Self.maximumItemBytes {
+                    refused.append(Refused(name: name, reason: "it is \(info.st_size / 1024) KiB, larger than an item can be (\(Self.maximumItemBytes / 1024) KiB)"))
+                } else {
+                    entries.append(Entry(name: name, etag: Self.etag(info)))
+                }
+            case S_IFLNK:
+                refused.append(Refused(name: name, reason: "it is a symbolic link (remindd reads only the folder's own files)"))
+            default:
+                refused.append(Refused(name: name, reason: "it is not a regular file"))
+            }
+        }
+        return (entries.sorted { $0.name < $1.name }, refused.sorted { $0.name < $1.name })
+    }
+
+    /// The text of an item, read without following a link and without reading more than the limit.
+    func read(_ entry: Entry) throws(SystemError) -> String {
+        let descriptor = open(path + "/" + entry.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw SystemError(operation: "open \(entry.name)") }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: Self.maximumItemBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw SystemError(operation: "read \(entry.name)") }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= Self.maximumItemBytes else { throw SystemError(operation: "read \(entry.name): larger than \(Self.maximumItemBytes / 1024) KiB", code: EFBIG) }
+        return String(decoding: bytes[..<count], as: UTF8.self)
+    }
+
+    /// The calendar's name: its `displayname` file (vdirsyncer's metasync writes the server's), else the
+    /// folder's own name.
+    var displayName: String {
+        let fallback = String(path.split(separator: "/").last ?? "calendar")
+        let descriptor = open(path + "/displayname", O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return fallback }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let n = Glibc.read(descriptor, &bytes, bytes.count)
+        let text = String(decoding: bytes.prefix(max(n, 0)), as: UTF8.self)
+        let line = text.unicodeScalars.prefix { $0.value >= 0x20 && $0.value != 0x7F }
+        let name = String(String.UnicodeScalarView(line)).trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? fallback : String(name.prefix(60))
+    }
+
+    private static func etag(_ info: stat) -> String {
+        "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)-\(info.st_ino)-\(info.st_size)"
+    }
+}

@@ -1,0 +1,109 @@
+import GRDB
+import ReminderCore
+
+/// The alarms of read-only calendars, kept as reminder rows whose `origin` is the item file they come from:
+/// they fire, snooze and show in `next` like the user's own reminders. A rescanned item replaces its alarms
+/// in one transaction, in place where it can (an alarm keeps its id, its snooze and what was handled), and
+/// writes nothing when nothing changed.
+public struct CalendarAlarmsStore: Sendable {
+    let database: ReminderStore
+
+    /// One alarm planned from an item: a reminder's settings.
+    public struct Alarm: Sendable, Hashable {
+        public var name: String
+        public var rule: RuleSpec
+        public var timeZone: String?
+        public var delivery: Delivery
+
+        public init(name: String, rule: RuleSpec, timeZone: String?, delivery: Delivery) {
+            (self.name, self.rule, self.timeZone, self.delivery) = (name, rule, timeZone, delivery)
+        }
+    }
+
+    /// What a replacement changed: the ids added, changed or removed (to re-plan).
+    public struct Change: Sendable, Hashable {
+        public var added: [Int64] = []
+        public var changed: [Int64] = []
+        public var removed: [Int64] = []
+
+        public var ids: [Int64] { added + changed + removed }
+        public var isEmpty: Bool { ids.isEmpty }
+    }
+
+    /// The origins (item paths) of the alarms stored for the items of `folder`.
+    public func origins(in folder: String) throws(StoreError) -> Set<String> {
+        try database.read { db in
+            // Rows whose origin is a file directly in the folder: its path, a slash, a name without one.
+            let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+            let rows = try String.fetchAll(db, sql: "SELECT DISTINCT origin FROM reminder WHERE origin >= ? AND origin < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
+            return Set(rows.filter { !$0.dropFirst(prefix.count).contains("/") })
+        }
+    }
+
+    /// Makes the alarms of item `origin` be `alarms`: the n-th stored alarm (by id) becomes the n-th planned one,
+    /// those left over are removed, the rest added. A name taken by another reminder gets the calendar's name
+    /// after it ("Standup (work)").
+    public func replace(origin: String, with alarms: [Alarm], now: Instant) throws(StoreError) -> Change {
+        try database.write { db in
+            var change = Change()
+            let existing = try StoredReminder.filter(Column("origin") == origin).order(Column("id")).fetchAll(db)
+            for (index, alarm) in alarms.enumerated() {
+                if index < existing.count {
+                    var row = existing[index]
+                    let name = try Self.uniqueName(alarm, keeping: row, db)
+                    guard row.name != name || row.rule != alarm.rule || row.timeZone != alarm.timeZone || row.delivery != alarm.delivery else { continue }
+                    if row.rule != alarm.rule || row.timeZone != alarm.timeZone { row.handledThrough = max(row.handledThrough, now.secondsSinceEpoch) }
+                    (row.name, row.rule, row.timeZone, row.delivery) = (name, alarm.rule, alarm.timeZone, alarm.delivery)
+                    try row.update(db)
+                    change.changed.append(row.id!)
+                } else {
+                    var row = StoredReminder(
+                        id: nil, name: try Self.uniqueName(alarm, keeping: nil, db), rule: alarm.rule, timeZone: alarm.timeZone, enabled: true,
+                        createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, delivery: alarm.delivery, origin: origin)
+                    try row.insert(db)
+                    change.added.append(row.id!)
+                }
+            }
+            for row in existing.dropFirst(alarms.count) {
+                _ = try StoredReminder.deleteOne(db, key: row.id)
+                change.removed.append(row.id!)
+            }
+            return change
+        }
+    }
+
+    /// Removes the alarms of the given items (files gone from their folder, or a calendar no longer configured).
+    /// - Returns: the ids removed.
+    public func remove(origins: some Sequence<String>) throws(StoreError) -> [Int64] {
+        try database.write { db in
+            var removed: [Int64] = []
+            for origin in origins {
+                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM reminder WHERE origin = ?", arguments: [origin])
+                try db.execute(sql: "DELETE FROM reminder WHERE origin = ?", arguments: [origin])
+                removed += ids
+            }
+            return removed
+        }
+    }
+
+    /// The folders (origins without their file name) that hold stored alarms.
+    public func folders() throws(StoreError) -> Set<String> {
+        try database.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT origin FROM reminder WHERE origin IS NOT NULL").map { origin in
+                String(origin[..<(origin.lastIndex(of: "/") ?? origin.endIndex)])
+            })
+        }
+    }
+
+    /// The alarm's own name if it is free (or already this row's), else "name (calendar)", "name (calendar 2)" ...
+    private static func uniqueName(_ alarm: Alarm, keeping row: StoredReminder?, _ db: Database) throws -> String {
+        let calendar = alarm.delivery.calendar ?? "calendar"
+        let base = String(alarm.name.prefix(ReminderName.maximumLength - calendar.count - 8))
+        for attempt in 0..<1000 {
+            let name = attempt == 0 ? alarm.name : attempt == 1 ? "\(base) (\(calendar))" : "\(base) (\(calendar) \(attempt))"
+            if let row, row.name.lowercased() == name.lowercased() { return name }
+            if try StoredReminder.filter(Column("name").collating(.nocase) == name).fetchCount(db) == 0 { return name }
+        }
+        throw StoreError.nameTaken(alarm.name)
+    }
+}

@@ -1,0 +1,135 @@
+import CSystemd
+import Glibc
+import Synchronization
+
+/// Reports which of a few folders changed (a file written, renamed into or out of it, removed), with inotify:
+/// no polling, one thread blocked in `poll(2)` until something happens. A burst (vdirsyncer writing a hundred
+/// items) is reported once, after the folder stayed quiet for ``quietMilliseconds``.
+public final class FolderWatcher: Sendable {
+    /// The changed folders, each as given to ``watch(_:)``; the stream ends after ``stop()``.
+    public let changes: AsyncStream<String>
+    private let thread: WatchingThread
+
+    /// How long a folder must stay unchanged before its change is reported.
+    public static let quietMilliseconds: Int32 = 100
+
+    public init() throws(SystemError) {
+        let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard inotify >= 0 else { throw SystemError(operation: "inotify_init1") }
+        let stop = eventfd(0, Int32(EFD_CLOEXEC))
+        guard stop >= 0 else {
+            close(inotify)
+            throw SystemError(operation: "eventfd")
+        }
+        let (changes, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+        self.changes = changes
+        let thread = WatchingThread(inotify: inotify, stop: stop, continuation: continuation)
+        self.thread = thread
+        try DetachedThread.start { thread.run() }
+    }
+
+    /// Watches exactly `folders` from now on (those no longer listed are dropped).
+    /// - Returns: the folders that cannot be watched, with the reason (one that does not exist yet).
+    @discardableResult
+    public func watch(_ folders: [String]) -> [(folder: String, problem: String)] {
+        thread.watch(folders)
+    }
+
+    /// Stops the thread and ends ``changes``.
+    public func stop() {
+        thread.whileOpen { _, stop in
+            var one: UInt64 = 1
+            _ = write(stop, &one, 8)
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// The blocking half of ``FolderWatcher``.
+private final class WatchingThread: Sendable {
+    private let inotify: Int32
+    private let stop: Int32
+    private let continuation: AsyncStream<String>.Continuation
+    private struct State {
+        var closed = false
+        /// Watch descriptor -> folder.
+        var folders: [Int32: String] = [:]
+    }
+    private let state = Mutex(State())
+
+    /// What is watched in each folder: items written, moved in or out, removed; the folder itself removed.
+    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+
+    init(inotify: Int32, stop: Int32, continuation: AsyncStream<String>.Continuation) {
+        (self.inotify, self.stop, self.continuation) = (inotify, stop, continuation)
+    }
+
+    func whileOpen(_ body: (_ inotify: Int32, _ stop: Int32) -> Void) {
+        state.withLock { state in
+            if !state.closed { body(inotify, stop) }
+        }
+    }
+
+    func watch(_ folders: [String]) -> [(folder: String, problem: String)] {
+        state.withLock { state in
+            guard !state.closed else { return [] }
+            var problems: [(String, String)] = []
+            for (descriptor, folder) in state.folders where !folders.contains(folder) {
+                inotify_rm_watch(inotify, descriptor)
+                state.folders[descriptor] = nil
+            }
+            for folder in folders where !state.folders.values.contains(folder) {
+                let descriptor = inotify_add_watch(inotify, folder, Self.mask | UInt32(IN_ONLYDIR))
+                if descriptor < 0 {
+                    problems.append((folder, String(cString: strerror(errno))))
+                } else {
+                    state.folders[descriptor] = folder
+                }
+            }
+            return problems
+        }
+    }
+
+    func run() {
+        defer {
+            continuation.finish()
+            state.withLock { state in
+                state.closed = true
+                close(inotify)
+                close(stop)
+            }
+        }
+        var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+        var pending: Set<Int32> = []  // watches changed, not reported until quiet
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            for index in descriptors.indices { descriptors[index].revents = 0 }
+            let ready = poll(&descriptors, 2, pending.isEmpty ? -1 : FolderWatcher.quietMilliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if descriptors[1].revents != 0 { return }
+            if ready == 0 {
+                let folders = state.withLock { state in pending.compactMap { state.folders[$0] } }
+                pending = []
+                for folder in Set(folders).sorted() { continuation.yield(folder) }
+                continue
+            }
+            let n = read(inotify, &buffer, buffer.count)
+            guard n > 0 else { continue }
+            pending.formUnion(Self.watches(in: buffer[0..<n], all: state.withLock { Array($0.folders.keys) }))
+        }
+    }
+
+    /// The watches an inotify read names (all of them when the queue overflowed: something may be missed).
+    static func watches(in bytes: ArraySlice<UInt8>, all: [Int32]) -> Set<Int32> {
+        var found: Set<Int32> = []
+        for event in InotifyEvent.parse(bytes) {
+            if event.overflowed { return Set(all) }
+            if event.mask & UInt32(IN_IGNORED) == 0 { found.insert(event.watch) }
+        }
+        return found
+    }
+}
