@@ -57,7 +57,6 @@ public enum ICalendarReader {
         guard text.utf8.count <= maximumSize else { throw fail(1, "the file is larger than 20 MiB: is it a calendar?") }
         var stack: [ICalendarComponent] = []
         var done: [ICalendarComponent] = []
-        var pending: (text: String, line: Int)?
 
         func finish(_ content: String, line: Int) throws(FileLineError) {
             let property = try parse(content, line: line, fail: fail)
@@ -80,6 +79,19 @@ public enum ICalendarReader {
             }
         }
 
+        let lastContent = try forEachContentLine(text, fail: fail, finish)
+        if let open = stack.last { throw fail(lastContent, "BEGIN:\(open.name) of line \(open.line) is never closed with END:\(open.name)") }
+        guard !done.isEmpty else { throw fail(1, "no BEGIN:VCALENDAR: this is not an iCalendar file") }
+        return done
+    }
+
+    /// Hands `body` each content line of `text`, unfolded, with the number of its first physical line (a
+    /// failure stops at once). - Returns: the number of the last physical line with content.
+    @discardableResult
+    public static func forEachContentLine(
+        _ text: String, fail: (Int, String) -> FileLineError, _ body: (String, Int) throws(FileLineError) -> Void
+    ) throws(FileLineError) -> Int {
+        var pending: (text: String, line: Int)?
         var number = 0
         var lastContent = 1
         // Lines by their bytes: "\r\n" is one Character to Swift, and CRLF is what RFC 5545 ends lines with.
@@ -92,14 +104,12 @@ public enum ICalendarReader {
                 lastContent = number
                 continue
             }
-            if let (content, at) = pending { try finish(content, line: at) }
+            if let (content, at) = pending { try body(content, at) }
             pending = line.isEmpty ? nil : (String(decoding: line, as: UTF8.self), number)
             if !line.isEmpty { lastContent = number }
         }
-        if let (content, at) = pending { try finish(content, line: at) }
-        if let open = stack.last { throw fail(lastContent, "BEGIN:\(open.name) of line \(open.line) is never closed with END:\(open.name)") }
-        guard !done.isEmpty else { throw fail(1, "no BEGIN:VCALENDAR: this is not an iCalendar file") }
-        return done
+        if let (content, at) = pending { try body(content, at) }
+        return lastContent
     }
 
     /// `NAME;PARAM=VALUE;PARAM="QUOTED":value`.

@@ -1,0 +1,286 @@
+import Foundation
+
+/// remindd's items in a linked collection: a vdir (one iCalendar item per file) that vdirsyncer keeps in step
+/// with a CalDAV server, so that every device's remindd, and the task apps of the phone, see the same reminders.
+///
+/// - A reminder is one VTODO, its file named by its UID: what any client shows (SUMMARY, DTSTART, DUE, RRULE,
+///   RDATE, EXDATE, a VALARM at its time) and, for other remindd devices, what remindd itself needs in `X-REMINDD-`
+///   properties (the rule as `add` took it, zone, window, repeats, urgency, enabled). Rewritten in place, it keeps
+///   every property and component remindd does not own (another client's categories, its own alarms, overrides).
+///   A reminder's command (`--exec`) is never written: a synced file must not make another machine run a program.
+/// - Each log and each skip is an item of its own, a VJOURNAL related to its reminder (`RELATED-TO`): a dose
+///   logged on two devices is two items, never an edit of one file that a sync conflict could lose.
+///
+/// Pure: the caller gives the rules, the zone and the instants. Text read back is untrusted: every value is
+/// checked as `add` and `log` check theirs.
+public enum CollectionItem {
+    /// A reminder as its item says it.
+    public struct Reminder: Sendable, Hashable {
+        public var uid: String
+        public var name: String
+        public var rule: RuleSpec
+        /// nil: it follows the system zone of each device.
+        public var timeZone: String?
+        public var enabled: Bool
+        public var windowSeconds: Int64?
+        public var repeatPlan: RepeatPlan?
+        public var critical: Bool
+
+        public init(
+            uid: String, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, repeatPlan: RepeatPlan? = nil,
+            critical: Bool = false
+        ) {
+            (self.uid, self.name, self.rule, self.timeZone, self.enabled) = (uid, name, rule, timeZone, enabled)
+            (self.windowSeconds, self.repeatPlan, self.critical) = (windowSeconds, repeatPlan, critical)
+        }
+    }
+
+    /// A log (taken) or a skip of one of the collection's reminders.
+    public struct Record: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable {
+            case taken, skipped
+        }
+
+        public var uid: String
+        public var kind: Kind
+        /// The reminder's UID.
+        public var reminder: String
+        /// Taken: when; skipped: when the user skipped it.
+        public var at: Instant
+        /// Taken: the zone in effect then.
+        public var timeZone: String
+        /// Skipped, or taken late: the occurrence's instant.
+        public var occurrence: Instant?
+        /// Skipped: the user's reason.
+        public var reason: String?
+
+        public init(uid: String, kind: Kind, reminder: String, at: Instant, timeZone: String, occurrence: Instant? = nil, reason: String? = nil) {
+            (self.uid, self.kind, self.reminder, self.at, self.timeZone, self.occurrence, self.reason) = (uid, kind, reminder, at, timeZone, occurrence, reason)
+        }
+    }
+
+    /// What an item holds.
+    public enum Content: Sendable, Hashable {
+        case reminder(Reminder)
+        case record(Record)
+        /// Not remindd's (another client's task or event): its UID.
+        case foreign(String)
+    }
+
+    /// The properties remindd owns in a reminder's VTODO (replaced when it is rewritten); the rest are kept.
+    static let owned: Set<String> = [
+        "UID", "DTSTAMP", "LAST-MODIFIED", "SUMMARY", "DTSTART", "DUE", "RRULE", "RDATE", "EXDATE", "X-REMINDD-ONCALENDAR",
+    ]
+
+    /// The file name of an item: its UID where that is a safe file name, else a digest of it.
+    public static func fileName(uid: String) -> String {
+        let safe = uid.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.@".unicodeScalars.contains($0)) }
+        if safe, !uid.hasPrefix("."), uid.count <= 200 { return uid + ".ics" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs and machines
+        for byte in uid.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "remindd-" + String(hash, radix: 16) + ".ics"
+    }
+
+    /// A reminder's item. `previous` is the item's text as last read or written: what remindd does not own in it
+    /// is kept.
+    /// - Parameters:
+    ///   - rule: the reminder's rule, made (the caller checked it).
+    ///   - zone: the zone it fires in (its own, or this device's).
+    ///   - modifiedAt: the last change (`LAST-MODIFIED`, which the conflict resolver compares).
+    public static func text(_ reminder: Reminder, rule: ReminderRule, zone: TimeZoneRules, modifiedAt: Instant, previous: String?) -> String {
+        var own = ["UID:" + ICalendar.text(reminder.uid), "DTSTAMP:" + ICalendar.utc(modifiedAt), "LAST-MODIFIED:" + ICalendar.utc(modifiedAt),
+                   "SUMMARY:" + ICalendar.text(reminder.name)]
+        // What other clients show and fire: the schedule as of the change, in the zone it fires in.
+        let shown = ICalendar.Reminder(id: 0, name: reminder.name, rule: rule, zoneName: reminder.timeZone ?? zone.identifier, zone: zone)
+        let events = ICalendar.events(shown, now: modifiedAt)
+        let event = events.prefix { $0 != "END:VEVENT" }
+        var trigger = "PT0S"
+        for line in event {
+            let name = String(line.prefix { $0 != ":" && $0 != ";" })
+            if ["DTSTART", "RRULE", "RDATE", "EXDATE", "X-REMINDD-ONCALENDAR"].contains(name) { own.append(line) }
+            if name == "TRIGGER" { trigger = String(line.dropFirst("TRIGGER:".count)) }
+            if name == "DTSTART" { own.append("DUE" + line.dropFirst("DTSTART".count).prefix { $0 != ":" } + ":" + due(line, zone: zone, window: reminder.windowSeconds)) }
+        }
+        var settings = ["X-REMINDD-RULE:" + ICalendar.text(ruleJSON(reminder.rule))]
+        if let timeZone = reminder.timeZone { settings.append("X-REMINDD-TZ:" + timeZone) }
+        if !reminder.enabled { settings.append("X-REMINDD-ENABLED:FALSE") }
+        if let window = reminder.windowSeconds { settings.append("X-REMINDD-WINDOW:\(window)") }
+        if let plan = reminder.repeatPlan { settings.append("X-REMINDD-REPEAT:\(plan.intervalSeconds)" + (plan.maximum.map { ",\($0)" } ?? "")) }
+        if reminder.critical { settings.append("X-REMINDD-URGENCY:CRITICAL") }
+        // A task has one schedule: the first time of day's. The day's other times (same days) are alarms after it.
+        var triggers = [trigger]
+        let starts = events.filter { $0.hasPrefix("DTSTART") }.compactMap { line in ICalendarTime.dateTime(String(line.split(separator: ":").last ?? "")) }
+        let rules = events.filter { $0.hasPrefix("RRULE") || $0 == "END:VEVENT" }
+        if let first = starts.first, rules.count == 2 * starts.count, Set(rules.filter { $0 != "END:VEVENT" }).count == 1 {
+            for start in starts.dropFirst() where start.time.secondsSinceMidnight > first.time.secondsSinceMidnight {
+                triggers.append(AlarmOffset(days: 0, seconds: start.time.secondsSinceMidnight - first.time.secondsSinceMidnight).text)
+            }
+        }
+        let alarms = triggers.flatMap { trigger in
+            ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + ICalendar.text(reminder.name), "TRIGGER:" + trigger, "X-REMINDD-ALARM:1", "END:VALARM"]
+        }
+        return merged(component: "VTODO", uid: reminder.uid, own: own + settings, alarm: alarms, previous: previous)
+    }
+
+    /// A log's or a skip's item.
+    public static func text(_ record: Record, reminderName: String) -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:" + product, "BEGIN:VJOURNAL", "UID:" + ICalendar.text(record.uid),
+                     "DTSTAMP:" + ICalendar.utc(record.at), "DTSTART:" + ICalendar.utc(record.at),
+                     "SUMMARY:" + ICalendar.text((record.kind == .taken ? "Taken: " : "Skipped: ") + reminderName),
+                     "RELATED-TO;RELTYPE=PARENT:" + ICalendar.text(record.reminder), "X-REMINDD-RECORD:" + record.kind.rawValue.uppercased(),
+                     "X-REMINDD-TZ:" + record.timeZone]
+        if let occurrence = record.occurrence { lines.append("X-REMINDD-OCCURRENCE:" + ICalendar.utc(occurrence)) }
+        if let reason = record.reason { lines.append("DESCRIPTION:" + ICalendar.text(reason)) }
+        lines += ["END:VJOURNAL", "END:VCALENDAR"]
+        return lines.map(ICalendar.fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    static let product = "-//remindd//remindd collection//EN"
+
+    /// The rule as JSON, keys sorted: the same rule is the same text.
+    static func ruleJSON(_ rule: RuleSpec) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A RuleSpec is strings, numbers and booleans: it always encodes.
+        return (try? encoder.encode(rule)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// DUE: the end of the occurrence's window (an hour when it has none), in DTSTART's form.
+    private static func due(_ start: String, zone: TimeZoneRules, window: Int64?) -> String {
+        let value = String(start.split(separator: ":", maxSplits: 1).last ?? "")
+        let utc = value.hasSuffix("Z")
+        guard let local = ICalendarTime.dateTime(utc ? String(value.dropLast()) : value) else { return value }
+        let seconds = window ?? 3600
+        if utc { return ICalendar.utc(Instant(secondsSinceEpoch: local.localSeconds + seconds)) }
+        return ICalendar.local(zone.localDateTime(at: zone.resolve(local).adding(seconds: seconds)))
+    }
+
+    /// `previous` with the first `component` of `uid` (not an override) given remindd's lines: its owned
+    /// properties and `X-REMINDD-` settings replaced by `own`, remindd's alarm by `alarm`; every other line kept
+    /// where it was. Without a usable `previous`: a new VCALENDAR.
+    private static func merged(component: String, uid: String, own: [String], alarm: [String], previous: String?) -> String {
+        var lines: [String] = []
+        if let previous {
+            do {
+                try ICalendarReader.forEachContentLine(previous, fail: { FileLineError(file: "", line: $0, message: $1) }) { line, _ in lines.append(line) }
+            } catch {
+                lines = []  // not iCalendar after all: written anew
+            }
+        }
+        // Where the master component is: BEGIN and END at depth 2 (inside the VCALENDAR), without RECURRENCE-ID.
+        var master: (begin: Int, end: Int)?
+        var depth = 0
+        var open: Int?
+        var isOverride = false
+        for (index, line) in lines.enumerated() {
+            let upper = line.uppercased()
+            if upper.hasPrefix("BEGIN:") {
+                depth += 1
+                if depth == 2, upper == "BEGIN:" + component { (open, isOverride) = (index, false) }
+            } else if upper.hasPrefix("END:") {
+                if depth == 2, let begin = open, upper == "END:" + component, !isOverride, master == nil { master = (begin, index) }
+                if depth == 2 { open = nil }
+                depth -= 1
+            } else if depth == 2, open != nil, upper.hasPrefix("RECURRENCE-ID") {
+                isOverride = true
+            }
+        }
+        guard let (begin, end) = master, lines.first?.uppercased() == "BEGIN:VCALENDAR" else {
+            let fresh = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:" + product, "BEGIN:" + component] + own + alarm + ["END:" + component, "END:VCALENDAR"]
+            return fresh.map(ICalendar.fold).joined(separator: "\r\n") + "\r\n"
+        }
+        // The master's own lines, without what remindd owns and without remindd's alarm.
+        var kept: [String] = []
+        var inner = 0
+        var subcomponent: [String] = []
+        for line in lines[(begin + 1)..<end] {
+            let upper = line.uppercased()
+            if upper.hasPrefix("BEGIN:") { inner += 1 }
+            if inner > 0 {
+                subcomponent.append(line)
+                if upper.hasPrefix("END:") {
+                    inner -= 1
+                    if inner == 0 {
+                        if !subcomponent.contains(where: { $0.uppercased().hasPrefix("X-REMINDD-ALARM") }) { kept += subcomponent }
+                        subcomponent = []
+                    }
+                }
+                continue
+            }
+            let name = String(upper.prefix { $0 != ":" && $0 != ";" })
+            if owned.contains(name) || name.hasPrefix("X-REMINDD-") { continue }
+            kept.append(line)
+        }
+        let result = Array(lines[...begin]) + own + kept + alarm + Array(lines[end...])
+        return result.map(ICalendar.fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// What an item holds, checked as `add` and `log` check what they are given.
+    /// - Throws: ``FileLineError`` for a file that is not iCalendar, or remindd's item with a value it would
+    ///   refuse (a name, a rule, a window): the caller leaves it out and says why.
+    public static func read(_ text: String, file: String) throws(FileLineError) -> Content {
+        func fail(_ line: Int, _ message: String) -> FileLineError { FileLineError(file: file, line: line, message: message) }
+        let calendars = try ICalendarReader.read(text, file: file)
+        let items = calendars.flatMap(\.components).filter { ["VTODO", "VEVENT", "VJOURNAL"].contains($0.name) }
+        if let journal = items.first(where: { $0.name == "VJOURNAL" && $0.first("X-REMINDD-RECORD") != nil }) {
+            return .record(try record(journal, fail: fail))
+        }
+        guard let master = items.first(where: { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil && $0.first("X-REMINDD-RULE") != nil }) else {
+            let uid = items.first?.first("UID")?.value ?? ""
+            return .foreign(uid)
+        }
+        return .reminder(try reminder(master, fail: fail))
+    }
+
+    private static func reminder(_ item: ICalendarComponent, fail: (Int, String) -> FileLineError) throws(FileLineError) -> Reminder {
+        guard let uid = item.first("UID")?.text, !uid.isEmpty else { throw fail(item.line, "a remindd reminder without UID") }
+        let summary = item.first("SUMMARY")
+        let name: String
+        do { name = try ReminderName.checked(summary?.text ?? "") } catch { throw fail(summary?.line ?? item.line, "SUMMARY: \(error.message)") }
+        let ruleProperty = item.first("X-REMINDD-RULE")!
+        let rule: RuleSpec
+        do {
+            rule = try JSONDecoder().decode(RuleSpec.self, from: Data(ruleProperty.text.utf8))
+        } catch {
+            throw fail(ruleProperty.line, "X-REMINDD-RULE is not a rule as remindd writes it")
+        }
+        do { _ = try rule.makeRule() } catch { throw fail(ruleProperty.line, "X-REMINDD-RULE: \(error.message)") }
+        var reminder = Reminder(uid: uid, name: name, rule: rule, timeZone: item.first("X-REMINDD-TZ")?.value)
+        if let zone = reminder.timeZone, zone.isEmpty || zone.count > 100 || zone.contains("..") { throw fail(item.first("X-REMINDD-TZ")!.line, "X-REMINDD-TZ is not a zone name") }
+        reminder.enabled = item.first("X-REMINDD-ENABLED")?.value.uppercased() != "FALSE"
+        if let window = item.first("X-REMINDD-WINDOW") {
+            guard let seconds = Int64(window.value), WindowLength.range.contains(seconds) else { throw fail(window.line, "X-REMINDD-WINDOW is not \(WindowLength.forms) in seconds") }
+            reminder.windowSeconds = seconds
+        }
+        if let repeats = item.first("X-REMINDD-REPEAT") {
+            let parts = repeats.value.split(separator: ",", omittingEmptySubsequences: false)
+            guard let seconds = parts.first.flatMap({ Int64($0) }), WindowLength.range.contains(seconds), parts.count <= 2,
+                parts.count == 1 || Int(parts[1]).map(RepeatPlan.maximums.contains) == true
+            else { throw fail(repeats.line, "X-REMINDD-REPEAT is not seconds and an optional maximum, e.g. 600,3") }
+            reminder.repeatPlan = RepeatPlan(intervalSeconds: seconds, maximum: parts.count == 2 ? Int(parts[1]) : nil)
+        }
+        reminder.critical = item.first("X-REMINDD-URGENCY")?.value.uppercased() == "CRITICAL"
+        return reminder
+    }
+
+    private static func record(_ item: ICalendarComponent, fail: (Int, String) -> FileLineError) throws(FileLineError) -> Record {
+        guard let uid = item.first("UID")?.text, !uid.isEmpty else { throw fail(item.line, "a remindd log without UID") }
+        guard let kind = Record.Kind(rawValue: item.first("X-REMINDD-RECORD")!.value.lowercased()) else {
+            throw fail(item.first("X-REMINDD-RECORD")!.line, "X-REMINDD-RECORD is neither TAKEN nor SKIPPED")
+        }
+        guard let reminder = item.first("RELATED-TO")?.text, !reminder.isEmpty else { throw fail(item.line, "a remindd log without RELATED-TO (its reminder)") }
+        func instant(_ name: String) throws(FileLineError) -> Instant? {
+            guard let property = item.first(name) else { return nil }
+            let value = property.value.uppercased()
+            guard value.hasSuffix("Z"), let local = ICalendarTime.dateTime(String(value.dropLast())) else {
+                throw fail(property.line, "\(name) is not a UTC date-time such as 20261224T170000Z")
+            }
+            return Instant(secondsSinceEpoch: local.localSeconds)
+        }
+        guard let at = try instant("DTSTART") else { throw fail(item.line, "a remindd log without DTSTART (when)") }
+        let zone = item.first("X-REMINDD-TZ")?.value ?? "UTC"
+        guard !zone.isEmpty, zone.count <= 100, !zone.contains("..") else { throw fail(item.line, "X-REMINDD-TZ is not a zone name") }
+        let reason = item.first("DESCRIPTION").map { String($0.text.prefix(500)) }
+        return Record(uid: uid, kind: kind, reminder: reminder, at: at, timeZone: zone, occurrence: try instant("X-REMINDD-OCCURRENCE"), reason: reason)
+    }
+}

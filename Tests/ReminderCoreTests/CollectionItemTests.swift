@@ -1,0 +1,105 @@
+import ReminderCore
+import Testing
+
+/// remindd's items in a linked collection: what is written reads back the same, another client's properties
+/// and components survive a rewrite, the same reminder is the same text, and bad values are refused.
+@Suite("Collection items")
+struct CollectionItemTests {
+    static let pills = CollectionItem.Reminder(
+        uid: "0f3c9a52-remindd", name: "Vitamin D, 1 tablet", rule: RuleSpec(daily: true, at: "08:00,20:00"), timeZone: "Europe/Berlin",
+        enabled: true, windowSeconds: 7200, repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: 3), critical: true)
+
+    private func text(_ reminder: CollectionItem.Reminder = pills, previous: String? = nil, at: String = "2026-11-24T10:00:00Z") throws -> String {
+        CollectionItem.text(reminder, rule: try reminder.rule.makeRule(), zone: try zone("Europe/Berlin"), modifiedAt: instant(at), previous: previous)
+    }
+
+    @Test func aReminderReadsBackAsItWasWrittenAndOtherClientsSeeATaskWithItsSchedule() throws {
+        let written = try text()
+        #expect(try CollectionItem.read(written, file: "a.ics") == .reminder(Self.pills))
+        #expect(written.contains("BEGIN:VTODO\r\n"))
+        #expect(written.contains("SUMMARY:Vitamin D\\, 1 tablet\r\n"))
+        // The first time of day's series, from the day after the change; the 20:00 dose an alarm 12 hours on.
+        #expect(written.contains("DTSTART;TZID=Europe/Berlin:20261125T080000\r\n"))
+        #expect(written.contains("DUE;TZID=Europe/Berlin:20261125T100000\r\n"))  // its window's end
+        #expect(written.contains("RRULE:FREQ=DAILY\r\n"))
+        #expect(written.contains("TRIGGER:PT0S\r\n") && written.contains("TRIGGER:PT12H\r\n"))
+        #expect(written.contains("LAST-MODIFIED:20261124T100000Z\r\n"))
+        // Written again unchanged: the same text (so the file is not rewritten).
+        #expect(try text(previous: written) == written)
+        let disabled = CollectionItem.Reminder(uid: "x", name: "Stretch", rule: RuleSpec(weekly: "mon,thu", at: "18:30"), timeZone: nil, enabled: false)
+        #expect(try CollectionItem.read(try text(disabled), file: "b.ics") == .reminder(disabled))
+    }
+
+    @Test func aRewriteKeepsWhatRemindddoesNotOwn() throws {
+        let theirs = try text().replacingOccurrences(of: "BEGIN:VALARM", with: """
+            CATEGORIES:Health\r
+            X-APPLE-SORT-ORDER:42\r
+            BEGIN:VALARM\r
+            ACTION:AUDIO\r
+            TRIGGER:-PT5M\r
+            END:VALARM\r
+            BEGIN:VALARM
+            """).replacingOccurrences(of: "END:VCALENDAR", with: """
+            BEGIN:VTODO\r
+            UID:0f3c9a52-remindd\r
+            RECURRENCE-ID;TZID=Europe/Berlin:20261125T080000\r
+            STATUS:COMPLETED\r
+            SUMMARY:Vitamin D\\, 1 tablet\r
+            END:VTODO\r
+            END:VCALENDAR
+            """)
+        var renamed = Self.pills
+        renamed.name = "Vitamin D3"
+        let rewritten = try text(renamed, previous: theirs, at: "2026-11-25T09:00:00Z")
+        #expect(try CollectionItem.read(rewritten, file: "a.ics") == .reminder(renamed))
+        for kept in ["CATEGORIES:Health\r\n", "X-APPLE-SORT-ORDER:42\r\n", "ACTION:AUDIO\r\nTRIGGER:-PT5M\r\n", "RECURRENCE-ID;TZID=Europe/Berlin:20261125T080000\r\nSTATUS:COMPLETED\r\n"] {
+            #expect(rewritten.contains(kept), "\(kept) lost:\n\(rewritten)")
+        }
+        #expect(rewritten.components(separatedBy: "X-REMINDD-ALARM").count == 3)  // remindd's two alarms, not four
+        #expect(rewritten.components(separatedBy: "SUMMARY:Vitamin D3\r\n").count == 2)
+        #expect(rewritten.components(separatedBy: "SUMMARY:Vitamin D\\, 1 tablet\r\n").count == 2)  // the override's, as it was
+        #expect(rewritten.contains("LAST-MODIFIED:20261125T090000Z\r\n"))
+    }
+
+    @Test func logsAndSkipsReadBackAsWritten() throws {
+        let taken = CollectionItem.Record(uid: "log-1", kind: .taken, reminder: "0f3c9a52-remindd", at: instant("2026-11-24T07:58:00Z"), timeZone: "Europe/Berlin")
+        #expect(try CollectionItem.read(CollectionItem.text(taken, reminderName: "Vitamin D"), file: "l.ics") == .record(taken))
+        let skipped = CollectionItem.Record(
+            uid: "skip-1", kind: .skipped, reminder: "0f3c9a52-remindd", at: instant("2026-11-24T06:00:00Z"), timeZone: "UTC",
+            occurrence: instant("2026-11-24T07:00:00Z"), reason: "fasting; blood test, 9:00")
+        #expect(try CollectionItem.read(CollectionItem.text(skipped, reminderName: "Vitamin D"), file: "s.ics") == .record(skipped))
+    }
+
+    @Test func anotherClientsTaskIsForeign() throws {
+        let todo = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:abc@todoman\r\nSUMMARY:Buy pills\r\nDUE:20261201T180000\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        #expect(try CollectionItem.read(todo, file: "t.ics") == .foreign("abc@todoman"))
+    }
+
+    @Test func valuesAddWouldRefuseAreRefusedWithTheirLine() throws {
+        let good = try text()
+        let cases = [
+            ("X-REMINDD-WINDOW:7200", "X-REMINDD-WINDOW:999999", "X-REMINDD-WINDOW"),
+            ("X-REMINDD-REPEAT:600,3", "X-REMINDD-REPEAT:600,1000", "X-REMINDD-REPEAT"),
+            ("SUMMARY:Vitamin D\\, 1 tablet", "SUMMARY:12345", "SUMMARY"),
+            ("X-REMINDD-TZ:Europe/Berlin", "X-REMINDD-TZ:../../etc/passwd", "X-REMINDD-TZ"),
+        ]
+        for (from, to, named) in cases {
+            let bad = good.replacingOccurrences(of: from, with: to)
+            #expect(bad != good)
+            let error = #expect(throws: FileLineError.self) { try CollectionItem.read(bad, file: "a.ics") }
+            #expect(error?.message.contains(named) == true, "\(String(describing: error))")
+        }
+        let badRule = good.replacingOccurrences(of: #"{"at":"08:00\,20:00"\,"daily":true}"#, with: #"{"at":"25:00"\,"daily":true}"#)
+        #expect(badRule != good)
+        #expect(throws: FileLineError.self) { try CollectionItem.read(badRule, file: "a.ics") }
+    }
+
+    @Test func aUIDThatIsNoSafeFileNameGetsADigest() {
+        #expect(CollectionItem.fileName(uid: "0f3c9a52-remindd") == "0f3c9a52-remindd.ics")
+        for hostile in ["../../.bashrc", "a/b", ".hidden", "new\nline", String(repeating: "x", count: 300)] {
+            let name = CollectionItem.fileName(uid: hostile)
+            #expect(name.hasPrefix("remindd-") && name.hasSuffix(".ics") && !name.contains("/"), "\(name)")
+        }
+        #expect(CollectionItem.fileName(uid: "a/b") != CollectionItem.fileName(uid: "a/c"))
+    }
+}
