@@ -62,6 +62,7 @@ public final class Daemon: Sendable {
     private let habits: HabitService
     private let fitness: FitnessService
     private let calendars: CalendarService
+    private let collection: CollectionService
     /// The Watch streams (internal: tests wait for a subscriber before they fire).
     let watch = WatchAnnouncer()
 
@@ -74,9 +75,14 @@ public final class Daemon: Sendable {
         let routines = RoutineService(context: context, reminders: reminders, habits: habits, fitness: fitness)
         (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
         calendars = CalendarService(context: context, scheduling: scheduling, home: ports.home)
+        let collection = CollectionService(context: context, scheduling: scheduling, habits: habits, home: ports.home)
+        self.collection = collection
 
         var router = MethodRouter()
         router.storeFailed = { context.say(.error, "A call failed because the store cannot be used: \($0)") }
+        router.succeeded = { method in
+            if Self.changingMethods.contains(method) { await collection.publish() }
+        }
         reminders.register(in: &router)
         habits.register(in: &router)
         fitness.register(in: &router)
@@ -116,6 +122,14 @@ public final class Daemon: Sendable {
         }
         self.router = router
     }
+
+    /// The methods whose changes the linked collection publishes (reminders, logs, skips).
+    static let changingMethods: Set<String> = [
+        Reminders.Add.qualifiedName, Reminders.Update.qualifiedName, Reminders.Remove.qualifiedName, Reminders.Enable.qualifiedName,
+        Reminders.Disable.qualifiedName, Reminders.Log.qualifiedName, Reminders.Done.qualifiedName, Reminders.TakeLate.qualifiedName,
+        Reminders.Skip.qualifiedName, Reminders.DeleteLog.qualifiedName, Backup.Import.qualifiedName, Backup.ImportCalendar.qualifiedName,
+        Backup.ImportLoop.qualifiedName,
+    ]
 
     /// Loads the store and plans every reminder; then handles what is already due (catch-up after downtime).
     /// - Returns: the number of enabled reminders.
@@ -189,6 +203,7 @@ public final class Daemon: Sendable {
         } catch {
             context.say(.notice, "Notification action \(action) not carried out: \(error.message)")
         }
+        await collection.publish()
     }
 
     /// Checks what start-up and reload check beyond the file's syntax: the `time-zone` exists, the `on-fire`
@@ -216,17 +231,29 @@ public final class Daemon: Sendable {
         }
         await handle(.deadlineReached)
         await habits.changed(now: context.clock.now())
-        await calendars.scanAll()
+        await scanFolders()
     }
 
-    /// The read-only calendars' folders (absolute paths), for the watcher.
-    public var calendarFolders: [String] { calendars.folders }
+    /// The folders to watch: the read-only calendars' and the linked collection's (absolute paths).
+    public var watchedFolders: [String] { calendars.folders + (collection.folder.map { [$0] } ?? []) }
 
-    /// Reads the read-only calendars and plans their alarms (at start, after the reminders are loaded).
-    public func scanCalendars() async { await calendars.scanAll() }
+    /// Reads the read-only calendars and the linked collection, and publishes to the collection what it lacks
+    /// (at start, after the reminders are loaded, and after a reload).
+    public func scanFolders() async {
+        await calendars.scanAll()
+        await collection.scan()
+        await collection.publish()
+    }
 
-    /// Applies what changed in one calendar folder (the watcher saw it).
-    public func calendarFolderChanged(_ folder: String) async { await calendars.scan(folder) }
+    /// Applies what changed in one watched folder (the watcher saw it).
+    public func folderChanged(_ folder: String) async {
+        if folder == collection.folder {
+            await collection.scan()
+            await collection.publish()
+        } else {
+            await calendars.scan(folder)
+        }
+    }
 
     /// The one-line state for STATUS=: `3 reminders, next: Vitamin D at Sun 09:00`.
     public func statusLine() async -> String { await scheduling.statusLine() }

@@ -28,6 +28,9 @@ public struct DaemonConfiguration: Hashable, Sendable {
     /// Read-only calendars (vdir folders: khal's, a subscribed feed synced by vdirsyncer) whose alarms fire,
     /// as written: absolute, or from the home folder (`~/`).
     public var calendars: [String] = []
+    /// The linked collection: a vdir remindd publishes its reminders, logs and skips to and reads other devices'
+    /// from (vdirsyncer keeps it in step with a CalDAV server); nil: none.
+    public var collection: String?
 
     public init() {}
 
@@ -43,6 +46,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("retention-days", "a number of days from 90 to 36500, e.g. 365"),
         ("on-fire", "a command as a list of strings, e.g. [\"/usr/bin/notify-send\", \"remindd\"]"),
         ("notifications", "\"desktop\" or \"none\""),
+        ("collection", "a vdir folder in quotes, e.g. \"~/.local/share/remindd/collection\""),
         ("calendars", "a list of vdir folders in quotes, e.g. [\"~/.calendars/personal\"]"),
     ]
 
@@ -81,6 +85,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.retentionDays = days
             case ("on-fire", .strings(let command)) where !command.isEmpty:
                 configuration.onFire = command
+            case ("collection", .string(let folder)) where folder.hasPrefix("/") || folder.hasPrefix("~/"):
+                configuration.collection = folder
             case ("calendars", .strings(let folders)) where folders.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") }):
                 configuration.calendars = folders
             case ("notifications", .string(let text)) where text == "desktop" || text == "none":
@@ -92,14 +98,25 @@ public struct DaemonConfiguration: Hashable, Sendable {
         return configuration
     }
 
-    /// The `calendars` folders as absolute paths (`~/` is `home`), without a trailing slash, each once.
+    /// The `calendars` folders as absolute paths (`~/` is `home`), without a trailing slash, each once (the
+    /// collection is not also a read-only calendar).
     public func calendarFolders(home: String) -> [String] {
-        var seen: Set<String> = []
+        var seen: Set<String> = collectionFolder(home: home).map { [$0] } ?? []
         return calendars.compactMap { folder in
-            var path = folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
-            while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+            let path = Self.absolute(folder, home: home)
             return seen.insert(path).inserted ? path : nil
         }
+    }
+
+    /// The `collection` folder as an absolute path.
+    public func collectionFolder(home: String) -> String? {
+        collection.map { Self.absolute($0, home: home) }
+    }
+
+    private static func absolute(_ folder: String, home: String) -> String {
+        var path = folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path
     }
 }
 

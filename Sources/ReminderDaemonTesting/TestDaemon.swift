@@ -44,7 +44,7 @@ public final class TestDaemon: Sendable {
         daemon = Mutex(try Self.make(
             clock: clock, announcer: announcer, status: status, database: self.database, configuration: configuration, zones: zones))
         try await current.start()
-        await current.scanCalendars()
+        await current.scanFolders()
     }
 
     private static func make(
@@ -66,12 +66,12 @@ public final class TestDaemon: Sendable {
             clock: clock, announcer: announcer, status: status, database: database, configuration: configuration, zones: zones)
         daemon.withLock { $0 = next }
         try await next.start()
-        await next.scanCalendars()
+        await next.scanFolders()
     }
 
-    /// The watcher saw a change in a calendar's folder.
-    public func calendarFolderChanged(_ folder: String) async {
-        await current.calendarFolderChanged(folder)
+    /// The watcher saw a change in a watched folder (a calendar's, the collection).
+    public func folderChanged(_ folder: String) async {
+        await current.folderChanged(folder)
     }
 
     // MARK: Time

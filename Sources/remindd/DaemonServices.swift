@@ -95,18 +95,18 @@ struct HabitWarmUpService: Service {
     }
 }
 
-/// The read-only calendars: watches their folders, reads them once, then applies each change the watcher
+/// The read-only calendars and the linked collection: watches their folders, reads them once, then applies each change the watcher
 /// reports (a reload changes the folders watched; see `Remindd.reload`).
-struct CalendarWatchService: Service {
+struct FolderWatchService: Service {
     let watcher: FolderWatcher
     let daemon: Daemon
     let report: @Sendable (DaemonMessage) -> Void
 
     func run() async {
         await cancelWhenGracefulShutdown {
-            watch(watcher, daemon.calendarFolders, report: report)
-            await daemon.scanCalendars()
-            for await folder in watcher.changes { await daemon.calendarFolderChanged(folder) }
+            watch(watcher, daemon.watchedFolders, report: report)
+            await daemon.scanFolders()
+            for await folder in watcher.changes { await daemon.folderChanged(folder) }
         }
         watcher.stop()
     }

@@ -92,6 +92,23 @@ struct Remindd: AsyncParsableCommand {
         let paths = RemindPaths(environment: ProcessInfo.processInfo.environment, uid: getuid())
         if let moved = try prepareStateDirectory(paths) { print(moved) }
         print("state directory: \(stateDir ?? paths.stateDirectory)")
+        // A config the daemon refuses is reported by the daemon itself: here it only names no folder to make.
+        if let settings = try? Self.loadConfiguration(config ?? paths.configFile, required: false), let folder = Self.makeCollectionFolder(settings) {
+            print("collection: \(folder)")
+        }
+    }
+
+    /// Makes the linked collection's folder (0700) when the config names one that does not exist yet: the unit's
+    /// sandbox lets the daemon write in it, not create it. - Returns: the folder, or nil for none.
+    @discardableResult
+    static func makeCollectionFolder(_ settings: DaemonConfiguration) -> String? {
+        guard let folder = settings.collectionFolder(home: NSHomeDirectory()) else { return nil }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            return nil  // the daemon says it cannot read the folder
+        }
+        return folder
     }
 
     /// Makes the state directory (0700) and, for the default one, moves a database left at the legacy location.
@@ -143,6 +160,7 @@ struct Remindd: AsyncParsableCommand {
         umask(0o077)
         let paths = RemindPaths(environment: environment, uid: getuid())
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
+        Self.makeCollectionFolder(settings)
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
         let clock = SystemClock(monitor: monitor, zones: zones)
@@ -202,9 +220,9 @@ struct Remindd: AsyncParsableCommand {
                       successTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ReloadService(requests: reloadRequests) {
                     await reload(daemon, zones: zones, paths: paths, channels: channels, notifier: notifier)
-                    watch(calendarWatcher, daemon.calendarFolders, report: report)
+                    watch(calendarWatcher, daemon.watchedFolders, report: report)
                 }),
-                .init(service: CalendarWatchService(watcher: calendarWatcher, daemon: daemon, report: report)),
+                .init(service: FolderWatchService(watcher: calendarWatcher, daemon: daemon, report: report)),
                 .init(service: HabitWarmUpService(ready: ready, daemon: daemon)),
                 .init(service: controlSocket),
             ],

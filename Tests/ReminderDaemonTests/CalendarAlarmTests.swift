@@ -105,20 +105,20 @@ struct CalendarAlarmTests {
 
         // Moved to 11:00 with a 5-minute alarm by another client: re-planned, the same reminder.
         try folder.replace("a.ics", Self.event("Standup", uid: "a", start: "20261203T110000", alarm: "-PT5M", extra: "RRULE:FREQ=DAILY\n"))
-        await daemon.calendarFolderChanged(folder.path)
+        await daemon.folderChanged(folder.path)
         let after = try await daemon.calendarFirings(count: 1)
         #expect(after.map(\.utc) == ["2026-12-03T09:55:00Z"])
         #expect(after.first?.reminderId == before.first?.reminderId)
 
         // A second event of the same name in the calendar: its own reminder, named apart.
         try folder.write("b.ics", Self.event("Standup", uid: "b", start: "20261204T150000"))
-        await daemon.calendarFolderChanged(folder.path)
+        await daemon.folderChanged(folder.path)
         let names = try await daemon.calendarAlarms().map(\.name)
         #expect(names == ["Standup", "Standup (personal)"])
 
         try FileManager.default.removeItem(atPath: folder.path + "/a.ics")
         try FileManager.default.removeItem(atPath: folder.path + "/b.ics")
-        await daemon.calendarFolderChanged(folder.path)
+        await daemon.folderChanged(folder.path)
         #expect(try await daemon.calendarAlarms().isEmpty)
         await daemon.advance(to: instant("2026-12-06T00:00:00Z"))
         #expect(daemon.announcer.firings.isEmpty)
@@ -137,7 +137,7 @@ struct CalendarAlarmTests {
         // Disabling silences it here, and a rescan keeps it silenced.
         _ = try await daemon.call(Reminders.Disable.self, .init(reminder: "Dentist"))
         try folder.replace("dentist.ics", Self.event("Dentist", uid: "d", start: "20261203T103000"))
-        await daemon.calendarFolderChanged(folder.path)
+        await daemon.folderChanged(folder.path)
         await daemon.advance(to: instant("2026-12-04T00:00:00Z"))
         #expect(daemon.announcer.firings.isEmpty)
     }
@@ -198,7 +198,7 @@ struct CalendarAlarmTests {
 
         // Scanned again with nothing changed: nothing read, written or reported again.
         let changes = try await daemon.database.read { $0.totalChangesCount }
-        await daemon.calendarFolderChanged(folder.path)
+        await daemon.folderChanged(folder.path)
         #expect(try await daemon.database.read { $0.totalChangesCount } == changes)
         #expect(daemon.announcer.messages.filter { $0.hasPrefix("Calendar 'personal'") }.count == 9)
 

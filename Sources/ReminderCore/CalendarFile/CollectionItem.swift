@@ -232,6 +232,28 @@ public enum CollectionItem {
         return .reminder(try reminder(master, fail: fail))
     }
 
+    /// The version of an item to keep when two devices changed it between two syncs (vdirsyncer's conflict):
+    /// the later LAST-MODIFIED, then (equal times) the greater text, so that both sides pick the same one
+    /// whichever is `a`. Logs and skips never conflict: each is an item of its own.
+    public static func resolve(_ a: String, _ b: String) -> (kept: String, other: String) {
+        let (first, second) = (lastModified(a) ?? Instant(secondsSinceEpoch: .min), lastModified(b) ?? Instant(secondsSinceEpoch: .min))
+        return first > second || (first == second && a >= b) ? (a, b) : (b, a)
+    }
+
+    /// The LAST-MODIFIED of a reminder's item (the conflict resolver keeps the later version), if it has one.
+    public static func lastModified(_ text: String) -> Instant? {
+        do {
+            let items = try ICalendarReader.read(text, file: "").flatMap(\.components)
+            let master = items.first { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }
+            guard let value = master?.first("LAST-MODIFIED")?.value.uppercased(), value.hasSuffix("Z"),
+                let local = ICalendarTime.dateTime(String(value.dropLast()))
+            else { return nil }
+            return Instant(secondsSinceEpoch: local.localSeconds)
+        } catch {
+            return nil
+        }
+    }
+
     private static func reminder(_ item: ICalendarComponent, fail: (Int, String) -> FileLineError) throws(FileLineError) -> Reminder {
         guard let uid = item.first("UID")?.text, !uid.isEmpty else { throw fail(item.line, "a remindd reminder without UID") }
         let summary = item.first("SUMMARY")

@@ -85,7 +85,7 @@ actor CalendarService {
         }
         for refused in listing.refused {
             reportOnce("\(folder)/\(refused.name) \(refused.reason)", .warning,
-                "Calendar '\(calendar)': item \(Self.printable(refused.name)) is not read: \(refused.reason)")
+                "Calendar '\(calendar)': item \(VdirFolder.printable(refused.name)) is not read: \(refused.reason)")
         }
         for entry in listing.entries {
             seen[entry.name] = entry.etag
@@ -167,11 +167,6 @@ actor CalendarService {
     private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
         guard reported.insert(key).inserted else { return }
         context.say(severity, text)
-    }
-
-    /// A file name for a message: control characters shown as escapes.
-    private static func printable(_ name: String) -> String {
-        name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? name.debugDescription : name
     }
 }
 

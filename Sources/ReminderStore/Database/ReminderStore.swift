@@ -129,6 +129,8 @@ public final class ReminderStore: Sendable {
     public var reminders: RemindersStore { RemindersStore(database: self) }
     /// The alarms of read-only calendars (reminder rows with an origin).
     public var calendarAlarms: CalendarAlarmsStore { CalendarAlarmsStore(database: self) }
+    /// The linked collection's items.
+    public var collection: CollectionStore { CollectionStore(database: self) }
     /// Logged intake.
     public var intake: IntakeStore { IntakeStore(database: self) }
     /// Rest days, recovery, habit notices.

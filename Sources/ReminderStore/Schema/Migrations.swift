@@ -20,6 +20,7 @@ extension ReminderStore {
         "snooze": ["id", "reminderId", "scheduledAt", "dueAt"],
         "outcome": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "state", "decidedAt", "reason", "confirmed"],
         "storeInstance": ["id"],
+        "collectionItem": ["fileName", "uid", "kind", "localId", "etag", "text", "modifiedAt"],
     ]
 
     /// Refuses a store whose migrations are all recorded but a table or column of theirs is missing (dropped by
@@ -206,6 +207,21 @@ extension ReminderStore {
             try db.alter(table: "reminder") { t in t.add(column: "origin", .text) }
             try db.create(index: "reminder_by_origin", on: "reminder", columns: ["origin"], condition: Column("origin") != nil)
         }
+        migrator.registerMigration("v13-collection-items") { db in
+            // The linked collection's items as remindd last wrote or read them: which row each stands for, the
+            // file's etag then (mtime, inode, size: an equal one was not touched since) and its text (what a
+            // rewrite keeps of other clients' properties). Sync state, rebuilt from the folder: not backed up.
+            try db.create(table: "collectionItem") { t in
+                t.column("fileName", .text).primaryKey()
+                t.column("uid", .text).notNull()
+                t.column("kind", .text).notNull()  // reminder, taken, skipped, foreign
+                t.column("localId", .integer)  // reminder.id, intake.id or outcome.id
+                t.column("etag", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("modifiedAt", .integer).notNull()
+            }
+            try db.create(index: "collectionItem_by_row", on: "collectionItem", columns: ["kind", "localId"])
+        }
         return migrator
     }
 
@@ -218,5 +234,5 @@ extension ReminderStore {
     ]
 
     /// The tables that describe this store rather than hold the user's data: never backed up or restored.
-    public static let internalTables: Set<String> = ["storeInstance"]
+    public static let internalTables: Set<String> = ["storeInstance", "collectionItem"]
 }

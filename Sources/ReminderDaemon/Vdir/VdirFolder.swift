@@ -78,6 +78,47 @@ struct VdirFolder: Sendable {
         return String(decoding: bytes[..<count], as: UTF8.self)
     }
 
+    /// Writes an item as vdirsyncer does: a hidden temporary file, flushed, then renamed over the item (a reader
+    /// sees the old text or the new, never half of it). - Returns: the new etag.
+    func write(_ name: String, _ text: String) throws(SystemError) -> String {
+        let temporary = path + "/." + name + "." + String(UInt64.random(in: .min ... .max), radix: 16) + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw SystemError(operation: "create \(temporary)") }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let error = SystemError(operation: "write \(name)")
+                close(descriptor)
+                unlink(temporary)
+                throw error
+            }
+            written += n
+        }
+        guard fsync(descriptor) == 0 else {
+            let error = SystemError(operation: "fsync \(name)")
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path + "/" + name) == 0 else {
+            let error = SystemError(operation: "rename to \(name)")
+            unlink(temporary)
+            throw error
+        }
+        var info = stat()
+        guard lstat(path + "/" + name, &info) == 0 else { throw SystemError(operation: "stat \(name)") }
+        return Self.etag(info)
+    }
+
+    /// Removes an item (gone already: nothing to do).
+    func remove(_ name: String) throws(SystemError) {
+        guard unlink(path + "/" + name) == 0 || errno == ENOENT else { throw SystemError(operation: "remove \(name)") }
+    }
+
     /// The calendar's name: its `displayname` file (vdirsyncer's metasync writes the server's), else the
     /// folder's own name.
     var displayName: String {
@@ -91,6 +132,11 @@ struct VdirFolder: Sendable {
         let line = text.unicodeScalars.prefix { $0.value >= 0x20 && $0.value != 0x7F }
         let name = String(String.UnicodeScalarView(line)).trimmingCharacters(in: .whitespaces)
         return name.isEmpty ? fallback : String(name.prefix(60))
+    }
+
+    /// A file name for a message: control characters shown as escapes.
+    static func printable(_ name: String) -> String {
+        name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? name.debugDescription : name
     }
 
     private static func etag(_ info: stat) -> String {

@@ -1,0 +1,238 @@
+import Foundation
+import ReminderCore
+import ReminderStore
+import SystemdSupport
+
+/// The linked collection (`config.toml`'s `collection`): a vdir that vdirsyncer keeps in step with a CalDAV
+/// server, so that the same reminders, logs and skips are on every device.
+///
+/// - ``publish()`` (after every local change) writes each of remindd's own reminders as an item, each log and
+///   each skip as an item of its own (``CollectionItem``), and removes the items of what was deleted. An item
+///   whose text would not change is not rewritten (vdirsyncer's etag is the file's mtime and inode).
+/// - ``scan()`` (when the watcher sees the folder change, and at start) applies what another device or client
+///   wrote: a reminder added, changed or removed; a log or a skip made there (applied once: it is its own item).
+///   What remindd wrote itself is recognised by its etag and not read again.
+/// Items are untrusted: each is checked as `add` and `log` check theirs; a bad one is reported once and changes
+/// nothing. A command (`--exec`) is never written to or taken from the collection.
+actor CollectionService {
+    private let context: DaemonContext
+    private let scheduling: SchedulingService
+    private let habits: HabitService
+    private let home: String
+    /// Problems already reported (an item's name and version): each is said once.
+    private var reported: Set<String> = []
+
+    init(context: DaemonContext, scheduling: SchedulingService, habits: HabitService, home: String) {
+        (self.context, self.scheduling, self.habits, self.home) = (context, scheduling, habits, home)
+    }
+
+    /// The collection's folder, as an absolute path (nil: none configured).
+    nonisolated var folder: String? { context.configuration.collectionFolder(home: home) }
+
+    // MARK: Local changes out
+
+    /// Writes what changed here since the last time into the collection.
+    /// - Returns: how many files were written or removed.
+    @discardableResult
+    func publish() -> Int {
+        guard let folder else { return 0 }
+        let vdir = VdirFolder(path: folder)
+        let now = context.clock.now()
+        let items: [String: CollectionItemRecord]
+        let rows: (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord])
+        do {
+            items = try context.store.collection.items()
+            rows = try context.store.collection.published()
+        } catch {
+            context.say(.error, "Collection \(folder): cannot read what to publish: \(error)")
+            return 0
+        }
+        var byRow: [CollectionItemRecord.Kind: [Int64: CollectionItemRecord]] = [:]
+        for item in items.values { if let id = item.localId { byRow[item.kind, default: [:]][id] = item } }
+        var changed = 0
+        var reminderUIDs: [Int64: (uid: String, name: String)] = [:]
+
+        for reminder in rows.reminders {
+            let item = byRow[.reminder]?[reminder.id!]
+            let uid = item?.uid ?? UUID().uuidString.lowercased() + "@remindd"
+            reminderUIDs[reminder.id!] = (uid, reminder.name)
+            let fields = CollectionItem.Reminder(
+                uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
+                windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical)
+            let rule: ReminderRule
+            let zone: TimeZoneRules
+            do {
+                rule = try reminder.rule.makeRule()
+                zone = try context.zone(named: reminder.timeZone)
+            } catch {
+                continue  // a reminder that cannot be scheduled here is left as its item says
+            }
+            var modified = item.map { Instant(secondsSinceEpoch: $0.modifiedAt) } ?? now
+            var text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)
+            guard text != item?.text else { continue }
+            if item != nil {
+                modified = now
+                text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)
+            }
+            let fileName = item?.fileName ?? CollectionItem.fileName(uid: uid)
+            changed += write(vdir, CollectionItemRecord(
+                fileName: fileName, uid: uid, kind: .reminder, localId: reminder.id, etag: "", text: text, modifiedAt: modified.secondsSinceEpoch))
+        }
+        for log in rows.logs where byRow[.taken]?[log.id!] == nil {
+            guard let reminder = reminderUIDs[log.reminderId] else { continue }  // a calendar's alarm: not published
+            let record = CollectionItem.Record(
+                uid: UUID().uuidString.lowercased() + "@remindd", kind: .taken, reminder: reminder.uid, at: Instant(secondsSinceEpoch: log.at),
+                timeZone: log.timeZone, occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)))
+            changed += write(vdir, CollectionItemRecord(
+                fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .taken, localId: log.id,
+                etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: log.at))
+        }
+        for skip in rows.skips where byRow[.skipped]?[skip.id!] == nil {
+            guard let reminder = reminderUIDs[skip.reminderId] else { continue }
+            let record = CollectionItem.Record(
+                uid: UUID().uuidString.lowercased() + "@remindd", kind: .skipped, reminder: reminder.uid, at: Instant(secondsSinceEpoch: skip.decidedAt),
+                timeZone: "UTC", occurrence: Instant(secondsSinceEpoch: skip.scheduledAt), reason: skip.reason.flatMap { $0.isEmpty ? nil : $0 })
+            changed += write(vdir, CollectionItemRecord(
+                fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .skipped, localId: skip.id,
+                etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: skip.decidedAt))
+        }
+        // What was deleted here: its item goes.
+        let present: [CollectionItemRecord.Kind: Set<Int64>] = [
+            .reminder: Set(rows.reminders.compactMap(\.id)), .taken: Set(rows.logs.compactMap(\.id)), .skipped: Set(rows.skips.compactMap(\.id)),
+        ]
+        for item in items.values where item.kind != .foreign && item.kind != .alias {
+            guard let id = item.localId, present[item.kind]?.contains(id) != true else { continue }
+            do {
+                try vdir.remove(item.fileName)
+                try context.store.collection.forget(fileName: item.fileName)
+                changed += 1
+            } catch {
+                context.say(.error, "Collection \(folder): could not remove \(item.fileName): \(error)")
+            }
+        }
+        return changed
+    }
+
+    /// Writes one item and records it. - Returns: 1 when written.
+    private func write(_ vdir: VdirFolder, _ item: CollectionItemRecord) -> Int {
+        var item = item
+        do {
+            item.etag = try vdir.write(item.fileName, item.text)
+            try context.store.collection.save(item)
+            return 1
+        } catch {
+            reportOnce("write \(item.fileName)", .error, "Collection \(vdir.path): could not write \(item.fileName): \(error); tried again at the next change")
+            return 0
+        }
+    }
+
+    // MARK: Changes from elsewhere in
+
+    /// Applies what others changed in the folder since it was last read.
+    func scan() async {
+        guard let folder else { return }
+        let vdir = VdirFolder(path: folder)
+        let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
+        let items: [String: CollectionItemRecord]
+        do {
+            listing = try vdir.list()
+            items = try context.store.collection.items()
+        } catch {
+            reportOnce("folder \(error)", .warning, "Collection \(folder) cannot be read (\(error)); nothing is applied from it until it can")
+            return
+        }
+        for refused in listing.refused {
+            reportOnce("\(refused.name) \(refused.reason)", .warning, "Collection: item \(VdirFolder.printable(refused.name)) is not read: \(refused.reason)")
+        }
+        let now = context.clock.now()
+        var replan: Set<Int64> = []
+        var reconsider: Set<Int64> = []
+        let names = Set(listing.entries.map(\.name))
+        for item in items.values where !names.contains(item.fileName) {
+            do {
+                if let id = try context.store.collection.remove(item) {
+                    if item.kind == .reminder { replan.insert(id) } else { reconsider.insert(id) }
+                }
+            } catch {
+                context.say(.error, "Collection: could not apply the removal of \(item.fileName): \(error)")
+            }
+        }
+        // Reminders before logs and skips: a log refers to its reminder by UID.
+        var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
+        var uids: [String: String] = Dictionary(items.values.map { ($0.uid, $0.fileName) }) { a, _ in a }
+        for entry in listing.entries where items[entry.name]?.etag != entry.etag {
+            let text: String
+            let content: CollectionItem.Content
+            do throws(FileLineError) {
+                do { text = try vdir.read(entry) } catch { throw FileLineError(file: entry.name, line: 1, message: error.description) }
+                content = try CollectionItem.read(text, file: entry.name)
+            } catch {
+                reportOnce("\(entry.name) \(entry.etag)", .warning, "Collection: item \(entry.name) is not applied: \(error.description)")
+                continue
+            }
+            var item = CollectionItemRecord(
+                fileName: entry.name, uid: "", kind: .foreign, localId: items[entry.name]?.localId, etag: entry.etag, text: text,
+                modifiedAt: now.secondsSinceEpoch)
+            switch content {
+            case .reminder(let reminder):
+                if let other = uids[reminder.uid], other != entry.name {
+                    reportOnce("\(entry.name) uid", .warning, "Collection: item \(entry.name) has the UID of \(other); it is not applied")
+                    continue
+                }
+                if let zone = reminder.timeZone {
+                    do { _ = try context.zone(named: zone) } catch {
+                        reportOnce("\(entry.name) \(entry.etag)", .warning, "Collection: item \(entry.name) is not applied: \(error.message)")
+                        continue
+                    }
+                }
+                uids[reminder.uid] = entry.name
+                (item.uid, item.kind) = (reminder.uid, .reminder)
+                if let alias = items[entry.name], alias.kind == .alias {
+                    // Another device's copy of one of ours, which it drops: its edits meanwhile are not applied.
+                    (item.kind, item.localId) = (.alias, alias.localId)
+                    do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+                    continue
+                }
+                item.modifiedAt = (CollectionItem.lastModified(text) ?? now).secondsSinceEpoch
+                if items[entry.name]?.kind != .reminder { item.localId = nil }
+                do {
+                    let applied = try context.store.collection.apply(reminder, item: item, now: now)
+                    replan.insert(applied.id)
+                    if let dropped = applied.dropped { try vdir.remove(dropped) }
+                } catch {
+                    context.say(.error, "Collection: could not apply \(entry.name): \(error)")
+                }
+            case .record(let record):
+                records.append((entry, text, record))
+            case .foreign(let uid):
+                (item.uid, item.localId) = (uid, nil)
+                do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+            }
+        }
+        for (entry, text, record) in records {
+            var item = CollectionItemRecord(
+                fileName: entry.name, uid: record.uid, kind: record.kind == .taken ? .taken : .skipped, localId: nil, etag: entry.etag, text: text,
+                modifiedAt: record.at.secondsSinceEpoch)
+            if let known = items[entry.name], known.kind == item.kind, known.localId != nil {
+                // A log is never edited: a new version of its file changes nothing here.
+                item.localId = known.localId
+                do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+                continue
+            }
+            do {
+                if let id = try context.store.collection.apply(record, item: item) { reconsider.insert(id) }
+                // Its reminder is not here yet: read again at the next scan.
+            } catch {
+                context.say(.error, "Collection: could not apply \(entry.name): \(error)")
+            }
+        }
+        for id in replan { await scheduling.refresh(reminderID: id) }
+        for id in reconsider.subtracting(replan) { await scheduling.reconsider(reminderID: id, now: now) }
+        if !reconsider.isEmpty || !replan.isEmpty { await habits.changed(now: now, activity: .unknown) }
+    }
+
+    private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
+        guard reported.insert(key).inserted else { return }
+        context.say(severity, text)
+    }
+}

@@ -1,0 +1,36 @@
+import GRDB
+
+/// One item of the linked collection as remindd last wrote or read it.
+public struct CollectionItemRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "collectionItem"
+
+    /// What an item stands for.
+    public enum Kind: String, Codable, Sendable, DatabaseValueConvertible {
+        /// A reminder (`localId`: reminder.id).
+        case reminder
+        /// A log (`localId`: intake.id).
+        case taken
+        /// A skipped occurrence (`localId`: outcome.id).
+        case skipped
+        /// Another client's task or event, left alone (`localId`: nil).
+        case foreign
+        /// Another device's item for a reminder of the same name that this device published under a smaller
+        /// UID before the two were linked (`localId`: that reminder): the other device drops it for this one; logs
+        /// made there meanwhile refer to it and count for this reminder.
+        case alias
+    }
+
+    public var fileName: String
+    public var uid: String
+    public var kind: Kind
+    public var localId: Int64?
+    /// The file's etag when remindd last wrote or read it.
+    public var etag: String
+    public var text: String
+    /// LAST-MODIFIED of the text (epoch seconds).
+    public var modifiedAt: Int64
+
+    public init(fileName: String, uid: String, kind: Kind, localId: Int64?, etag: String, text: String, modifiedAt: Int64) {
+        (self.fileName, self.uid, self.kind, self.localId, self.etag, self.text, self.modifiedAt) = (fileName, uid, kind, localId, etag, text, modifiedAt)
+    }
+}

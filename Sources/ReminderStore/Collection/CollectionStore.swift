@@ -1,0 +1,143 @@
+import GRDB
+import ReminderCore
+
+/// The linked collection's side of the store: the items as remindd last wrote or read them, and what another
+/// device's items change here (a reminder added or changed, a log or a skip made there, an item removed), each
+/// applied with its item's row in one transaction.
+public struct CollectionStore: Sendable {
+    let database: ReminderStore
+
+    /// Every item's row, by file name.
+    public func items() throws(StoreError) -> [String: CollectionItemRecord] {
+        try database.read { db in
+            Dictionary(uniqueKeysWithValues: try CollectionItemRecord.fetchAll(db).map { ($0.fileName, $0) })
+        }
+    }
+
+    /// Records an item as written or read.
+    public func save(_ item: CollectionItemRecord) throws(StoreError) {
+        try database.write { db in try item.save(db) }
+    }
+
+    /// Forgets an item (its file was removed).
+    public func forget(fileName: String) throws(StoreError) {
+        try database.write { db in _ = try CollectionItemRecord.deleteOne(db, key: fileName) }
+    }
+
+    /// What remindd publishes: its own reminders (not calendars' alarms), every log and every skip.
+    public func published() throws(StoreError) -> (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord]) {
+        try database.read { db in
+            let reminders = try StoredReminder.filter(Column("origin") == nil).order(Column("id")).fetchAll(db)
+            let logs = try IntakeRecord.order(Column("id")).fetchAll(db)
+            let skips = try OutcomeRecord.filter(Column("state") == OutcomeRecord.State.skipped.rawValue).order(Column("id")).fetchAll(db)
+            return (reminders, logs, skips)
+        }
+    }
+
+    /// Applies a reminder another device wrote: changes the reminder its item stands for (keeping this machine's
+    /// command and calendar settings), or adopts an unlinked reminder of the same name, or adds it (a name taken
+    /// here gets " (2)" ...). - Returns: the reminder's id, and the file of this device's own item when it gave
+    /// way to the other's (the caller removes it from the folder).
+    public func apply(_ reminder: CollectionItem.Reminder, item: CollectionItemRecord, now: Instant) throws(StoreError) -> (id: Int64, dropped: String?) {
+        try database.write { db in
+            var dropped: String?
+            var row: StoredReminder?
+            if let id = item.localId { row = try StoredReminder.fetchOne(db, key: id) }
+            if row == nil, let namesake = try StoredReminder.filter(Column("name").collating(.nocase) == reminder.name && Column("origin") == nil).fetchOne(db) {
+                // Added on each device before they were linked (or the built-in check-in of each): one reminder, not
+                // two. The smaller UID is kept on both devices: the other device's item becomes an alias here, or
+                // this device's own item gives way to it.
+                let own = try CollectionItemRecord.filter(Column("kind") == CollectionItemRecord.Kind.reminder.rawValue && Column("localId") == namesake.id).fetchOne(db)
+                if let own, own.uid < reminder.uid {
+                    var alias = item
+                    (alias.kind, alias.localId) = (.alias, namesake.id)
+                    try alias.save(db)
+                    return (namesake.id!, nil)
+                }
+                if let own {
+                    try CollectionItemRecord.deleteOne(db, key: own.fileName)
+                    dropped = own.fileName
+                }
+                row = namesake
+            }
+            var updated = row ?? StoredReminder(
+                id: nil, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
+                createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
+            if row != nil, updated.rule != reminder.rule || updated.timeZone != reminder.timeZone || (!updated.enabled && reminder.enabled) {
+                updated.handledThrough = max(updated.handledThrough, now.secondsSinceEpoch)
+            }
+            updated.name = try Self.freeName(reminder.name, for: updated.id, db)
+            (updated.rule, updated.timeZone, updated.enabled, updated.windowSeconds) = (reminder.rule, reminder.timeZone, reminder.enabled, reminder.windowSeconds)
+            (updated.delivery.repeatPlan, updated.delivery.critical) = (reminder.repeatPlan, reminder.critical)
+            try updated.save(db)
+            var saved = item
+            saved.localId = updated.id
+            try saved.save(db)
+            return (updated.id!, dropped)
+        }
+    }
+
+    /// Applies a log or a skip another device made, unless it is here already. - Returns: its reminder's id, or nil
+    /// when the reminder is not known here (yet: its item may come with a later scan).
+    public func apply(_ record: CollectionItem.Record, item: CollectionItemRecord) throws(StoreError) -> Int64? {
+        try database.write { db in
+            guard let reminderID = try Int64.fetchOne(
+                db, sql: "SELECT localId FROM collectionItem WHERE kind IN ('reminder', 'alias') AND uid = ? AND localId IN (SELECT id FROM reminder)",
+                arguments: [record.reminder])
+            else { return nil }
+            var saved = item
+            switch record.kind {
+            case .taken:
+                var log = IntakeRecord(id: nil, reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone)
+                log.forScheduledAt = record.occurrence?.secondsSinceEpoch
+                try log.insert(db)
+                saved.localId = log.id
+            case .skipped:
+                let name = try String.fetchOne(db, sql: "SELECT name FROM reminder WHERE id = ?", arguments: [reminderID]) ?? ""
+                let scheduled = (record.occurrence ?? record.at).secondsSinceEpoch
+                var skip = OutcomeRecord(
+                    reminderId: reminderID, reminderName: name, slot: "", scheduledAt: scheduled, state: .skipped, decidedAt: record.at.secondsSinceEpoch,
+                    reason: record.reason)
+                try skip.insert(db, onConflict: .ignore)
+                saved.localId = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM outcome WHERE reminderId = ? AND scheduledAt = ? AND state = 'skipped'", arguments: [reminderID, scheduled])
+            }
+            try saved.save(db)
+            return reminderID
+        }
+    }
+
+    /// Removes what an item stood for (its file is gone from the folder), with the item's row. - Returns: the
+    /// reminder it concerned, if any.
+    public func remove(_ item: CollectionItemRecord) throws(StoreError) -> Int64? {
+        try database.write { db in
+            var reminderID: Int64?
+            if let id = item.localId {
+                switch item.kind {
+                case .reminder:
+                    if try StoredReminder.deleteOne(db, key: id) { reminderID = id }
+                case .taken:
+                    reminderID = try Int64.fetchOne(db, sql: "SELECT reminderId FROM intake WHERE id = ?", arguments: [id])
+                    try db.execute(sql: "DELETE FROM intake WHERE id = ?", arguments: [id])
+                case .skipped:
+                    reminderID = try Int64.fetchOne(db, sql: "SELECT reminderId FROM outcome WHERE id = ? AND state = 'skipped'", arguments: [id])
+                    try db.execute(sql: "DELETE FROM outcome WHERE id = ? AND state = 'skipped'", arguments: [id])
+                case .foreign, .alias:
+                    break
+                }
+            }
+            _ = try CollectionItemRecord.deleteOne(db, key: item.fileName)
+            return reminderID
+        }
+    }
+
+    /// `name` if no other reminder has it, else "name (2)", "name (3)" ...
+    private static func freeName(_ name: String, for id: Int64?, _ db: Database) throws -> String {
+        for attempt in 1...1000 {
+            let candidate = attempt == 1 ? name : "\(name.prefix(ReminderName.maximumLength - 8)) (\(attempt))"
+            let holder = try Int64.fetchOne(db, sql: "SELECT id FROM reminder WHERE name = ? COLLATE NOCASE", arguments: [candidate])
+            if holder == nil || holder == id { return candidate }
+        }
+        throw StoreError.nameTaken(name)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import ReminderCore
+import ReminderInterface
+import Testing
+import VarlinkProtocol
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// Two devices ("laptop" and "desktop"), each with its remindd and its own copy of a linked collection, kept in
+/// step by a vdirsyncer-like two-way sync (``FolderSync``), on one manual time: what is added, logged, skipped,
+/// changed or removed on one is on the other after a sync, and no log is lost.
+@Suite("Linked collection")
+struct CollectionSyncTests {
+    /// Two daemons, two folders and the sync between them, from `now`.
+    final class Devices {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-devices-\(UUID().uuidString)").path
+        let laptop: TestDaemon
+        let desktop: TestDaemon
+        let link: FolderSync
+
+        init(now: String) async throws {
+            var daemons: [TestDaemon] = []
+            for name in ["laptop", "desktop"] {
+                try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+                var configuration = DaemonConfiguration()
+                configuration.collection = root + "/" + name
+                daemons.append(try await TestDaemon(now: instant(now), systemZone: "Europe/Berlin", configuration: configuration))
+            }
+            (laptop, desktop) = (daemons[0], daemons[1])
+            link = FolderSync(root + "/laptop", root + "/desktop")
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        /// vdirsyncer runs, then each daemon's watcher reports its folder.
+        func sync() async throws {
+            try link.sync()
+            await laptop.folderChanged(root + "/laptop")
+            await desktop.folderChanged(root + "/desktop")
+        }
+
+        /// Time passes on both devices.
+        func advance(to text: String) async {
+            await laptop.advance(to: instant(text))
+            await desktop.advance(to: instant(text))
+        }
+
+        func files(_ device: String) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: root + "/" + device).filter { $0.hasSuffix(".ics") }.sorted()
+        }
+    }
+
+    @Test func aReminderAddedOnTheLaptopFiresOnTheDesktopAtTheSameInstant() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", ["window": "2h", "repeat": "10m"])
+        #expect(try devices.files("laptop").count == 2)  // with the weekly rest check-in, built in on each device
+        try await devices.sync()
+        let mirrored = try #require(try await devices.desktop.ownReminders().first { $0.name == "Vitamin D" })
+        #expect(mirrored.timeZone == "Europe/Berlin" && mirrored.windowSeconds == 7200 && mirrored.repeatSeconds == 600)
+        #expect(mirrored.next?.utc == "2026-12-01T07:00:00Z")
+        await devices.advance(to: "2026-12-01T07:00:01Z")
+        #expect(devices.laptop.firings(of: "Vitamin D").map(\.scheduled) == [instant("2026-12-01T07:00:00Z")])
+        #expect(devices.desktop.firings(of: "Vitamin D").map(\.scheduled) == [instant("2026-12-01T07:00:00Z")])
+        // Each device had its own rest check-in: after the next sync one of them (the same on both) is left.
+        try await devices.sync()
+        #expect(try devices.files("laptop") == (try devices.files("desktop")))
+        #expect(try devices.files("laptop").count == 2)
+        let (laptop, desktop) = (try await devices.laptop.ownReminders(), try await devices.desktop.ownReminders())
+        #expect(laptop.count == 1 && laptop == desktop)
+        // Synced again with nothing changed: no file is written on either side.
+        let before = try devices.files("laptop").map { try FileManager.default.attributesOfItem(atPath: devices.root + "/laptop/" + $0)[.modificationDate] as? Date }
+        #expect(try devices.link.sync() == 0)
+        try await devices.sync()
+        let after = try devices.files("laptop").map { try FileManager.default.attributesOfItem(atPath: devices.root + "/laptop/" + $0)[.modificationDate] as? Date }
+        #expect(before == after)
+    }
+
+    @Test func doneOnTheLaptopBeforeTheInstantIsNotAnnouncedOnTheDesktop() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", ["window": "2h"])
+        try await devices.sync()
+        await devices.advance(to: "2026-12-01T06:50:00Z")
+        try await devices.laptop.log("Vitamin D")
+        try await devices.sync()
+        await devices.advance(to: "2026-12-01T07:30:00Z")
+        #expect(devices.desktop.firings(of: "Vitamin D").map(\.kind) == [.suppressed])
+        // As on the laptop: logged ahead of its time (suppressed), at the laptop's time.
+        let today = try await devices.desktop.call(Reminders.Occurrences.self, .init(date: "2026-12-01", reminder: "Vitamin D")).occurrences
+        #expect(today == (try await devices.laptop.call(Reminders.Occurrences.self, .init(date: "2026-12-01", reminder: "Vitamin D")).occurrences).map {
+            var same = $0
+            (same.reminderId, same.slot) = (today.first?.reminderId ?? 0, today.first?.slot ?? "")
+            return same
+        })
+        #expect(today.map(\.state) == ["suppressed"])
+        #expect(today.first?.loggedUtc == "2026-12-01T06:50:00Z")
+    }
+
+    @Test func doneOnTheLaptopAfterBothFiredStopsTheDesktopsRepeatsAndNeitherRecordsMissed() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", ["window": "2h", "repeat": "10m"])
+        try await devices.sync()
+        await devices.advance(to: "2026-12-01T07:05:00Z")
+        _ = try await devices.laptop.call(Reminders.Done.self, .init(reminder: "Vitamin D"))
+        try await devices.sync()
+        #expect(devices.desktop.announcer.occurrences.map(\.state) == [.taken])  // its notification closes
+        await devices.advance(to: "2026-12-01T10:00:00Z")
+        #expect(devices.desktop.firings(of: "Vitamin D").map(\.kind) == [.fired])  // no repeat after the sync
+        #expect(!devices.laptop.announcer.occurrences.contains { $0.state == .missed })
+        #expect(!devices.desktop.announcer.occurrences.contains { $0.state == .missed })
+    }
+
+    @Test func skippedOnTheDesktopIsSkippedOnTheLaptop() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin")
+        try await devices.sync()
+        _ = try await devices.desktop.call(Reminders.Skip.self, .init(reminder: "Vitamin D", reason: "blood test"))
+        try await devices.sync()
+        let today = try await devices.laptop.call(Reminders.Occurrences.self, .init(date: "2026-12-01", reminder: "Vitamin D")).occurrences
+        #expect(today.map(\.state) == ["skipped"])
+        await devices.advance(to: "2026-12-01T08:00:00Z")
+        #expect(devices.laptop.firings(of: "Vitamin D").allSatisfy { $0.kind != .fired })
+    }
+
+    @Test func updatedOnOneAndDeletedOnTheOtherEndsTheSameOnBoth() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin")
+        try await devices.sync()
+        _ = try await devices.laptop.call(Reminders.Update.self, .init(reminder: "Vitamin D", rule: RuleSpec(daily: true, at: "09:00")))
+        _ = try await devices.desktop.call(Reminders.Remove.self, .init(reminder: "Vitamin D"))
+        try await devices.sync()
+        try await devices.sync()
+        #expect(try await devices.laptop.ownReminders() == (try await devices.desktop.ownReminders()))
+    }
+
+    @Test func editedOnBothBetweenTwoSyncsEndsIdenticalWithTheConflictNotedAndNoLogLost() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin")
+        try await devices.sync()
+        await devices.advance(to: "2026-12-01T07:01:00Z")
+        try await devices.laptop.log("Vitamin D")
+        _ = try await devices.laptop.call(Reminders.Update.self, .init(reminder: "Vitamin D", rule: RuleSpec(daily: true, at: "08:30")))
+        await devices.advance(to: "2026-12-01T07:02:00Z")
+        try await devices.desktop.log("Vitamin D")
+        _ = try await devices.desktop.call(Reminders.Update.self, .init(reminder: "Vitamin D", rule: RuleSpec(daily: true, at: "09:00")))
+        try await devices.sync()
+        try await devices.sync()
+        #expect(devices.link.conflicts.count == 1)
+        let laptop = try await devices.laptop.ownReminders()
+        #expect(laptop == (try await devices.desktop.ownReminders()))
+        #expect(laptop.first?.rule.at == "09:00")  // the later change
+        let logs = try await devices.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.map(\.utc)
+        #expect(logs == ["2026-12-01T07:01:00Z", "2026-12-01T07:02:00Z"])
+        #expect(try await devices.desktop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.map(\.utc) == logs)
+    }
+}
+
+extension TestDaemon {
+    /// The user's reminders (the built-in habit notice left out), with the ids and slots each device gives its
+    /// own set to 0.
+    func ownReminders() async throws -> [ReminderValue] {
+        try await call(Reminders.List.self, .init()).reminders.filter { $0.name != "Planning a rest day this week?" }.map { reminder in
+            var same = reminder
+            same.id = 0
+            same.next?.reminderId = 0
+            same.next?.slot = ""
+            return same
+        }
+    }
+}
