@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "RemindCommands",
             dependencies: [
-                "HabitCore", "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "VarlinkProtocol",
+                "HabitCore", "ReminderCore", "ReminderInterface", "SystemdSupport", "TimeZoneDatabase", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -22,11 +22,12 @@ import VarlinkProtocol
         ["today"], ["day", "2026-11-22"], ["profile", "show"], ["profile", "set", "--weight", "82kg"],
         ["routine", "list"], ["routine", "show", "beginner-full-body"], ["routine", "select", "beginner-full-body"], ["routine", "current"], ["routine", "clear"],
         ["export", "--format", "csv", "--what", "food"], ["import", #filePath],  // remindctl reads the file: any file that exists
+        ["resolve-conflict", #filePath, #filePath],  // two equal versions: nothing is written
     ]
 
     /// Commands that print no record, only that something was done, and `export`, whose output is JSON or CSV
     /// by --format: they take no --json.
-    static let confirmationsOnly: Set<String> = ["rest unmark", "rest tips", "routine clear", "export"]
+    static let confirmationsOnly: Set<String> = ["rest unmark", "rest tips", "routine clear", "export", "resolve-conflict"]
 
     static let escape = "\u{1B}["
 

@@ -13,6 +13,7 @@ def test_catalog_compiles_and_covers_every_message_id(tmp_path):
     subprocess.run(["journalctl", f"--root={tmp_path}", "--update-catalog"], check=True, capture_output=True)
     listed = subprocess.run(["journalctl", f"--root={tmp_path}", "--list-catalog"], check=True, capture_output=True, text=True).stdout
     explained = set(re.findall(r"^([0-9a-f]{32}) remindd:", listed, re.M))
-    sent = set(re.findall(r'"([0-9a-f]{32})"', (ROOT / "Sources" / "ReminderDaemon" / "Announcers" / "JournalAnnouncer.swift").read_text()))
+    senders = [ROOT / "Sources" / "ReminderDaemon" / "Announcers" / "JournalAnnouncer.swift", ROOT / "Sources" / "RemindCommands" / "SyncCommands.swift"]
+    sent = set(re.findall(r'"([0-9a-f]{32})"', "".join(path.read_text() for path in senders)))
     assert len(sent) >= 8
     assert sent == explained
