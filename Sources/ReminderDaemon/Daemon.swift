@@ -28,12 +28,14 @@ public struct DaemonPorts: Sendable {
     public var uploadDirectory: String?
     /// The home folder, for `~/` in the config's folders.
     public var home: String
+    /// What runs the linked collection's `sync-command` (nil: it is not run).
+    public var commands: (any CommandRunner)?
 
     public init(
         clock: any DaemonClock, announcers: [any Announcer], status: any StatusReporter, store: ReminderStore, zones: TimeZoneDatabase,
         configuration: DaemonConfiguration, exercises: ExerciseLibrary, routineDirectories: [String],
         journalAvailable: @escaping @Sendable () -> Bool, ledger: any AnnouncementLedger = UnreadableLedger(), uploadDirectory: String? = nil,
-        home: String = NSHomeDirectory()
+        home: String = NSHomeDirectory(), commands: (any CommandRunner)? = nil
     ) {
         self.clock = clock
         self.announcers = announcers
@@ -47,6 +49,7 @@ public struct DaemonPorts: Sendable {
         self.ledger = ledger
         self.uploadDirectory = uploadDirectory
         self.home = home
+        self.commands = commands
     }
 }
 
@@ -75,7 +78,7 @@ public final class Daemon: Sendable {
         let routines = RoutineService(context: context, reminders: reminders, habits: habits, fitness: fitness)
         (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
         calendars = CalendarService(context: context, scheduling: scheduling, home: ports.home)
-        let collection = CollectionService(context: context, scheduling: scheduling, habits: habits, home: ports.home)
+        let collection = CollectionService(context: context, scheduling: scheduling, habits: habits, home: ports.home, commands: ports.commands)
         self.collection = collection
 
         var router = MethodRouter()
@@ -176,6 +179,7 @@ public final class Daemon: Sendable {
         if event == .clockChanged { await scheduling.clockChanged(now: context.clock.now()) }
         let now = context.clock.now()
         await perform(await scheduling.tick(now: now), now: now)
+        await collection.syncBeforeDecisions(now: context.clock.now())
     }
 
     /// Hands the wake-ups that came due to the services that asked for them.
@@ -183,6 +187,7 @@ public final class Daemon: Sendable {
         for wakeUp in wakeUps {
             switch wakeUp {
             case .restSuggestion: await habits.restSuggestionDue(now: now)
+            case .collectionSync: await collection.syncDue(now: now)
             }
         }
     }
@@ -213,6 +218,9 @@ public final class Daemon: Sendable {
         if let command = configuration.onFire, let problem = HookCommand.problem(command) {
             throw ConfigurationRefused(description: "on-fire: \(problem)")
         }
+        if let command = configuration.syncCommand, let problem = HookCommand.problem(command) {
+            throw ConfigurationRefused(description: "sync-command: \(problem)")
+        }
         guard let zone = configuration.timeZone else { return }
         do { _ = try zones.rules(named: zone) } catch { throw ConfigurationRefused(description: "time-zone: \(error)") }
     }
@@ -233,6 +241,9 @@ public final class Daemon: Sendable {
         await habits.changed(now: context.clock.now())
         await scanFolders()
     }
+
+    /// Whether the collection's sync command is running (tests wait for its end to be taken in).
+    func syncRunning() async -> Bool { await collection.syncRunning }
 
     /// The folders to watch: the read-only calendars' and the linked collection's (absolute paths).
     public var watchedFolders: [String] { calendars.folders + (collection.folder.map { [$0] } ?? []) }

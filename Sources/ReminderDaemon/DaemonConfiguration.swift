@@ -31,6 +31,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     /// The linked collection: a vdir remindd publishes its reminders, logs and skips to and reads other devices'
     /// from (vdirsyncer keeps it in step with a CalDAV server); nil: none.
     public var collection: String?
+    /// What brings the collection in step with the server (`vdirsyncer sync remindd`): program and arguments.
+    public var syncCommand: [String]?
 
     public init() {}
 
@@ -47,6 +49,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("on-fire", "a command as a list of strings, e.g. [\"/usr/bin/notify-send\", \"remindd\"]"),
         ("notifications", "\"desktop\" or \"none\""),
         ("collection", "a vdir folder in quotes, e.g. \"~/.local/share/remindd/collection\""),
+        ("sync-command", "a command as a list of strings, e.g. [\"/usr/bin/vdirsyncer\", \"sync\", \"remindd\"]"),
         ("calendars", "a list of vdir folders in quotes, e.g. [\"~/.calendars/personal\"]"),
     ]
 
@@ -87,6 +90,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.onFire = command
             case ("collection", .string(let folder)) where folder.hasPrefix("/") || folder.hasPrefix("~/"):
                 configuration.collection = folder
+            case ("sync-command", .strings(let command)) where !command.isEmpty:
+                configuration.syncCommand = command
             case ("calendars", .strings(let folders)) where folders.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") }):
                 configuration.calendars = folders
             case ("notifications", .string(let text)) where text == "desktop" || text == "none":

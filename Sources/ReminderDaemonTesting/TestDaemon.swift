@@ -22,6 +22,7 @@ public final class TestDaemon: Sendable {
     public let database: DatabaseQueue
     private let configuration: DaemonConfiguration
     private let zones: TimeZoneDatabase
+    private let commands: (any CommandRunner)?
     private let daemon: Mutex<Daemon>
 
     /// Builds and starts a daemon.
@@ -31,9 +32,10 @@ public final class TestDaemon: Sendable {
     ///   - configuration: the config file's settings.
     ///   - database: an existing database (a restart); nil: a new, empty one.
     ///   - zones: the zone files (a private copy, to change one as a tzdata update would).
+    ///   - commands: what runs the collection's sync command (nil: it is not run).
     public init(
         now: Instant, systemZone: String = "UTC", configuration: DaemonConfiguration = DaemonConfiguration(), database: DatabaseQueue? = nil,
-        zones: TimeZoneDatabase = TimeZoneDatabase()
+        zones: TimeZoneDatabase = TimeZoneDatabase(), commands: (any CommandRunner)? = nil
     ) async throws {
         clock = ManualClock(now: now, systemZone: systemZone)
         announcer = RecordingAnnouncer()
@@ -41,20 +43,21 @@ public final class TestDaemon: Sendable {
         self.database = try database ?? DatabaseQueue()
         self.configuration = configuration
         self.zones = zones
+        self.commands = commands
         daemon = Mutex(try Self.make(
-            clock: clock, announcer: announcer, status: status, database: self.database, configuration: configuration, zones: zones))
+            clock: clock, announcer: announcer, status: status, database: self.database, configuration: configuration, zones: zones, commands: commands))
         try await current.start()
         await current.scanFolders()
     }
 
     private static func make(
         clock: ManualClock, announcer: RecordingAnnouncer, status: RecordingStatus, database: DatabaseQueue, configuration: DaemonConfiguration,
-        zones: TimeZoneDatabase
+        zones: TimeZoneDatabase, commands: (any CommandRunner)?
     ) throws -> Daemon {
         Daemon(DaemonPorts(
             clock: clock, announcers: [announcer], status: status, store: try ReminderStore(database: database),
             zones: zones, configuration: configuration, exercises: try shippedExercises(),
-            routineDirectories: [shareDirectory + "/routines"], journalAvailable: { false }, ledger: announcer))
+            routineDirectories: [shareDirectory + "/routines"], journalAvailable: { false }, ledger: announcer, commands: commands))
     }
 
     /// The daemon now running.
@@ -63,7 +66,7 @@ public final class TestDaemon: Sendable {
     /// Stops this daemon without ceremony and starts a new one on the same database and clock (kill -9, then start).
     public func restart() async throws {
         let next = try Self.make(
-            clock: clock, announcer: announcer, status: status, database: database, configuration: configuration, zones: zones)
+            clock: clock, announcer: announcer, status: status, database: database, configuration: configuration, zones: zones, commands: commands)
         daemon.withLock { $0 = next }
         try await next.start()
         await next.scanFolders()

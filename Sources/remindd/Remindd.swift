@@ -186,7 +186,7 @@ struct Remindd: AsyncParsableCommand {
             clock: clock, announcers: channels.all, status: notifier, store: store, zones: zones,
             configuration: settings, exercises: try Self.loadExercises(dataDirectory),
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
-            journalAvailable: { journal.isJournalAvailable }, ledger: JournalLedger(journal: journal)))
+            journalAvailable: { journal.isJournalAvailable }, ledger: JournalLedger(journal: journal), commands: commands))
         do { try await daemon.startReminders() } catch { throw Failure(error.description) }
         store.releaseMemory()
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system

@@ -66,17 +66,27 @@ public final class CommandHookAnnouncer: Announcer {
 
     /// What the journal says of a run that did not end well (nil: it did).
     func message(for outcome: CommandOutcome, of command: UserCommand) -> DaemonMessage? {
-        let hook = command.purpose.prefix(1).uppercased() + command.purpose.dropFirst()
-        switch outcome {
-        case .exited(0): return nil
-        case .exited(let status): return DaemonMessage(.warning, "\(hook) exited with status \(status)")
-        case .signalled(let signal): return DaemonMessage(.warning, "\(hook) was killed by signal \(signal)")
-        case .killedAtTimeLimit: return DaemonMessage(.warning, "\(hook) was still running after \(command.timeLimitText) and was killed")
-        case .stoppedWithTheDaemon: return DaemonMessage(.notice, "\(hook) was still running when remindd stopped and was killed")
-        case .notStarted(let reason): return DaemonMessage(.warning, "\(hook) could not start: \(reason); check the path and that it is executable")
-        case .unknown(let reason): return DaemonMessage(.warning, "\(hook) ended, but how is not known: \(reason)")
-        case .dropped:
+        if outcome == .dropped {
+            let hook = command.purpose.prefix(1).uppercased() + command.purpose.dropFirst()
             return DaemonMessage(.warning, "\(hook) was not run: too many hooks were already waiting (\(commands.maximumWaiting); \(commands.maximumRunning) run at once)")
+        }
+        return outcome.problem(of: command)
+    }
+}
+
+extension CommandOutcome {
+    /// How a run of `command` went wrong, for the journal; nil when it exited with status 0.
+    func problem(of command: UserCommand) -> DaemonMessage? {
+        let what = command.purpose.prefix(1).uppercased() + command.purpose.dropFirst()
+        switch self {
+        case .exited(0): return nil
+        case .exited(let status): return DaemonMessage(.warning, "\(what) exited with status \(status)")
+        case .signalled(let signal): return DaemonMessage(.warning, "\(what) was killed by signal \(signal)")
+        case .killedAtTimeLimit: return DaemonMessage(.warning, "\(what) was still running after \(command.timeLimitText) and was killed")
+        case .stoppedWithTheDaemon: return DaemonMessage(.notice, "\(what) was still running when remindd stopped and was killed")
+        case .notStarted(let reason): return DaemonMessage(.warning, "\(what) could not start: \(reason); check the path and that it is executable")
+        case .unknown(let reason): return DaemonMessage(.warning, "\(what) ended, but how is not known: \(reason)")
+        case .dropped: return DaemonMessage(.warning, "\(what) was not run: too many commands were already waiting")
         }
     }
 }

@@ -19,11 +19,31 @@ actor CollectionService {
     private let scheduling: SchedulingService
     private let habits: HabitService
     private let home: String
+    private let commands: (any CommandRunner)?
     /// Problems already reported (an item's name and version): each is said once.
     private var reported: Set<String> = []
 
-    init(context: DaemonContext, scheduling: SchedulingService, habits: HabitService, home: String) {
-        (self.context, self.scheduling, self.habits, self.home) = (context, scheduling, habits, home)
+    /// The sync command's runs: one at a time, one more asked for while it runs.
+    private struct SyncState {
+        var running = false
+        var again = false
+        var lastStarted: Instant?
+        /// A failure was reported and no run succeeded since: do not report again.
+        var failing = false
+    }
+    private var sync = SyncState()
+
+    /// How long after a local change the sync runs (changes meanwhile go in the same run).
+    static let syncDelaySeconds: Int64 = 2
+    /// How long before an announced occurrence is repeated or decided the sync runs (a dose taken on another
+    /// device then stops the repeat and is not recorded missed), and at most once in this many seconds.
+    static let syncLeadSeconds: Int64 = 45
+    static let syncSpacingSeconds: Int64 = 60
+    /// How long a sync may run before it is killed.
+    static let syncTimeLimitMilliseconds: Int32 = 120_000
+
+    init(context: DaemonContext, scheduling: SchedulingService, habits: HabitService, home: String, commands: (any CommandRunner)?) {
+        (self.context, self.scheduling, self.habits, self.home, self.commands) = (context, scheduling, habits, home, commands)
     }
 
     /// The collection's folder, as an absolute path (nil: none configured).
@@ -31,10 +51,17 @@ actor CollectionService {
 
     // MARK: Local changes out
 
-    /// Writes what changed here since the last time into the collection.
+    /// Writes what changed here since the last time into the collection, and asks for a sync when it wrote.
     /// - Returns: how many files were written or removed.
     @discardableResult
-    func publish() -> Int {
+    func publish() async -> Int {
+        let changed = written()
+        if changed > 0 { await requestSync(at: context.clock.now().adding(seconds: Self.syncDelaySeconds)) }
+        return changed
+    }
+
+    /// Writes what changed here since the last time into the collection. - Returns: how many files it wrote or removed.
+    private func written() -> Int {
         guard let folder else { return 0 }
         let vdir = VdirFolder(path: folder)
         let now = context.clock.now()
@@ -123,6 +150,62 @@ actor CollectionService {
         } catch {
             reportOnce("write \(item.fileName)", .error, "Collection \(vdir.path): could not write \(item.fileName): \(error); tried again at the next change")
             return 0
+        }
+    }
+
+    // MARK: The sync command
+
+    /// Runs the sync command at `instant` (or earlier, if a run is planned sooner).
+    private func requestSync(at instant: Instant) async {
+        guard folder != nil, context.configuration.syncCommand != nil, commands != nil else { return }
+        if let planned = await scheduling.wakeUp(.collectionSync), planned <= instant { return }
+        await scheduling.setWakeUp(.collectionSync, at: instant)
+    }
+
+    /// Plans a sync a little before the next repeat or window end of an announced occurrence (at most one a
+    /// minute), so that a dose taken on another device meanwhile is known by then. The decision never waits
+    /// for it: a sync that is late or hangs changes nothing but what is known.
+    func syncBeforeDecisions(now: Instant) async {
+        guard folder != nil, context.configuration.syncCommand != nil, let decision = await scheduling.nextDecision, decision > now else { return }
+        var at = decision.adding(seconds: -Self.syncLeadSeconds)
+        if let last = sync.lastStarted { at = max(at, last.adding(seconds: Self.syncSpacingSeconds)) }
+        at = max(at, now)
+        guard at < decision else { return }
+        await requestSync(at: at)
+    }
+
+    /// Whether a run of the sync command has not ended yet (tests wait for a finished run to be taken in).
+    var syncRunning: Bool { sync.running }
+
+    /// The planned sync is due: runs it, or one more after the one running.
+    func syncDue(now: Instant) {
+        guard let command = context.configuration.syncCommand, let commands else { return }
+        guard !sync.running else { return sync.again = true }
+        (sync.running, sync.lastStarted) = (true, now)
+        let run = UserCommand(
+            arguments: command, environment: [], purpose: "sync command \(command.joined(separator: " "))",
+            timeLimitMilliseconds: Self.syncTimeLimitMilliseconds)
+        commands.run(run) { outcome in
+            // Called on the runner's thread: back onto the service.
+            Task { await self.syncFinished(outcome, of: run) }
+        }
+    }
+
+    /// A run ended: reported once when it failed (until one succeeds), and run again if asked meanwhile.
+    private func syncFinished(_ outcome: CommandOutcome, of run: UserCommand) async {
+        sync.running = false
+        if let problem = outcome.problem(of: run) {
+            if !sync.failing {
+                context.say(problem.severity, problem.text + "; reminders fire from what this device has, and the next change tries again (said once until a sync succeeds)")
+            }
+            sync.failing = true
+        } else if sync.failing {
+            sync.failing = false
+            context.say(.info, "The \(run.purpose) works again")
+        }
+        if sync.again {
+            sync.again = false
+            await requestSync(at: context.clock.now())
         }
     }
 

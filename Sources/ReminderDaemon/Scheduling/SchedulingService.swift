@@ -18,7 +18,16 @@ actor SchedulingService {
     enum WakeUp: Hashable, Sendable, CaseIterable {
         /// The habit service's next look at the rest suggestion.
         case restSuggestion
+        /// The linked collection's next run of its sync command.
+        case collectionSync
     }
+
+    /// The next instant an announced occurrence is announced again or decided (a repeat, a snooze, the end of
+    /// its window), if any.
+    var nextDecision: Instant? { lifecycle.nextDeadline }
+
+    /// When a wake-up is set for.
+    func wakeUp(_ wakeUp: WakeUp) -> Instant? { wakeUps[wakeUp] }
 
     /// Reminder ids read at a time by a load, between chances for other work to run.
     static let loadChunk = 2_000

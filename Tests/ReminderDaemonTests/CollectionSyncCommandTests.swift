@@ -1,0 +1,102 @@
+import Foundation
+import ReminderCore
+import ReminderInterface
+import Testing
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// The collection's `sync-command` on a manual clock: run shortly after a local change (changes meanwhile go
+/// in the same run), one at a time, before an announced occurrence is repeated or decided (at most once a
+/// minute); a failure is reported once; a sync that hangs delays no firing.
+@Suite("Sync command")
+struct CollectionSyncCommandTests {
+    private func daemon(_ runner: RecordingCommandRunner) async throws -> (TestDaemon, String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-sync-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var configuration = DaemonConfiguration()
+        configuration.collection = folder
+        configuration.syncCommand = ["/usr/bin/vdirsyncer", "sync", "remindd"]
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin", configuration: configuration, commands: runner)
+        runner.attach(daemon.clock)
+        return (daemon, folder)
+    }
+
+    /// Waits (briefly, in real time) for the service to take a finished run in: it comes back on another thread.
+    private func settled(_ condition: () async -> Bool) async throws {
+        for _ in 0..<1000 where !(await condition()) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await condition(), "not settled after 10 s")
+    }
+
+    @Test func aBurstOfChangesIsOneRunTwoSecondsAfterTheFirstAndAChangeDuringARunIsOneMoreAfterIt() async throws {
+        let runner = RecordingCommandRunner()
+        let (daemon, folder) = try await daemon(runner)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        await daemon.advance(by: 5)  // the start published the rest check-in: one run
+        #expect(runner.runs.count == 1)
+        runner.finish(.exited(0))
+        try await settled { await !daemon.current.syncRunning() }
+        let before = runner.runs.count
+        for name in ["A", "B", "C"] { try await daemon.add(name, ["daily": true, "at": "08:00"]) }
+        #expect(runner.runs.count == before)
+        await daemon.advance(by: 2)
+        #expect(runner.runs.count == before + 1)
+        #expect(runner.runs.last?.arguments == ["/usr/bin/vdirsyncer", "sync", "remindd"])
+        #expect(runner.runs.last?.timeLimitMilliseconds == 120_000)
+        #expect(runner.runs.last?.at == daemon.clock.now())
+
+        try await daemon.add("D", ["daily": true, "at": "09:00"])
+        await daemon.advance(by: 3)
+        #expect(runner.runs.count == before + 1)  // one at a time
+        runner.finish(.exited(0))
+        try await settled { await !daemon.current.syncRunning() }
+        await daemon.advance(by: 1)
+        #expect(runner.runs.count == before + 2)  // the change made meanwhile
+    }
+
+    @Test func aFailingSyncIsReportedOnceAndAHangingOneDelaysNoFiring() async throws {
+        let runner = RecordingCommandRunner()
+        let (daemon, folder) = try await daemon(runner)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        await daemon.advance(by: 5)
+        while runner.finish(.exited(1)) {}
+        try await settled { await !daemon.current.syncRunning() }
+        try await daemon.add("A", ["daily": true, "at": "08:00"])
+        await daemon.advance(by: 3)
+        runner.finish(.exited(1))
+        try await settled { await !daemon.current.syncRunning() }
+        try await daemon.add("B", ["daily": true, "at": "08:00"])
+        await daemon.advance(by: 3)
+        runner.finish(.killedAtTimeLimit)
+        try await settled { await !daemon.current.syncRunning() }
+        #expect(runner.runs.count == 3)
+        let failures = daemon.announcer.messages.filter { $0.hasPrefix("Sync command") }
+        #expect(failures.count == 1, "\(failures)")
+        #expect(failures.first?.contains("/usr/bin/vdirsyncer sync remindd exited with status 1; reminders fire from what this device has") == true)
+
+        // Hanging: never finished. The firing is on time all the same.
+        try await daemon.add("C", ["daily": true, "at": "08:00"])
+        await daemon.advance(to: instant("2026-12-01T07:00:00Z"))
+        #expect(daemon.firings(of: "C").map(\.kind) == [.fired])
+        #expect(daemon.firings(of: "C").first?.handledAt == instant("2026-12-01T07:00:00Z"))
+    }
+
+    @Test func aSyncRunsBeforeARepeatOrTheWindowEndAtMostOnceAMinute() async throws {
+        let runner = RecordingCommandRunner()
+        let (daemon, folder) = try await daemon(runner)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", ["window": "30m", "repeat": "10m"])
+        await daemon.advance(by: 5)
+        while runner.finish(.exited(0)) {}
+        try await settled { await !daemon.current.syncRunning() }
+        let before = runner.runs.count
+        for minute in ["07:10", "07:20", "07:31"] {
+            await daemon.advance(to: instant("2026-12-01T\(minute):00Z"))
+            while runner.finish(.exited(0)) {}
+            try await settled { await !daemon.current.syncRunning() }
+        }
+        // 45 s before each repeat (08:10, 08:20) and before the window's end (08:30).
+        let times = runner.runs.dropFirst(before).map { ISO8601.format($0.at, offsetSeconds: 0, zulu: true) }
+        #expect(times == ["2026-12-01T07:09:15Z", "2026-12-01T07:19:15Z", "2026-12-01T07:29:15Z"], "\(times)")
+    }
+}
