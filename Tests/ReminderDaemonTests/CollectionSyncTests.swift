@@ -153,6 +153,63 @@ struct CollectionSyncTests {
         #expect(logs == ["2026-12-01T07:01:00Z", "2026-12-01T07:02:00Z"])
         #expect(try await devices.desktop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.map(\.utc) == logs)
     }
+
+    /// Thunderbird and jtx Board mark one instance of a recurring task done with an override (RECURRENCE-ID,
+    /// STATUS:COMPLETED) in the task's own file: that occurrence is taken, once, at the COMPLETED time.
+    @Test func anInstanceMarkedDoneByAnotherClientIsTakenOnce() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", ["window": "2h"])
+        let folder = devices.root + "/laptop"
+        let file = try #require(try devices.files("laptop").first { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8).contains("SUMMARY:Vitamin D") })
+        let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+        let uid = try #require(text.split(separator: "\r\n").first { $0.hasPrefix("UID:") }).dropFirst(4)
+        let override = "BEGIN:VTODO\r\nUID:\(uid)\r\nRECURRENCE-ID;TZID=Europe/Berlin:20261201T080000\r\nSUMMARY:Vitamin D\r\nSTATUS:COMPLETED\r\nCOMPLETED:20261201T070500Z\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        try text.replacingOccurrences(of: "END:VCALENDAR\r\n", with: override).write(toFile: folder + "/" + file, atomically: true, encoding: .utf8)
+        await devices.laptop.clock.set(instant("2026-12-01T07:10:00Z"))
+        await devices.laptop.folderChanged(folder)
+        await devices.laptop.folderChanged(folder)
+        let today = try await devices.laptop.call(Reminders.Occurrences.self, .init(date: "2026-12-01", reminder: "Vitamin D")).occurrences
+        #expect(today.map(\.state) == ["taken"])
+        #expect(today.first?.loggedUtc == "2026-12-01T07:05:00Z")
+        #expect(try await devices.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.count == 1)
+        // Kept in the task's file (not a log item of its own), and the override survives remindd's rewrites.
+        #expect(try devices.files("laptop").count == 2)
+        _ = try await devices.laptop.call(Reminders.Update.self, .init(reminder: "Vitamin D", window: "3h"))
+        #expect(try String(contentsOfFile: folder + "/" + file, encoding: .utf8).contains("RECURRENCE-ID;TZID=Europe/Berlin:20261201T080000\r\n"))
+    }
+
+    /// A collection is untrusted input: each bad item is refused and reported once, and the good one beside it works.
+    @Test func hostileItemsInTheCollectionAreRefusedAndReportedOnce() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.desktop.add("Good", ["daily": true, "at": "09:00"], timeZone: "Europe/Berlin")
+        try await devices.desktop.add("Duplicate", ["daily": true, "at": "10:00"], timeZone: "Europe/Berlin")
+        let good = try devices.files("desktop")
+        try devices.link.sync()
+        let folder = devices.root + "/laptop"
+        let rule = #"{"rrule":"FREQ=MINUTELY;COUNT=1000000000"\,"start":"2026-12-01T08:00"}"#
+        let reminder = { (uid: String, rule: String) in
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:Hostile\r\nX-REMINDD-RULE:\(rule)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        }
+        try reminder("billion", rule).write(toFile: folder + "/billion.ics", atomically: true, encoding: .utf8)
+        try reminder("exec", #"{"daily":true\,"at":"25:00"}"#).write(toFile: folder + "/badrule.ics", atomically: true, encoding: .utf8)
+        try String(repeating: "X", count: 50 << 20).write(toFile: folder + "/huge.ics", atomically: true, encoding: .utf8)
+        let many = (0..<10_000).map { "BEGIN:VTODO\r\nUID:m\($0)\r\nEND:VTODO\r\n" }.joined()
+        try "BEGIN:VCALENDAR\r\n\(many)END:VCALENDAR\r\n".write(toFile: folder + "/many.ics", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.ics", withDestinationPath: "/etc/passwd")
+        try "x".write(toFile: folder + "/new\nline.ics", atomically: true, encoding: .utf8)
+        // Another file claiming the UID of a reminder already here.
+        let copied = try String(contentsOfFile: folder + "/" + good[0], encoding: .utf8).replacingOccurrences(of: "SUMMARY:", with: "SUMMARY:Impostor ")
+        try copied.write(toFile: folder + "/impostor.ics", atomically: true, encoding: .utf8)
+        await devices.laptop.folderChanged(folder)
+        await devices.laptop.folderChanged(folder)
+        let names = try await devices.laptop.ownReminders().map(\.name)
+        #expect(names == ["Duplicate", "Good"] || names == ["Good", "Duplicate"], "\(names)")
+        let reports = devices.laptop.announcer.messages.filter { $0.hasPrefix("Collection: item") }
+        for name in ["billion.ics", "badrule.ics", "huge.ics", "link.ics", "\"new\\nline.ics\"", "impostor.ics"] {
+            #expect(reports.filter { $0.contains("item \(name) ") }.count == 1, "\(name): \(reports)")
+        }
+        #expect(!names.contains { $0.hasPrefix("Hostile") || $0.hasPrefix("Impostor") })
+    }
 }
 
 extension TestDaemon {

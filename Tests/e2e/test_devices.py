@@ -261,3 +261,26 @@ def test_the_sync_command_runs_after_a_change_and_brings_it_to_the_server(journa
     finally:
         laptop.stop()
         desktop.stop()
+
+
+def test_a_task_todoman_adds_to_the_collection_fires_and_todo_done_takes_it(devices, tmp_path, unique_name):
+    laptop, desktop = devices
+    config = tmp_path / "todoman.py"
+    config.write_text(f'path = "{laptop.vdir}"\ndefault_list = "vdir"\ndate_format = "%Y-%m-%d"\ntime_format = "%H:%M"\n')
+    env = dict(laptop.daemon.env, TZ="UTC")
+    due = (utc_now() + dt.timedelta(days=1)).replace(hour=18, minute=0, second=0, microsecond=0)
+    made = subprocess.run(["todoman", "--config", str(config), "new", "--due", due.strftime("%Y-%m-%d %H:%M"), unique_name],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    firings = wait_until(lambda: [f for f in laptop.json("next", "--count", "50") if f["reminderName"] == unique_name])
+    assert [f["utc"] for f in firings] == [due.strftime("%Y-%m-%dT%H:%M:%SZ")]
+
+    listed = subprocess.run(["todoman", "--config", str(config), "--porcelain", "list"], env=env, capture_output=True, text=True, timeout=120)
+    task = next(t for t in json.loads(listed.stdout) if t["summary"] == unique_name)
+    done = subprocess.run(["todoman", "--config", str(config), "done", str(task["id"])], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    logs = wait_until(lambda: [l for l in laptop.json("log", "list") if l["reminderName"] == unique_name])
+    assert len(logs) == 1, logs
+    # The other device learns it with the next sync, once.
+    sync_all(laptop, desktop)
+    assert wait_until(lambda: [l["utc"] for l in desktop.json("log", "list") if l["reminderName"] == unique_name]) == [logs[0]["utc"]]

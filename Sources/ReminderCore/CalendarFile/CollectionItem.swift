@@ -240,6 +240,30 @@ public enum CollectionItem {
         return first > second || (first == second && a >= b) ? (a, b) : (b, a)
     }
 
+    /// A task or one instance of it marked done by another client: `todo done` (the task's STATUS:COMPLETED), or a
+    /// RECURRENCE-ID override with STATUS:COMPLETED (Thunderbird, jtx Board, Tasks.org).
+    public struct Completion: Sendable, Hashable {
+        /// "done" for the task itself, else the RECURRENCE-ID's value: one log per key.
+        public var key: String
+        /// COMPLETED (UTC), if the client wrote it.
+        public var at: Instant?
+    }
+
+    /// The completions in an item (of any client), each once.
+    public static func completions(_ text: String) -> [Completion] {
+        let items: [ICalendarComponent]
+        do { items = try ICalendarReader.read(text, file: "").flatMap(\.components).filter { $0.name == "VTODO" } } catch { return [] }
+        var found: [Completion] = []
+        for item in items where item.first("STATUS")?.value.uppercased() == "COMPLETED" {
+            let key = item.first("RECURRENCE-ID").map { String($0.value.prefix(40)) } ?? "done"
+            guard !found.contains(where: { $0.key == key }) else { continue }
+            let completed = item.first("COMPLETED")?.value.uppercased()
+            let at = completed.flatMap { $0.hasSuffix("Z") ? ICalendarTime.dateTime(String($0.dropLast())) : nil }.map { Instant(secondsSinceEpoch: $0.localSeconds) }
+            found.append(Completion(key: key, at: at))
+        }
+        return found
+    }
+
     /// The LAST-MODIFIED of a reminder's item (the conflict resolver keeps the later version), if it has one.
     public static func lastModified(_ text: String) -> Instant? {
         do {

@@ -27,6 +27,8 @@ actor CollectionService {
     private struct SyncState {
         var running = false
         var again = false
+        /// A finished run's "one more" is being planned.
+        var planningAgain = false
         var lastStarted: Instant?
         /// A failure was reported and no run succeeded since: do not report again.
         var failing = false
@@ -129,6 +131,13 @@ actor CollectionService {
         ]
         for item in items.values where item.kind != .foreign && item.kind != .alias {
             guard let id = item.localId, present[item.kind]?.contains(id) != true else { continue }
+            if item.fileName.contains("#") {
+                // A completion's log deleted here: the completion stays in its item, and is not taken again.
+                var kept = item
+                kept.localId = nil
+                do { try context.store.collection.save(kept) } catch { context.say(.error, "Collection: could not note \(item.fileName): \(error)") }
+                continue
+            }
             do {
                 try vdir.remove(item.fileName)
                 try context.store.collection.forget(fileName: item.fileName)
@@ -174,8 +183,8 @@ actor CollectionService {
         await requestSync(at: at)
     }
 
-    /// Whether a run of the sync command has not ended yet (tests wait for a finished run to be taken in).
-    var syncRunning: Bool { sync.running }
+    /// Whether a run of the sync command has not ended yet, or its end is still being taken in (tests wait).
+    var syncRunning: Bool { sync.running || sync.planningAgain }
 
     /// The planned sync is due: runs it, or one more after the one running.
     func syncDue(now: Instant) {
@@ -204,8 +213,9 @@ actor CollectionService {
             context.say(.info, "The \(run.purpose) works again")
         }
         if sync.again {
-            sync.again = false
+            (sync.again, sync.planningAgain) = (false, true)
             await requestSync(at: context.clock.now())
+            sync.planningAgain = false
         }
     }
 
@@ -231,7 +241,8 @@ actor CollectionService {
         var replan: Set<Int64> = []
         var reconsider: Set<Int64> = []
         let names = Set(listing.entries.map(\.name))
-        for item in items.values where !names.contains(item.fileName) {
+        // A completion's log (`file#key`) goes with its item's file.
+        for item in items.values where !names.contains(String(item.fileName.prefix { $0 != "#" })) {
             do {
                 if let id = try context.store.collection.remove(item) {
                     if item.kind == .reminder { replan.insert(id) } else { reconsider.insert(id) }
@@ -245,10 +256,11 @@ actor CollectionService {
         var uids: [String: String] = Dictionary(items.values.map { ($0.uid, $0.fileName) }) { a, _ in a }
         for entry in listing.entries where items[entry.name]?.etag != entry.etag {
             let text: String
-            let content: CollectionItem.Content
+            var content: CollectionItem.Content
             do throws(FileLineError) {
                 do { text = try vdir.read(entry) } catch { throw FileLineError(file: entry.name, line: 1, message: error.description) }
                 content = try CollectionItem.read(text, file: entry.name)
+                if case .foreign(let uid) = content, let adopted = try adopted(text, uid: uid, file: entry.name, now: now) { content = .reminder(adopted) }
             } catch {
                 reportOnce("\(entry.name) \(entry.etag)", .warning, "Collection: item \(entry.name) is not applied: \(error.description)")
                 continue
@@ -285,6 +297,13 @@ actor CollectionService {
                 } catch {
                     context.say(.error, "Collection: could not apply \(entry.name): \(error)")
                 }
+                // Marked done by another client (todo done; an instance's override with STATUS:COMPLETED): a log,
+                // once per completion, which stays part of the item (it is not published on its own).
+                for completion in CollectionItem.completions(text) where items[entry.name + "#" + completion.key] == nil {
+                    let zone = reminder.timeZone ?? context.followedZone.name
+                    records.append((VdirFolder.Entry(name: entry.name + "#" + completion.key, etag: ""), "", CollectionItem.Record(
+                        uid: reminder.uid + "#" + completion.key, kind: .taken, reminder: reminder.uid, at: min(completion.at ?? now, now), timeZone: zone)))
+                }
             case .record(let record):
                 records.append((entry, text, record))
             case .foreign(let uid):
@@ -312,6 +331,25 @@ actor CollectionService {
         for id in replan { await scheduling.refresh(reminderID: id) }
         for id in reconsider.subtracting(replan) { await scheduling.reconsider(reminderID: id, now: now) }
         if !reconsider.isEmpty || !replan.isEmpty { await habits.changed(now: now, activity: .unknown) }
+    }
+
+    /// Another client's task or event in the collection (`todo new`, a phone's task app) as a reminder: at its
+    /// alarm, or else at its due time or start, as `import --format ics --all` would make it; nil when it has
+    /// no time to remind (a task without a date, one long past).
+    private func adopted(_ text: String, uid: String, file: String, now: Instant) throws(FileLineError) -> CollectionItem.Reminder? {
+        guard !uid.isEmpty else { return nil }
+        let context = self.context
+        let zones: CalendarImport.Zones
+        do {
+            // An unknown name is nil: the plan then looks for the item's VTIMEZONE of that name.
+            zones = CalendarImport.Zones(named: { name in try? context.zone(named: name) }, names: context.zoneFiles.allZoneNames(), system: try context.zone(named: nil))
+        } catch {
+            throw FileLineError(file: file, line: 1, message: error.message)
+        }
+        guard let planned = try CalendarImport(text, file: file, all: true, now: now, zones: zones).reminders.first else { return nil }
+        return CollectionItem.Reminder(
+            uid: uid, name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
+            repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) })
     }
 
     private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
