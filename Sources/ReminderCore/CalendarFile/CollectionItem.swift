@@ -25,13 +25,15 @@ public enum CollectionItem {
         public var windowSeconds: Int64?
         public var repeatPlan: RepeatPlan?
         public var critical: Bool
+        /// When it was added (CREATED): occurrences before it are not the reminder's, on any device.
+        public var created: Instant?
 
         public init(
             uid: String, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, repeatPlan: RepeatPlan? = nil,
-            critical: Bool = false
+            critical: Bool = false, created: Instant? = nil
         ) {
             (self.uid, self.name, self.rule, self.timeZone, self.enabled) = (uid, name, rule, timeZone, enabled)
-            (self.windowSeconds, self.repeatPlan, self.critical) = (windowSeconds, repeatPlan, critical)
+            (self.windowSeconds, self.repeatPlan, self.critical, self.created) = (windowSeconds, repeatPlan, critical, created)
         }
     }
 
@@ -69,7 +71,7 @@ public enum CollectionItem {
 
     /// The properties remindd owns in a reminder's VTODO (replaced when it is rewritten); the rest are kept.
     static let owned: Set<String> = [
-        "UID", "DTSTAMP", "LAST-MODIFIED", "SUMMARY", "DTSTART", "DUE", "RRULE", "RDATE", "EXDATE", "X-REMINDD-ONCALENDAR",
+        "UID", "DTSTAMP", "LAST-MODIFIED", "CREATED", "SUMMARY", "DTSTART", "DUE", "RRULE", "RDATE", "EXDATE", "X-REMINDD-ONCALENDAR",
     ]
 
     /// The file name of an item: its UID where that is a safe file name, else a digest of it.
@@ -88,8 +90,9 @@ public enum CollectionItem {
     ///   - zone: the zone it fires in (its own, or this device's).
     ///   - modifiedAt: the last change (`LAST-MODIFIED`, which the conflict resolver compares).
     public static func text(_ reminder: Reminder, rule: ReminderRule, zone: TimeZoneRules, modifiedAt: Instant, previous: String?) -> String {
-        var own = ["UID:" + ICalendar.text(reminder.uid), "DTSTAMP:" + ICalendar.utc(modifiedAt), "LAST-MODIFIED:" + ICalendar.utc(modifiedAt),
-                   "SUMMARY:" + ICalendar.text(reminder.name)]
+        var own = ["UID:" + ICalendar.text(reminder.uid), "DTSTAMP:" + ICalendar.utc(modifiedAt), "LAST-MODIFIED:" + ICalendar.utc(modifiedAt)]
+        if let created = reminder.created { own.append("CREATED:" + ICalendar.utc(created)) }
+        own.append("SUMMARY:" + ICalendar.text(reminder.name))
         // What other clients show and fire: the schedule as of the change, in the zone it fires in.
         let shown = ICalendar.Reminder(id: 0, name: reminder.name, rule: rule, zoneName: reminder.timeZone ?? zone.identifier, zone: zone)
         let events = ICalendar.events(shown, now: modifiedAt)
@@ -306,6 +309,13 @@ public enum CollectionItem {
             reminder.repeatPlan = RepeatPlan(intervalSeconds: seconds, maximum: parts.count == 2 ? Int(parts[1]) : nil)
         }
         reminder.critical = item.first("X-REMINDD-URGENCY")?.value.uppercased() == "CRITICAL"
+        if let created = item.first("CREATED") {
+            let value = created.value.uppercased()
+            guard value.hasSuffix("Z"), let local = ICalendarTime.dateTime(String(value.dropLast())) else {
+                throw fail(created.line, "CREATED is not a UTC date-time such as 20261224T170000Z")
+            }
+            reminder.created = Instant(secondsSinceEpoch: local.localSeconds)
+        }
         return reminder
     }
 

@@ -87,7 +87,8 @@ actor CollectionService {
             reminderUIDs[reminder.id!] = (uid, reminder.name)
             let fields = CollectionItem.Reminder(
                 uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
-                windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical)
+                windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical,
+                created: Instant(secondsSinceEpoch: reminder.createdAt))
             let rule: ReminderRule
             let zone: TimeZoneRules
             do {
@@ -129,10 +130,18 @@ actor CollectionService {
         let present: [CollectionItemRecord.Kind: Set<Int64>] = [
             .reminder: Set(rows.reminders.compactMap(\.id)), .taken: Set(rows.logs.compactMap(\.id)), .skipped: Set(rows.skips.compactMap(\.id)),
         ]
+        let liveReminders = Set(reminderUIDs.values.map(\.uid))
         for item in items.values where item.kind != .foreign && item.kind != .alias {
             guard let id = item.localId, present[item.kind]?.contains(id) != true else { continue }
-            if item.fileName.contains("#") {
-                // A completion's log deleted here: the completion stays in its item, and is not taken again.
+            // A completion's log deleted here: the completion stays in its item, and is not taken again. A log
+            // that went with its reminder stays in the collection, kept for another device: the reminder may
+            // come back from there (changed there while it was removed here), and its logs with it.
+            var orphaned = item.fileName.contains("#")
+            // The row's text was read (or written) as a record before: one that no longer reads is not a record.
+            if item.kind != .reminder, case .record(let record)? = try? CollectionItem.read(item.text, file: item.fileName), !liveReminders.contains(record.reminder) {
+                orphaned = true
+            }
+            if orphaned {
                 var kept = item
                 kept.localId = nil
                 do { try context.store.collection.save(kept) } catch { context.say(.error, "Collection: could not note \(item.fileName): \(error)") }
@@ -309,6 +318,15 @@ actor CollectionService {
             case .foreign(let uid):
                 (item.uid, item.localId) = (uid, nil)
                 do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+            }
+        }
+        // Logs kept while their reminder was gone: applied now if it is back.
+        if !replan.isEmpty {
+            for orphan in items.values where (orphan.kind == .taken || orphan.kind == .skipped) && orphan.localId == nil && !orphan.fileName.contains("#")
+                && !records.contains(where: { $0.0.name == orphan.fileName }) {
+                // Read as a record when it was kept: one that no longer reads stays kept, as it is.
+                guard case .record(let record)? = try? CollectionItem.read(orphan.text, file: orphan.fileName) else { continue }
+                records.append((VdirFolder.Entry(name: orphan.fileName, etag: orphan.etag), orphan.text, record))
             }
         }
         for (entry, text, record) in records {

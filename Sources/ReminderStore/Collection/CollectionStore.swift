@@ -63,6 +63,8 @@ public struct CollectionStore: Sendable {
             var updated = row ?? StoredReminder(
                 id: nil, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
                 createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
+            // When it was added where it was added: the same occurrences are its own on every device.
+            if let created = reminder.created { updated.createdAt = min(created.secondsSinceEpoch, now.secondsSinceEpoch) }
             if row != nil, updated.rule != reminder.rule || updated.timeZone != reminder.timeZone || (!updated.enabled && reminder.enabled) {
                 updated.handledThrough = max(updated.handledThrough, now.secondsSinceEpoch)
             }
