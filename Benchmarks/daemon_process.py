@@ -1,4 +1,5 @@
 """Starting, stopping and measuring the real remindd, shared by the benchmarks."""
+import json
 import os
 import socket
 import subprocess
@@ -63,3 +64,18 @@ def start_journald(root):
         pass
     notify.close()
     return process
+
+
+def varlink(path, method, parameters, more=False):
+    """Calls a method; returns the seconds taken and the reply (with `more`: the list of replies)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(path)
+        began = time.monotonic()
+        s.sendall(json.dumps({"method": method, "parameters": parameters, "more": more}).encode() + b"\0")
+        data, replies = b"", []
+        while True:
+            data += s.recv(1 << 20)
+            *complete, data = data.split(b"\0")
+            replies += [json.loads(m) for m in complete]
+            if replies and not replies[-1].get("continues"):
+                return time.monotonic() - began, (replies if more else replies[0])

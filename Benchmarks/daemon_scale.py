@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 
-from daemon_process import rss_mb, stop
+from daemon_process import rss_mb, stop, varlink
 import daemon_process
 
 BIN = sys.argv[1]
@@ -81,21 +81,6 @@ def firing_lateness(socket_path, name, busy):
     watch.close()
     varlink(socket_path, "io.remindd.Reminders.Remove", {"reminder": name})
     return arrived - due
-
-
-def varlink(path, method, parameters, more=False):
-    """Calls a method; returns the seconds taken and the reply (with `more`: the list of replies)."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.connect(path)
-        began = time.monotonic()
-        s.sendall(json.dumps({"method": method, "parameters": parameters, "more": more}).encode() + b"\0")
-        data, replies = b"", []
-        while True:
-            data += s.recv(1 << 20)
-            *complete, data = data.split(b"\0")
-            replies += [json.loads(m) for m in complete]
-            if replies and not replies[-1].get("continues"):
-                return time.monotonic() - began, (replies if more else replies[0])
 
 
 def median_ms(samples):

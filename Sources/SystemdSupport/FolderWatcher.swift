@@ -10,8 +10,9 @@ public final class FolderWatcher: Sendable {
     public let changes: AsyncStream<String>
     private let thread: WatchingThread
 
-    /// How long a folder must stay unchanged before its change is reported.
-    public static let quietMilliseconds: Int32 = 100
+    /// How long a folder must stay unchanged before its change is reported (vdirsyncer writes one item after
+    /// another: a sync is one report, and a single change is applied within a few tens of milliseconds).
+    public static let quietMilliseconds: Int32 = 20
 
     public init() throws(SystemError) {
         let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))

@@ -112,35 +112,40 @@ public enum ICalendarReader {
         return lastContent
     }
 
-    /// `NAME;PARAM=VALUE;PARAM="QUOTED":value`.
+    /// `NAME;PARAM=VALUE;PARAM="QUOTED":value`. Read on the UTF-8 bytes: every delimiter is ASCII, so a
+    /// multi-byte character is never split.
     private static func parse(_ content: String, line: Int, fail: (Int, String) -> FileLineError) throws(FileLineError) -> ICalendarProperty {
-        let scalars = Array(content.unicodeScalars)
+        let bytes = Array(content.utf8)
         var index = 0
-        func isNameCharacter(_ s: Unicode.Scalar) -> Bool { s.isASCII && (s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "-") }
-        while index < scalars.count, isNameCharacter(scalars[index]) { index += 1 }
-        guard index > 0, index < scalars.count, scalars[index] == ":" || scalars[index] == ";" else {
+        func isNameByte(_ b: UInt8) -> Bool {
+            (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
+                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-")
+        }
+        let (colon, semicolon, equals, quote) = (UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "\""))
+        while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+        guard index > 0, index < bytes.count, bytes[index] == colon || bytes[index] == semicolon else {
             throw fail(line, "'\(content.prefix(40))' is not NAME:VALUE (a content line, or a folded line without its leading space)")
         }
-        let name = String(String.UnicodeScalarView(scalars[0..<index])).uppercased()
+        let name = String(decoding: bytes[0..<index], as: UTF8.self).uppercased()
         var parameters: [String: String] = [:]
-        while scalars[index] == ";" {
+        while bytes[index] == semicolon {
             index += 1
             let start = index
-            while index < scalars.count, isNameCharacter(scalars[index]) { index += 1 }
-            guard index > start, index < scalars.count, scalars[index] == "=" else { throw fail(line, "\(name): a parameter is not NAME=VALUE") }
-            let parameter = String(String.UnicodeScalarView(scalars[start..<index])).uppercased()
+            while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+            guard index > start, index < bytes.count, bytes[index] == equals else { throw fail(line, "\(name): a parameter is not NAME=VALUE") }
+            let parameter = String(decoding: bytes[start..<index], as: UTF8.self).uppercased()
             index += 1
             // Up to the ':' or ';' outside quotes (a list of values may quote each: "a","b").
-            var value = ""
+            var value: [UInt8] = []
             var quoted = false
-            while index < scalars.count, quoted || (scalars[index] != ":" && scalars[index] != ";") {
-                if scalars[index] == "\"" { quoted.toggle() } else { value.unicodeScalars.append(scalars[index]) }
+            while index < bytes.count, quoted || (bytes[index] != colon && bytes[index] != semicolon) {
+                if bytes[index] == quote { quoted.toggle() } else { value.append(bytes[index]) }
                 index += 1
             }
             guard !quoted else { throw fail(line, "\(name): parameter \(parameter) opens a quote it never closes") }
-            guard index < scalars.count else { throw fail(line, "\(name) has no ':' before its value") }
-            parameters[parameter] = value
+            guard index < bytes.count else { throw fail(line, "\(name) has no ':' before its value") }
+            parameters[parameter] = String(decoding: value, as: UTF8.self)
         }
-        return ICalendarProperty(name: name, parameters: parameters, value: String(String.UnicodeScalarView(scalars[(index + 1)...])), line: line)
+        return ICalendarProperty(name: name, parameters: parameters, value: String(decoding: bytes[(index + 1)...], as: UTF8.self), line: line)
     }
 }

@@ -21,6 +21,13 @@ actor CalendarService {
     private var known: [String: [String: String]] = [:]
     /// Problems already reported (an item's path and version, or a folder's error): each is said once.
     private var reported: Set<String> = []
+    /// Folders being scanned (a scan lets other work run between items), and those changed again meanwhile.
+    private var scanning: Set<String> = []
+    private var changedWhileScanning: Set<String> = []
+    /// Every zone name of the zone files, once read.
+    private var zoneNames: [String]?
+    /// Items planned between chances for other work (a firing, a call) to run.
+    static let scanChunk = 200
 
     /// The most events and tasks one item may hold (a recurring event with its overrides is a few dozen).
     static let maximumComponents = 1000
@@ -41,6 +48,7 @@ actor CalendarService {
     /// Scans every configured folder, and removes the alarms of folders no longer configured.
     func scanAll() async {
         let folders = self.folders
+        let began = ContinuousClock.now
         var changed: [Int64] = []
         do {
             let dropped = try context.store.calendarAlarms.folders().subtracting(folders)
@@ -51,18 +59,34 @@ actor CalendarService {
         } catch {
             context.say(.error, "Could not remove the alarms of calendars no longer in the config: \(error)")
         }
-        for folder in folders { changed += scanned(folder) }
+        for folder in folders { changed += await scanned(folder) }
         await replan(changed)
+        guard !folders.isEmpty else { return }
+        let items = folders.map { known[$0]?.count ?? 0 }.reduce(0, +)
+        let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
+        context.say(.info, "Calendars read: \(items) \(items == 1 ? "item" : "items") in \(folders.count) \(folders.count == 1 ? "folder" : "folders"), \(Set(changed).count) alarms added, changed or removed (\(Int(elapsed)) ms)")
     }
 
     /// Scans one folder (the watcher saw a change in it).
     func scan(_ folder: String) async {
         guard folders.contains(folder) else { return }
-        await replan(scanned(folder))
+        await replan(await scanned(folder))
     }
 
-    /// Reads what changed in `folder` and stores its alarms. - Returns: the reminder ids to re-plan.
-    private func scanned(_ folder: String) -> [Int64] {
+    /// Reads what changed in `folder` and stores its alarms, again if it changed meanwhile; a folder being
+    /// scanned already is scanned once more after. - Returns: the reminder ids to re-plan.
+    private func scanned(_ folder: String) async -> [Int64] {
+        guard scanning.insert(folder).inserted else {
+            changedWhileScanning.insert(folder)
+            return []
+        }
+        var changed = await scannedOnce(folder)
+        while changedWhileScanning.remove(folder) != nil { changed += await scannedOnce(folder) }
+        scanning.remove(folder)
+        return changed
+    }
+
+    private func scannedOnce(_ folder: String) async -> [Int64] {
         let vdir = VdirFolder(path: folder)
         let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
         do {
@@ -76,6 +100,7 @@ actor CalendarService {
         let calendar = vdir.displayName
         let before = known[folder] ?? [:]
         var seen: [String: String] = [:]
+        var unstored: Set<String> = []
         var changed: [Int64] = []
         let now = context.clock.now()
         let zones: CalendarImport.Zones
@@ -87,6 +112,22 @@ actor CalendarService {
             reportOnce("\(folder)/\(refused.name) \(refused.reason)", .warning,
                 "Calendar '\(calendar)': item \(VdirFolder.printable(refused.name)) is not read: \(refused.reason)")
         }
+        // The alarms of a chunk of items in one transaction: a calendar read at start is a few writes, not one per
+        // item, and a firing's own write waits for one chunk at most.
+        func store(_ planned: inout [(origin: String, alarms: [CalendarAlarmsStore.Alarm])]) {
+            defer { planned = [] }
+            guard !planned.isEmpty else { return }
+            do {
+                changed += try context.store.calendarAlarms.replace(planned, now: now).ids
+            } catch {
+                for (origin, _) in planned {
+                    let name = String(origin.dropFirst(folder.count + 1))
+                    (seen[name], unstored) = (nil, unstored.union([name]))  // read again at the next scan; not gone
+                }
+                context.say(.error, "Calendar '\(calendar)': the alarms of \(planned.count) items could not be stored: \(error)")
+            }
+        }
+        var planned: [(origin: String, alarms: [CalendarAlarmsStore.Alarm])] = []
         for entry in listing.entries {
             seen[entry.name] = entry.etag
             guard before[entry.name] != entry.etag else { continue }
@@ -99,15 +140,18 @@ actor CalendarService {
             } catch {
                 reportOnce("\(origin) \(entry.etag)", .warning, "Calendar '\(calendar)': item \(entry.name) has no alarms here: \(error.message)")
             }
-            do {
-                changed += try context.store.calendarAlarms.replace(origin: origin, with: alarms, now: now).ids
-            } catch {
-                seen[entry.name] = nil  // read again at the next scan
-                context.say(.error, "Calendar '\(calendar)': the alarms of \(entry.name) could not be stored: \(error)")
+            planned.append((origin, alarms))
+            if planned.count == Self.scanChunk {
+                store(&planned)
+                await yieldToQueuedWork()
             }
         }
+        store(&planned)
         do {
-            let gone = try context.store.calendarAlarms.origins(in: folder).subtracting(seen.keys.map { folder + "/" + $0 })
+            // Known since the last scan: what is no longer listed. Else (the first scan): what the store has.
+            let gone = known[folder] != nil
+                ? Set(before.keys.filter { seen[$0] == nil && !unstored.contains($0) }.map { folder + "/" + $0 })
+                : try context.store.calendarAlarms.origins(in: folder).subtracting((Array(seen.keys) + unstored).map { folder + "/" + $0 })
             changed += try context.store.calendarAlarms.remove(origins: gone)
         } catch {
             context.say(.error, "Calendar '\(calendar)': the alarms of removed items could not be removed: \(error)")
@@ -118,12 +162,7 @@ actor CalendarService {
 
     /// The alarms of one item, or why it has none.
     private func plan(_ text: String, entry: VdirFolder.Entry, calendar: String, now: Instant, zones: CalendarImport.Zones) throws(CalendarItemRefused) -> [CalendarAlarmsStore.Alarm] {
-        var components = 0
-        text.enumerateLines { line, stop in
-            if line.hasPrefix("BEGIN:VEVENT") || line.hasPrefix("BEGIN:VTODO") { components += 1 }
-            if components > Self.maximumComponents { stop = true }
-        }
-        guard components <= Self.maximumComponents else {
+        guard Self.components(in: text) <= Self.maximumComponents else {
             throw CalendarItemRefused(message: "it holds more than \(Self.maximumComponents) events or tasks (an item is one event with its overrides)")
         }
         let plan: CalendarImport
@@ -148,11 +187,29 @@ actor CalendarService {
         return alarms
     }
 
+    /// How many events and tasks a text holds (BEGIN:VEVENT and BEGIN:VTODO at a line's start), counted on its
+    /// bytes up to one more than the limit.
+    static func components(in text: String) -> Int {
+        var count = 0
+        var atLineStart = true
+        let events = Array("BEGIN:VEVENT".utf8), tasks = Array("BEGIN:VTODO".utf8)
+        var utf8 = text.utf8[...]
+        while let byte = utf8.first, count <= maximumComponents {
+            if atLineStart, byte == UInt8(ascii: "B"), utf8.starts(with: events) || utf8.starts(with: tasks) { count += 1 }
+            atLineStart = byte == UInt8(ascii: "\n")
+            utf8 = utf8.dropFirst()
+        }
+        return count
+    }
+
     private func zones() throws(ServiceError) -> CalendarImport.Zones {
         let context = self.context
         let system = try context.zone(named: nil)
+        // The zone files' names, listed once (a VTIMEZONE of a name no system zone has is matched among them).
+        let names = zoneNames ?? context.zoneFiles.allZoneNames()
+        zoneNames = names
         // An unknown name is nil: the plan then looks for the item's VTIMEZONE of that name.
-        return CalendarImport.Zones(named: { name in try? context.zone(named: name) }, names: context.zoneFiles.allZoneNames(), system: system)
+        return CalendarImport.Zones(named: { name in try? context.zone(named: name) }, names: names, system: system)
     }
 
     private func replan(_ ids: [Int64]) async {

@@ -65,7 +65,10 @@ struct VdirFolder: Sendable {
         let descriptor = open(path + "/" + entry.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw SystemError(operation: "open \(entry.name)") }
         defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: Self.maximumItemBytes + 1)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw SystemError(operation: "stat \(entry.name)") }
+        // The size it has now, and one more byte to see that it grew past the limit since it was listed.
+        var bytes = [UInt8](repeating: 0, count: min(Int(max(info.st_size, 0)), Self.maximumItemBytes) + 1)
         var count = 0
         while count < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
@@ -74,7 +77,8 @@ struct VdirFolder: Sendable {
             if n == 0 { break }
             count += n
         }
-        guard count <= Self.maximumItemBytes else { throw SystemError(operation: "read \(entry.name): larger than \(Self.maximumItemBytes / 1024) KiB", code: EFBIG) }
+        // It grew while it was read: written meanwhile (the watcher reports it again) or past the limit.
+        guard count < bytes.count else { throw SystemError(operation: "read \(entry.name): it grew while it was read", code: EAGAIN) }
         return String(decoding: bytes[..<count], as: UTF8.self)
     }
 

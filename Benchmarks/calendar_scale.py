@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Read-only calendars at scale (issue 29): a vdir of 20,000 events with alarms (a decade of a busy calendar,
+half of them weekly with two moved instances each), read by the real daemon at start.
+
+Measured against an empty calendar in the same run: how long the start-up scan takes (the daemon's own figure
+in the journal, and from the process start to that entry), resident memory after it, how long after one event
+file is changed its alarm is re-planned (from the rename to the `Get` call answering the new time), and the
+system calls of the idle daemon over 10 s (strace -c -f). Targets: under 1 s, under 60 MB, within 50 ms, idle.
+
+Usage: calendar_scale.py BIN_DIR [COUNT]
+"""
+import datetime as dt
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import daemon_process
+from daemon_process import rss_mb, stop, varlink
+
+BIN = sys.argv[1]
+COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 20_000
+
+
+def event(number, now):
+    """An event of the decade around now: even numbers recur weekly with two moved instances."""
+    start = now - dt.timedelta(days=1800) + dt.timedelta(hours=4 * number)
+    start = start.replace(minute=0, second=0, microsecond=0)
+    stamp = start.strftime("%Y%m%dT%H%M%S")
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bench//EN", "BEGIN:VEVENT", f"UID:event-{number}@bench", f"SUMMARY:Event {number}",
+             f"DTSTART;TZID=Europe/Berlin:{stamp}", f"DTEND;TZID=Europe/Berlin:{(start + dt.timedelta(hours=1)).strftime('%Y%m%dT%H%M%S')}"]
+    recurring = number % 2 == 0
+    if recurring:
+        lines.append("RRULE:FREQ=WEEKLY")
+    lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Event", "TRIGGER:-PT15M", "END:VALARM", "END:VEVENT"]
+    if recurring:
+        for week in (1, 2):
+            moved = start + dt.timedelta(weeks=week)
+            lines += ["BEGIN:VEVENT", f"UID:event-{number}@bench", f"SUMMARY:Event {number} (moved)",
+                      f"RECURRENCE-ID;TZID=Europe/Berlin:{moved.strftime('%Y%m%dT%H%M%S')}",
+                      f"DTSTART;TZID=Europe/Berlin:{(moved + dt.timedelta(hours=2)).strftime('%Y%m%dT%H%M%S')}",
+                      "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Event", "TRIGGER:-PT10M", "END:VALARM", "END:VEVENT"]
+    lines.append("END:VCALENDAR")
+    return "\r\n".join(lines) + "\r\n"
+
+
+def scan_entry(pid, timeout=120):
+    """The daemon's "Calendars read" journal entry: its own milliseconds, and when it was written."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        out = subprocess.run(["journalctl", "--no-pager", "-o", "export", f"_PID={pid}", "SYSLOG_IDENTIFIER=remindd"],
+                             capture_output=True, text=True).stdout
+        for block in out.split("\n\n"):
+            if "MESSAGE=Calendars read" in block:
+                ms = int(re.search(r"\((\d+) ms\)", block).group(1))
+                realtime = int(re.search(r"__REALTIME_TIMESTAMP=(\d+)", block).group(1)) / 1e6
+                return ms, realtime
+        time.sleep(0.05)
+    raise SystemExit("the daemon never said it read the calendars")
+
+
+def measure(root, folder, label):
+    env = dict(os.environ, XDG_STATE_HOME=f"{root}/state-{label}", XDG_RUNTIME_DIR=f"{root}/run-{label}", XDG_CONFIG_HOME=f"{root}/config-{label}",
+               TZ="Europe/Berlin")
+    os.makedirs(f"{root}/config-{label}/remindd")
+    os.makedirs(f"{root}/run-{label}", mode=0o700)
+    with open(f"{root}/config-{label}/remindd/config.toml", "w") as f:
+        f.write(f'calendars = ["{folder}"]\nnotifications = "none"\n')
+    began = time.time()
+    process, ready = daemon_process.start(BIN, root, env)
+    ms, written = scan_entry(process.pid)
+    return env, process, ready, ms, written - began
+
+
+def main():
+    with tempfile.TemporaryDirectory() as root:
+        journald = daemon_process.start_journald(root)
+        empty, busy = f"{root}/empty", f"{root}/busy"
+        os.makedirs(empty)
+        os.makedirs(busy)
+        now = dt.datetime.now()
+        for number in range(COUNT):
+            with open(f"{busy}/event-{number}.ics", "w") as f:
+                f.write(event(number, now))
+
+        _, baseline, _, baseline_ms, baseline_total = measure(root, empty, "empty")
+        baseline_rss = rss_mb(baseline.pid)
+        stop(baseline)
+        env, process, ready, scan_ms, total = measure(root, busy, "busy")
+        rss = rss_mb(process.pid)
+        socket_path = f"{env['XDG_RUNTIME_DIR']}/remindd/control.sock"
+
+        # One event moved by another client (a new file renamed over the old, as vdirsyncer writes): from the
+        # rename until the daemon answers with its new alarm.
+        number = COUNT // 2 - COUNT // 2 % 2  # weekly, started in the past: its next alarm moves
+        name = f"Event {number}"
+        moved = event(number, now).replace("TRIGGER:-PT15M", "TRIGGER:-PT25M")  # its alarm 10 minutes earlier
+        latencies = []
+        for attempt in range(5):
+            text = moved if attempt % 2 == 0 else event(number, now)
+            _, before = varlink(socket_path, "io.remindd.Reminders.Get", {"reminder": name})
+            old = before["parameters"]["reminder"]["next"]["utc"]
+            with open(f"{busy}/.tmp", "w") as f:
+                f.write(text)
+            changed_at = time.monotonic()
+            os.rename(f"{busy}/.tmp", f"{busy}/event-{number}.ics")
+            while True:
+                _, reply = varlink(socket_path, "io.remindd.Reminders.Get", {"reminder": name})
+                if reply["parameters"]["reminder"]["next"]["utc"] != old:
+                    latencies.append((time.monotonic() - changed_at) * 1000)
+                    break
+                if time.monotonic() - changed_at > 10:
+                    raise SystemExit("the changed event was not re-planned within 10 s")
+        time.sleep(1)
+
+        tracer = subprocess.Popen(["strace", "-c", "-f", "-o", f"{root}/strace.txt", "-p", str(process.pid)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(10)
+        tracer.terminate()
+        tracer.wait(timeout=10)
+        summary = open(f"{root}/strace.txt").read()
+        total_line = [line for line in summary.splitlines() if line.strip().endswith("total")]
+        idle_calls = int(total_line[0].split()[3]) if total_line else 0
+        stop(process)
+        if journald:
+            journald.terminate()
+
+        print(f"calendar of {COUNT} events (half weekly with 2 moved instances), alarms 15 min before:")
+        print(f"  start-up scan: {scan_ms} ms by the daemon's count, {total:.2f} s from exec (READY after {ready:.2f} s); "
+              f"empty calendar: {baseline_ms} ms, {baseline_total:.2f} s: ratio {total / baseline_total:.1f}x")
+        print(f"  resident memory after the scan: {rss:.1f} MB (empty calendar: {baseline_rss:.1f} MB)")
+        print(f"  one changed event re-planned: median {sorted(latencies)[len(latencies) // 2]:.0f} ms, max {max(latencies):.0f} ms (rename to answer)")
+        print(f"  idle for 10 s: {idle_calls} system calls")
+
+
+main()
