@@ -266,7 +266,7 @@ struct ListCommand: ParsableCommand {
         out.table(
             ["ID", "NAME", "SCHEDULE", "ZONE", "STREAK", "NEXT"],
             reminders.map { r in
-                [String(r.id), r.name, r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"]
+                [String(r.id), r.name + (r.calendar.map { " [\($0)]" } ?? ""), r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"]
             })
     }
 }
