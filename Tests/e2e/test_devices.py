@@ -153,6 +153,17 @@ def sync_all(laptop, desktop):
     laptop.sync()
 
 
+def settled(*devices):
+    """Waits until no device's files change for a second (the daemons applied and published what came)."""
+    last = None
+    for _ in range(30):
+        now = [d.files() for d in devices]
+        if now == last:
+            return
+        last = now
+        time.sleep(1)
+
+
 def same_reminders(device):
     """What `list --json` says, without what each device numbers or counts itself."""
     return sorted((r["name"], json.dumps(r["rule"], sort_keys=True), r.get("timeZone"), r["enabled"], r.get("windowSeconds"), r.get("repeatSeconds"))
@@ -195,15 +206,19 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, uniq
     # Skipped on the desktop: skipped on the laptop.
     desktop.ctl("skip", walk, "--reason", "rain")
     sync_all(laptop, desktop)
-    walk_today = [o for o in laptop.json("today")["occurrences"] if o["reminderName"] == walk]
-    assert [o["state"] for o in walk_today] == ["skipped"], walk_today
+    walk_today = wait_until(lambda: [o["state"] for o in laptop.json("today")["occurrences"] if o["reminderName"] == walk] == ["skipped"])
+    assert walk_today, laptop.json("today")
 
     # Every log made on either side exists once on each.
-    logs = {d.name: sorted(l["utc"] for l in d.json("log", "list") if l["reminderName"] == pills) for d in devices}
+    def pill_logs():
+        return {d.name: sorted(l["utc"] for l in d.json("log", "list") if l["reminderName"] == pills) for d in devices}
+    wait_until(lambda: pill_logs()["laptop"] == pill_logs()["desktop"])
+    logs = pill_logs()
     assert logs["laptop"] == logs["desktop"] and len(logs["laptop"]) == 1, logs
 
     # Synced again with nothing changed: every file keeps its mtime and inode.
     sync_all(laptop, desktop)
+    settled(laptop, desktop)
     before = (laptop.files(), desktop.files())
     sync_all(laptop, desktop)
     assert (laptop.files(), desktop.files()) == before
@@ -225,11 +240,14 @@ def test_edited_on_both_between_syncs_ends_identical_with_the_conflict_in_the_jo
     desktop.ctl("update", name, "--daily", "--at", "09:00")
     sync_all(laptop, desktop)
     desktop.sync()
-    assert same_reminders(laptop) == same_reminders(desktop)
+    assert wait_until(lambda: same_reminders(laptop) == same_reminders(desktop)), (same_reminders(laptop), same_reminders(desktop))
     assert [r["rule"]["at"] for r in laptop.json("list") if r["name"] == name] == ["09:00"]
     conflicts = wait_until(lambda: [e for e in laptop.journald.entries(MESSAGE_ID=CONFLICT) if name in e.get("MESSAGE", "")])
     assert conflicts and "08:30" in conflicts[0]["REMINDD_OTHER_VERSION"].replace("\\,", ","), conflicts
-    logs = {d.name: sorted(l["utc"] for l in d.json("log", "list") if l["reminderName"] == name) for d in devices}
+    def both_logs():
+        return {d.name: sorted(l["utc"] for l in d.json("log", "list") if l["reminderName"] == name) for d in devices}
+    wait_until(lambda: both_logs()["laptop"] == both_logs()["desktop"])
+    logs = both_logs()
     assert logs["laptop"] == logs["desktop"] and len(logs["laptop"]) == 2, logs
 
 
@@ -243,7 +261,7 @@ def test_updated_on_one_and_deleted_on_the_other_ends_the_same_on_both(devices, 
     desktop.ctl("delete", name, "--yes")
     sync_all(laptop, desktop)
     desktop.sync()
-    assert same_reminders(laptop) == same_reminders(desktop)
+    assert wait_until(lambda: same_reminders(laptop) == same_reminders(desktop)), (same_reminders(laptop), same_reminders(desktop))
 
 
 def test_the_sync_command_runs_after_a_change_and_brings_it_to_the_server(journald, radicale, tmp_path, unique_name):
