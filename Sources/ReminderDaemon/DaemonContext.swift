@@ -86,6 +86,13 @@ final class DaemonContext: Sendable {
         }
     }
 
+    /// The zones an iCalendar plan may use (`CalendarImport`): the system's, by name, and `names` (every zone
+    /// file's, to match a VTIMEZONE a file defines).
+    func importZones(names: [String]) throws(ServiceError) -> CalendarImport.Zones {
+        // An unknown name is nil: the plan then looks for the file's VTIMEZONE of that name.
+        CalendarImport.Zones(named: { [self] name in try? zone(named: name) }, names: names, system: try zone(named: nil))
+    }
+
     /// Announces a message about the daemon itself.
     /// A date the user typed (YYYY-MM-DD), or the parameter's error.
     func date(_ text: String, parameter: String) throws(ServiceError) -> LocalDate {

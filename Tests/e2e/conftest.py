@@ -171,6 +171,16 @@ def daemon(journald, tmp_path):
     d.notify.close()
 
 
+def wait_until(condition, timeout=10.0):
+    """Polls `condition` until it gives something true or `timeout` seconds passed; returns what it gave last."""
+    deadline = time.time() + timeout
+    while True:
+        found = condition()
+        if found or time.time() > deadline:
+            return found
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def unique_name():
     return f"test-{uuid.uuid4().hex[:10]}"

@@ -7,19 +7,9 @@ import subprocess
 import time
 from zoneinfo import ZoneInfo
 
-from conftest import khal_config, utc_now
+from conftest import khal_config, utc_now, wait_until
 
 BERLIN = ZoneInfo("Europe/Berlin")
-
-
-def wait_until(condition, timeout):
-    """Polls `condition` until it gives something true or `timeout` seconds passed; returns what it gave last."""
-    deadline = time.time() + timeout
-    while True:
-        found = condition()
-        if found or time.time() > deadline:
-            return found
-        time.sleep(0.05)
 
 
 def test_a_khal_event_with_a_15_minute_alarm_is_announced_15_minutes_before_once(daemon, journald, tmp_path, unique_name):

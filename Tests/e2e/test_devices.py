@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from conftest import BIN, Daemon, utc_now
+from conftest import BIN, Daemon, utc_now, wait_until
 
 ACKNOWLEDGED = "928c3235a708446db5a3937c92d50a94"
 CONFLICT = "66dc6221c475436ab1827beb0d3a6f51"
@@ -23,15 +23,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def wait_until(condition, timeout=10.0):
-    deadline = time.time() + timeout
-    while True:
-        found = condition()
-        if found or time.time() > deadline:
-            return found
-        time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +155,14 @@ def settled(*devices):
         time.sleep(1)
 
 
+def same_logs(devices, name):
+    """Each device's logs of `name` (their instants), once both list the same (or after 10 s, as they are)."""
+    def logs():
+        return {d.name: sorted(l["utc"] for l in d.json("log", "list") if l["reminderName"] == name) for d in devices}
+    wait_until(lambda: logs()["laptop"] == logs()["desktop"])
+    return logs()
+
+
 def same_reminders(device):
     """What `list --json` says, without what each device numbers or counts itself."""
     return sorted((r["name"], json.dumps(r["rule"], sort_keys=True), r.get("timeZone"), r["enabled"], r.get("windowSeconds"), r.get("repeatSeconds"))
@@ -210,10 +209,7 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, uniq
     assert walk_today, laptop.json("today")
 
     # Every log made on either side exists once on each.
-    def pill_logs():
-        return {d.name: sorted(l["utc"] for l in d.json("log", "list") if l["reminderName"] == pills) for d in devices}
-    wait_until(lambda: pill_logs()["laptop"] == pill_logs()["desktop"])
-    logs = pill_logs()
+    logs = same_logs(devices, pills)
     assert logs["laptop"] == logs["desktop"] and len(logs["laptop"]) == 1, logs
 
     # Synced again with nothing changed: every file keeps its mtime and inode.
@@ -244,10 +240,7 @@ def test_edited_on_both_between_syncs_ends_identical_with_the_conflict_in_the_jo
     assert [r["rule"]["at"] for r in laptop.json("list") if r["name"] == name] == ["09:00"]
     conflicts = wait_until(lambda: [e for e in laptop.journald.entries(MESSAGE_ID=CONFLICT) if name in e.get("MESSAGE", "")])
     assert conflicts and "08:30" in conflicts[0]["REMINDD_OTHER_VERSION"].replace("\\,", ","), conflicts
-    def both_logs():
-        return {d.name: sorted(l["utc"] for l in d.json("log", "list") if l["reminderName"] == name) for d in devices}
-    wait_until(lambda: both_logs()["laptop"] == both_logs()["desktop"])
-    logs = both_logs()
+    logs = same_logs(devices, name)
     assert logs["laptop"] == logs["desktop"] and len(logs["laptop"]) == 2, logs
 
 

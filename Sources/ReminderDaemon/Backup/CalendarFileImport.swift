@@ -15,9 +15,7 @@ extension BackupService {
         }
         let now = context.clock.now()
         let context = self.context
-        let zones = CalendarImport.Zones(
-            // An unknown name is nil: the plan then looks for the file's VTIMEZONE of that name.
-            named: { name in try? context.zone(named: name) }, names: context.zoneFiles.allZoneNames(), system: try context.zone(named: nil))
+        let zones = try context.importZones(names: context.zoneFiles.allZoneNames())
         let plan: CalendarImport
         do {
             plan = try CalendarImport(String(decoding: data, as: UTF8.self), file: label, all: all, now: now, zones: zones)

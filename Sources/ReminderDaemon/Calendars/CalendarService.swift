@@ -203,13 +203,10 @@ actor CalendarService {
     }
 
     private func zones() throws(ServiceError) -> CalendarImport.Zones {
-        let context = self.context
-        let system = try context.zone(named: nil)
         // The zone files' names, listed once (a VTIMEZONE of a name no system zone has is matched among them).
         let names = zoneNames ?? context.zoneFiles.allZoneNames()
         zoneNames = names
-        // An unknown name is nil: the plan then looks for the item's VTIMEZONE of that name.
-        return CalendarImport.Zones(named: { name in try? context.zone(named: name) }, names: names, system: system)
+        return try context.importZones(names: names)
     }
 
     private func replan(_ ids: [Int64]) async {

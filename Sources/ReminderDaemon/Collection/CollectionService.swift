@@ -356,11 +356,9 @@ actor CollectionService {
     /// no time to remind (a task without a date, one long past).
     private func adopted(_ text: String, uid: String, file: String, now: Instant) throws(FileLineError) -> CollectionItem.Reminder? {
         guard !uid.isEmpty else { return nil }
-        let context = self.context
         let zones: CalendarImport.Zones
         do {
-            // An unknown name is nil: the plan then looks for the item's VTIMEZONE of that name.
-            zones = CalendarImport.Zones(named: { name in try? context.zone(named: name) }, names: context.zoneFiles.allZoneNames(), system: try context.zone(named: nil))
+            zones = try context.importZones(names: context.zoneFiles.allZoneNames())
         } catch {
             throw FileLineError(file: file, line: 1, message: error.message)
         }
