@@ -195,7 +195,8 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, uniq
     sync_all(laptop, desktop)
     taken = wait_until(lambda: desktop.entries(REMINDER_NAME=pills, MESSAGE_ID=ACKNOWLEDGED))
     assert taken and taken[0]["REMINDER_STATE"] == "taken", taken
-    occurrences = {d.name: [o for o in d.json("today")["occurrences"] if o["reminderName"] == pills] for d in devices}
+    # The days asked for by date (the firing's, in UTC as the daemons run): a run near midnight asks the right one.
+    occurrences = {d.name: [o for o in d.json("day", at.strftime("%Y-%m-%d"))["occurrences"] if o["reminderName"] == pills] for d in devices}
     assert [o["state"] for o in occurrences["desktop"]] == ["taken"], occurrences
     assert occurrences["desktop"][0]["loggedUtc"] == occurrences["laptop"][0]["loggedUtc"]
     repeats_then = len(desktop.entries(REMINDER_NAME=pills, REMINDER_ANNOUNCEMENT="repeated"))
@@ -205,8 +206,9 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, uniq
     # Skipped on the desktop: skipped on the laptop.
     desktop.ctl("skip", walk, "--reason", "rain")
     sync_all(laptop, desktop)
-    walk_today = wait_until(lambda: [o["state"] for o in laptop.json("today")["occurrences"] if o["reminderName"] == walk] == ["skipped"])
-    assert walk_today, laptop.json("today")
+    walk_day = (at + dt.timedelta(hours=2)).strftime("%Y-%m-%d")
+    walk_today = wait_until(lambda: [o["state"] for o in laptop.json("day", walk_day)["occurrences"] if o["reminderName"] == walk] == ["skipped"])
+    assert walk_today, laptop.json("day", walk_day)
 
     # Every log made on either side exists once on each.
     logs = same_logs(devices, pills)
