@@ -256,13 +256,13 @@ public final class Daemon: Sendable {
         await collection.publish()
     }
 
-    /// Applies what changed in one watched folder (the watcher saw it).
-    public func folderChanged(_ folder: String) async {
+    /// Applies what changed in one watched folder (the watcher saw it): in the entries `names`, or anywhere (nil).
+    public func folderChanged(_ folder: String, names: Set<String>? = nil) async {
         if folder == collection.folder {
             await collection.scan()
             await collection.publish()
         } else {
-            await calendars.scan(folder)
+            await calendars.scan(folder, names: names)
         }
     }
 

@@ -73,8 +73,8 @@ public final class TestDaemon: Sendable {
     }
 
     /// The watcher saw a change in a watched folder (a calendar's, the collection).
-    public func folderChanged(_ folder: String) async {
-        await current.folderChanged(folder)
+    public func folderChanged(_ folder: String, names: Set<String>? = nil) async {
+        await current.folderChanged(folder, names: names)
     }
 
     // MARK: Time

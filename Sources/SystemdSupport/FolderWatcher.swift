@@ -2,17 +2,32 @@ import CSystemd
 import Glibc
 import Synchronization
 
-/// Reports which of a few folders changed (a file written, renamed into or out of it, removed), with inotify:
-/// no polling, one thread blocked in `poll(2)` until something happens. A burst (vdirsyncer writing a hundred
-/// items) is reported once, after the folder stayed quiet for ``quietMilliseconds``.
+/// Reports which of a few folders changed (a file written, renamed into or out of it, removed), and the names of
+/// the entries that did, with inotify: no polling, one thread blocked in `poll(2)` until something happens. A
+/// burst (vdirsyncer writing a hundred items) is reported once, after the folder stayed quiet for
+/// ``quietMilliseconds``.
 public final class FolderWatcher: Sendable {
-    /// The changed folders, each as given to ``watch(_:)``; the stream ends after ``stop()``.
-    public let changes: AsyncStream<String>
+    /// A folder changed: in the entries named, or anywhere (`names` nil: the kernel's queue overflowed, the
+    /// folder itself was moved or removed, or more entries changed than are worth naming).
+    public struct Change: Sendable, Hashable {
+        /// The folder, as given to ``watch(_:)``.
+        public var folder: String
+        public var names: Set<String>?
+
+        public init(folder: String, names: Set<String>?) {
+            (self.folder, self.names) = (folder, names)
+        }
+    }
+
+    /// The changes; the stream ends after ``stop()``.
+    public let changes: AsyncStream<Change>
     private let thread: WatchingThread
 
     /// How long a folder must stay unchanged before its change is reported (vdirsyncer writes one item after
     /// another: a sync is one report, and a single change is applied within a few tens of milliseconds).
     public static let quietMilliseconds: Int32 = 20
+    /// Above this many entries changed in one burst, a change says "anywhere" (the folder is read whole).
+    public static let maximumNames = 1000
 
     public init() throws(SystemError) {
         let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
@@ -22,7 +37,7 @@ public final class FolderWatcher: Sendable {
             close(inotify)
             throw SystemError(operation: "eventfd")
         }
-        let (changes, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+        let (changes, continuation) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .unbounded)
         self.changes = changes
         let thread = WatchingThread(inotify: inotify, stop: stop, continuation: continuation)
         self.thread = thread
@@ -51,7 +66,7 @@ public final class FolderWatcher: Sendable {
 private final class WatchingThread: Sendable {
     private let inotify: Int32
     private let stop: Int32
-    private let continuation: AsyncStream<String>.Continuation
+    private let continuation: AsyncStream<FolderWatcher.Change>.Continuation
     private struct State {
         var closed = false
         /// Watch descriptor -> folder.
@@ -62,7 +77,7 @@ private final class WatchingThread: Sendable {
     /// What is watched in each folder: items written, moved in or out, removed; the folder itself removed.
     private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
-    init(inotify: Int32, stop: Int32, continuation: AsyncStream<String>.Continuation) {
+    init(inotify: Int32, stop: Int32, continuation: AsyncStream<FolderWatcher.Change>.Continuation) {
         (self.inotify, self.stop, self.continuation) = (inotify, stop, continuation)
     }
 
@@ -102,7 +117,7 @@ private final class WatchingThread: Sendable {
             }
         }
         var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
-        var pending: Set<Int32> = []  // watches changed, not reported until quiet
+        var pending: [Int32: Set<String>?] = [:]  // watches changed (and the names), not reported until quiet
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             for index in descriptors.indices { descriptors[index].revents = 0 }
@@ -113,24 +128,38 @@ private final class WatchingThread: Sendable {
             }
             if descriptors[1].revents != 0 { return }
             if ready == 0 {
-                let folders = state.withLock { state in pending.compactMap { state.folders[$0] } }
-                pending = []
-                for folder in Set(folders).sorted() { continuation.yield(folder) }
+                let changes = state.withLock { state in
+                    pending.compactMap { watch, names in state.folders[watch].map { FolderWatcher.Change(folder: $0, names: names) } }
+                }
+                pending = [:]
+                for change in changes.sorted(by: { $0.folder < $1.folder }) { continuation.yield(change) }
                 continue
             }
             let n = read(inotify, &buffer, buffer.count)
             guard n > 0 else { continue }
-            pending.formUnion(Self.watches(in: buffer[0..<n], all: state.withLock { Array($0.folders.keys) }))
+            Self.add(buffer[0..<n], to: &pending, all: state.withLock { Array($0.folders.keys) })
         }
     }
 
-    /// The watches an inotify read names (all of them when the queue overflowed: something may be missed).
-    static func watches(in bytes: ArraySlice<UInt8>, all: [Int32]) -> Set<Int32> {
-        var found: Set<Int32> = []
+    /// Adds the watches and names an inotify read reports to `pending` (nil names: anywhere in the folder; every
+    /// watch when the queue overflowed, as anything may have been missed).
+    static func add(_ bytes: ArraySlice<UInt8>, to pending: inout [Int32: Set<String>?], all: [Int32]) {
         for event in InotifyEvent.parse(bytes) {
-            if event.overflowed { return Set(all) }
-            if event.mask & UInt32(IN_IGNORED) == 0 { found.insert(event.watch) }
+            if event.overflowed {
+                for watch in all { pending[watch] = .some(nil) }
+                return
+            }
+            guard event.mask & UInt32(IN_IGNORED) == 0 else { continue }
+            switch pending[event.watch] {
+            case .some(.none): continue  // anywhere already
+            case .some(.some(var names)) where !event.name.isEmpty && names.count < FolderWatcher.maximumNames:
+                names.insert(event.name)
+                pending[event.watch] = names
+            case .none where !event.name.isEmpty:
+                pending[event.watch] = [event.name]
+            default:
+                pending[event.watch] = .some(nil)  // the folder itself, or too many names
+            }
         }
-        return found
     }
 }

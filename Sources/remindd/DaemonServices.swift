@@ -106,7 +106,7 @@ struct FolderWatchService: Service {
         await cancelWhenGracefulShutdown {
             watch(watcher, daemon.watchedFolders, report: report)
             await daemon.scanFolders()
-            for await folder in watcher.changes { await daemon.folderChanged(folder) }
+            for await change in watcher.changes { await daemon.folderChanged(change.folder, names: change.names) }
         }
         watcher.stop()
     }

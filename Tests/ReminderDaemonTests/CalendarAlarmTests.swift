@@ -124,6 +124,29 @@ struct CalendarAlarmTests {
         #expect(daemon.announcer.firings.isEmpty)
     }
 
+    @Test func aChangeNamingItsEntriesReadsThoseAndKeepsTheRest() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try folder.write("a.ics", Self.event("Standup", uid: "a", start: "20261203T100000"))
+        try folder.write("b.ics", Self.event("Review", uid: "b", start: "20261203T140000"))
+        let daemon = try await daemon(folder)
+
+        // Both files changed, the watcher named one: that one is read (one stat, not the folder's thousands).
+        try folder.replace("a.ics", Self.event("Standup", uid: "a", start: "20261203T110000"))
+        try folder.replace("b.ics", Self.event("Review", uid: "b", start: "20261203T150000"))
+        await daemon.folderChanged(folder.path, names: ["a.ics", ".a.ics.tmp"])
+        #expect(try await daemon.calendarFirings(count: 2).map(\.utc) == ["2026-12-03T09:45:00Z", "2026-12-03T12:45:00Z"])
+
+        // A named entry gone takes its alarms; the others stay.
+        try FileManager.default.removeItem(atPath: folder.path + "/a.ics")
+        await daemon.folderChanged(folder.path, names: ["a.ics"])
+        #expect(try await daemon.calendarAlarms().map(\.name) == ["Review"])
+
+        // A change anywhere (the kernel's queue overflowed) reads the whole folder: b's change is seen.
+        await daemon.folderChanged(folder.path, names: nil)
+        #expect(try await daemon.calendarFirings(count: 1).map(\.utc) == ["2026-12-03T13:45:00Z"])
+    }
+
     @Test func aCalendarsAlarmIsChangedInTheCalendarNotWithRemindctl() async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -6,9 +6,9 @@ import Testing
 /// watched and no other.
 @Suite("Folder watcher")
 struct FolderWatcherTests {
-    /// The next folder reported, or nil when none comes within `seconds`.
-    private func nextChange(_ watcher: FolderWatcher, within seconds: Double) async -> String? {
-        await withTaskGroup(of: String?.self) { group in
+    /// The next change reported, or nil when none comes within `seconds`.
+    private func nextChange(_ watcher: FolderWatcher, within seconds: Double) async -> FolderWatcher.Change? {
+        await withTaskGroup(of: FolderWatcher.Change?.self) { group in
             group.addTask {
                 var iterator = watcher.changes.makeAsyncIterator()
                 return await iterator.next()
@@ -36,12 +36,32 @@ struct FolderWatcherTests {
         try "x".write(toFile: other + "/a.ics", atomically: true, encoding: .utf8)
         try "x".write(toFile: watched + "/.a.ics.tmp", atomically: false, encoding: .utf8)
         try FileManager.default.moveItem(atPath: watched + "/.a.ics.tmp", toPath: watched + "/a.ics")
-        #expect(await nextChange(watcher, within: 10) == watched)
+        // The entries named: the temporary file written and renamed away, and the item it became.
+        #expect(await nextChange(watcher, within: 10) == FolderWatcher.Change(folder: watched, names: [".a.ics.tmp", "a.ics"]))
 
         // No longer watched: its changes are not reported.
         watcher.watch([other])
         try FileManager.default.removeItem(atPath: watched + "/a.ics")
-        try "y".write(toFile: other + "/b.ics", atomically: true, encoding: .utf8)
-        #expect(await nextChange(watcher, within: 10) == other)
+        try "y".write(toFile: other + "/b.ics", atomically: false, encoding: .utf8)
+        #expect(await nextChange(watcher, within: 10) == FolderWatcher.Change(folder: other, names: ["b.ics"]))
+    }
+
+    @Test func aBurstOfMoreNamesThanAreWorthNamingIsAChangeAnywhere() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-watch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let watcher = try FolderWatcher()
+        defer { watcher.stop() }
+        watcher.watch([folder])
+        for number in 0...FolderWatcher.maximumNames {
+            #expect(FileManager.default.createFile(atPath: folder + "/\(number).ics", contents: Data("x".utf8)))
+        }
+        // Reported once the folder is quiet: one change or a few (a slow machine may pause mid-burst), none
+        // naming more than the maximum, and every file created covered by a change naming it or "anywhere".
+        var changes: [FolderWatcher.Change] = []
+        while let change = await nextChange(watcher, within: 2) { changes.append(change) }
+        #expect(changes.allSatisfy { $0.folder == folder && ($0.names?.count ?? 0) <= FolderWatcher.maximumNames })
+        let covered = changes.contains { $0.names == nil } ? nil : changes.reduce(into: Set<String>()) { $0.formUnion($1.names ?? []) }
+        #expect(covered == nil || covered == Set((0...FolderWatcher.maximumNames).map { "\($0).ics" }))
     }
 }

@@ -29,6 +29,14 @@ struct VdirFolder: Sendable {
         var reason: String
     }
 
+    /// What a name in the folder is: an item, a file that looks like one but is not read, or neither (not an
+    /// `.ics` file, hidden, or gone).
+    enum Listed: Sendable, Hashable {
+        case item(Entry)
+        case refused(Refused)
+        case none
+    }
+
     /// The items, and the `.ics` files that are not read.
     func list() throws(SystemError) -> (entries: [Entry], refused: [Refused]) {
         guard let stream = opendir(path) else { throw SystemError(operation: "opendir \(path)") }
@@ -37,27 +45,34 @@ struct VdirFolder: Sendable {
         var refused: [Refused] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix("."), name.lowercased().hasSuffix(".ics") else { continue }
-            if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || name.contains("\u{FFFD}") {
-                refused.append(Refused(name: name, reason: "its name holds a control character or is not UTF-8"))
-                continue
-            }
-            var info = stat()
-            guard lstat(path + "/" + name, &info) == 0 else { continue }  // removed meanwhile
-            switch info.st_mode & S_IFMT {
-            case S_IFREG:
-                if info.st_size > Self.maximumItemBytes {
-                    refused.append(Refused(name: name, reason: "it is \(info.st_size / 1024) KiB, larger than an item can be (\(Self.maximumItemBytes / 1024) KiB)"))
-                } else {
-                    entries.append(Entry(name: name, etag: Self.etag(info)))
-                }
-            case S_IFLNK:
-                refused.append(Refused(name: name, reason: "it is a symbolic link (remindd reads only the folder's own files)"))
-            default:
-                refused.append(Refused(name: name, reason: "it is not a regular file"))
+            switch look(at: name) {
+            case .item(let item): entries.append(item)
+            case .refused(let refusal): refused.append(refusal)
+            case .none: continue
             }
         }
         return (entries.sorted { $0.name < $1.name }, refused.sorted { $0.name < $1.name })
+    }
+
+    /// What `name` is now (the watcher named it: only it is looked at, not the whole folder).
+    func look(at name: String) -> Listed {
+        guard !name.hasPrefix("."), !name.contains("/"), name.lowercased().hasSuffix(".ics") else { return .none }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || name.contains("\u{FFFD}") {
+            return .refused(Refused(name: name, reason: "its name holds a control character or is not UTF-8"))
+        }
+        var info = stat()
+        guard lstat(path + "/" + name, &info) == 0 else { return .none }  // removed meanwhile
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            if info.st_size > Self.maximumItemBytes {
+                return .refused(Refused(name: name, reason: "it is \(info.st_size / 1024) KiB, larger than an item can be (\(Self.maximumItemBytes / 1024) KiB)"))
+            }
+            return .item(Entry(name: name, etag: Self.etag(info)))
+        case S_IFLNK:
+            return .refused(Refused(name: name, reason: "it is a symbolic link (remindd reads only the folder's own files)"))
+        default:
+            return .refused(Refused(name: name, reason: "it is not a regular file"))
+        }
     }
 
     /// The text of an item, read without following a link and without reading more than the limit.
