@@ -64,11 +64,23 @@ public enum ISO8601 {
 
     /// Parses `YYYY-MM-DD`.
     public static func parseDate(_ text: some StringProtocol) -> LocalDate? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
-        else { return nil }
-        return LocalDate(year: y, month: m, day: d)
+        // Byte by byte: a calendar of 20,000 items parses a few dates per item.
+        guard text.utf8.count == 10 else { return nil }
+        var fields = (year: 0, month: 0, day: 0)
+        for (offset, byte) in text.utf8.enumerated() {
+            if offset == 4 || offset == 7 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int(byte - UInt8(ascii: "0"))
+            switch offset {
+            case ..<4: fields.year = fields.year * 10 + digit
+            case ..<7: fields.month = fields.month * 10 + digit
+            default: fields.day = fields.day * 10 + digit
+            }
+        }
+        return LocalDate(year: fields.year, month: fields.month, day: fields.day)
     }
 
     /// Parses `HH:MM` or `HH:MM:SS` (exactly two digits each).
@@ -96,9 +108,9 @@ public enum ISO8601 {
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS]` (a space instead of `T` is accepted).
     public static func parseDateTime(_ text: some StringProtocol) -> LocalDateTime? {
-        guard let sep = text.firstIndex(where: { $0 == "T" || $0 == " " }),
+        guard let sep = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: " ") }),
             let date = parseDate(text[text.startIndex..<sep]),
-            let time = parseTime(text[text.index(after: sep)...])
+            let time = parseTime(text[text.utf8.index(after: sep)...])
         else { return nil }
         return LocalDateTime(date: date, time: time)
     }

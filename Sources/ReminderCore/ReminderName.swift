@@ -10,22 +10,38 @@ public enum ReminderName {
     /// `name` without its surrounding spaces.
     /// - Throws: ``RuleSpecError`` with what to write instead.
     public static func checked(_ name: String) throws(RuleSpecError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= maximumLength else {
+        let trimmed = name.withoutSurroundingSpaces
+        guard !trimmed.isEmpty, trimmed.utf8.count <= maximumLength || trimmed.count <= maximumLength else {
             throw RuleSpecError("a reminder needs a name of 1 to \(maximumLength) characters, e.g. \"Vitamin D\"")
         }
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        if trimmed.unicodeScalars.contains(where: \.isControl) {
             throw RuleSpecError("a reminder's name is one line without tabs or control characters: write it as \"\(oneLine(trimmed))\"")
         }
-        if trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+        if trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             throw RuleSpecError("a name of only digits, like \"\(trimmed)\", reads as an id in show, log or remove: write \"Dose \(trimmed)\" or \"#\(trimmed)\"")
         }
         return trimmed
     }
 
-    /// The name with each run of control characters replaced by a space.
-    private static func oneLine(_ name: String) -> String {
-        name.unicodeScalars.split { $0.properties.generalCategory == .control }.map { String(String.UnicodeScalarView($0)) }
-            .joined(separator: " ")
+    /// The text with each run of control characters replaced by a space.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: \.isControl) else { return text }
+        return text.unicodeScalars.split(whereSeparator: \.isControl).map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
+    }
+}
+
+extension Unicode.Scalar {
+    /// A control character (general category Cc: U+0000 to U+001F, U+007F to U+009F), told by its value: looking
+    /// the property up was a tenth of reading a large calendar.
+    var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs (and other Unicode spaces), as
+    /// `trimmingCharacters(in: .whitespaces)`, at no cost when there is nothing to trim.
+    var withoutSurroundingSpaces: String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        guard let first = unicodeScalars.first, let last = unicodeScalars.last, isSpace(first) || isSpace(last) else { return self }
+        return trimmingCharacters(in: .whitespaces)
     }
 }

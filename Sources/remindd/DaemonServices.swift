@@ -106,6 +106,7 @@ struct FolderWatchService: Service {
         await cancelWhenGracefulShutdown {
             watch(watcher, daemon.watchedFolders, report: report)
             await daemon.scanFolders()
+            malloc_trim(0)  // reading the calendars parsed every item once: hand that garbage back
             for await change in watcher.changes { await daemon.folderChanged(change.folder, names: change.names) }
         }
         watcher.stop()

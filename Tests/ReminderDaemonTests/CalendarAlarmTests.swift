@@ -147,6 +147,38 @@ struct CalendarAlarmTests {
         #expect(try await daemon.calendarFirings(count: 1).map(\.utc) == ["2026-12-03T13:45:00Z"])
     }
 
+    @Test func aRestartReadsOnlyTheItemsChangedMeanwhile() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try folder.write("a.ics", Self.event("Standup", uid: "a", start: "20261203T100000"))
+        try folder.write("b.ics", Self.event("Review", uid: "b", start: "20261203T140000"))
+        try folder.write("past.ics", Self.event("Long ago", uid: "p", start: "20250101T100000"))
+        let daemon = try await daemon(folder)
+        let ids = try await daemon.calendarAlarms().map(\.id)
+        func lastRead() -> String? { daemon.announcer.messages.last { $0.hasPrefix("Calendars read") } }
+        #expect(lastRead()?.contains("3 items in 1 folder (3 new or changed), 2 alarms added, changed or removed") == true)
+
+        // Nothing changed while it was down: nothing read (no alarm written), the same alarms.
+        let changes = try await daemon.database.read { $0.totalChangesCount }
+        try await daemon.restart()
+        #expect(lastRead()?.contains("3 items in 1 folder (0 new or changed), 0 alarms added, changed or removed") == true)
+        #expect(try await daemon.calendarAlarms().map(\.id) == ids)
+        #expect(try await daemon.database.read { $0.totalChangesCount } == changes)
+
+        // One changed and one removed while it was down: those, and only those.
+        try folder.replace("a.ics", Self.event("Standup", uid: "a", start: "20261203T110000"))
+        try FileManager.default.removeItem(atPath: folder.path + "/b.ics")
+        try await daemon.restart()
+        #expect(lastRead()?.contains("2 items in 1 folder (1 new or changed), 2 alarms added, changed or removed") == true)
+        #expect(try await daemon.calendarFirings(count: 5).map(\.utc) == ["2026-12-03T09:45:00Z"])
+        #expect(try await daemon.calendarAlarms().map(\.id) == [ids[0]])
+
+        // The calendar renamed (its displayname file): every alarm names the new calendar.
+        try folder.write("displayname", "Work")
+        await daemon.folderChanged(folder.path, names: ["displayname"])
+        #expect(try await daemon.calendarAlarms().map(\.calendar) == ["Work"])
+    }
+
     @Test func aCalendarsAlarmIsChangedInTheCalendarNotWithRemindctl() async throws {
         let folder = try Folder()
         defer { folder.remove() }

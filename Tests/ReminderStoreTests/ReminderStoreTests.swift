@@ -181,6 +181,35 @@ struct ReminderStoreTests {
         #expect(try ReminderStore(path: path).reminders.find("Meds").delivery == delivery)
     }
 
+    @Test func theRuleColumnIsJSONThatAnyParserReadsBack() throws {
+        let hostile = "a \"quoted\" \\ back/slash,\n\t\u{1}\u{1F} é 💊"
+        let specs = [
+            RuleSpec(daily: true, at: "08:00,20:00"), RuleSpec(daily: false),
+            RuleSpec(monthly: hostile, skip: "", rrule: "FREQ=WEEKLY;BYDAY=MO", rdate: hostile, alarm: "-PT15M"),
+            RuleSpec(weekly: "mon", monthlyOn: "2nd-sun", yearly: "02-29", every: "2w", preset: "Twice a Day", once: "2026-12-24T18:00",
+                     start: "2026-12-01", until: "2027-01-01", onCalendar: "Mon..Fri 09:00", exdate: "2026-12-25T09:00"),
+            RuleSpec(),
+        ]
+        for spec in specs {
+            let text = RuleSpecColumn.encode(spec)
+            // Read back by Foundation's parser (not the column's own) and by the column.
+            #expect(try JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8)) == spec)
+            #expect(try RuleSpecColumn.decode(text) == spec)
+        }
+        #expect(RuleSpecColumn.encode(RuleSpec(daily: true, at: "09:00")) == #"{"at":"09:00","daily":true}"#)
+    }
+
+    @Test func aRowInsertedWithTheCachedStatementReadsBackAsWritten() throws {
+        let store = try ReminderStore(path: path)
+        var row = StoredReminder(
+            id: nil, name: "Standup", rule: RuleSpec(start: "2026-12-01T10:00", rrule: "FREQ=DAILY", alarm: "-PT15M"), timeZone: "Europe/Berlin",
+            enabled: true, createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch + 5, windowSeconds: 600,
+            delivery: Delivery(repeatPlan: RepeatPlan(intervalSeconds: 300, maximum: 2), calendar: "work"), origin: "/cal/a.ics")
+        try store.write { db in try row.insertWithCachedStatement(db) }
+        #expect(row.id != nil)
+        #expect(try store.read { db in try StoredReminder.fetchOne(db, key: row.id) } == row)
+    }
+
     @Test func changingTheRuleMovesHandledThroughToNow() throws {
         let store = try ReminderStore(path: path)
         var reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
@@ -308,7 +337,7 @@ struct ReminderStoreTests {
         let records: [any TableRecord.Type] = [
             StoredReminder.self, IntakeRecord.self, FiringRecord.self, OutcomeRecord.self, SnoozeRecord.self, RestDayRecord.self,
             RecoveryRecord.self, HabitNoticeRecord.self, WorkoutRecord.self, FoodRecord.self, ProfileRecord.self, StoreInstanceRecord.self,
-            CollectionItemRecord.self,
+            CollectionItemRecord.self, CalendarItemRecord.self,
         ]
         #expect(Set(records.map { $0.databaseTableName }) == Set(ReminderStore.expectedSchema.keys))
         #expect(Set(ReminderStore.backupTables).union(ReminderStore.internalTables) == Set(ReminderStore.expectedSchema.keys))

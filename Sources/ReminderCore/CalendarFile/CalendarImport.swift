@@ -17,6 +17,8 @@ public struct CalendarImport: Sendable {
     public struct Reminder: Sendable, Hashable {
         public var name: String
         public var rule: RuleSpec
+        /// `rule`, checked and built (a calendar read at start uses it rather than build it again).
+        public var builtRule: ReminderRule
         /// An IANA zone, or nil to follow the system's.
         public var timeZone: String?
         public var repeatSeconds: Int64?
@@ -190,7 +192,7 @@ private struct EventReader {
             let made: ReminderRule
             do { made = try spec.makeRule() } catch { throw fail(trigger.line, error.message) }
             guard made.nextOccurrence(after: now, in: zone) != nil else { continue }
-            var reminder = CalendarImport.Reminder(name: alarms.count > 1 ? "\(name) (\(when))" : name, rule: spec, timeZone: zoneName, line: item.line)
+            var reminder = CalendarImport.Reminder(name: alarms.count > 1 ? "\(name) (\(when))" : name, rule: spec, builtRule: made, timeZone: zoneName, line: item.line)
             if let repeats = alarm.first("REPEAT"), let count = Int(repeats.value), count > 0, let every = alarm.first("DURATION") {
                 let interval: AlarmOffset
                 do { interval = try AlarmOffset(parsing: every.value) } catch { throw fail(every.line, "DURATION: \(error.message)") }
@@ -282,7 +284,6 @@ private struct EventReader {
 
     /// The text on one line: runs of line breaks and control characters as one space.
     private static func oneLine(_ text: String) -> String {
-        text.unicodeScalars.split { $0.properties.generalCategory == .control }.map { String(String.UnicodeScalarView($0)) }
-            .joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        ReminderName.oneLine(text).withoutSurroundingSpaces
     }
 }

@@ -7,18 +7,17 @@ import SystemdSupport
 /// by vdirsyncer): every VALARM of their events and tasks fires like a reminder, dismissed or snoozed rather
 /// than taken (pimutils/khal#148). A calendar is never written.
 ///
-/// A scan lists a folder, reads the items whose etag (mtime, inode, size) it has not seen, plans each with
-/// ``CalendarImport`` (as `remindctl import --format ics`), and replaces that item's alarms in the store in one
-/// transaction; an item gone from the folder takes its alarms with it. An item that cannot be used (not
-/// iCalendar, too large, a link, a rule that fires more than once a minute) is reported once per version and
-/// has no alarms; the others work. Scans run one at a time.
+/// A scan lists a folder (or looks at the entries the watcher named), reads the items whose etag (mtime, inode,
+/// size) differs from the one their alarms were planned from (kept in the store, so a restart reads only what
+/// changed meanwhile), plans them with ``CalendarImport`` (as `remindctl import --format ics`) on the thread
+/// pool, and replaces their alarms in the store, a chunk per transaction; an item gone from the folder takes its
+/// alarms with it. An item that cannot be used (not iCalendar, too large, a link, a rule that fires more than once
+/// a minute) is reported once per version and has no alarms; the others work. Scans run one at a time.
 actor CalendarService {
     private let context: DaemonContext
     private let scheduling: SchedulingService
     /// `~/` in the configured folders.
     private let home: String
-    /// What was read of each folder: the etag of each item file.
-    private var known: [String: [String: String]] = [:]
     /// Problems already reported (an item's path and version, or a folder's error): each is said once.
     private var reported: Set<String> = []
     /// Folders being scanned (a scan lets other work run between items), and those changed again meanwhile.
@@ -26,8 +25,12 @@ actor CalendarService {
     private var changedWhileScanning: Set<String> = []
     /// Every zone name of the zone files, once read.
     private var zoneNames: [String]?
-    /// Items planned between chances for other work (a firing, a call) to run.
-    static let scanChunk = 200
+    /// Stored with each item's etag: a remindd that plans items otherwise reads them all again.
+    static let planVersion = 1
+    /// Items read and planned in one go on the thread pool, and stored in one transaction.
+    static let scanChunk = 100
+    /// Chunks planned at once: one per core.
+    static let lanes = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     /// The most events and tasks one item may hold (a recurring event with its overrides is a few dozen).
     static let maximumComponents = 1000
@@ -52,49 +55,60 @@ actor CalendarService {
         var changed: [Int64] = []
         do {
             let dropped = try context.store.calendarAlarms.folders().subtracting(folders)
-            for folder in dropped {
-                known[folder] = nil
-                changed += try context.store.calendarAlarms.remove(origins: try context.store.calendarAlarms.origins(in: folder))
-            }
+            for folder in dropped { changed += try context.store.calendarAlarms.removeAll(in: folder) }
         } catch {
             context.say(.error, "Could not remove the alarms of calendars no longer in the config: \(error)")
         }
-        for folder in folders { changed += await scanned(folder) }
+        var (items, read) = (0, 0)
+        for folder in folders {
+            let scan = await scanned(folder)
+            (changed, items, read) = (changed + scan.changed, items + scan.items, read + scan.read)
+        }
         await replan(changed)
         guard !folders.isEmpty else { return }
-        let items = folders.map { known[$0]?.count ?? 0 }.reduce(0, +)
         let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
-        context.say(.info, "Calendars read: \(items) \(items == 1 ? "item" : "items") in \(folders.count) \(folders.count == 1 ? "folder" : "folders"), \(Set(changed).count) alarms added, changed or removed (\(Int(elapsed)) ms)")
+        context.say(.info, "Calendars read: \(items) \(items == 1 ? "item" : "items") in \(folders.count) \(folders.count == 1 ? "folder" : "folders") (\(read) new or changed), \(Set(changed).count) alarms added, changed or removed (\(Int(elapsed)) ms)")
     }
 
-    /// Scans one folder (the watcher saw a change in it): only the entries `names`, when given and the folder was
-    /// read before; else all of it.
+    /// Scans one folder (the watcher saw a change in it): only the entries `names` when given, else all of it.
     func scan(_ folder: String, names: Set<String>? = nil) async {
         guard folders.contains(folder) else { return }
-        await replan(await scanned(folder, names: names))
+        // The calendar renamed (vdirsyncer's metasync writes `displayname`): every alarm names it.
+        let names = names?.contains("displayname") == true ? nil : names
+        await replan(await scanned(folder, names: names).changed)
+    }
+
+    /// What a scan did: the reminder ids to re-plan, how many items the folder has (when read whole), and how
+    /// many of them were read (new or changed since their alarms were planned).
+    private struct Scan {
+        var changed: [Int64] = []
+        var items = 0
+        var read = 0
     }
 
     /// Reads what changed in `folder` and stores its alarms, again if it changed meanwhile; a folder being
-    /// scanned already is scanned (whole) once more after. - Returns: the reminder ids to re-plan.
-    private func scanned(_ folder: String, names: Set<String>? = nil) async -> [Int64] {
+    /// scanned already is scanned (whole) once more after.
+    private func scanned(_ folder: String, names: Set<String>? = nil) async -> Scan {
         guard scanning.insert(folder).inserted else {
             changedWhileScanning.insert(folder)
-            return []
+            return Scan()
         }
-        var changed = await scannedOnce(folder, names: names)
-        while changedWhileScanning.remove(folder) != nil { changed += await scannedOnce(folder, names: nil) }
+        var scan = await scannedOnce(folder, names: names)
+        while changedWhileScanning.remove(folder) != nil {
+            let again = await scannedOnce(folder, names: nil)
+            (scan.changed, scan.items, scan.read) = (scan.changed + again.changed, again.items, scan.read + again.read)
+        }
         scanning.remove(folder)
-        return changed
+        return scan
     }
 
-    private func scannedOnce(_ folder: String, names: Set<String>?) async -> [Int64] {
+    private func scannedOnce(_ folder: String, names: Set<String>?) async -> Scan {
         let vdir = VdirFolder(path: folder)
         var listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused]) = ([], [])
-        // The entries named, looked at one by one (one file changed in a calendar of 20,000 is one stat).
-        let partial = names.flatMap { names in known[folder].map { _ in names } }
         do {
-            if let partial {
-                for name in partial.sorted() {
+            if let names {
+                // The entries named, looked at one by one (one file changed in a calendar of 20,000 is one stat).
+                for name in names.sorted() {
                     switch vdir.look(at: name) {
                     case .item(let entry): listing.entries.append(entry)
                     case .refused(let refusal): listing.refused.append(refusal)
@@ -107,20 +121,24 @@ actor CalendarService {
         } catch {
             // Its alarms stay: a folder on a disk not mounted yet is not a calendar emptied.
             reportOnce("folder \(folder) \(error.code)", .warning, "Calendar folder \(folder) cannot be read (\(error)); its alarms stay as they were until it can")
-            return []
+            return Scan()
         }
         reported.remove("folder \(folder) \(ENOENT)")
         let calendar = vdir.displayName
-        let before = known[folder] ?? [:]
-        // What is known of the entries not named stays as it was.
-        var seen = partial.map { partial in before.filter { !partial.contains($0.key) } } ?? [:]
-        var unstored: Set<String> = []
+        // What the alarms of each item were planned from (kept in the store: an item unchanged since the last
+        // start is not read again), and what they are now planned from.
+        let before: [String: String]
+        do { before = try context.store.calendarAlarms.etags(in: folder, named: names) } catch {
+            context.say(.error, "Calendar '\(calendar)' is not read: \(error)")
+            return Scan()
+        }
+        func etag(_ entry: VdirFolder.Entry) -> String { "\(entry.etag) v\(Self.planVersion) \(calendar)" }
         var changed: [Int64] = []
         let now = context.clock.now()
         let zones: CalendarImport.Zones
         do { zones = try self.zones() } catch {
             context.say(.error, "Calendar '\(calendar)' is not read: \(error)")
-            return []
+            return Scan()
         }
         for refused in listing.refused {
             reportOnce("\(folder)/\(refused.name) \(refused.reason)", .warning,
@@ -128,92 +146,54 @@ actor CalendarService {
         }
         // The alarms of a chunk of items in one transaction: a calendar read at start is a few writes, not one per
         // item, and a firing's own write waits for one chunk at most.
-        func store(_ planned: inout [(origin: String, alarms: [CalendarAlarmsStore.Alarm])]) {
-            defer { planned = [] }
-            guard !planned.isEmpty else { return }
-            do {
-                changed += try context.store.calendarAlarms.replace(planned, now: now).ids
-            } catch {
-                for (origin, _) in planned {
-                    let name = String(origin.dropFirst(folder.count + 1))
-                    (seen[name], unstored) = (nil, unstored.union([name]))  // read again at the next scan; not gone
+        func store(_ planned: [ItemPlanner.Planned]) {
+            for item in planned {
+                if let refusal = item.refusal {
+                    reportOnce("\(folder)/\(item.entry.name) \(item.entry.etag)", .warning, "Calendar '\(calendar)': item \(item.entry.name) has no alarms here: \(refusal)")
                 }
+            }
+            do {
+                let items = planned.map { CalendarAlarmsStore.Item(origin: folder + "/" + $0.entry.name, etag: etag($0.entry), alarms: $0.alarms) }
+                changed += try context.store.calendarAlarms.replace(items, now: now).ids
+            } catch {
+                // Their etags are not stored either: read again at the next scan.
                 context.say(.error, "Calendar '\(calendar)': the alarms of \(planned.count) items could not be stored: \(error)")
             }
         }
-        var planned: [(origin: String, alarms: [CalendarAlarmsStore.Alarm])] = []
-        for entry in listing.entries {
-            seen[entry.name] = entry.etag
-            guard before[entry.name] != entry.etag else { continue }
-            let origin = folder + "/" + entry.name
-            var alarms: [CalendarAlarmsStore.Alarm] = []
-            do throws(CalendarItemRefused) {
-                let text: String
-                do { text = try vdir.read(entry) } catch { throw CalendarItemRefused(message: error.description) }
-                alarms = try plan(text, entry: entry, calendar: calendar, now: now, zones: zones)
-            } catch {
-                reportOnce("\(origin) \(entry.etag)", .warning, "Calendar '\(calendar)': item \(entry.name) has no alarms here: \(error.message)")
+        let unread = listing.entries.filter { before[$0.name] != etag($0) }
+        let chunks = stride(from: 0, to: unread.count, by: Self.scanChunk).map { Array(unread[$0..<min($0 + Self.scanChunk, unread.count)]) }
+        let planner = ItemPlanner(context: context, folder: vdir, calendar: calendar, now: now, zones: zones)
+        // Items are read and planned on the thread pool, a few chunks at once (one per core), while the chunks
+        // planned are stored here in their order (an alarm's name depends on which came first).
+        await withTaskGroup(of: (index: Int, planned: [ItemPlanner.Planned]).self) { group in
+            var (next, stored, done) = (0, 0, [Int: [ItemPlanner.Planned]]())
+            func startNext() {
+                guard next < chunks.count else { return }
+                let (index, chunk) = (next, chunks[next])
+                group.addTask { (index, await planner.offTheEventLoops(chunk)) }
+                next += 1
             }
-            planned.append((origin, alarms))
-            if planned.count == Self.scanChunk {
-                store(&planned)
-                await yieldToQueuedWork()
+            for _ in 0...Self.lanes { startNext() }
+            while let finished = await group.next() {
+                done[finished.index] = finished.planned
+                while let planned = done.removeValue(forKey: stored) {
+                    store(planned)
+                    stored += 1
+                    startNext()
+                }
             }
         }
-        store(&planned)
         do {
-            // Known since the last scan: what is no longer listed. Else (the first scan): what the store has.
-            let gone = known[folder] != nil
-                ? Set(before.keys.filter { seen[$0] == nil && !unstored.contains($0) }.map { folder + "/" + $0 })
-                : try context.store.calendarAlarms.origins(in: folder).subtracting((Array(seen.keys) + unstored).map { folder + "/" + $0 })
+            // Gone: what was read and is no longer listed (of the names, when given); when the folder is read
+            // whole, also alarms stored without an item read (by a remindd before the items were kept).
+            let listed = Set(listing.entries.map { folder + "/" + $0.name })
+            var gone = Set(before.keys.map { folder + "/" + $0 }).subtracting(listed)
+            if names == nil { gone.formUnion(try context.store.calendarAlarms.origins(in: folder).subtracting(listed)) }
             changed += try context.store.calendarAlarms.remove(origins: gone)
         } catch {
             context.say(.error, "Calendar '\(calendar)': the alarms of removed items could not be removed: \(error)")
         }
-        known[folder] = seen
-        return changed
-    }
-
-    /// The alarms of one item, or why it has none.
-    private func plan(_ text: String, entry: VdirFolder.Entry, calendar: String, now: Instant, zones: CalendarImport.Zones) throws(CalendarItemRefused) -> [CalendarAlarmsStore.Alarm] {
-        guard Self.components(in: text) <= Self.maximumComponents else {
-            throw CalendarItemRefused(message: "it holds more than \(Self.maximumComponents) events or tasks (an item is one event with its overrides)")
-        }
-        let plan: CalendarImport
-        do { plan = try CalendarImport(text, file: entry.name, all: false, now: now, zones: zones) } catch { throw CalendarItemRefused(message: error.description) }
-        guard plan.reminders.count <= Self.maximumAlarms else {
-            throw CalendarItemRefused(message: "it sets \(plan.reminders.count) alarms, more than the \(Self.maximumAlarms) an item may")
-        }
-        var alarms: [CalendarAlarmsStore.Alarm] = []
-        for planned in plan.reminders {
-            let rule: ReminderRule
-            do { rule = try planned.rule.makeRule() } catch { throw CalendarItemRefused(message: error.message) }
-            let zone: TimeZoneRules
-            do { zone = try context.zone(named: planned.timeZone) } catch { throw CalendarItemRefused(message: error.message) }
-            let firings = rule.occurrences(after: now, count: 3, in: zone).map(\.instant.secondsSinceEpoch)
-            if zip(firings, firings.dropFirst()).contains(where: { $1 - $0 < Self.minimumSpacingSeconds }) {
-                throw CalendarItemRefused(message: "line \(planned.line): its alarm would fire more often than once a minute")
-            }
-            alarms.append(CalendarAlarmsStore.Alarm(
-                name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
-                delivery: Delivery(repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) }, calendar: calendar)))
-        }
-        return alarms
-    }
-
-    /// How many events and tasks a text holds (BEGIN:VEVENT and BEGIN:VTODO at a line's start), counted on its
-    /// bytes up to one more than the limit.
-    static func components(in text: String) -> Int {
-        var count = 0
-        var atLineStart = true
-        let events = Array("BEGIN:VEVENT".utf8), tasks = Array("BEGIN:VTODO".utf8)
-        var utf8 = text.utf8[...]
-        while let byte = utf8.first, count <= maximumComponents {
-            if atLineStart, byte == UInt8(ascii: "B"), utf8.starts(with: events) || utf8.starts(with: tasks) { count += 1 }
-            atLineStart = byte == UInt8(ascii: "\n")
-            utf8 = utf8.dropFirst()
-        }
-        return count
+        return Scan(changed: changed, items: listing.entries.count, read: unread.count)
     }
 
     private func zones() throws(ServiceError) -> CalendarImport.Zones {
@@ -235,6 +215,84 @@ actor CalendarService {
     private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
         guard reported.insert(key).inserted else { return }
         context.say(severity, text)
+    }
+}
+
+/// Reads and plans the items of a calendar folder, off the actor: a calendar of 20,000 items read at start keeps
+/// every core busy rather than one.
+struct ItemPlanner: Sendable {
+    let context: DaemonContext
+    let folder: VdirFolder
+    let calendar: String
+    let now: Instant
+    let zones: CalendarImport.Zones
+
+    /// An item read: its alarms, or why it has none.
+    struct Planned: Sendable {
+        var entry: VdirFolder.Entry
+        var alarms: [CalendarAlarmsStore.Alarm]
+        var refusal: String?
+    }
+
+    /// Plans `entries` on NIO's thread pool (here, when it has stopped at shutdown).
+    func offTheEventLoops(_ entries: [VdirFolder.Entry]) async -> [Planned] {
+        do {
+            return try await ReminderDaemon.offTheEventLoops { plan(entries) }
+        } catch {
+            return plan(entries)
+        }
+    }
+
+    func plan(_ entries: [VdirFolder.Entry]) -> [Planned] {
+        entries.map { entry in
+            do throws(CalendarItemRefused) {
+                let text: String
+                do throws(SystemError) { text = try folder.read(entry) } catch { throw CalendarItemRefused(message: error.description) }
+                return Planned(entry: entry, alarms: try alarms(text, entry: entry))
+            } catch {
+                return Planned(entry: entry, alarms: [], refusal: error.message)
+            }
+        }
+    }
+
+    /// The alarms of one item, or why it has none.
+    private func alarms(_ text: String, entry: VdirFolder.Entry) throws(CalendarItemRefused) -> [CalendarAlarmsStore.Alarm] {
+        guard Self.components(in: text) <= CalendarService.maximumComponents else {
+            throw CalendarItemRefused(message: "it holds more than \(CalendarService.maximumComponents) events or tasks (an item is one event with its overrides)")
+        }
+        let plan: CalendarImport
+        do { plan = try CalendarImport(text, file: entry.name, all: false, now: now, zones: zones) } catch { throw CalendarItemRefused(message: error.description) }
+        guard plan.reminders.count <= CalendarService.maximumAlarms else {
+            throw CalendarItemRefused(message: "it sets \(plan.reminders.count) alarms, more than the \(CalendarService.maximumAlarms) an item may")
+        }
+        var alarms: [CalendarAlarmsStore.Alarm] = []
+        for planned in plan.reminders {
+            let zone: TimeZoneRules
+            do { zone = try context.zone(named: planned.timeZone) } catch { throw CalendarItemRefused(message: error.message) }
+            let firings = planned.builtRule.occurrences(after: now, count: 3, in: zone).map(\.instant.secondsSinceEpoch)
+            if zip(firings, firings.dropFirst()).contains(where: { $1 - $0 < CalendarService.minimumSpacingSeconds }) {
+                throw CalendarItemRefused(message: "line \(planned.line): its alarm would fire more often than once a minute")
+            }
+            alarms.append(CalendarAlarmsStore.Alarm(
+                name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
+                delivery: Delivery(repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) }, calendar: calendar)))
+        }
+        return alarms
+    }
+
+    /// How many events and tasks a text holds (BEGIN:VEVENT and BEGIN:VTODO at a line's start), counted on its
+    /// bytes up to one more than the limit.
+    static func components(in text: String) -> Int {
+        var count = 0
+        var atLineStart = true
+        let events = Array("BEGIN:VEVENT".utf8), tasks = Array("BEGIN:VTODO".utf8)
+        var utf8 = text.utf8[...]
+        while let byte = utf8.first, count <= CalendarService.maximumComponents {
+            if atLineStart, byte == UInt8(ascii: "B"), utf8.starts(with: events) || utf8.starts(with: tasks) { count += 1 }
+            atLineStart = byte == UInt8(ascii: "\n")
+            utf8 = utf8.dropFirst()
+        }
+        return count
     }
 }
 

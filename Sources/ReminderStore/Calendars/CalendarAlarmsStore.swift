@@ -30,23 +30,66 @@ public struct CalendarAlarmsStore: Sendable {
         public var isEmpty: Bool { ids.isEmpty }
     }
 
-    /// The origins (item paths) of the alarms stored for the items of `folder`.
-    public func origins(in folder: String) throws(StoreError) -> Set<String> {
-        try database.read { db in
-            // Rows whose origin is a file directly in the folder: its path, a slash, a name without one.
-            let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-            let rows = try String.fetchAll(db, sql: "SELECT DISTINCT origin FROM reminder WHERE origin >= ? AND origin < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
-            return Set(rows.filter { !$0.dropFirst(prefix.count).contains("/") })
+    /// An item as planned: its path (the alarms' origin), the etag of what they were planned from, its alarms.
+    public struct Item: Sendable, Hashable {
+        public var origin: String
+        public var etag: String
+        public var alarms: [Alarm]
+
+        public init(origin: String, etag: String, alarms: [Alarm]) {
+            (self.origin, self.etag, self.alarms) = (origin, etag, alarms)
         }
     }
 
-    /// Makes the alarms of each item (`origin`) be its `alarms`, in one transaction (a folder read at start is one
-    /// write, not one per item): the n-th stored alarm (by id) becomes the n-th planned one, those left over are
-    /// removed, the rest added. A name taken by another reminder gets the calendar's name after it ("Standup (work)").
-    public func replace(_ items: [(origin: String, alarms: [Alarm])], now: Instant) throws(StoreError) -> Change {
-        try database.write { db in
+    /// The origins (item paths) of the alarms stored for the items of `folder`.
+    public func origins(in folder: String) throws(StoreError) -> Set<String> {
+        try database.read { db in
+            let (low, high) = Self.range(of: folder)
+            let rows = try String.fetchAll(db, sql: "SELECT DISTINCT origin FROM reminder WHERE origin >= ? AND origin < ?", arguments: [low, high])
+            return Set(rows.filter { Self.isDirectlyIn(folder, $0) })
+        }
+    }
+
+    /// The etags the items of `folder` were planned from, by file name (all of them, or those `named`).
+    public func etags(in folder: String, named names: Set<String>? = nil) throws(StoreError) -> [String: String] {
+        try database.read { db in
+            let (low, high) = Self.range(of: folder)
+            let rows: [CalendarItemRecord]
+            if let names {
+                rows = try CalendarItemRecord.filter(keys: names.map { low + $0 }).fetchAll(db)
+            } else {
+                rows = try CalendarItemRecord.filter(Column("path") >= low && Column("path") < high).fetchAll(db)
+            }
+            return Dictionary(rows.filter { Self.isDirectlyIn(folder, $0.path) }.map { (String($0.path.dropFirst(low.count)), $0.etag) }, uniquingKeysWith: { $1 })
+        }
+    }
+
+    /// The paths at or under `folder/`, as a range of text.
+    private static func range(of folder: String) -> (String, String) {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return (prefix, prefix + "\u{10FFFF}")
+    }
+
+    /// Whether `path` is a file directly in `folder` (its path, a slash, a name without one).
+    private static func isDirectlyIn(_ folder: String, _ path: String) -> Bool {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return path.hasPrefix(prefix) && !path.dropFirst(prefix.count).contains("/")
+    }
+
+    /// Makes the alarms of each item be its `alarms`, and records the etag they were planned from, in one
+    /// transaction (a folder read at start is a few writes, not one per item): the n-th stored alarm (by id)
+    /// becomes the n-th planned one, those left over are removed, the rest added. A name taken by another reminder
+    /// gets the calendar's name after it ("Standup (work)").
+    /// Not flushed to the disk: the calendar's files are what the alarms are, read again at the next start when
+    /// lost (a calendar of 20,000 items read at start waited for 200 flushes).
+    public func replace(_ items: [Item], now: Instant) throws(StoreError) -> Change {
+        try database.writeUnsynced { db in
             var change = Change()
-            for (origin, alarms) in items { try Self.replace(origin: origin, with: alarms, now: now, change: &change, db) }
+            for item in items {
+                try Self.replace(origin: item.origin, with: item.alarms, now: now, change: &change, db)
+                try db.cachedStatement(sql: "INSERT INTO calendarItem (path, etag) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET etag = excluded.etag")
+                    .execute(arguments: [item.origin, item.etag])
+            }
             return change
         }
     }
@@ -67,7 +110,7 @@ public struct CalendarAlarmsStore: Sendable {
                 var row = StoredReminder(
                     id: nil, name: try uniqueName(alarm, keeping: nil, db), rule: alarm.rule, timeZone: alarm.timeZone, enabled: true,
                     createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, delivery: alarm.delivery, origin: origin)
-                try row.insert(db)
+                try row.insertWithCachedStatement(db)
                 change.added.append(row.id!)
             }
         }
@@ -85,18 +128,23 @@ public struct CalendarAlarmsStore: Sendable {
             for origin in origins {
                 let ids = try Int64.fetchAll(db, sql: "SELECT id FROM reminder WHERE origin = ?", arguments: [origin])
                 try db.execute(sql: "DELETE FROM reminder WHERE origin = ?", arguments: [origin])
+                try CalendarItemRecord.deleteOne(db, key: origin)
                 removed += ids
             }
             return removed
         }
     }
 
-    /// The folders (origins without their file name) that hold stored alarms.
+    /// Removes the alarms and items of `folder` (a calendar no longer configured). - Returns: the ids removed.
+    public func removeAll(in folder: String) throws(StoreError) -> [Int64] {
+        try remove(origins: try origins(in: folder).union(try etags(in: folder).keys.map { folder + "/" + $0 }))
+    }
+
+    /// The folders (origins without their file name) that hold stored alarms or items read.
     public func folders() throws(StoreError) -> Set<String> {
         try database.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT DISTINCT origin FROM reminder WHERE origin IS NOT NULL").map { origin in
-                String(origin[..<(origin.lastIndex(of: "/") ?? origin.endIndex)])
-            })
+            let paths = try String.fetchAll(db, sql: "SELECT DISTINCT origin FROM reminder WHERE origin IS NOT NULL UNION SELECT path FROM calendarItem")
+            return Set(paths.map { String($0[..<($0.lastIndex(of: "/") ?? $0.endIndex)]) })
         }
     }
 

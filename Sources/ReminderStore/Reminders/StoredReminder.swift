@@ -74,17 +74,25 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         origin = try reader.value("origin")
     }
 
+    /// The columns, in the order of ``columnValues()``.
+    static let columnNames = ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery", "origin"]
+
+    /// The row's values, as stored.
+    private func columnValues() throws -> [(any DatabaseValueConvertible)?] {
+        [id, name, RuleSpecColumn.encode(rule), timeZone, enabled, createdAt, handledThrough, windowSeconds,
+         delivery.isDefault ? nil : String(decoding: try JSONEncoder().encode(delivery), as: UTF8.self), origin]
+    }
+
     public func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id
-        container["name"] = name
-        container["rule"] = RuleSpecColumn.encode(rule)
-        container["timeZone"] = timeZone
-        container["enabled"] = enabled
-        container["createdAt"] = createdAt
-        container["handledThrough"] = handledThrough
-        container["windowSeconds"] = windowSeconds
-        container["delivery"] = delivery.isDefault ? nil : String(decoding: try JSONEncoder().encode(delivery), as: UTF8.self)
-        container["origin"] = origin
+        for (column, value) in zip(Self.columnNames, try columnValues()) { container[column] = value }
+    }
+
+    /// Inserts the row with one statement compiled once per connection: what a calendar of 20,000 items read at
+    /// start does (GRDB's record insertion, which builds its statement for each row, took a fifth of that scan).
+    public mutating func insertWithCachedStatement(_ db: Database) throws {
+        let sql = "INSERT INTO reminder (\(Self.columnNames.joined(separator: ", "))) VALUES (\(Self.columnNames.map { _ in "?" }.joined(separator: ", ")))"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(try columnValues()))
+        id = db.lastInsertedRowID
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

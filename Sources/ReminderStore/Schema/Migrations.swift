@@ -9,6 +9,7 @@ extension ReminderStore {
     /// equal to what the migrations create.
     static let expectedSchema: [String: Set<String>] = [
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery", "origin"],
+        "calendarItem": ["path", "etag"],
         "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending"],
         "restDay": ["date", "reason", "lightActivities"],
@@ -222,6 +223,15 @@ extension ReminderStore {
             }
             try db.create(index: "collectionItem_by_row", on: "collectionItem", columns: ["kind", "localId"])
         }
+        migrator.registerMigration("v14-calendar-items") { db in
+            // What the alarms of each read-only calendar item were planned from (the file's etag, the planner's
+            // version, the calendar's name): an item unchanged since is not read again at the next start. Derived
+            // from the folders: not backed up.
+            try db.create(table: "calendarItem") { t in
+                t.column("path", .text).primaryKey()
+                t.column("etag", .text).notNull()
+            }
+        }
         return migrator
     }
 
@@ -234,5 +244,5 @@ extension ReminderStore {
     ]
 
     /// The tables that describe this store rather than hold the user's data: never backed up or restored.
-    public static let internalTables: Set<String> = ["storeInstance", "collectionItem"]
+    public static let internalTables: Set<String> = ["storeInstance", "collectionItem", "calendarItem"]
 }
