@@ -16,6 +16,7 @@ struct LogCommand: ParsableCommand {
             Examples:
               remindctl log "Vitamin D"
               remindctl log Meds --at 07:45
+              remindctl log Metformin --amount 1
               remindctl log list --date 2026-11-21
               remindctl log delete 42
             """,
@@ -26,7 +27,7 @@ struct LogCommand: ParsableCommand {
 
 /// The line that tells what a log did: `Logged Meds at Sun 08:05: takes the 08:00 dose`.
 private func describe(_ log: IntakeValue, verb: String) -> String {
-    var line = "\(verb) \(log.reminderName) at \(out.time(log.local)) (log \(log.id))"
+    var line = "\(verb) \(log.reminderName)\(doseText(log.amount, log.unit).map { ", \($0)," } ?? "") at \(out.time(log.local)) (log \(log.id))"
     if let takes = log.takes { line += ": takes the \(out.clockTime(takes)) occurrence" }
     if let suppresses = log.suppresses { line += ": the \(out.clockTime(suppresses)) occurrence will not be announced (already logged)" }
     return line
@@ -44,16 +45,18 @@ struct LogAddCommand: ParsableCommand {
             Examples:
               remindctl log "Vitamin D"
               remindctl log Meds --at 07:45
+              remindctl log Metformin --amount 1      # one tablet of a two-tablet dose
             """
     )
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Option(help: ArgumentHelp("When it happened (default: now).", valueName: "time")) var at: String?
+    @Option(help: ArgumentHelp("How much was taken, in the unit of the reminder's dose (default: its dose).", valueName: "amount")) var amount: String?
     @Flag(help: "Print the logged entry as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try connection.call(Reminders.Log.self, .init(reminder: reminder, at: CommandContext.current.typedTime(at)))
+        let reply = try connection.call(Reminders.Log.self, .init(reminder: reminder, at: CommandContext.current.typedTime(at), amount: amount))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, verb: "Logged"))
         if reply.cancelledSnoozes > 0 { out.print("Cancelled its pending snooze.") }
@@ -76,10 +79,10 @@ struct LogListCommand: ParsableCommand {
         if json { return try out.json(logs) }
         if logs.isEmpty { return out.print("Nothing logged \(date.map { "on \($0)" } ?? "today").") }
         out.table(
-            ["ID", "TIME", "REMINDER", "EFFECT"],
+            ["ID", "TIME", "REMINDER", "AMOUNT", "EFFECT"],
             logs.map { log in
                 let effect = log.takes.map { "takes \(out.clockTime($0))" } ?? log.suppresses.map { "suppresses \(out.clockTime($0))" } ?? "-"
-                return [String(log.id), out.time(log.local), log.reminderName, effect]
+                return [String(log.id), out.time(log.local), log.reminderName, doseText(log.amount, log.unit) ?? "-", effect]
             })
     }
 }
@@ -120,21 +123,24 @@ struct DoneCommand: ParsableCommand {
             Examples:
               remindctl done Meds
               remindctl done Meds --late
+              remindctl done Metformin --amount 1
             """, aliases: ["taken"])
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
+    @Option(help: ArgumentHelp("How much was taken, in the unit of the reminder's dose (default: its dose).", valueName: "amount")) var amount: String?
     @Flag(help: "Take the most recent missed occurrence late.") var late = false
     @Flag(help: "Print the log (with --late: the occurrence) as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        if late, amount != nil { throw CLIError("--late takes the reminder's dose: leave --amount out, or log it with remindctl log \"\(reminder)\" --amount \(amount!)") }
         if late {
             let occurrence = try connection.call(Reminders.TakeLate.self, .init(reminder: reminder)).occurrence
             if json { return try out.json(occurrence) }
             let logged = occurrence.loggedUtc.map { " (logged \(out.clock($0)))" } ?? ""
             return out.print("Taken late: \(occurrence.reminderName), the occurrence of \(out.time(occurrence.local))\(logged)")
         }
-        let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder))
+        let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder, amount: amount))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, verb: "Taken:"))
     }
@@ -215,7 +221,7 @@ struct NextCommand: ParsableCommand {
             let instant = Output.instant(firing.utc)
             return [
                 out.time(firing.utc) + out.ownZoneNote(local: firing.local, zoneName: nil), instant.map(out.left) ?? "-",
-                firing.reminderName + (firing.snoozed == true ? " (snoozed)" : "") + (firing.calendar.map { " [\($0)]" } ?? ""), firing.slot,
+                named(firing.reminderName, firing.dose, firing.unit) + (firing.snoozed == true ? " (snoozed)" : "") + (firing.calendar.map { " [\($0)]" } ?? ""), firing.slot,
             ]
         })
     }

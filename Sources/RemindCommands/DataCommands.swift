@@ -12,7 +12,7 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             The backup holds every reminder, log, firing, rest day, workout, food entry and setting, with a format \
             version; 'remindctl import' restores it. CSV is for spreadsheets: a header row, ISO 8601 local times with \
-            their offsets, RFC 4180 quoting. --what intake: logged intakes; occurrences: handled firings and decided \
+            their offsets, RFC 4180 quoting. --what intake: logged intakes (with the amount taken, in the unit of the reminder's dose); occurrences: handled firings and decided \
             occurrences (fired, late, suppressed, skipped, missed); workouts; food; days: calories eaten, burned and net \
             per day. iCalendar (RFC 5545) is for calendar programs: each enabled reminder (or --reminder) as events             with their recurrence, skipped days, time zone and an alarm at the firing time.
 
@@ -213,9 +213,12 @@ struct CSVExport {
     func rows(_ what: ExportCommand.Table) -> [[String]] {
         switch what {
         case .intake:
-            return [["id", "reminder", "time", "utc", "late-for"]] + (tables["intake"] ?? []).map { row in
-                [text(row["id"]), reminderName(row["reminderId"]), local(row["at"], zone: row["timeZone"]), utc(row["at"]),
-                 local(row["forScheduledAt"], zone: reminderZone(row["reminderId"]))]
+            return [["id", "reminder", "time", "utc", "late-for", "amount", "unit"]] + (tables["intake"] ?? []).map { row in
+                // The amount (thousandths stored) in the unit of the reminder's dose.
+                let amount: String
+                if case .number(let thousandths)? = row["amount"] { amount = Dose.text(thousandths: Int64(thousandths)) } else { amount = "" }
+                return [text(row["id"]), reminderName(row["reminderId"]), local(row["at"], zone: row["timeZone"]), utc(row["at"]),
+                        local(row["forScheduledAt"], zone: reminderZone(row["reminderId"])), amount, amount.isEmpty ? "" : reminderUnit(row["reminderId"])]
             }
         case .occurrences:
             let fired = (tables["firing"] ?? []).map { row in
@@ -299,6 +302,14 @@ struct CSVExport {
     }
 
     private func reminderName(_ id: JSONValue?) -> String { text(reminder(id)?["name"]) }
+
+    /// The unit of a reminder's dose (its `delivery` column's JSON), or "" (also for a delivery that is not
+    /// JSON: the backup's own check refuses such a row on import; the export shows what it can).
+    private func reminderUnit(_ id: JSONValue?) -> String {
+        guard case .string(let json)? = reminder(id)?["delivery"],
+              case .object(let delivery)? = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else { return "" }
+        return text(delivery["doseUnit"])
+    }
 
     /// A reminder's own zone, or nil (it follows the system zone, or is gone): then the user's zone.
     private func reminderZone(_ id: JSONValue?) -> JSONValue? { reminder(id)?["timeZone"] }

@@ -125,3 +125,14 @@ func zoneReason(_ status: StatusValue) -> String {
     guard status.timeZoneSource == "config" else { return "the system's" }
     return "config.toml's time-zone" + (status.systemTimeZone == status.timeZone ? "" : "; the system's is \(status.systemTimeZone)")
 }
+
+/// `Metformin (2 tablets)`: a reminder's name with the dose it asks for, if any.
+func named(_ name: String, _ amount: Double?, _ unit: String?) -> String {
+    doseText(amount, unit).map { "\(name) (\($0))" } ?? name
+}
+
+/// `2 tablets`, `500 mg`, from a reply's dose and unit; nil without a dose.
+func doseText(_ amount: Double?, _ unit: String?) -> String? {
+    guard let amount, let unit else { return nil }
+    return Dose(thousandths: Int64((amount * 1000).rounded()), unit: unit).description
+}

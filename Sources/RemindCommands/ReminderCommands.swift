@@ -18,6 +18,7 @@ private func describe(_ reminder: ReminderValue, followed: String? = nil) {
     }
     if let command = reminder.command { out.print("exec:      \(ShellWords.join(command))") }
     if reminder.urgency != "normal" { out.print("urgency:   \(reminder.urgency)") }
+    if let dose = doseText(reminder.dose, reminder.unit) { out.print("dose:      \(dose)") }
     if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)" + (next.snoozed == true ? " (snoozed)" : "")) }
 }
 
@@ -31,8 +32,13 @@ struct DeliveryOptions: ParsableArguments {
         "A command to run at each announcement, without a shell: an absolute path and arguments, quoted as in a shell. \"\" (update): none.",
         valueName: "command")) var exec: String?
     @Option(help: ArgumentHelp("normal or critical (the desktop notification stays until acted on).", valueName: "level")) var urgency: String?
+    @Option(help: ArgumentHelp(
+        "How much one dose is: 2 (with --unit), 0.5, 500mg. Said in every announcement; what a log records. \"\" (update): none.",
+        valueName: "amount")) var dose: String?
+    @Option(help: ArgumentHelp("The dose's unit: tablet, capsule, drop, puff, spray, patch, mg, mcg, g, ml, IU ...", valueName: "unit"),
+            completion: .list(Dose.units.map(\.name))) var unit: String?
 
-    var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil }
+    var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil && dose == nil && unit == nil }
 
     /// The command's words, or nil when --exec was not given ([] for --exec "").
     func command() throws -> [String]? {
@@ -51,6 +57,12 @@ struct DeliveryOptions: ParsableArguments {
         }
         if let urgency, !["normal", "critical"].contains(urgency) {
             throw CLIError("invalid --urgency '\(urgency)': write normal or critical")
+        }
+        // A unit alone (update) changes the unit of the dose the daemon has.
+        if let dose, !dose.isEmpty || adding {
+            do { _ = try Dose(amount: dose, unit: unit) } catch { throw CLIError(error.message) }
+        } else if adding, let unit {
+            throw CLIError("--unit \(unit) without a dose: give --dose too, e.g. --dose 2 --unit \(unit)")
         }
         _ = try command()
     }
@@ -86,6 +98,8 @@ struct AddCommand: ParsableCommand {
               remindctl add Amoxicillin --every 8h --start 2026-12-01T08:00
               remindctl add Pills --daily --at 08:00 --repeat 10m --repeat-max 3 --window 2h
               remindctl add Pills --daily --at 08:00 --exec '/usr/bin/notify-send Pills'
+              remindctl add Metformin --daily --at 08:00,20:00 --dose 2 --unit tablet
+              remindctl add "Vitamin D" --daily --at 09:00 --dose 1000IU
             """
     )
 
@@ -128,7 +142,8 @@ struct AddCommand: ParsableCommand {
         }
         let parameters = Reminders.Add.Parameters(
             name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window,
-            repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency)
+            repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
+            dose: delivery.dose, unit: delivery.unit)
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
         out.print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
@@ -184,7 +199,8 @@ struct UpdateCommand: ParsableCommand {
             }
             return try daemon.call(Reminders.Update.self, Reminders.Update.Parameters(
                 reminder: reminder, name: name, rule: spec, timeZone: tz, window: window,
-                repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency))
+                repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
+                dose: delivery.dose, unit: delivery.unit))
         }
         if json { return try out.json(reply.reminder) }
         describe(reply.reminder)
@@ -266,7 +282,7 @@ struct ListCommand: ParsableCommand {
         out.table(
             ["ID", "NAME", "SCHEDULE", "ZONE", "STREAK", "NEXT"],
             reminders.map { r in
-                [String(r.id), r.name + (r.calendar.map { " [\($0)]" } ?? ""), r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"]
+                [String(r.id), named(r.name, r.dose, r.unit) + (r.calendar.map { " [\($0)]" } ?? ""), r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"]
             })
     }
 }

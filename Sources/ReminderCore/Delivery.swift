@@ -1,5 +1,6 @@
 /// How a reminder's occurrences reach the person beyond the journal: repeats until acknowledged, a command
-/// run at each announcement, and the urgency of its desktop notification. The default: none of them.
+/// run at each announcement, the urgency of its desktop notification, and the dose each announcement asks for.
+/// The default: none of them.
 public struct Delivery: Sendable, Hashable, Codable {
     /// Announce a due occurrence again until it is taken or skipped (nil: announce once).
     public var repeatPlan: RepeatPlan?
@@ -10,12 +11,15 @@ public struct Delivery: Sendable, Hashable, Codable {
     /// The name of the read-only calendar whose alarm this is (nil: the user's own reminder). A calendar's
     /// alarm is dismissed or snoozed, never "taken", and is never recorded missed.
     public var calendar: String?
+    /// How much one dose is (a medication's reminder): said in every announcement, the amount a log records.
+    public var dose: Dose?
 
-    public init(repeatPlan: RepeatPlan? = nil, command: [String]? = nil, critical: Bool = false, calendar: String? = nil) {
+    public init(repeatPlan: RepeatPlan? = nil, command: [String]? = nil, critical: Bool = false, calendar: String? = nil, dose: Dose? = nil) {
         self.repeatPlan = repeatPlan
         self.command = command
         self.critical = critical
         self.calendar = calendar
+        self.dose = dose
     }
 
     /// Nothing beyond the journal.
@@ -34,10 +38,10 @@ public struct Delivery: Sendable, Hashable, Codable {
         if let calendar, calendar.isEmpty || calendar.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "the calendar's name is empty or holds control characters"
         }
-        return nil
+        return dose?.problem
     }
 
-    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar }
+    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar, doseThousandths, doseUnit }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -47,6 +51,11 @@ public struct Delivery: Sendable, Hashable, Codable {
         command = try container.decodeIfPresent([String].self, forKey: .command)
         critical = try container.decodeIfPresent(Bool.self, forKey: .critical) ?? false
         calendar = try container.decodeIfPresent(String.self, forKey: .calendar)
+        switch (try container.decodeIfPresent(Int64.self, forKey: .doseThousandths), try container.decodeIfPresent(String.self, forKey: .doseUnit)) {
+        case (let thousandths?, let unit?): dose = Dose(thousandths: thousandths, unit: unit)
+        case (nil, nil): dose = nil
+        default: throw DecodingError.dataCorruptedError(forKey: .doseUnit, in: container, debugDescription: "a dose needs its amount and its unit")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -56,6 +65,8 @@ public struct Delivery: Sendable, Hashable, Codable {
         try container.encodeIfPresent(command, forKey: .command)
         if critical { try container.encode(critical, forKey: .critical) }
         try container.encodeIfPresent(calendar, forKey: .calendar)
+        try container.encodeIfPresent(dose?.thousandths, forKey: .doseThousandths)
+        try container.encodeIfPresent(dose?.unit, forKey: .doseUnit)
     }
 }
 

@@ -138,5 +138,5 @@ public enum ISO8601 {
 }
 
 extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

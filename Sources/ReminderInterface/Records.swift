@@ -14,6 +14,9 @@ public struct FiringValue: Codable, Sendable, Hashable {
     public var snoozed: Bool?
     /// The read-only calendar whose alarm this is (Next; nil for the user's own reminders).
     public var calendar: String?
+    /// The dose it asks for, and its unit (Next; nil without a dose).
+    public var dose: Double?
+    public var unit: String?
 
     public init(reminderID: Int64, name: String, occurrence: Occurrence, calendar: String? = nil) {
         reminderId = reminderID
@@ -46,6 +49,9 @@ public struct OccurrenceValue: Codable, Sendable, Hashable {
     public var windowEndUtc: String
     /// The log that took it (taken), or the latest of those counted against it (suppressed).
     public var loggedUtc: String?
+    /// The dose it asks for, and its unit (nil without a dose).
+    public var dose: Double?
+    public var unit: String?
 
     public init(reminderID: Int64, name: String, status: OccurrenceStatus) {
         reminderId = reminderID
@@ -58,6 +64,24 @@ public struct OccurrenceValue: Codable, Sendable, Hashable {
         loggedUtc = status.coveredBy?.description
     }
 }
+
+/// A value that says the dose its reminder asks for.
+public protocol SaysDose {
+    var dose: Double? { get set }
+    var unit: String? { get set }
+}
+
+extension SaysDose {
+    /// The value with `dose` said (a reminder's; nil leaves it without).
+    public func saying(_ dose: Dose?) -> Self {
+        var value = self
+        (value.dose, value.unit) = (dose.map { Double($0.thousandths) / 1000 }, dose?.unit)
+        return value
+    }
+}
+
+extension FiringValue: SaysDose {}
+extension OccurrenceValue: SaysDose {}
 
 /// `Reminder` of remindd's interfaces.
 public struct ReminderValue: Codable, Sendable, Hashable {
@@ -84,6 +108,9 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     public var urgency: String
     /// The read-only calendar this alarm comes from (nil: the user's own reminder).
     public var calendar: String?
+    /// How much one dose is, and its unit (nil: no dose given).
+    public var dose: Double?
+    public var unit: String?
 
     public init(
         id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
@@ -104,6 +131,7 @@ public struct ReminderValue: Codable, Sendable, Hashable {
         command = delivery.command
         urgency = delivery.critical ? "critical" : "normal"
         calendar = delivery.calendar
+        (dose, unit) = (delivery.dose.map { Double($0.thousandths) / 1000 }, delivery.dose?.unit)
     }
 }
 
@@ -204,6 +232,9 @@ public struct IntakeValue: Codable, Sendable, Hashable {
     public var takes: String?
     /// The occurrence it suppresses (local ISO 8601): logged before it, it will not (or did not) fire.
     public var suppresses: String?
+    /// How much was taken, in the unit of the reminder's dose (nil: it has none).
+    public var amount: Double?
+    public var unit: String?
 
     public init(id: Int64, reminderId: Int64, reminderName: String, utc: String, local: String, takes: String? = nil, suppresses: String? = nil) {
         self.id = id

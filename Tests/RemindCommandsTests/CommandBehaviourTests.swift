@@ -88,7 +88,7 @@ import VarlinkProtocol
 
     @Test func csvHasAHeaderLocalTimesWithOffsetsAndRFC4180Quoting() {
         let intake = harness.run("export", "--format", "csv", "--what", "intake").output
-        #expect(intake == "id,reminder,time,utc,late-for\r\n7,Vitamin D,2026-11-22T08:00:00+01:00,2026-11-22T07:00:00Z,\r\n8,Vitamin D,2026-11-22T08:00:00+00:00,2026-11-22T08:00:00Z,2026-11-21T09:00:00+01:00\r\n")
+        #expect(intake == "id,reminder,time,utc,late-for,amount,unit\r\n7,Vitamin D,2026-11-22T08:00:00+01:00,2026-11-22T07:00:00Z,,0.5,capsule\r\n8,Vitamin D,2026-11-22T08:00:00+00:00,2026-11-22T08:00:00Z,2026-11-21T09:00:00+01:00,,\r\n")
         let food = harness.run("export", "--format", "csv", "--what", "food").output
         #expect(food == "id,name,kcal,time\r\n4,\"Oatmeal, \"\"large\"\"\",350,2026-11-22T07:00:00+00:00\r\n")
         let days = harness.run("export", "--format", "csv", "--what", "days").output

@@ -18,13 +18,13 @@ enum Samples {
     static let routine = #"{"id": "beginner-full-body", "name": "Beginner Full Body", "description": "Three days", "difficulty": "beginner", "days": [{"number": 1, "title": "Full Body A", "description": "Squats", "exercises": ["Squats"], "rest": false}, {"number": 2, "title": "Rest", "description": "Walk", "exercises": [], "rest": true}]}"#
     static let selection = #"{"routine": "beginner-full-body", "start": "2026-11-23", "at": "18:00", "reminders": [5, 6, 7], "restDays": ["2026-11-24"]}"#
 
-    /// A backup with a reminder in Berlin, two intakes (on two pages; the second a late take of the missed
-    /// occurrence), a food entry with a comma and quotes, and a
+    /// A backup with a reminder in Berlin (a dose of 1 capsule), two intakes (on two pages; the first of half a
+    /// capsule, the second a late take of the missed occurrence from before amounts were kept), a food entry with a comma and quotes, and a
     /// workout, as the daemon streams it: the header, then pages of rows.
     static let backup = #"""
         [{"header": {"format": "remindd-backup", "version": 1, "schema": "v8-repeats-and-skips", "exportedAt": "2026-11-22T07:45:00Z"}},
-         {"table": "reminder", "rows": [{"id": 1, "name": "Vitamin D", "timeZone": "Europe/Berlin"}]},
-         {"table": "intake", "rows": [{"id": 7, "reminderId": 1, "at": 1795330800, "timeZone": "Europe/Berlin"}]},
+         {"table": "reminder", "rows": [{"id": 1, "name": "Vitamin D", "timeZone": "Europe/Berlin", "delivery": "{\"doseThousandths\":1000,\"doseUnit\":\"capsule\"}"}]},
+         {"table": "intake", "rows": [{"id": 7, "reminderId": 1, "at": 1795330800, "timeZone": "Europe/Berlin", "amount": 500}]},
          {"table": "intake", "rows": [{"id": 8, "reminderId": 1, "at": 1795334400, "timeZone": "UTC", "forScheduledAt": 1795248000}]},
          {"table": "firing", "rows": [{"id": 1, "reminderId": 1, "reminderName": "Vitamin D", "slot": "reminder-1-09-00", "scheduledAt": 1795334400, "handledAt": 1795334400, "kind": "fired"}]},
          {"table": "outcome", "rows": [{"id": 1, "reminderId": 1, "reminderName": "Vitamin D", "slot": "reminder-1-09-00", "scheduledAt": 1795248000, "state": "missed", "decidedAt": 1795255200, "reason": null}]},

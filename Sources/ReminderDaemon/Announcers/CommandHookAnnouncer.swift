@@ -61,7 +61,7 @@ public final class CommandHookAnnouncer: Announcer {
             ("REMINDER_LOCAL", firing.occurrence.localISO8601), ("REMINDER_MESSAGE", "Reminder: \(FiringWording.reminder(firing))"),
         ]
         if let calendar = firing.reminder.delivery.calendar { variables.append(("REMINDER_CALENDAR", calendar)) }
-        return variables
+        return variables + FiringWording.doseFields(firing.reminder.delivery.dose)
     }
 
     /// What the journal says of a run that did not end well (nil: it did).

@@ -31,9 +31,16 @@ enum FiringWording {
         return "\(local.date.weekday.displayName) \(local.time)"
     }
 
-    /// `Vitamin D (weekly, Sun 09:00)`.
+    /// `Vitamin D (weekly, Sun 09:00)`; with a dose, `Metformin, 2 tablets (daily, Sun 08:00)`.
     static func reminder(_ firing: DueFiring) -> String {
-        "\(firing.reminder.name) (\(kind(of: firing.reminder.rule)), \(when(firing.occurrence)))"
+        let dose = firing.reminder.delivery.dose.map { ", \($0.description)" } ?? ""
+        return "\(firing.reminder.name)\(dose) (\(kind(of: firing.reminder.rule)), \(when(firing.occurrence)))"
+    }
+
+    /// The fields a dose adds to a firing's journal entry and to a hook's environment: `REMINDER_DOSE=2`,
+    /// `REMINDER_UNIT=tablet`.
+    static func doseFields(_ dose: Dose?) -> [(String, String)] {
+        dose.map { [("REMINDER_DOSE", $0.amountText), ("REMINDER_UNIT", $0.unit)] } ?? []
     }
 
     /// `2h 5m`, `45s`, `3d 2h`.

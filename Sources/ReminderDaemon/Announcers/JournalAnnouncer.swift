@@ -129,6 +129,7 @@ public final class JournalAnnouncer: Announcer {
         ]
         if let number = event.repeatNumber { fields.append(("REMINDER_REPEAT", String(number))) }
         if let calendar = firing.reminder.delivery.calendar { fields.append(("REMINDER_CALENDAR", calendar)) }
+        fields += FiringWording.doseFields(firing.reminder.delivery.dose)
         if let detail = event.detail { fields.append(("REMINDER_DETAIL", detail)) }
         if event.replanned {
             message += " (again: the clock went back)"

@@ -6,11 +6,11 @@ import VarlinkProtocol
 extension ReminderService {
     func register(in router: inout MethodRouter) {
         router.on(Reminders.Add.self) { p in
-            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency)
+            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit)
             return .init(reminder: try await add(name: p.name, rule: p.rule, timeZone: p.timeZone, enabled: p.enabled ?? true, window: p.window, delivery: delivery))
         }
         router.on(Reminders.Update.self) { p in
-            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency)
+            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit)
             return .init(reminder: try await update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone, window: p.window, delivery: delivery))
         }
         router.on(Reminders.Remove.self) { p in .init(reminder: try await remove(key: p.reminder)) }
@@ -40,8 +40,8 @@ extension ReminderService {
             .init(firings: try preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10))
         }
         router.on(Reminders.Next.self) { p in .init(firings: try await next(count: p.count ?? 10)) }
-        router.on(Reminders.Log.self) { p in try await log(key: p.reminder, at: p.at) }
-        router.on(Reminders.Done.self) { p in try await done(key: p.reminder) }
+        router.on(Reminders.Log.self) { p in try await log(key: p.reminder, at: p.at, amount: p.amount) }
+        router.on(Reminders.Done.self) { p in try await done(key: p.reminder, amount: p.amount) }
         router.on(Reminders.TakeLate.self) { p in .init(occurrence: try await takeLate(key: p.reminder)) }
         router.on(Reminders.Skip.self) { p in .init(occurrence: try await skip(key: p.reminder, reason: p.reason)) }
         router.on(Reminders.Snooze.self) { p in try await snooze(key: p.reminder, minutes: p.minutes) }

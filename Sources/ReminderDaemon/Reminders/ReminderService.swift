@@ -25,6 +25,9 @@ struct ReminderService: Sendable {
         var command: [String]?
         /// normal or critical.
         var urgency: String?
+        /// `2`, `500mg`, `2 tablets` (with `unit` when it has none); "" for no dose.
+        var dose: String? = nil
+        var unit: String? = nil
 
         /// `delivery` with the change applied, or the error of the first bad field.
         func applied(to delivery: Delivery) throws(ServiceError) -> Delivery {
@@ -57,6 +60,18 @@ struct ReminderService: Sendable {
                     throw .invalidInput(parameter: "urgency", message: "invalid urgency '\(urgency)': write normal or critical")
                 }
                 changed.critical = urgency == "critical"
+            }
+            if let dose, dose.isEmpty {
+                guard unit == nil || unit == "" else { throw .invalidInput(parameter: "unit", message: "a unit without a dose: give --dose too, e.g. --dose 2 --unit \(unit!)") }
+                changed.dose = nil
+            } else if dose != nil || unit != nil {
+                // A unit alone changes the unit of the dose there is.
+                guard let amount = dose ?? changed.dose?.amountText else {
+                    throw .invalidInput(parameter: "unit", message: "a unit without a dose: give --dose too, e.g. --dose 2 --unit \(unit ?? "tablet")")
+                }
+                do { changed.dose = try Dose(amount: amount, unit: unit ?? (dose == nil ? changed.dose?.unit : nil)) } catch {
+                    throw .invalidInput(parameter: dose == nil ? "unit" : "dose", message: error.message)
+                }
             }
             return changed
         }
@@ -171,7 +186,7 @@ struct ReminderService: Sendable {
                     on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? [], windowSeconds: reminder.windowSeconds, now: now,
                     takenLate: late[reminder.id!] ?? [:])
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
-                    .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0) }
+                    .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0).saying(reminder.delivery.dose) }
             }
             await yieldToQueuedWork()
         }
@@ -195,37 +210,54 @@ struct ReminderService: Sendable {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
         return await scheduling.upcoming(count: count).map { next in
             let calendar = next.reminder.delivery.calendar
-            return next.snoozed
+            return (next.snoozed
                 ? FiringValue(
                     reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, snoozedUntil: next.at, in: next.reminder.zone,
                     calendar: calendar)
-                : FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, calendar: calendar)
+                : FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, calendar: calendar))
+                .saying(next.reminder.delivery.dose)
         }
     }
 
     /// Logs an intake now or at a past time; it cancels the pending snoozes and repeats of what it takes.
-    func log(key: String, at text: String?) async throws(ServiceError) -> LogReply {
+    /// `amount`: how much was taken (`1`, `0.5`), in the dose's unit; default: the reminder's dose.
+    func log(key: String, at text: String?, amount: String? = nil) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
         let zone = try context.zone(named: reminder.timeZone)
         let instant = try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "intake can be logged for now or a past time")
-        return try await logIntake(reminder, at: instant, now: now)
+        return try await logIntake(reminder, at: instant, amount: try Self.amount(amount, of: reminder), now: now)
+    }
+
+    /// How much a log takes: `text` in the unit of the reminder's dose, or the dose itself; nil without a dose.
+    private static func amount(_ text: String?, of reminder: StoredReminder) throws(ServiceError) -> Int64? {
+        guard let dose = reminder.delivery.dose else {
+            guard text == nil else {
+                throw .invalidInput(parameter: "amount", message: "\(reminder.name) has no dose to take an amount of: give it one, e.g. remindctl update \"\(reminder.name)\" --dose 2 --unit tablet")
+            }
+            return nil
+        }
+        guard let text else { return dose.thousandths }
+        do { return try Dose(amount: text, unit: dose.unit).thousandths } catch { throw .invalidInput(parameter: "amount", message: error.message) }
     }
 
     /// Logs an intake now, taking the occurrence that is due; refused when none is.
-    func done(key: String) async throws(ServiceError) -> LogReply {
+    func done(key: String, amount: String? = nil) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
+        let taken = try Self.amount(amount, of: reminder)
         let target = try await target(of: reminder, ahead: false, now: now)
         guard target.status != nil else {
             throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(target, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
         }
-        return try await logIntake(reminder, at: now, now: now)
+        return try await logIntake(reminder, at: now, amount: taken, now: now)
     }
 
-    private func logIntake(_ reminder: StoredReminder, at instant: Instant, now: Instant) async throws(ServiceError) -> LogReply {
+    private func logIntake(_ reminder: StoredReminder, at instant: Instant, amount: Int64?, now: Instant) async throws(ServiceError) -> LogReply {
         let zone = try context.zone(named: reminder.timeZone)
-        let record = try storing { () throws(StoreError) in try context.store.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier) }
+        let record = try storing { () throws(StoreError) in
+            try context.store.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount)
+        }
         let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
         await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
@@ -255,12 +287,14 @@ struct ReminderService: Sendable {
             throw .nothingDue(reminder.name, "nothing of \(reminder.name) was missed in the last two days to take late: to record an intake, run remindctl log \"\(reminder.name)\"")
         }
         let occurrence = status.occurrence
-        _ = try storing { () throws(StoreError) in try context.store.intake.log(reminderID: id, at: now, timeZone: zone.identifier, lateFor: occurrence.instant) }
+        _ = try storing { () throws(StoreError) in
+            try context.store.intake.log(reminderID: id, at: now, timeZone: zone.identifier, lateFor: occurrence.instant, amount: reminder.delivery.dose?.thousandths)
+        }
         (status.state, status.coveredBy) = (.takenLate, now)
         let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: now.secondsSinceEpoch - occurrence.instant.secondsSinceEpoch)
         context.announcer.announce(.occurrence(OccurrenceEvent(state: .takenLate, firing: firing, windowEnd: status.windowEnd, decidedAt: now, loggedAt: now)))
         await habits.changed(now: now, activity: .added(now, zone: zone.identifier))
-        return OccurrenceValue(reminderID: id, name: reminder.name, status: status)
+        return OccurrenceValue(reminderID: id, name: reminder.name, status: status).saying(reminder.delivery.dose)
     }
 
     /// Skips the occurrence that is due, or else the next one (it will not fire): recorded with the reason;
@@ -278,7 +312,7 @@ struct ReminderService: Sendable {
         try storing { () throws(StoreError) in try scheduling.recordSkip(event) }
         await scheduling.reconsider(reminderID: reminder.id!, now: now)
         status.state = .skipped
-        return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
+        return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status).saying(reminder.delivery.dose)
     }
 
     /// Snoozes the occurrence that is due (announced again in `minutes`), or else postpones the next one by
@@ -379,10 +413,13 @@ struct ReminderService: Sendable {
                 effects[key] = found
             }
             let local = { (instant: Instant) in ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
-            return IntakeValue(
+            var value = IntakeValue(
                 id: record.id!, reminderId: record.reminderId, reminderName: reminder.name, utc: instant.description, local: local(instant),
                 takes: record.forScheduledAt.map { local(Instant(secondsSinceEpoch: $0)) } ?? effects[key]?.takes[record.id!].map { local($0.instant) },
                 suppresses: effects[key]?.suppresses[record.id!].map { local($0.instant) })
+            // The amount is in the unit of the reminder's dose.
+            (value.amount, value.unit) = (record.amount.map { Double($0) / 1000 }, record.amount.flatMap { _ in reminder.delivery.dose?.unit })
+            return value
         }
     }
 

@@ -50,13 +50,16 @@ extension Reminders {
             public var repeatMax: Int?
             public var command: [String]?
             public var urgency: String?
+            /// How much one dose is: `2` (with `unit`), `500mg`, `2 tablets`.
+            public var dose: String?
+            public var unit: String?
 
             public init(
                 name: String, rule: RuleSpec, timeZone: String? = nil, enabled: Bool? = nil, window: String? = nil,
-                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil
+                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil
             ) {
                 (self.name, self.rule, self.timeZone, self.enabled, self.window) = (name, rule, timeZone, enabled, window)
-                (self.repeat, self.repeatMax, self.command, self.urgency) = (`repeat`, repeatMax, command, urgency)
+                (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
             }
         }
         public typealias Reply = ReminderReply
@@ -74,13 +77,16 @@ extension Reminders {
             public var repeatMax: Int?
             public var command: [String]?
             public var urgency: String?
+            /// A new dose (`2`, `500mg`; "" for none); a unit alone changes the unit of the dose.
+            public var dose: String?
+            public var unit: String?
 
             public init(
                 reminder: String, name: String? = nil, rule: RuleSpec? = nil, timeZone: String? = nil, window: String? = nil,
-                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil
+                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil
             ) {
                 (self.reminder, self.name, self.rule, self.timeZone, self.window) = (reminder, name, rule, timeZone, window)
-                (self.repeat, self.repeatMax, self.command, self.urgency) = (`repeat`, repeatMax, command, urgency)
+                (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
             }
         }
         public typealias Reply = ReminderReply
@@ -160,14 +166,21 @@ extension Reminders {
         public struct Parameters: Codable, Sendable, Hashable {
             public var reminder: String
             public var at: String?
-            public init(reminder: String, at: String? = nil) { (self.reminder, self.at) = (reminder, at) }
+            /// How much was taken (`1`, `0.5`) in the unit of the reminder's dose; default: its dose.
+            public var amount: String?
+            public init(reminder: String, at: String? = nil, amount: String? = nil) { (self.reminder, self.at, self.amount) = (reminder, at, amount) }
         }
         public typealias Reply = LogReply
     }
 
     /// Logs an intake now, taking the occurrence that is due.
     public enum Done: RemindersMethod {
-        public typealias Parameters = ReminderKey
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var reminder: String
+            /// How much was taken, as with `Log`.
+            public var amount: String?
+            public init(reminder: String, amount: String? = nil) { (self.reminder, self.amount) = (reminder, amount) }
+        }
         public typealias Reply = LogReply
     }
 

@@ -12,6 +12,8 @@ public struct IntakeRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     public var timeZone: String
     /// The missed occurrence it took late (epoch seconds), or nil for an ordinary log.
     public var forScheduledAt: Int64?
+    /// How much was taken, in thousandths of the reminder's dose unit; nil for a reminder without a dose.
+    public var amount: Int64? = nil
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

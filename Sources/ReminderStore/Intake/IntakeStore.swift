@@ -7,11 +7,12 @@ public struct IntakeStore: Sendable {
 
 
     /// Records an intake of a reminder's goal at an instant, with the zone in effect then; `lateFor`: the
-    /// missed occurrence it takes late.
-    public func log(reminderID: Int64, at instant: Instant, timeZone: String, lateFor occurrence: Instant? = nil) throws(StoreError) -> IntakeRecord {
+    /// missed occurrence it takes late; `amount`: how much was taken (thousandths of the dose's unit).
+    public func log(reminderID: Int64, at instant: Instant, timeZone: String, lateFor occurrence: Instant? = nil, amount: Int64? = nil) throws(StoreError) -> IntakeRecord {
         try database.write { db in
             var record = IntakeRecord(id: nil, reminderId: reminderID, at: instant.secondsSinceEpoch, timeZone: timeZone)
             record.forScheduledAt = occurrence?.secondsSinceEpoch
+            record.amount = amount
             try record.insert(db)
             return record
         }

@@ -10,7 +10,7 @@ extension ReminderStore {
     static let expectedSchema: [String: Set<String>] = [
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery", "origin"],
         "calendarItem": ["path", "etag"],
-        "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt"],
+        "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt", "amount"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending"],
         "restDay": ["date", "reason", "lightActivities"],
         "recovery": ["id", "usedAt", "firstDay", "lastDay"],
@@ -231,6 +231,11 @@ extension ReminderStore {
                 t.column("path", .text).primaryKey()
                 t.column("etag", .text).notNull()
             }
+        }
+        migrator.registerMigration("v15-intake-amount") { db in
+            // How much a log took, in thousandths of its reminder's dose unit (a half tablet: 500); null for a log
+            // of a reminder without a dose.
+            try db.alter(table: "intake") { t in t.add(column: "amount", .integer) }
         }
         return migrator
     }
