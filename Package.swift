@@ -64,7 +64,7 @@ let package = Package(
             resources: [
                 .embedInCode("IDL/io.remindd.Reminders.varlink"), .embedInCode("IDL/io.remindd.Habits.varlink"),
                 .embedInCode("IDL/io.remindd.Fitness.varlink"), .embedInCode("IDL/io.remindd.Routines.varlink"),
-                .embedInCode("IDL/io.remindd.Backup.varlink"),
+                .embedInCode("IDL/io.remindd.Backup.varlink"), .embedInCode("IDL/io.remindd.Medication.varlink"),
             ],
             swiftSettings: strictSettings),
         // The daemon: ports (clock, announcer, status), feature services with their routes, announcers (journal,

@@ -37,8 +37,11 @@ struct DeliveryOptions: ParsableArguments {
         valueName: "amount")) var dose: String?
     @Option(help: ArgumentHelp("The dose's unit: tablet, capsule, drop, puff, spray, patch, mg, mcg, g, ml, IU ...", valueName: "unit"),
             completion: .list(Dose.units.map(\.name))) var unit: String?
+    @Option(help: ArgumentHelp(
+        "Say when the stock ('remindctl stock') covers fewer than this many days (1-365; default 7; 0 with update: the default).",
+        valueName: "days")) var refillDays: Int?
 
-    var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil && dose == nil && unit == nil }
+    var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil && dose == nil && unit == nil && refillDays == nil }
 
     /// The command's words, or nil when --exec was not given ([] for --exec "").
     func command() throws -> [String]? {
@@ -63,6 +66,9 @@ struct DeliveryOptions: ParsableArguments {
             do { _ = try Dose(amount: dose, unit: unit) } catch { throw CLIError(error.message) }
         } else if adding, let unit {
             throw CLIError("--unit \(unit) without a dose: give --dose too, e.g. --dose 2 --unit \(unit)")
+        }
+        if let refillDays, !Delivery.refillDayRange.contains(refillDays), !(refillDays == 0 && !adding) {
+            throw CLIError("invalid --refill-days \(refillDays): give 1 to 365 days of stock")
         }
         _ = try command()
     }
@@ -143,7 +149,7 @@ struct AddCommand: ParsableCommand {
         let parameters = Reminders.Add.Parameters(
             name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
-            dose: delivery.dose, unit: delivery.unit)
+            dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays)
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
         out.print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
@@ -200,7 +206,7 @@ struct UpdateCommand: ParsableCommand {
             return try daemon.call(Reminders.Update.self, Reminders.Update.Parameters(
                 reminder: reminder, name: name, rule: spec, timeZone: tz, window: window,
                 repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
-                dose: delivery.dose, unit: delivery.unit))
+                dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays))
         }
         if json { return try out.json(reply.reminder) }
         describe(reply.reminder)

@@ -13,6 +13,13 @@ public struct Delivery: Sendable, Hashable, Codable {
     public var calendar: String?
     /// How much one dose is (a medication's reminder): said in every announcement, the amount a log records.
     public var dose: Dose?
+    /// Give the low-stock notice when the stock covers fewer than this many days (nil: ``defaultRefillDays``).
+    public var refillDays: Int?
+
+    /// The days of stock below which the low-stock notice is given, unless a reminder says otherwise.
+    public static let defaultRefillDays = 7
+    /// What `refillDays` may be.
+    public static let refillDayRange = 1...365
 
     public init(repeatPlan: RepeatPlan? = nil, command: [String]? = nil, critical: Bool = false, calendar: String? = nil, dose: Dose? = nil) {
         self.repeatPlan = repeatPlan
@@ -38,10 +45,11 @@ public struct Delivery: Sendable, Hashable, Codable {
         if let calendar, calendar.isEmpty || calendar.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "the calendar's name is empty or holds control characters"
         }
+        if let refillDays, !Self.refillDayRange.contains(refillDays) { return "refill days \(refillDays) is not 1 to 365" }
         return dose?.problem
     }
 
-    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar, doseThousandths, doseUnit }
+    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar, doseThousandths, doseUnit, refillDays }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -56,6 +64,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         case (nil, nil): dose = nil
         default: throw DecodingError.dataCorruptedError(forKey: .doseUnit, in: container, debugDescription: "a dose needs its amount and its unit")
         }
+        refillDays = try container.decodeIfPresent(Int.self, forKey: .refillDays)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -67,6 +76,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         try container.encodeIfPresent(calendar, forKey: .calendar)
         try container.encodeIfPresent(dose?.thousandths, forKey: .doseThousandths)
         try container.encodeIfPresent(dose?.unit, forKey: .doseUnit)
+        try container.encodeIfPresent(refillDays, forKey: .refillDays)
     }
 }
 

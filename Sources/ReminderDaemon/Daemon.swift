@@ -66,6 +66,7 @@ public final class Daemon: Sendable {
     private let fitness: FitnessService
     private let calendars: CalendarService
     private let collection: CollectionService
+    private let medication: MedicationService
     /// The Watch streams (internal: tests wait for a subscriber before they fire).
     let watch = WatchAnnouncer()
 
@@ -81,10 +82,14 @@ public final class Daemon: Sendable {
         let collection = CollectionService(context: context, scheduling: scheduling, habits: habits, home: ports.home, commands: ports.commands)
         self.collection = collection
 
+        let medication = MedicationService(context: context)
+        self.medication = medication
         var router = MethodRouter()
         router.storeFailed = { context.say(.error, "A call failed because the store cannot be used: \($0)") }
         router.succeeded = { method in
             if Self.changingMethods.contains(method) { await collection.publish() }
+            // A log, a deleted one or a changed dose changes how long a medication lasts.
+            if Self.changingMethods.contains(method) { medication.checkLowStock(now: context.clock.now()) }
         }
         reminders.register(in: &router)
         habits.register(in: &router)
@@ -94,6 +99,7 @@ public final class Daemon: Sendable {
             ? (ports.store.path as NSString).deletingLastPathComponent + "/uploads"
             : NSTemporaryDirectory() + "remindd-uploads-" + String(UInt64.random(in: .min ... .max), radix: 16)))
         BackupService(context: context, scheduling: scheduling, habits: habits, uploads: uploads).register(in: &router)
+        medication.register(in: &router)
         let journalAvailable = ports.journalAvailable
         router.on(Reminders.Status.self) { _ in
             let counts = try reminders.counts()
@@ -209,6 +215,7 @@ public final class Daemon: Sendable {
             context.say(.notice, "Notification action \(action) not carried out: \(error.message)")
         }
         await collection.publish()
+        medication.checkLowStock(now: context.clock.now())
     }
 
     /// Checks what start-up and reload check beyond the file's syntax: the `time-zone` exists, the `on-fire`

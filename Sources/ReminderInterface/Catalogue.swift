@@ -47,6 +47,10 @@ public enum Catalogue {
             methods: [Routines.List.self, Routines.Show.self, Routines.Select.self, Routines.Current.self, Routines.Clear.self],
             errors: [RemindErrors.NameTaken.self, RemindErrors.InvalidTime.self, RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),
         InterfaceDescription(
+            name: Medication.interface, idl: text(PackageResources.io_remindd_Medication_varlink),
+            methods: [Medication.StockSet.self, Medication.StockAdd.self, Medication.Stock.self],
+            errors: [RemindErrors.ReminderNotFound.self, RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),
+        InterfaceDescription(
             name: Backup.interface, idl: text(PackageResources.io_remindd_Backup_varlink),
             methods: [Backup.Export.self, Backup.Upload.self, Backup.Import.self, Backup.ImportLoop.self, Backup.ImportCalendar.self],
             errors: [RemindErrors.NameTaken.self, RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self]),

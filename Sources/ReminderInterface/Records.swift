@@ -111,6 +111,8 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     /// How much one dose is, and its unit (nil: no dose given).
     public var dose: Double?
     public var unit: String?
+    /// With a dose: the low-stock notice comes when the stock covers fewer days than this.
+    public var refillDays: Int?
 
     public init(
         id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
@@ -132,6 +134,7 @@ public struct ReminderValue: Codable, Sendable, Hashable {
         urgency = delivery.critical ? "critical" : "normal"
         calendar = delivery.calendar
         (dose, unit) = (delivery.dose.map { Double($0.thousandths) / 1000 }, delivery.dose?.unit)
+        refillDays = delivery.dose.map { _ in delivery.refillDays ?? Delivery.defaultRefillDays }
     }
 }
 
@@ -154,6 +157,9 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
     /// A firing announced again (its repeats and snoozes): how many times, and when last; nil when never.
     public var announcedAgain: Int?
     public var lastAnnouncedUtc: String?
+    /// A log: how much it took, in the unit of the reminder's dose (nil without a dose).
+    public var amount: Double?
+    public var unit: String?
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, kind: String, scheduledUtc: String, handledUtc: String, lateSeconds: Int64, slotsDue: Int,
@@ -183,6 +189,7 @@ extension HistoryEntryValue: JSONValueConvertible {
             "slotsDue": .number(Double(slotsDue)), "replanned": .bool(replanned),
         ]
         if let detail { fields["detail"] = .string(detail) }
+        if let amount, let unit { (fields["amount"], fields["unit"]) = (.number(amount), .string(unit)) }
         return .object(fields)
     }
 }

@@ -34,7 +34,12 @@ enum Samples {
         """#
 
     /// Every method's reply, by qualified name.
+    static let stock = #"{"reminderId": 1, "reminderName": "Vitamin D", "left": 12, "unit": "capsule", "dose": 1, "doses": 12, "through": "2026-12-03", "throughLocal": "2026-12-03T09:00:00+01:00", "days": 11, "outlastsTheRule": false, "refillDays": 7, "short": 0}"#
+
     static let replies: [String: String] = [
+        "io.remindd.Medication.Stock": #"{"stocks": [\#(stock)]}"#,
+        "io.remindd.Medication.StockSet": #"{"stock": \#(stock)}"#,
+        "io.remindd.Medication.StockAdd": #"{"stock": \#(stock)}"#,
         "io.remindd.Reminders.Add": #"{"reminder": \#(reminder)}"#,
         "io.remindd.Reminders.Update": #"{"reminder": \#(reminder)}"#,
         "io.remindd.Reminders.Remove": #"{"reminder": \#(reminder)}"#,

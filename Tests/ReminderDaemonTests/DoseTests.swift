@@ -42,6 +42,8 @@ struct DoseTests {
         _ = try await daemon.call(Reminders.Log.self, .init(reminder: "Metformin", amount: "1"))
         #expect(try await logs(daemon).map(\.amount) == [2, 1])
         #expect(try await logs(daemon).allSatisfy { $0.unit == "tablet" })
+        let history = try await daemon.history(of: "Metformin").filter { $0.detail?.hasPrefix("log ") == true }
+        #expect(history.map(\.amount) == [2, 1] && history.allSatisfy { $0.unit == "tablet" })
     }
 
     @Test func aReminderWithoutADoseHasNoAmountAndRefusesOne() async throws {

@@ -4,7 +4,7 @@ import datetime as dt
 import signal
 import time
 
-from conftest import Journal, SessionBus
+from conftest import Journal, SessionBus, wait_until
 from test_closing_the_loop import MESSAGE_FIRED, MESSAGE_REPEATED, add_soon, sleep_until
 
 
@@ -15,19 +15,23 @@ def start_on_bus(daemon, bus_address):
 
 def test_taken_on_the_notification_logs_stops_repeats_and_closes_it(daemon, session_bus, unique_name):
     """A repeating reminder is shown with Taken / Snooze 10 min / Skip; its repeat replaces the notification
-    (same id, not a second one); choosing Taken logs the intake, ends the repeats and closes it."""
+    (same id, not a second one); choosing Taken logs the intake, ends the repeats and closes it. Its dose is in
+    the notification's body and the journal's fields, and the log records it."""
     start_on_bus(daemon, session_bus.address)
-    reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--repeat", "3s", "--urgency", "critical")
+    reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--repeat", "3s", "--urgency", "critical", "--dose", "2", "--unit", "tablet")
     mine = lambda c: c["call"] == "Notify" and c["summary"].startswith(unique_name)
     first, repeat = session_bus.wait_for(mine, count=2)
     assert first["actions"] == ["taken", "Taken", "snooze", "Snooze 10 min", "skip", "Skip"]
     assert first["app_name"] == "remindd" and first["urgency"] == 2 and first["replaces_id"] == 0
-    assert first["body"].startswith("Daily, ")
+    assert first["body"].startswith("Take 2 tablets. Daily, ")
+    fired = wait_until(lambda: Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED))
+    assert [(e["REMINDER_DOSE"], e["REMINDER_UNIT"]) for e in fired] == [("2", "tablet")], fired
     assert repeat["replaces_id"] == first["id"] and repeat["summary"] == f"{unique_name} (still not taken)"
     session_bus.invoke(first["id"], "taken")
     closed = session_bus.wait_for(lambda c: c["call"] == "CloseNotification" and c["id"] == first["id"])
     logs = daemon.ctl_json("log", "list", "--reminder", unique_name)
     assert len(logs) == 1 and dt.datetime.fromisoformat(logs[0]["takes"]) == instant, logs
+    assert (logs[0]["amount"], logs[0]["unit"]) == (2, "tablet"), logs
     assert len(closed) == 1
     time.sleep(6.5)  # two more repeat intervals
     assert len([c for c in session_bus.calls if mine(c)]) == 2

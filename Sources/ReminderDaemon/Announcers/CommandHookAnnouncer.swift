@@ -37,11 +37,18 @@ public final class CommandHookAnnouncer: Announcer {
     }
 
     public func announce(_ event: DaemonEvent) {
-        guard case .firing(let firing) = event, firing.kind.reachesThePerson else { return }
-        let hooks = [onFire.withLock { $0 }, firing.firing.reminder.delivery.command].compactMap { $0 }
+        let (name, command, variables): (String, [String]?, () -> [(String, String)])
+        switch event {
+        case .firing(let firing) where firing.kind.reachesThePerson:
+            (name, command, variables) = (firing.firing.reminder.name, firing.firing.reminder.delivery.command, { Self.environment(for: firing) })
+        case .lowStock(let notice):
+            (name, command, variables) = (notice.name, notice.command, { Self.environment(for: notice) })
+        default:
+            return
+        }
+        let hooks = [onFire.withLock { $0 }, command].compactMap { $0 }
         guard !hooks.isEmpty else { return }  // most firings: nothing to make an environment for (6% of a burst)
-        let environment = Self.environment(for: firing).map { "\($0.0)=\($0.1)" }
-        let name = firing.firing.reminder.name
+        let environment = variables().map { "\($0.0)=\($0.1)" }
         for hook in hooks {
             let command = UserCommand(
                 arguments: hook, environment: environment, purpose: "hook \(hook[0]) for \(name)", timeLimitMilliseconds: timeLimitMilliseconds)
@@ -49,6 +56,15 @@ public final class CommandHookAnnouncer: Announcer {
                 if let message = self.message(for: outcome, of: command) { self.report(message) }
             }
         }
+    }
+
+    /// The variables a hook gets for a low-stock notice (REMINDER_STATE=low-stock).
+    public static func environment(for notice: LowStockNotice) -> [(String, String)] {
+        [
+            ("REMINDER_ID", String(notice.reminderID)), ("REMINDER_NAME", notice.name), ("REMINDER_STATE", "low-stock"),
+            ("STOCK_LEFT", notice.left.amountText), ("REMINDER_UNIT", notice.left.unit), ("STOCK_DAYS", String(notice.days)),
+            ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_MESSAGE", "Running low: \(notice.name), \(notice.text)"),
+        ]
     }
 
     /// The variables a hook gets for a firing, in this order.

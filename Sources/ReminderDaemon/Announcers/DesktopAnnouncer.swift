@@ -29,6 +29,7 @@ public final class DesktopAnnouncer: Announcer {
     private enum Subject: Hashable {
         case reminder(Int64)
         case restSuggestion(String)
+        case lowStock(Int64)
     }
 
     private struct State {
@@ -79,6 +80,9 @@ public final class DesktopAnnouncer: Announcer {
             } else {
                 close(subject)
             }
+        case .lowStock(let notice):
+            show(.lowStock(notice.reminderID), summary: "Running low: \(notice.name)", body: notice.text.prefix(1).uppercased() + notice.text.dropFirst(),
+                actions: [], critical: false, staying: true)
         case .habit(.restSuggestion(let date)):
             show(.restSuggestion(date.description), summary: "Consider a rest day", body: "6 active days in a row: rest is part of training.",
                 actions: [("rest", "Mark rest day")], critical: false, staying: false)

@@ -18,6 +18,8 @@ public enum MessageID {
     public static let repeated = "9026fcce3c2c43b3b73395c2f9e692b0"
     /// Taken or skipped by the user.
     public static let acknowledged = "928c3235a708446db5a3937c92d50a94"
+    /// A medication's stock runs low.
+    public static let lowStock = "3f0b8e5c7a2d4e61b9c4a7d2e8f15c30"
 }
 
 /// The journal as the ``AnnouncementLedger``: looks firings up by their `REMINDER_RECORD` field.
@@ -89,6 +91,12 @@ public final class JournalAnnouncer: Announcer {
         case .habit(let notice): return entry(for: notice)
         case .daemon(let message):
             return Entry(message: message.text, priority: Journal.Priority(rawValue: message.severity.rawValue) ?? .info, fields: [])
+        case .lowStock(let notice):
+            return Entry(message: "Running low: \(notice.name), \(notice.text); refill within \(notice.refillDays) days", priority: .warning, fields: [
+                ("MESSAGE_ID", MessageID.lowStock), ("REMINDER_ID", String(notice.reminderID)), ("REMINDER_NAME", notice.name),
+                ("STOCK_LEFT", notice.left.amountText), ("REMINDER_UNIT", notice.left.unit), ("STOCK_DAYS", String(notice.days)),
+                ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_REFILL_DAYS", String(notice.refillDays)),
+            ].map(Entry.Field.init))
         }
     }
 

@@ -42,7 +42,7 @@ public final class WatchAnnouncer: Announcer {
         case .occurrence(let occurrence):
             entry = HistoryEntryValue(OutcomeRecord(occurrence))
             entry.kind = occurrence.state.rawValue  // taken is not stored: it follows from the log
-        case .habit, .daemon: return
+        case .habit, .daemon, .lowStock: return
         }
         let reply = Reminders.Watch.Reply(entry: entry)  // its JSON made once for every subscriber
         let dropped = subscribers.withLock { state in
@@ -150,5 +150,6 @@ extension HistoryEntryValue {
             scheduledUtc: scheduled?.description ?? log.utc, handledUtc: log.utc,
             lateSeconds: max(0, (handled?.secondsSinceEpoch ?? 0) - (scheduled?.secondsSinceEpoch ?? Int64.max)), slotsDue: 1,
             detail: "log \(log.id)", replanned: false)
+        (amount, unit) = (log.amount, log.unit)
     }
 }

@@ -14,6 +14,30 @@ public enum DaemonEvent: Sendable, Hashable {
     case habit(HabitNotice)
     /// The daemon's own news: started, reloaded, a store that cannot be written, a skipped file.
     case daemon(DaemonMessage)
+    /// A medication's stock covers fewer days than its refill reminder asks (once, again after a refill).
+    case lowStock(LowStockNotice)
+}
+
+/// A medication running low: what is left, and the last day it covers.
+public struct LowStockNotice: Sendable, Hashable {
+    public var reminderID: Int64
+    public var name: String
+    /// What is left (at least 0), in the dose's unit.
+    public var left: Dose
+    /// The last day the stock covers (the reminder's zone), nil when it covers no dose.
+    public var through: LocalDate?
+    /// Days from today to `through`.
+    public var days: Int
+    /// The reminder's `--refill-days`.
+    public var refillDays: Int
+    /// The reminder's own `--exec` hook, run for the notice too.
+    public var command: [String]?
+
+    /// `12 tablets left: enough through Fri 2026-12-18 (6 days)`.
+    public var text: String {
+        guard let through else { return "\(left.description) left: not enough for the next dose" }
+        return "\(left.description) left: enough through \(through.weekday.displayName) \(through) (\(days) \(days == 1 ? "day" : "days"))"
+    }
 }
 
 /// A handled slot of a reminder.

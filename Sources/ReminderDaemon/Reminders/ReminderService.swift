@@ -28,6 +28,8 @@ struct ReminderService: Sendable {
         /// `2`, `500mg`, `2 tablets` (with `unit` when it has none); "" for no dose.
         var dose: String? = nil
         var unit: String? = nil
+        /// 1-365; 0 for the default.
+        var refillDays: Int? = nil
 
         /// `delivery` with the change applied, or the error of the first bad field.
         func applied(to delivery: Delivery) throws(ServiceError) -> Delivery {
@@ -72,6 +74,12 @@ struct ReminderService: Sendable {
                 do { changed.dose = try Dose(amount: amount, unit: unit ?? (dose == nil ? changed.dose?.unit : nil)) } catch {
                     throw .invalidInput(parameter: dose == nil ? "unit" : "dose", message: error.message)
                 }
+            }
+            if let refillDays {
+                guard refillDays == 0 || Delivery.refillDayRange.contains(refillDays) else {
+                    throw .invalidInput(parameter: "refillDays", message: "invalid refill days \(refillDays): give 1 to 365 days of stock (0: the default, 7)")
+                }
+                changed.refillDays = refillDays == 0 ? nil : refillDays
             }
             return changed
         }

@@ -53,13 +53,17 @@ extension Reminders {
             /// How much one dose is: `2` (with `unit`), `500mg`, `2 tablets`.
             public var dose: String?
             public var unit: String?
+            /// The low-stock notice comes when the stock covers fewer days than this (default 7; 0 with Update: the default).
+            public var refillDays: Int?
 
             public init(
                 name: String, rule: RuleSpec, timeZone: String? = nil, enabled: Bool? = nil, window: String? = nil,
-                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil
+                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
+                refillDays: Int? = nil
             ) {
                 (self.name, self.rule, self.timeZone, self.enabled, self.window) = (name, rule, timeZone, enabled, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
+                self.refillDays = refillDays
             }
         }
         public typealias Reply = ReminderReply
@@ -80,13 +84,17 @@ extension Reminders {
             /// A new dose (`2`, `500mg`; "" for none); a unit alone changes the unit of the dose.
             public var dose: String?
             public var unit: String?
+            /// The low-stock notice comes when the stock covers fewer days than this (default 7; 0 with Update: the default).
+            public var refillDays: Int?
 
             public init(
                 reminder: String, name: String? = nil, rule: RuleSpec? = nil, timeZone: String? = nil, window: String? = nil,
-                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil
+                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
+                refillDays: Int? = nil
             ) {
                 (self.reminder, self.name, self.rule, self.timeZone, self.window) = (reminder, name, rule, timeZone, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
+                self.refillDays = refillDays
             }
         }
         public typealias Reply = ReminderReply

@@ -19,6 +19,7 @@ struct BackupRowCheck {
         "firing": ["lateSeconds": 0...Double(Int64.max), "slotsDue": 1...1_000_000, "replanned": 0...1_000_000, "repeats": 0...1_000, "confirmed": 0...1, "againPending": 0...1_000],
         "outcome": ["confirmed": 0...1],
         "intake": ["amount": 1...Double(Dose.maximumThousandths)],
+        "stockChange": ["amount": 0...Double(Stock.maximumThousandths)],
         "workout": ["minutes": 1...1440, "met": 0.1...50, "kcal": 0...100_000],
         "food": ["kcal": 0...100_000],
         "recovery": ["firstDay": -25_567...2_932_896, "lastDay": -25_567...2_932_896],
@@ -60,6 +61,9 @@ struct BackupRowCheck {
             }
         }
         if table == "reminder" { try checkReminder(row, refuse: refuse) }
+        if table == "stockChange", case .text(let kind)? = row["kind"], StockChangeRecord.Kind(rawValue: kind) == nil {
+            throw refuse("kind", "'\(kind)' is neither set nor added")
+        }
     }
 
     /// A reminder row as `Add` would check it: its name, rule, window and delivery.

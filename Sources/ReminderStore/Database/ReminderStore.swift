@@ -133,6 +133,7 @@ public final class ReminderStore: Sendable {
     public var collection: CollectionStore { CollectionStore(database: self) }
     /// Logged intake.
     public var intake: IntakeStore { IntakeStore(database: self) }
+    public var stock: StockStore { StockStore(database: self) }
     /// Rest days, recovery, habit notices.
     public var habits: HabitsStore { HabitsStore(database: self) }
     /// Workouts, food, the profile.

@@ -10,6 +10,8 @@ extension ReminderStore {
     static let expectedSchema: [String: Set<String>] = [
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery", "origin"],
         "calendarItem": ["path", "etag"],
+        "stockChange": ["id", "reminderId", "at", "kind", "amount"],
+        "stockNotice": ["reminderId", "at"],
         "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt", "amount"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending"],
         "restDay": ["date", "reason", "lightActivities"],
@@ -237,6 +239,21 @@ extension ReminderStore {
             // of a reminder without a dose.
             try db.alter(table: "intake") { t in t.add(column: "amount", .integer) }
         }
+        migrator.registerMigration("v16-stock") { db in
+            // A medication's stock: each count (set) and refill (added), in thousandths of the dose's unit; what is
+            // left follows from them and the logs' amounts. And when the low-stock notice was last given.
+            try db.create(table: "stockChange") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("reminder", onDelete: .cascade).notNull()
+                t.column("at", .integer).notNull()
+                t.column("kind", .text).notNull()  // set, added
+                t.column("amount", .integer).notNull()
+            }
+            try db.create(table: "stockNotice") { t in
+                t.primaryKey("reminderId", .integer).references("reminder", onDelete: .cascade)
+                t.column("at", .integer).notNull()
+            }
+        }
         return migrator
     }
 
@@ -245,9 +262,9 @@ extension ReminderStore {
     /// reminders before what refers to them). The one list of them: `everyTableIsBackedUpOrInternal` (a test)
     /// fails when a migration adds a table that is in neither this list nor ``internalTables``.
     public static let backupTables = [
-        "reminder", "firing", "food", "habitNotice", "intake", "outcome", "profile", "recovery", "restDay", "snooze", "workout",
+        "reminder", "firing", "food", "habitNotice", "intake", "outcome", "profile", "recovery", "restDay", "snooze", "stockChange", "workout",
     ]
 
     /// The tables that describe this store rather than hold the user's data: never backed up or restored.
-    public static let internalTables: Set<String> = ["storeInstance", "collectionItem", "calendarItem"]
+    public static let internalTables: Set<String> = ["storeInstance", "collectionItem", "calendarItem", "stockNotice"]
 }

@@ -1,0 +1,94 @@
+import ArgumentParser
+import ReminderCore
+import ReminderInterface
+import VarlinkProtocol
+
+struct StockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stock",
+        abstract: "A medication's stock: count it, refill it, see when it runs out.",
+        discussion: """
+            Amounts are in the unit of the reminder's dose (remindctl add NAME --dose 2 --unit tablet). Each log \
+            subtracts its amount (a deleted log gives it back); what is left never goes below zero. When what is \
+            left covers fewer days than the reminder's --refill-days (default 7), remindd says so once: in the \
+            journal, as a desktop notification and to the hooks; again after a refill.
+
+            Examples:
+              remindctl stock set Metformin 60
+              remindctl stock add Metformin 60
+              remindctl stock show
+              remindctl stock show Metformin --json
+            """,
+        subcommands: [StockShowCommand.self, StockSetCommand.self, StockAddCommand.self],
+        defaultSubcommand: StockShowCommand.self)
+}
+
+/// `60 tablets: enough through Fri 2026-12-18 (24 days)`.
+private func describe(_ stock: StockValue) -> String {
+    guard let left = stock.left else { return "not counted yet: remindctl stock set \"\(stock.reminderName)\" 30" }
+    let amount = doseText(left, stock.unit) ?? "\(left)"
+    if stock.outlastsTheRule { return "\(amount): more than the reminder's schedule needs" }
+    guard let through = stock.through, let days = stock.days, let date = ISO8601.parseDate(through) else {
+        return "\(amount): not enough for the next dose (\(doseText(stock.dose, stock.unit) ?? ""))"
+    }
+    return "\(amount): enough through \(date.weekday.displayName) \(through) (\(plural(days, "day")))"
+}
+
+struct StockShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show what is left of each medication (or one) and the day it runs out.",
+        discussion: "Examples:\n  remindctl stock show\n  remindctl stock show Metformin --json")
+
+    @Argument(help: "The reminder's id or name (default: every reminder with a dose).", completion: .custom(Completions.reminders)) var reminder: String?
+    @Flag(help: "Print a JSON array of stocks.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let stocks = try connection.call(Medication.Stock.self, .init(reminder: reminder)).stocks
+        if json { return try out.json(stocks) }
+        if stocks.isEmpty { return out.print("No reminder has a dose: add one with remindctl update NAME --dose 2 --unit tablet") }
+        out.table(["REMINDER", "DOSE", "STOCK"], stocks.map { [$0.reminderName, doseText($0.dose, $0.unit) ?? "-", describe($0)] })
+    }
+}
+
+/// `stock set` and `stock add`: a reminder and an amount, sent to one method.
+private protocol StockChanging: ParsableCommand {
+    associatedtype Method: VarlinkMethod where Method.Parameters == StockAmount, Method.Reply == StockReply
+    var reminder: String { get }
+    var amount: String { get }
+    var json: Bool { get }
+    var connection: ConnectionOptions { get }
+    static var verb: String { get }
+}
+
+extension StockChanging {
+    func run() throws {
+        let stock = try connection.call(Method.self, StockAmount(reminder: reminder, amount: amount)).stock
+        if json { return try out.json(stock) }
+        out.print("\(stock.reminderName) \(Self.verb): \(describe(stock))")
+    }
+}
+
+struct StockSetCommand: StockChanging {
+    typealias Method = Medication.StockSet
+    static let verb = "counted"
+    static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Count a medication's stock: this much is left now.", discussion: "Example:\n  remindctl stock set Metformin 60")
+
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
+    @Argument(help: "How much is left, in the unit of its dose (0 for none).") var amount: String
+    @Flag(help: "Print the stock as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+}
+
+struct StockAddCommand: StockChanging {
+    typealias Method = Medication.StockAdd
+    static let verb = "refilled"
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Refill a medication's stock: this much more.", discussion: "Example:\n  remindctl stock add Metformin 60")
+
+    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
+    @Argument(help: "How much was added, in the unit of its dose.") var amount: String
+    @Flag(help: "Print the stock as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+}

@@ -1,0 +1,103 @@
+import ReminderCore
+import ReminderInterface
+import ReminderStore
+
+/// A medication's stock: counts and refills, what is left after the doses logged, how long it lasts, and the
+/// low-stock notice (once when what is left covers fewer days than the reminder's `refillDays`, again only
+/// after a refill). The arithmetic is ``Stock``'s; this service reads and records.
+struct MedicationService: Sendable {
+    let context: DaemonContext
+
+    /// Counts (`set`) or refills (`added`) a reminder's stock.
+    func change(_ kind: StockChangeRecord.Kind, key: String, amount text: String) throws(ServiceError) -> StockValue {
+        let reminder = try storing { () throws(StoreError) in try context.store.reminders.find(key) }
+        let dose = try Self.dose(of: reminder)
+        let amount: Int64
+        if kind == .set, text.first == "0", text.allSatisfy({ $0 == "0" || $0 == "." }) {
+            amount = 0  // counted: none left (a dose is never 0, so Dose does not read it)
+        } else {
+            do { amount = try Dose(amount: text, unit: dose.unit).thousandths } catch {
+                throw .invalidInput(parameter: "amount", message: error.message.replacingOccurrences(of: "dose", with: "amount"))
+            }
+        }
+        let now = context.clock.now()
+        let level = try self.level(of: reminder)
+        if kind == .added, level.left == nil {
+            throw .invalidInput(parameter: "reminder", message: "\(reminder.name)'s stock was never counted: count it first with remindctl stock set \"\(reminder.name)\" \(text)")
+        }
+        guard (level.left ?? 0) + (kind == .added ? amount : 0) <= Stock.maximumThousandths, amount <= Stock.maximumThousandths else {
+            throw .invalidInput(parameter: "amount", message: "a stock holds at most \(Stock.maximumThousandths / 1000) \(dose.unit)")
+        }
+        try storing { () throws(StoreError) in try context.store.stock.record(kind, reminderID: reminder.id!, amount: amount, at: now) }
+        checkLowStock(now: now)
+        return try value(of: reminder, now: now)
+    }
+
+    /// The stock of one reminder, or of every reminder with a dose.
+    func stocks(key: String?) throws(ServiceError) -> [StockValue] {
+        let now = context.clock.now()
+        if let key {
+            return [try value(of: try storing { () throws(StoreError) in try context.store.reminders.find(key) }, now: now)]
+        }
+        let withDose = try storing { () throws(StoreError) in try context.store.reminders.all() }.filter { $0.delivery.dose != nil }
+        return try withDose.map { reminder throws(ServiceError) in try value(of: reminder, now: now) }
+    }
+
+    /// Gives the low-stock notice of each counted reminder that runs low and was not told since its last refill.
+    func checkLowStock(now: Instant) {
+        do {
+            for id in try context.store.stock.counted() {
+                guard let reminder = try context.store.reminders.all(ids: id...id).first, reminder.enabled, let dose = reminder.delivery.dose else { continue }
+                let value = try value(of: reminder, now: now)
+                let refillDays = reminder.delivery.refillDays ?? Delivery.defaultRefillDays
+                guard let left = value.left, let days = value.days ?? (value.doses == 0 ? 0 : nil), days < refillDays, !value.outlastsTheRule else { continue }
+                let state = try context.store.stock.noticeState(reminderID: id)
+                if let noticed = state.noticed, state.lastGrown.map({ $0 <= noticed }) ?? true { continue }
+                try context.store.stock.noticed(reminderID: id, at: now)
+                context.announcer.announce(.lowStock(LowStockNotice(
+                    reminderID: id, name: reminder.name, left: Dose(thousandths: Int64((left * 1000).rounded()), unit: dose.unit),
+                    through: value.through.flatMap(ISO8601.parseDate), days: days, refillDays: refillDays, command: reminder.delivery.command)))
+            }
+        } catch {
+            context.say(.error, "Could not check the medications' stock: \(error)")
+        }
+    }
+
+    private static func dose(of reminder: StoredReminder) throws(ServiceError) -> Dose {
+        guard let dose = reminder.delivery.dose else {
+            throw .invalidInput(parameter: "reminder", message: "\(reminder.name) has no dose to count a stock of: give it one, e.g. remindctl update \"\(reminder.name)\" --dose 1 --unit tablet")
+        }
+        return dose
+    }
+
+    private func level(of reminder: StoredReminder) throws(ServiceError) -> Stock.Level {
+        Stock.level(try storing { () throws(StoreError) in try context.store.stock.changes(reminderID: reminder.id!) })
+    }
+
+    private func value(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> StockValue {
+        let dose = try Self.dose(of: reminder)
+        let level = try self.level(of: reminder)
+        var value = StockValue(
+            reminderId: reminder.id!, reminderName: reminder.name, left: level.left.map { Double($0) / 1000 }, unit: dose.unit,
+            dose: Double(dose.thousandths) / 1000, doses: nil, through: nil, throughLocal: nil, days: nil, outlastsTheRule: false,
+            refillDays: reminder.delivery.refillDays ?? Delivery.defaultRefillDays, short: level.short)
+        guard let left = level.left else { return value }
+        let rule: ReminderRule
+        do { rule = try reminder.rule.makeRule() } catch { return value }  // an unusable rule: the scheduler says why
+        let coverage = Stock.coverage(left: left, dose: dose, rule: rule, zone: try context.zone(named: reminder.timeZone), after: now)
+        value.doses = Int(coverage.doses)
+        value.outlastsTheRule = coverage.outlastsTheRule
+        if let through = coverage.through {
+            (value.through, value.throughLocal, value.days) = (through.localDateTime.date.description, through.localISO8601, coverage.days)
+        }
+        return value
+    }
+}
+
+extension MedicationService {
+    func register(in router: inout MethodRouter) {
+        router.on(Medication.StockSet.self) { p in .init(stock: try change(.set, key: p.reminder, amount: p.amount)) }
+        router.on(Medication.StockAdd.self) { p in .init(stock: try change(.added, key: p.reminder, amount: p.amount)) }
+        router.on(Medication.Stock.self) { p in .init(stocks: try stocks(key: p.reminder)) }
+    }
+}

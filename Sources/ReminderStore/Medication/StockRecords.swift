@@ -1,0 +1,35 @@
+import GRDB
+
+/// A count or a refill of a medication's stock.
+public struct StockChangeRecord: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "stockChange"
+
+    /// What the change says of the stock.
+    public enum Kind: String, Codable, Sendable, DatabaseValueConvertible {
+        /// Counted: `amount` is left.
+        case set
+        /// Refilled: `amount` more.
+        case added
+    }
+
+    public var id: Int64?
+    public var reminderId: Int64
+    /// Epoch seconds.
+    public var at: Int64
+    public var kind: Kind
+    /// Thousandths of the dose's unit.
+    public var amount: Int64
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// When a reminder's low-stock notice was last given (given again only after a refill).
+public struct StockNoticeRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "stockNotice"
+
+    public var reminderId: Int64
+    /// Epoch seconds.
+    public var at: Int64
+}

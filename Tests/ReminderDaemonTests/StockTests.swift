@@ -1,0 +1,116 @@
+import Foundation
+import ReminderCore
+import ReminderDaemonTesting
+import ReminderInterface
+import Testing
+import VarlinkProtocol
+
+@testable import ReminderDaemon
+
+/// A medication's stock: each taken amount subtracted (a deleted log gives it back, never below zero), the day
+/// it runs out from the rule's own occurrences, and the low-stock notice once, again after a refill.
+@Suite("Medication: stock")
+struct StockTests {
+    private func stock(_ daemon: TestDaemon, _ name: String) async throws -> StockValue {
+        try await daemon.call(Medication.Stock.self, .init(reminder: name)).stocks[0]
+    }
+
+    private func lowStockNotices(_ daemon: TestDaemon) -> [LowStockNotice] {
+        daemon.announcer.events.compactMap { if case .lowStock(let notice) = $0 { notice } else { nil } }
+    }
+
+    @Test func eachTakenAmountIsSubtractedADeletedLogGivesItBackAndNothingGoesBelowZero() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin")
+        try await daemon.add("Metformin", ["daily": true, "at": "08:00,20:00"], ["dose": "2", "unit": "tablet"])
+        #expect(try await stock(daemon, "Metformin").left == nil)
+        _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "Metformin", amount: "30"))
+        await daemon.advance(to: instant("2026-12-01T07:00:10Z"))
+        _ = try await daemon.call(Reminders.Done.self, .init(reminder: "Metformin"))
+        let half = try await daemon.call(Reminders.Log.self, .init(reminder: "Metformin", amount: "1")).log
+        #expect(try await stock(daemon, "Metformin").left == 27)
+        _ = try await daemon.call(Reminders.DeleteLog.self, .init(id: half.id))
+        #expect(try await stock(daemon, "Metformin").left == 28)
+        // A refill adds; a count replaces.
+        _ = try await daemon.call(Medication.StockAdd.self, .init(reminder: "Metformin", amount: "0.5"))
+        #expect(try await stock(daemon, "Metformin").left == 28.5)
+        // A count a minute later (a count and a log in the same second: the count comes first).
+        await daemon.advance(by: 60)
+        _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "Metformin", amount: "1"))
+        // A dose logged with less left is recorded, and the stock stays at zero.
+        _ = try await daemon.call(Reminders.Log.self, .init(reminder: "Metformin"))
+        let empty = try await stock(daemon, "Metformin")
+        #expect(empty.left == 0 && empty.short == 1 && empty.doses == 0 && empty.through == nil)
+        let logs = try await daemon.call(Reminders.Logs.self, .init(date: "2026-12-01", reminder: "Metformin")).logs
+        #expect(logs.count == 2)
+    }
+
+    @Test func theRunOutDateCountsTheRulesOwnOccurrencesAcrossADSTChangeAndAMonthEnd() async throws {
+        // 07:00 in Berlin on Thursday 25 March 2027; clocks go forward on Sunday the 28th.
+        let daemon = try await TestDaemon(now: instant("2027-03-25T06:00:00Z"), systemZone: "Europe/Berlin")
+        try await daemon.add("Vitamin D", ["daily": true, "at": "08:00"], ["dose": "1", "unit": "capsule"])
+        try await daemon.add("Iron", ["weekly": "mon,thu", "at": "21:30"], ["dose": "0.5", "unit": "tablet"])
+        let daily = try await daemon.call(Medication.StockSet.self, .init(reminder: "Vitamin D", amount: "10")).stock
+        // Counted another way: the 10 daily doses from today's 08:00 are the 10 days from 25 March on.
+        let days = (0..<10).map { LocalDate(dayNumber: LocalDate(year: 2027, month: 3, day: 25)!.dayNumber + $0) }
+        #expect(daily.through == days.last!.description && daily.through == "2027-04-03")
+        #expect(daily.throughLocal == "2027-04-03T08:00:00+02:00" && daily.days == 9 && daily.doses == 10)
+        // Half a tablet on Mondays and Thursdays: 2.5 tablets are 5 doses, Thu 25, Mon 29, Thu 1, Mon 5, Thu 8.
+        let weekly = try await daemon.call(Medication.StockSet.self, .init(reminder: "Iron", amount: "2.5")).stock
+        #expect(weekly.doses == 5 && weekly.through == "2027-04-08" && weekly.throughLocal == "2027-04-08T21:30:00+02:00")
+    }
+
+    @Test func theLowStockNoticeComesOnceAndAgainOnlyAfterARefill() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin")
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], ["dose": "1", "unit": "tablet", "refillDays": 3, "command": .array(["/bin/true"])])
+        _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "Pills", amount: "4"))
+        #expect(lowStockNotices(daemon).isEmpty)  // 4 doses: through the 4th, 3 days from today
+        for day in 1...3 {
+            await daemon.advance(to: instant("2026-12-0\(day)T07:00:10Z"))
+            _ = try await daemon.call(Reminders.Done.self, .init(reminder: "Pills"))
+        }
+        // After the 2nd's dose, 2 are left: through the 4th, 2 days away, fewer than 3: told then, and not again
+        // on the 3rd.
+        let notices = lowStockNotices(daemon)
+        #expect(notices.count == 1)
+        let notice = try #require(notices.first)
+        #expect(notice.name == "Pills" && notice.left == Dose(thousandths: 2000, unit: "tablet") && notice.through == LocalDate(year: 2026, month: 12, day: 4))
+        #expect(notice.days == 2 && notice.refillDays == 3 && notice.command == ["/bin/true"])
+        let entry = JournalAnnouncer.entry(for: .lowStock(notice))
+        let fields = Dictionary(entry.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        #expect(fields["MESSAGE_ID"] == MessageID.lowStock && fields["STOCK_LEFT"] == "2" && fields["STOCK_THROUGH"] == "2026-12-04")
+        #expect(entry.message == "Running low: Pills, 2 tablets left: enough through Fri 2026-12-04 (2 days); refill within 3 days")
+        let environment = Dictionary(CommandHookAnnouncer.environment(for: notice), uniquingKeysWith: { $1 })
+        #expect(environment["REMINDER_STATE"] == "low-stock" && environment["STOCK_DAYS"] == "2")
+
+        // A refill: enough again; running low again later: told again.
+        _ = try await daemon.call(Medication.StockAdd.self, .init(reminder: "Pills", amount: "3"))
+        #expect(lowStockNotices(daemon).count == 1)
+        for day in 4...5 {
+            await daemon.advance(to: instant("2026-12-0\(day)T07:00:10Z"))
+            _ = try await daemon.call(Reminders.Done.self, .init(reminder: "Pills"))
+        }
+        #expect(lowStockNotices(daemon).count == 2)
+        // Told, then restarted: not told again.
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-12-06T07:00:10Z"))
+        _ = try await daemon.call(Reminders.Done.self, .init(reminder: "Pills"))
+        #expect(lowStockNotices(daemon).count == 2)
+    }
+
+    @Test(arguments: [
+        ("Walk", "30", "Walk has no dose to count a stock of"), ("Pills", "-1", "invalid amount '-1'"), ("Pills", "NaN", "invalid amount 'NaN'"),
+        ("Pills", "1e20", "invalid amount '1e20'"), ("Pills", "2000000", "invalid amount"),
+    ])
+    func aBadCountIsRefusedAndNothingIsRecorded(reminder: String, amount: String, message: String) async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin")
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], ["dose": "1", "unit": "tablet"])
+        try await daemon.add("Walk", ["daily": true, "at": "08:00"])
+        await #expect { try await daemon.call(Medication.StockSet.self, .init(reminder: reminder, amount: amount)) } throws: {
+            ($0 as? VarlinkError)?.string("message")?.contains(message) == true
+        }
+        await #expect { try await daemon.call(Medication.StockAdd.self, .init(reminder: "Pills", amount: "30")) } throws: {
+            ($0 as? VarlinkError)?.string("message")?.contains("Pills's stock was never counted: count it first with remindctl stock set \"Pills\" 30") == true
+        }
+        #expect(try await stock(daemon, "Pills").left == nil)
+    }
+}
