@@ -41,8 +41,8 @@ def test_python_client_getinfo_add_list(daemon, unique_name):
             info = service.GetInfo()
             assert info["product"] == "remindd"
             assert info["interfaces"] == [
-                "org.varlink.service", "io.remindd.Backup", "io.remindd.Fitness", "io.remindd.Habits", "io.remindd.Reminders",
-                "io.remindd.Routines"]
+                "org.varlink.service", "io.remindd.Backup", "io.remindd.Fitness", "io.remindd.Habits", "io.remindd.Medication",
+                "io.remindd.Reminders", "io.remindd.Routines"]
             for interface in info["interfaces"][1:]:
                 description = service.GetInterfaceDescription(interface=interface)["description"]
                 assert f"\ninterface {interface}\n" in description
