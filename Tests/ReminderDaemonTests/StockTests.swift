@@ -82,6 +82,9 @@ struct StockTests {
         let environment = Dictionary(CommandHookAnnouncer.environment(for: notice), uniquingKeysWith: { $1 })
         #expect(environment["REMINDER_STATE"] == "low-stock" && environment["STOCK_DAYS"] == "2")
 
+        // A count of less than was left when told: not told again.
+        _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "Pills", amount: "1"))
+        #expect(lowStockNotices(daemon).count == 1)
         // A refill: enough again; running low again later: told again.
         _ = try await daemon.call(Medication.StockAdd.self, .init(reminder: "Pills", amount: "3"))
         #expect(lowStockNotices(daemon).count == 1)

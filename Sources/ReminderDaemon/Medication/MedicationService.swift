@@ -51,11 +51,11 @@ struct MedicationService: Sendable {
                 let value = try value(of: reminder, now: now)
                 let refillDays = reminder.delivery.refillDays ?? Delivery.defaultRefillDays
                 guard let left = value.left, let days = value.days ?? (value.doses == 0 ? 0 : nil), days < refillDays, !value.outlastsTheRule else { continue }
-                let state = try context.store.stock.noticeState(reminderID: id)
-                if let noticed = state.noticed, state.lastGrown.map({ $0 <= noticed }) ?? true { continue }
-                try context.store.stock.noticed(reminderID: id, at: now)
+                guard try context.store.stock.mayNotice(reminderID: id) else { continue }
+                let thousandths = Int64((left * 1000).rounded())
+                try context.store.stock.noticed(reminderID: id, left: thousandths, at: now)
                 context.announcer.announce(.lowStock(LowStockNotice(
-                    reminderID: id, name: reminder.name, left: Dose(thousandths: Int64((left * 1000).rounded()), unit: dose.unit),
+                    reminderID: id, name: reminder.name, left: Dose(thousandths: thousandths, unit: dose.unit),
                     through: value.through.flatMap(ISO8601.parseDate), days: days, refillDays: refillDays, command: reminder.delivery.command)))
             }
         } catch {

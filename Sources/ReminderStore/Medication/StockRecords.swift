@@ -25,11 +25,16 @@ public struct StockChangeRecord: Codable, Sendable, Hashable, FetchableRecord, M
     }
 }
 
-/// When a reminder's low-stock notice was last given (given again only after a refill).
+/// When a reminder's low-stock notice was last given (given again only once the stock grew: a refill, or a
+/// count of more than was left then).
 public struct StockNoticeRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "stockNotice"
 
     public var reminderId: Int64
     /// Epoch seconds.
     public var at: Int64
+    /// What was left then (thousandths).
+    public var left: Int64
+    /// The last `stockChange` id then.
+    public var lastChangeId: Int64
 }

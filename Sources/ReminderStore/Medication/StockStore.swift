@@ -35,17 +35,22 @@ public struct StockStore: Sendable {
         try database.read { db in try Int64.fetchAll(db, sql: "SELECT DISTINCT reminderId FROM stockChange ORDER BY reminderId") }
     }
 
-    /// When the low-stock notice of a reminder was last given, and when its stock last grew (a count or a refill).
-    public func noticeState(reminderID: Int64) throws(StoreError) -> (noticed: Instant?, lastGrown: Instant?) {
+    /// Whether the low-stock notice of a reminder may be given: never given, or the stock grew since (a refill,
+    /// or a count of more than was left when it was given).
+    public func mayNotice(reminderID: Int64) throws(StoreError) -> Bool {
         try database.read { db in
-            let noticed = try StockNoticeRecord.fetchOne(db, key: reminderID).map { Instant(secondsSinceEpoch: $0.at) }
-            let grown = try Int64.fetchOne(db, sql: "SELECT max(at) FROM stockChange WHERE reminderId = ?", arguments: [reminderID])
-            return (noticed, grown.map(Instant.init(secondsSinceEpoch:)))
+            guard let notice = try StockNoticeRecord.fetchOne(db, key: reminderID) else { return true }
+            return try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM stockChange WHERE reminderId = ? AND id > ? AND (kind = 'added' OR (kind = 'set' AND amount > ?)))
+                """, arguments: [reminderID, notice.lastChangeId, notice.left]) ?? false
         }
     }
 
-    /// Records that the low-stock notice was given.
-    public func noticed(reminderID: Int64, at instant: Instant) throws(StoreError) {
-        try database.write { db in try StockNoticeRecord(reminderId: reminderID, at: instant.secondsSinceEpoch).upsert(db) }
+    /// Records that the low-stock notice was given, with what was left.
+    public func noticed(reminderID: Int64, left: Int64, at instant: Instant) throws(StoreError) {
+        try database.write { db in
+            let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM stockChange WHERE reminderId = ?", arguments: [reminderID]) ?? 0
+            try StockNoticeRecord(reminderId: reminderID, at: instant.secondsSinceEpoch, left: left, lastChangeId: last).upsert(db)
+        }
     }
 }

@@ -11,7 +11,7 @@ extension ReminderStore {
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery", "origin"],
         "calendarItem": ["path", "etag"],
         "stockChange": ["id", "reminderId", "at", "kind", "amount"],
-        "stockNotice": ["reminderId", "at"],
+        "stockNotice": ["reminderId", "at", "left", "lastChangeId"],
         "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt", "amount"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending"],
         "restDay": ["date", "reason", "lightActivities"],
@@ -241,7 +241,8 @@ extension ReminderStore {
         }
         migrator.registerMigration("v16-stock") { db in
             // A medication's stock: each count (set) and refill (added), in thousandths of the dose's unit; what is
-            // left follows from them and the logs' amounts. And when the low-stock notice was last given.
+            // left follows from them and the logs' amounts. And when the low-stock notice was last given, with what
+            // was left then and the last change it saw (the stock grows past that: it may be given again).
             try db.create(table: "stockChange") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.belongsTo("reminder", onDelete: .cascade).notNull()
@@ -252,6 +253,8 @@ extension ReminderStore {
             try db.create(table: "stockNotice") { t in
                 t.primaryKey("reminderId", .integer).references("reminder", onDelete: .cascade)
                 t.column("at", .integer).notNull()
+                t.column("left", .integer).notNull()
+                t.column("lastChangeId", .integer).notNull()
             }
         }
         return migrator
