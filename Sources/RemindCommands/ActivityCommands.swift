@@ -221,7 +221,7 @@ struct NextCommand: ParsableCommand {
             let instant = Output.instant(firing.utc)
             return [
                 out.time(firing.utc) + out.ownZoneNote(local: firing.local, zoneName: nil), instant.map(out.left) ?? "-",
-                named(firing.reminderName, firing.dose, firing.unit) + (firing.snoozed == true ? " (snoozed)" : "") + (firing.calendar.map { " [\($0)]" } ?? ""), firing.slot,
+                nameWithDose(firing.reminderName, firing.dose, firing.unit) + (firing.snoozed == true ? " (snoozed)" : "") + (firing.calendar.map { " [\($0)]" } ?? ""), firing.slot,
             ]
         })
     }

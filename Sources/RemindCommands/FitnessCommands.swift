@@ -232,7 +232,7 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
         out.table(["TIME", "REMINDER", "STATE"], occurrences.map { occurrence in
             let logged = occurrence.loggedUtc.map { " (logged \(out.clock($0)))" } ?? ""
             let state = occurrence.state == "taken-late" ? "taken late" : occurrence.state
-            return [out.clockTime(occurrence.local), named(occurrence.reminderName, occurrence.dose, occurrence.unit), state + (["taken", "taken-late"].contains(occurrence.state) ? logged : "")]
+            return [out.clockTime(occurrence.local), nameWithDose(occurrence.reminderName, occurrence.dose, occurrence.unit), state + (["taken", "taken-late"].contains(occurrence.state) ? logged : "")]
         })
         out.print("")
     }

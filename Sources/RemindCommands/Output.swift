@@ -127,7 +127,7 @@ func zoneReason(_ status: StatusValue) -> String {
 }
 
 /// `Metformin (2 tablets)`: a reminder's name with the dose it asks for, if any.
-func named(_ name: String, _ amount: Double?, _ unit: String?) -> String {
+func nameWithDose(_ name: String, _ amount: Double?, _ unit: String?) -> String {
     doseText(amount, unit).map { "\(name) (\($0))" } ?? name
 }
 

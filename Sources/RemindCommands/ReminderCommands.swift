@@ -152,7 +152,7 @@ struct AddCommand: ParsableCommand {
             dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays)
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
-        out.print("Added reminder \(reply.reminder.id): \(reply.reminder.name), \(reply.reminder.summary)")
+        out.print("Added reminder \(reply.reminder.id): \(nameWithDose(reply.reminder.name, reply.reminder.dose, reply.reminder.unit)), \(reply.reminder.summary)")
         if let next = reply.reminder.next { out.print("Next: \(out.time(next.local))") }
         if let zoneNote { out.print(zoneNote) }
     }
@@ -288,7 +288,7 @@ struct ListCommand: ParsableCommand {
         out.table(
             ["ID", "NAME", "SCHEDULE", "ZONE", "STREAK", "NEXT"],
             reminders.map { r in
-                [String(r.id), named(r.name, r.dose, r.unit) + (r.calendar.map { " [\($0)]" } ?? ""), r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"]
+                [String(r.id), nameWithDose(r.name, r.dose, r.unit) + (r.calendar.map { " [\($0)]" } ?? ""), r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"]
             })
     }
 }
