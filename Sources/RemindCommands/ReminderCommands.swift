@@ -17,6 +17,7 @@ private func describe(_ reminder: ReminderValue, followed: String? = nil) {
         out.print("repeat:    every \(windowText(seconds)) until taken or skipped\(reminder.repeatMax.map { ", at most \($0) times" } ?? "")")
     }
     if let command = reminder.command { out.print("exec:      \(ShellWords.join(command))") }
+    if let command = reminder.escalateCommand { out.print("escalate:  \(ShellWords.join(command)) (when an occurrence is missed)") }
     if reminder.urgency != "normal" { out.print("urgency:   \(reminder.urgency)") }
     if let dose = doseText(reminder.dose, reminder.unit) { out.print("dose:      \(dose)") }
     if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)" + (next.snoozed == true ? " (snoozed)" : "")) }
@@ -37,16 +38,25 @@ struct DeliveryOptions: ParsableArguments {
         valueName: "amount")) var dose: String?
     @Option(help: ArgumentHelp("The dose's unit: tablet, capsule, drop, puff, spray, patch, mg, mcg, g, ml, IU ...", valueName: "unit"),
             completion: .list(Dose.units.map(\.name))) var unit: String?
+    @Option(name: .customLong("escalate-exec"), help: ArgumentHelp(
+        "A command to run, without a shell, when an occurrence is missed (tell a caregiver), quoted as in a shell. \"\" (update): none.",
+        valueName: "command")) var escalateExec: String?
     @Option(help: ArgumentHelp(
         "Say when the stock ('remindctl stock') covers fewer than this many days (1-365; default 7; 0 with update: the default).",
         valueName: "days")) var refillDays: Int?
 
-    var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil && dose == nil && unit == nil && refillDays == nil }
+    var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil && dose == nil && unit == nil && refillDays == nil
+        && escalateExec == nil }
 
     /// The command's words, or nil when --exec was not given ([] for --exec "").
-    func command() throws -> [String]? {
-        guard let exec else { return nil }
-        do { return try ShellWords.split(exec) } catch { throw CLIError("invalid --exec: \(error)") }
+    func command() throws -> [String]? { try Self.words(exec, option: "--exec") }
+
+    /// The escalation command's words, or nil when --escalate-exec was not given ([] for "").
+    func escalateCommand() throws -> [String]? { try Self.words(escalateExec, option: "--escalate-exec") }
+
+    private static func words(_ text: String?, option: String) throws -> [String]? {
+        guard let text else { return nil }
+        do { return try ShellWords.split(text) } catch { throw CLIError("invalid \(option): \(error)") }
     }
 
     /// Refuses what the daemon would refuse, before connecting (the program's path is checked by the daemon,
@@ -71,6 +81,7 @@ struct DeliveryOptions: ParsableArguments {
             throw CLIError("invalid --refill-days \(refillDays): give 1 to 365 days of stock")
         }
         _ = try command()
+        _ = try escalateCommand()
     }
 }
 
@@ -106,6 +117,7 @@ struct AddCommand: ParsableCommand {
               remindctl add Pills --daily --at 08:00 --exec '/usr/bin/notify-send Pills'
               remindctl add Metformin --daily --at 08:00,20:00 --dose 2 --unit tablet
               remindctl add "Vitamin D" --daily --at 09:00 --dose 1000IU
+              remindctl add Insulin --daily --at 08:00 --window 1h --escalate-exec /home/me/bin/tell-carer
             """
     )
 
@@ -149,7 +161,8 @@ struct AddCommand: ParsableCommand {
         let parameters = Reminders.Add.Parameters(
             name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
-            dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays)
+            dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
+            escalateCommand: try delivery.escalateCommand())
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
         out.print("Added reminder \(reply.reminder.id): \(nameWithDose(reply.reminder.name, reply.reminder.dose, reply.reminder.unit)), \(reply.reminder.summary)")
@@ -206,7 +219,8 @@ struct UpdateCommand: ParsableCommand {
             return try daemon.call(Reminders.Update.self, Reminders.Update.Parameters(
                 reminder: reminder, name: name, rule: spec, timeZone: tz, window: window,
                 repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
-                dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays))
+                dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
+                escalateCommand: try delivery.escalateCommand()))
         }
         if json { return try out.json(reply.reminder) }
         describe(reply.reminder)

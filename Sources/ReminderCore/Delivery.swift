@@ -13,6 +13,8 @@ public struct Delivery: Sendable, Hashable, Codable {
     public var calendar: String?
     /// How much one dose is (a medication's reminder): said in every announcement, the amount a log records.
     public var dose: Dose?
+    /// A command run (without a shell) when an occurrence is missed: a caregiver told.
+    public var escalateCommand: [String]?
     /// Give the low-stock notice when the stock covers fewer than this many days (nil: ``defaultRefillDays``).
     public var refillDays: Int?
 
@@ -45,11 +47,14 @@ public struct Delivery: Sendable, Hashable, Codable {
         if let calendar, calendar.isEmpty || calendar.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "the calendar's name is empty or holds control characters"
         }
+        if let escalateCommand, escalateCommand.isEmpty || escalateCommand.contains(where: { $0.isEmpty || $0.contains("\0") }) {
+            return "the escalation command is empty or has an empty or NUL-holding word"
+        }
         if let refillDays, !Self.refillDayRange.contains(refillDays) { return "refill days \(refillDays) is not 1 to 365" }
         return dose?.problem
     }
 
-    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar, doseThousandths, doseUnit, refillDays }
+    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar, doseThousandths, doseUnit, refillDays, escalateCommand }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -65,6 +70,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         default: throw DecodingError.dataCorruptedError(forKey: .doseUnit, in: container, debugDescription: "a dose needs its amount and its unit")
         }
         refillDays = try container.decodeIfPresent(Int.self, forKey: .refillDays)
+        escalateCommand = try container.decodeIfPresent([String].self, forKey: .escalateCommand)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -77,6 +83,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         try container.encodeIfPresent(dose?.thousandths, forKey: .doseThousandths)
         try container.encodeIfPresent(dose?.unit, forKey: .doseUnit)
         try container.encodeIfPresent(refillDays, forKey: .refillDays)
+        try container.encodeIfPresent(escalateCommand, forKey: .escalateCommand)
     }
 }
 

@@ -225,6 +225,9 @@ public final class Daemon: Sendable {
         if let command = configuration.onFire, let problem = HookCommand.problem(command) {
             throw ConfigurationRefused(description: "on-fire: \(problem)")
         }
+        if let command = configuration.onMissed, let problem = HookCommand.problem(command) {
+            throw ConfigurationRefused(description: "on-missed: \(problem)")
+        }
         if let command = configuration.syncCommand, let problem = HookCommand.problem(command) {
             throw ConfigurationRefused(description: "sync-command: \(problem)")
         }

@@ -23,6 +23,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var retentionDays: Int?
     /// A command run at every announcement of every reminder (program and arguments, no shell).
     public var onFire: [String]?
+    /// A command run when an occurrence of any reminder is missed (a caregiver told): program and arguments.
+    public var onMissed: [String]?
     /// Desktop notifications on the session bus (with actions), besides the journal; false: the journal only.
     public var desktopNotifications = true
     /// Read-only calendars (vdir folders: khal's, a subscribed feed synced by vdirsyncer) whose alarms fire,
@@ -47,6 +49,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("morning", "a time in quotes, e.g. \"08:00\""),
         ("retention-days", "a number of days from 90 to 36500, e.g. 365"),
         ("on-fire", "a command as a list of strings, e.g. [\"/usr/bin/notify-send\", \"remindd\"]"),
+        ("on-missed", "a command as a list of strings, e.g. [\"/home/me/bin/tell-carer\"]"),
         ("notifications", "\"desktop\" or \"none\""),
         ("collection", "a vdir folder in quotes, e.g. \"~/.local/share/remindd/collection\""),
         ("sync-command", "a command as a list of strings, e.g. [\"/usr/bin/vdirsyncer\", \"sync\", \"remindd\"]"),
@@ -88,6 +91,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.retentionDays = days
             case ("on-fire", .strings(let command)) where !command.isEmpty:
                 configuration.onFire = command
+            case ("on-missed", .strings(let command)) where !command.isEmpty:
+                configuration.onMissed = command
             case ("collection", .string(let folder)) where folder.hasPrefix("/") || folder.hasPrefix("~/"):
                 configuration.collection = folder
             case ("sync-command", .strings(let command)) where !command.isEmpty:

@@ -113,6 +113,8 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     public var unit: String?
     /// With a dose: the low-stock notice comes when the stock covers fewer days than this.
     public var refillDays: Int?
+    /// A command run when an occurrence is missed (program and arguments).
+    public var escalateCommand: [String]?
 
     public init(
         id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
@@ -135,6 +137,7 @@ public struct ReminderValue: Codable, Sendable, Hashable {
         calendar = delivery.calendar
         (dose, unit) = (delivery.dose.map { Double($0.thousandths) / 1000 }, delivery.dose?.unit)
         refillDays = delivery.dose.map { _ in delivery.refillDays ?? Delivery.defaultRefillDays }
+        escalateCommand = delivery.escalateCommand
     }
 }
 

@@ -171,7 +171,7 @@ struct Remindd: AsyncParsableCommand {
             launcher: TransientUnitLauncher.forUserManager(environment: environment) ?? local, fallback: local,
             output: { line, priority in hookOutput.send(line, priority: priority) })
         let channels = Channels(
-            journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, commands: commands, report: report),
+            journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, onMissed: settings.onMissed, commands: commands, report: report),
             desktop: DesktopChannel(
                 enabled: settings.desktopNotifications, clock: clock, connect: { try await DesktopNotifications.connect(applicationName: "remindd") }, report: report))
         let notifier = Notifier()
@@ -375,10 +375,11 @@ struct Channels: Sendable {
 
     var all: [any Announcer] { [journal, hooks, desktop] }
 
-    /// Applies a reloaded configuration's `log-level`, `on-fire` and `notifications`.
+    /// Applies a reloaded configuration's `log-level`, `on-fire`, `on-missed` and `notifications`.
     func apply(_ configuration: DaemonConfiguration) {
         journal.setLogLevel(configuration.logLevel)
         hooks.setOnFire(configuration.onFire)
+        hooks.setOnMissed(configuration.onMissed)
         desktop.setEnabled(configuration.desktopNotifications)
     }
 }

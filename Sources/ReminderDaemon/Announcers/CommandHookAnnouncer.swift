@@ -4,7 +4,9 @@ import Synchronization
 import SystemdSupport
 
 /// Runs commands when an occurrence is announced (fired, caught up, snoozed, repeated): the config's `on-fire`
-/// and the reminder's own `--exec`. Each runs without a shell, with the reminder in its environment
+/// and the reminder's own `--exec`; when an occurrence is missed: the config's `on-missed` and the reminder's
+/// `--escalate-exec` (a caregiver told; a missed note is recorded and announced once, also when it is decided at
+/// start for a window that closed while the daemon was down); and for a low-stock notice. Each runs without a shell, with the reminder in its environment
 /// (``environment(for:)``), through the daemon's ``CommandQueue`` (a transient unit of the user manager, or a
 /// child; bounded; its output capped in the journal under `remindd-hook`; a time limit). Announcing never
 /// waits for a hook; a failing, hanging or dropped one is reported.
@@ -13,6 +15,7 @@ public final class CommandHookAnnouncer: Announcer {
     public static let timeLimitSeconds: Int32 = 10
 
     private let onFire: Mutex<[String]?>
+    private let onMissed: Mutex<[String]?>
     private let commands: CommandQueue
     private let timeLimitMilliseconds: Int32
     private let report: @Sendable (DaemonMessage) -> Void
@@ -22,10 +25,11 @@ public final class CommandHookAnnouncer: Announcer {
     ///   - commands: what runs them.
     ///   - report: where a hook that fails, hangs or cannot start is reported (the journal).
     public init(
-        onFire: [String]?, commands: CommandQueue, timeLimitMilliseconds: Int32 = CommandHookAnnouncer.timeLimitSeconds * 1000,
+        onFire: [String]?, onMissed: [String]? = nil, commands: CommandQueue, timeLimitMilliseconds: Int32 = CommandHookAnnouncer.timeLimitSeconds * 1000,
         report: @escaping @Sendable (DaemonMessage) -> Void
     ) {
         self.onFire = Mutex(onFire)
+        self.onMissed = Mutex(onMissed)
         self.commands = commands
         self.timeLimitMilliseconds = timeLimitMilliseconds
         self.report = report
@@ -36,17 +40,27 @@ public final class CommandHookAnnouncer: Announcer {
         onFire.withLock { $0 = command }
     }
 
+    /// Applies a reloaded `on-missed`.
+    public func setOnMissed(_ command: [String]?) {
+        onMissed.withLock { $0 = command }
+    }
+
     public func announce(_ event: DaemonEvent) {
-        let (name, command, variables): (String, [String]?, () -> [(String, String)])
+        let (name, configured, command, variables): (String, [String]?, [String]?, () -> [(String, String)])
         switch event {
         case .firing(let firing) where firing.kind.reachesThePerson:
-            (name, command, variables) = (firing.firing.reminder.name, firing.firing.reminder.delivery.command, { Self.environment(for: firing) })
+            let reminder = firing.firing.reminder
+            (name, configured, command, variables) = (reminder.name, onFire.withLock { $0 }, reminder.delivery.command, { Self.environment(for: firing) })
+        case .occurrence(let occurrence) where occurrence.state == .missed:
+            let reminder = occurrence.firing.reminder
+            (name, configured, command, variables) = (
+                reminder.name, onMissed.withLock { $0 }, reminder.delivery.escalateCommand, { Self.environment(for: occurrence) })
         case .lowStock(let notice):
-            (name, command, variables) = (notice.name, notice.command, { Self.environment(for: notice) })
+            (name, configured, command, variables) = (notice.name, onFire.withLock { $0 }, notice.command, { Self.environment(for: notice) })
         default:
             return
         }
-        let hooks = [onFire.withLock { $0 }, command].compactMap { $0 }
+        let hooks = [configured, command].compactMap { $0 }
         guard !hooks.isEmpty else { return }  // most firings: nothing to make an environment for (6% of a burst)
         let environment = variables().map { "\($0.0)=\($0.1)" }
         for hook in hooks {
@@ -56,6 +70,21 @@ public final class CommandHookAnnouncer: Announcer {
                 if let message = self.message(for: outcome, of: command) { self.report(message) }
             }
         }
+    }
+
+    /// The variables an `on-missed` or `--escalate-exec` command gets for a missed occurrence: REMINDER_STATE=missed,
+    /// REMINDER_DECIDED_LATE=1 when it was decided after its window closed (the daemon was not running then).
+    public static func environment(for event: OccurrenceEvent) -> [(String, String)] {
+        let firing = event.firing
+        var variables = [
+            ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name), ("REMINDER_SLOT", firing.slotID),
+            ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_LOCAL", firing.occurrence.localISO8601),
+            ("REMINDER_STATE", "missed"), ("WINDOW_END_UTC", event.windowEnd.description), ("DECIDED_UTC", event.decidedAt.description),
+            ("REMINDER_DECIDED_LATE", event.decidedAt.secondsSinceEpoch > event.windowEnd.secondsSinceEpoch + 60 ? "1" : "0"),
+            ("REMINDER_MESSAGE", "Missed: \(FiringWording.reminder(firing)), nothing logged by \(FiringWording.when(firing.reminder.zone, event.windowEnd))"),
+        ]
+        if event.reannounced { variables.append(("REMINDER_REANNOUNCED", "1")) }
+        return variables + FiringWording.doseFields(firing.reminder.delivery.dose)
     }
 
     /// The variables a hook gets for a low-stock notice (REMINDER_STATE=low-stock).

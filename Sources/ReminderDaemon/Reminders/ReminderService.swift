@@ -30,6 +30,8 @@ struct ReminderService: Sendable {
         var unit: String? = nil
         /// 1-365; 0 for the default.
         var refillDays: Int? = nil
+        /// Program and arguments run when an occurrence is missed; [] for none.
+        var escalateCommand: [String]? = nil
 
         /// `delivery` with the change applied, or the error of the first bad field.
         func applied(to delivery: Delivery) throws(ServiceError) -> Delivery {
@@ -74,6 +76,12 @@ struct ReminderService: Sendable {
                 do { changed.dose = try Dose(amount: amount, unit: unit ?? (dose == nil ? changed.dose?.unit : nil)) } catch {
                     throw .invalidInput(parameter: dose == nil ? "unit" : "dose", message: error.message)
                 }
+            }
+            if let escalateCommand {
+                if let problem = escalateCommand.isEmpty ? nil : HookCommand.problem(escalateCommand) {
+                    throw .invalidInput(parameter: "escalateCommand", message: problem)
+                }
+                changed.escalateCommand = escalateCommand.isEmpty ? nil : escalateCommand
             }
             if let refillDays {
                 guard refillDays == 0 || Delivery.refillDayRange.contains(refillDays) else {

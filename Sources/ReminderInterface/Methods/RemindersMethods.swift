@@ -55,15 +55,17 @@ extension Reminders {
             public var unit: String?
             /// The low-stock notice comes when the stock covers fewer days than this (default 7; 0 with Update: the default).
             public var refillDays: Int?
+            /// A command run when an occurrence is missed (a caregiver told); [] with Update: none.
+            public var escalateCommand: [String]?
 
             public init(
                 name: String, rule: RuleSpec, timeZone: String? = nil, enabled: Bool? = nil, window: String? = nil,
                 repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil
+                refillDays: Int? = nil, escalateCommand: [String]? = nil
             ) {
                 (self.name, self.rule, self.timeZone, self.enabled, self.window) = (name, rule, timeZone, enabled, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
-                self.refillDays = refillDays
+                (self.refillDays, self.escalateCommand) = (refillDays, escalateCommand)
             }
         }
         public typealias Reply = ReminderReply
@@ -86,15 +88,17 @@ extension Reminders {
             public var unit: String?
             /// The low-stock notice comes when the stock covers fewer days than this (default 7; 0 with Update: the default).
             public var refillDays: Int?
+            /// A command run when an occurrence is missed (a caregiver told); [] with Update: none.
+            public var escalateCommand: [String]?
 
             public init(
                 reminder: String, name: String? = nil, rule: RuleSpec? = nil, timeZone: String? = nil, window: String? = nil,
                 repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil
+                refillDays: Int? = nil, escalateCommand: [String]? = nil
             ) {
                 (self.reminder, self.name, self.rule, self.timeZone, self.window) = (reminder, name, rule, timeZone, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
-                self.refillDays = refillDays
+                (self.refillDays, self.escalateCommand) = (refillDays, escalateCommand)
             }
         }
         public typealias Reply = ReminderReply

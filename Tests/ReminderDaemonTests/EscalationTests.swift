@@ -1,0 +1,102 @@
+import Foundation
+import ReminderCore
+import ReminderDaemonTesting
+import ReminderInterface
+import SystemdSupport
+import Testing
+import VarlinkProtocol
+
+@testable import ReminderDaemon
+
+/// A missed dose told to someone else: the config's `on-missed` and the reminder's `--escalate-exec` run once
+/// per missed occurrence (not for one taken or skipped), also when it was decided at start for a window that
+/// closed while the daemon was down, with the reminder, its dose, the scheduled time and the state in the
+/// environment.
+@Suite("Medication: escalation")
+struct EscalationTests {
+    let directory: String
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-escalate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// A script that writes its environment to `$1-$REMINDER_ID-$SCHEDULED_UTC-PID.env` (one file per run).
+    private func writer() throws -> String {
+        let path = directory + "/writer.sh"
+        try "#!/bin/sh\nf=\"$1-$REMINDER_ID-$SCHEDULED_UTC-$$.env\"\nenv > \"$f.tmp\"; mv \"$f.tmp\" \"$f\"\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return path
+    }
+
+    /// The environments the commands wrote, by file name: once `count` files are there (at most 10 s), and a
+    /// moment more for any run too many.
+    private func written(count: Int) async throws -> [String: [String: String]] {
+        func read() throws -> [String: [String: String]] {
+            var found: [String: [String: String]] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasSuffix(".env") {
+                let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+                found[name] = Dictionary(text.split(separator: "\n").compactMap { line in
+                    line.firstIndex(of: "=").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) }
+                }, uniquingKeysWith: { $1 })
+            }
+            return found
+        }
+        for _ in 0..<200 where try read().count < count { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .milliseconds(300))
+        return try read()
+    }
+
+    @Test func aMissedDoseRunsOnMissedAndTheRemindersEscalationOnceAndATakenOneRunsNothing() async throws {
+        let script = try writer()
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin")
+        let pills = try await daemon.add("Pills", ["daily": true, "at": "08:00,20:00"], [
+            "window": "1h", "dose": "2", "unit": "tablet", "escalateCommand": .array([.string(script), .string(directory + "/own")]),
+        ])
+        #expect(pills.escalateCommand == [script, directory + "/own"])
+        let commands = CommandQueue(launcher: ChildProcessLauncher(), maximumRunning: 4, maximumWaiting: 100, output: { _, _ in })
+        let hooks = CommandHookAnnouncer(onFire: nil, onMissed: [script, directory + "/config"], commands: commands, report: { _ in })
+        func runHooks() { for event in daemon.announcer.events { hooks.announce(event) } }
+
+        // Tuesday: 08:00 missed (its window closed at 09:00); 20:00 taken.
+        await daemon.advance(to: instant("2026-12-01T08:00:30Z"))
+        await daemon.advance(to: instant("2026-12-01T19:00:10Z"))
+        _ = try await daemon.call(Reminders.Done.self, .init(reminder: "Pills"))
+        await daemon.advance(to: instant("2026-12-02T06:30:00Z"))
+        // Wednesday: down from 07:30 to 10:00 local, across the 08:00 dose and its window: decided at start.
+        daemon.clock.set(instant("2026-12-02T09:00:00Z"))
+        try await daemon.restart()
+        try await daemon.restart()  // and again: not decided twice
+        await daemon.advance(to: instant("2026-12-02T09:30:00Z"))
+
+        let missed = daemon.announcer.occurrences.filter { $0.state == .missed }
+        #expect(missed.map(\.firing.occurrence.instant) == [instant("2026-12-01T07:00:00Z"), instant("2026-12-02T07:00:00Z")])
+        runHooks()
+        let written = try await written(count: 2 * missed.count)
+        // Each missed occurrence: the config's command and the reminder's, once each; nothing for the taken one.
+        let runs = Dictionary(grouping: written.keys) { String($0[..<$0.lastIndex(of: "-")!]) }.mapValues(\.count)
+        let expected = missed.flatMap { event in ["config", "own"].map { "\($0)-\(pills.id)-\(event.firing.occurrence.instant)" } }
+        #expect(runs == Dictionary(uniqueKeysWithValues: expected.map { ($0, 1) }))
+        for (index, event) in missed.enumerated() {
+            let prefix = "own-\(pills.id)-\(event.firing.occurrence.instant)-"
+            let env = try #require(written.first { $0.key.hasPrefix(prefix) }?.value)
+            #expect(env["REMINDER_STATE"] == "missed" && env["REMINDER_NAME"] == "Pills" && env["REMINDER_SLOT"] == event.firing.slotID)
+            #expect(env["REMINDER_DOSE"] == "2" && env["REMINDER_UNIT"] == "tablet")
+            #expect(env["WINDOW_END_UTC"] == event.windowEnd.description)
+            #expect(env["REMINDER_DECIDED_LATE"] == (index == 0 ? "0" : "1"))  // Wednesday's was decided at start
+            #expect(env["REMINDER_MESSAGE"]?.hasPrefix("Missed: Pills, 2 tablets (daily, ") == true)
+        }
+        commands.stopAll()
+    }
+
+    @Test func aBadEscalationCommandIsRefusedWithWhatToWrite() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"))
+        await #expect { try await daemon.add("Pills", ["daily": true, "at": "08:00"], ["escalateCommand": .array(["mail-carer"])]) } throws: {
+            ($0 as? VarlinkError)?.string("message")?.contains("not an absolute path") == true
+        }
+        #expect(try await daemon.call(Reminders.List.self, .init()).reminders.allSatisfy { $0.name != "Pills" })
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("on-missed = \"/bin/mail\"\n", file: "config.toml") }
+        #expect(try DaemonConfiguration.parse("on-missed = [\"/bin/true\", \"x\"]\n", file: "config.toml").onMissed == ["/bin/true", "x"])
+    }
+}
