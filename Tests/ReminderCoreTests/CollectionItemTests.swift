@@ -7,7 +7,8 @@ import Testing
 struct CollectionItemTests {
     static let pills = CollectionItem.Reminder(
         uid: "0f3c9a52-remindd", name: "Vitamin D, 1 tablet", rule: RuleSpec(daily: true, at: "08:00,20:00"), timeZone: "Europe/Berlin",
-        enabled: true, windowSeconds: 7200, repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: 3), critical: true)
+        enabled: true, windowSeconds: 7200, repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: 3), critical: true,
+        dose: Dose(thousandths: 1000, unit: "tablet"))
 
     private func text(_ reminder: CollectionItem.Reminder = pills, previous: String? = nil, at: String = "2026-11-24T10:00:00Z") throws -> String {
         CollectionItem.text(reminder, rule: try reminder.rule.makeRule(), zone: try zone("Europe/Berlin"), modifiedAt: instant(at), previous: previous)
@@ -24,6 +25,7 @@ struct CollectionItemTests {
         #expect(written.contains("RRULE:FREQ=DAILY\r\n"))
         #expect(written.contains("TRIGGER:PT0S\r\n") && written.contains("TRIGGER:PT12H\r\n"))
         #expect(written.contains("LAST-MODIFIED:20261124T100000Z\r\n"))
+        #expect(written.contains("X-REMINDD-DOSE:1 tablet\r\n"))
         // Written again unchanged: the same text (so the file is not rewritten).
         #expect(try text(previous: written) == written)
         let disabled = CollectionItem.Reminder(uid: "x", name: "Stretch", rule: RuleSpec(weekly: "mon,thu", at: "18:30"), timeZone: nil, enabled: false)
@@ -62,8 +64,13 @@ struct CollectionItemTests {
     }
 
     @Test func logsAndSkipsReadBackAsWritten() throws {
-        let taken = CollectionItem.Record(uid: "log-1", kind: .taken, reminder: "0f3c9a52-remindd", at: instant("2026-11-24T07:58:00Z"), timeZone: "Europe/Berlin")
+        var taken = CollectionItem.Record(uid: "log-1", kind: .taken, reminder: "0f3c9a52-remindd", at: instant("2026-11-24T07:58:00Z"), timeZone: "Europe/Berlin")
         #expect(try CollectionItem.read(CollectionItem.text(taken, reminderName: "Vitamin D"), file: "l.ics") == .record(taken))
+        taken.amount = 500  // half a tablet
+        #expect(CollectionItem.text(taken, reminderName: "Vitamin D").contains("X-REMINDD-AMOUNT:0.5\r\n"))
+        #expect(try CollectionItem.read(CollectionItem.text(taken, reminderName: "Vitamin D"), file: "l.ics") == .record(taken))
+        let hostile = CollectionItem.text(taken, reminderName: "Vitamin D").replacingOccurrences(of: "X-REMINDD-AMOUNT:0.5", with: "X-REMINDD-AMOUNT:1e20")
+        #expect(throws: FileLineError.self) { try CollectionItem.read(hostile, file: "l.ics") }
         let skipped = CollectionItem.Record(
             uid: "skip-1", kind: .skipped, reminder: "0f3c9a52-remindd", at: instant("2026-11-24T06:00:00Z"), timeZone: "UTC",
             occurrence: instant("2026-11-24T07:00:00Z"), reason: "fasting; blood test, 9:00")
@@ -82,6 +89,7 @@ struct CollectionItemTests {
             ("X-REMINDD-REPEAT:600,3", "X-REMINDD-REPEAT:600,1000", "X-REMINDD-REPEAT"),
             ("SUMMARY:Vitamin D\\, 1 tablet", "SUMMARY:12345", "SUMMARY"),
             ("X-REMINDD-TZ:Europe/Berlin", "X-REMINDD-TZ:../../etc/passwd", "X-REMINDD-TZ"),
+            ("X-REMINDD-DOSE:1 tablet", "X-REMINDD-DOSE:-1 tablet", "X-REMINDD-DOSE"), ("X-REMINDD-DOSE:1 tablet", "X-REMINDD-DOSE:2 furlongs", "X-REMINDD-DOSE"),
         ]
         for (from, to, named) in cases {
             let bad = good.replacingOccurrences(of: from, with: to)

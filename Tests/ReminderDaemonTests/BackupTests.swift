@@ -21,13 +21,17 @@ struct BackupTests {
     /// snooze, rest days, workouts, food, a weight.
     func lived(now start: Instant) async throws -> TestDaemon {
         let daemon = try await TestDaemon(now: start)
-        try await daemon.add("Pills", ["preset": "Twice a Day", "start": "08:00"], timeZone: "Europe/Berlin", ["window": "2h", "repeat": "10m", "repeatMax": 3])
+        try await daemon.add("Pills", ["preset": "Twice a Day", "start": "08:00"], timeZone: "Europe/Berlin", [
+            "window": "2h", "repeat": "10m", "repeatMax": 3, "dose": "1", "unit": "tablet", "refillDays": 5, "escalateCommand": .array(["/bin/true"]),
+        ])
         try await daemon.add("Rent", ["monthlyOn": "last-fri", "at": "10:00"], timeZone: "America/New_York")
         try await daemon.add("Vitamin D", ["weekly": "sun", "at": "09:00"], timeZone: nil)
         try await daemon.add("Stretch", ["every": "3d", "at": "18:00", "start": "2026-03-01"], timeZone: "Asia/Tokyo")
+        try await daemon.call("StockSet", ["reminder": "Pills", "amount": "30"])
         for day in 0..<20 {
             await daemon.advance(to: start.adding(seconds: Int64(day) * 86400 + 7 * 3600 + 30 * 60))
-            if day % 4 != 3 { try await daemon.call("Log", ["reminder": "Pills"]) }
+            if day % 4 != 3 { try await daemon.call("Log", ["reminder": "Pills"].merging(day % 5 == 1 ? ["amount": "0.5"] : [:]) { $1 }) }
+            if day == 10 { try await daemon.call("StockAdd", ["reminder": "Pills", "amount": "20"]) }
             if day % 6 == 0 { try await daemon.call("WorkoutAdd", ["exercise": "running", "minutes": 30, "intensity": "moderate"]) }
             try await daemon.call("FoodAdd", ["name": "Oatmeal, \"large\"", "kcal": 350])
         }
@@ -44,6 +48,7 @@ struct BackupTests {
         for (name, parameters) in [
             ("Next", ["count": 20]), ("List", [:]), ("Occurrences", [:]), ("History", ["since": "2026-01-01"]), ("Streak", [:]),
             ("Calendar", [:]), ("Achievements", [:]), ("RestList", [:]), ("FreezeHistory", [:]), ("Day", [:]), ("ProfileGet", [:]),
+            ("Stock", [:]), ("Logs", ["date": "2026-03-05"]),
         ] as [(String, [String: JSONValue])] {
             found[name] = try await daemon.call(name, parameters, as: JSONValue.self)
         }

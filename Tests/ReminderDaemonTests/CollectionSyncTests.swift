@@ -110,6 +110,20 @@ struct CollectionSyncTests {
         #expect(!devices.desktop.announcer.occurrences.contains { $0.state == .missed })
     }
 
+    @Test func aDoseAndTheAmountEachLogTookReachTheOtherDeviceButNeverItsEscalationCommand() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Metformin", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", [
+            "dose": "2", "unit": "tablet", "escalateCommand": .array(["/bin/true"]),
+        ])
+        try await devices.sync()
+        let there = try await devices.desktop.call(Reminders.Get.self, .init(reminder: "Metformin")).reminder
+        #expect(there.dose == 2 && there.unit == "tablet" && there.escalateCommand == nil)
+        _ = try await devices.laptop.call(Reminders.Log.self, .init(reminder: "Metformin", amount: "1"))
+        try await devices.sync()
+        let logs = try await devices.desktop.call(Reminders.Logs.self, .init(date: "2026-12-01", reminder: "Metformin")).logs
+        #expect(logs.map(\.amount) == [1] && logs.map(\.unit) == ["tablet"])
+    }
+
     @Test func skippedOnTheDesktopIsSkippedOnTheLaptop() async throws {
         let devices = try await Devices(now: "2026-12-01T06:00:00Z")
         try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin")

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// - A reminder is one VTODO, its file named by its UID: what any client shows (SUMMARY, DTSTART, DUE, RRULE,
 ///   RDATE, EXDATE, a VALARM at its time) and, for other remindd devices, what remindd itself needs in `X-REMINDD-`
-///   properties (the rule as `add` took it, zone, window, repeats, urgency, enabled). Rewritten in place, it keeps
+///   properties (the rule as `add` took it, zone, window, repeats, urgency, enabled, dose; a log's amount). Rewritten in place, it keeps
 ///   every property and component remindd does not own (another client's categories, its own alarms, overrides).
 ///   A reminder's command (`--exec`) is never written: a synced file must not make another machine run a program.
 /// - Each log and each skip is an item of its own, a VJOURNAL related to its reminder (`RELATED-TO`): a dose
@@ -27,13 +27,15 @@ public enum CollectionItem {
         public var critical: Bool
         /// When it was added (CREATED): occurrences before it are not the reminder's, on any device.
         public var created: Instant?
+        /// How much one dose is (X-REMINDD-DOSE).
+        public var dose: Dose?
 
         public init(
             uid: String, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, repeatPlan: RepeatPlan? = nil,
-            critical: Bool = false, created: Instant? = nil
+            critical: Bool = false, created: Instant? = nil, dose: Dose? = nil
         ) {
             (self.uid, self.name, self.rule, self.timeZone, self.enabled) = (uid, name, rule, timeZone, enabled)
-            (self.windowSeconds, self.repeatPlan, self.critical, self.created) = (windowSeconds, repeatPlan, critical, created)
+            (self.windowSeconds, self.repeatPlan, self.critical, self.created, self.dose) = (windowSeconds, repeatPlan, critical, created, dose)
         }
     }
 
@@ -55,6 +57,8 @@ public enum CollectionItem {
         public var occurrence: Instant?
         /// Skipped: the user's reason.
         public var reason: String?
+        /// Taken: how much, in thousandths of the reminder's dose unit (X-REMINDD-AMOUNT, as a decimal).
+        public var amount: Int64?
 
         public init(uid: String, kind: Kind, reminder: String, at: Instant, timeZone: String, occurrence: Instant? = nil, reason: String? = nil) {
             (self.uid, self.kind, self.reminder, self.at, self.timeZone, self.occurrence, self.reason) = (uid, kind, reminder, at, timeZone, occurrence, reason)
@@ -110,6 +114,7 @@ public enum CollectionItem {
         if let window = reminder.windowSeconds { settings.append("X-REMINDD-WINDOW:\(window)") }
         if let plan = reminder.repeatPlan { settings.append("X-REMINDD-REPEAT:\(plan.intervalSeconds)" + (plan.maximum.map { ",\($0)" } ?? "")) }
         if reminder.critical { settings.append("X-REMINDD-URGENCY:CRITICAL") }
+        if let dose = reminder.dose { settings.append("X-REMINDD-DOSE:\(dose.amountText) \(dose.unit)") }
         // A task has one schedule: the first time of day's. The day's other times (same days) are alarms after it.
         var triggers = [trigger]
         let starts = events.filter { $0.hasPrefix("DTSTART") }.compactMap { line in ICalendarTime.dateTime(String(line.split(separator: ":").last ?? "")) }
@@ -134,6 +139,7 @@ public enum CollectionItem {
                      "X-REMINDD-TZ:" + record.timeZone]
         if let occurrence = record.occurrence { lines.append("X-REMINDD-OCCURRENCE:" + ICalendar.utc(occurrence)) }
         if let reason = record.reason { lines.append("DESCRIPTION:" + ICalendar.text(reason)) }
+        if let amount = record.amount { lines.append("X-REMINDD-AMOUNT:" + Dose.text(thousandths: amount)) }
         lines += ["END:VJOURNAL", "END:VCALENDAR"]
         return lines.map(ICalendar.fold).joined(separator: "\r\n") + "\r\n"
     }
@@ -309,6 +315,9 @@ public enum CollectionItem {
             reminder.repeatPlan = RepeatPlan(intervalSeconds: seconds, maximum: parts.count == 2 ? Int(parts[1]) : nil)
         }
         reminder.critical = item.first("X-REMINDD-URGENCY")?.value.uppercased() == "CRITICAL"
+        if let dose = item.first("X-REMINDD-DOSE") {
+            do { reminder.dose = try Dose(amount: dose.value, unit: nil) } catch { throw fail(dose.line, "X-REMINDD-DOSE: \(error.message)") }
+        }
         if let created = item.first("CREATED") {
             let value = created.value.uppercased()
             guard value.hasSuffix("Z"), let local = ICalendarTime.dateTime(String(value.dropLast())) else {
@@ -337,6 +346,11 @@ public enum CollectionItem {
         let zone = item.first("X-REMINDD-TZ")?.value ?? "UTC"
         guard !zone.isEmpty, zone.count <= 100, !zone.contains("..") else { throw fail(item.line, "X-REMINDD-TZ is not a zone name") }
         let reason = item.first("DESCRIPTION").map { String($0.text.prefix(500)) }
-        return Record(uid: uid, kind: kind, reminder: reminder, at: at, timeZone: zone, occurrence: try instant("X-REMINDD-OCCURRENCE"), reason: reason)
+        var record = Record(uid: uid, kind: kind, reminder: reminder, at: at, timeZone: zone, occurrence: try instant("X-REMINDD-OCCURRENCE"), reason: reason)
+        if let amount = item.first("X-REMINDD-AMOUNT") {
+            guard let thousandths = Dose.thousandths(amount.value) else { throw fail(amount.line, "X-REMINDD-AMOUNT is not an amount such as 2 or 0.5") }
+            record.amount = thousandths
+        }
+        return record
     }
 }

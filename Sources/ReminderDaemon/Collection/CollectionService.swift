@@ -88,7 +88,7 @@ actor CollectionService {
             let fields = CollectionItem.Reminder(
                 uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
                 windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical,
-                created: Instant(secondsSinceEpoch: reminder.createdAt))
+                created: Instant(secondsSinceEpoch: reminder.createdAt), dose: reminder.delivery.dose)
             let rule: ReminderRule
             let zone: TimeZoneRules
             do {
@@ -110,9 +110,10 @@ actor CollectionService {
         }
         for log in rows.logs where byRow[.taken]?[log.id!] == nil {
             guard let reminder = reminderUIDs[log.reminderId] else { continue }  // a calendar's alarm: not published
-            let record = CollectionItem.Record(
+            var record = CollectionItem.Record(
                 uid: UUID().uuidString.lowercased() + "@remindd", kind: .taken, reminder: reminder.uid, at: Instant(secondsSinceEpoch: log.at),
                 timeZone: log.timeZone, occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)))
+            record.amount = log.amount
             changed += write(vdir, CollectionItemRecord(
                 fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .taken, localId: log.id,
                 etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: log.at))

@@ -70,7 +70,7 @@ public struct CollectionStore: Sendable {
             }
             updated.name = try Self.freeName(reminder.name, for: updated.id, db)
             (updated.rule, updated.timeZone, updated.enabled, updated.windowSeconds) = (reminder.rule, reminder.timeZone, reminder.enabled, reminder.windowSeconds)
-            (updated.delivery.repeatPlan, updated.delivery.critical) = (reminder.repeatPlan, reminder.critical)
+            (updated.delivery.repeatPlan, updated.delivery.critical, updated.delivery.dose) = (reminder.repeatPlan, reminder.critical, reminder.dose)
             try updated.save(db)
             var saved = item
             saved.localId = updated.id
@@ -92,6 +92,7 @@ public struct CollectionStore: Sendable {
             case .taken:
                 var log = IntakeRecord(id: nil, reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone)
                 log.forScheduledAt = record.occurrence?.secondsSinceEpoch
+                log.amount = record.amount
                 try log.insert(db)
                 saved.localId = log.id
             case .skipped:
