@@ -40,6 +40,12 @@ struct StockTests {
         _ = try await daemon.call(Reminders.Log.self, .init(reminder: "Metformin"))
         let empty = try await stock(daemon, "Metformin")
         #expect(empty.left == 0 && empty.short == 1 && empty.doses == 0 && empty.through == nil)
+        // Said once in the journal, with what to do; the low-stock notice comes as well (nothing is left).
+        let said = daemon.announcer.messages.filter { $0.contains("a dose was logged with less left than it took") }
+        #expect(said == ["Metformin: a dose was logged with less left than it took, so the stock is at 0: count it again with remindctl stock set \"Metformin\" N"])
+        #expect(daemon.announcer.events.contains { if case .lowStock = $0 { true } else { false } })
+        _ = try await daemon.call(Reminders.Update.self, .init(reminder: "Metformin", window: "2h"))  // another change: not said again
+        #expect(daemon.announcer.messages.filter { $0.contains("less left than it took") }.count == 1)
         let logs = try await daemon.call(Reminders.Logs.self, .init(date: "2026-12-01", reminder: "Metformin")).logs
         #expect(logs.count == 2)
     }

@@ -21,6 +21,8 @@ public enum Stock {
         /// What is left, in thousandths of the unit; nil when the stock was never set.
         public var left: Int64?
         public var short: Int
+        /// When the last of those was taken.
+        public var lastShort: Instant?
     }
 
     public static func level(_ changes: [(at: Instant, change: Change)]) -> Level {
@@ -32,14 +34,14 @@ public enum Stock {
             }
         }
         let sorted = changes.enumerated().sorted { ($0.element.at, order($0.element.change), $0.offset) < ($1.element.at, order($1.element.change), $1.offset) }
-        var level = Level(left: nil, short: 0)
-        for (_, (_, change)) in sorted {
+        var level = Level(left: nil, short: 0, lastShort: nil)
+        for (_, (at, change)) in sorted {
             switch change {
             case .set(let amount): level.left = amount
             case .added(let amount): level.left = (level.left ?? 0) + amount
             case .taken(let amount):
                 guard let left = level.left else { continue }  // taken before anything was counted
-                if left < amount { level.short += 1 }
+                if left < amount { (level.short, level.lastShort) = (level.short + 1, at) }
                 level.left = max(0, left - amount)
             }
         }

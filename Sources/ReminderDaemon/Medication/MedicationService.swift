@@ -49,6 +49,9 @@ struct MedicationService: Sendable {
             for id in try context.store.stock.counted() {
                 guard let reminder = try context.store.reminders.all(ids: id...id).first, reminder.enabled, let dose = reminder.delivery.dose else { continue }
                 let value = try value(of: reminder, now: now)
+                if let short = try level(of: reminder).lastShort, try context.store.stock.shortReported(reminderID: id, through: short) {
+                    context.say(.warning, "\(reminder.name): a dose was logged with less left than it took, so the stock is at 0: count it again with remindctl stock set \"\(reminder.name)\" N")
+                }
                 let refillDays = reminder.delivery.refillDays ?? Delivery.defaultRefillDays
                 guard let left = value.left, let days = value.days ?? (value.doses == 0 ? 0 : nil), days < refillDays, !value.outlastsTheRule else { continue }
                 guard try context.store.stock.mayNotice(reminderID: id) else { continue }

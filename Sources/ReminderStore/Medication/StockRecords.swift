@@ -33,8 +33,11 @@ public struct StockNoticeRecord: Codable, Sendable, Hashable, FetchableRecord, P
     public var reminderId: Int64
     /// Epoch seconds.
     public var at: Int64
-    /// What was left then (thousandths).
+    /// What was left then (thousandths); -1 with `lastChangeId` -1: no notice was given (the row keeps only
+    /// `shortReportedAt`), so any count or refill lets it be given.
     public var left: Int64
     /// The last `stockChange` id then.
     public var lastChangeId: Int64
+    /// When the last dose logged with too little left was taken that was said (epoch seconds).
+    public var shortReportedAt: Int64? = nil
 }

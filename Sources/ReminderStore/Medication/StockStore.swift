@@ -50,7 +50,23 @@ public struct StockStore: Sendable {
     public func noticed(reminderID: Int64, left: Int64, at instant: Instant) throws(StoreError) {
         try database.write { db in
             let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM stockChange WHERE reminderId = ?", arguments: [reminderID]) ?? 0
-            try StockNoticeRecord(reminderId: reminderID, at: instant.secondsSinceEpoch, left: left, lastChangeId: last).upsert(db)
+            var notice = try StockNoticeRecord.fetchOne(db, key: reminderID)
+                ?? StockNoticeRecord(reminderId: reminderID, at: instant.secondsSinceEpoch, left: left, lastChangeId: last)
+            (notice.at, notice.left, notice.lastChangeId) = (instant.secondsSinceEpoch, left, last)
+            try notice.upsert(db)
+        }
+    }
+
+    /// Records that the doses logged with too little left, through the one taken at `instant`, were said;
+    /// - Returns: false when that one was said already.
+    public func shortReported(reminderID: Int64, through instant: Instant) throws(StoreError) -> Bool {
+        try database.write { db in
+            var notice = try StockNoticeRecord.fetchOne(db, key: reminderID)
+                ?? StockNoticeRecord(reminderId: reminderID, at: instant.secondsSinceEpoch, left: -1, lastChangeId: -1)  // no notice given
+            guard (notice.shortReportedAt ?? .min) < instant.secondsSinceEpoch else { return false }
+            notice.shortReportedAt = instant.secondsSinceEpoch
+            try notice.upsert(db)
+            return true
         }
     }
 }

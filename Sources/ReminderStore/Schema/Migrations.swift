@@ -11,7 +11,7 @@ extension ReminderStore {
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery", "origin"],
         "calendarItem": ["path", "etag"],
         "stockChange": ["id", "reminderId", "at", "kind", "amount"],
-        "stockNotice": ["reminderId", "at", "left", "lastChangeId"],
+        "stockNotice": ["reminderId", "at", "left", "lastChangeId", "shortReportedAt"],
         "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt", "amount"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending"],
         "restDay": ["date", "reason", "lightActivities"],
@@ -256,6 +256,10 @@ extension ReminderStore {
                 t.column("left", .integer).notNull()
                 t.column("lastChangeId", .integer).notNull()
             }
+        }
+        migrator.registerMigration("v17-stock-short-reported") { db in
+            // The last dose logged with less left than it took that was said in the journal (each is said once).
+            try db.alter(table: "stockNotice") { t in t.add(column: "shortReportedAt", .integer) }
         }
         return migrator
     }
