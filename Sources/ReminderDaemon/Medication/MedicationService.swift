@@ -43,23 +43,25 @@ struct MedicationService: Sendable {
         return try withDose.map { reminder throws(ServiceError) in try value(of: reminder, now: now) }
     }
 
-    /// Gives the low-stock notice of each counted reminder that runs low and was not told since its last refill.
+    /// Gives the low-stock notice of each counted reminder that runs low and was not told since its last refill,
+    /// and says a dose logged with less left than it took.
     func checkLowStock(now: Instant) {
         do {
             for id in try context.store.stock.counted() {
-                guard let reminder = try context.store.reminders.all(ids: id...id).first, reminder.enabled, let dose = reminder.delivery.dose else { continue }
-                let value = try value(of: reminder, now: now)
-                if let short = try level(of: reminder).lastShort, try context.store.stock.shortReported(reminderID: id, through: short) {
+                guard let reminder = try context.store.reminders.all(ids: id...id).first, reminder.enabled, reminder.delivery.dose != nil else { continue }
+                let stock = try assessed(reminder, now: now)
+                if let short = stock.level.lastShort, try context.store.stock.shortReported(reminderID: id, through: short) {
                     context.say(.warning, "\(reminder.name): a dose was logged with less left than it took, so the stock is at 0: count it again with remindctl stock set \"\(reminder.name)\" N")
                 }
                 let refillDays = reminder.delivery.refillDays ?? Delivery.defaultRefillDays
-                guard let left = value.left, let days = value.days ?? (value.doses == 0 ? 0 : nil), days < refillDays, !value.outlastsTheRule else { continue }
-                guard try context.store.stock.mayNotice(reminderID: id) else { continue }
-                let thousandths = Int64((left * 1000).rounded())
-                try context.store.stock.noticed(reminderID: id, left: thousandths, at: now)
+                guard let left = stock.level.left, let coverage = stock.coverage, !coverage.outlastsTheRule else { continue }
+                // No dose covered: 0 days (nothing for the next one).
+                let days = coverage.through == nil ? 0 : coverage.days
+                guard days < refillDays, try context.store.stock.mayNotice(reminderID: id) else { continue }
+                try context.store.stock.noticed(reminderID: id, left: left, at: now)
                 context.announcer.announce(.lowStock(LowStockNotice(
-                    reminderID: id, name: reminder.name, left: Dose(thousandths: thousandths, unit: dose.unit),
-                    through: value.through.flatMap(ISO8601.parseDate), days: days, refillDays: refillDays, command: reminder.delivery.command)))
+                    reminderID: id, name: reminder.name, left: Dose(thousandths: left, unit: stock.dose.unit),
+                    through: coverage.through?.localDateTime.date, days: days, refillDays: refillDays, command: reminder.delivery.command)))
             }
         } catch {
             context.say(.error, "Could not check the medications' stock: \(error)")
@@ -77,17 +79,30 @@ struct MedicationService: Sendable {
         Stock.level(try storing { () throws(StoreError) in try context.store.stock.changes(reminderID: reminder.id!) })
     }
 
-    private func value(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> StockValue {
+    /// A reminder's stock, read once: its dose, what is left, and (counted, with a usable rule) how long it lasts.
+    private struct Assessment {
+        var dose: Dose
+        var level: Stock.Level
+        var coverage: Stock.Coverage?
+    }
+
+    private func assessed(_ reminder: StoredReminder, now: Instant) throws(ServiceError) -> Assessment {
         let dose = try Self.dose(of: reminder)
         let level = try self.level(of: reminder)
-        var value = StockValue(
-            reminderId: reminder.id!, reminderName: reminder.name, left: level.left.map { Double($0) / 1000 }, unit: dose.unit,
-            dose: Double(dose.thousandths) / 1000, doses: nil, through: nil, throughLocal: nil, days: nil, outlastsTheRule: false,
-            refillDays: reminder.delivery.refillDays ?? Delivery.defaultRefillDays, short: level.short)
-        guard let left = level.left else { return value }
+        guard let left = level.left else { return Assessment(dose: dose, level: level) }
         let rule: ReminderRule
-        do { rule = try reminder.rule.makeRule() } catch { return value }  // an unusable rule: the scheduler says why
+        do { rule = try reminder.rule.makeRule() } catch { return Assessment(dose: dose, level: level) }  // an unusable rule: the scheduler says why
         let coverage = Stock.coverage(left: left, dose: dose, rule: rule, zone: try context.zone(named: reminder.timeZone), after: now)
+        return Assessment(dose: dose, level: level, coverage: coverage)
+    }
+
+    private func value(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> StockValue {
+        let stock = try assessed(reminder, now: now)
+        var value = StockValue(
+            reminderId: reminder.id!, reminderName: reminder.name, left: stock.level.left.map { Double($0) / 1000 }, unit: stock.dose.unit,
+            dose: Double(stock.dose.thousandths) / 1000, doses: nil, through: nil, throughLocal: nil, days: nil, outlastsTheRule: false,
+            refillDays: reminder.delivery.refillDays ?? Delivery.defaultRefillDays, short: stock.level.short)
+        guard let coverage = stock.coverage else { return value }
         value.doses = Int(coverage.doses)
         value.outlastsTheRule = coverage.outlastsTheRule
         if let through = coverage.through {
