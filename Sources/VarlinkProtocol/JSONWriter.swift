@@ -10,6 +10,11 @@ public enum JSONWriter {
         return out
     }
 
+    /// Appends `value`'s compact JSON to `out`.
+    static func write(_ value: JSONValue, into out: inout [UInt8]) {
+        write(value, into: &out, pretty: false, indent: 0)
+    }
+
     private static func write(_ value: JSONValue, into out: inout [UInt8], pretty: Bool, indent: Int) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
@@ -50,7 +55,7 @@ public enum JSONWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
-    private static func string(_ text: String, into out: inout [UInt8]) {
+    static func string(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -75,4 +80,11 @@ public enum JSONWriter {
 /// round trip.
 public protocol JSONValueConvertible {
     var jsonValue: JSONValue { get }
+}
+
+/// A reply sent as the same bytes to many clients (a `Watch` entry): its compact JSON is written once, with
+/// the value, and each client's message splices it in instead of writing the value again.
+public protocol JSONPreEncoded: JSONValueConvertible {
+    /// ``JSONWriter``'s compact bytes of ``jsonValue``.
+    var encodedJSON: [UInt8] { get }
 }

@@ -63,11 +63,22 @@ public struct VarlinkReply: Codable, Hashable, Sendable {
     public var parameters: JSONValue?
     public var continues: Bool?
     public var error: String?
+    /// `parameters` already written as JSON (``JSONPreEncoded``), sent as they are; not part of the message's
+    /// own coding.
+    public var encodedParameters: [UInt8]?
+
+    private enum CodingKeys: String, CodingKey { case parameters, continues, error }
 
     public init(parameters: JSONValue? = nil, continues: Bool? = nil, error: String? = nil) {
         self.parameters = parameters
         self.continues = continues
         self.error = error
+    }
+
+    /// A reply whose parameters are sent as the bytes written once for every client.
+    public init(preEncoded value: some JSONPreEncoded, continues: Bool?) {
+        self.init(parameters: value.jsonValue, continues: continues)
+        encodedParameters = value.encodedJSON
     }
 }
 
@@ -127,11 +138,31 @@ public enum VarlinkWire {
 
     /// The JSON bytes of a reply, without the terminating NUL, in one pass over its parameters.
     public static func encode(_ reply: VarlinkReply) -> [UInt8] {
-        var fields: [String: JSONValue] = [:]
-        if let parameters = reply.parameters { fields["parameters"] = parameters }
-        if let continues = reply.continues { fields["continues"] = .bool(continues) }
-        if let error = reply.error { fields["error"] = .string(error) }
-        return JSONWriter.write(.object(fields))
+        // The keys in JSONWriter's (sorted) order: continues, error, parameters.
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(64 + (reply.encodedParameters?.count ?? 192))
+        func key(_ name: String) {
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.string(name, into: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        if let continues = reply.continues {
+            key("continues")
+            out.append(contentsOf: (continues ? "true" : "false").utf8)
+        }
+        if let error = reply.error {
+            key("error")
+            JSONWriter.string(error, into: &out)
+        }
+        if let encoded = reply.encodedParameters {
+            key("parameters")
+            out.append(contentsOf: encoded)
+        } else if let parameters = reply.parameters {
+            key("parameters")
+            JSONWriter.write(parameters, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     /// The JSON bytes of a message, without the terminating NUL.

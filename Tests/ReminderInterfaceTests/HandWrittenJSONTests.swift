@@ -15,5 +15,9 @@ import VarlinkProtocol
         let encoded = try JSONParser.parse(JSONEncoder().encode(reply))
         #expect(reply.jsonValue == encoded)
         #expect(try encoded.decode(Reminders.Watch.Reply.self) == reply)
+        // Sent as its bytes written once: the same message as the value written for each client.
+        let spliced = VarlinkWire.encode(VarlinkReply(preEncoded: reply, continues: true))
+        #expect(spliced == VarlinkWire.encode(VarlinkReply(parameters: encoded, continues: true)))
+        #expect(try JSONParser.parse(spliced) == .object(["continues": .bool(true), "parameters": encoded]))
     }
 }

@@ -14,6 +14,9 @@ struct VarlinkTests {
         #expect(call.parameters == .object(["name": .string("x")]))
         let encoded = String(decoding: VarlinkWire.encode(VarlinkReply(parameters: .object(["n": .number(3)]))), as: UTF8.self)
         #expect(encoded == #"{"parameters":{"n":3}}"#)
+        let all = VarlinkReply(parameters: .object(["b": .string("\"x\""), "a": .null]), continues: false, error: "a.b.Failed")
+        #expect(String(decoding: VarlinkWire.encode(all), as: UTF8.self) == #"{"continues":false,"error":"a.b.Failed","parameters":{"a":null,"b":"\"x\""}}"#)
+        #expect(String(decoding: VarlinkWire.encode(VarlinkReply()), as: UTF8.self) == "{}")
     }
 
     @Test func badParametersNameTheParameter() {

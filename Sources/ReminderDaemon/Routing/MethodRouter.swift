@@ -38,7 +38,11 @@ public struct MethodRouter: VarlinkHandler {
         precondition(handlers[name] == nil, "\(name) is registered twice")
         handlers[name] = { call, reply in
             try await body(call, try call.decodeParameters(Method.Parameters.self)) { value, continues in
-                try await reply(VarlinkReply(parameters: try JSONValue(encoding: value), continues: continues))
+                if let value = value as? any JSONPreEncoded {
+                    try await reply(VarlinkReply(preEncoded: value, continues: continues))
+                } else {
+                    try await reply(VarlinkReply(parameters: try JSONValue(encoding: value), continues: continues))
+                }
             }
         }
     }
