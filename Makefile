@@ -49,7 +49,7 @@ $(VENV)/.ready: deps Makefile
 
 test-e2e: $(VENV)/.ready
 	$(SWIFT) build
-	$(VENV)/bin/python -m pytest -q Tests/e2e
+	$(VENV)/bin/python -m pytest -q --durations=30 Tests/e2e
 
 test: test-swift test-e2e
 
