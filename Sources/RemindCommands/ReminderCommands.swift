@@ -12,12 +12,15 @@ private func describe(_ reminder: ReminderValue, followed: String? = nil) {
     out.print("time zone: \(reminder.effectiveTimeZone) (\(zoneWhy))")
     out.print("enabled:   \(reminder.enabled ? "yes" : "no")")
     out.print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
-    out.print("window:    \(reminder.windowSeconds.map { "\(windowText($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
+    out.print("window:    \(reminder.windowSeconds.map { "\(WindowLength.text($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
     if let seconds = reminder.repeatSeconds {
-        out.print("repeat:    every \(windowText(seconds)) until taken or skipped\(reminder.repeatMax.map { ", at most \($0) times" } ?? "")")
+        out.print("repeat:    every \(WindowLength.text(seconds)) until taken or skipped\(reminder.repeatMax.map { ", at most \($0) times" } ?? "")")
     }
     if let command = reminder.command { out.print("exec:      \(ShellWords.join(command))") }
-    if let command = reminder.escalateCommand { out.print("escalate:  \(ShellWords.join(command)) (when an occurrence is missed)") }
+    if let command = reminder.escalateCommand {
+        let when = reminder.escalateAfterSeconds.map { "when an occurrence is not taken \(WindowLength.text($0)) after its time, or missed" } ?? "when an occurrence is missed"
+        out.print("escalate:  \(ShellWords.join(command)) (\(when))")
+    }
     if reminder.urgency != "normal" { out.print("urgency:   \(reminder.urgency)") }
     if let dose = doseText(reminder.dose, reminder.unit) { out.print("dose:      \(dose)") }
     if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)" + (next.snoozed == true ? " (snoozed)" : "")) }
@@ -42,11 +45,14 @@ struct DeliveryOptions: ParsableArguments {
         "A command to run, without a shell, when an occurrence is missed (tell a caregiver), quoted as in a shell. \"\" (update): none.",
         valueName: "command")) var escalateExec: String?
     @Option(help: ArgumentHelp(
+        "Run --escalate-exec this long (10m, 1h) after an occurrence's time when it is not yet taken or skipped, not when it is missed. \"\" (update): when missed.",
+        valueName: "length")) var escalateAfter: String?
+    @Option(help: ArgumentHelp(
         "Say when the stock ('remindctl stock') covers fewer than this many days (1-365; default 7; 0 with update: the default).",
         valueName: "days")) var refillDays: Int?
 
     var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil && dose == nil && unit == nil && refillDays == nil
-        && escalateExec == nil }
+        && escalateExec == nil && escalateAfter == nil }
 
     /// The command's words, or nil when --exec was not given ([] for --exec "").
     func command() throws -> [String]? { try Self.words(exec, option: "--exec") }
@@ -82,13 +88,13 @@ struct DeliveryOptions: ParsableArguments {
         }
         _ = try command()
         _ = try escalateCommand()
+        if let text = escalateAfter, !(text.isEmpty && !adding), WindowLength.seconds(text) == nil {
+            throw CLIError("invalid --escalate-after '\(text)': write \(WindowLength.forms)")
+        }
+        if adding, let text = escalateAfter, escalateExec == nil {
+            throw CLIError("--escalate-after \(text) needs a command to run: add --escalate-exec /path/to/tell-carer")
+        }
     }
-}
-
-/// `2h`, `1h30m`, `45s`.
-func windowText(_ seconds: Int64) -> String {
-    let parts = [(seconds / 3600, "h"), (seconds / 60 % 60, "m"), (seconds % 60, "s")].filter { $0.0 > 0 }
-    return parts.map { "\($0.0)\($0.1)" }.joined()
 }
 
 /// Refuses a window the daemon would refuse, before connecting.
@@ -162,7 +168,7 @@ struct AddCommand: ParsableCommand {
             name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
             dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
-            escalateCommand: try delivery.escalateCommand())
+            escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter)
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
         out.print("Added reminder \(reply.reminder.id): \(nameWithDose(reply.reminder.name, reply.reminder.dose, reply.reminder.unit)), \(reply.reminder.summary)")
@@ -220,7 +226,7 @@ struct UpdateCommand: ParsableCommand {
                 reminder: reminder, name: name, rule: spec, timeZone: tz, window: window,
                 repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
                 dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
-                escalateCommand: try delivery.escalateCommand()))
+                escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter))
         }
         if json { return try out.json(reply.reminder) }
         describe(reply.reminder)

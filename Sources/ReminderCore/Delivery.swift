@@ -15,6 +15,9 @@ public struct Delivery: Sendable, Hashable, Codable {
     public var dose: Dose?
     /// A command run (without a shell) when an occurrence is missed: a caregiver told.
     public var escalateCommand: [String]?
+    /// Run ``escalateCommand`` this long after an occurrence's time when it is still not taken or skipped,
+    /// instead of when it is missed (nil: when missed). Once per occurrence either way.
+    public var escalateAfterSeconds: Int64?
     /// Give the low-stock notice when the stock covers fewer than this many days (nil: ``defaultRefillDays``).
     public var refillDays: Int?
 
@@ -50,11 +53,16 @@ public struct Delivery: Sendable, Hashable, Codable {
         if let escalateCommand, escalateCommand.isEmpty || escalateCommand.contains(where: { $0.isEmpty || $0.contains("\0") }) {
             return "the escalation command is empty or has an empty or NUL-holding word"
         }
+        if let escalateAfterSeconds {
+            guard escalateCommand != nil else { return "an escalation delay without an escalation command" }
+            guard WindowLength.range.contains(escalateAfterSeconds) else { return "escalation delay \(escalateAfterSeconds) s is not 1 s to 24 h" }
+        }
         if let refillDays, !Self.refillDayRange.contains(refillDays) { return "refill days \(refillDays) is not 1 to 365" }
         return dose?.problem
     }
 
-    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar, doseThousandths, doseUnit, refillDays, escalateCommand }
+    private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar, doseThousandths, doseUnit, refillDays, escalateCommand, escalateAfterSeconds
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -71,6 +79,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         }
         refillDays = try container.decodeIfPresent(Int.self, forKey: .refillDays)
         escalateCommand = try container.decodeIfPresent([String].self, forKey: .escalateCommand)
+        escalateAfterSeconds = try container.decodeIfPresent(Int64.self, forKey: .escalateAfterSeconds)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -84,6 +93,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         try container.encodeIfPresent(dose?.unit, forKey: .doseUnit)
         try container.encodeIfPresent(refillDays, forKey: .refillDays)
         try container.encodeIfPresent(escalateCommand, forKey: .escalateCommand)
+        try container.encodeIfPresent(escalateAfterSeconds, forKey: .escalateAfterSeconds)
     }
 }
 

@@ -6,6 +6,12 @@ public enum WindowLength {
     /// The lengths a window (and a repeat interval) may have, in seconds.
     public static let range: ClosedRange<Int64> = 1...86400
 
+    /// A length as the user writes it: `2h`, `1h30m`, `45s`.
+    public static func text(_ seconds: Int64) -> String {
+        let parts = [(seconds / 3600, "h"), (seconds / 60 % 60, "m"), (seconds % 60, "s")].filter { $0.0 > 0 }
+        return parts.map { "\($0.0)\($0.1)" }.joined()
+    }
+
     /// The seconds `text` stands for, or nil when it is not a length from 1 second to 24 hours.
     public static func seconds(_ text: String) -> Int64? {
         seconds(text, in: range)

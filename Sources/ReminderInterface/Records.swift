@@ -115,6 +115,8 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     public var refillDays: Int?
     /// A command run when an occurrence is missed (program and arguments).
     public var escalateCommand: [String]?
+    /// It runs this long after an occurrence's time when it is not yet taken (nil: when it is missed).
+    public var escalateAfterSeconds: Int64?
 
     public init(
         id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
@@ -138,6 +140,7 @@ public struct ReminderValue: Codable, Sendable, Hashable {
         (dose, unit) = (delivery.dose.map { Double($0.thousandths) / 1000 }, delivery.dose?.unit)
         refillDays = delivery.dose.map { _ in delivery.refillDays ?? Delivery.defaultRefillDays }
         escalateCommand = delivery.escalateCommand
+        escalateAfterSeconds = delivery.escalateAfterSeconds
     }
 }
 

@@ -27,14 +27,38 @@ public struct OpenOccurrence: Sendable, Hashable {
     public var repeatsSent: Int
     /// Taken or skipped: it is not announced again (unless a deleted log makes it due again).
     public var settled: Bool
+    /// Where its escalation (`--escalate-after`) stands.
+    public var escalation: Escalation
 
-    public init(firing: DueFiring, windowEnd: Instant, lastAnnounced: Instant, repeatsSent: Int = 0, settled: Bool = false) {
+    /// An occurrence's escalation: run once, at its delay or, failing that, when it is missed.
+    public enum Escalation: Sendable, Hashable {
+        /// Due at its delay (when the reminder has one).
+        case pending
+        /// Run: not again, and not when the occurrence is missed either.
+        case done
+        /// Not run at its delay (taken or skipped by then, or its state could not be read): when it is missed.
+        case atWindowEnd
+    }
+
+    public init(
+        firing: DueFiring, windowEnd: Instant, lastAnnounced: Instant, repeatsSent: Int = 0, settled: Bool = false, escalation: Escalation = .pending
+    ) {
         (self.firing, self.windowEnd, self.lastAnnounced, self.repeatsSent, self.settled) = (firing, windowEnd, lastAnnounced, repeatsSent, settled)
+        self.escalation = escalation
     }
 
     /// When it is repeated next, by its reminder's repeat plan (nil: not again).
     public var nextRepeat: Instant? {
         settled ? nil : firing.reminder.delivery.repeatPlan?.next(after: lastAnnounced, sent: repeatsSent, windowEnd: windowEnd)
+    }
+
+    /// When it is escalated (its reminder's `--escalate-after` past its time) unless taken or skipped by then;
+    /// nil when it is not (no delay, done, settled, or a delay that reaches the window's end: then it is
+    /// escalated when missed).
+    public var nextEscalation: Instant? {
+        guard !settled, escalation == .pending, let after = firing.reminder.delivery.escalateAfterSeconds else { return nil }
+        let at = firing.occurrence.instant.adding(seconds: after)
+        return at < windowEnd ? at : nil
     }
 }
 
@@ -66,9 +90,14 @@ public struct OccurrenceLifecycle: Sendable {
 
     /// What the scheduling service does, in order.
     public enum Action: Sendable, Hashable {
-        /// The window closed: unless a log took it or a skip settled it, record it missed and announce that.
-        /// When the store cannot say, report ``decideFailed(_:now:retrySeconds:)``.
-        case decide(DueFiring, windowEnd: Instant)
+        /// The window closed: unless a log took it or a skip settled it, record it missed and announce that
+        /// (`escalated`: its escalation already ran, at its delay). When the store cannot say,
+        /// report ``decideFailed(_:escalated:now:retrySeconds:)``.
+        case decide(DueFiring, windowEnd: Instant, escalated: Bool)
+        /// Its `--escalate-after` delay passed: unless a log took it or a skip settled it, run its escalation
+        /// and record that it ran (once: the lifecycle has marked it done; report
+        /// ``escalationPassedOver(_:)`` when it is not run).
+        case escalate(DueFiring)
         /// Forget the stored snooze of the occurrence.
         case forgetSnooze(OccurrenceKey)
         /// Read the occurrence's state and report it with ``stateRead(_:for:again:now:retrySeconds:)``, which
@@ -115,7 +144,7 @@ public struct OccurrenceLifecycle: Sendable {
         for (key, entry) in open.filter({ $0.value.windowEnd <= now }).sorted(by: { $0.key < $1.key }) {
             open[key] = nil
             if snoozes.removeValue(forKey: key) != nil { actions.append(.forgetSnooze(key)) }
-            actions.append(.decide(entry.firing, windowEnd: entry.windowEnd))
+            actions.append(.decide(entry.firing, windowEnd: entry.windowEnd, escalated: entry.escalation == .done))
         }
         return actions
     }
@@ -134,6 +163,24 @@ public struct OccurrenceLifecycle: Sendable {
             if let repeatAt = entry.nextRepeat, repeatAt <= now { actions.append(.announceAgain(entry.firing, .repeated(number: entry.repeatsSent + 1))) }
         }
         return actions
+    }
+
+    /// The clock reached `now`: the occurrences whose escalation delay passed, by occurrence, each marked
+    /// done (an escalation runs at most once).
+    public mutating func escalationsDue(at now: Instant) -> [Action] {
+        var actions: [Action] = []
+        for (key, entry) in open.sorted(by: { $0.key < $1.key }) {
+            guard let at = entry.nextEscalation, at <= now else { continue }
+            open[key]?.escalation = .done
+            actions.append(.escalate(entry.firing))
+        }
+        return actions
+    }
+
+    /// An escalation due was not run (the occurrence was taken or skipped by then, or its state could not be
+    /// read): it runs when the occurrence is missed, if it is.
+    public mutating func escalationPassedOver(_ key: OccurrenceKey) {
+        open[key]?.escalation = .atWindowEnd
     }
 
     /// What the store said of an occurrence to announce again (nil: it could not be read).
@@ -168,9 +215,10 @@ public struct OccurrenceLifecycle: Sendable {
     }
 
     /// Deciding whether a closed window was missed failed (the store did not answer): tried again in
-    /// `retrySeconds`, without repeats meanwhile.
-    public mutating func decideFailed(_ firing: DueFiring, now: Instant, retrySeconds: Int64) {
-        open[OccurrenceKey(firing)] = OpenOccurrence(firing: firing, windowEnd: now.adding(seconds: retrySeconds), lastAnnounced: now, settled: true)
+    /// `retrySeconds`, without repeats or an escalation meanwhile (`escalated`: as the decision had it).
+    public mutating func decideFailed(_ firing: DueFiring, escalated: Bool, now: Instant, retrySeconds: Int64) {
+        open[OccurrenceKey(firing)] = OpenOccurrence(
+            firing: firing, windowEnd: now.adding(seconds: retrySeconds), lastAnnounced: now, settled: true, escalation: escalated ? .done : .atWindowEnd)
     }
 
     /// A log, a skip or a deleted log changed an open occurrence's state (read from the store): one no longer
@@ -198,9 +246,10 @@ public struct OccurrenceLifecycle: Sendable {
         for key in open.keys where key.reminderID == id { open[key] = nil }
     }
 
-    /// The next instant something here is due: a window's end, a snooze, or a repeat.
+    /// The next instant something here is due: a window's end, a snooze, a repeat, or an escalation.
     public var nextDeadline: Instant? {
         let repeats = open.lazy.filter { self.snoozes[$0.key] == nil }.compactMap(\.value.nextRepeat).min()
-        return [snoozes.values.map(\.due).min(), open.values.map(\.windowEnd).min(), repeats].compactMap { $0 }.min()
+        let escalations = open.values.lazy.compactMap(\.nextEscalation).min()
+        return [snoozes.values.map(\.due).min(), open.values.map(\.windowEnd).min(), repeats, escalations].compactMap { $0 }.min()
     }
 }

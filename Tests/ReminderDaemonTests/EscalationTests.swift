@@ -90,6 +90,89 @@ struct EscalationTests {
         commands.stopAll()
     }
 
+    @Test func anOccurrenceNotTakenByItsDelayIsEscalatedOnceAcrossRestartsAndNotAgainWhenMissed() async throws {
+        let script = try writer()
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "UTC")
+        let pills = try await daemon.add("Pills", ["daily": true, "at": "08:00,20:00"], [
+            "window": "2h", "dose": "1", "unit": "tablet", "escalateCommand": .array([.string(script), .string(directory + "/own")]),
+            "escalateAfter": "30m",
+        ])
+        #expect(pills.escalateAfterSeconds == 1800)
+        let commands = CommandQueue(launcher: ChildProcessLauncher(), maximumRunning: 4, maximumWaiting: 100, output: { _, _ in })
+        let hooks = CommandHookAnnouncer(onFire: nil, onMissed: [script, directory + "/config"], commands: commands, report: { _ in })
+        func escalations() -> [EscalationEvent] { daemon.announcer.events.compactMap { if case .escalation(let e) = $0 { e } else { nil } } }
+
+        // Tuesday 08:00: not taken. Nothing at 08:29:59; escalated at 08:30; not again after two restarts.
+        await daemon.advance(to: instant("2026-12-01T08:00:05Z"))
+        await daemon.advance(to: instant("2026-12-01T08:29:59Z"))
+        #expect(escalations().isEmpty)
+        await daemon.advance(to: instant("2026-12-01T08:30:00Z"))
+        #expect(escalations().map(\.at) == [instant("2026-12-01T08:30:00Z")])
+        daemon.clock.set(instant("2026-12-01T08:45:00Z"))
+        try await daemon.restart()
+        try await daemon.restart()
+        // Its window closes at 10:00: missed, and only the config's on-missed runs then (the reminder's ran).
+        await daemon.advance(to: instant("2026-12-01T10:00:01Z"))
+        #expect(escalations().count == 1)
+        let missed = daemon.announcer.occurrences.filter { $0.state == .missed }
+        #expect(missed.map(\.escalated) == [true])
+        // Tuesday 20:00: taken at 20:10, so neither escalated at 20:30 nor missed.
+        await daemon.advance(to: instant("2026-12-01T20:10:00Z"))
+        _ = try await daemon.call(Reminders.Done.self, .init(reminder: "Pills"))
+        await daemon.advance(to: instant("2026-12-01T22:00:01Z"))
+        #expect(escalations().count == 1)
+        // Wednesday 08:00: the daemon is down from 08:20 to 08:40, across the delay's end: escalated at start,
+        // marked late; then taken at 08:50, so not missed.
+        await daemon.advance(to: instant("2026-12-02T08:20:00Z"))
+        daemon.clock.set(instant("2026-12-02T08:40:00Z"))
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-12-02T08:50:00Z"))
+        _ = try await daemon.call(Reminders.Done.self, .init(reminder: "Pills"))
+        await daemon.advance(to: instant("2026-12-02T10:00:01Z"))
+        let all = escalations()
+        #expect(all.map(\.at) == [instant("2026-12-01T08:30:00Z"), instant("2026-12-02T08:40:00Z")])
+        #expect(all.map(\.late) == [false, true])
+        #expect(daemon.announcer.occurrences.filter { $0.state == .missed }.count == 1)
+
+        // The commands: the reminder's twice (each escalation, state overdue), the config's once (the missed note).
+        for event in daemon.announcer.events { hooks.announce(event) }
+        let written = try await written(count: 3)
+        let runs = Dictionary(grouping: written.keys) { String($0[..<$0.lastIndex(of: "-")!]) }.mapValues(\.count)
+        let tuesday = instant("2026-12-01T08:00:00Z"), wednesday = instant("2026-12-02T08:00:00Z")
+        #expect(runs == ["own-\(pills.id)-\(tuesday)": 1, "own-\(pills.id)-\(wednesday)": 1, "config-\(pills.id)-\(tuesday)": 1])
+        let late = try #require(written.first { $0.key.hasPrefix("own-\(pills.id)-\(wednesday)-") }?.value)
+        #expect(late["REMINDER_STATE"] == "overdue" && late["REMINDER_ESCALATED_LATE"] == "1" && late["ESCALATED_UTC"] == "2026-12-02T08:40:00Z")
+        #expect(late["REMINDER_DOSE"] == "1" && late["REMINDER_MESSAGE"]?.hasPrefix("Not taken 30m after its time: Pills, 1 tablet") == true)
+        let entry = JournalAnnouncer.entry(for: .escalation(all[1]))
+        let fields = Dictionary(uniqueKeysWithValues: entry.fields.map { ($0.name, $0.value) })
+        #expect(fields["MESSAGE_ID"] == MessageID.escalated && fields["REMINDER_ESCALATED_LATE"] == "1" && entry.priority == .warning)
+        commands.stopAll()
+    }
+
+    @Test func anEscalationDelayIsRefusedWithoutACommandOrPastTheWindow() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"))
+        let script = try writer()
+        func refusal(_ fields: [String: JSONValue]) async -> String? {
+            do {
+                _ = try await daemon.add("Pills", ["daily": true, "at": "08:00"], fields)
+                return nil
+            } catch {
+                return (error as? VarlinkError)?.string("message")
+            }
+        }
+        #expect(await refusal(["escalateAfter": "30m"])?.contains("add --escalate-exec") == true)
+        #expect(await refusal(["escalateAfter": "half an hour", "escalateCommand": .array([.string(script)])])?.contains("such as") == true)
+        #expect(await refusal(["escalateAfter": "2h", "window": "1h", "escalateCommand": .array([.string(script)])])?
+            .contains("--escalate-after 2h is not before the window's end (1h)") == true)
+        #expect(try await daemon.call(Reminders.List.self, .init()).reminders.allSatisfy { $0.name != "Pills" }, "nothing added")
+        _ = try await daemon.add("Pills", ["daily": true, "at": "08:00"], ["window": "2h", "escalateCommand": .array([.string(script)]), "escalateAfter": "1h"])
+        await #expect { _ = try await daemon.call(Reminders.Update.self, .init(reminder: "Pills", window: "1h")) } throws: {
+            ($0 as? VarlinkError)?.string("message")?.contains("not before the window's end") == true
+        }
+        let cleared = try await daemon.call(Reminders.Update.self, .init(reminder: "Pills", escalateCommand: []))
+        #expect(cleared.reminder.escalateCommand == nil && cleared.reminder.escalateAfterSeconds == nil && cleared.reminder.windowSeconds == 7200)
+    }
+
     @Test func aBadEscalationCommandIsRefusedWithWhatToWrite() async throws {
         let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"))
         await #expect { try await daemon.add("Pills", ["daily": true, "at": "08:00"], ["escalateCommand": .array(["mail-carer"])]) } throws: {

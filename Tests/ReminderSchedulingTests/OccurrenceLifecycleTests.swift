@@ -12,11 +12,13 @@ struct OccurrenceLifecycleTests {
         return Instant(secondsSinceEpoch: parsed.local.localSeconds)
     }
 
-    /// Daily at 08:00, a one-hour window, repeated every 10 minutes at most `maximum` times.
-    func firing(maximum: Int? = nil) throws -> DueFiring {
+    /// Daily at 08:00, a one-hour window, repeated every 10 minutes at most `maximum` times; escalated
+    /// `escalateAfter` seconds after its time when given.
+    func firing(maximum: Int? = nil, escalateAfter: Int64? = nil) throws -> DueFiring {
+        var delivery = Delivery(repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: maximum))
+        if let escalateAfter { (delivery.escalateCommand, delivery.escalateAfterSeconds) = (["/bin/true"], escalateAfter) }
         let reminder = SchedulableReminder(
-            id: 1, name: "Pills", rule: try RuleSpec(daily: true, at: "08:00").makeRule(), zone: utc, windowSeconds: 3600,
-            delivery: Delivery(repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: maximum)))
+            id: 1, name: "Pills", rule: try RuleSpec(daily: true, at: "08:00").makeRule(), zone: utc, windowSeconds: 3600, delivery: delivery)
         let occurrence = try #require(reminder.rule.nextOccurrence(after: at("07:59"), in: utc))
         return DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0)
     }
@@ -40,8 +42,60 @@ struct OccurrenceLifecycleTests {
         #expect(step6.isEmpty, "the maximum of 2 repeats was reached")
         #expect(lifecycle.nextDeadline == at("09:00"))
         let step7 = lifecycle.windowsClosed(at: at("09:00"))
-        #expect(step7 == [.decide(firing, windowEnd: at("09:00"))])
+        #expect(step7 == [.decide(firing, windowEnd: at("09:00"), escalated: false)])
         #expect(lifecycle.open.isEmpty && lifecycle.nextDeadline == nil)
+    }
+
+    @Test func anOccurrenceStillDueIsEscalatedOnceAtItsDelayAndNotAgainWhenMissed() throws {
+        let firing = try firing(escalateAfter: 1800)
+        var lifecycle = OccurrenceLifecycle()
+        lifecycle.opened(firing, at: at("08:00"))
+        #expect(lifecycle.nextDeadline == at("08:10"), "the repeat comes first")
+        _ = lifecycle.againDue(at: at("08:10"))
+        _ = lifecycle.stateRead(.due, for: firing, again: .repeated(number: 1), now: at("08:10"), retrySeconds: 30)
+        _ = lifecycle.againDue(at: at("08:20"))
+        _ = lifecycle.stateRead(.due, for: firing, again: .repeated(number: 2), now: at("08:20"), retrySeconds: 30)
+        #expect(lifecycle.nextDeadline == at("08:30"), "the escalation and the third repeat")
+        let before = lifecycle.escalationsDue(at: at("08:29"))
+        #expect(before.isEmpty)
+        let due = lifecycle.escalationsDue(at: at("08:30"))
+        #expect(due == [.escalate(firing)])
+        let again = lifecycle.escalationsDue(at: at("08:45"))
+        #expect(again.isEmpty, "once")
+        let closed = lifecycle.windowsClosed(at: at("09:00"))
+        #expect(closed == [.decide(firing, windowEnd: at("09:00"), escalated: true)], "missed, without escalating again")
+    }
+
+    @Test func anEscalationPassedOverOrNeverReachedHappensWhenTheOccurrenceIsMissed() throws {
+        // Taken by the delay's end (the service reads that, and passes it over): escalated only if then missed.
+        let firing = try firing(escalateAfter: 1800)
+        var lifecycle = OccurrenceLifecycle()
+        lifecycle.opened(firing, at: at("08:00"))
+        let due = lifecycle.escalationsDue(at: at("08:30"))
+        #expect(due == [.escalate(firing)])
+        lifecycle.escalationPassedOver(OccurrenceKey(firing))
+        let closed = lifecycle.windowsClosed(at: at("09:00"))
+        #expect(closed == [.decide(firing, windowEnd: at("09:00"), escalated: false)])
+        // A delay that reaches the window's end: escalated when missed, never before.
+        let late = try self.firing(escalateAfter: 3600)
+        lifecycle.opened(late, at: at("08:00"))
+        #expect(lifecycle.nextDeadline == at("08:10"))
+        let none = lifecycle.escalationsDue(at: at("08:59"))
+        #expect(none.isEmpty)
+        let missed = lifecycle.windowsClosed(at: at("09:00"))
+        #expect(missed == [.decide(late, windowEnd: at("09:00"), escalated: false)])
+        // Restored after a restart past the delay: escalated at once (the service marks it late); restored as done: not.
+        lifecycle.restore(open: [OpenOccurrence(firing: firing, windowEnd: at("09:00"), lastAnnounced: at("08:00"))])
+        let atStart = lifecycle.escalationsDue(at: at("08:40"))
+        #expect(atStart == [.escalate(firing)])
+        lifecycle.restore(open: [OpenOccurrence(firing: firing, windowEnd: at("09:00"), lastAnnounced: at("08:00"), escalation: .done)])
+        let doneBefore = lifecycle.escalationsDue(at: at("08:40"))
+        #expect(doneBefore.isEmpty)
+        // A decision that failed keeps whether the escalation ran.
+        _ = lifecycle.windowsClosed(at: at("09:00"))
+        lifecycle.decideFailed(firing, escalated: true, now: at("09:00"), retrySeconds: 30)
+        let retried = lifecycle.windowsClosed(at: at("09:00").adding(seconds: 30))
+        #expect(retried == [.decide(firing, windowEnd: at("09:00").adding(seconds: 30), escalated: true)])
     }
 
     @Test func aTakenOccurrenceSettlesAndIsNotRepeatedUntilItsLogIsDeleted() throws {
@@ -90,11 +144,11 @@ struct OccurrenceLifecycleTests {
         #expect(lifecycle.snoozes[OccurrenceKey(firing)]?.due == at("08:05").adding(seconds: 30), "the snooze waits and is tried again")
         // A window whose decision could not be read is decided again later, without repeats meanwhile.
         _ = lifecycle.windowsClosed(at: at("09:00"))
-        lifecycle.decideFailed(firing, now: at("09:00"), retrySeconds: 30)
+        lifecycle.decideFailed(firing, escalated: false, now: at("09:00"), retrySeconds: 30)
         let step18 = lifecycle.againDue(at: at("09:00").adding(seconds: 29))
         #expect(step18.filter { if case .announceAgain = $0 { true } else { false } }.count <= 1)
         let step19 = lifecycle.windowsClosed(at: at("09:00").adding(seconds: 30))
-        #expect(step19 == [.decide(firing, windowEnd: at("09:00").adding(seconds: 30))])
+        #expect(step19 == [.decide(firing, windowEnd: at("09:00").adding(seconds: 30), escalated: false)])
     }
 
     /// A restart rebuilds the lifecycle from what the store keeps (each open window with its last announcement
@@ -120,7 +174,7 @@ struct OccurrenceLifecycleTests {
         var whole = OccurrenceLifecycle()
         whole.opened(firing, at: at("08:00"))
         let expected = run(&whole, 1...last)
-        #expect(expected.contains(.announceAgain(firing, .snoozed)) && expected.contains(.decide(firing, windowEnd: at("09:00"))))
+        #expect(expected.contains(.announceAgain(firing, .snoozed)) && expected.contains(.decide(firing, windowEnd: at("09:00"), escalated: false)))
         for stop in 1..<last {
             var ran = OccurrenceLifecycle()
             ran.opened(firing, at: at("08:00"))

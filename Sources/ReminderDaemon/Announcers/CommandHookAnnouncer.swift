@@ -6,7 +6,9 @@ import SystemdSupport
 /// Runs commands when an occurrence is announced (fired, caught up, snoozed, repeated): the config's `on-fire`
 /// and the reminder's own `--exec`; when an occurrence is missed: the config's `on-missed` and the reminder's
 /// `--escalate-exec` (a caregiver told; a missed note is recorded and announced once, also when it is decided at
-/// start for a window that closed while the daemon was down); and for a low-stock notice. Each runs without a shell, with the reminder in its environment
+/// start for a window that closed while the daemon was down), which runs instead at the reminder's
+/// `--escalate-after` delay when the occurrence is still due then; and for a low-stock notice. Each runs
+/// without a shell, with the reminder in its environment
 /// (``environment(for:)``), through the daemon's ``CommandQueue`` (a transient unit of the user manager, or a
 /// child; bounded; its output capped in the journal under `remindd-hook`; a time limit). Announcing never
 /// waits for a hook; a failing, hanging or dropped one is reported.
@@ -54,7 +56,11 @@ public final class CommandHookAnnouncer: Announcer {
         case .occurrence(let occurrence) where occurrence.state == .missed:
             let reminder = occurrence.firing.reminder
             (name, configured, command, variables) = (
-                reminder.name, onMissed.withLock { $0 }, reminder.delivery.escalateCommand, { Self.environment(for: occurrence) })
+                reminder.name, onMissed.withLock { $0 }, occurrence.escalated ? nil : reminder.delivery.escalateCommand,
+                { Self.environment(for: occurrence) })
+        case .escalation(let escalation):
+            let reminder = escalation.firing.reminder
+            (name, configured, command, variables) = (reminder.name, nil, reminder.delivery.escalateCommand, { Self.environment(for: escalation) })
         case .lowStock(let notice):
             (name, configured, command, variables) = (notice.name, onFire.withLock { $0 }, notice.command, { Self.environment(for: notice) })
         default:
@@ -85,6 +91,19 @@ public final class CommandHookAnnouncer: Announcer {
         ]
         if event.reannounced { variables.append(("REMINDER_REANNOUNCED", "1")) }
         return variables + FiringWording.doseFields(firing.reminder.delivery.dose)
+    }
+
+    /// The variables an `--escalate-exec` command gets for an occurrence not taken at its `--escalate-after`
+    /// delay: REMINDER_STATE=overdue, REMINDER_ESCALATED_LATE=1 when the daemon was not running at the delay's end.
+    public static func environment(for event: EscalationEvent) -> [(String, String)] {
+        let firing = event.firing
+        let after = FiringWording.duration(seconds: firing.reminder.delivery.escalateAfterSeconds ?? 0)
+        return [
+            ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name), ("REMINDER_SLOT", firing.slotID),
+            ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_LOCAL", firing.occurrence.localISO8601),
+            ("REMINDER_STATE", "overdue"), ("ESCALATED_UTC", event.at.description), ("REMINDER_ESCALATED_LATE", event.late ? "1" : "0"),
+            ("REMINDER_MESSAGE", "Not taken \(after) after its time: \(FiringWording.reminder(firing))"),
+        ] + FiringWording.doseFields(firing.reminder.delivery.dose)
     }
 
     /// The variables a hook gets for a low-stock notice (REMINDER_STATE=low-stock).

@@ -20,6 +20,8 @@ public enum MessageID {
     public static let acknowledged = "928c3235a708446db5a3937c92d50a94"
     /// A medication's stock runs low.
     public static let lowStock = "3f0b8e5c7a2d4e61b9c4a7d2e8f15c30"
+    /// An occurrence still not taken at its reminder's `--escalate-after` delay: escalated.
+    public static let escalated = "b81d5f3e6c2a4097a3e8d1c6f5b2e049"
 }
 
 /// The journal as the ``AnnouncementLedger``: looks firings up by their `REMINDER_RECORD` field.
@@ -97,6 +99,17 @@ public final class JournalAnnouncer: Announcer {
                 ("STOCK_LEFT", notice.left.amountText), ("REMINDER_UNIT", notice.left.unit), ("STOCK_DAYS", String(notice.days)),
                 ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_REFILL_DAYS", String(notice.refillDays)),
             ].map(Entry.Field.init))
+        case .escalation(let escalation):
+            let firing = escalation.firing
+            var message = "Not taken \(FiringWording.duration(seconds: escalation.firing.reminder.delivery.escalateAfterSeconds ?? 0)) after its time, escalated: "
+                + FiringWording.reminder(firing)
+            if escalation.late { message += " (late: remindd was not running at \(FiringWording.when(firing.reminder.zone, escalation.due)))" }
+            let fields = [
+                ("MESSAGE_ID", MessageID.escalated), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
+                ("REMINDER_SLOT", firing.slotID), ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_STATE", "overdue"),
+                ("ESCALATED_UTC", escalation.at.description), ("REMINDER_ESCALATED_LATE", escalation.late ? "1" : "0"),
+            ] + FiringWording.doseFields(firing.reminder.delivery.dose)
+            return Entry(message: message, priority: .warning, fields: fields.map(Entry.Field.init))
         }
     }
 

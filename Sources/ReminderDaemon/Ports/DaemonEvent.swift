@@ -16,6 +16,26 @@ public enum DaemonEvent: Sendable, Hashable {
     case daemon(DaemonMessage)
     /// A medication's stock covers fewer days than its refill reminder asks (once, again after a refill).
     case lowStock(LowStockNotice)
+    /// An occurrence still not taken or skipped its reminder's `--escalate-after` past its time: its
+    /// escalation command runs (once per occurrence).
+    case escalation(EscalationEvent)
+}
+
+/// An occurrence escalated at its reminder's `--escalate-after` delay.
+public struct EscalationEvent: Sendable, Hashable {
+    /// The reminder and the occurrence (as it was announced).
+    public var firing: DueFiring
+    /// When it was escalated (later than ``due`` when the daemon was not running then).
+    public var at: Instant
+
+    public init(firing: DueFiring, at: Instant) {
+        (self.firing, self.at) = (firing, at)
+    }
+
+    /// When it was due to be escalated: the occurrence's time and the reminder's delay.
+    public var due: Instant { firing.occurrence.instant.adding(seconds: firing.reminder.delivery.escalateAfterSeconds ?? 0) }
+    /// Escalated more than a minute after ``due`` (the daemon was down then).
+    public var late: Bool { at.secondsSinceEpoch > due.secondsSinceEpoch + 60 }
 }
 
 /// A medication running low: what is left, and the last day it covers.
@@ -114,6 +134,8 @@ public struct OccurrenceEvent: Sendable, Hashable {
     public var record: String?
     /// Announced again after a restart because the journal could not tell whether it was announced before.
     public var reannounced = false
+    /// Its escalation command already ran at the reminder's `--escalate-after` delay: not again when missed.
+    public var escalated = false
 
     public init(
         state: OccurrenceState, firing: DueFiring, windowEnd: Instant, decidedAt: Instant, loggedAt: Instant? = nil, reason: String? = nil,

@@ -32,6 +32,9 @@ struct ReminderService: Sendable {
         var refillDays: Int? = nil
         /// Program and arguments run when an occurrence is missed; [] for none.
         var escalateCommand: [String]? = nil
+        /// `30m`: run the escalation command that long after an occurrence's time when it is not yet taken; ""
+        /// for when it is missed.
+        var escalateAfter: String? = nil
 
         /// `delivery` with the change applied, or the error of the first bad field.
         func applied(to delivery: Delivery) throws(ServiceError) -> Delivery {
@@ -82,6 +85,21 @@ struct ReminderService: Sendable {
                     throw .invalidInput(parameter: "escalateCommand", message: problem)
                 }
                 changed.escalateCommand = escalateCommand.isEmpty ? nil : escalateCommand
+                if escalateCommand.isEmpty, escalateAfter == nil { changed.escalateAfterSeconds = nil }  // meaningless alone
+            }
+            if let escalateAfter {
+                if escalateAfter.isEmpty {
+                    changed.escalateAfterSeconds = nil
+                } else {
+                    guard let seconds = WindowLength.seconds(escalateAfter) else {
+                        throw .invalidInput(parameter: "escalateAfter", message: "invalid escalation delay '\(escalateAfter)': write \(WindowLength.forms)")
+                    }
+                    guard changed.escalateCommand != nil else {
+                        throw .invalidInput(
+                            parameter: "escalateAfter", message: "--escalate-after \(escalateAfter) needs a command to run: add --escalate-exec /path/to/tell-carer")
+                    }
+                    changed.escalateAfterSeconds = seconds
+                }
             }
             if let refillDays {
                 guard refillDays == 0 || Delivery.refillDayRange.contains(refillDays) else {
@@ -104,6 +122,7 @@ struct ReminderService: Sendable {
         try Self.checkFires(rule, spec, zone: zone, now: now)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
         let delivery = try change?.applied(to: Delivery()) ?? Delivery()
+        try Self.checkEscalation(delivery, windowSeconds: windowSeconds)
         let stored = try storing { () throws(StoreError) in
             try context.store.reminders.add(
                 name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, delivery: delivery, now: now)
@@ -133,7 +152,18 @@ struct ReminderService: Sendable {
         if spec != nil || timeZone != nil {
             try Self.checkFires(try Self.rule(reminder.rule), reminder.rule, zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
         }
+        try Self.checkEscalation(reminder.delivery, windowSeconds: reminder.windowSeconds)
         return try await save(reminder)
+    }
+
+    /// Refuses an escalation delay that does not come before the end of the reminder's own window: the
+    /// occurrence is missed then, and the escalation runs at that time anyway. (Without a window of its own, an
+    /// occurrence's window ends at the next occurrence or midnight: a delay past that escalates when missed.)
+    private static func checkEscalation(_ delivery: Delivery, windowSeconds: Int64?) throws(ServiceError) {
+        guard let after = delivery.escalateAfterSeconds, let windowSeconds, after >= windowSeconds else { return }
+        throw .invalidInput(
+            parameter: "escalateAfter",
+            message: "--escalate-after \(WindowLength.text(after)) is not before the window's end (\(WindowLength.text(windowSeconds))): the occurrence is missed then and the escalation runs at that time; give a shorter delay, or leave --escalate-after out")
     }
 
     func setEnabled(key: String, _ enabled: Bool) async throws(ServiceError) -> ReminderValue {

@@ -217,7 +217,8 @@ actor SchedulingService {
             guard let firing = restoredFiring(record.reminderId, at: scheduled, slotsDue: 1, &reminders) else { return nil }
             return OpenOccurrence(
                 firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence),
-                lastAnnounced: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt), repeatsSent: record.repeats)
+                lastAnnounced: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt), repeatsSent: record.repeats,
+                escalation: record.escalatedAt == nil ? .pending : .done)
         }, since: since, now: now))
     }
 
@@ -562,6 +563,7 @@ actor SchedulingService {
             await yieldToQueuedWork()
         }
         for action in lifecycle.againDue(at: now) { perform(action, now: now) }
+        for action in lifecycle.escalationsDue(at: now) { perform(action, now: now) }
         let dueWakeUps = WakeUp.allCases.filter { wakeUps[$0].map { $0 <= now } ?? false }
         for wakeUp in dueWakeUps { wakeUps[wakeUp] = nil }
         replan()
@@ -675,7 +677,8 @@ actor SchedulingService {
     /// Performs what the lifecycle decided.
     private func perform(_ action: OccurrenceLifecycle.Action, now: Instant) {
         switch action {
-        case .decide(let firing, let windowEnd): decide(firing, windowEnd: windowEnd, now: now)
+        case .decide(let firing, let windowEnd, let escalated): decide(firing, windowEnd: windowEnd, escalated: escalated, now: now)
+        case .escalate(let firing): escalate(firing, now: now)
         case .forgetSnooze(let key): forgetStoredSnooze(key)
         case .announceAgain(let firing, let again): announceAgain(firing, again, now: now)
         }
@@ -708,6 +711,21 @@ actor SchedulingService {
         event.record = noted.map { FiringsStore.announcementKey(instance: storeInstance, firingID: $0, again: now) }
         context.announcer.announce(.firing(event))
         if let noted { confirm(again: [noted]) }
+    }
+
+    /// Escalates an occurrence still due at its reminder's `--escalate-after` delay (the lifecycle has marked it
+    /// done): announced (the escalation command runs), then noted in its firing record so that neither a
+    /// restart nor its window's end runs it again. Taken or skipped meanwhile, or unread (not on a guess), it
+    /// is left to the window's end: escalated then if missed.
+    private func escalate(_ firing: DueFiring, now: Instant) {
+        let key = OccurrenceKey(firing)
+        guard readState(of: firing, now: now)?.state == .due else { return lifecycle.escalationPassedOver(key) }
+        context.announcer.announce(.escalation(EscalationEvent(firing: firing, at: now)))
+        do {
+            try context.store.firings.noteEscalated(reminderID: key.reminderID, scheduledAt: key.scheduledAt, at: now)
+        } catch {
+            context.say(.warning, "Could not note that \(firing.slotID) was escalated: \(error); a restart before its window ends escalates it again")
+        }
     }
 
     /// Forgets a snooze in the store (the lifecycle has forgotten it already).
@@ -750,10 +768,11 @@ actor SchedulingService {
     /// Decides an occurrence whose window closed: unless a log took it or the user skipped it, it is missed,
     /// recorded, then announced; once, across restarts (the record is unique). A store that refuses the write
     /// is tried again later.
-    private func decide(_ firing: DueFiring, windowEnd: Instant, now: Instant) {
+    private func decide(_ firing: DueFiring, windowEnd: Instant, escalated: Bool, now: Instant) {
         // A calendar's alarm is a heads-up, not a dose: nothing is missed when it is not dismissed.
         guard firing.reminder.delivery.calendar == nil else { return }
         var event = OccurrenceEvent(state: .missed, firing: firing, windowEnd: windowEnd, decidedAt: now)
+        event.escalated = escalated
         let id: Int64
         do {
             // Neither missed nor recorded on a guess: a read that fails is tried again like a failed write.
@@ -763,7 +782,7 @@ actor SchedulingService {
             guard let recorded = try context.store.firings.recordOutcome(record) else { return }
             id = recorded
         } catch {
-            lifecycle.decideFailed(firing, now: now, retrySeconds: Self.storeRetrySeconds)
+            lifecycle.decideFailed(firing, escalated: escalated, now: now, retrySeconds: Self.storeRetrySeconds)
             context.say(.error, "Could not decide or record whether \(firing.slotID) was missed: \(error); trying again in \(Self.storeRetrySeconds) s")
             return
         }

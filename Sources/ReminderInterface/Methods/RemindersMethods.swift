@@ -57,15 +57,17 @@ extension Reminders {
             public var refillDays: Int?
             /// A command run when an occurrence is missed (a caregiver told); [] with Update: none.
             public var escalateCommand: [String]?
+            /// `30m`: run it that long after an occurrence's time when it is not yet taken ("" with Update: when missed).
+            public var escalateAfter: String?
 
             public init(
                 name: String, rule: RuleSpec, timeZone: String? = nil, enabled: Bool? = nil, window: String? = nil,
                 repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil, escalateCommand: [String]? = nil
+                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil
             ) {
                 (self.name, self.rule, self.timeZone, self.enabled, self.window) = (name, rule, timeZone, enabled, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
-                (self.refillDays, self.escalateCommand) = (refillDays, escalateCommand)
+                (self.refillDays, self.escalateCommand, self.escalateAfter) = (refillDays, escalateCommand, escalateAfter)
             }
         }
         public typealias Reply = ReminderReply
@@ -90,15 +92,17 @@ extension Reminders {
             public var refillDays: Int?
             /// A command run when an occurrence is missed (a caregiver told); [] with Update: none.
             public var escalateCommand: [String]?
+            /// `30m`: run it that long after an occurrence's time when it is not yet taken ("" with Update: when missed).
+            public var escalateAfter: String?
 
             public init(
                 reminder: String, name: String? = nil, rule: RuleSpec? = nil, timeZone: String? = nil, window: String? = nil,
                 repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil, escalateCommand: [String]? = nil
+                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil
             ) {
                 (self.reminder, self.name, self.rule, self.timeZone, self.window) = (reminder, name, rule, timeZone, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
-                (self.refillDays, self.escalateCommand) = (refillDays, escalateCommand)
+                (self.refillDays, self.escalateCommand, self.escalateAfter) = (refillDays, escalateCommand, escalateAfter)
             }
         }
         public typealias Reply = ReminderReply

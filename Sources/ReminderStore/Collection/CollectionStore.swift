@@ -98,7 +98,7 @@ public struct CollectionStore: Sendable {
             case .skipped:
                 let name = try String.fetchOne(db, sql: "SELECT name FROM reminder WHERE id = ?", arguments: [reminderID]) ?? ""
                 let scheduled = (record.occurrence ?? record.at).secondsSinceEpoch
-                var skip = OutcomeRecord(
+                let skip = OutcomeRecord(
                     reminderId: reminderID, reminderName: name, slot: "", scheduledAt: scheduled, state: .skipped, decidedAt: record.at.secondsSinceEpoch,
                     reason: record.reason)
                 try skip.insert(db, onConflict: .ignore)

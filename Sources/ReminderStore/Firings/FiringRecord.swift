@@ -32,6 +32,8 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     /// An announcement again (at `lastAnnouncedAt`) noted but not yet confirmed: its repeat number, 0 for a
     /// snooze; nil when none is pending (see `noteAnnouncedAgain`).
     public var againPending: Int?
+    /// When its escalation ran at its `--escalate-after` delay (epoch seconds); nil: it did not.
+    public var escalatedAt: Int64?
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, handledAt: Int64, kind: Kind,

@@ -160,6 +160,22 @@ public struct FiringsStore: Sendable {
         }
     }
 
+    /// Records that an announced occurrence's escalation ran at `at` (after it was started: a crash between runs
+    /// it again at the next start, marked late, rather than never).
+    /// - Returns: whether the occurrence has a firing record to note it in.
+    @discardableResult
+    public func noteEscalated(reminderID: Int64, scheduledAt: Instant, at: Instant) throws(StoreError) -> Bool {
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE firing SET escalatedAt = ? WHERE id = (SELECT id FROM firing WHERE reminderId = ? AND scheduledAt = ?
+                    AND kind IN ('fired', 'late', 'postponed') ORDER BY id DESC LIMIT 1)
+                    """,
+                arguments: [at.secondsSinceEpoch, reminderID, scheduledAt.secondsSinceEpoch])
+            return db.changesCount > 0
+        }
+    }
+
     /// Announced (or postponed) firings scheduled since an instant, oldest first: the occurrences whose windows
     /// may still be open after a restart.
     public func announcedFirings(since: Instant) throws(StoreError) -> [FiringRecord] {

@@ -261,6 +261,11 @@ extension ReminderStore {
             // The last dose logged with less left than it took that was said in the journal (each is said once).
             try db.alter(table: "stockNotice") { t in t.add(column: "shortReportedAt", .integer) }
         }
+        migrator.registerMigration("v18-firing-escalated") { db in
+            // When the occurrence's escalation ran at its `--escalate-after` delay (epoch seconds): once, across
+            // restarts, and not again when it is missed.
+            try db.alter(table: "firing") { t in t.add(column: "escalatedAt", .integer) }
+        }
         return migrator
     }
 
