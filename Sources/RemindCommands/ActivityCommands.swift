@@ -27,7 +27,7 @@ struct LogCommand: ParsableCommand {
 
 /// The line that tells what a log did: `Logged Meds at Sun 08:05: takes the 08:00 dose`.
 private func describe(_ log: IntakeValue, verb: String) -> String {
-    var line = "\(verb) \(log.reminderName)\(doseText(log.amount, log.unit).map { ", \($0)," } ?? "") at \(out.time(log.local)) (log \(log.id))"
+    var line = "\(verb) \(log.reminderName)\(doseText(log.amount, log.unit).map { ", \($0)," } ?? "") at \(out.time(log.local)) (log \(log.id)\(log.forced == true ? ", forced past its limits" : ""))"
     if let takes = log.takes { line += ": takes the \(out.clockTime(takes)) occurrence" }
     if let suppresses = log.suppresses { line += ": the \(out.clockTime(suppresses)) occurrence will not be announced (already logged)" }
     return line
@@ -46,17 +46,20 @@ struct LogAddCommand: ParsableCommand {
               remindctl log "Vitamin D"
               remindctl log Meds --at 07:45
               remindctl log Metformin --amount 1      # one tablet of a two-tablet dose
+              remindctl log Ibuprofen --force         # past its --min-interval or --max-per-day
             """
     )
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Option(help: ArgumentHelp("When it happened (default: now).", valueName: "time")) var at: String?
     @Option(help: ArgumentHelp("How much was taken, in the unit of the reminder's dose (default: its dose).", valueName: "amount")) var amount: String?
+    @Flag(help: "Log it even when the reminder's --min-interval or --max-per-day does not allow it (it is marked forced).") var force = false
     @Flag(help: "Print the logged entry as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try connection.call(Reminders.Log.self, .init(reminder: reminder, at: CommandContext.current.typedTime(at), amount: amount))
+        let reply = try connection.call(
+            Reminders.Log.self, .init(reminder: reminder, at: CommandContext.current.typedTime(at), amount: amount, force: force ? true : nil))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, verb: "Logged"))
         if reply.cancelledSnoozes > 0 { out.print("Cancelled its pending snooze.") }
@@ -82,7 +85,7 @@ struct LogListCommand: ParsableCommand {
             ["ID", "TIME", "REMINDER", "AMOUNT", "EFFECT"],
             logs.map { log in
                 let effect = log.takes.map { "takes \(out.clockTime($0))" } ?? log.suppresses.map { "suppresses \(out.clockTime($0))" } ?? "-"
-                return [String(log.id), out.time(log.local), log.reminderName, doseText(log.amount, log.unit) ?? "-", effect]
+                return [String(log.id), out.time(log.local), log.reminderName, doseText(log.amount, log.unit) ?? "-", effect + (log.forced == true ? " (forced)" : "")]
             })
     }
 }
@@ -124,11 +127,13 @@ struct DoneCommand: ParsableCommand {
               remindctl done Meds
               remindctl done Meds --late
               remindctl done Metformin --amount 1
+              remindctl done Ibuprofen                # taken as needed: a dose now, within its limits
             """, aliases: ["taken"])
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Option(help: ArgumentHelp("How much was taken, in the unit of the reminder's dose (default: its dose).", valueName: "amount")) var amount: String?
     @Flag(help: "Take the most recent missed occurrence late.") var late = false
+    @Flag(help: "Log it even when the reminder's --min-interval or --max-per-day does not allow it (it is marked forced).") var force = false
     @Flag(help: "Print the log (with --late: the occurrence) as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -140,7 +145,7 @@ struct DoneCommand: ParsableCommand {
             let logged = occurrence.loggedUtc.map { " (logged \(out.clock($0)))" } ?? ""
             return out.print("Taken late: \(occurrence.reminderName), the occurrence of \(out.time(occurrence.local))\(logged)")
         }
-        let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder, amount: amount))
+        let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder, amount: amount, force: force ? true : nil))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, verb: "Taken:"))
     }
@@ -212,8 +217,10 @@ struct NextCommand: ParsableCommand {
 
     func run() throws {
         guard count >= 1 else { throw CLIError("invalid --count \(count): give 1 or more") }
-        let firings = try connection.call(Reminders.Next.self, .init(count: count)).firings
+        let reply = try connection.call(Reminders.Next.self, .init(count: count))
+        let firings = reply.firings
         if json { return try out.json(firings) }
+        printAsNeeded(reply.asNeeded ?? [])
         if firings.isEmpty { return out.print("Nothing scheduled.") }
         // As systemctl list-timers: when in the user's zone (the reminder's own time noted where its zone
         // differs), and how long until then.

@@ -213,6 +213,8 @@ struct FoodDeleteCommand: ParsableCommand {
 private struct DayReport: Encodable {
     let date: String
     let occurrences: [OccurrenceValue]
+    /// Today only: each medication taken as needed, and when its next dose is allowed.
+    let asNeeded: [AsNeededValue]?
     let food: [LogEntryValue]
     let workouts: [LogEntryValue]
     let consumed: Int
@@ -223,10 +225,12 @@ private struct DayReport: Encodable {
 /// Reads a day (nil: today) and prints it, or its JSON.
 private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions) throws {
     let day = try connection.call(Fitness.Day.self, .init(date: date))
-    let occurrences = try connection.call(Reminders.Occurrences.self, .init(date: day.date)).occurrences
+    let reply = try connection.call(Reminders.Occurrences.self, .init(date: day.date))
+    let (occurrences, asNeeded) = (reply.occurrences, reply.asNeeded ?? [])
     if json {
         return try out.json(DayReport(
-            date: day.date, occurrences: occurrences, food: day.food, workouts: day.workouts, consumed: day.consumed, burned: day.burned, net: day.net))
+            date: day.date, occurrences: occurrences, asNeeded: reply.asNeeded, food: day.food, workouts: day.workouts, consumed: day.consumed,
+            burned: day.burned, net: day.net))
     }
     if !occurrences.isEmpty {
         out.table(["TIME", "REMINDER", "STATE"], occurrences.map { occurrence in
@@ -236,7 +240,17 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
         })
         out.print("")
     }
+    printAsNeeded(asNeeded)
     printDay(day)
+}
+
+/// The medications taken as needed, under their own heading (`today`, `next`).
+func printAsNeeded(_ values: [AsNeededValue]) {
+    guard !values.isEmpty else { return }
+    out.print("As needed:")
+    let width = values.map { [$0.reminderName, doseText($0.dose, $0.unit)].compactMap { $0 }.joined(separator: " ").displayWidth }.max() ?? 0
+    for value in values { out.print("  " + asNeededLine(value, nameWidth: width)) }
+    out.print("")
 }
 
 private func printDay(_ day: DayValue) {

@@ -72,6 +72,12 @@ struct Output {
         clock(iso) + ownZoneNote(local: iso, zoneName: nil)
     }
 
+    /// `15:10` today, `tomorrow 08:00`, else `Wed 2026-12-02 08:00`: a nearby ISO 8601 time on the user's clock.
+    func near(_ iso: String) -> String {
+        guard let instant = Self.instant(iso) else { return iso }
+        return TimeText.near(instant, in: context.zone, now: context.now())
+    }
+
     /// `08:00`: an ISO 8601 time (`...Z` or with an offset) on the user's clock.
     func clock(_ iso: String) -> String {
         guard let instant = Self.instant(iso) else { return iso }
@@ -135,4 +141,19 @@ func nameWithDose(_ name: String, _ amount: Double?, _ unit: String?) -> String 
 func doseText(_ amount: Double?, _ unit: String?) -> String? {
     guard let amount, let unit else { return nil }
     return Dose(thousandths: Int64((amount * 1000).rounded()), unit: unit).description
+}
+
+/// `at least 6h apart, at most 3 in 24 hours`, or nil without limits.
+func limitsText(minIntervalSeconds: Int64?, maxPerDay: Int?) -> String? {
+    let parts = [minIntervalSeconds.map { "at least \(WindowLength.text($0)) apart" }, maxPerDay.map { "at most \($0) in 24 hours" }].compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+}
+
+/// `Ibuprofen 400 mg  allowed now, 3 of 3 left in 24 hours` or `... allowed from 15:10, 2 of 3 left`: a medication
+/// taken as needed, for `today` and `next`.
+func asNeededLine(_ value: AsNeededValue, nameWidth: Int) -> String {
+    let name = [value.reminderName, doseText(value.dose, value.unit)].compactMap { $0 }.joined(separator: " ")
+    let when = value.allowedNow ? "allowed now" : "allowed from \(out.near(value.allowedFromUtc))"
+    let left = value.leftInADay.map { ", \($0) more in 24 hours" } ?? ""
+    return name.padded(toDisplayWidth: nameWidth) + "  " + when + left
 }

@@ -11,8 +11,10 @@ private func describe(_ reminder: ReminderValue, followed: String? = nil) {
     let zoneWhy = reminder.timeZone == nil ? "follows remindd's zone\(followed.map { ", \($0)" } ?? "")" : "its own"
     out.print("time zone: \(reminder.effectiveTimeZone) (\(zoneWhy))")
     out.print("enabled:   \(reminder.enabled ? "yes" : "no")")
-    out.print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
-    out.print("window:    \(reminder.windowSeconds.map { "\(WindowLength.text($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
+    if reminder.rule.asNeeded != true {  // no occurrences: no streak, no window
+        out.print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
+        out.print("window:    \(reminder.windowSeconds.map { "\(WindowLength.text($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
+    }
     if let seconds = reminder.repeatSeconds {
         out.print("repeat:    every \(WindowLength.text(seconds)) until taken or skipped\(reminder.repeatMax.map { ", at most \($0) times" } ?? "")")
     }
@@ -23,6 +25,7 @@ private func describe(_ reminder: ReminderValue, followed: String? = nil) {
     }
     if reminder.urgency != "normal" { out.print("urgency:   \(reminder.urgency)") }
     if let dose = doseText(reminder.dose, reminder.unit) { out.print("dose:      \(dose)") }
+    if let limits = limitsText(minIntervalSeconds: reminder.minIntervalSeconds, maxPerDay: reminder.maxPerDay) { out.print("limits:    \(limits)") }
     if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)" + (next.snoozed == true ? " (snoozed)" : "")) }
 }
 
@@ -48,11 +51,17 @@ struct DeliveryOptions: ParsableArguments {
         "Run --escalate-exec this long (10m, 1h) after an occurrence's time when it is not yet taken or skipped, not when it is missed. \"\" (update): when missed.",
         valueName: "length")) var escalateAfter: String?
     @Option(help: ArgumentHelp(
+        "The least time between two doses (6h; 1m to 7d): a log sooner is refused unless --force. \"\" (update): none.",
+        valueName: "length")) var minInterval: String?
+    @Option(help: ArgumentHelp(
+        "The most doses in any 24 hours (1-100; a rolling day, not the calendar day): one more is refused unless --force. 0 (update): none.",
+        valueName: "n")) var maxPerDay: Int?
+    @Option(help: ArgumentHelp(
         "Say when the stock ('remindctl stock') covers fewer than this many days (1-365; default 7; 0 with update: the default).",
         valueName: "days")) var refillDays: Int?
 
     var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil && dose == nil && unit == nil && refillDays == nil
-        && escalateExec == nil && escalateAfter == nil }
+        && escalateExec == nil && escalateAfter == nil && minInterval == nil && maxPerDay == nil }
 
     /// The command's words, or nil when --exec was not given ([] for --exec "").
     func command() throws -> [String]? { try Self.words(exec, option: "--exec") }
@@ -91,6 +100,12 @@ struct DeliveryOptions: ParsableArguments {
         if let text = escalateAfter, !(text.isEmpty && !adding), WindowLength.seconds(text) == nil {
             throw CLIError("invalid --escalate-after '\(text)': write \(WindowLength.forms)")
         }
+        if let text = minInterval, !(text.isEmpty && !adding), WindowLength.seconds(text, in: DoseLimits.minIntervalRange) == nil {
+            throw CLIError("invalid --min-interval '\(text)': write a length of 1m to 7d such as 4h, 6h or 1d")
+        }
+        if let maxPerDay, !DoseLimits.maxPerDayRange.contains(maxPerDay), !(maxPerDay == 0 && !adding) {
+            throw CLIError("invalid --max-per-day \(maxPerDay): give 1 to 100 doses")
+        }
         if adding, let text = escalateAfter, escalateExec == nil {
             throw CLIError("--escalate-after \(text) needs a command to run: add --escalate-exec /path/to/tell-carer")
         }
@@ -124,6 +139,8 @@ struct AddCommand: ParsableCommand {
               remindctl add Metformin --daily --at 08:00,20:00 --dose 2 --unit tablet
               remindctl add "Vitamin D" --daily --at 09:00 --dose 1000IU
               remindctl add Insulin --daily --at 08:00 --window 1h --escalate-exec /home/me/bin/tell-carer
+              remindctl add Insulin --daily --at 08:00 --window 2h --escalate-exec /home/me/bin/tell-carer --escalate-after 30m
+              remindctl add Ibuprofen --as-needed --dose 400 --unit mg --min-interval 6h --max-per-day 3
             """
     )
 
@@ -168,7 +185,8 @@ struct AddCommand: ParsableCommand {
             name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window,
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
             dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
-            escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter)
+            escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter,
+            minInterval: delivery.minInterval, maxPerDay: delivery.maxPerDay)
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
         out.print("Added reminder \(reply.reminder.id): \(nameWithDose(reply.reminder.name, reply.reminder.dose, reply.reminder.unit)), \(reply.reminder.summary)")
@@ -226,7 +244,8 @@ struct UpdateCommand: ParsableCommand {
                 reminder: reminder, name: name, rule: spec, timeZone: tz, window: window,
                 repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
                 dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
-                escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter))
+                escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter,
+            minInterval: delivery.minInterval, maxPerDay: delivery.maxPerDay))
         }
         if json { return try out.json(reply.reminder) }
         describe(reply.reminder)

@@ -38,6 +38,9 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .customLong("on-calendar"), help: ArgumentHelp("A systemd calendar expression, e.g. 'Mon..Fri *-*-* 09:00' or '*-*~01 18:00' (see systemd.time(7)).", valueName: "expression"))
     var onCalendar: String?
 
+    @Flag(name: .customLong("as-needed"), help: "No schedule: a medication taken when needed, never announced; limit it with --min-interval and --max-per-day.")
+    var asNeeded = false
+
     @Option(help: ArgumentHelp("Times of day, e.g. 08:00,20:00.", valueName: "times"))
     var at: String?
 
@@ -54,7 +57,7 @@ struct RuleOptions: ParsableArguments {
         RuleSpec(
             daily: daily ? true : nil, weekly: weekly, monthly: monthly, monthlyOn: monthlyOn, yearly: yearly,
             every: every, preset: preset, once: once, at: at, start: start, until: until, skip: skip, rrule: rrule,
-            onCalendar: onCalendar)
+            onCalendar: onCalendar, asNeeded: asNeeded ? true : nil)
     }
 
     /// How far from now the one-shot is (`--in 20m`, `--once +20m`), or nil when it is not given that way.

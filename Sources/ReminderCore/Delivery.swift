@@ -20,6 +20,9 @@ public struct Delivery: Sendable, Hashable, Codable {
     public var escalateAfterSeconds: Int64?
     /// Give the low-stock notice when the stock covers fewer than this many days (nil: ``defaultRefillDays``).
     public var refillDays: Int?
+    /// How often a dose may be logged (a medication taken as needed): a log that breaks them is refused
+    /// unless forced.
+    public var limits = DoseLimits()
 
     /// The days of stock below which the low-stock notice is given, unless a reminder says otherwise.
     public static let defaultRefillDays = 7
@@ -58,10 +61,13 @@ public struct Delivery: Sendable, Hashable, Codable {
             guard WindowLength.range.contains(escalateAfterSeconds) else { return "escalation delay \(escalateAfterSeconds) s is not 1 s to 24 h" }
         }
         if let refillDays, !Self.refillDayRange.contains(refillDays) { return "refill days \(refillDays) is not 1 to 365" }
+        if let seconds = limits.minIntervalSeconds, !DoseLimits.minIntervalRange.contains(seconds) { return "minimum interval \(seconds) s is not 1 minute to 7 days" }
+        if let maximum = limits.maxPerDay, !DoseLimits.maxPerDayRange.contains(maximum) { return "most doses a day \(maximum) is not 1 to 100" }
         return dose?.problem
     }
 
     private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar, doseThousandths, doseUnit, refillDays, escalateCommand, escalateAfterSeconds
+        case minIntervalSeconds, maxPerDay
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,6 +86,9 @@ public struct Delivery: Sendable, Hashable, Codable {
         refillDays = try container.decodeIfPresent(Int.self, forKey: .refillDays)
         escalateCommand = try container.decodeIfPresent([String].self, forKey: .escalateCommand)
         escalateAfterSeconds = try container.decodeIfPresent(Int64.self, forKey: .escalateAfterSeconds)
+        limits = DoseLimits(
+            minIntervalSeconds: try container.decodeIfPresent(Int64.self, forKey: .minIntervalSeconds),
+            maxPerDay: try container.decodeIfPresent(Int.self, forKey: .maxPerDay))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -94,6 +103,8 @@ public struct Delivery: Sendable, Hashable, Codable {
         try container.encodeIfPresent(refillDays, forKey: .refillDays)
         try container.encodeIfPresent(escalateCommand, forKey: .escalateCommand)
         try container.encodeIfPresent(escalateAfterSeconds, forKey: .escalateAfterSeconds)
+        try container.encodeIfPresent(limits.minIntervalSeconds, forKey: .minIntervalSeconds)
+        try container.encodeIfPresent(limits.maxPerDay, forKey: .maxPerDay)
     }
 }
 

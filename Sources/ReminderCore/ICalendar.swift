@@ -145,6 +145,7 @@ public enum ICalendar {
         case .once: return [(nil, days)]
         case .recurrence: return []  // written as one event of its own (recurrenceEvent)
         case .calendar: return []  // not said in RFC 5545 (see calendar(_:now:years:))
+        case .asNeeded: return []  // no occurrences: nothing on a calendar
         }
     }
 

@@ -218,6 +218,8 @@ extension DaySelector {
             return target >= day ? target : nil
         case .recurrence, .calendar:
             return nil  // their instances come with their times (see ReminderRule.nextOccurrence)
+        case .asNeeded:
+            return nil  // no days
         }
     }
 
@@ -246,6 +248,8 @@ extension DaySelector {
             return "r" + ISO8601.pad(date.year, 4) + ISO8601.pad(date.month, 2) + ISO8601.pad(date.day, 2) + "-"
         case .calendar:
             return "c" + ISO8601.pad(date.year, 4) + ISO8601.pad(date.month, 2) + ISO8601.pad(date.day, 2) + "-"
+        case .asNeeded:
+            return "n-"  // never asked for: it has no occurrences
         }
     }
 

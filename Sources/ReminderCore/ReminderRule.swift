@@ -132,6 +132,8 @@ public enum DaySelector: Hashable, Sendable {
     /// A systemd calendar expression (`OnCalendar=`), which names its own times too; its zone, if it names
     /// one, is the reminder's.
     case calendar(CalendarExpression)
+    /// No days and no times: a medication taken when needed (`--as-needed`), logged but never announced.
+    case asNeeded
 
     /// `daily`, `weekly Mon, Thu`, `monthly 1, 15, last`, `every 3 days` ...
     public var summary: String {
@@ -147,6 +149,7 @@ public enum DaySelector: Hashable, Sendable {
         case .once(let date): return "once \(date)"
         case .recurrence(let set): return set.summary
         case .calendar(let expression): return "on calendar \(expression.normalized)"
+        case .asNeeded: return "as needed"
         }
     }
 }

@@ -37,12 +37,14 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     public var exdate: String?
     /// With `rrule`: when the reminder fires relative to each instance, an RFC 5545 duration (`-PT15M`).
     public var alarm: String?
+    /// No schedule: a medication taken when needed, logged but never announced (its limits are the delivery's).
+    public var asNeeded: Bool?
 
     public init(
         daily: Bool? = nil, weekly: String? = nil, monthly: String? = nil, monthlyOn: String? = nil,
         yearly: String? = nil, every: String? = nil, preset: String? = nil, once: String? = nil, at: String? = nil,
         start: String? = nil, until: String? = nil, skip: String? = nil, rrule: String? = nil,
-        onCalendar: String? = nil, rdate: String? = nil, exdate: String? = nil, alarm: String? = nil
+        onCalendar: String? = nil, rdate: String? = nil, exdate: String? = nil, alarm: String? = nil, asNeeded: Bool? = nil
     ) {
         self.daily = daily
         self.weekly = weekly
@@ -58,7 +60,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         self.skip = skip
         self.rrule = rrule
         self.onCalendar = onCalendar
-        (self.rdate, self.exdate, self.alarm) = (rdate, exdate, alarm)
+        (self.rdate, self.exdate, self.alarm, self.asNeeded) = (rdate, exdate, alarm, asNeeded)
     }
 
     /// Validates the spec and builds the rule.
@@ -69,17 +71,18 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         var result = self
         let changesKind = change.daily != nil || change.weekly != nil || change.monthly != nil || change.monthlyOn != nil
             || change.yearly != nil || change.every != nil || change.preset != nil || change.once != nil || change.rrule != nil || change.onCalendar != nil
+            || change.asNeeded == true
         if changesKind {
             (result.daily, result.weekly, result.monthly, result.monthlyOn) = (change.daily, change.weekly, change.monthly, change.monthlyOn)
             (result.yearly, result.every, result.preset, result.once) = (change.yearly, change.every, change.preset, change.once)
             (result.rrule, result.onCalendar) = (change.rrule, change.onCalendar)
-            (result.rdate, result.exdate, result.alarm) = (change.rdate, change.exdate, change.alarm)
+            (result.rdate, result.exdate, result.alarm, result.asNeeded) = (change.rdate, change.exdate, change.alarm, change.asNeeded)
             // An RFC 5545 rule, a calendar expression and --every 8h name their own times: times of the kind
             // they replace go (so do the start and the end of a calendar expression, which has its own).
             if change.rrule != nil || change.onCalendar != nil || change.every.map({ !Self.countsDaysOrWeeks($0) }) == true { result.at = nil }
             if change.onCalendar != nil { (result.start, result.until) = (nil, nil) }
         }
-        if change.once != nil { (result.at, result.start, result.until, result.skip) = (nil, nil, nil, nil) }
+        if change.once != nil || change.asNeeded == true { (result.at, result.start, result.until, result.skip) = (nil, nil, nil, nil) }
         if let at = change.at { result.at = at }
         if let start = change.start { result.start = start }
         if let until = change.until { result.until = until }
@@ -91,16 +94,23 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         let kinds: [(String, Bool)] = [
             ("--daily", daily == true), ("--monthly", monthly != nil), ("--monthly-on", monthlyOn != nil),
             ("--yearly", yearly != nil), ("--preset", preset != nil), ("--once", once != nil),
-            ("--every", every != nil), ("--rrule", rrule != nil), ("--on-calendar", onCalendar != nil),
+            ("--every", every != nil), ("--rrule", rrule != nil), ("--on-calendar", onCalendar != nil), ("--as-needed", asNeeded == true),
             // --weekly is a kind of its own, or the weekdays of --every Nw.
             ("--weekly", weekly != nil && every == nil),
         ]
         let given = kinds.filter(\.1).map(\.0)
         guard given.count == 1 else {
             if given.isEmpty {
-                throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\", --once 2026-12-24T18:00, --rrule FREQ=DAILY --start 2026-12-01T08:00 or --on-calendar 'Mon..Fri 09:00'")
+                throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\", --once 2026-12-24T18:00, --rrule FREQ=DAILY --start 2026-12-01T08:00, --on-calendar 'Mon..Fri 09:00' or --as-needed")
             }
             throw RuleSpecError("\(given.joined(separator: " and ")) cannot be combined: give one schedule per reminder")
+        }
+
+        if asNeeded == true {
+            guard at == nil, start == nil, until == nil, skip == nil else {
+                throw RuleSpecError("--as-needed has no schedule: give it without --at, --start, --until and --skip (limit it with --min-interval 6h and --max-per-day 3)")
+            }
+            return ReminderRule(days: .asNeeded, times: [])
         }
 
         var startDateTime: LocalDateTime?

@@ -32,6 +32,18 @@ public enum TimeText {
         return "\(local.date.weekday.displayName) \(local.date) \(local.time) \(ISO8601.formatOffset(offsetSeconds))"
     }
 
+    /// `09:10` on the local day of `now`, `tomorrow 08:00`, `yesterday 22:30`, else `Wed 2026-12-02 08:00`: a
+    /// nearby instant in a sentence.
+    public static func near(_ instant: Instant, in zone: TimeZoneRules, now: Instant) -> String {
+        let local = zone.localDateTime(at: instant)
+        switch local.date.dayNumber - zone.localDayNumber(at: now) {
+        case 0: return "\(local.time)"
+        case 1: return "tomorrow \(local.time)"
+        case -1: return "yesterday \(local.time)"
+        default: return "\(local.date.weekday.displayName) \(local.date) \(local.time)"
+        }
+    }
+
     /// An instant read from `text`, shown as the person wrote it: at the offset `text` gave, else in `zone`.
     public static func display(_ instant: Instant, typed text: String, zone: TimeZoneRules) -> String {
         display(instant, offsetSeconds: ISO8601.parseInstant(text)?.offsetSeconds ?? zone.offset(at: instant))

@@ -1,3 +1,4 @@
+import ReminderCore
 import ReminderInterface
 import ReminderStore
 import VarlinkProtocol
@@ -11,6 +12,8 @@ enum ServiceError: Error {
     case unknownTimeZone(String, String)
     /// Nothing of the reminder is due (done), or due or ahead (skip, snooze): its name and why.
     case nothingDue(String, String)
+    /// A dose its reminder's limits do not allow: the reminder's name, from when the next is, and why.
+    case doseNotAllowed(String, allowedFrom: Instant, String)
     case logNotFound(Int64)
     case habit(String)
     case invalidInput(parameter: String, message: String)
@@ -51,6 +54,8 @@ enum ServiceError: Error {
         case .invalidTime(let parameter, let message): RemindErrors.InvalidTime(parameter: parameter, message: message)
         case .unknownTimeZone(let zone, let message): RemindErrors.UnknownTimeZone(timeZone: zone, message: message)
         case .nothingDue(let reminder, let message): RemindErrors.NothingDue(reminder: reminder, message: message)
+        case .doseNotAllowed(let reminder, let allowed, let message):
+            RemindErrors.DoseNotAllowed(reminder: reminder, allowedFromUtc: allowed.description, message: message)
         case .logNotFound(let id):
             RemindErrors.LogNotFound(id: id, message: "no log with id \(id): see 'remindctl log list' (add --date YYYY-MM-DD for another day)")
         case .invalidInput(let parameter, let message): RemindErrors.InvalidInput(parameter: parameter, message: message)

@@ -24,8 +24,8 @@ public enum Catalogue {
             ],
             errors: [
                 RemindErrors.ReminderNotFound.self, RemindErrors.NameTaken.self, RemindErrors.InvalidRule.self, RemindErrors.InvalidTime.self,
-                RemindErrors.UnknownTimeZone.self, RemindErrors.NothingDue.self, RemindErrors.LogNotFound.self, RemindErrors.InvalidInput.self,
-                RemindErrors.StoreFailure.self, RemindErrors.WatchTooSlow.self, RemindErrors.ProtocolError.self,
+                RemindErrors.UnknownTimeZone.self, RemindErrors.NothingDue.self, RemindErrors.DoseNotAllowed.self, RemindErrors.LogNotFound.self,
+                RemindErrors.InvalidInput.self, RemindErrors.StoreFailure.self, RemindErrors.WatchTooSlow.self, RemindErrors.ProtocolError.self,
             ]),
         InterfaceDescription(
             name: Habits.interface, idl: text(PackageResources.io_remindd_Habits_varlink),

@@ -117,6 +117,9 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     public var escalateCommand: [String]?
     /// It runs this long after an occurrence's time when it is not yet taken (nil: when it is missed).
     public var escalateAfterSeconds: Int64?
+    /// A log sooner than this after another, or past this many in 24 hours, is refused unless forced.
+    public var minIntervalSeconds: Int64?
+    public var maxPerDay: Int?
 
     public init(
         id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
@@ -141,6 +144,7 @@ public struct ReminderValue: Codable, Sendable, Hashable {
         refillDays = delivery.dose.map { _ in delivery.refillDays ?? Delivery.defaultRefillDays }
         escalateCommand = delivery.escalateCommand
         escalateAfterSeconds = delivery.escalateAfterSeconds
+        (minIntervalSeconds, maxPerDay) = (delivery.limits.minIntervalSeconds, delivery.limits.maxPerDay)
     }
 }
 
@@ -248,6 +252,8 @@ public struct IntakeValue: Codable, Sendable, Hashable {
     /// How much was taken, in the unit of the reminder's dose (nil: it has none).
     public var amount: Double?
     public var unit: String?
+    /// Logged with force past the reminder's dose limits (nil: not).
+    public var forced: Bool?
 
     public init(id: Int64, reminderId: Int64, reminderName: String, utc: String, local: String, takes: String? = nil, suppresses: String? = nil) {
         self.id = id
@@ -257,6 +263,31 @@ public struct IntakeValue: Codable, Sendable, Hashable {
         self.local = local
         self.takes = takes
         self.suppresses = suppresses
+    }
+}
+
+/// `AsNeeded` of remindd's interfaces: a medication taken as needed, its last dose and when the next one keeps
+/// to its limits.
+public struct AsNeededValue: Codable, Sendable, Hashable {
+    public var reminderId: Int64
+    public var reminderName: String
+    public var dose: Double?
+    public var unit: String?
+    public var lastDoseUtc: String?
+    /// Now, or when the limits allow the next dose.
+    public var allowedFromUtc: String
+    /// The same, ISO 8601 local time with offset, in the reminder's zone.
+    public var allowedFromLocal: String
+    public var allowedNow: Bool
+    /// Doses the last 24 hours still allow (nil: no maximum).
+    public var leftInADay: Int?
+
+    public init(
+        reminderId: Int64, reminderName: String, dose: Double?, unit: String?, lastDoseUtc: String?, allowedFromUtc: String, allowedFromLocal: String,
+        allowedNow: Bool, leftInADay: Int?
+    ) {
+        (self.reminderId, self.reminderName, self.dose, self.unit, self.lastDoseUtc) = (reminderId, reminderName, dose, unit, lastDoseUtc)
+        (self.allowedFromUtc, self.allowedFromLocal, self.allowedNow, self.leftInADay) = (allowedFromUtc, allowedFromLocal, allowedNow, leftInADay)
     }
 }
 

@@ -16,6 +16,7 @@ enum FiringWording {
         case .once: return "once"
         case .recurrence(let set): return set.rule?.howOften ?? "once"
         case .calendar: return "on calendar"
+        case .asNeeded: return "as needed"
         }
     }
 

@@ -6,11 +6,13 @@ import VarlinkProtocol
 extension ReminderService {
     func register(in router: inout MethodRouter) {
         router.on(Reminders.Add.self) { p in
-            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit, refillDays: p.refillDays, escalateCommand: p.escalateCommand, escalateAfter: p.escalateAfter)
+            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit, refillDays: p.refillDays, escalateCommand: p.escalateCommand, escalateAfter: p.escalateAfter,
+                minInterval: p.minInterval, maxPerDay: p.maxPerDay)
             return .init(reminder: try await add(name: p.name, rule: p.rule, timeZone: p.timeZone, enabled: p.enabled ?? true, window: p.window, delivery: delivery))
         }
         router.on(Reminders.Update.self) { p in
-            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit, refillDays: p.refillDays, escalateCommand: p.escalateCommand, escalateAfter: p.escalateAfter)
+            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit, refillDays: p.refillDays, escalateCommand: p.escalateCommand, escalateAfter: p.escalateAfter,
+                minInterval: p.minInterval, maxPerDay: p.maxPerDay)
             return .init(reminder: try await update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone, window: p.window, delivery: delivery))
         }
         router.on(Reminders.Remove.self) { p in .init(reminder: try await remove(key: p.reminder)) }
@@ -39,9 +41,9 @@ extension ReminderService {
         router.on(Reminders.Preview.self) { p in
             .init(firings: try preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10))
         }
-        router.on(Reminders.Next.self) { p in .init(firings: try await next(count: p.count ?? 10)) }
-        router.on(Reminders.Log.self) { p in try await log(key: p.reminder, at: p.at, amount: p.amount) }
-        router.on(Reminders.Done.self) { p in try await done(key: p.reminder, amount: p.amount) }
+        router.on(Reminders.Next.self) { p in try await next(count: p.count ?? 10) }
+        router.on(Reminders.Log.self) { p in try await log(key: p.reminder, at: p.at, amount: p.amount, force: p.force ?? false) }
+        router.on(Reminders.Done.self) { p in try await done(key: p.reminder, amount: p.amount, force: p.force ?? false) }
         router.on(Reminders.TakeLate.self) { p in .init(occurrence: try await takeLate(key: p.reminder)) }
         router.on(Reminders.Skip.self) { p in .init(occurrence: try await skip(key: p.reminder, reason: p.reason)) }
         router.on(Reminders.Snooze.self) { p in try await snooze(key: p.reminder, minutes: p.minutes) }

@@ -35,6 +35,10 @@ struct ReminderService: Sendable {
         /// `30m`: run the escalation command that long after an occurrence's time when it is not yet taken; ""
         /// for when it is missed.
         var escalateAfter: String? = nil
+        /// `6h`: the least time between two doses; "" for none.
+        var minInterval: String? = nil
+        /// The most doses in 24 hours; 0 for none.
+        var maxPerDay: Int? = nil
 
         /// `delivery` with the change applied, or the error of the first bad field.
         func applied(to delivery: Delivery) throws(ServiceError) -> Delivery {
@@ -100,6 +104,23 @@ struct ReminderService: Sendable {
                     }
                     changed.escalateAfterSeconds = seconds
                 }
+            }
+            if let minInterval {
+                if minInterval.isEmpty {
+                    changed.limits.minIntervalSeconds = nil
+                } else {
+                    guard let seconds = WindowLength.seconds(minInterval, in: DoseLimits.minIntervalRange) else {
+                        throw .invalidInput(
+                            parameter: "minInterval", message: "invalid minimum interval '\(minInterval)': write a length of 1m to 7d such as 4h, 6h or 1d")
+                    }
+                    changed.limits.minIntervalSeconds = seconds
+                }
+            }
+            if let maxPerDay {
+                guard maxPerDay == 0 || DoseLimits.maxPerDayRange.contains(maxPerDay) else {
+                    throw .invalidInput(parameter: "maxPerDay", message: "invalid most doses a day \(maxPerDay): give 1 to 100 (0 with update: no maximum)")
+                }
+                changed.limits.maxPerDay = maxPerDay == 0 ? nil : maxPerDay
             }
             if let refillDays {
                 guard refillDays == 0 || Delivery.refillDayRange.contains(refillDays) else {
@@ -236,7 +257,31 @@ struct ReminderService: Sendable {
             }
             await yieldToQueuedWork()
         }
-        return .init(date: date.description, occurrences: found.sorted { ($0.utc, $0.reminderId) < ($1.utc, $1.reminderId) })
+        let today = date.dayNumber == (try context.zone(named: nil)).localDayNumber(at: now)
+        let asNeeded = today ? try asNeeded(now: now).filter { value in key.map { $0 == value.reminderName || $0 == String(value.reminderId) } ?? true } : []
+        return .init(
+            date: date.description, occurrences: found.sorted { ($0.utc, $0.reminderId) < ($1.utc, $1.reminderId) },
+            asNeeded: asNeeded.isEmpty ? nil : asNeeded)
+    }
+
+    /// Where each enabled medication taken as needed stands at `now`: its last dose (in the day, or the
+    /// interval, before), and from when the next keeps to its limits.
+    func asNeeded(now: Instant) throws(ServiceError) -> [AsNeededValue] {
+        let reminders = try storing { () throws(StoreError) in try context.store.reminders.asNeeded() }
+        return try reminders.map { reminder throws(ServiceError) in
+            let zone = try context.zone(named: reminder.timeZone)
+            let limits = reminder.delivery.limits
+            let doses = try storing { () throws(StoreError) in
+                try context.store.intake.instants(
+                    reminderID: reminder.id!, from: now.adding(seconds: -max(limits.minIntervalSeconds ?? 0, 86400)), through: now, lateTakes: true)
+            }
+            let allowed = limits.nextAllowed(now: now, doses: doses)
+            return AsNeededValue(
+                reminderId: reminder.id!, reminderName: reminder.name, dose: reminder.delivery.dose.map { Double($0.thousandths) / 1000 },
+                unit: reminder.delivery.dose?.unit, lastDoseUtc: doses.last?.description, allowedFromUtc: allowed.description,
+                allowedFromLocal: ISO8601.format(allowed, offsetSeconds: zone.offset(at: allowed), zulu: false), allowedNow: allowed <= now,
+                leftInADay: limits.leftInADay(now: now, doses: doses))
+        }
     }
 
     func get(key: String) throws(ServiceError) -> ReminderValue {
@@ -252,9 +297,10 @@ struct ReminderService: Sendable {
         return rule.occurrences(after: start, count: count, in: zone).map { FiringValue(reminderID: 0, name: "preview", occurrence: $0) }
     }
 
-    func next(count: Int) async throws(ServiceError) -> [FiringValue] {
+    func next(count: Int) async throws(ServiceError) -> Reminders.Next.Reply {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
-        return await scheduling.upcoming(count: count).map { next in
+        let asNeeded = try asNeeded(now: context.clock.now())
+        let firings = await scheduling.upcoming(count: count).map { next in
             let calendar = next.reminder.delivery.calendar
             return (next.snoozed
                 ? FiringValue(
@@ -263,16 +309,17 @@ struct ReminderService: Sendable {
                 : FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, calendar: calendar))
                 .saying(next.reminder.delivery.dose)
         }
+        return .init(firings: firings, asNeeded: asNeeded.isEmpty ? nil : asNeeded)
     }
 
     /// Logs an intake now or at a past time; it cancels the pending snoozes and repeats of what it takes.
     /// `amount`: how much was taken (`1`, `0.5`), in the dose's unit; default: the reminder's dose.
-    func log(key: String, at text: String?, amount: String? = nil) async throws(ServiceError) -> LogReply {
+    func log(key: String, at text: String?, amount: String? = nil, force: Bool = false) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
         let zone = try context.zone(named: reminder.timeZone)
         let instant = try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "intake can be logged for now or a past time")
-        return try await logIntake(reminder, at: instant, amount: try Self.amount(amount, of: reminder), now: now)
+        return try await logIntake(reminder, at: instant, amount: try Self.amount(amount, of: reminder), force: force, now: now)
     }
 
     /// How much a log takes: `text` in the unit of the reminder's dose, or the dose itself; nil without a dose.
@@ -288,25 +335,63 @@ struct ReminderService: Sendable {
     }
 
     /// Logs an intake now, taking the occurrence that is due; refused when none is.
-    func done(key: String, amount: String? = nil) async throws(ServiceError) -> LogReply {
+    func done(key: String, amount: String? = nil, force: Bool = false) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
         let taken = try Self.amount(amount, of: reminder)
+        // Taken as needed: nothing is ever due, and "done" is the dose taken now.
+        if reminder.rule.asNeeded == true { return try await logIntake(reminder, at: now, amount: taken, force: force, now: now) }
         let target = try await target(of: reminder, ahead: false, now: now)
         guard target.status != nil else {
             throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(target, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
         }
-        return try await logIntake(reminder, at: now, amount: taken, now: now)
+        return try await logIntake(reminder, at: now, amount: taken, force: force, now: now)
     }
 
-    private func logIntake(_ reminder: StoredReminder, at instant: Instant, amount: Int64?, now: Instant) async throws(ServiceError) -> LogReply {
+    /// Records a dose; one its reminder's limits do not allow is refused, with when the next one is, unless
+    /// `force` (then it is recorded as forced).
+    private func logIntake(_ reminder: StoredReminder, at instant: Instant, amount: Int64?, force: Bool, now: Instant) async throws(ServiceError) -> LogReply {
         let zone = try context.zone(named: reminder.timeZone)
+        let limits = reminder.delivery.limits
+        var forced = false
+        if !limits.isEmpty {
+            let reach = max(limits.minIntervalSeconds ?? 0, 86400)
+            let doses = try storing { () throws(StoreError) in
+                try context.store.intake.instants(reminderID: reminder.id!, from: instant.adding(seconds: -reach), through: instant.adding(seconds: reach), lateTakes: true)
+            }
+            if let breach = limits.breach(at: instant, doses: doses) {
+                guard force else { throw Self.doseNotAllowed(reminder, breach, at: instant, doses: doses, limits: limits, zone: zone, now: now) }
+                forced = true
+            }
+        }
         let record = try storing { () throws(StoreError) in
-            try context.store.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount)
+            try context.store.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount, forced: forced)
         }
         let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
         await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
+    }
+
+    /// The refusal of a dose past its reminder's limits: what the limit is, when the dose it is too close to was,
+    /// and from when the next one is allowed.
+    private static func doseNotAllowed(
+        _ reminder: StoredReminder, _ breach: DoseLimits.Breach, at instant: Instant, doses: [Instant], limits: DoseLimits, zone: TimeZoneRules,
+        now: Instant
+    ) -> ServiceError {
+        let allowed = limits.nextAllowed(now: instant, doses: doses.filter { $0 <= instant })
+        let when = { (moment: Instant) in TimeText.near(moment, in: zone, now: now) }
+        let why: String
+        switch breach {
+        case .tooSoon(let other) where other <= instant:
+            why = "the last dose was at \(when(other)) (at least \(WindowLength.text(limits.minIntervalSeconds ?? 0)) apart)"
+        case .tooSoon(let other):
+            why = "another dose was logged at \(when(other)) (at least \(WindowLength.text(limits.minIntervalSeconds ?? 0)) apart)"
+        case .tooMany(let count, let first):
+            why = "it would be dose \(count) in the 24 hours from \(when(first)) (at most \(limits.maxPerDay ?? 0))"
+        }
+        let next = allowed > instant ? "; the next is allowed from \(when(allowed))" : ""
+        return .doseNotAllowed(
+            reminder.name, allowedFrom: allowed, "\(reminder.name): \(why)\(next); --force to log it anyway")
     }
 
     /// Takes the most recent missed occurrence of the last two days late: a log now, made for it, so that it
@@ -465,6 +550,7 @@ struct ReminderService: Sendable {
                 suppresses: effects[key]?.suppresses[record.id!].map { local($0.instant) })
             // The amount is in the unit of the reminder's dose.
             (value.amount, value.unit) = (record.amount.map { Double($0) / 1000 }, record.amount.flatMap { _ in reminder.delivery.dose?.unit })
+            value.forced = record.forced == true ? true : nil
             return value
         }
     }
@@ -568,7 +654,7 @@ struct ReminderService: Sendable {
 
     /// Refuses a rule that can never fire again (a `--once` or an `--until` in the past), with the reason.
     private static func checkFires(_ rule: ReminderRule, _ spec: RuleSpec, zone: TimeZoneRules, now: Instant) throws(ServiceError) {
-        guard rule.nextOccurrence(after: now, in: zone) == nil else { return }
+        guard rule.days != .asNeeded, rule.nextOccurrence(after: now, in: zone) == nil else { return }
         let reason: String
         if let once = spec.once {
             reason = "--once \(once) is in the past: give a time ahead"

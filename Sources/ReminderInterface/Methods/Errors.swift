@@ -39,6 +39,16 @@ public enum RemindErrors {
         public init(reminder: String, message: String) { (self.reminder, self.message) = (reminder, message) }
     }
 
+    /// A dose sooner than the reminder's minimum interval, or past its maximum in 24 hours.
+    public struct DoseNotAllowed: VarlinkErrorParameters {
+        public var reminder: String
+        public var allowedFromUtc: String
+        public var message: String
+        public init(reminder: String, allowedFromUtc: String, message: String) {
+            (self.reminder, self.allowedFromUtc, self.message) = (reminder, allowedFromUtc, message)
+        }
+    }
+
     public struct LogNotFound: VarlinkErrorParameters {
         public var id: Int64
         public var message: String

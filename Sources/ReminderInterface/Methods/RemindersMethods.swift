@@ -59,15 +59,19 @@ extension Reminders {
             public var escalateCommand: [String]?
             /// `30m`: run it that long after an occurrence's time when it is not yet taken ("" with Update: when missed).
             public var escalateAfter: String?
+            /// `6h`: the least time between two doses ("" with Update: none); the most doses in 24 hours (0: none).
+            public var minInterval: String?
+            public var maxPerDay: Int?
 
             public init(
                 name: String, rule: RuleSpec, timeZone: String? = nil, enabled: Bool? = nil, window: String? = nil,
                 repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil
+                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil, minInterval: String? = nil, maxPerDay: Int? = nil
             ) {
                 (self.name, self.rule, self.timeZone, self.enabled, self.window) = (name, rule, timeZone, enabled, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
                 (self.refillDays, self.escalateCommand, self.escalateAfter) = (refillDays, escalateCommand, escalateAfter)
+                (self.minInterval, self.maxPerDay) = (minInterval, maxPerDay)
             }
         }
         public typealias Reply = ReminderReply
@@ -94,15 +98,19 @@ extension Reminders {
             public var escalateCommand: [String]?
             /// `30m`: run it that long after an occurrence's time when it is not yet taken ("" with Update: when missed).
             public var escalateAfter: String?
+            /// `6h`: the least time between two doses ("" with Update: none); the most doses in 24 hours (0: none).
+            public var minInterval: String?
+            public var maxPerDay: Int?
 
             public init(
                 reminder: String, name: String? = nil, rule: RuleSpec? = nil, timeZone: String? = nil, window: String? = nil,
                 repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil
+                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil, minInterval: String? = nil, maxPerDay: Int? = nil
             ) {
                 (self.reminder, self.name, self.rule, self.timeZone, self.window) = (reminder, name, rule, timeZone, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
                 (self.refillDays, self.escalateCommand, self.escalateAfter) = (refillDays, escalateCommand, escalateAfter)
+                (self.minInterval, self.maxPerDay) = (minInterval, maxPerDay)
             }
         }
         public typealias Reply = ReminderReply
@@ -150,7 +158,11 @@ extension Reminders {
         public struct Reply: Codable, Sendable, Hashable {
             public var date: String
             public var occurrences: [OccurrenceValue]
-            public init(date: String, occurrences: [OccurrenceValue]) { (self.date, self.occurrences) = (date, occurrences) }
+            /// Where each medication taken as needed stands now (today's only).
+            public var asNeeded: [AsNeededValue]?
+            public init(date: String, occurrences: [OccurrenceValue], asNeeded: [AsNeededValue]? = nil) {
+                (self.date, self.occurrences, self.asNeeded) = (date, occurrences, asNeeded)
+            }
         }
     }
 
@@ -174,7 +186,12 @@ extension Reminders {
             public var count: Int?
             public init(count: Int? = nil) { self.count = count }
         }
-        public typealias Reply = FiringsReply
+        public struct Reply: Codable, Sendable, Hashable {
+            public var firings: [FiringValue]
+            /// Where each medication taken as needed stands.
+            public var asNeeded: [AsNeededValue]?
+            public init(firings: [FiringValue], asNeeded: [AsNeededValue]? = nil) { (self.firings, self.asNeeded) = (firings, asNeeded) }
+        }
     }
 
     /// Records an intake, now or at a past time.
@@ -184,7 +201,11 @@ extension Reminders {
             public var at: String?
             /// How much was taken (`1`, `0.5`) in the unit of the reminder's dose; default: its dose.
             public var amount: String?
-            public init(reminder: String, at: String? = nil, amount: String? = nil) { (self.reminder, self.at, self.amount) = (reminder, at, amount) }
+            /// Log it even past the reminder's dose limits (recorded as forced).
+            public var force: Bool?
+            public init(reminder: String, at: String? = nil, amount: String? = nil, force: Bool? = nil) {
+                (self.reminder, self.at, self.amount, self.force) = (reminder, at, amount, force)
+            }
         }
         public typealias Reply = LogReply
     }
@@ -193,9 +214,10 @@ extension Reminders {
     public enum Done: RemindersMethod {
         public struct Parameters: Codable, Sendable, Hashable {
             public var reminder: String
-            /// How much was taken, as with `Log`.
+            /// How much was taken, and whether past the limits, as with `Log`.
             public var amount: String?
-            public init(reminder: String, amount: String? = nil) { (self.reminder, self.amount) = (reminder, amount) }
+            public var force: Bool?
+            public init(reminder: String, amount: String? = nil, force: Bool? = nil) { (self.reminder, self.amount, self.force) = (reminder, amount, force) }
         }
         public typealias Reply = LogReply
     }

@@ -12,13 +12,14 @@ struct BackupRowCheck {
     /// Columns that hold an instant (epoch seconds), in any table.
     static let instantColumns: Set<String> = [
         "at", "createdAt", "handledThrough", "scheduledAt", "handledAt", "decidedAt", "dueAt", "usedAt", "announcedAt", "lastAnnouncedAt", "forScheduledAt",
+        "escalatedAt",
     ]
 
     /// Ranges of the numbers that are not instants, by table and column.
     static let ranges: [String: [String: ClosedRange<Double>]] = [
         "firing": ["lateSeconds": 0...Double(Int64.max), "slotsDue": 1...1_000_000, "replanned": 0...1_000_000, "repeats": 0...1_000, "confirmed": 0...1, "againPending": 0...1_000],
         "outcome": ["confirmed": 0...1],
-        "intake": ["amount": 1...Double(Dose.maximumThousandths)],
+        "intake": ["amount": 1...Double(Dose.maximumThousandths), "forced": 0...1],
         "stockChange": ["amount": 0...Double(Stock.maximumThousandths)],
         "workout": ["minutes": 1...1440, "met": 0.1...50, "kcal": 0...100_000],
         "food": ["kcal": 0...100_000],

@@ -14,6 +14,8 @@ public struct IntakeRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     public var forScheduledAt: Int64?
     /// How much was taken, in thousandths of the reminder's dose unit; nil for a reminder without a dose.
     public var amount: Int64? = nil
+    /// Logged with force past its reminder's dose limits (nil: not).
+    public var forced: Bool? = nil
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

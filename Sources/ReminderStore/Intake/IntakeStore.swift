@@ -8,11 +8,14 @@ public struct IntakeStore: Sendable {
 
     /// Records an intake of a reminder's goal at an instant, with the zone in effect then; `lateFor`: the
     /// missed occurrence it takes late; `amount`: how much was taken (thousandths of the dose's unit).
-    public func log(reminderID: Int64, at instant: Instant, timeZone: String, lateFor occurrence: Instant? = nil, amount: Int64? = nil) throws(StoreError) -> IntakeRecord {
+    public func log(
+        reminderID: Int64, at instant: Instant, timeZone: String, lateFor occurrence: Instant? = nil, amount: Int64? = nil, forced: Bool = false
+    ) throws(StoreError) -> IntakeRecord {
         try database.write { db in
             var record = IntakeRecord(id: nil, reminderId: reminderID, at: instant.secondsSinceEpoch, timeZone: timeZone)
             record.forScheduledAt = occurrence?.secondsSinceEpoch
             record.amount = amount
+            record.forced = forced ? true : nil
             try record.insert(db)
             return record
         }
@@ -33,11 +36,12 @@ public struct IntakeStore: Sendable {
         }
     }
 
-    /// Intake instants of a reminder within a range (inclusive), but for late takes (they cover nothing else).
-    public func instants(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [Instant] {
+    /// Intake instants of a reminder within a range (inclusive), but for late takes (they cover nothing else);
+    /// with `lateTakes`, those too (every dose: what its dose limits count).
+    public func instants(reminderID: Int64, from: Instant, through: Instant, lateTakes: Bool = false) throws(StoreError) -> [Instant] {
         try database.read { db in
             try Int64.fetchAll(
-                db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? AND forScheduledAt IS NULL ORDER BY at",
+                db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? \(lateTakes ? "" : "AND forScheduledAt IS NULL") ORDER BY at",
                 arguments: [reminderID, from.secondsSinceEpoch, through.secondsSinceEpoch]
             ).map(Instant.init(secondsSinceEpoch:))
         }

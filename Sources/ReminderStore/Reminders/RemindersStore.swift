@@ -65,6 +65,15 @@ public struct RemindersStore: Sendable {
         try database.read { db in try usable(StoredReminder.filter(Column("id") > after).order(Column("id")).limit(limit), db) }
     }
 
+    /// The enabled reminders taken as needed (`--as-needed`), by id. The rule column holds `"asNeeded":true`
+    /// as ``RuleSpecColumn`` writes it: found by it, then checked.
+    public func asNeeded() throws(StoreError) -> [StoredReminder] {
+        try database.read { db in
+            try usable(StoredReminder.filter(Column("enabled") && Column("rule").like("%\"asNeeded\":true%")).order(Column("id")), db)
+                .filter { $0.rule.asNeeded == true }
+        }
+    }
+
     /// The reminders a request finds, without the rows remindd cannot use (they are kept for
     /// ``takeUnusableRows()``): one bad row must not keep the others from firing, or the daemon from starting.
     private func usable(_ request: QueryInterfaceRequest<StoredReminder>, _ db: Database) throws -> [StoredReminder] {

@@ -14,7 +14,8 @@ enum RuleSpecColumn {
     /// wrote it before).
     static func encode(_ spec: RuleSpec) -> String {
         let fields: [(String, String?)] = [
-            ("alarm", spec.alarm), ("at", spec.at), ("daily", spec.daily.map { $0 ? "true" : "false" }), ("every", spec.every),
+            ("alarm", spec.alarm), ("asNeeded", spec.asNeeded.map { $0 ? "true" : "false" }), ("at", spec.at),
+            ("daily", spec.daily.map { $0 ? "true" : "false" }), ("every", spec.every),
             ("exdate", spec.exdate), ("monthly", spec.monthly), ("monthlyOn", spec.monthlyOn), ("onCalendar", spec.onCalendar),
             ("once", spec.once), ("preset", spec.preset), ("rdate", spec.rdate), ("rrule", spec.rrule), ("skip", spec.skip),
             ("start", spec.start), ("until", spec.until), ("weekly", spec.weekly), ("yearly", spec.yearly),
@@ -23,7 +24,7 @@ enum RuleSpecColumn {
         for (key, value) in fields {
             guard let value else { continue }
             if json.utf8.count > 1 { json += "," }
-            json += "\"" + key + "\":" + (key == "daily" ? value : quoted(value))
+            json += "\"" + key + "\":" + (key == "daily" || key == "asNeeded" ? value : quoted(value))
         }
         return json + "}"
     }
@@ -54,6 +55,7 @@ enum RuleSpecColumn {
             for (key, value) in fields {
                 switch (key, value) {
                 case ("daily", .bool(let flag)): spec.daily = flag
+                case ("asNeeded", .bool(let flag)): spec.asNeeded = flag
                 case ("weekly", .string(let v)): spec.weekly = v
                 case ("monthly", .string(let v)): spec.monthly = v
                 case ("monthlyOn", .string(let v)): spec.monthlyOn = v

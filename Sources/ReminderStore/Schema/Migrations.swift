@@ -12,8 +12,9 @@ extension ReminderStore {
         "calendarItem": ["path", "etag"],
         "stockChange": ["id", "reminderId", "at", "kind", "amount"],
         "stockNotice": ["reminderId", "at", "left", "lastChangeId", "shortReportedAt"],
-        "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt", "amount"],
-        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending"],
+        "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt", "amount", "forced"],
+        "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending",
+            "escalatedAt"],
         "restDay": ["date", "reason", "lightActivities"],
         "recovery": ["id", "usedAt", "firstDay", "lastDay"],
         "habitNotice": ["key", "announcedAt"],
@@ -265,6 +266,10 @@ extension ReminderStore {
             // When the occurrence's escalation ran at its `--escalate-after` delay (epoch seconds): once, across
             // restarts, and not again when it is missed.
             try db.alter(table: "firing") { t in t.add(column: "escalatedAt", .integer) }
+        }
+        migrator.registerMigration("v19-intake-forced") { db in
+            // 1 for a dose logged with --force past its reminder's limits (--min-interval, --max-per-day).
+            try db.alter(table: "intake") { t in t.add(column: "forced", .boolean) }
         }
         return migrator
     }
