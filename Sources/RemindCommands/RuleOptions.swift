@@ -41,6 +41,9 @@ struct RuleOptions: ParsableArguments {
     @Flag(name: .customLong("as-needed"), help: "No schedule: a medication taken when needed, never announced; limit it with --min-interval and --max-per-day.")
     var asNeeded = false
 
+    @Flag(name: .customLong("from-last-dose"), help: "With --every 8h: each occurrence comes that long after the last dose logged (a late dose moves the next one).")
+    var fromLastDose = false
+
     @Option(help: ArgumentHelp("Times of day, e.g. 08:00,20:00.", valueName: "times"))
     var at: String?
 
@@ -57,7 +60,7 @@ struct RuleOptions: ParsableArguments {
         RuleSpec(
             daily: daily ? true : nil, weekly: weekly, monthly: monthly, monthlyOn: monthlyOn, yearly: yearly,
             every: every, preset: preset, once: once, at: at, start: start, until: until, skip: skip, rrule: rrule,
-            onCalendar: onCalendar, asNeeded: asNeeded ? true : nil)
+            onCalendar: onCalendar, asNeeded: asNeeded ? true : nil, fromLastDose: fromLastDose ? true : nil)
     }
 
     /// How far from now the one-shot is (`--in 20m`, `--once +20m`), or nil when it is not given that way.

@@ -14,6 +14,7 @@ public struct ReminderRule: Hashable, Sendable {
         var until: LocalDate?
         var skippedDayNumbers: [Int] = []
         var preset: Preset?
+        var countsFromLastDose = false
     }
 
     /// No firing before this local date-time (the first day, and the anchor of `every` rules).
@@ -28,6 +29,12 @@ public struct ReminderRule: Hashable, Sendable {
     }
     /// Local dates on which the rule does not fire (holidays, vacations), ascending day numbers.
     public var skippedDayNumbers: [Int] { bounds?.value.skippedDayNumbers ?? [] }
+    /// Its start is one interval after the last dose logged (`--from-last-dose`): the logs before it are the
+    /// dose it counts from, and suppress none of its occurrences.
+    public var countsFromLastDose: Bool {
+        get { bounds?.value.countsFromLastDose ?? false }
+        set { updateBounds { $0.countsFromLastDose = newValue } }
+    }
     /// The preset the rule was expanded from ("Twice a Day"), kept for display.
     public var preset: Preset? {
         get { bounds?.value.preset }

@@ -39,12 +39,16 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     public var alarm: String?
     /// No schedule: a medication taken when needed, logged but never announced (its limits are the delivery's).
     public var asNeeded: Bool?
+    /// With `every` in hours or minutes: each occurrence comes that long after the last dose logged, not on the
+    /// clock of `start` (see ``counted(fromLastDose:in:)``).
+    public var fromLastDose: Bool?
 
     public init(
         daily: Bool? = nil, weekly: String? = nil, monthly: String? = nil, monthlyOn: String? = nil,
         yearly: String? = nil, every: String? = nil, preset: String? = nil, once: String? = nil, at: String? = nil,
         start: String? = nil, until: String? = nil, skip: String? = nil, rrule: String? = nil,
-        onCalendar: String? = nil, rdate: String? = nil, exdate: String? = nil, alarm: String? = nil, asNeeded: Bool? = nil
+        onCalendar: String? = nil, rdate: String? = nil, exdate: String? = nil, alarm: String? = nil, asNeeded: Bool? = nil,
+        fromLastDose: Bool? = nil
     ) {
         self.daily = daily
         self.weekly = weekly
@@ -60,7 +64,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         self.skip = skip
         self.rrule = rrule
         self.onCalendar = onCalendar
-        (self.rdate, self.exdate, self.alarm, self.asNeeded) = (rdate, exdate, alarm, asNeeded)
+        (self.rdate, self.exdate, self.alarm, self.asNeeded, self.fromLastDose) = (rdate, exdate, alarm, asNeeded, fromLastDose)
     }
 
     /// Validates the spec and builds the rule.
@@ -77,6 +81,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             (result.yearly, result.every, result.preset, result.once) = (change.yearly, change.every, change.preset, change.once)
             (result.rrule, result.onCalendar) = (change.rrule, change.onCalendar)
             (result.rdate, result.exdate, result.alarm, result.asNeeded) = (change.rdate, change.exdate, change.alarm, change.asNeeded)
+            result.fromLastDose = change.fromLastDose
             // An RFC 5545 rule, a calendar expression and --every 8h name their own times: times of the kind
             // they replace go (so do the start and the end of a calendar expression, which has its own).
             if change.rrule != nil || change.onCalendar != nil || change.every.map({ !Self.countsDaysOrWeeks($0) }) == true { result.at = nil }
@@ -87,6 +92,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         if let start = change.start { result.start = start }
         if let until = change.until { result.until = until }
         if let skip = change.skip { result.skip = skip }
+        if let fromLastDose = change.fromLastDose { result.fromLastDose = fromLastDose ? true : nil }
         return result
     }
 
@@ -192,7 +198,14 @@ public struct RuleSpec: Hashable, Sendable, Codable {
                 throw RuleSpecError("invalid --on-calendar: \(error.message)")
             }
         }
-        if let every, !Self.countsDaysOrWeeks(every) { return try everyFewHours(every) }
+        if fromLastDose == true, every.map(Self.countsDaysOrWeeks) ?? true {
+            throw RuleSpecError("--from-last-dose counts hours from each dose: give it with --every 8h (or 6h, 12h ...) and --start for the first dose")
+        }
+        if let every, !Self.countsDaysOrWeeks(every) {
+            var rule = try everyFewHours(every)
+            rule.countsFromLastDose = fromLastDose == true
+            return rule
+        }
 
         let times = try parseTimes()
         if daily == true { return rule(.daily, times) }
@@ -300,6 +313,20 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         var spec = self
         (spec.every, spec.rrule) = (nil, rule)
         return try spec.makeRule()
+    }
+
+    /// This rule counted from the last dose logged (`fromLastDose`): its next occurrence one interval after
+    /// `lastDose`, and so on from there, unless its own `start` is later; as it is without that flag or a dose.
+    /// (A missed or skipped occurrence keeps the clock: the next comes one interval after it.)
+    public func counted(fromLastDose lastDose: Instant?, in zone: TimeZoneRules) -> RuleSpec {
+        guard fromLastDose == true, let lastDose, let every, let seconds = WindowLength.seconds(every.lowercased(), in: 600...(366 * 86400)),
+            let start, let first = ISO8601.parseDateTime(start)
+        else { return self }
+        let next = lastDose.adding(seconds: seconds)
+        guard next > zone.resolve(first) else { return self }
+        var counted = self
+        counted.start = zone.localDateTime(at: next).description
+        return counted
     }
 
     /// Whether an `--every` value is days or weeks (`3d`, `2w`), not hours and minutes.

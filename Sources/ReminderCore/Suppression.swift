@@ -25,7 +25,8 @@ extension ReminderRule {
     ///   - logs: instants of logged intake for this goal, in any order.
     public func suppression(of occurrence: Occurrence, logs: [Instant], in zone: TimeZoneRules) -> SuppressionDecision {
         let day = zone.localDayNumber(at: occurrence.instant)
-        let logged = logs.lazy.filter { $0 <= occurrence.instant && zone.localDayNumber(at: $0) == day }.count
+        let from = countsFromLastDose ? start.map { zone.resolve($0) } : nil  // the dose counted from suppresses nothing
+        let logged = logs.lazy.filter { log in log <= occurrence.instant && zone.localDayNumber(at: log) == day && from.map { log >= $0 } ?? true }.count
         guard logged > 0 else { return .fire }
         let sameDay = occurrences(on: LocalDate(dayNumber: day), in: zone)
         let ordinal = (sameDay.firstIndex { $0.instant >= occurrence.instant } ?? sameDay.count) + 1

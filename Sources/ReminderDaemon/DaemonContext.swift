@@ -86,6 +86,17 @@ final class DaemonContext: Sendable {
         }
     }
 
+    /// The rule a stored reminder fires by now: its own; for one timed from its last dose (`--from-last-dose`),
+    /// counted from the last dose logged (read from the store).
+    func firingRule(of reminder: StoredReminder) throws(ServiceError) -> ReminderRule {
+        var spec = reminder.rule
+        if spec.fromLastDose == true, let id = reminder.id {
+            let last = try storing { () throws(StoreError) in try store.intake.lastDose(reminderID: id) }
+            spec = spec.counted(fromLastDose: last, in: try zone(named: reminder.timeZone))
+        }
+        do { return try spec.makeRule() } catch { throw .invalidRule(error.message) }
+    }
+
     /// The zones an iCalendar plan may use (`CalendarImport`): the system's, by name, and `names` (every zone
     /// file's, to match a VTIMEZONE a file defines).
     func importZones(names: [String]) throws(ServiceError) -> CalendarImport.Zones {

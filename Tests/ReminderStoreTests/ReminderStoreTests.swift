@@ -188,7 +188,7 @@ struct ReminderStoreTests {
             RuleSpec(monthly: hostile, skip: "", rrule: "FREQ=WEEKLY;BYDAY=MO", rdate: hostile, alarm: "-PT15M"),
             RuleSpec(weekly: "mon", monthlyOn: "2nd-sun", yearly: "02-29", every: "2w", preset: "Twice a Day", once: "2026-12-24T18:00",
                      start: "2026-12-01", until: "2027-01-01", onCalendar: "Mon..Fri 09:00", exdate: "2026-12-25T09:00"),
-            RuleSpec(asNeeded: true), RuleSpec(),
+            RuleSpec(asNeeded: true), RuleSpec(every: "8h", start: "2026-12-01T08:00", fromLastDose: true), RuleSpec(),
         ]
         for spec in specs {
             let text = RuleSpecColumn.encode(spec)

@@ -248,7 +248,7 @@ struct ReminderService: Sendable {
             let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: ids, from: from, through: through) }
             for reminder in enabled {
                 // A reminder whose rule or zone cannot be used now has no occurrences (the scheduler says why).
-                guard let rule = try? Self.rule(reminder.rule), let zone = try? context.zone(named: reminder.timeZone) else { continue }
+                guard let rule = try? context.firingRule(of: reminder), let zone = try? context.zone(named: reminder.timeZone) else { continue }
                 found += rule.states(
                     on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? [], windowSeconds: reminder.windowSeconds, now: now,
                     takenLate: late[reminder.id!] ?? [:])
@@ -522,7 +522,7 @@ struct ReminderService: Sendable {
             let day = zone.localDayNumber(at: instant)
             let key = "\(record.reminderId)/\(day)"
             // A reminder whose rule cannot be used now: its logs take no occurrence (the scheduler says why).
-            if effects[key] == nil, let rule = try? Self.rule(reminder.rule) {
+            if effects[key] == nil, let rule = try? context.firingRule(of: reminder) {
                 let from = Instant(secondsSinceEpoch: Int64(day - 2) * 86400)
                 let logs = try storing { () throws(StoreError) in
                     try context.store.intake.records(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)
@@ -706,7 +706,7 @@ struct ReminderService: Sendable {
             let rule: ReminderRule
             do throws(ServiceError) {
                 zone = try context.zone(named: reminder.timeZone)
-                rule = try Self.rule(reminder.rule)
+                rule = try context.firingRule(of: reminder)
             } catch {
                 unusable[reminder.id!] = "cannot be scheduled: \(error.message)"
                 return nil
@@ -746,7 +746,7 @@ struct ReminderService: Sendable {
                 streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
             }
             answered[reminder.id!] = ReminderValue(
-                id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary, timeZone: reminder.timeZone,
+                id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary + (reminder.rule.fromLastDose == true ? ", counted from the last dose" : ""), timeZone: reminder.timeZone,
                 effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next, streak: streak, windowSeconds: reminder.windowSeconds,
                 delivery: reminder.delivery)
         }

@@ -64,6 +64,8 @@ actor SchedulingService {
     /// While a load reads the store (other calls run meanwhile): the reminders changed since it began, planned
     /// again once the loaded schedule is in place, so that the load does not undo them.
     private var changedWhileLoading: Set<Int64>?
+    /// The reminders timed from their last dose (`--from-last-dose`): a log re-plans them.
+    private var timedFromLastDose: Set<Int64> = []
     /// Firings decided but not yet recorded because the store refused the write, oldest first; each is
     /// announced once its record is durable, so that no slot is announced and then forgotten.
     private var unrecorded: [FiringEvent] = []
@@ -91,7 +93,7 @@ actor SchedulingService {
     /// - Returns: the number of enabled reminders loaded.
     @discardableResult
     func load() async throws(StoreError) -> Int {
-        let store = context.store
+        let (store, loadContext) = (context.store, context)
         storeInstance = try store.firings.instanceID()
         clockChanged(now: context.clock.now())
         changedWhileLoading = []
@@ -112,7 +114,7 @@ actor SchedulingService {
                         for low in stride(from: ids.lowerBound, through: ids.upperBound, by: Self.loadChunk) {
                             let chunk = try store.reminders.all(ids: low...min(low + Int64(Self.loadChunk) - 1, ids.upperBound))
                             // A rule that cannot be made is nil here and reported by buildScheduler.
-                            rows += chunk.filter(\.enabled).map { ($0, try? $0.rule.makeRule()) }
+                            rows += chunk.filter(\.enabled).map { ($0, try? loadContext.firingRule(of: $0)) }
                             await yieldToQueuedWork()
                         }
                         return (part, rows)
@@ -132,6 +134,7 @@ actor SchedulingService {
         // store's handledThrough keeps the new schedule from announcing it again).
         let (scheduler, count) = await Self.buildScheduler(loaded, context: context)
         self.scheduler = scheduler
+        timedFromLastDose = Set(loaded.joined().filter { $0.0.rule.fromLastDose == true }.compactMap(\.0.id))
         for row in store.reminders.takeUnusableRows() {
             context.say(.warning, "A stored reminder cannot be used and is left out (it does not fire): \(row); restore a backup, or remove the row by hand while remindd is stopped")
         }
@@ -369,6 +372,8 @@ actor SchedulingService {
             return replan()
         }
         scheduler.remove(id: reminderID)
+        timedFromLastDose.remove(reminderID)
+        if reminder?.rule.fromLastDose == true { timedFromLastDose.insert(reminderID) }
         if let reminder {
             do {
                 scheduler.schedule(try schedulable(reminder), handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
@@ -398,6 +403,8 @@ actor SchedulingService {
     /// - Returns: how many snoozes were cancelled.
     @discardableResult
     func reconsider(reminderID: Int64, now: Instant) -> Int {
+        // Timed from its last dose: a log (or a deleted one) moves its next occurrence.
+        if timedFromLastDose.contains(reminderID) { refresh(reminderID: reminderID) }
         restoreSkippedAhead(reminderID: reminderID, now: now)
         // An occurrence whose state cannot be read now is left as it is: its next repeat, snooze or window end
         // reads it again (and waits while the store does not answer).
@@ -829,8 +836,7 @@ actor SchedulingService {
     }
 
     func schedulable(_ reminder: StoredReminder) throws(ServiceError) -> SchedulableReminder {
-        let rule: ReminderRule
-        do { rule = try reminder.rule.makeRule() } catch { throw .invalidRule(error.message) }
+        let rule = try context.firingRule(of: reminder)
         return SchedulableReminder(
             id: reminder.id!, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds,
             delivery: reminder.delivery)

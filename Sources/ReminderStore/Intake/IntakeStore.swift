@@ -36,6 +36,13 @@ public struct IntakeStore: Sendable {
         }
     }
 
+    /// When the last dose of a reminder was logged (any log, late takes too), or nil when none was.
+    public func lastDose(reminderID: Int64) throws(StoreError) -> Instant? {
+        try database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(at) FROM intake WHERE reminderId = ?", arguments: [reminderID]).map(Instant.init(secondsSinceEpoch:))
+        }
+    }
+
     /// Intake instants of a reminder within a range (inclusive), but for late takes (they cover nothing else);
     /// with `lateTakes`, those too (every dose: what its dose limits count).
     public func instants(reminderID: Int64, from: Instant, through: Instant, lateTakes: Bool = false) throws(StoreError) -> [Instant] {

@@ -15,7 +15,7 @@ enum RuleSpecColumn {
     static func encode(_ spec: RuleSpec) -> String {
         let fields: [(String, String?)] = [
             ("alarm", spec.alarm), ("asNeeded", spec.asNeeded.map { $0 ? "true" : "false" }), ("at", spec.at),
-            ("daily", spec.daily.map { $0 ? "true" : "false" }), ("every", spec.every),
+            ("daily", spec.daily.map { $0 ? "true" : "false" }), ("every", spec.every), ("fromLastDose", spec.fromLastDose.map { $0 ? "true" : "false" }),
             ("exdate", spec.exdate), ("monthly", spec.monthly), ("monthlyOn", spec.monthlyOn), ("onCalendar", spec.onCalendar),
             ("once", spec.once), ("preset", spec.preset), ("rdate", spec.rdate), ("rrule", spec.rrule), ("skip", spec.skip),
             ("start", spec.start), ("until", spec.until), ("weekly", spec.weekly), ("yearly", spec.yearly),
@@ -24,7 +24,7 @@ enum RuleSpecColumn {
         for (key, value) in fields {
             guard let value else { continue }
             if json.utf8.count > 1 { json += "," }
-            json += "\"" + key + "\":" + (key == "daily" || key == "asNeeded" ? value : quoted(value))
+            json += "\"" + key + "\":" + (["daily", "asNeeded", "fromLastDose"].contains(key) ? value : quoted(value))
         }
         return json + "}"
     }
@@ -56,6 +56,7 @@ enum RuleSpecColumn {
                 switch (key, value) {
                 case ("daily", .bool(let flag)): spec.daily = flag
                 case ("asNeeded", .bool(let flag)): spec.asNeeded = flag
+                case ("fromLastDose", .bool(let flag)): spec.fromLastDose = flag
                 case ("weekly", .string(let v)): spec.weekly = v
                 case ("monthly", .string(let v)): spec.monthly = v
                 case ("monthlyOn", .string(let v)): spec.monthlyOn = v
