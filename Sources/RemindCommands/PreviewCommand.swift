@@ -24,6 +24,7 @@ struct PreviewCommand: ParsableCommand {
               remindctl preview --once 2026-12-24T18:00:30 --after 2026-12-01T00:00:00Z
               remindctl preview --rrule 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1' --start 2026-12-01T09:00
               remindctl preview --every 8h --start 2026-12-01T08:00
+              remindctl preview --daily --at 08:00 --steps "40mg until 2026-12-01; 30mg until 2026-12-08; 20mg until 2026-12-15"
 
             --rrule takes an RFC 5545 recurrence rule, with --start as its DTSTART (the first instance, \
             whether or not it matches the rule, as the RFC says) and --tz as its TZID; --count and --after \
@@ -42,14 +43,31 @@ struct PreviewCommand: ParsableCommand {
     @Option(help: "How many firings to list.")
     var count = 10
 
-    @Flag(help: "Print a JSON array of {slot, local, utc, scheduled}.")
+    @Option(help: ArgumentHelp("A tapering course, as 'add --steps' takes it: each firing shows its day's dose, and the rule ends after the last step.", valueName: "steps"))
+    var steps: String?
+
+    @Option(help: ArgumentHelp("The unit of --steps' amounts that give none (tablet, mg ...).", valueName: "unit"))
+    var unit: String?
+
+    @Flag(help: "Print a JSON array of {slot, local, utc, scheduled} (with --steps: and dose).")
     var json = false
 
     func run() throws {
         guard count >= 1 else { throw CLIError("invalid --count \(count): give a number of firings of 1 or more, e.g. --count 10") }
         let environment = CommandContext.current.environment
         let database = TimeZoneDatabase.system(environment: environment)
-        let reminderRule = try rule.makeRule()
+        let course: DoseSteps?
+        do throws(RuleSpecError) {
+            course = try steps.map { text throws(RuleSpecError) in try DoseSteps(parsing: text, unit: unit) }
+        } catch {
+            throw CLIError("invalid --steps: \(error.message)")
+        }
+        let reminderRule: ReminderRule
+        if let course {
+            do throws(RuleSpecError) { reminderRule = try rule.spec.ending(with: course).makeRule() } catch { throw CLIError(error.message) }
+        } else {
+            reminderRule = try rule.makeRule()
+        }
         RuleOptions.noteStart(of: reminderRule)
         let named: String?
         do throws(RuleSpecError) { named = try reminderRule.zoneName(given: tz) } catch { throw CLIError(error.message) }
@@ -57,7 +75,7 @@ struct PreviewCommand: ParsableCommand {
         let start = try parseAfter(in: zone)
         let firings = reminderRule.occurrences(after: start, count: count, in: zone).map { firing in
             Line(slot: firing.slotID(reminderID: "preview"), instant: firing.instant, offset: firing.offsetSeconds,
-                 scheduled: LocalDateTime(date: firing.scheduledDate, time: firing.scheduledTime))
+                 scheduled: LocalDateTime(date: firing.scheduledDate, time: firing.scheduledTime), dose: course?.dose(on: firing.scheduledDate))
         }
         write(firings, after: start)
     }
@@ -69,6 +87,8 @@ struct PreviewCommand: ParsableCommand {
         let offset: Int
         /// The rule's local time (before a DST shift).
         let scheduled: LocalDateTime
+        /// Its day's dose in a tapering course.
+        let dose: Dose?
     }
 
     /// The firings as JSON (`{slot, local, utc, scheduled}`) or as lines: weekday, local time, UTC, slot.
@@ -78,7 +98,7 @@ struct PreviewCommand: ParsableCommand {
             output.write("[")
             for (index, line) in lines.enumerated() {
                 output.write(index == 0 ? "\n" : ",\n")
-                output.write(#"  {"slot": "\#(line.slot)", "local": "\#(ISO8601.format(line.instant, offsetSeconds: line.offset, zulu: false))", "utc": "\#(line.instant)", "scheduled": "\#(line.scheduled)"}"#)
+                output.write(#"  {"slot": "\#(line.slot)", "local": "\#(ISO8601.format(line.instant, offsetSeconds: line.offset, zulu: false))", "utc": "\#(line.instant)", "scheduled": "\#(line.scheduled)"\#(line.dose.map { #", "dose": "\#($0.description)""# } ?? "")}"#)
             }
             output.write(lines.isEmpty ? "]\n" : "\n]\n")
         } else if lines.isEmpty {
@@ -89,7 +109,7 @@ struct PreviewCommand: ParsableCommand {
                 output.write(line.instant, offsetSeconds: line.offset, zulu: false)
                 output.write("  ")
                 output.write(line.instant, offsetSeconds: 0)
-                output.write("  " + line.slot + "\n")
+                output.write("  " + line.slot + (line.dose.map { "  " + $0.description } ?? "") + "\n")
             }
         }
         output.flush()

@@ -24,8 +24,12 @@ private func describe(_ reminder: ReminderValue, followed: String? = nil) {
         out.print("escalate:  \(ShellWords.join(command)) (\(when))")
     }
     if reminder.urgency != "normal" { out.print("urgency:   \(reminder.urgency)") }
-    if let dose = doseText(reminder.dose, reminder.unit) { out.print("dose:      \(dose)") }
+    if reminder.steps == nil, let dose = doseText(reminder.dose, reminder.unit) { out.print("dose:      \(dose)") }
     if let limits = limitsText(minIntervalSeconds: reminder.minIntervalSeconds, maxPerDay: reminder.maxPerDay) { out.print("limits:    \(limits)") }
+    for (index, step) in (reminder.steps ?? []).enumerated() {
+        let dose = doseText(step.dose, step.unit) ?? ""
+        out.print("\(index == 0 ? "steps:    " : "          ") \(step.current ? "▸" : " ") \(dose) until \(step.through)\(step.current ? " (today)" : "")")
+    }
     if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)" + (next.snoozed == true ? " (snoozed)" : "")) }
 }
 
@@ -51,6 +55,9 @@ struct DeliveryOptions: ParsableArguments {
         "Run --escalate-exec this long (10m, 1h) after an occurrence's time when it is not yet taken or skipped, not when it is missed. \"\" (update): when missed.",
         valueName: "length")) var escalateAfter: String?
     @Option(help: ArgumentHelp(
+        "A tapering course: each step's dose and last day, e.g. \"40mg until 2026-12-01; 30mg until 2026-12-08\"; the reminder ends after the last. \"\" (update): none.",
+        valueName: "steps")) var steps: String?
+    @Option(help: ArgumentHelp(
         "The least time between two doses (6h; 1m to 7d): a log sooner is refused unless --force. \"\" (update): none.",
         valueName: "length")) var minInterval: String?
     @Option(help: ArgumentHelp(
@@ -61,7 +68,7 @@ struct DeliveryOptions: ParsableArguments {
         valueName: "days")) var refillDays: Int?
 
     var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil && dose == nil && unit == nil && refillDays == nil
-        && escalateExec == nil && escalateAfter == nil && minInterval == nil && maxPerDay == nil }
+        && escalateExec == nil && escalateAfter == nil && minInterval == nil && maxPerDay == nil && steps == nil }
 
     /// The command's words, or nil when --exec was not given ([] for --exec "").
     func command() throws -> [String]? { try Self.words(exec, option: "--exec") }
@@ -86,8 +93,14 @@ struct DeliveryOptions: ParsableArguments {
         if let urgency, !["normal", "critical"].contains(urgency) {
             throw CLIError("invalid --urgency '\(urgency)': write normal or critical")
         }
-        // A unit alone (update) changes the unit of the dose the daemon has.
-        if let dose, !dose.isEmpty || adding {
+        if let steps {
+            // The steps name their doses (--unit: for amounts without one).
+            guard dose == nil else { throw CLIError("--dose and --steps both give the dose: give --steps alone (each step names its dose)") }
+            if !(steps.isEmpty && !adding) {
+                do { _ = try DoseSteps(parsing: steps, unit: unit) } catch { throw CLIError("invalid --steps: \(error.message)") }
+            }
+        } else if let dose, !dose.isEmpty || adding {
+            // A unit alone (update) changes the unit of the dose the daemon has.
             do { _ = try Dose(amount: dose, unit: unit) } catch { throw CLIError(error.message) }
         } else if adding, let unit {
             throw CLIError("--unit \(unit) without a dose: give --dose too, e.g. --dose 2 --unit \(unit)")
@@ -141,6 +154,8 @@ struct AddCommand: ParsableCommand {
               remindctl add Insulin --daily --at 08:00 --window 1h --escalate-exec /home/me/bin/tell-carer
               remindctl add Insulin --daily --at 08:00 --window 2h --escalate-exec /home/me/bin/tell-carer --escalate-after 30m
               remindctl add Ibuprofen --as-needed --dose 400 --unit mg --min-interval 6h --max-per-day 3
+              remindctl add Amoxicillin --every 8h --from-last-dose --start 2026-12-01T08:00 --dose 1 --unit capsule
+              remindctl add Prednisone --daily --at 08:00 --steps "40mg until 2026-12-01; 30mg until 2026-12-08; 20mg until 2026-12-15"
             """
     )
 
@@ -186,7 +201,7 @@ struct AddCommand: ParsableCommand {
             repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
             dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
             escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter,
-            minInterval: delivery.minInterval, maxPerDay: delivery.maxPerDay)
+            minInterval: delivery.minInterval, maxPerDay: delivery.maxPerDay, steps: delivery.steps)
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
         out.print("Added reminder \(reply.reminder.id): \(nameWithDose(reply.reminder.name, reply.reminder.dose, reply.reminder.unit)), \(reply.reminder.summary)")
@@ -245,7 +260,7 @@ struct UpdateCommand: ParsableCommand {
                 repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
                 dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
                 escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter,
-            minInterval: delivery.minInterval, maxPerDay: delivery.maxPerDay))
+            minInterval: delivery.minInterval, maxPerDay: delivery.maxPerDay, steps: delivery.steps))
         }
         if json { return try out.json(reply.reminder) }
         describe(reply.reminder)

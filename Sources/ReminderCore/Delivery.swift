@@ -12,7 +12,10 @@ public struct Delivery: Sendable, Hashable, Codable {
     /// alarm is dismissed or snoozed, never "taken", and is never recorded missed.
     public var calendar: String?
     /// How much one dose is (a medication's reminder): said in every announcement, the amount a log records.
+    /// In a tapering course, the first step's (``dose(on:)`` gives each day's).
     public var dose: Dose?
+    /// A tapering course: the dose of each day (`--steps`); the reminder ends after its last day.
+    public var steps: DoseSteps?
     /// A command run (without a shell) when an occurrence is missed: a caregiver told.
     public var escalateCommand: [String]?
     /// Run ``escalateCommand`` this long after an occurrence's time when it is still not taken or skipped,
@@ -35,6 +38,11 @@ public struct Delivery: Sendable, Hashable, Codable {
         self.critical = critical
         self.calendar = calendar
         self.dose = dose
+    }
+
+    /// The dose of an occurrence on a local date: its step's in a tapering course, else ``dose``.
+    public func dose(on date: LocalDate) -> Dose? {
+        steps?.dose(on: date) ?? dose
     }
 
     /// Nothing beyond the journal.
@@ -67,7 +75,7 @@ public struct Delivery: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey { case repeatSeconds, repeatMax, command, critical, calendar, doseThousandths, doseUnit, refillDays, escalateCommand, escalateAfterSeconds
-        case minIntervalSeconds, maxPerDay
+        case minIntervalSeconds, maxPerDay, steps
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,6 +97,11 @@ public struct Delivery: Sendable, Hashable, Codable {
         limits = DoseLimits(
             minIntervalSeconds: try container.decodeIfPresent(Int64.self, forKey: .minIntervalSeconds),
             maxPerDay: try container.decodeIfPresent(Int.self, forKey: .maxPerDay))
+        if let text = try container.decodeIfPresent(String.self, forKey: .steps) {
+            do { steps = try DoseSteps(parsing: text, unit: nil) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .steps, in: container, debugDescription: error.message)
+            }
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -105,6 +118,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         try container.encodeIfPresent(escalateAfterSeconds, forKey: .escalateAfterSeconds)
         try container.encodeIfPresent(limits.minIntervalSeconds, forKey: .minIntervalSeconds)
         try container.encodeIfPresent(limits.maxPerDay, forKey: .maxPerDay)
+        try container.encodeIfPresent(steps?.text, forKey: .steps)
     }
 }
 

@@ -329,6 +329,19 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         return counted
     }
 
+    /// This rule for a tapering course: it ends (`until`) after the course's last step, unless it ends before.
+    /// A course needs days to follow (not an RFC 5545 rule, a calendar expression, every few hours, once, or
+    /// as needed).
+    public func ending(with steps: DoseSteps) throws(RuleSpecError) -> RuleSpec {
+        guard rrule == nil, onCalendar == nil, asNeeded != true, once == nil, every.map(Self.countsDaysOrWeeks) ?? true else {
+            throw RuleSpecError("--steps needs a schedule of days, such as --daily --at 08:00 or --weekly mon --at 08:00 (not --rrule, --on-calendar, --every 8h, --once or --as-needed)")
+        }
+        if let until = until.flatMap(ISO8601.parseDate), until <= steps.lastDay { return self }
+        var ended = self
+        ended.until = steps.lastDay.description
+        return ended
+    }
+
     /// Whether an `--every` value is days or weeks (`3d`, `2w`), not hours and minutes.
     private static func countsDaysOrWeeks(_ every: String) -> Bool {
         every.last.map { "dDwW".contains($0) } ?? false

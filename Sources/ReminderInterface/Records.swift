@@ -120,6 +120,8 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     /// A log sooner than this after another, or past this many in 24 hours, is refused unless forced.
     public var minIntervalSeconds: Int64?
     public var maxPerDay: Int?
+    /// A tapering course: each step's dose and last day, the one of today marked.
+    public var steps: [DoseStepValue]?
 
     public init(
         id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
@@ -263,6 +265,20 @@ public struct IntakeValue: Codable, Sendable, Hashable {
         self.local = local
         self.takes = takes
         self.suppresses = suppresses
+    }
+}
+
+/// `DoseStep` of remindd's interfaces: one step of a tapering course.
+public struct DoseStepValue: Codable, Sendable, Hashable {
+    public var dose: Double
+    public var unit: String
+    /// Its last day (YYYY-MM-DD, the reminder's zone).
+    public var through: String
+    /// Today falls in it.
+    public var current: Bool
+
+    public init(dose: Double, unit: String, through: String, current: Bool) {
+        (self.dose, self.unit, self.through, self.current) = (dose, unit, through, current)
     }
 }
 

@@ -51,6 +51,9 @@ public struct DueFiring: Sendable, Hashable {
 
     /// `reminder-{id}-{suffix}`.
     public var slotID: String { occurrence.slotID(reminderID: String(reminder.id)) }
+
+    /// The dose this occurrence asks for (its day's step in a tapering course).
+    public var dose: Dose? { reminder.delivery.dose(on: occurrence.scheduledDate) }
 }
 
 /// What the daemon does with a due firing.

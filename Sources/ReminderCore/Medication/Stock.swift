@@ -48,7 +48,7 @@ public enum Stock {
         return level
     }
 
-    /// How long `left` lasts at `dose` per occurrence of `rule` after `now`.
+    /// How long `left` lasts at each occurrence's dose of `rule` after `now`.
     public struct Coverage: Sendable, Hashable {
         /// The whole doses left.
         public var doses: Int64
@@ -63,15 +63,26 @@ public enum Stock {
     /// The most occurrences looked ahead (a daily dose: 27 years).
     public static let horizon = 10_000
 
-    public static func coverage(left: Int64, dose: Dose, rule: ReminderRule, zone: TimeZoneRules, after now: Instant) -> Coverage {
-        let doses = left / max(1, dose.thousandths)
-        guard doses > 0 else { return Coverage(doses: 0, through: nil, outlastsTheRule: false, days: 0) }
-        let wanted = Int(min(doses, Int64(horizon)))
-        let upcoming = rule.occurrences(after: now, count: wanted, in: zone)
-        guard let last = upcoming.last else { return Coverage(doses: doses, through: nil, outlastsTheRule: true, days: 0) }
+    /// - Parameter dose: the amount (thousandths) of the occurrence on a local date: one dose, or a tapering
+    ///   course's step.
+    public static func coverage(left: Int64, dose: (LocalDate) -> Int64, rule: ReminderRule, zone: TimeZoneRules, after now: Instant) -> Coverage {
         let today = zone.localDateTime(at: now).date
-        return Coverage(
-            doses: doses, through: last, outlastsTheRule: upcoming.count < wanted,
-            days: last.localDateTime.date.dayNumber - today.dayNumber)
+        var (remaining, covered, last, cursor) = (left, Int64(0), Occurrence?.none, now)
+        func coverage(outlasting: Bool) -> Coverage {
+            // The rule ended first: the doses the rest still holds (at the last occurrence's amount) count too.
+            let more = outlasting ? remaining / max(1, dose(last?.scheduledDate ?? today)) : 0
+            return Coverage(doses: covered + more, through: last, outlastsTheRule: outlasting, days: last.map { $0.localDateTime.date.dayNumber - today.dayNumber } ?? 0)
+        }
+        while covered < horizon {
+            let batch = rule.occurrences(after: cursor, count: min(256, horizon - Int(covered)), in: zone)
+            guard !batch.isEmpty else { return coverage(outlasting: true) }
+            for occurrence in batch {
+                let amount = max(1, dose(occurrence.scheduledDate))
+                guard remaining >= amount else { return coverage(outlasting: false) }
+                (remaining, covered, last) = (remaining - amount, covered + 1, occurrence)
+            }
+            cursor = batch[batch.count - 1].instant
+        }
+        return coverage(outlasting: false)
     }
 }

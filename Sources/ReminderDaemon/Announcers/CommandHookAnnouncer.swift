@@ -90,7 +90,7 @@ public final class CommandHookAnnouncer: Announcer {
             ("REMINDER_MESSAGE", "Missed: \(FiringWording.reminder(firing)), nothing logged by \(FiringWording.when(firing.reminder.zone, event.windowEnd))"),
         ]
         if event.reannounced { variables.append(("REMINDER_REANNOUNCED", "1")) }
-        return variables + FiringWording.doseFields(firing.reminder.delivery.dose)
+        return variables + FiringWording.doseFields(firing.dose)
     }
 
     /// The variables an `--escalate-exec` command gets for an occurrence not taken at its `--escalate-after`
@@ -103,7 +103,7 @@ public final class CommandHookAnnouncer: Announcer {
             ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_LOCAL", firing.occurrence.localISO8601),
             ("REMINDER_STATE", "overdue"), ("ESCALATED_UTC", event.at.description), ("REMINDER_ESCALATED_LATE", event.late ? "1" : "0"),
             ("REMINDER_MESSAGE", "Not taken \(after) after its time: \(FiringWording.reminder(firing))"),
-        ] + FiringWording.doseFields(firing.reminder.delivery.dose)
+        ] + FiringWording.doseFields(firing.dose)
     }
 
     /// The variables a hook gets for a low-stock notice (REMINDER_STATE=low-stock).
@@ -125,7 +125,7 @@ public final class CommandHookAnnouncer: Announcer {
             ("REMINDER_LOCAL", firing.occurrence.localISO8601), ("REMINDER_MESSAGE", "Reminder: \(FiringWording.reminder(firing))"),
         ]
         if let calendar = firing.reminder.delivery.calendar { variables.append(("REMINDER_CALENDAR", calendar)) }
-        return variables + FiringWording.doseFields(firing.reminder.delivery.dose)
+        return variables + FiringWording.doseFields(firing.dose)
     }
 
     /// What the journal says of a run that did not end well (nil: it did).

@@ -66,7 +66,7 @@ public final class DesktopAnnouncer: Announcer {
                 show(.reminder(reminder.id), summary: summary, body: "\(calendar): \(FiringWording.when(firing.firing.occurrence))",
                     actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(Self.snoozeMinutes) min")], critical: reminder.delivery.critical, staying: true)
             } else {
-                let dose = reminder.delivery.dose.map { "Take \($0.description). " } ?? ""
+                let dose = firing.firing.dose.map { "Take \($0.description). " } ?? ""
                 show(.reminder(reminder.id), summary: summary, body: "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
                     actions: [("taken", "Taken"), ("snooze", "Snooze \(Self.snoozeMinutes) min"), ("skip", "Skip")], critical: reminder.delivery.critical,
                     staying: true)

@@ -34,7 +34,7 @@ enum FiringWording {
 
     /// `Vitamin D (weekly, Sun 09:00)`; with a dose, `Metformin, 2 tablets (daily, Sun 08:00)`.
     static func reminder(_ firing: DueFiring) -> String {
-        let dose = firing.reminder.delivery.dose.map { ", \($0.description)" } ?? ""
+        let dose = firing.dose.map { ", \($0.description)" } ?? ""
         return "\(firing.reminder.name)\(dose) (\(kind(of: firing.reminder.rule)), \(when(firing.occurrence)))"
     }
 

@@ -108,7 +108,7 @@ public final class JournalAnnouncer: Announcer {
                 ("MESSAGE_ID", MessageID.escalated), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
                 ("REMINDER_SLOT", firing.slotID), ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_STATE", "overdue"),
                 ("ESCALATED_UTC", escalation.at.description), ("REMINDER_ESCALATED_LATE", escalation.late ? "1" : "0"),
-            ] + FiringWording.doseFields(firing.reminder.delivery.dose)
+            ] + FiringWording.doseFields(firing.dose)
             return Entry(message: message, priority: .warning, fields: fields.map(Entry.Field.init))
         }
     }
@@ -150,7 +150,7 @@ public final class JournalAnnouncer: Announcer {
         ]
         if let number = event.repeatNumber { fields.append(("REMINDER_REPEAT", String(number))) }
         if let calendar = firing.reminder.delivery.calendar { fields.append(("REMINDER_CALENDAR", calendar)) }
-        fields += FiringWording.doseFields(firing.reminder.delivery.dose)
+        fields += FiringWording.doseFields(firing.dose)
         if let detail = event.detail { fields.append(("REMINDER_DETAIL", detail)) }
         if event.replanned {
             message += " (again: the clock went back)"

@@ -92,7 +92,9 @@ struct MedicationService: Sendable {
         guard let left = level.left else { return Assessment(dose: dose, level: level) }
         let rule: ReminderRule
         do { rule = try reminder.rule.makeRule() } catch { return Assessment(dose: dose, level: level) }  // an unusable rule: the scheduler says why
-        let coverage = Stock.coverage(left: left, dose: dose, rule: rule, zone: try context.zone(named: reminder.timeZone), after: now)
+        let delivery = reminder.delivery
+        let coverage = Stock.coverage(
+            left: left, dose: { delivery.dose(on: $0)?.thousandths ?? dose.thousandths }, rule: rule, zone: try context.zone(named: reminder.timeZone), after: now)
         return Assessment(dose: dose, level: level, coverage: coverage)
     }
 

@@ -7,12 +7,12 @@ extension ReminderService {
     func register(in router: inout MethodRouter) {
         router.on(Reminders.Add.self) { p in
             let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit, refillDays: p.refillDays, escalateCommand: p.escalateCommand, escalateAfter: p.escalateAfter,
-                minInterval: p.minInterval, maxPerDay: p.maxPerDay)
+                minInterval: p.minInterval, maxPerDay: p.maxPerDay, steps: p.steps)
             return .init(reminder: try await add(name: p.name, rule: p.rule, timeZone: p.timeZone, enabled: p.enabled ?? true, window: p.window, delivery: delivery))
         }
         router.on(Reminders.Update.self) { p in
             let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit, refillDays: p.refillDays, escalateCommand: p.escalateCommand, escalateAfter: p.escalateAfter,
-                minInterval: p.minInterval, maxPerDay: p.maxPerDay)
+                minInterval: p.minInterval, maxPerDay: p.maxPerDay, steps: p.steps)
             return .init(reminder: try await update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone, window: p.window, delivery: delivery))
         }
         router.on(Reminders.Remove.self) { p in .init(reminder: try await remove(key: p.reminder)) }
@@ -39,7 +39,7 @@ extension ReminderService {
         router.on(Reminders.Get.self) { p in .init(reminder: try get(key: p.reminder)) }
         router.on(Reminders.Occurrences.self) { p in try await occurrences(date: p.date, key: p.reminder) }
         router.on(Reminders.Preview.self) { p in
-            .init(firings: try preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10))
+            .init(firings: try preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10, steps: p.steps))
         }
         router.on(Reminders.Next.self) { p in try await next(count: p.count ?? 10) }
         router.on(Reminders.Log.self) { p in try await log(key: p.reminder, at: p.at, amount: p.amount, force: p.force ?? false) }

@@ -39,6 +39,8 @@ struct ReminderService: Sendable {
         var minInterval: String? = nil
         /// The most doses in 24 hours; 0 for none.
         var maxPerDay: Int? = nil
+        /// A tapering course, `40mg until 2026-12-01; 30mg until 2026-12-08`; "" for none.
+        var steps: String? = nil
 
         /// `delivery` with the change applied, or the error of the first bad field.
         func applied(to delivery: Delivery) throws(ServiceError) -> Delivery {
@@ -72,6 +74,21 @@ struct ReminderService: Sendable {
                 }
                 changed.critical = urgency == "critical"
             }
+            if delivery.steps != nil, dose != nil || unit != nil, steps == nil {
+                throw .invalidInput(
+                    parameter: "dose", message: "this reminder tapers (--steps): give its doses with --steps, or end the course with --steps \"\" first")
+            }
+            if let steps, !steps.isEmpty {
+                guard dose == nil else { throw .invalidInput(parameter: "steps", message: "--dose and --steps both give the dose: give --steps alone (each step names its dose)") }
+                do {
+                    let course = try DoseSteps(parsing: steps, unit: unit ?? changed.dose?.unit)
+                    (changed.steps, changed.dose) = (course, course.steps[0].dose)
+                } catch {
+                    throw .invalidInput(parameter: "steps", message: "invalid --steps: \(error.message)")
+                }
+                return try applyRest(to: changed)
+            }
+            if steps?.isEmpty == true { changed.steps = nil }
             if let dose, dose.isEmpty {
                 guard unit == nil || unit == "" else { throw .invalidInput(parameter: "unit", message: "a unit without a dose: give --dose too, e.g. --dose 2 --unit \(unit!)") }
                 changed.dose = nil
@@ -84,6 +101,12 @@ struct ReminderService: Sendable {
                     throw .invalidInput(parameter: dose == nil ? "unit" : "dose", message: error.message)
                 }
             }
+            return try applyRest(to: changed)
+        }
+
+        /// The settings after the dose: escalation, limits and refills.
+        private func applyRest(to delivery: Delivery) throws(ServiceError) -> Delivery {
+            var changed = delivery
             if let escalateCommand {
                 if let problem = escalateCommand.isEmpty ? nil : HookCommand.problem(escalateCommand) {
                     throw .invalidInput(parameter: "escalateCommand", message: problem)
@@ -137,12 +160,13 @@ struct ReminderService: Sendable {
     ) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
         let trimmed = try Self.checkedName(name)
+        let delivery = try change?.applied(to: Delivery()) ?? Delivery()
+        let spec = try Self.course(spec, delivery)
         let rule = try Self.rule(spec)
         let timeZone = try Self.zoneName(timeZone, of: rule)
         let zone = try context.zone(named: timeZone)
         try Self.checkFires(rule, spec, zone: zone, now: now)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
-        let delivery = try change?.applied(to: Delivery()) ?? Delivery()
         try Self.checkEscalation(delivery, windowSeconds: windowSeconds)
         let stored = try storing { () throws(StoreError) in
             try context.store.reminders.add(
@@ -170,11 +194,18 @@ struct ReminderService: Sendable {
             if named != timeZone { reminder.timeZone = named }
             _ = try context.zone(named: reminder.timeZone)
         }
-        if spec != nil || timeZone != nil {
+        if change?.steps?.isEmpty == false { reminder.rule = try Self.course(reminder.rule, reminder.delivery) }
+        if spec != nil || timeZone != nil || change?.steps?.isEmpty == false {
             try Self.checkFires(try Self.rule(reminder.rule), reminder.rule, zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
         }
         try Self.checkEscalation(reminder.delivery, windowSeconds: reminder.windowSeconds)
         return try await save(reminder)
+    }
+
+    /// The rule of a tapering course (``RuleSpec/ending(with:)``).
+    private static func course(_ spec: RuleSpec, _ delivery: Delivery) throws(ServiceError) -> RuleSpec {
+        guard let steps = delivery.steps else { return spec }
+        do { return try spec.ending(with: steps) } catch { throw .invalidInput(parameter: "steps", message: error.message) }
     }
 
     /// Refuses an escalation delay that does not come before the end of the reminder's own window: the
@@ -253,7 +284,7 @@ struct ReminderService: Sendable {
                     on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? [], windowSeconds: reminder.windowSeconds, now: now,
                     takenLate: late[reminder.id!] ?? [:])
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
-                    .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0).saying(reminder.delivery.dose) }
+                    .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0).saying(reminder.delivery.dose(on: $0.occurrence.scheduledDate)) }
             }
             await yieldToQueuedWork()
         }
@@ -288,13 +319,17 @@ struct ReminderService: Sendable {
         try value(of: try find(key), now: context.clock.now())
     }
 
-    func preview(rule spec: RuleSpec, timeZone: String?, after: String?, count: Int) throws(ServiceError) -> [FiringValue] {
+    func preview(rule spec: RuleSpec, timeZone: String?, after: String?, count: Int, steps: String? = nil) throws(ServiceError) -> [FiringValue] {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
+        let delivery = try DeliveryChange(steps: steps).applied(to: Delivery())
+        let spec = try Self.course(spec, delivery)
         let rule = try Self.rule(spec)
         let zone = try context.zone(named: try Self.zoneName(timeZone, of: rule))
         let now = context.clock.now()
         let start = try after.map { text throws(ServiceError) in try Self.instant(text, parameter: "after", now: now, zone: zone) } ?? now
-        return rule.occurrences(after: start, count: count, in: zone).map { FiringValue(reminderID: 0, name: "preview", occurrence: $0) }
+        return rule.occurrences(after: start, count: count, in: zone).map {
+            FiringValue(reminderID: 0, name: "preview", occurrence: $0).saying(delivery.dose(on: $0.scheduledDate))
+        }
     }
 
     func next(count: Int) async throws(ServiceError) -> Reminders.Next.Reply {
@@ -307,7 +342,7 @@ struct ReminderService: Sendable {
                     reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, snoozedUntil: next.at, in: next.reminder.zone,
                     calendar: calendar)
                 : FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, calendar: calendar))
-                .saying(next.reminder.delivery.dose)
+                .saying(next.reminder.delivery.dose(on: next.occurrence.scheduledDate))
         }
         return .init(firings: firings, asNeeded: asNeeded.isEmpty ? nil : asNeeded)
     }
@@ -319,12 +354,14 @@ struct ReminderService: Sendable {
         let reminder = try find(key)
         let zone = try context.zone(named: reminder.timeZone)
         let instant = try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "intake can be logged for now or a past time")
-        return try await logIntake(reminder, at: instant, amount: try Self.amount(amount, of: reminder), force: force, now: now)
+        let day = zone.localDateTime(at: instant).date
+        return try await logIntake(reminder, at: instant, amount: try Self.amount(amount, of: reminder, on: day), force: force, now: now)
     }
 
     /// How much a log takes: `text` in the unit of the reminder's dose, or the dose itself; nil without a dose.
-    private static func amount(_ text: String?, of reminder: StoredReminder) throws(ServiceError) -> Int64? {
-        guard let dose = reminder.delivery.dose else {
+    /// (`date`: the log's local day, whose step a tapering course takes.)
+    private static func amount(_ text: String?, of reminder: StoredReminder, on date: LocalDate) throws(ServiceError) -> Int64? {
+        guard let dose = reminder.delivery.dose(on: date) else {
             guard text == nil else {
                 throw .invalidInput(parameter: "amount", message: "\(reminder.name) has no dose to take an amount of: give it one, e.g. remindctl update \"\(reminder.name)\" --dose 2 --unit tablet")
             }
@@ -338,7 +375,7 @@ struct ReminderService: Sendable {
     func done(key: String, amount: String? = nil, force: Bool = false) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
-        let taken = try Self.amount(amount, of: reminder)
+        let taken = try Self.amount(amount, of: reminder, on: try context.zone(named: reminder.timeZone).localDateTime(at: now).date)
         // Taken as needed: nothing is ever due, and "done" is the dose taken now.
         if reminder.rule.asNeeded == true { return try await logIntake(reminder, at: now, amount: taken, force: force, now: now) }
         let target = try await target(of: reminder, ahead: false, now: now)
@@ -419,13 +456,14 @@ struct ReminderService: Sendable {
         }
         let occurrence = status.occurrence
         _ = try storing { () throws(StoreError) in
-            try context.store.intake.log(reminderID: id, at: now, timeZone: zone.identifier, lateFor: occurrence.instant, amount: reminder.delivery.dose?.thousandths)
+            try context.store.intake.log(
+                reminderID: id, at: now, timeZone: zone.identifier, lateFor: occurrence.instant, amount: reminder.delivery.dose(on: occurrence.scheduledDate)?.thousandths)
         }
         (status.state, status.coveredBy) = (.takenLate, now)
         let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: now.secondsSinceEpoch - occurrence.instant.secondsSinceEpoch)
         context.announcer.announce(.occurrence(OccurrenceEvent(state: .takenLate, firing: firing, windowEnd: status.windowEnd, decidedAt: now, loggedAt: now)))
         await habits.changed(now: now, activity: .added(now, zone: zone.identifier))
-        return OccurrenceValue(reminderID: id, name: reminder.name, status: status).saying(reminder.delivery.dose)
+        return OccurrenceValue(reminderID: id, name: reminder.name, status: status).saying(reminder.delivery.dose(on: occurrence.scheduledDate))
     }
 
     /// Skips the occurrence that is due, or else the next one (it will not fire): recorded with the reason;
@@ -443,7 +481,8 @@ struct ReminderService: Sendable {
         try storing { () throws(StoreError) in try scheduling.recordSkip(event) }
         await scheduling.reconsider(reminderID: reminder.id!, now: now)
         status.state = .skipped
-        return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status).saying(reminder.delivery.dose)
+        return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
+            .saying(reminder.delivery.dose(on: status.occurrence.scheduledDate))
     }
 
     /// Snoozes the occurrence that is due (announced again in `minutes`), or else postpones the next one by
@@ -745,10 +784,19 @@ struct ReminderService: Sendable {
                 streak = counted.length
                 streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
             }
-            answered[reminder.id!] = ReminderValue(
-                id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: rule.summary + (reminder.rule.fromLastDose == true ? ", counted from the last dose" : ""), timeZone: reminder.timeZone,
-                effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next, streak: streak, windowSeconds: reminder.windowSeconds,
-                delivery: reminder.delivery)
+            var value = ReminderValue(
+                id: reminder.id!, name: reminder.name, rule: reminder.rule,
+                summary: rule.summary + (reminder.rule.fromLastDose == true ? ", counted from the last dose" : "")
+                    + (reminder.delivery.steps.map { ", tapering through \($0.lastDay)" } ?? ""), timeZone: reminder.timeZone,
+                effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next.map { $0.saying(reminder.delivery.dose(on: nextOccurrence?.scheduledDate ?? zone.localDateTime(at: now).date)) },
+                streak: streak, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
+            if let course = reminder.delivery.steps {
+                let current = course.stepIndex(on: zone.localDateTime(at: now).date)
+                value.steps = course.steps.enumerated().map { index, step in
+                    DoseStepValue(dose: Double(step.dose.thousandths) / 1000, unit: step.dose.unit, through: step.through.description, current: index == current)
+                }
+            }
+            answered[reminder.id!] = value
         }
         return reminders.map { reminder in
             answered[reminder.id!] ?? ReminderValue(

@@ -62,16 +62,19 @@ extension Reminders {
             /// `6h`: the least time between two doses ("" with Update: none); the most doses in 24 hours (0: none).
             public var minInterval: String?
             public var maxPerDay: Int?
+            /// A tapering course: `40mg until 2026-12-01; 30mg until 2026-12-08` ("" with Update: none).
+            public var steps: String?
 
             public init(
                 name: String, rule: RuleSpec, timeZone: String? = nil, enabled: Bool? = nil, window: String? = nil,
                 repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil, minInterval: String? = nil, maxPerDay: Int? = nil
+                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil, minInterval: String? = nil, maxPerDay: Int? = nil,
+                steps: String? = nil
             ) {
                 (self.name, self.rule, self.timeZone, self.enabled, self.window) = (name, rule, timeZone, enabled, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
                 (self.refillDays, self.escalateCommand, self.escalateAfter) = (refillDays, escalateCommand, escalateAfter)
-                (self.minInterval, self.maxPerDay) = (minInterval, maxPerDay)
+                (self.minInterval, self.maxPerDay, self.steps) = (minInterval, maxPerDay, steps)
             }
         }
         public typealias Reply = ReminderReply
@@ -101,16 +104,19 @@ extension Reminders {
             /// `6h`: the least time between two doses ("" with Update: none); the most doses in 24 hours (0: none).
             public var minInterval: String?
             public var maxPerDay: Int?
+            /// A tapering course: `40mg until 2026-12-01; 30mg until 2026-12-08` ("" with Update: none).
+            public var steps: String?
 
             public init(
                 reminder: String, name: String? = nil, rule: RuleSpec? = nil, timeZone: String? = nil, window: String? = nil,
                 repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil, minInterval: String? = nil, maxPerDay: Int? = nil
+                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil, minInterval: String? = nil, maxPerDay: Int? = nil,
+                steps: String? = nil
             ) {
                 (self.reminder, self.name, self.rule, self.timeZone, self.window) = (reminder, name, rule, timeZone, window)
                 (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
                 (self.refillDays, self.escalateCommand, self.escalateAfter) = (refillDays, escalateCommand, escalateAfter)
-                (self.minInterval, self.maxPerDay) = (minInterval, maxPerDay)
+                (self.minInterval, self.maxPerDay, self.steps) = (minInterval, maxPerDay, steps)
             }
         }
         public typealias Reply = ReminderReply
@@ -173,8 +179,10 @@ extension Reminders {
             public var timeZone: String?
             public var after: String?
             public var count: Int?
-            public init(rule: RuleSpec, timeZone: String? = nil, after: String? = nil, count: Int? = nil) {
-                (self.rule, self.timeZone, self.after, self.count) = (rule, timeZone, after, count)
+            /// A tapering course (as `Add` takes it): each firing says its day's dose.
+            public var steps: String?
+            public init(rule: RuleSpec, timeZone: String? = nil, after: String? = nil, count: Int? = nil, steps: String? = nil) {
+                (self.rule, self.timeZone, self.after, self.count, self.steps) = (rule, timeZone, after, count, steps)
             }
         }
         public typealias Reply = FiringsReply
