@@ -1,6 +1,8 @@
 """Medication end to end: the real remindd, a real dbus-daemon with the recording notification server, the
 real journal. A stock counted too low for the reminder's refill days is said once: in the journal (its own
 MESSAGE_ID, the catalog's fields), as a desktop notification, and to the reminder's --exec hook."""
+import time
+
 from conftest import Journal, wait_until
 from test_closing_the_loop import write_script
 
@@ -32,3 +34,43 @@ def test_a_low_stock_is_said_once_in_the_journal_on_the_desktop_and_to_the_hook(
     assert len(Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_LOW_STOCK)) == 1
     shown_text = daemon.ctl("stock", "show", unique_name).stdout
     assert "2 tablets: enough through" in shown_text, shown_text
+
+
+MESSAGE_ESCALATED = "b81d5f3e6c2a4097a3e8d1c6f5b2e049"
+
+
+def test_a_dose_not_taken_by_its_escalation_delay_runs_the_escalation_command_once(daemon, journald, unique_name, tmp_path):
+    """--escalate-after 2s with a 30 s window: 2 s after its time, still not taken, the escalation command runs
+    (its environment written to a file) and the journal says so; the dose then taken, nothing more runs."""
+    hook = write_script(tmp_path / "tell-carer.sh", 'env > "$1.tmp" && mv "$1.tmp" "$1-$(date +%s%N)"')
+    daemon.start()
+    due = int(time.time()) + 3
+    added = daemon.ctl_json("add", unique_name, "--daily", "--at", time.strftime("%H:%M:%S", time.gmtime(due)), "--tz", "UTC",
+                            "--window", "30s", "--dose", "2", "--unit", "tablet", "--escalate-exec", f"{hook} {tmp_path}/escalated",
+                            "--escalate-after", "2s")
+    assert added["escalateAfterSeconds"] == 2
+    entries = journald.wait_for(timeout=15, REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_ESCALATED)
+    assert len(entries) == 1, entries
+    escalated_at = int(entries[0]["__REALTIME_TIMESTAMP"]) / 1e6
+    assert due + 2 <= escalated_at < due + 4, (due, escalated_at)
+    files = wait_until(lambda: list(tmp_path.glob("escalated-*")))
+    env = dict(line.split("=", 1) for line in files[0].read_text().splitlines() if "=" in line)
+    assert (env["REMINDER_STATE"], env["REMINDER_NAME"], env["REMINDER_DOSE"], env["REMINDER_UNIT"]) == ("overdue", unique_name, "2", "tablet")
+    assert env["REMINDER_ESCALATED_LATE"] == "0" and env["SCHEDULED_UTC"] == time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(due))
+    daemon.ctl("done", unique_name)
+    time.sleep(1)
+    assert len(list(tmp_path.glob("escalated-*"))) == 1
+    assert len(journald.entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_ESCALATED)) == 1
+
+
+def test_an_as_needed_dose_too_soon_is_refused_with_when_the_next_is_allowed(daemon, unique_name):
+    daemon.start()
+    daemon.ctl("add", unique_name, "--as-needed", "--dose", "400", "--unit", "mg", "--min-interval", "6h", "--max-per-day", "3")
+    first = daemon.ctl_json("done", unique_name)["log"]
+    refused = daemon.ctl("done", unique_name, check=False)
+    assert refused.returncode != 0 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "the next is allowed from" in refused.stderr and "--force to log it anyway" in refused.stderr, refused.stderr
+    forced = daemon.ctl_json("done", unique_name, "--force")["log"]
+    assert forced["forced"] is True and forced["utc"] >= first["utc"]
+    today = daemon.ctl("today").stdout
+    assert f"{unique_name} 400 mg  allowed from " in today and "1 more in 24 hours" in today, today
