@@ -23,7 +23,11 @@ struct BackupTests {
         let daemon = try await TestDaemon(now: start)
         try await daemon.add("Pills", ["preset": "Twice a Day", "start": "08:00"], timeZone: "Europe/Berlin", [
             "window": "2h", "repeat": "10m", "repeatMax": 3, "dose": "1", "unit": "tablet", "refillDays": 5, "escalateCommand": .array(["/bin/true"]),
+            "escalateAfter": "30m",
         ])
+        try await daemon.add("Ibuprofen", ["asNeeded": true], timeZone: "UTC", ["dose": "400mg", "minInterval": "6h", "maxPerDay": 3])
+        try await daemon.add("Prednisone", ["daily": true, "at": "09:00"], timeZone: "UTC", ["steps": "40mg until 2026-03-08; 20mg until 2026-03-30"])
+        try await daemon.add("Amoxicillin", ["every": "8h", "start": "2026-03-01T08:00", "fromLastDose": true], timeZone: "UTC", ["dose": "1 capsule"])
         try await daemon.add("Rent", ["monthlyOn": "last-fri", "at": "10:00"], timeZone: "America/New_York")
         try await daemon.add("Vitamin D", ["weekly": "sun", "at": "09:00"], timeZone: nil)
         try await daemon.add("Stretch", ["every": "3d", "at": "18:00", "start": "2026-03-01"], timeZone: "Asia/Tokyo")
@@ -31,6 +35,11 @@ struct BackupTests {
         for day in 0..<20 {
             await daemon.advance(to: start.adding(seconds: Int64(day) * 86400 + 7 * 3600 + 30 * 60))
             if day % 4 != 3 { try await daemon.call("Log", ["reminder": "Pills"].merging(day % 5 == 1 ? ["amount": "0.5"] : [:]) { $1 }) }
+            if day % 3 == 0 {
+                try await daemon.call("Done", ["reminder": "Ibuprofen"])
+                try await daemon.call("Done", ["reminder": "Ibuprofen", "force": true])  // too soon: forced
+                try await daemon.call("Log", ["reminder": "Amoxicillin"])
+            }
             if day == 10 { try await daemon.call("StockAdd", ["reminder": "Pills", "amount": "20"]) }
             if day % 6 == 0 { try await daemon.call("WorkoutAdd", ["exercise": "running", "minutes": 30, "intensity": "moderate"]) }
             try await daemon.call("FoodAdd", ["name": "Oatmeal, \"large\"", "kcal": 350])
@@ -68,12 +77,21 @@ struct BackupTests {
     @Test func aRoundTripGivesTheSameTablesAndTheSameAnswers() async throws {
         let start = Instant(secondsSinceEpoch: 1_772_323_200)  // 2026-03-01T00:00:00Z
         let original = try await lived(now: start)
-        let backup = JSONValue.object(try await original.exportBackup())
+        let exported = try await original.exportBackup()
+        let backup = JSONValue.object(exported)
         let path = try write(backup, "backup.json")
+        // What the medication issue added is in it: forced doses, escalated occurrences, limits and a course.
+        func rows(_ table: String) -> [[String: JSONValue]] {
+            guard case .object(let tables)? = exported["tables"], case .array(let rows)? = tables[table] else { return [] }
+            return rows.compactMap { if case .object(let row) = $0 { row } else { nil } }
+        }
+        #expect(rows("intake").contains { ($0["forced"] ?? .null) != .null })
+        #expect(rows("firing").contains { ($0["escalatedAt"] ?? .null) != .null })
+        #expect(rows("reminder").contains { row in if case .string(let delivery)? = row["delivery"] { delivery.contains("steps") } else { false } })
 
         let restored = try await TestDaemon(now: original.clock.now())
         let report = try await restored.call(Backup.Import.self, .init(path: path))
-        #expect(report.tables.first { $0.table == "intake" }?.added == 15)
+        #expect(report.tables.first { $0.table == "intake" }?.added == 15 + 3 * 7)
         #expect(try await tables(restored) == tables(original))
         #expect(try await answers(restored) == answers(original))
         // And it goes on alike: the next firings come at the same instants, announced once.
@@ -150,9 +168,9 @@ struct BackupTests {
 
         let merged = try await other.call(Backup.Import.self, .init(path: path, merge: true))
         let reminders = try #require(merged.tables.first { $0.table == "reminder" })
-        #expect(reminders.skipped == 2 && reminders.added == 3)  // Pills (by name) and the rest check-in are there
+        #expect(reminders.skipped == 2 && reminders.added == 6)  // Pills (by name) and the rest check-in are there
         let names = try await other.call(Reminders.List.self, .init()).reminders.map(\.name).sorted()
-        #expect(names == ["Pills", "Planning a rest day this week?", "Rent", "Stretch", "Vitamin D", "Water"])
+        #expect(names == ["Amoxicillin", "Ibuprofen", "Pills", "Planning a rest day this week?", "Prednisone", "Rent", "Stretch", "Vitamin D", "Water"])
         // Pills' logs went to the Pills already there; a second merge adds nothing.
         let again = try await other.call(Backup.Import.self, .init(path: path, merge: true))
         #expect(again.tables.allSatisfy { $0.added == 0 })

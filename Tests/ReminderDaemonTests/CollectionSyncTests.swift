@@ -124,6 +124,24 @@ struct CollectionSyncTests {
         #expect(logs.map(\.amount) == [1] && logs.map(\.unit) == ["tablet"])
     }
 
+    /// A medication's safety settings go with it: a dose the laptop's limits refuse is refused on the desktop
+    /// too, and a tapering course says the same step on both.
+    @Test func doseLimitsATaperAndAsNeededReachTheOtherDevice() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Ibuprofen", ["asNeeded": true], ["dose": "400mg", "minInterval": "6h", "maxPerDay": .number(3)])
+        try await devices.laptop.add("Prednisone", ["daily": true, "at": "08:00"], timeZone: "UTC", ["steps": "40mg until 2026-12-02; 20mg until 2026-12-04"])
+        try await devices.sync()
+        let ibuprofen = try await devices.desktop.call(Reminders.Get.self, .init(reminder: "Ibuprofen")).reminder
+        #expect(ibuprofen.rule.asNeeded == true && ibuprofen.minIntervalSeconds == 6 * 3600 && ibuprofen.maxPerDay == 3)
+        let prednisone = try await devices.desktop.call(Reminders.Get.self, .init(reminder: "Prednisone")).reminder
+        #expect(prednisone.steps?.map(\.dose) == [40, 20] && prednisone.rule.until == "2026-12-04")
+        _ = try await devices.laptop.call(Reminders.Done.self, .init(reminder: "Ibuprofen"))
+        try await devices.sync()
+        await #expect { try await devices.desktop.call(Reminders.Done.self, .init(reminder: "Ibuprofen")) } throws: {
+            ($0 as? VarlinkError)?.name == "io.remindd.Reminders.DoseNotAllowed"
+        }
+    }
+
     @Test func skippedOnTheDesktopIsSkippedOnTheLaptop() async throws {
         let devices = try await Devices(now: "2026-12-01T06:00:00Z")
         try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin")

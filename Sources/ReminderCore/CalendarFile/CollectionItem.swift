@@ -29,6 +29,10 @@ public enum CollectionItem {
         public var created: Instant?
         /// How much one dose is (X-REMINDD-DOSE).
         public var dose: Dose?
+        /// How often a dose may be logged (X-REMINDD-LIMITS: seconds apart, most in 24 hours: `21600,3`).
+        public var limits = DoseLimits()
+        /// A tapering course (X-REMINDD-STEPS, as `--steps` writes it).
+        public var steps: DoseSteps?
 
         public init(
             uid: String, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, repeatPlan: RepeatPlan? = nil,
@@ -115,6 +119,10 @@ public enum CollectionItem {
         if let plan = reminder.repeatPlan { settings.append("X-REMINDD-REPEAT:\(plan.intervalSeconds)" + (plan.maximum.map { ",\($0)" } ?? "")) }
         if reminder.critical { settings.append("X-REMINDD-URGENCY:CRITICAL") }
         if let dose = reminder.dose { settings.append("X-REMINDD-DOSE:\(dose.amountText) \(dose.unit)") }
+        if !reminder.limits.isEmpty {
+            settings.append("X-REMINDD-LIMITS:\(reminder.limits.minIntervalSeconds.map(String.init) ?? ""),\(reminder.limits.maxPerDay.map(String.init) ?? "")")
+        }
+        if let steps = reminder.steps { settings.append("X-REMINDD-STEPS:" + ICalendar.text(steps.text)) }
         // A task has one schedule: the first time of day's. The day's other times (same days) are alarms after it.
         var triggers = [trigger]
         let starts = events.filter { $0.hasPrefix("DTSTART") }.compactMap { line in ICalendarTime.dateTime(String(line.split(separator: ":").last ?? "")) }
@@ -317,6 +325,17 @@ public enum CollectionItem {
         reminder.critical = item.first("X-REMINDD-URGENCY")?.value.uppercased() == "CRITICAL"
         if let dose = item.first("X-REMINDD-DOSE") {
             do { reminder.dose = try Dose(amount: dose.value, unit: nil) } catch { throw fail(dose.line, "X-REMINDD-DOSE: \(error.message)") }
+        }
+        if let limits = item.first("X-REMINDD-LIMITS") {
+            let parts = limits.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let interval = parts.first.flatMap { $0.isEmpty ? nil : Int64($0) }, maximum = parts.count == 2 && !parts[1].isEmpty ? Int(parts[1]) : nil
+            guard parts.count == 2, parts[0].isEmpty || interval.map(DoseLimits.minIntervalRange.contains) == true,
+                parts[1].isEmpty || maximum.map(DoseLimits.maxPerDayRange.contains) == true
+            else { throw fail(limits.line, "X-REMINDD-LIMITS is not seconds apart and a daily maximum, e.g. 21600,3") }
+            reminder.limits = DoseLimits(minIntervalSeconds: interval, maxPerDay: maximum)
+        }
+        if let steps = item.first("X-REMINDD-STEPS") {
+            do { reminder.steps = try DoseSteps(parsing: steps.text, unit: nil) } catch { throw fail(steps.line, "X-REMINDD-STEPS: \(error.message)") }
         }
         if let created = item.first("CREATED") {
             let value = created.value.uppercased()

@@ -85,10 +85,11 @@ actor CollectionService {
             let item = byRow[.reminder]?[reminder.id!]
             let uid = item?.uid ?? UUID().uuidString.lowercased() + "@remindd"
             reminderUIDs[reminder.id!] = (uid, reminder.name)
-            let fields = CollectionItem.Reminder(
+            var fields = CollectionItem.Reminder(
                 uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
                 windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical,
                 created: Instant(secondsSinceEpoch: reminder.createdAt), dose: reminder.delivery.dose)
+            (fields.limits, fields.steps) = (reminder.delivery.limits, reminder.delivery.steps)
             let rule: ReminderRule
             let zone: TimeZoneRules
             do {

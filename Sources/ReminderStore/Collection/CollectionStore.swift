@@ -71,6 +71,7 @@ public struct CollectionStore: Sendable {
             updated.name = try Self.freeName(reminder.name, for: updated.id, db)
             (updated.rule, updated.timeZone, updated.enabled, updated.windowSeconds) = (reminder.rule, reminder.timeZone, reminder.enabled, reminder.windowSeconds)
             (updated.delivery.repeatPlan, updated.delivery.critical, updated.delivery.dose) = (reminder.repeatPlan, reminder.critical, reminder.dose)
+            (updated.delivery.limits, updated.delivery.steps) = (reminder.limits, reminder.steps)
             try updated.save(db)
             var saved = item
             saved.localId = updated.id
