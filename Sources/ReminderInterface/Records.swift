@@ -282,6 +282,48 @@ public struct DoseStepValue: Codable, Sendable, Hashable {
     }
 }
 
+/// `ReportReminder` of remindd's interfaces: one reminder's figures over a report's period
+/// (``AdherenceFigures``).
+public struct ReportReminderValue: Codable, Sendable, Hashable {
+    /// A reason given for skips, and how many.
+    public struct SkipReason: Codable, Sendable, Hashable {
+        public var reason: String
+        public var count: Int
+    }
+
+    /// One day: its date and its occurrences' states in time order.
+    public struct Day: Codable, Sendable, Hashable {
+        public var date: String
+        public var states: [String]
+    }
+
+    public var reminderId: Int64
+    public var reminderName: String
+    public var due: Int
+    public var onTime: Int
+    public var loggedAhead: Int
+    public var late: Int
+    public var lateMinutesMedian: Int?
+    public var lateMinutesP90: Int?
+    public var skipped: Int
+    public var skipReasons: [SkipReason]
+    /// The missed occurrences' local times (ISO 8601 with offset), oldest first.
+    public var missed: [String]
+    /// Taken (on time and late) / (due - skipped); nil when nothing was to take.
+    public var adherence: Double?
+    public var days: [Day]
+
+    public init(reminderId: Int64, reminderName: String, figures: AdherenceFigures) {
+        (self.reminderId, self.reminderName) = (reminderId, reminderName)
+        (due, onTime, loggedAhead, late) = (figures.due, figures.onTime, figures.loggedAhead, figures.late)
+        (lateMinutesMedian, lateMinutesP90, skipped) = (figures.lateMinutesMedian, figures.lateMinutesP90, figures.skipped)
+        skipReasons = figures.skipReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { SkipReason(reason: $0.key, count: $0.value) }
+        missed = figures.missed.map(\.localISO8601)
+        adherence = figures.adherence
+        days = figures.days.map { Day(date: $0.date.description, states: $0.states.map(\.rawValue)) }
+    }
+}
+
 /// `AsNeeded` of remindd's interfaces: a medication taken as needed, its last dose and when the next one keeps
 /// to its limits.
 public struct AsNeededValue: Codable, Sendable, Hashable {

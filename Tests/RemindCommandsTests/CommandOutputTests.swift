@@ -23,7 +23,7 @@ import VarlinkProtocol
         ["routine", "list"], ["routine", "show", "beginner-full-body"], ["routine", "select", "beginner-full-body"], ["routine", "current"], ["routine", "clear"],
         ["export", "--format", "csv", "--what", "food"], ["import", #filePath],  // remindctl reads the file: any file that exists
         ["resolve-conflict", #filePath, #filePath],  // two equal versions: nothing is written
-        ["stock", "show"], ["stock", "set", "Vitamin D", "12"], ["stock", "add", "Vitamin D", "30"],
+        ["stock", "show"], ["stock", "set", "Vitamin D", "12"], ["stock", "add", "Vitamin D", "30"], ["report"],
     ]
 
     /// Commands that print no record, only that something was done, and `export`, whose output is JSON or CSV

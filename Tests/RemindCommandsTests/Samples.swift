@@ -38,6 +38,7 @@ enum Samples {
 
     static let replies: [String: String] = [
         "io.remindd.Medication.Stock": #"{"stocks": [\#(stock)]}"#,
+        "io.remindd.Reminders.Report": #"{"from": "2026-08-27", "to": "2026-11-24", "timeZone": "Europe/Berlin", "madeUtc": "2026-11-24T21:00:00Z", "reminders": [{"reminderId": 1, "reminderName": "Vitamin D", "due": 90, "onTime": 84, "loggedAhead": 2, "late": 2, "lateMinutesMedian": 95, "lateMinutesP90": 180, "skipped": 1, "skipReasons": [{"reason": "travel", "count": 1}], "missed": ["2026-09-01T09:00:00+02:00", "2026-10-12T09:00:00+02:00", "2026-11-02T09:00:00+01:00"], "adherence": 0.955, "days": [{"date": "2026-08-27", "states": ["taken"]}]}]}"#,
         "io.remindd.Medication.StockSet": #"{"stock": \#(stock)}"#,
         "io.remindd.Medication.StockAdd": #"{"stock": \#(stock)}"#,
         "io.remindd.Reminders.Add": #"{"reminder": \#(reminder)}"#,

@@ -280,6 +280,29 @@ extension Reminders {
         }
     }
 
+    /// How well each reminder was kept over a period: the figures of `remindctl report` (not its pictures).
+    public enum Report: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            /// The first and last day (YYYY-MM-DD); default the 90 days up to today.
+            public var from: String?
+            public var to: String?
+            /// Ids or names; default every enabled reminder with a schedule.
+            public var reminders: [String]?
+            public init(from: String? = nil, to: String? = nil, reminders: [String]? = nil) { (self.from, self.to, self.reminders) = (from, to, reminders) }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            public var from: String
+            public var to: String
+            /// The zone the period's days are read in when a reminder has none of its own.
+            public var timeZone: String
+            public var madeUtc: String
+            public var reminders: [ReportReminderValue]
+            public init(from: String, to: String, timeZone: String, madeUtc: String, reminders: [ReportReminderValue]) {
+                (self.from, self.to, self.timeZone, self.madeUtc, self.reminders) = (from, to, timeZone, madeUtc, reminders)
+            }
+        }
+    }
+
     /// Handled firings, newest first.
     public enum History: RemindersMethod {
         public struct Parameters: Codable, Sendable, Hashable {

@@ -1,0 +1,134 @@
+import ArgumentParser
+import ReminderCore
+import ReminderInterface
+
+/// `remindctl report`: how well each reminder was kept over a period, as a table with a bar per reminder.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "How well each reminder was kept: due, taken on time and late, skipped, missed, adherence.",
+        discussion: """
+            Over --from to --to (YYYY-MM-DD; default the 90 days up to today), every enabled reminder with a \
+            schedule, or those named. Taken on time: logged in its window or ahead of it; late: taken late after \
+            it, with the median and 90th percentile minutes after its time; adherence: taken / (due - skipped). \
+            Occurrences still due or ahead are not counted. --json gives the figures with each day's states.
+
+            Examples:
+              remindctl report
+              remindctl report --from 2026-09-01 --to 2026-11-30 --reminder Metformin
+              remindctl report --json
+            """)
+
+    @Option(help: ArgumentHelp("The first day (default: 89 days before --to).", valueName: "date")) var from: String?
+    @Option(help: ArgumentHelp("The last day (default: today).", valueName: "date")) var to: String?
+    @Option(name: .customLong("reminder"), help: ArgumentHelp("A reminder's id or name (repeat for more).", valueName: "name"),
+            completion: .custom(Completions.reminders)) var reminders: [String] = []
+    @Flag(help: "Print the figures as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        for (flag, value) in [("--from", from), ("--to", to)] {
+            if let value, ISO8601.parseDate(value) == nil { throw CLIError("invalid \(flag) '\(value)': write YYYY-MM-DD, e.g. 2026-11-24") }
+        }
+        let report = try connection.call(Reminders.Report.self, .init(from: from, to: to, reminders: reminders.isEmpty ? nil : reminders))
+        if json { return try out.json(report) }
+        let days = (ISO8601.parseDate(report.to)?.dayNumber ?? 0) - (ISO8601.parseDate(report.from)?.dayNumber ?? 0) + 1
+        out.print("Adherence, \(report.from) to \(report.to) (\(plural(days, "day"))), made \(out.time(report.madeUtc))")
+        guard !report.reminders.isEmpty else { return out.print("No reminders with a schedule.") }
+        out.print("")
+        out.table(["REMINDER", "DUE", "ON TIME", "LATE", "SKIPPED", "MISSED", "ADHERENCE"], report.reminders.map { reminder in
+            let adherence = reminder.adherence.map { Self.percent($0) + "  " + Self.bar($0, width: 12) } ?? "-"
+            return [reminder.reminderName, String(reminder.due), String(reminder.onTime), String(reminder.late), String(reminder.skipped),
+                    String(reminder.missed.count), adherence]
+        })
+        for reminder in report.reminders {
+            var notes: [String] = []
+            if let median = reminder.lateMinutesMedian, let p90 = reminder.lateMinutesP90 {
+                notes.append("late by \(median) min (median), \(p90) min (90th percentile)")
+            }
+            if !reminder.skipReasons.isEmpty {
+                notes.append("skipped: " + reminder.skipReasons.map { "\($0.reason.isEmpty ? "no reason" : $0.reason) \($0.count)" }.joined(separator: ", "))
+            }
+            if !reminder.missed.isEmpty { notes.append("missed: " + reminder.missed.map(Self.when).joined(separator: ", ")) }
+            guard !notes.isEmpty else { continue }
+            out.print("\(reminder.reminderName):")
+            for note in notes { out.print(Self.wrapped(note, width: 80, indent: 2)) }
+        }
+        for reminder in report.reminders {
+            out.print("")
+            out.print(reminder.reminderName, terminator: "")
+            out.print(Heatmap.render(reminder.days, colour: out.colour), terminator: "")
+        }
+    }
+
+    /// `Thu 2026-11-05 20:00`: an ISO 8601 time on the user's clock, to the minute.
+    static func when(_ iso: String) -> String {
+        guard let instant = Output.instant(iso) else { return iso }
+        let local = CommandContext.current.zone.localDateTime(at: instant)
+        return "\(local.date.weekday.displayName) \(local.date) " + ISO8601.pad(local.time.hour, 2) + ":" + ISO8601.pad(local.time.minute, 2)
+    }
+
+    /// `text` in lines of at most `width` columns, broken after commas, each indented by `indent` (the rest by
+    /// two more).
+    static func wrapped(_ text: String, width: Int, indent: Int) -> String {
+        var lines: [String] = []
+        var line = String(repeating: " ", count: indent)
+        for (index, word) in text.split(separator: " ").enumerated() {
+            if index > 0, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: indent + 2) + word
+            } else {
+                line += (index > 0 ? " " : "") + word
+            }
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
+
+    /// `98.9%`.
+    static func percent(_ value: Double) -> String {
+        let tenths = Int((value * 1000).rounded())
+        return "\(tenths / 10).\(tenths % 10)%"
+    }
+
+    /// A bar of `width` cells in eighths of a cell (`█████▍`), padded with spaces.
+    static func bar(_ value: Double, width: Int) -> String {
+        let eighths = Int((max(0, min(1, value)) * Double(width * 8)).rounded())
+        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
+        let cells = String(repeating: "█", count: eighths / 8) + partial
+        return cells + String(repeating: " ", count: width - eighths / 8 - (partial.isEmpty ? 0 : 1))
+    }
+}
+
+/// A reminder's days as a grid, a week per row (Monday first), each day its occurrences' states in time order:
+/// a symbol for each (read without colour), and on a terminal a colour that also differs in lightness.
+enum Heatmap {
+    static let symbols: [String: (symbol: String, colour: String)] = [
+        "taken": ("■", "32"), "suppressed": ("□", "2;32"), "taken-late": ("◆", "33"), "skipped": ("·", "34"), "missed": ("✕", "1;31"),
+        "due": ("-", "0"), "upcoming": ("-", "0"),
+    ]
+    /// The most occurrences a day may have to be drawn (80 columns: 7 days of 9 cells and the date).
+    static let maximumPerDay = 8
+
+    static func render(_ days: [ReportReminderValue.Day], colour: Bool) -> String {
+        let perDay = days.map(\.states.count).max() ?? 0
+        guard perDay > 0 else { return ": nothing scheduled in the period\n" }
+        guard perDay <= maximumPerDay else { return ": \(perDay) a day, too many to draw here (see --json)\n" }
+        var lines = ["  " + symbols.filter { $0.key != "upcoming" }.sorted { $0.key < $1.key }.map { "\($0.value.symbol) \($0.key)" }.joined(separator: "  ")]
+        guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return "\n" }
+        let leading = (first.weekday.rawValue + 5) % 7  // Monday = 0
+        var cells = Array(repeating: String(repeating: " ", count: perDay), count: leading)
+        for day in days {
+            let drawn = day.states.map { state in
+                let (symbol, code) = symbols[state] ?? ("?", "0")
+                return colour && code != "0" ? "\u{1B}[\(code)m\(symbol)\u{1B}[0m" : symbol
+            }
+            cells.append(drawn.joined() + String(repeating: " ", count: perDay - day.states.count))
+        }
+        let monday = LocalDate(dayNumber: first.dayNumber - leading)
+        for (week, start) in stride(from: 0, to: cells.count, by: 7).enumerated() {
+            let row = cells[start..<min(start + 7, cells.count)].joined(separator: " ")
+            lines.append(LocalDate(dayNumber: monday.dayNumber + 7 * week).description + "  " + String(row.reversed().drop { $0 == " " }.reversed()))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
