@@ -16,6 +16,7 @@ struct ReportCommand: ParsableCommand {
             Examples:
               remindctl report
               remindctl report --from 2026-09-01 --to 2026-11-30 --reminder Metformin
+              remindctl report --private > for-the-doctor.txt
               remindctl report --json
             """)
 
@@ -23,6 +24,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The last day (default: today).", valueName: "date")) var to: String?
     @Option(name: .customLong("reminder"), help: ArgumentHelp("A reminder's id or name (repeat for more).", valueName: "name"),
             completion: .custom(Completions.reminders)) var reminders: [String] = []
+    @Flag(help: "Leave the reminders' names out (Medication 1, 2 ...), to share the report.") var `private` = false
     @Flag(help: "Print the figures as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -30,10 +32,14 @@ struct ReportCommand: ParsableCommand {
         for (flag, value) in [("--from", from), ("--to", to)] {
             if let value, ISO8601.parseDate(value) == nil { throw CLIError("invalid \(flag) '\(value)': write YYYY-MM-DD, e.g. 2026-11-24") }
         }
-        let report = try connection.call(Reminders.Report.self, .init(from: from, to: to, reminders: reminders.isEmpty ? nil : reminders))
+        var report = try connection.call(Reminders.Report.self, .init(from: from, to: to, reminders: reminders.isEmpty ? nil : reminders))
+        if `private` {
+            for index in report.reminders.indices { report.reminders[index].reminderName = "Medication \(index + 1)" }
+        }
         if json { return try out.json(report) }
         let days = (ISO8601.parseDate(report.to)?.dayNumber ?? 0) - (ISO8601.parseDate(report.from)?.dayNumber ?? 0) + 1
-        out.print("Adherence, \(report.from) to \(report.to) (\(plural(days, "day"))), made \(out.time(report.madeUtc))")
+        out.print("Adherence, \(report.from) to \(report.to) (\(plural(days, "day")), \(report.timeZone))")
+        out.print("Made \(out.time(report.madeUtc))")
         guard !report.reminders.isEmpty else { return out.print("No reminders with a schedule.") }
         out.print("")
         out.table(["REMINDER", "DUE", "ON TIME", "LATE", "SKIPPED", "MISSED", "ADHERENCE"], report.reminders.map { reminder in

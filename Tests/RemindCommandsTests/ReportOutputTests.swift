@@ -25,7 +25,8 @@ struct ReportOutputTests {
         let result = harness.run("report")
         #expect(result.error == nil)
         let expected = """
-            Adherence, 2026-11-02 to 2026-11-12 (11 days), made Tue 2026-11-24 21:00 +00:00
+            Adherence, 2026-11-02 to 2026-11-12 (11 days, UTC)
+            Made Tue 2026-11-24 21:00 +00:00
 
             REMINDER   DUE  ON TIME  LATE  SKIPPED  MISSED  ADHERENCE
             Metformin  21   15       2     2        2       89.5%  ██████████▊
@@ -41,6 +42,12 @@ struct ReportOutputTests {
             """
         #expect(result.output == expected)
         #expect(result.output.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func privateLeavesTheNamesOut() {
+        let result = harness.run("report", "--private")
+        #expect(!result.output.contains("Metformin") && result.output.contains("Medication 1  21"))
+        #expect(!harness.run("report", "--private", "--json").output.contains("Metformin"))
     }
 
     @Test func colouredOnATerminalAndPlainWithNoColor() {
