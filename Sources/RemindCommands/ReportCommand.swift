@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import ReminderCore
 import ReminderInterface
+import Synchronization
 
 /// `remindctl report`: how well each reminder was kept over a period, as a table with a bar per reminder.
 struct ReportCommand: ParsableCommand {
@@ -17,6 +19,7 @@ struct ReportCommand: ParsableCommand {
               remindctl report
               remindctl report --from 2026-09-01 --to 2026-11-30 --reminder Metformin
               remindctl report --private > for-the-doctor.txt
+              remindctl report --format svg -o adherence.svg
               remindctl report --json
             """)
 
@@ -24,6 +27,10 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The last day (default: today).", valueName: "date")) var to: String?
     @Option(name: .customLong("reminder"), help: ArgumentHelp("A reminder's id or name (repeat for more).", valueName: "name"),
             completion: .custom(Completions.reminders)) var reminders: [String] = []
+    @Option(help: ArgumentHelp("text (the default) or svg (a picture: the bars and each reminder's days as a heatmap).", valueName: "format"))
+    var format = "text"
+    @Option(name: .short, help: ArgumentHelp("Write to this file (created whole, or not at all) instead of standard output.", valueName: "file"))
+    var output: String?
     @Flag(help: "Leave the reminders' names out (Medication 1, 2 ...), to share the report.") var `private` = false
     @Flag(help: "Print the figures as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -32,11 +39,33 @@ struct ReportCommand: ParsableCommand {
         for (flag, value) in [("--from", from), ("--to", to)] {
             if let value, ISO8601.parseDate(value) == nil { throw CLIError("invalid \(flag) '\(value)': write YYYY-MM-DD, e.g. 2026-11-24") }
         }
+        guard ["text", "svg"].contains(format) else { throw CLIError("unknown --format '\(format)': write text or svg") }
         var report = try connection.call(Reminders.Report.self, .init(from: from, to: to, reminders: reminders.isEmpty ? nil : reminders))
         if `private` {
             for index in report.reminders.indices { report.reminders[index].reminderName = "Medication \(index + 1)" }
         }
         if json { return try out.json(report) }
+        if format == "svg" {
+            let svg = ReportChart.svg(report).render()
+            guard let output else { return out.print(svg, terminator: "") }
+            return try Self.write(svg, to: output)
+        }
+        guard let output else { return try text(report) }
+        // Into a file: collected as a pipe would get it (no colour).
+        let collected = Collected()
+        var context = CommandContext.current
+        (context.write, context.stdoutIsTerminal) = ({ text in collected.text.withLock { $0 += text } }, false)
+        try CommandContext.$current.withValue(context) { try text(report) }
+        try Self.write(collected.text.withLock { $0 }, to: output)
+    }
+
+    /// What the text report printed, kept for `-o`.
+    private final class Collected: Sendable {
+        let text = Mutex("")
+    }
+
+    /// The report as text, printed.
+    private func text(_ report: Reminders.Report.Reply) throws {
         let days = (ISO8601.parseDate(report.to)?.dayNumber ?? 0) - (ISO8601.parseDate(report.from)?.dayNumber ?? 0) + 1
         out.print("Adherence, \(report.from) to \(report.to) (\(plural(days, "day")), \(report.timeZone))")
         out.print("Made \(out.time(report.madeUtc))")
@@ -44,7 +73,7 @@ struct ReportCommand: ParsableCommand {
         out.print("")
         out.table(["REMINDER", "DUE", "ON TIME", "LATE", "SKIPPED", "MISSED", "ADHERENCE"], report.reminders.map { reminder in
             let adherence = reminder.adherence.map { Self.percent($0) + "  " + Self.bar($0, width: 12) } ?? "-"
-            return [reminder.reminderName, String(reminder.due), String(reminder.onTime), String(reminder.late), String(reminder.skipped),
+            return [Self.shortened(reminder.reminderName, 20), String(reminder.due), String(reminder.onTime), String(reminder.late), String(reminder.skipped),
                     String(reminder.missed.count), adherence]
         })
         for reminder in report.reminders {
@@ -57,13 +86,25 @@ struct ReportCommand: ParsableCommand {
             }
             if !reminder.missed.isEmpty { notes.append("missed: " + reminder.missed.map(Self.when).joined(separator: ", ")) }
             guard !notes.isEmpty else { continue }
-            out.print("\(reminder.reminderName):")
+            out.print(Self.shortened(reminder.reminderName, 79) + ":")
             for note in notes { out.print(Self.wrapped(note, width: 80, indent: 2)) }
         }
         for reminder in report.reminders {
             out.print("")
-            out.print(reminder.reminderName, terminator: "")
+            out.print(Self.shortened(reminder.reminderName, 80))
             out.print(Heatmap.render(reminder.days, colour: out.colour), terminator: "")
+        }
+    }
+
+    /// Writes `text` to `path` whole or not at all: to a temporary file beside it, then renamed over it.
+    static func write(_ text: String, to path: String) throws {
+        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            unlink(temporary)
+            throw CLIError("cannot write \(path): give a file in a folder you can write to")
         }
     }
 
@@ -88,6 +129,17 @@ struct ReportCommand: ParsableCommand {
             }
         }
         return (lines + [line]).joined(separator: "\n")
+    }
+
+    /// `name`, shortened with an ellipsis to `width` display columns (a table within 80 columns).
+    static func shortened(_ name: String, _ width: Int) -> String {
+        guard name.displayWidth > width else { return name }
+        var shortened = ""
+        for character in name {
+            guard shortened.displayWidth + character.displayWidth < width else { break }
+            shortened.append(character)
+        }
+        return shortened + "…"
     }
 
     /// `98.9%`.
@@ -117,8 +169,8 @@ enum Heatmap {
 
     static func render(_ days: [ReportReminderValue.Day], colour: Bool) -> String {
         let perDay = days.map(\.states.count).max() ?? 0
-        guard perDay > 0 else { return ": nothing scheduled in the period\n" }
-        guard perDay <= maximumPerDay else { return ": \(perDay) a day, too many to draw here (see --json)\n" }
+        guard perDay > 0 else { return "  nothing scheduled in the period\n" }
+        guard perDay <= maximumPerDay else { return "  \(perDay) a day, too many to draw here (see --json)\n" }
         var lines = ["  " + symbols.filter { $0.key != "upcoming" }.sorted { $0.key < $1.key }.map { "\($0.value.symbol) \($0.key)" }.joined(separator: "  ")]
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return "\n" }
         let leading = (first.weekday.rawValue + 5) % 7  // Monday = 0

@@ -1,0 +1,134 @@
+/// A small SVG drawing layer for reports: shapes and text placed in a fixed canvas, with each text's box kept so
+/// that a layout can be checked (every label inside the canvas, no two overlapping). Pure: it builds a string.
+public struct SVGDrawing: Sendable {
+    public let width: Double
+    public let height: Double
+    private var elements: [String] = []
+    /// The boxes of the texts drawn so far (x, y of the top left, width, height).
+    public private(set) var textBoxes: [Box] = []
+
+    /// A rectangle in the canvas's coordinates.
+    public struct Box: Sendable, Hashable {
+        public var x, y, width, height: Double
+
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        }
+
+        /// Whether the two share any area (touching edges do not count).
+        public func overlaps(_ other: Box) -> Bool {
+            x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
+        }
+
+        /// Whether it lies wholly inside a canvas of that size.
+        public func isInside(width canvasWidth: Double, height canvasHeight: Double) -> Bool {
+            x >= 0 && y >= 0 && x + width <= canvasWidth && y + height <= canvasHeight
+        }
+    }
+
+    /// How text is anchored at its x.
+    public enum Anchor: String, Sendable {
+        case start, middle, end
+    }
+
+    public init(width: Double, height: Double) {
+        (self.width, self.height) = (width, height)
+    }
+
+    /// The width a text takes in the report's sans-serif font at `size`: an estimate per character (wide
+    /// characters count double), on the safe side for DejaVu Sans, which rsvg-convert uses on Debian.
+    public static func textWidth(_ text: String, size: Double) -> Double {
+        Double(text.displayWidth) * size * 0.62
+    }
+
+    public mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, title: String? = nil) {
+        let tooltip = title.map { "<title>\(Self.escaped($0))</title>" } ?? ""
+        elements.append(#"<rect x="\#(Self.number(x))" y="\#(Self.number(y))" width="\#(Self.number(width))" height="\#(Self.number(height))" fill="\#(fill)">\#(tooltip)</rect>"#)
+    }
+
+    public mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String) {
+        elements.append(#"<line x1="\#(Self.number(x1))" y1="\#(Self.number(y1))" x2="\#(Self.number(x2))" y2="\#(Self.number(y2))" stroke="\#(stroke)"/>"#)
+    }
+
+    /// Text whose baseline is at `y`; its box (kept in ``textBoxes``) spans the font size above the baseline and
+    /// a quarter of it below.
+    public mutating func text(_ text: String, x: Double, y: Double, size: Double = 12, anchor: Anchor = .start, weight: String? = nil, fill: String = "#222") {
+        let width = Self.textWidth(text, size: size)
+        let left = anchor == .start ? x : anchor == .middle ? x - width / 2 : x - width
+        textBoxes.append(Box(x: left, y: y - size, width: width, height: size * 1.25))
+        let bold = weight.map { #" font-weight="\#($0)""# } ?? ""
+        elements.append(#"<text x="\#(Self.number(x))" y="\#(Self.number(y))" font-size="\#(Self.number(size))" text-anchor="\#(anchor.rawValue)" fill="\#(fill)"\#(bold)>\#(Self.escaped(text))</text>"#)
+    }
+
+    /// The document.
+    public func render() -> String {
+        let head = #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Self.number(width))" height="\#(Self.number(height))" viewBox="0 0 \#(Self.number(width)) \#(Self.number(height))" font-family="DejaVu Sans, Verdana, sans-serif">"#
+        return ([#"<?xml version="1.0" encoding="UTF-8"?>"#, head, #"<rect width="100%" height="100%" fill="white"/>"#] + elements + ["</svg>"])
+            .joined(separator: "\n") + "\n"
+    }
+
+    /// Text made safe for XML: the five entities escaped, control characters (not allowed in XML 1.0) dropped.
+    public static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if let entity = entities[scalar] {
+                result += entity
+            } else if scalar.value >= 0x20, scalar.value != 0x7F, !(0xFFFE...0xFFFF).contains(scalar.value) {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// What stands for each character XML gives a meaning to (tabs and line breaks: a space).
+    private static let entities: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;", "\t": " ", "\n": " "]
+
+
+    /// `12`, `12.5`: a coordinate with at most two decimals.
+    static func number(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        let (sign, whole, fraction) = (hundredths < 0 ? "-" : "", abs(hundredths) / 100, abs(hundredths) % 100)
+        guard fraction > 0 else { return sign + String(whole) }
+        let digits = fraction % 10 == 0 ? String(fraction / 10) : (fraction < 10 ? "0" : "") + String(fraction)
+        return sign + String(whole) + "." + digits
+    }
+
+}
+
+/// Axis ticks at "nice" numbers (1, 2 or 5 times a power of ten) covering a range, as Heckbert's labelling does:
+/// what a reader can add up at a glance.
+public struct NiceScale: Sendable, Hashable {
+    public let lower: Double
+    public let upper: Double
+    public let step: Double
+
+    /// At most `maximumTicks` (at least 2) ticks from at or below `minimum` to at or above `maximum`.
+    public init(minimum: Double, maximum: Double, maximumTicks: Int = 6) {
+        let span = Self.nice(max(maximum - minimum, 1e-9), round: false)
+        let step = Self.nice(span / Double(max(1, maximumTicks - 1)), round: true)
+        self.step = step
+        lower = (minimum / step).rounded(.down) * step
+        upper = (maximum / step).rounded(.up) * step
+    }
+
+    /// The ticks, lower to upper.
+    public var ticks: [Double] {
+        let count = Int(((upper - lower) / step).rounded())
+        return (0...max(0, count)).map { lower + Double($0) * step }
+    }
+
+    /// The nice number near `value`: 1, 2, 5 or 10 times its power of ten (rounded, or the next up).
+    static func nice(_ value: Double, round: Bool) -> Double {
+        var power = 1.0
+        while power * 10 <= value { power *= 10 }
+        while power > value { power /= 10 }
+        let fraction = value / power
+        let niceFraction: Double
+        if round {
+            niceFraction = fraction < 1.5 ? 1 : fraction < 3 ? 2 : fraction < 7 ? 5 : 10
+        } else {
+            niceFraction = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10
+        }
+        return niceFraction * power
+    }
+}
