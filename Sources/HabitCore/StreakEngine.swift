@@ -267,6 +267,16 @@ public enum StreakEngine {
     /// Loop Habit Tracker's smoothing for a daily habit: the score halves in 13 days without activity.
     public static let strengthMultiplier = pow(0.5, 1.0 / 13.0)
 
+    /// Habit strength at the end of a day in `state`, from what it was the day before: active 1, missed 0; rest,
+    /// frozen, recovered and open days leave it unchanged.
+    public static func strengthAfter(_ state: DayState, from strength: Double) -> Double {
+        switch state {
+        case .active: strength * strengthMultiplier + (1 - strengthMultiplier)
+        case .missed: strength * strengthMultiplier
+        case .rest, .frozen, .recovered, .open: strength
+        }
+    }
+
     /// Computes the report.
     /// - Parameters:
     ///   - activities: intake logs and workouts, in any order.
@@ -378,12 +388,7 @@ public enum StreakEngine {
             if week.filter({ days[$0] == .active && !rest.contains($0) }).count >= 5 && week.contains(where: rest.contains) {
                 unlock(.balancedWeek, day)
             }
-            // Habit strength: active 1, missed 0; rest, frozen and recovered days leave it unchanged.
-            switch state {
-            case .active: strength = strength * strengthMultiplier + (1 - strengthMultiplier)
-            case .missed: strength *= strengthMultiplier
-            default: break
-            }
+            strength = strengthAfter(state, from: strength)
             day += 1
         }
         if let recovered, recovered.usedOn <= today { unlock(.secondChance, recovered.usedOn) }

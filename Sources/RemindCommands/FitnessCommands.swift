@@ -310,21 +310,35 @@ struct ProfileShowCommand: ParsableCommand {
         let profile = try connection.call(Fitness.ProfileGet.self)
         if json { return try out.json(profile) }
         out.print("weight: \(profile.weightKg) kg\(profile.weightSet ? "" : " (the default: set yours with 'remindctl profile set --weight 82kg')")")
+        if let name = profile.name { out.print("name:   \(name) (in reports)") }
     }
 }
 
 struct ProfileSetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "set", abstract: "Set your weight (default 70 kg).", discussion: "Examples:\n  remindctl profile set --weight 82kg\n  remindctl profile set --weight 180lb")
+        commandName: "set", abstract: "Set your weight (default 70 kg) and the name reports are made for.",
+        discussion: """
+            Examples:
+              remindctl profile set --weight 82kg
+              remindctl profile set --weight 180lb
+              remindctl profile set --name "Ana Souza"
+              remindctl profile set --name ""    (reports name no one)
+            """)
 
-    @Option(help: "Weight with unit: 82kg or 180lb.") var weight: String
-    @Flag(help: "Print the weight set as JSON.") var json = false
+    @Option(help: "Weight with unit: 82kg or 180lb.") var weight: String?
+    @Option(help: ArgumentHelp("The name reports say they are for (\"\" removes it).", valueName: "name")) var name: String?
+    @Flag(help: "Print the profile set as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
+    func validate() throws {
+        guard weight != nil || name != nil else { throw ValidationError("give --weight, --name or both, e.g. remindctl profile set --weight 82kg") }
+    }
+
     func run() throws {
-        let reply = try connection.call(Fitness.ProfileSet.self, .init(weight: weight))
+        let reply = try connection.call(Fitness.ProfileSet.self, .init(weight: weight, name: name))
         if json { return try out.json(reply) }
-        out.print("Weight set to \(reply.weightKg) kg")
+        if weight != nil { out.print("Weight set to \(reply.weightKg) kg") }
+        if name != nil { out.print(reply.name.map { "Reports are for \($0)" } ?? "Reports name no one") }
     }
 }
 

@@ -1,9 +1,11 @@
 import ReminderCore
 import ReminderInterface
 
-/// The adherence report as an SVG picture: a bar per reminder on a 0-100 % axis, then each reminder's days as a
-/// heatmap (a row per day, a column per occurrence of the day) in colours that also differ in lightness, for
-/// colour-blind readers and greyscale printers.
+/// The report as pictures, drawn with ``SVGDrawing``: a section per part (the header; a bar per reminder on a
+/// 0-100 % axis; each reminder's days as a heatmap; each medication's amounts, as-needed weeks and stock; the
+/// habit's strength, days, weekdays and streaks; the calories). `svg` stacks them in one picture (PNG and PDF
+/// are made from it); `html` puts each in one page. State colours also differ in lightness, for colour-blind
+/// readers and greyscale printers.
 enum ReportChart {
     /// Each state's colour (and its lightness, for the legend's order): missed darkest, then taken, taken late,
     /// skipped, logged ahead; not yet decided lightest.
@@ -11,6 +13,12 @@ enum ReportChart {
         ("missed", "missed", "#7f1d1d"), ("taken", "taken", "#2f9e44"), ("taken-late", "taken late", "#f59f00"),
         ("skipped", "skipped", "#74c0fc"), ("suppressed", "logged ahead", "#c3fae8"), ("due", "not yet", "#f1f3f5"),
     ]
+    /// The habit's day states, darkest first.
+    static let habitColours: [(state: String, label: String, fill: String)] = [
+        ("missed", "missed", "#7f1d1d"), ("active", "active", "#2f9e44"), ("recovered", "recovered", "#a9e34b"),
+        ("frozen", "frozen", "#74c0fc"), ("rest", "rest", "#d0bfff"), ("open", "today", "#f1f3f5"),
+    ]
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     static let width = 720.0
     static let margin = 16.0
     static let barLeft = 220.0
@@ -19,18 +27,73 @@ enum ReportChart {
     static let cellHeight = 8.0
     static let gridLeft = 110.0
 
-    static func svg(_ report: Reminders.Report.Reply) -> SVGDrawing {
-        let reminders = report.reminders
-        let perDay = reminders.map { $0.days.map(\.states.count).max() ?? 0 }
-        let gridHeights = reminders.indices.map { 64 + Double(reminders[$0].days.count) * cellHeight * (perDay[$0] > 0 ? 1 : 0) }
-        let barsHeight = Double(reminders.count) * 26 + 36
-        var drawing = SVGDrawing(width: width, height: 70 + barsHeight + gridHeights.reduce(0, +) + margin)
-        let days = (ISO8601.parseDate(report.to)?.dayNumber ?? 0) - (ISO8601.parseDate(report.from)?.dayNumber ?? 0) + 1
-        drawing.text("Adherence, \(report.from) to \(report.to) (\(days) \(days == 1 ? "day" : "days"), \(report.timeZone))", x: margin, y: 28, size: 16, weight: "bold")
-        drawing.text("Made \(report.madeUtc); taken / (due - skipped)", x: margin, y: 48, size: 11, fill: "#555")
+    /// A titled part of the report.
+    struct Section {
+        var title: String?
+        var drawing: SVGDrawing
+    }
 
-        // The bars, on a 0-100 % axis with nice ticks.
-        var y = 70.0
+    /// The whole report as one picture.
+    static func svg(_ report: Reminders.Report.Reply) -> SVGDrawing {
+        SVGDrawing.stacked(sections(report).map(\.drawing) + [SVGDrawing(width: width, height: margin)])
+    }
+
+    /// The report's sections, in order.
+    static func sections(_ report: Reminders.Report.Reply) -> [Section] {
+        var sections = [Section(title: nil, drawing: header(report))]
+        if !report.reminders.isEmpty { sections.append(Section(title: "Adherence", drawing: bars(report.reminders))) }
+        for reminder in report.reminders {
+            sections.append(Section(title: reminder.reminderName, drawing: heatmap(reminder)))
+        }
+        for medication in report.medications ?? [] { sections += self.medication(medication) }
+        if let habits = report.habits { sections += self.habits(habits) }
+        if let fitness = report.fitness {
+            sections.append(Section(title: "Calories", drawing: dailyChart(
+                title: "Calories per day (kcal)", labels: fitness.days.map(\.date),
+                series: [Series(name: "eaten", values: fitness.days.map { Double($0.consumed) }, colour: "#f59f00", style: .bars),
+                         Series(name: "burned", values: fitness.days.map { Double($0.burned) }, colour: "#1c7ed6", style: .bars),
+                         Series(name: "net (eaten - burned)", values: fitness.days.map { Double($0.net) }, colour: "#212529", style: .line)])))
+        }
+        return sections
+    }
+
+    /// The report as one self-contained HTML page: each section's SVG inline, under its heading.
+    static func html(_ report: Reminders.Report.Reply) -> String {
+        let sections = sections(report)
+        var page = [
+            "<!DOCTYPE html>", #"<html lang="en">"#, "<head>", #"<meta charset="utf-8"/>"#,
+            "<title>\(SVGDrawing.escaped(title(report)))</title>",
+            "<style>body{font-family:'DejaVu Sans',Verdana,sans-serif;margin:2em auto;max-width:760px;color:#222}h2{font-size:1.1em;margin:1.5em 0 .3em}svg{max-width:100%;height:auto}</style>",
+            "</head>", "<body>",
+        ]
+        for section in sections {
+            if let title = section.title { page.append("<h2>\(SVGDrawing.escaped(title))</h2>") }
+            page.append(section.drawing.render(declaration: false))
+        }
+        page += ["</body>", "</html>"]
+        return page.joined(separator: "\n") + "\n"
+    }
+
+    /// `Report for Ana, 2026-08-27 to 2026-11-24`.
+    static func title(_ report: Reminders.Report.Reply) -> String {
+        "Report" + (report.profileName.map { " for \($0)" } ?? "") + ", \(report.from) to \(report.to)"
+    }
+
+    /// Who it is for, the period, the zone, when it was made.
+    static func header(_ report: Reminders.Report.Reply) -> SVGDrawing {
+        var drawing = SVGDrawing(width: width, height: 60)
+        let days = ReportCommand.days(report)
+        drawing.text(fitted(title(report), width: width - 2 * margin, size: 16), x: margin, y: 28, size: 16, weight: "bold")
+        drawing.text(
+            fitted("\(days) \(days == 1 ? "day" : "days"), \(report.timeZone); made \(report.madeUtc); adherence = taken / (due - skipped)", width: width - 2 * margin, size: 11),
+            x: margin, y: 48, size: 11, fill: "#555")
+        return drawing
+    }
+
+    /// A bar per reminder on a 0-100 % axis with nice ticks.
+    static func bars(_ reminders: [ReportReminderValue]) -> SVGDrawing {
+        var drawing = SVGDrawing(width: width, height: Double(reminders.count) * 26 + 46)
+        var y = 10.0
         for reminder in reminders {
             drawing.text(fitted(reminder.reminderName, width: barLeft - margin - 8, size: 12), x: margin, y: y + 14, size: 12)
             drawing.rect(x: barLeft, y: y + 3, width: barWidth, height: 14, fill: "#f1f3f5")
@@ -42,40 +105,186 @@ enum ReportChart {
             }
             y += 26
         }
-        let scale = NiceScale(minimum: 0, maximum: 100, maximumTicks: 6)
         drawing.line(x1: barLeft, y1: y + 2, x2: barLeft + barWidth, y2: y + 2, stroke: "#555")
-        for tick in scale.ticks {
+        for tick in NiceScale(minimum: 0, maximum: 100, maximumTicks: 6).ticks {
             let x = barLeft + barWidth * tick / 100
             drawing.line(x1: x, y1: y + 2, x2: x, y2: y + 6, stroke: "#555")
             drawing.text("\(Int(tick))%", x: x, y: y + 18, size: 10, anchor: .middle, fill: "#555")
         }
-        y += 36
+        return drawing
+    }
 
-        // Each reminder's days: a row per day, its occurrences left to right in time order.
-        for (index, reminder) in reminders.enumerated() {
-            drawing.text(fitted(reminder.reminderName, width: width - 2 * margin, size: 13), x: margin, y: y + 18, size: 13, weight: "bold")
-            var x = margin
-            for colour in colours {
-                drawing.rect(x: x, y: y + 28, width: 10, height: 10, fill: colour.fill)
-                drawing.text(colour.label, x: x + 14, y: y + 37, size: 10)
-                x += 14 + SVGDrawing.textWidth(colour.label, size: 10) + 14
+    /// A legend of coloured squares in a row at `y`.
+    static func legend(_ entries: [(label: String, fill: String)], in drawing: inout SVGDrawing, x left: Double, y: Double) {
+        var x = left
+        for entry in entries {
+            drawing.rect(x: x, y: y - 9, width: 10, height: 10, fill: entry.fill)
+            drawing.text(entry.label, x: x + 14, y: y, size: 10)
+            x += 14 + SVGDrawing.textWidth(entry.label, size: 10) + 14
+        }
+    }
+
+    /// A reminder's days: a row per day, its occurrences left to right in time order.
+    static func heatmap(_ reminder: ReportReminderValue) -> SVGDrawing {
+        let perDay = reminder.days.map(\.states.count).max() ?? 0
+        var drawing = SVGDrawing(width: width, height: 64 + (perDay > 0 ? Double(reminder.days.count) * cellHeight : 8))
+        drawing.text(fitted(reminder.reminderName, width: width - 2 * margin, size: 13), x: margin, y: 18, size: 13, weight: "bold")
+        legend(colours.map { ($0.label, $0.fill) }, in: &drawing, x: margin, y: 37)
+        let y = 56.0
+        guard perDay > 0 else {
+            drawing.text("nothing scheduled in the period", x: gridLeft, y: y + 2, size: 10, fill: "#555")
+            return drawing
+        }
+        for (row, day) in reminder.days.enumerated() {
+            let top = y + Double(row) * cellHeight
+            // A date every week: rows are 8 px, labels 10 px tall.
+            if row % 7 == 0 { drawing.text(day.date, x: gridLeft - 8, y: top + cellHeight, size: 9, anchor: .end, fill: "#555") }
+            for (column, state) in day.states.enumerated() {
+                let fill = colours.first { $0.state == state }?.fill ?? "#f1f3f5"
+                drawing.rect(x: gridLeft + Double(column) * cellWidth, y: top, width: cellWidth - 2, height: cellHeight - 1, fill: fill, title: "\(day.date): \(state)")
             }
-            y += 56
-            guard perDay[index] > 0 else {
-                drawing.text("nothing scheduled in the period", x: gridLeft, y: y, size: 10, fill: "#555")
-                y += 8
-                continue
+        }
+        return drawing
+    }
+
+    /// A medication's charts: the amount per day, the as-needed doses per week, the stock with its refills.
+    static func medication(_ medication: ReportMedicationValue) -> [Section] {
+        let name = medication.reminderName
+        var sections = [Section(title: "\(name): taken", drawing: dailyChart(
+            title: "\(name): taken per day (\(medication.unit))", labels: medication.taken.map(\.date),
+            series: [Series(name: medication.unit, values: medication.taken.map(\.amount), colour: "#2f9e44", style: .bars)]))]
+        if let weeks = medication.asNeededWeeks {
+            sections.append(Section(title: "\(name): as needed", drawing: dailyChart(
+                title: "\(name): doses per week (from Monday)", labels: weeks.map(\.week),
+                series: [Series(name: "doses", values: weeks.map { Double($0.doses) }, colour: "#7048e8", style: .bars)])))
+        }
+        if let stock = medication.stock {
+            sections.append(Section(title: "\(name): stock", drawing: dailyChart(
+                title: "\(name): stock at the end of each day (\(medication.unit))", labels: stock.map(\.date),
+                series: [Series(name: "refilled", values: stock.map(\.added), colour: "#74c0fc", style: .bars),
+                         Series(name: "left", values: stock.map(\.left), colour: "#212529", style: .line)])))
+        }
+        return sections
+    }
+
+    /// The habit's charts: strength over time, the days as a calendar, active days by weekday, the streaks.
+    static func habits(_ habits: ReportHabitsValue) -> [Section] {
+        var sections = [Section(title: "Habit strength", drawing: dailyChart(
+            title: "Habit strength (Loop Habit Tracker's score, %)", labels: habits.days.map(\.date),
+            series: [Series(name: "strength", values: habits.days.map { $0.strength * 100 }, colour: "#2f9e44", style: .line)], fixedMaximum: 100))]
+        sections.append(Section(title: "Days", drawing: calendar(habits.days)))
+        sections.append(Section(title: "Active days by weekday", drawing: dailyChart(
+            title: "Active days by weekday", labels: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+            series: [Series(name: "active days", values: habits.activeByWeekday.map(Double.init), colour: "#2f9e44", style: .bars)])))
+        sections.append(Section(title: "Streaks", drawing: streaks(habits.streaks)))
+        return sections
+    }
+
+    /// The habit's days as a contribution calendar: a column per week, a row per weekday (Monday on top).
+    static func calendar(_ days: [ReportHabitsValue.Day]) -> SVGDrawing {
+        let cell = 12.0
+        let left = margin + 34
+        guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else {
+            var drawing = SVGDrawing(width: width, height: 40)
+            drawing.text("Nothing logged in the period", x: margin, y: 24, size: 11, fill: "#555")
+            return drawing
+        }
+        let leading = (first.weekday.rawValue + 5) % 7
+        let weeks = (leading + days.count + 6) / 7
+        // More weeks than fit in a row go on in another band below.
+        let perBand = Int((width - left - margin) / cell)
+        let bands = (weeks + perBand - 1) / perBand
+        let bandHeight = 7 * cell + 22
+        var drawing = SVGDrawing(width: width, height: 44 + Double(bands) * bandHeight)
+        drawing.text("Days: active, rest, frozen, missed", x: margin, y: 18, size: 13, weight: "bold")
+        legend(habitColours.map { ($0.label, $0.fill) }, in: &drawing, x: margin, y: 36)
+        for band in 0..<bands {
+            let top = 48 + Double(band) * bandHeight
+            for (row, name) in ["Mon", "Wed", "Fri", "Sun"].enumerated() {
+                drawing.text(name, x: margin, y: top + Double(row * 2) * cell + 9, size: 9, fill: "#555")
             }
-            for (row, day) in reminder.days.enumerated() {
-                let top = y + Double(row) * cellHeight
-                // A date every week: rows are 8 px, labels 10 px tall.
-                if row % 7 == 0 { drawing.text(day.date, x: gridLeft - 8, y: top + cellHeight, size: 9, anchor: .end, fill: "#555") }
-                for (column, state) in day.states.enumerated() {
-                    let fill = colours.first { $0.state == state }?.fill ?? "#f1f3f5"
-                    drawing.rect(x: gridLeft + Double(column) * cellWidth, y: top, width: cellWidth - 2, height: cellHeight - 1, fill: fill, title: "\(day.date): \(state)")
-                }
+        }
+        for (index, day) in days.enumerated() {
+            let position = leading + index
+            let (week, weekday) = (position / 7, position % 7)
+            let (band, column) = (week / perBand, week % perBand)
+            let top = 48 + Double(band) * bandHeight
+            let fill = habitColours.first { $0.state == day.state }?.fill ?? "#f1f3f5"
+            drawing.rect(x: left + Double(column) * cell, y: top + Double(weekday) * cell, width: cell - 2, height: cell - 2, fill: fill, title: "\(day.date): \(day.state)")
+            if weekday == 0 || index == 0, let date = ISO8601.parseDate(day.date), date.day <= 7, column * Int(cell) + 40 < Int(width - left - margin) {
+                drawing.text(monthNames[date.month - 1], x: left + Double(column) * cell, y: top + 7 * cell + 10, size: 9, fill: "#555")
             }
-            y += Double(reminder.days.count) * cellHeight + 8
+        }
+        return drawing
+    }
+
+    /// The longest streaks as bars, newest first, each with its days.
+    static func streaks(_ streaks: [ReportHabitsValue.Streak]) -> SVGDrawing {
+        var drawing = SVGDrawing(width: width, height: 36 + Double(max(1, streaks.count)) * 20 + 8)
+        drawing.text("Longest streaks", x: margin, y: 18, size: 13, weight: "bold")
+        guard let longest = streaks.map(\.length).max() else {
+            drawing.text("No streak in the period", x: margin, y: 44, size: 11, fill: "#555")
+            return drawing
+        }
+        let left = margin + 180
+        let span = width - left - margin - 70
+        for (row, streak) in streaks.enumerated() {
+            let y = 36 + Double(row) * 20
+            drawing.text("\(streak.start) to \(streak.end)", x: margin, y: y + 12, size: 10, fill: "#555")
+            drawing.rect(x: left, y: y + 2, width: max(2, span * Double(streak.length) / Double(longest)), height: 12, fill: "#2f9e44")
+            drawing.text("\(streak.length) \(streak.length == 1 ? "day" : "days")", x: left + span * Double(streak.length) / Double(longest) + 6, y: y + 12, size: 10)
+        }
+        return drawing
+    }
+
+    /// A series of a ``dailyChart``.
+    struct Series {
+        enum Style { case bars, line }
+        var name: String
+        var values: [Double]
+        var colour: String
+        var style: Style
+    }
+
+    /// A chart of values along labelled slots (days, weeks, weekdays): a y axis with nice ticks from zero (or
+    /// below, for negative values), the labels spaced so they do not overlap, bars side by side in each slot
+    /// and lines through the slots' middles, with a legend.
+    static func dailyChart(title: String, labels: [String], series: [Series], fixedMaximum: Double? = nil) -> SVGDrawing {
+        let plotHeight = 150.0
+        let (plotLeft, plotTop) = (margin + 48, 46.0)
+        let plotWidth = width - plotLeft - margin
+        var drawing = SVGDrawing(width: width, height: plotTop + plotHeight + 30)
+        drawing.text(fitted(title, width: width - 2 * margin, size: 13), x: margin, y: 18, size: 13, weight: "bold")
+        legend(series.map { ($0.name, $0.colour) }, in: &drawing, x: margin, y: 36)
+        let all = series.flatMap(\.values)
+        let scale = NiceScale(minimum: min(0, all.min() ?? 0), maximum: fixedMaximum ?? max(all.max() ?? 1, 1), maximumTicks: 5)
+        func y(_ value: Double) -> Double { plotTop + plotHeight * (1 - (value - scale.lower) / (scale.upper - scale.lower)) }
+        for tick in scale.ticks {
+            drawing.line(x1: plotLeft, y1: y(tick), x2: plotLeft + plotWidth, y2: y(tick), stroke: tick == 0 ? "#555" : "#e9ecef")
+            drawing.text(SVGDrawing.number(tick), x: plotLeft - 6, y: y(tick) + 3.5, size: 9, anchor: .end, fill: "#555")
+        }
+        let count = max(1, labels.count)
+        let slot = plotWidth / Double(count)
+        let bars = series.filter { $0.style == .bars }
+        let barWidth = max(0.5, (slot * 0.8) / Double(max(1, bars.count)))
+        for (index, bar) in bars.enumerated() {
+            for (slotIndex, value) in bar.values.enumerated() where value != 0 {
+                let x = plotLeft + Double(slotIndex) * slot + slot * 0.1 + Double(index) * barWidth
+                let (top, bottom) = (y(max(0, value)), y(min(0, value)))
+                drawing.rect(x: x, y: top, width: barWidth, height: max(0.5, bottom - top), fill: bar.colour, title: "\(labels[slotIndex]): \(SVGDrawing.number(value)) \(bar.name)")
+            }
+        }
+        for line in series where line.style == .line {
+            drawing.polyline(line.values.enumerated().map { (plotLeft + (Double($0.offset) + 0.5) * slot, y($0.element)) }, stroke: line.colour)
+        }
+        // A label every few slots, as many as fit with room to spare.
+        let labelWidth = (labels.map { SVGDrawing.textWidth($0, size: 9) }.max() ?? 0) + 12
+        let every = max(1, Int((labelWidth / slot).rounded(.up)))
+        for index in stride(from: 0, to: labels.count, by: every) {
+            let x = plotLeft + (Double(index) + 0.5) * slot
+            drawing.line(x1: x, y1: plotTop + plotHeight, x2: x, y2: plotTop + plotHeight + 4, stroke: "#555")
+            guard x + labelWidth / 2 <= width else { continue }
+            drawing.text(labels[index], x: x, y: plotTop + plotHeight + 16, size: 9, anchor: .middle, fill: "#555")
         }
         return drawing
     }

@@ -19,15 +19,19 @@ struct ReportCommand: ParsableCommand {
               remindctl report
               remindctl report --from 2026-09-01 --to 2026-11-30 --reminder Metformin
               remindctl report --private > for-the-doctor.txt
-              remindctl report --format svg -o adherence.svg
+              remindctl report --format pdf -o adherence.pdf
+              remindctl report --format html -o report.html
+              remindctl report --format png | display
               remindctl report --json
+
+            PNG and PDF are made from the SVG by rsvg-convert (Debian's librsvg2-bin).
             """)
 
     @Option(help: ArgumentHelp("The first day (default: 89 days before --to).", valueName: "date")) var from: String?
     @Option(help: ArgumentHelp("The last day (default: today).", valueName: "date")) var to: String?
     @Option(name: .customLong("reminder"), help: ArgumentHelp("A reminder's id or name (repeat for more).", valueName: "name"),
             completion: .custom(Completions.reminders)) var reminders: [String] = []
-    @Option(help: ArgumentHelp("text (the default) or svg (a picture: the bars and each reminder's days as a heatmap).", valueName: "format"))
+    @Option(help: ArgumentHelp("text (the default), svg, png, pdf or html (the charts in one page).", valueName: "format"))
     var format = "text"
     @Option(name: .short, help: ArgumentHelp("Write to this file (created whole, or not at all) instead of standard output.", valueName: "file"))
     var output: String?
@@ -39,25 +43,38 @@ struct ReportCommand: ParsableCommand {
         for (flag, value) in [("--from", from), ("--to", to)] {
             if let value, ISO8601.parseDate(value) == nil { throw CLIError("invalid \(flag) '\(value)': write YYYY-MM-DD, e.g. 2026-11-24") }
         }
-        guard ["text", "svg"].contains(format) else { throw CLIError("unknown --format '\(format)': write text or svg") }
+        guard Self.formats.contains(format) else { throw CLIError("unknown --format '\(format)': write \(Self.formats.dropLast().joined(separator: ", ")) or html") }
+        let picture = PictureConverter.Format(rawValue: format)
+        if picture != nil, output == nil, CommandContext.current.stdoutIsTerminal {
+            throw CLIError("a \(format.uppercased()) is not for the terminal: give -o FILE, or pipe it to a program")
+        }
         var report = try connection.call(Reminders.Report.self, .init(from: from, to: to, reminders: reminders.isEmpty ? nil : reminders))
-        if `private` {
-            for index in report.reminders.indices { report.reminders[index].reminderName = "Medication \(index + 1)" }
-        }
+        if `private` { Self.numbered(&report) }
         if json { return try out.json(report) }
-        if format == "svg" {
-            let svg = ReportChart.svg(report).render()
-            guard let output else { return out.print(svg, terminator: "") }
-            return try Self.write(svg, to: output)
+        let bytes: Data
+        switch format {
+        case "svg": bytes = Data(ReportChart.svg(report).render().utf8)
+        case "html": bytes = Data(ReportChart.html(report).utf8)
+        case "text":
+            guard output != nil else { return try text(report) }
+            // Into a file: collected as a pipe would get it (no colour).
+            let collected = Collected()
+            var context = CommandContext.current
+            (context.write, context.stdoutIsTerminal) = ({ text in collected.text.withLock { $0 += text } }, false)
+            try CommandContext.$current.withValue(context) { try text(report) }
+            bytes = Data(collected.text.withLock { $0 }.utf8)
+        default:
+            bytes = try PictureConverter.convert(ReportChart.svg(report).render(), to: picture!, environment: CommandContext.current.environment)
         }
-        guard let output else { return try text(report) }
-        // Into a file: collected as a pipe would get it (no colour).
-        let collected = Collected()
-        var context = CommandContext.current
-        (context.write, context.stdoutIsTerminal) = ({ text in collected.text.withLock { $0 += text } }, false)
-        try CommandContext.$current.withValue(context) { try text(report) }
-        try Self.write(collected.text.withLock { $0 }, to: output)
+        guard let output else {
+            if picture == nil { return out.print(String(decoding: bytes, as: UTF8.self), terminator: "") }
+            return FileHandle.standardOutput.write(bytes)
+        }
+        try Self.write(bytes, to: output)
     }
+
+    /// The formats `--format` takes.
+    static let formats = ["text", "svg", "png", "pdf", "html"]
 
     /// What the text report printed, kept for `-o`.
     private final class Collected: Sendable {
@@ -66,9 +83,11 @@ struct ReportCommand: ParsableCommand {
 
     /// The report as text, printed.
     private func text(_ report: Reminders.Report.Reply) throws {
-        let days = (ISO8601.parseDate(report.to)?.dayNumber ?? 0) - (ISO8601.parseDate(report.from)?.dayNumber ?? 0) + 1
+        let days = Self.days(report)
+        if let name = report.profileName { out.print(Self.shortened("For \(name)", 80)) }
         out.print("Adherence, \(report.from) to \(report.to) (\(plural(days, "day")), \(report.timeZone))")
         out.print("Made \(out.time(report.madeUtc))")
+        defer { for line in ReportText.lines(report, colour: out.colour) { out.print(line) } }
         guard !report.reminders.isEmpty else { return out.print("No reminders with a schedule.") }
         out.print("")
         out.table(["REMINDER", "DUE", "ON TIME", "LATE", "SKIPPED", "MISSED", "ADHERENCE"], report.reminders.map { reminder in
@@ -96,11 +115,28 @@ struct ReportCommand: ParsableCommand {
         }
     }
 
-    /// Writes `text` to `path` whole or not at all: to a temporary file beside it, then renamed over it.
-    static func write(_ text: String, to path: String) throws {
+    /// The report with its reminders numbered (Medication 1, 2 ...) instead of named, the same number for a
+    /// reminder in every part.
+    static func numbered(_ report: inout Reminders.Report.Reply) {
+        var numbers: [Int64: Int] = [:]
+        func number(_ id: Int64) -> String {
+            if numbers[id] == nil { numbers[id] = numbers.count + 1 }
+            return "Medication \(numbers[id]!)"
+        }
+        for index in report.reminders.indices { report.reminders[index].reminderName = number(report.reminders[index].reminderId) }
+        for index in (report.medications ?? []).indices { report.medications![index].reminderName = number(report.medications![index].reminderId) }
+    }
+
+    /// How many days the report covers.
+    static func days(_ report: Reminders.Report.Reply) -> Int {
+        (ISO8601.parseDate(report.to)?.dayNumber ?? 0) - (ISO8601.parseDate(report.from)?.dayNumber ?? 0) + 1
+    }
+
+    /// Writes `bytes` to `path` whole or not at all: to a temporary file beside it, then renamed over it.
+    static func write(_ bytes: Data, to path: String) throws {
         let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+            try bytes.write(to: URL(fileURLWithPath: temporary))
             guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
             unlink(temporary)

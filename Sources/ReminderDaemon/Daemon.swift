@@ -100,6 +100,7 @@ public final class Daemon: Sendable {
             : NSTemporaryDirectory() + "remindd-uploads-" + String(UInt64.random(in: .min ... .max), radix: 16)))
         BackupService(context: context, scheduling: scheduling, habits: habits, uploads: uploads).register(in: &router)
         medication.register(in: &router)
+        ReportService(context: context, reminders: reminders, habits: habits, fitness: fitness).register(in: &router)
         let journalAvailable = ports.journalAvailable
         router.on(Reminders.Status.self) { _ in
             let counts = try reminders.counts()

@@ -324,6 +324,85 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
     }
 }
 
+/// `ReportMedication` of remindd's interfaces: a medication's amounts per day, as-needed doses per week and stock
+/// over a report's period (``MedicationFigures``).
+public struct ReportMedicationValue: Codable, Sendable, Hashable {
+    /// An amount taken on a day, in the unit.
+    public struct Taken: Codable, Sendable, Hashable {
+        public var date: String
+        public var amount: Double
+        public init(date: String, amount: Double) { (self.date, self.amount) = (date, amount) }
+    }
+    /// The doses of a week, from its Monday.
+    public struct Week: Codable, Sendable, Hashable {
+        public var week: String
+        public var doses: Int
+        public init(week: String, doses: Int) { (self.week, self.doses) = (week, doses) }
+    }
+    /// What was left at the end of a day, and what was added (refilled, or more counted) that day.
+    public struct StockDay: Codable, Sendable, Hashable {
+        public var date: String
+        public var left: Double
+        public var added: Double
+        public init(date: String, left: Double, added: Double) { (self.date, self.left, self.added) = (date, left, added) }
+    }
+
+    public var reminderId: Int64
+    public var reminderName: String
+    public var unit: String
+    public var taken: [Taken]
+    public var asNeededWeeks: [Week]?
+    public var stock: [StockDay]?
+
+    public init(reminderId: Int64, reminderName: String, unit: String, taken: [Taken], asNeededWeeks: [Week]?, stock: [StockDay]?) {
+        (self.reminderId, self.reminderName, self.unit) = (reminderId, reminderName, unit)
+        (self.taken, self.asNeededWeeks, self.stock) = (taken, asNeededWeeks, stock)
+    }
+}
+
+/// `ReportHabits` of remindd's interfaces: the habit's days, strength, weekdays and streaks over a report's period.
+public struct ReportHabitsValue: Codable, Sendable, Hashable {
+    /// A day's state and the habit's strength at its end (0 to 1).
+    public struct Day: Codable, Sendable, Hashable {
+        public var date: String
+        public var state: String
+        public var strength: Double
+        public init(date: String, state: String, strength: Double) { (self.date, self.state, self.strength) = (date, state, strength) }
+    }
+    /// A streak: its length in days, its first and last day.
+    public struct Streak: Codable, Sendable, Hashable {
+        public var length: Int
+        public var start: String
+        public var end: String
+        public init(length: Int, start: String, end: String) { (self.length, self.start, self.end) = (length, start, end) }
+    }
+
+    public var days: [Day]
+    /// Active days by weekday, Monday first.
+    public var activeByWeekday: [Int]
+    /// The longest streaks that reach into the period, at most ten, newest first.
+    public var streaks: [Streak]
+
+    public init(days: [Day], activeByWeekday: [Int], streaks: [Streak]) {
+        (self.days, self.activeByWeekday, self.streaks) = (days, activeByWeekday, streaks)
+    }
+}
+
+/// `ReportFitness` of remindd's interfaces: each day's calories over a report's period.
+public struct ReportFitnessValue: Codable, Sendable, Hashable {
+    /// A day's calories: eaten, burned in workouts, eaten less burned.
+    public struct Day: Codable, Sendable, Hashable {
+        public var date: String
+        public var consumed: Int
+        public var burned: Int
+        public var net: Int
+        public init(date: String, consumed: Int, burned: Int, net: Int) { (self.date, self.consumed, self.burned, self.net) = (date, consumed, burned, net) }
+    }
+
+    public var days: [Day]
+    public init(days: [Day]) { self.days = days }
+}
+
 /// `AsNeeded` of remindd's interfaces: a medication taken as needed, its last dose and when the next one keeps
 /// to its limits.
 public struct AsNeededValue: Codable, Sendable, Hashable {

@@ -25,7 +25,94 @@ struct ReportOutputTests {
                    {"date": "2026-11-12", "states": ["taken"]}]}]}
         """#
 
+    /// The same with every part: who it is for, a medication with its stock, one taken as needed, the habit and
+    /// the calories.
+    static let everyPart: String = {
+        var days: [String] = []
+        var habitDays: [String] = []
+        var strength = 0.0
+        for day in 2...12 {
+            let date = "2026-11-\(day < 10 ? "0" : "")\(day)"
+            let state = day == 7 ? "missed" : day == 8 ? "rest" : day == 12 ? "open" : "active"
+            strength = state == "active" ? strength * 0.948 + 0.052 : state == "missed" ? strength * 0.948 : strength
+            habitDays.append(#"{"date": "\#(date)", "state": "\#(state)", "strength": \#(strength)}"#)
+            days.append(#"{"date": "\#(date)", "consumed": \#(1800 + day * 10), "burned": \#(day % 3 == 0 ? 450 : 0), "net": \#(1800 + day * 10 - (day % 3 == 0 ? 450 : 0))}"#)
+        }
+        let taken = (2...12).map { #"{"date": "2026-11-\#($0 < 10 ? "0" : "")\#($0)", "amount": \#($0 == 5 || $0 == 10 ? 2 : $0 == 12 ? 2 : 4)}"# }
+        let stock = (2...12).map { day in
+            let left = day < 9 ? 60 - 4 * (day - 1) : 120 - 4 * (day - 1)
+            return #"{"date": "2026-11-\#(day < 10 ? "0" : "")\#(day)", "left": \#(left), "added": \#(day == 9 ? 60 : 0)}"#
+        }
+        let ibuprofen = (2...12).map { #"{"date": "2026-11-\#($0 < 10 ? "0" : "")\#($0)", "amount": \#($0 % 4 == 0 ? 400 : 0)}"# }
+        return String(reply.dropLast()) + #"""
+            , "profileName": "Ana Souza", "medications": [
+              {"reminderId": 1, "reminderName": "Metformin", "unit": "tablet", "taken": [\#(taken.joined(separator: ", "))],
+               "stock": [\#(stock.joined(separator: ", "))]},
+              {"reminderId": 2, "reminderName": "Ibuprofen", "unit": "mg", "taken": [\#(ibuprofen.joined(separator: ", "))],
+               "asNeededWeeks": [{"week": "2026-11-02", "doses": 1}, {"week": "2026-11-09", "doses": 1}]}],
+             "habits": {"days": [\#(habitDays.joined(separator: ", "))], "activeByWeekday": [2, 2, 1, 2, 1, 0, 0],
+                        "streaks": [{"length": 5, "start": "2026-11-08", "end": "2026-11-12"}, {"length": 5, "start": "2026-11-02", "end": "2026-11-06"}]},
+             "fitness": {"days": [\#(days.joined(separator: ", "))]}}
+            """#
+    }()
+
     var harness = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": reply]))
+
+    @Test func everyPartWithin80ColumnsPlainAndColoured() {
+        var full = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": Self.everyPart]))
+        let plain = full.run("report")
+        #expect(plain.error == nil)
+        let parts = plain.output.components(separatedBy: "\n\nMetformin (tablet)\n")
+        #expect(parts.count == 2 && plain.output.hasPrefix("For Ana Souza\nAdherence, 2026-11-02"))
+        let expected = """
+            Metformin (tablet)
+              taken     ███▅████▅█▅
+              38 tablets on 11 of 11 days; most 4 tablets on 2026-11-02
+              stock     ▅▅▅▅▄▄▄██▇▇
+              76 tablets left on 2026-11-12; refilled 60 on 2026-11-09
+
+            Ibuprofen (mg)
+              taken       █   █   █
+              1200 mg on 3 of 11 days; most 400 mg on 2026-11-04
+              per week  ██
+              as needed: 2 doses in 2 weeks; most 1 in the week of 2026-11-02
+
+            Habit
+              strength  ▁▂▂▂▃▃▃▃▃▃▃ 34%
+              ■ active  r rest  * frozen  + recovered  ✕ missed  - today
+              Mon  ■■
+              Tue  ■■
+              Wed  ■■
+              Thu  ■-
+              Fri  ■
+              Sat  ✕
+              Sun  r
+              active days by weekday:
+              Mon  ██████████████████████████████ 2
+              Tue  ██████████████████████████████ 2
+              Wed  ███████████████                1
+              Thu  ██████████████████████████████ 2
+              Fri  ███████████████                1
+              Sat                                 0
+              Sun                                 0
+              longest streaks:
+              2026-11-08 to 2026-11-12  ██████████████████████████████ 5 d
+              2026-11-02 to 2026-11-06  ██████████████████████████████ 5 d
+
+            Calories (kcal a day)
+              eaten     ███████████ 1870 avg
+              burned     █  █  █  █ 164 avg
+              net       █▆██▆██▆██▆ 1706 avg
+
+            """
+        #expect("Metformin (tablet)\n" + parts.last! == expected)
+        #expect(plain.output.split(separator: "\n").allSatisfy { String($0).displayWidth <= 80 })
+        full.terminal = true
+        let coloured = full.run("report").output
+        #expect(coloured.contains("\u{1B}[36m▅▅▅▅▄") && coloured.contains("\u{1B}[1;31m✕\u{1B}[0m"))
+        full.environment["NO_COLOR"] = "1"
+        #expect(full.run("report").output == plain.output)
+    }
 
     @Test func plainTextAt80Columns() {
         let result = harness.run("report")
@@ -57,10 +144,14 @@ struct ReportOutputTests {
         #expect(result.output.contains("Metformin 500 mg, w…") && result.output.split(separator: "\n").allSatisfy { String($0).displayWidth <= 80 })
     }
 
-    @Test func privateLeavesTheNamesOut() {
+    @Test func privateLeavesTheNamesOutAndNumbersEachReminderAlikeInEveryPart() throws {
         let result = harness.run("report", "--private")
         #expect(!result.output.contains("Metformin") && result.output.contains("Medication 1  21"))
-        #expect(!harness.run("report", "--private", "--json").output.contains("Metformin"))
+        let full = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": Self.everyPart]))
+        let json = full.run("report", "--private", "--json").output
+        #expect(!json.contains("Metformin") && !json.contains("Ibuprofen"))
+        let text = full.run("report", "--private").output
+        #expect(text.contains("\nMedication 1 (tablet)\n") && text.contains("\nMedication 2 (mg)\n"), "the adherence table's Medication 1 is the tablet's")
     }
 
     @Test func colouredOnATerminalAndPlainWithNoColor() {
@@ -94,6 +185,8 @@ struct ReportPictureTests {
         var texts: [(text: String, box: SVGDrawing.Box)] = []
         var cells: [String: String] = [:]
         private var open: (x: Double, y: Double, size: Double, anchor: String)?
+        /// The vertical offsets of the groups (`translate(0,y)`) the parser is in.
+        private var offsets: [Double] = []
         private var content = ""
         private var rectFill: String?
 
@@ -101,7 +194,10 @@ struct ReportPictureTests {
             func number(_ key: String) -> Double { Double(attributes[key] ?? "") ?? .nan }
             switch name {
             case "svg": size = (number("width"), number("height"))
-            case "text": (open, content) = ((number("x"), number("y"), number("font-size"), attributes["text-anchor"] ?? "start"), "")
+            case "g":
+                let translate = attributes["transform"]?.split(whereSeparator: { "(),".contains($0) }).dropFirst()
+                offsets.append(Double(translate?.last ?? "") ?? 0)
+            case "text": (open, content) = ((number("x"), number("y") + offsets.reduce(0, +), number("font-size"), attributes["text-anchor"] ?? "start"), "")
             case "rect": rectFill = attributes["fill"]
             case "title": content = ""
             default: break
@@ -119,10 +215,13 @@ struct ReportPictureTests {
             }
             if name == "title", let rectFill { cells[content] = rectFill }
             if name == "rect" { rectFill = nil }
+            if name == "g" { offsets.removeLast() }
         }
     }
 
-    @Test func theLabelsLieInsideAndApartAndEachCellHasItsStatesColour() throws {
+    @Test(arguments: [ReportOutputTests.reply, ReportOutputTests.everyPart])
+    func theLabelsLieInsideAndApartAndEachCellHasItsStatesColour(reply: String) throws {
+        let harness = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": reply]))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("adherence.svg").path
@@ -142,6 +241,59 @@ struct ReportPictureTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["adherence.svg"], "no temporary file left")
     }
 
+    @Test func everyPartIsDrawn() throws {
+        let svg = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": ReportOutputTests.everyPart])).run("report", "--format", "svg").output
+        let reader = Reader()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = reader
+        #expect(parser.parse())
+        let texts = Set(reader.texts.map(\.text))
+        for title in ["Report for Ana Souza, 2026-11-02 to 2026-11-12", "Metformin: taken per day (tablet)", "Metformin: stock at the end of each day (tablet)",
+                      "Ibuprofen: doses per week (from Monday)", "Habit strength (Loop Habit Tracker's score, %)", "Active days by weekday",
+                      "Longest streaks", "Calories per day (kcal)"] {
+            #expect(texts.contains(title), "no \(title)")
+        }
+        // A bar per day with its amount, the refill, the habit's days in their colours, a day's calories.
+        #expect(reader.cells["2026-11-05: 2 tablet"] == "#2f9e44" && reader.cells["2026-11-09: 60 refilled"] == "#74c0fc")
+        #expect(reader.cells["2026-11-07: missed"] == "#7f1d1d" && reader.cells["2026-11-08: rest"] == "#d0bfff")
+        #expect(reader.cells["2026-11-03: 450 burned"] == "#1c7ed6" && texts.contains("5 days"))
+    }
+
+    @Test func theHTMLPageHoldsEachPartsPictureUnderItsHeading() throws {
+        let html = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": ReportOutputTests.everyPart])).run("report", "--format", "html").output
+        final class Page: NSObject, XMLParserDelegate {
+            var headings: [String] = []
+            var pictures = 0
+            var inHeading = false
+            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+                if name == "h2" { (inHeading, headings) = (true, headings + [""]) }
+                if name == "svg" { pictures += 1 }
+            }
+            func parser(_ parser: XMLParser, foundCharacters string: String) { if inHeading { headings[headings.count - 1] += string } }
+            func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) { if name == "h2" { inHeading = false } }
+        }
+        let page = Page()
+        let parser = XMLParser(data: Data(html.utf8))
+        parser.delegate = page
+        #expect(parser.parse(), "the page is well-formed (XHTML-compatible): \(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<title>Report for Ana Souza, 2026-11-02 to 2026-11-12</title>"))
+        #expect(page.headings == ["Adherence", "Metformin", "Metformin: taken", "Metformin: stock", "Ibuprofen: taken", "Ibuprofen: as needed",
+                                  "Habit strength", "Days", "Active days by weekday", "Streaks", "Calories"])
+        #expect(page.pictures == page.headings.count + 1, "the header and a picture per heading")
+        #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("<script"), "self-contained: nothing fetched")
+    }
+
+    @Test func aPictureNeedsRsvgConvertAndNotATerminal() throws {
+        var bare = harness
+        bare.environment["PATH"] = "/nonexistent"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).pdf").path
+        #expect(bare.run("report", "--format", "pdf", "-o", path).error?.contains("needs rsvg-convert: install the librsvg2-bin package") == true)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        var terminal = harness
+        terminal.terminal = true
+        #expect(terminal.run("report", "--format", "png").error?.contains("a PNG is not for the terminal: give -o FILE") == true)
+    }
+
     @Test func theTextGoesToAFileAsAPipeWouldGetIt() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).txt").path
         var terminal = harness
@@ -156,7 +308,7 @@ struct ReportPictureTests {
         let nowhere = "/nonexistent-\(UUID().uuidString)/adherence.svg"
         #expect(harness.run("report", "--format", "svg", "-o", nowhere).error?.contains("cannot write \(nowhere)") == true)
         #expect(!FileManager.default.fileExists(atPath: nowhere))
-        #expect(harness.run("report", "--format", "gif").error?.contains("unknown --format 'gif': write text or svg") == true)
+        #expect(harness.run("report", "--format", "gif").error?.contains("unknown --format 'gif': write text, svg, png, pdf or html") == true)
     }
 
     @Test func niceTicks() {

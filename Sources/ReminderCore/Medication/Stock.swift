@@ -23,9 +23,29 @@ public enum Stock {
         public var short: Int
         /// When the last of those was taken.
         public var lastShort: Instant?
+
+        /// The level after `change`, made at `at`.
+        public mutating func apply(_ change: Change, at: Instant) {
+            switch change {
+            case .set(let amount): left = amount
+            case .added(let amount): left = (left ?? 0) + amount
+            case .taken(let amount):
+                guard let before = left else { return }  // taken before anything was counted
+                if before < amount { (short, lastShort) = (short + 1, at) }
+                left = max(0, before - amount)
+            }
+        }
     }
 
     public static func level(_ changes: [(at: Instant, change: Change)]) -> Level {
+        var level = Level(left: nil, short: 0, lastShort: nil)
+        for (at, change) in ordered(changes) { level.apply(change, at: at) }
+        return level
+    }
+
+    /// The changes in the order they apply: by time, a count before a refill before a dose at the same instant,
+    /// else as given.
+    public static func ordered(_ changes: [(at: Instant, change: Change)]) -> [(at: Instant, change: Change)] {
         func order(_ change: Change) -> Int {
             switch change {
             case .set: 0
@@ -33,19 +53,8 @@ public enum Stock {
             case .taken: 2
             }
         }
-        let sorted = changes.enumerated().sorted { ($0.element.at, order($0.element.change), $0.offset) < ($1.element.at, order($1.element.change), $1.offset) }
-        var level = Level(left: nil, short: 0, lastShort: nil)
-        for (_, (at, change)) in sorted {
-            switch change {
-            case .set(let amount): level.left = amount
-            case .added(let amount): level.left = (level.left ?? 0) + amount
-            case .taken(let amount):
-                guard let left = level.left else { continue }  // taken before anything was counted
-                if left < amount { (level.short, level.lastShort) = (level.short + 1, at) }
-                level.left = max(0, left - amount)
-            }
-        }
-        return level
+        return changes.enumerated().sorted { ($0.element.at, order($0.element.change), $0.offset) < ($1.element.at, order($1.element.change), $1.offset) }
+            .map(\.element)
     }
 
     /// How long `left` lasts at each occurrence's dose of `rule` after `now`.

@@ -60,10 +60,30 @@ public struct SVGDrawing: Sendable {
         elements.append(#"<text x="\#(Self.number(x))" y="\#(Self.number(y))" font-size="\#(Self.number(size))" text-anchor="\#(anchor.rawValue)" fill="\#(fill)"\#(bold)>\#(Self.escaped(text))</text>"#)
     }
 
-    /// The document.
-    public func render() -> String {
+    /// A polyline through `points` (a line chart's line).
+    public mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width strokeWidth: Double = 2) {
+        let list = points.map { Self.number($0.x) + "," + Self.number($0.y) }.joined(separator: " ")
+        elements.append(#"<polyline points="\#(list)" fill="none" stroke="\#(stroke)" stroke-width="\#(Self.number(strokeWidth))" stroke-linejoin="round"/>"#)
+    }
+
+    /// The drawings one below the other, in a canvas as wide as the widest (their text boxes moved with them).
+    public static func stacked(_ drawings: [SVGDrawing]) -> SVGDrawing {
+        var stacked = SVGDrawing(width: drawings.map(\.width).max() ?? 0, height: drawings.map(\.height).reduce(0, +))
+        var top = 0.0
+        for drawing in drawings {
+            stacked.elements.append(#"<g transform="translate(0,\#(number(top)))">"#)
+            stacked.elements += drawing.elements
+            stacked.elements.append("</g>")
+            stacked.textBoxes += drawing.textBoxes.map { Box(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) }
+            top += drawing.height
+        }
+        return stacked
+    }
+
+    /// The document; without `declaration`, the `<svg>` element alone (to put in an HTML page).
+    public func render(declaration: Bool = true) -> String {
         let head = #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Self.number(width))" height="\#(Self.number(height))" viewBox="0 0 \#(Self.number(width)) \#(Self.number(height))" font-family="DejaVu Sans, Verdana, sans-serif">"#
-        return ([#"<?xml version="1.0" encoding="UTF-8"?>"#, head, #"<rect width="100%" height="100%" fill="white"/>"#] + elements + ["</svg>"])
+        return ((declaration ? [#"<?xml version="1.0" encoding="UTF-8"?>"#] : []) + [head, #"<rect width="100%" height="100%" fill="white"/>"#] + elements + ["</svg>"])
             .joined(separator: "\n") + "\n"
     }
 
@@ -85,7 +105,7 @@ public struct SVGDrawing: Sendable {
 
 
     /// `12`, `12.5`: a coordinate with at most two decimals.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         let hundredths = Int((value * 100).rounded())
         let (sign, whole, fraction) = (hundredths < 0 ? "-" : "", abs(hundredths) / 100, abs(hundredths) % 100)
         guard fraction > 0 else { return sign + String(whole) }

@@ -19,6 +19,6 @@ extension FitnessService {
         router.on(Fitness.Day.self) { p in try day(p.date) }
         router.on(Fitness.DayHistory.self) { p in .init(days: try days(from: p.from, to: p.to)) }
         router.on(Fitness.ProfileGet.self) { _ in try profile() }
-        router.on(Fitness.ProfileSet.self) { p in .init(weightKg: try setWeight(p.weight)) }
+        router.on(Fitness.ProfileSet.self) { p in try setProfile(weight: p.weight, name: p.name) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import FitnessCore
 import ReminderCore
 import ReminderInterface
@@ -50,21 +51,64 @@ struct FitnessService: Sendable {
         }
     }
 
-    /// The weight calories are computed with, and whether the user set it.
+    /// The profile's key of the name reports are made for.
+    static let profileNameKey = "name"
+    /// The longest name a profile takes.
+    static let maximumNameLength = 100
+
+    /// The weight calories are computed with, whether the user set it, and the name reports are made for.
     func profile() throws(ServiceError) -> Fitness.ProfileGet.Reply {
         let stored = try storing { () throws(StoreError) in try context.store.fitness.profile("weight-kg") }.flatMap(Double.init)
-        return .init(weightKg: stored ?? Calories.defaultWeightKilograms, weightSet: stored != nil)
+        let name = try storing { () throws(StoreError) in try context.store.fitness.profile(Self.profileNameKey) }
+        return .init(weightKg: stored ?? Calories.defaultWeightKilograms, weightSet: stored != nil, name: name)
     }
 
-    func setWeight(_ text: String) throws(ServiceError) -> Double {
-        guard let kilograms = Calories.parseWeight(text) else {
-            throw .invalidInput(parameter: "weight", message: "invalid weight '\(text)': write it with its unit, e.g. 82kg or 180lb (20-400 kg)")
+    /// Sets the weight, the name ("" removes it), or both; each checked before either is stored.
+    func setProfile(weight text: String?, name: String?) throws(ServiceError) -> Fitness.ProfileSet.Reply {
+        guard text != nil || name != nil else {
+            throw .invalidInput(parameter: "weight", message: "nothing to set: give a weight (82kg, 180lb), a name, or both")
         }
-        try storing { () throws(StoreError) in try context.store.fitness.setProfile("weight-kg", String(kilograms)) }
-        return kilograms
+        let kilograms = try text.map { text throws(ServiceError) in
+            guard let kilograms = Calories.parseWeight(text) else {
+                throw .invalidInput(parameter: "weight", message: "invalid weight '\(text)': write it with its unit, e.g. 82kg or 180lb (20-400 kg)")
+            }
+            return kilograms
+        }
+        let trimmed = name.map { String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).trimmingCharacters(in: .whitespaces) }
+        if let trimmed, trimmed.count > Self.maximumNameLength {
+            throw .invalidInput(parameter: "name", message: "the name is \(trimmed.count) characters long: give at most \(Self.maximumNameLength)")
+        }
+        try storing { () throws(StoreError) in
+            if let kilograms { try context.store.fitness.setProfile("weight-kg", String(kilograms)) }
+            if let trimmed {
+                if trimmed.isEmpty { try context.store.fitness.removeProfile(Self.profileNameKey) } else { try context.store.fitness.setProfile(Self.profileNameKey, trimmed) }
+            }
+        }
+        let profile = try profile()
+        return .init(weightKg: profile.weightKg, name: profile.name)
     }
 
-    /// When a workout or food entry happened: now, or the past time typed.
+    /// Each day's calories from `from` through `through` (the current zone), read in one pass; nil when the
+    /// period has no food and no workout.
+    func calories(from: LocalDate, through: LocalDate) throws(ServiceError) -> ReportFitnessValue? {
+        let zone = try context.zone(named: nil)
+        let start = zone.resolve(localSeconds: Int64(from.dayNumber) * 86400)
+        let end = zone.resolve(localSeconds: Int64(through.dayNumber + 1) * 86400).adding(seconds: -1)
+        var consumed: [Int: Int] = [:]
+        var burned: [Int: Int] = [:]
+        for table in [FitnessStore.EntryTable.food, .workout] {
+            for entry in try storing({ () throws(StoreError) in try context.store.fitness.entries(table, from: start, through: end) }) {
+                let day = zone.localDayNumber(at: entry.at)
+                if table == .food { consumed[day, default: 0] += entry.kcal } else { burned[day, default: 0] += entry.kcal }
+            }
+        }
+        guard !consumed.isEmpty || !burned.isEmpty else { return nil }
+        return ReportFitnessValue(days: (from.dayNumber...through.dayNumber).map { day in
+            let (eaten, spent) = (consumed[day] ?? 0, burned[day] ?? 0)
+            return .init(date: LocalDate(dayNumber: day).description, consumed: eaten, burned: spent, net: eaten - spent)
+        })
+    }
+
     private func entryTime(_ text: String?, now: Instant, zone: TimeZoneRules) throws(ServiceError) -> Instant {
         try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "log what already happened")
     }

@@ -49,7 +49,6 @@ extension ReminderService {
         router.on(Reminders.Snooze.self) { p in try await snooze(key: p.reminder, minutes: p.minutes) }
         router.on(Reminders.Logs.self) { p in .init(logs: try logs(date: p.date, key: p.reminder)) }
         router.on(Reminders.DeleteLog.self) { p in .init(log: try await deleteLog(id: p.id)) }
-        router.on(Reminders.Report.self) { p in try await report(from: p.from, to: p.to, keys: p.reminders) }
         router.on(Reminders.History.self) { p in
             .init(entries: try history(since: p.since, key: p.reminder, limit: p.limit ?? 1000))
         }

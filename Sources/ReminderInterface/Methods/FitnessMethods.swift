@@ -35,12 +35,6 @@ public struct FoodReply: Codable, Sendable, Hashable {
     public init(food: LogEntryValue) { self.food = food }
 }
 
-/// A reply of the profile's weight.
-public struct WeightReply: Codable, Sendable, Hashable {
-    public var weightKg: Double
-    public init(weightKg: Double) { self.weightKg = weightKg }
-}
-
 extension Fitness {
     /// Finds exercises: case-insensitive, words in any order, one typo per word.
     public enum ExerciseSearch: FitnessMethod {
@@ -145,16 +139,23 @@ extension Fitness {
             public var weightKg: Double
             /// The weight was set with ProfileSet (else it is the default).
             public var weightSet: Bool
-            public init(weightKg: Double, weightSet: Bool) { (self.weightKg, self.weightSet) = (weightKg, weightSet) }
+            /// Who reports are made for; nil until set.
+            public var name: String?
+            public init(weightKg: Double, weightSet: Bool, name: String?) { (self.weightKg, self.weightSet, self.name) = (weightKg, weightSet, name) }
         }
     }
 
-    /// Sets the weight used for calories.
+    /// Sets the weight used for calories, the name reports are made for ("" removes it), or both.
     public enum ProfileSet: FitnessMethod {
         public struct Parameters: Codable, Sendable, Hashable {
-            public var weight: String
-            public init(weight: String) { self.weight = weight }
+            public var weight: String?
+            public var name: String?
+            public init(weight: String? = nil, name: String? = nil) { (self.weight, self.name) = (weight, name) }
         }
-        public typealias Reply = WeightReply
+        public struct Reply: Codable, Sendable, Hashable {
+            public var weightKg: Double
+            public var name: String?
+            public init(weightKg: Double, name: String?) { (self.weightKg, self.name) = (weightKg, name) }
+        }
     }
 }

@@ -297,8 +297,17 @@ extension Reminders {
             public var timeZone: String
             public var madeUtc: String
             public var reminders: [ReportReminderValue]
-            public init(from: String, to: String, timeZone: String, madeUtc: String, reminders: [ReportReminderValue]) {
+            /// Who the report is for, when the profile names them.
+            public var profileName: String?
+            public var medications: [ReportMedicationValue]?
+            public var habits: ReportHabitsValue?
+            public var fitness: ReportFitnessValue?
+            public init(
+                from: String, to: String, timeZone: String, madeUtc: String, reminders: [ReportReminderValue], profileName: String? = nil,
+                medications: [ReportMedicationValue]? = nil, habits: ReportHabitsValue? = nil, fitness: ReportFitnessValue? = nil
+            ) {
                 (self.from, self.to, self.timeZone, self.madeUtc, self.reminders) = (from, to, timeZone, madeUtc, reminders)
+                (self.profileName, self.medications, self.habits, self.fitness) = (profileName, medications, habits, fitness)
             }
         }
     }

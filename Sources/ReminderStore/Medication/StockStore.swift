@@ -15,17 +15,19 @@ public struct StockStore: Sendable {
 
     /// Every change of a reminder's stock since its last count: the count, the refills and the doses taken
     /// since (empty when it was never counted).
-    public func changes(reminderID: Int64) throws(StoreError) -> [(at: Instant, change: Stock.Change)] {
+    ///
+    /// With `sinceFirstCount`, every change from the first count on (a report's stock over time).
+    public func changes(reminderID: Int64, sinceFirstCount: Bool = false) throws(StoreError) -> [(at: Instant, change: Stock.Change)] {
         try database.read { db in
-            guard let counted = try StockChangeRecord
-                .filter(Column("reminderId") == reminderID && Column("kind") == StockChangeRecord.Kind.set.rawValue)
-                .order(Column("at").desc, Column("id").desc).fetchOne(db)
-            else { return [] }
+            let counts = StockChangeRecord.filter(Column("reminderId") == reminderID && Column("kind") == StockChangeRecord.Kind.set.rawValue)
+            let order = sinceFirstCount ? [Column("at").asc, Column("id").asc] : [Column("at").desc, Column("id").desc]
+            guard let counted = try counts.order(order).fetchOne(db) else { return [] }
             let since = Column("reminderId") == reminderID && Column("at") >= counted.at
-            let refills = try StockChangeRecord.filter(since && Column("kind") == StockChangeRecord.Kind.added.rawValue).fetchAll(db)
+            let changes = try StockChangeRecord.filter(since && Column("id") != counted.id!).fetchAll(db)
+                .filter { sinceFirstCount || $0.kind == .added }
             let taken = try IntakeRecord.filter(since && Column("amount") != nil).fetchAll(db)
             return [(Instant(secondsSinceEpoch: counted.at), .set(counted.amount))]
-                + refills.map { (Instant(secondsSinceEpoch: $0.at), .added($0.amount)) }
+                + changes.map { (Instant(secondsSinceEpoch: $0.at), $0.kind == .set ? .set($0.amount) : .added($0.amount)) }
                 + taken.map { (Instant(secondsSinceEpoch: $0.at), .taken($0.amount ?? 0)) }
         }
     }

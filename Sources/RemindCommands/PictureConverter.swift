@@ -1,0 +1,60 @@
+import Foundation
+import Glibc
+
+/// PNG and PDF made from the report's SVG by `rsvg-convert` (librsvg: Debian's `librsvg2-bin`), found on `PATH`
+/// when asked for. Chosen over linking cairo through a C module: remindctl keeps no build-time or load-time
+/// dependency on a graphics stack for the one command that needs it, librsvg is the renderer GNOME itself
+/// draws SVG with (its PDF keeps the text as text, which `pdftotext` and screen readers find), and without it
+/// the other formats still work and the error says what to install.
+enum PictureConverter {
+    /// The Debian package that has `rsvg-convert`.
+    static let package = "librsvg2-bin"
+
+    /// What a picture is made as: rsvg-convert's name for it, and its zoom (a PNG at twice the SVG's size, sharp
+    /// on a high-density screen; a PDF at its points).
+    enum Format: String {
+        case png, pdf
+
+        var zoom: String { self == .png ? "2" : "1" }
+    }
+
+    /// The `format` picture of `svg`, whole.
+    static func convert(_ svg: String, to format: Format, environment: [String: String]) throws -> Data {
+        guard let tool = executable("rsvg-convert", path: environment["PATH"] ?? "/usr/bin:/bin") else {
+            throw CLIError("--format \(format.rawValue) needs rsvg-convert: install the \(package) package (sudo apt install \(package)), or use --format svg or html")
+        }
+        let folder = try temporaryFolder(environment: environment)
+        defer { try? FileManager.default.removeItem(atPath: folder) }  // best effort: a temporary folder of ours
+        let (input, output) = (folder + "/report.svg", folder + "/report." + format.rawValue)
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: input))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["--format", format.rawValue, "--zoom", format.zoom, "--output", output, input]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let picture = FileManager.default.contents(atPath: output) else {
+            let reason = String(decoding: said, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "exit status \(process.terminationStatus)"
+            throw CLIError("rsvg-convert could not make the \(format.rawValue.uppercased()): \(reason)")
+        }
+        return picture
+    }
+
+    /// The first executable `name` in the colon-separated `path`.
+    static func executable(_ name: String, path: String) -> String? {
+        path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+    }
+
+    /// A new private folder under `TMPDIR` (else /tmp).
+    private static func temporaryFolder(environment: [String: String]) throws -> String {
+        var template = Array(((environment["TMPDIR"] ?? "/tmp") + "/remindctl-report-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw CLIError("cannot make a temporary folder for rsvg-convert: set TMPDIR to a folder you can write to")
+        }
+        return String(cString: made)
+    }
+}

@@ -1,0 +1,113 @@
+import ReminderCore
+import ReminderInterface
+
+/// The report's charts in the terminal, within 80 columns: each medication's amounts, as-needed weeks and stock,
+/// the habit's strength, days, weekdays and streaks, and the calories, as lines of Unicode blocks (a column
+/// per day, or per few days when the period is longer than the line) and, on a terminal, colour (the symbols
+/// read without it).
+enum ReportText {
+    /// Columns a chart's line takes at most (after its 10-column name).
+    static let chartWidth = 56
+
+    /// The lines of the medications', the habit's and the calories' parts; none when the report has none.
+    static func lines(_ report: Reminders.Report.Reply, colour: Bool) -> [String] {
+        var lines: [String] = []
+        for medication in report.medications ?? [] {
+            let unit = medication.unit
+            lines += ["", ReportCommand.shortened("\(medication.reminderName) (\(unit))", 80)]
+            let amounts = medication.taken.map(\.amount)
+            let total = amounts.reduce(0, +)
+            lines.append(row("taken", amounts, colour: colour ? "32" : nil))
+            if let most = medication.taken.max(by: { $0.amount < $1.amount }), most.amount > 0 {
+                lines.append("  \(amount(total, unit)) on \(amounts.filter { $0 > 0 }.count) of \(amounts.count) days; most \(amount(most.amount, unit)) on \(most.date)")
+            } else {
+                lines.append("  nothing logged in the period")
+            }
+            if let weeks = medication.asNeededWeeks {
+                lines.append(row("per week", weeks.map { Double($0.doses) }, colour: colour ? "35" : nil))
+                if let most = weeks.max(by: { $0.doses < $1.doses }), most.doses > 0 {
+                    lines.append("  as needed: \(weeks.map(\.doses).reduce(0, +)) doses in \(weeks.count) weeks; most \(most.doses) in the week of \(most.week)")
+                }
+            }
+            if let stock = medication.stock, let last = stock.last {
+                lines.append(row("stock", stock.map(\.left), colour: colour ? "36" : nil))
+                let refills = stock.filter { $0.added > 0 }.map { "\(SVGDrawing.number($0.added)) on \($0.date)" }
+                lines.append(ReportCommand.wrapped("\(amount(last.left, unit)) left on \(last.date)" + (refills.isEmpty ? "" : "; refilled " + refills.joined(separator: ", ")), width: 80, indent: 2))
+            }
+        }
+        if let habits = report.habits { lines += self.habits(habits, colour: colour) }
+        if let fitness = report.fitness {
+            lines += ["", "Calories (kcal a day)"]
+            let days = Double(max(1, fitness.days.count))
+            for (name, values, code) in [("eaten", fitness.days.map { Double($0.consumed) }, "33"), ("burned", fitness.days.map { Double($0.burned) }, "34"),
+                                         ("net", fitness.days.map { Double($0.net) }, "0")] {
+                lines.append(row(name, values, colour: colour && code != "0" ? code : nil) + " " + SVGDrawing.number((values.reduce(0, +) / days).rounded()) + " avg")
+            }
+        }
+        return lines
+    }
+
+    /// The habit's part: strength, the days as a calendar (a row per weekday), weekdays, streaks.
+    static func habits(_ habits: ReportHabitsValue, colour: Bool) -> [String] {
+        var lines = ["", "Habit"]
+        lines.append(row("strength", habits.days.map { $0.strength * 100 }, colour: colour ? "32" : nil, maximum: 100)
+            + (habits.days.last.map { " \(Int(($0.strength * 100).rounded()))%" } ?? ""))
+        let symbols: [String: (String, String)] = [
+            "active": ("■", "32"), "rest": ("r", "35"), "frozen": ("*", "34"), "recovered": ("+", "32"), "missed": ("✕", "1;31"), "open": ("-", "0"),
+        ]
+        lines.append("  ■ active  r rest  * frozen  + recovered  ✕ missed  - today")
+        if let first = habits.days.first.flatMap({ ISO8601.parseDate($0.date) }) {
+            let leading = (first.weekday.rawValue + 5) % 7
+            var grid = Array(repeating: [String](), count: 7)
+            for index in 0..<leading { grid[index].append(" ") }
+            for (index, day) in habits.days.enumerated() {
+                let (symbol, code) = symbols[day.state] ?? ("?", "0")
+                grid[(leading + index) % 7].append(colour && code != "0" ? "\u{1B}[\(code)m\(symbol)\u{1B}[0m" : symbol)
+            }
+            // A column per week: the last 70 fit in 80 columns; a longer period shows its end.
+            let weeks = grid[0].count
+            for (index, name) in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].enumerated() {
+                lines.append("  \(name)  " + grid[index].dropFirst(max(0, weeks - 70)).joined())
+            }
+        }
+        let most = max(1, habits.activeByWeekday.max() ?? 1)
+        lines.append("  active days by weekday:")
+        for (index, name) in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].enumerated() {
+            let count = habits.activeByWeekday[index]
+            lines.append("  \(name)  " + ReportCommand.bar(Double(count) / Double(most), width: 30) + " \(count)")
+        }
+        if !habits.streaks.isEmpty {
+            let longest = habits.streaks.map(\.length).max() ?? 1
+            lines.append("  longest streaks:")
+            for streak in habits.streaks {
+                lines.append("  \(streak.start) to \(streak.end)  " + ReportCommand.bar(Double(streak.length) / Double(longest), width: 30) + " \(streak.length) d")
+            }
+        }
+        return lines
+    }
+
+    /// `2 tablets`, `400 mg`.
+    static func amount(_ value: Double, _ unit: String) -> String {
+        Dose(thousandths: Int64((value * 1000).rounded()), unit: unit).description
+    }
+
+    /// `  name      ▁▂▃▅▇ ...`: values as blocks, a column per value or the mean of a few, scaled to the largest
+    /// (or `maximum`); a column of nothing but zeros is blank. Negative values lift the baseline to the lowest.
+    static func row(_ name: String, _ values: [Double], colour code: String?, maximum: Double? = nil) -> String {
+        let perColumn = max(1, (values.count + chartWidth - 1) / chartWidth)
+        let columns = stride(from: 0, to: values.count, by: perColumn).map { start in
+            let slice = values[start..<min(start + perColumn, values.count)]
+            return (mean: slice.reduce(0, +) / Double(slice.count), any: slice.contains { $0 != 0 })
+        }
+        let lowest = min(0, columns.map(\.mean).min() ?? 0)
+        let highest = maximum ?? max(columns.map(\.mean).max() ?? 0, lowest + 1e-9)
+        let blocks = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        let line = columns.map { column -> String in
+            guard column.any || lowest < 0 else { return " " }
+            let level = Int(((column.mean - lowest) / (highest - lowest) * 7).rounded())
+            return blocks[max(0, min(7, level))]
+        }.joined()
+        let padded = (name + String(repeating: " ", count: max(1, 10 - name.count)))
+        return "  " + padded + (code.map { "\u{1B}[\($0)m\(line)\u{1B}[0m" } ?? line)
+    }
+}

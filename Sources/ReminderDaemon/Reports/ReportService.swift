@@ -1,0 +1,107 @@
+import HabitCore
+import ReminderCore
+import ReminderInterface
+import ReminderStore
+
+/// The `Report` method: over a period, how well each reminder was kept (``AdherenceFigures``), each medication's
+/// amounts and stock (``MedicationFigures``), the habit (``HabitFigures``) and the calories, read from the stores.
+/// The figures are the cores'; this type reads and gathers them.
+struct ReportService: Sendable {
+    let context: DaemonContext
+    let reminders: ReminderService
+    let habits: HabitService
+    let fitness: FitnessService
+
+    /// The longest period a report covers.
+    static let maximumDays = 20 * 366
+
+    func register(in router: inout MethodRouter) {
+        router.on(Reminders.Report.self) { p in try await report(from: p.from, to: p.to, keys: p.reminders) }
+    }
+
+    func report(from fromText: String?, to toText: String?, keys: [String]?) async throws(ServiceError) -> Reminders.Report.Reply {
+        let now = context.clock.now()
+        let to = try context.date(toText, parameter: "to", now: now)
+        let from = try fromText.map { text throws(ServiceError) in try context.date(text, parameter: "from") } ?? LocalDate(dayNumber: to.dayNumber - 89)
+        guard from <= to else {
+            throw .invalidTime(parameter: "from", message: "--from \(from) is after --to \(to): give the first day first")
+        }
+        guard to.dayNumber - from.dayNumber < Self.maximumDays else {
+            throw .invalidTime(parameter: "from", message: "\(from) to \(to) is over 20 years: give a shorter period")
+        }
+        let named = keys.map { !$0.isEmpty } ?? false
+        let chosen: [StoredReminder]
+        if let keys, named {
+            chosen = try keys.map { key throws(ServiceError) in try reminders.find(key) }
+        } else {
+            // Every enabled reminder of the user's own: not a calendar's alarm, not the built-in weekly check-in (a
+            // question, not something to take: it would only ever count as missed).
+            chosen = try storing { () throws(StoreError) in try context.store.reminders.all() }
+                .filter { $0.enabled && $0.delivery.calendar == nil && $0.name != ReminderService.restCheckInName }
+        }
+        var adherence: [ReportReminderValue] = []
+        var medications: [ReportMedicationValue] = []
+        for reminder in chosen {
+            // Those taken as needed have nothing due: named, they are reported all the same.
+            if named || reminder.rule.asNeeded != true { adherence.append(try figures(of: reminder, from: from, to: to, now: now)) }
+            if let medication = try medication(reminder, from: from, to: to) { medications.append(medication) }
+            await yieldToQueuedWork()
+        }
+        let profileName = try storing { () throws(StoreError) in try context.store.fitness.profile(FitnessService.profileNameKey) }
+        return .init(
+            from: from.description, to: to.description, timeZone: try context.zone(named: nil).identifier, madeUtc: now.description,
+            reminders: adherence, profileName: profileName, medications: medications.isEmpty ? nil : medications,
+            habits: named ? nil : try habitFigures(from: from, to: to, now: now), fitness: named ? nil : try fitness.calories(from: from, through: to))
+    }
+
+    /// A reminder's adherence figures over the period.
+    private func figures(of reminder: StoredReminder, from: LocalDate, to: LocalDate, now: Instant) throws(ServiceError) -> ReportReminderValue {
+        let zone = try context.zone(named: reminder.timeZone)
+        let rule = try context.firingRule(of: reminder)
+        let (start, end) = Self.reach(from: from, to: to, zone: zone)
+        let id = reminder.id!
+        let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderID: id, from: start, through: end) }
+        let outcomes = try storing { () throws(StoreError) in try context.store.firings.outcomes(reminderID: id, from: start, through: end) }
+        let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: [id], from: start, through: end)[id] ?? [:] }
+        let skips = Dictionary(outcomes.filter { $0.state == .skipped }.map { (Instant(secondsSinceEpoch: $0.scheduledAt), $0.reason ?? "") }) { first, _ in first }
+        return ReportReminderValue(
+            reminderId: id, reminderName: reminder.name,
+            figures: AdherenceFigures(
+                rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, createdAt: Instant(secondsSinceEpoch: reminder.createdAt),
+                from: from, through: to, logs: logs, skips: skips, takenLate: late, now: now))
+    }
+
+    /// A medication's amounts, as-needed weeks and stock over the period; nil for a reminder without a dose.
+    private func medication(_ reminder: StoredReminder, from: LocalDate, to: LocalDate) throws(ServiceError) -> ReportMedicationValue? {
+        guard let dose = reminder.delivery.dose, let id = reminder.id else { return nil }
+        let zone = try context.zone(named: reminder.timeZone)
+        let (start, end) = Self.reach(from: from, to: to, zone: zone)
+        let logs = try storing { () throws(StoreError) in try context.store.intake.records(from: start, through: end, reminderID: id) }
+        let changes = try storing { () throws(StoreError) in try context.store.stock.changes(reminderID: id, sinceFirstCount: true) }
+        let figures = MedicationFigures(
+            logs: logs.map { (Instant(secondsSinceEpoch: $0.at), $0.amount ?? dose.thousandths) }, stockChanges: changes,
+            asNeeded: reminder.rule.asNeeded == true, zone: zone, from: from, through: to)
+        func amount(_ thousandths: Int64) -> Double { Double(thousandths) / 1000 }
+        return ReportMedicationValue(
+            reminderId: id, reminderName: reminder.name, unit: dose.unit,
+            taken: figures.taken.map { .init(date: $0.date.description, amount: amount($0.thousandths)) },
+            asNeededWeeks: figures.asNeededWeeks?.map { .init(week: $0.monday.description, doses: $0.doses) },
+            stock: figures.stock?.map { .init(date: $0.date.description, left: amount($0.left), added: amount($0.added)) })
+    }
+
+    /// The habit's days, weekdays and streaks over the period; nil when nothing was active in it.
+    private func habitFigures(from: LocalDate, to: LocalDate, now: Instant) throws(ServiceError) -> ReportHabitsValue? {
+        let figures = HabitFigures(report: try habits.report(now: now), from: from, through: to)
+        guard figures.days.contains(where: { $0.state == .active }) else { return nil }
+        return ReportHabitsValue(
+            days: figures.days.map { .init(date: $0.date.description, state: $0.state.rawValue, strength: $0.strength) },
+            activeByWeekday: figures.activeByWeekday,
+            streaks: figures.streaks.map { .init(length: $0.length, start: $0.start.description, end: $0.end.description) })
+    }
+
+    /// From two days before the period to two after (instants in `zone`): a window or a late take crosses midnight.
+    private static func reach(from: LocalDate, to: LocalDate, zone: TimeZoneRules) -> (start: Instant, end: Instant) {
+        (zone.resolve(LocalDateTime(date: LocalDate(dayNumber: from.dayNumber - 2), time: TimeOfDay(hour: 0, minute: 0)!)),
+         zone.resolve(LocalDateTime(date: LocalDate(dayNumber: to.dayNumber + 3), time: TimeOfDay(hour: 0, minute: 0)!)))
+    }
+}
