@@ -17,11 +17,13 @@ import time
 DAY = 86400
 
 
-def fill(path, goals=10, years=10, logs_per_day=3, rest_days_per_month=2, workouts_per_week=3, food_per_day=3, seed=1):
-    """Writes the history ending yesterday (UTC); returns how many rows went into each table."""
+def fill(path, goals=10, years=10, logs_per_day=3, rest_days_per_month=2, workouts_per_week=3, food_per_day=3, seed=1, days=None):
+    """Writes the history ending yesterday (UTC), `days` long (default `years` of 365); returns how many rows went
+    into each table."""
     rng = random.Random(seed)
     today = int(time.time()) // DAY
-    first = today - years * 365
+    days = days if days is not None else years * 365
+    first = today - days
     hours = [8 + i * (12 // max(1, logs_per_day - 1)) for i in range(logs_per_day)] if logs_per_day > 1 else [8]
     at = ",".join(f"{h:02d}:00" for h in hours)
     counts = {"reminder": 0, "intake": 0, "firing": 0, "restDay": 0, "workout": 0, "food": 0}
@@ -46,7 +48,7 @@ def fill(path, goals=10, years=10, logs_per_day=3, rest_days_per_month=2, workou
                 firings)
             counts["intake"] += len(intakes)
             counts["firing"] += len(firings)
-        rest = sorted({rng.randrange(first, today) for _ in range(years * 12 * rest_days_per_month)})
+        rest = sorted({rng.randrange(first, today) for _ in range(days * 12 * rest_days_per_month // 365)})
         db.executemany("INSERT INTO restDay (date, reason, lightActivities) VALUES (?, 'Recovery', '')",
                        [(time.strftime("%Y-%m-%d", time.gmtime(day * DAY)),) for day in rest])
         counts["restDay"] = len(rest)

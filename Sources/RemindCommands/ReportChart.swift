@@ -124,8 +124,15 @@ enum ReportChart {
         }
     }
 
-    /// A reminder's days: a row per day, its occurrences left to right in time order.
+    /// Days a reminder's heatmap shows a row each; a longer period shows each day as one cell of a calendar.
+    static let rowsAtMost = 120
+
+    /// A reminder's days: a row per day, its occurrences left to right in time order (over ``rowsAtMost`` days,
+    /// a calendar of each day's ``summary``).
     static func heatmap(_ reminder: ReportReminderValue) -> SVGDrawing {
+        guard reminder.days.count <= rowsAtMost else {
+            return calendar(title: reminder.reminderName + ": each day (missed if any dose was)", days: reminder.days.map { ($0.date, summary($0.states)) }, colours: colours)
+        }
         let perDay = reminder.days.map(\.states.count).max() ?? 0
         var drawing = SVGDrawing(width: width, height: 64 + (perDay > 0 ? Double(reminder.days.count) * cellHeight : 8))
         drawing.text(fitted(reminder.reminderName, width: width - 2 * margin, size: 13), x: margin, y: 18, size: 13, weight: "bold")
@@ -156,7 +163,7 @@ enum ReportChart {
         if let weeks = medication.asNeededWeeks {
             sections.append(Section(title: "\(name): as needed", drawing: dailyChart(
                 title: "\(name): doses per week (from Monday)", labels: weeks.map(\.week),
-                series: [Series(name: "doses", values: weeks.map { Double($0.doses) }, colour: "#7048e8", style: .bars)])))
+                series: [Series(name: "doses", values: weeks.map { Double($0.doses) }, colour: "#7048e8", style: .bars)], counts: true)))
         }
         if let stock = medication.stock {
             sections.append(Section(title: "\(name): stock", drawing: dailyChart(
@@ -172,16 +179,18 @@ enum ReportChart {
         var sections = [Section(title: "Habit strength", drawing: dailyChart(
             title: "Habit strength (Loop Habit Tracker's score, %)", labels: habits.days.map(\.date),
             series: [Series(name: "strength", values: habits.days.map { $0.strength * 100 }, colour: "#2f9e44", style: .line)], fixedMaximum: 100))]
-        sections.append(Section(title: "Days", drawing: calendar(habits.days)))
+        sections.append(Section(title: "Days", drawing: calendar(
+            title: "Days: active, rest, frozen, missed", days: habits.days.map { ($0.date, $0.state) }, colours: habitColours)))
         sections.append(Section(title: "Active days by weekday", drawing: dailyChart(
             title: "Active days by weekday", labels: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-            series: [Series(name: "active days", values: habits.activeByWeekday.map(Double.init), colour: "#2f9e44", style: .bars)])))
+            series: [Series(name: "active days", values: habits.activeByWeekday.map(Double.init), colour: "#2f9e44", style: .bars)], counts: true)))
         sections.append(Section(title: "Streaks", drawing: streaks(habits.streaks)))
         return sections
     }
 
-    /// The habit's days as a contribution calendar: a column per week, a row per weekday (Monday on top).
-    static func calendar(_ days: [ReportHabitsValue.Day]) -> SVGDrawing {
+    /// Days as a contribution calendar: a column per week, a row per weekday (Monday on top), each day a cell in
+    /// its state's colour; more weeks than fit in a row go on in another band below.
+    static func calendar(title: String, days: [(date: String, state: String)], colours: [(state: String, label: String, fill: String)]) -> SVGDrawing {
         let cell = 12.0
         let left = margin + 34
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else {
@@ -191,13 +200,12 @@ enum ReportChart {
         }
         let leading = (first.weekday.rawValue + 5) % 7
         let weeks = (leading + days.count + 6) / 7
-        // More weeks than fit in a row go on in another band below.
         let perBand = Int((width - left - margin) / cell)
         let bands = (weeks + perBand - 1) / perBand
         let bandHeight = 7 * cell + 22
         var drawing = SVGDrawing(width: width, height: 44 + Double(bands) * bandHeight)
-        drawing.text("Days: active, rest, frozen, missed", x: margin, y: 18, size: 13, weight: "bold")
-        legend(habitColours.map { ($0.label, $0.fill) }, in: &drawing, x: margin, y: 36)
+        drawing.text(fitted(title, width: width - 2 * margin, size: 13), x: margin, y: 18, size: 13, weight: "bold")
+        legend(colours.map { ($0.label, $0.fill) }, in: &drawing, x: margin, y: 36)
         for band in 0..<bands {
             let top = 48 + Double(band) * bandHeight
             for (row, name) in ["Mon", "Wed", "Fri", "Sun"].enumerated() {
@@ -209,13 +217,23 @@ enum ReportChart {
             let (week, weekday) = (position / 7, position % 7)
             let (band, column) = (week / perBand, week % perBand)
             let top = 48 + Double(band) * bandHeight
-            let fill = habitColours.first { $0.state == day.state }?.fill ?? "#f1f3f5"
+            let fill = colours.first { $0.state == day.state }?.fill ?? "#f1f3f5"
             drawing.rect(x: left + Double(column) * cell, y: top + Double(weekday) * cell, width: cell - 2, height: cell - 2, fill: fill, title: "\(day.date): \(day.state)")
-            if weekday == 0 || index == 0, let date = ISO8601.parseDate(day.date), date.day <= 7, column * Int(cell) + 40 < Int(width - left - margin) {
-                drawing.text(monthNames[date.month - 1], x: left + Double(column) * cell, y: top + 7 * cell + 10, size: 9, fill: "#555")
+            // A month's name under its first week, with room for it before the band's end.
+            if weekday == 0 || index == 0, let date = ISO8601.parseDate(day.date), date.day <= 7, Double(column + 3) * cell < width - left - margin {
+                let label = date.month == 1 ? String(date.year) : monthNames[date.month - 1]
+                drawing.text(label, x: left + Double(column) * cell, y: top + 7 * cell + 10, size: 9, fill: "#555")
             }
         }
         return drawing
+    }
+
+    /// A day's occurrences in one state, for a calendar of a long period: missed if any was, else taken late,
+    /// skipped, taken (logged ahead only when all were), else not yet.
+    static func summary(_ states: [String]) -> String {
+        for state in ["missed", "taken-late", "skipped"] where states.contains(state) { return state }
+        if !states.isEmpty, states.allSatisfy({ $0 == "suppressed" }) { return "suppressed" }
+        return states.contains { $0 == "taken" || $0 == "suppressed" } ? "taken" : "due"
     }
 
     /// The longest streaks as bars, newest first, each with its days.
@@ -249,7 +267,7 @@ enum ReportChart {
     /// A chart of values along labelled slots (days, weeks, weekdays): a y axis with nice ticks from zero (or
     /// below, for negative values), the labels spaced so they do not overlap, bars side by side in each slot
     /// and lines through the slots' middles, with a legend.
-    static func dailyChart(title: String, labels: [String], series: [Series], fixedMaximum: Double? = nil) -> SVGDrawing {
+    static func dailyChart(title: String, labels: [String], series: [Series], fixedMaximum: Double? = nil, counts: Bool = false) -> SVGDrawing {
         let plotHeight = 150.0
         let (plotLeft, plotTop) = (margin + 48, 46.0)
         let plotWidth = width - plotLeft - margin
@@ -257,7 +275,7 @@ enum ReportChart {
         drawing.text(fitted(title, width: width - 2 * margin, size: 13), x: margin, y: 18, size: 13, weight: "bold")
         legend(series.map { ($0.name, $0.colour) }, in: &drawing, x: margin, y: 36)
         let all = series.flatMap(\.values)
-        let scale = NiceScale(minimum: min(0, all.min() ?? 0), maximum: fixedMaximum ?? max(all.max() ?? 1, 1), maximumTicks: 5)
+        let scale = NiceScale(minimum: min(0, all.min() ?? 0), maximum: fixedMaximum ?? max(all.max() ?? 1, 1), maximumTicks: 5, minimumStep: counts ? 1 : 0)
         func y(_ value: Double) -> Double { plotTop + plotHeight * (1 - (value - scale.lower) / (scale.upper - scale.lower)) }
         for tick in scale.ticks {
             drawing.line(x1: plotLeft, y1: y(tick), x2: plotLeft + plotWidth, y2: y(tick), stroke: tick == 0 ? "#555" : "#e9ecef")

@@ -200,22 +200,35 @@ enum Heatmap {
         "taken": ("■", "32"), "suppressed": ("□", "2;32"), "taken-late": ("◆", "33"), "skipped": ("·", "34"), "missed": ("✕", "1;31"),
         "due": ("-", "0"), "upcoming": ("-", "0"),
     ]
+    /// A state's symbol, coloured on a terminal.
+    static func cell(_ state: String, colour: Bool) -> String {
+        let (symbol, code) = symbols[state] ?? ("?", "0")
+        return colour && code != "0" ? "\u{1B}[\(code)m\(symbol)\u{1B}[0m" : symbol
+    }
+
     /// The most occurrences a day may have to be drawn (80 columns: 7 days of 9 cells and the date).
     static let maximumPerDay = 8
+
+    /// Days shown a week per row; a longer period shows each day as one symbol, a column per week.
+    static let weeksAtMost = 26
 
     static func render(_ days: [ReportReminderValue.Day], colour: Bool) -> String {
         let perDay = days.map(\.states.count).max() ?? 0
         guard perDay > 0 else { return "  nothing scheduled in the period\n" }
+        guard days.count <= weeksAtMost * 7 else {
+            let weeks = (days.count + 6) / 7
+            let note = weeks > ReportText.weeksShown ? "last \(ReportText.weeksShown) weeks; " : ""
+            return (["  each day, missed if any dose was (\(note)all in --format svg)"] + ReportText.weekRows(days.map { day in
+                (day.date, cell(ReportChart.summary(day.states), colour: colour))
+            })).joined(separator: "\n") + "\n"
+        }
         guard perDay <= maximumPerDay else { return "  \(perDay) a day, too many to draw here (see --json)\n" }
         var lines = ["  " + symbols.filter { $0.key != "upcoming" }.sorted { $0.key < $1.key }.map { "\($0.value.symbol) \($0.key)" }.joined(separator: "  ")]
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return "\n" }
         let leading = (first.weekday.rawValue + 5) % 7  // Monday = 0
         var cells = Array(repeating: String(repeating: " ", count: perDay), count: leading)
         for day in days {
-            let drawn = day.states.map { state in
-                let (symbol, code) = symbols[state] ?? ("?", "0")
-                return colour && code != "0" ? "\u{1B}[\(code)m\(symbol)\u{1B}[0m" : symbol
-            }
+            let drawn = day.states.map { cell($0, colour: colour) }
             cells.append(drawn.joined() + String(repeating: " ", count: perDay - day.states.count))
         }
         let monday = LocalDate(dayNumber: first.dayNumber - leading)

@@ -56,20 +56,10 @@ enum ReportText {
             "active": ("■", "32"), "rest": ("r", "35"), "frozen": ("*", "34"), "recovered": ("+", "32"), "missed": ("✕", "1;31"), "open": ("-", "0"),
         ]
         lines.append("  ■ active  r rest  * frozen  + recovered  ✕ missed  - today")
-        if let first = habits.days.first.flatMap({ ISO8601.parseDate($0.date) }) {
-            let leading = (first.weekday.rawValue + 5) % 7
-            var grid = Array(repeating: [String](), count: 7)
-            for index in 0..<leading { grid[index].append(" ") }
-            for (index, day) in habits.days.enumerated() {
-                let (symbol, code) = symbols[day.state] ?? ("?", "0")
-                grid[(leading + index) % 7].append(colour && code != "0" ? "\u{1B}[\(code)m\(symbol)\u{1B}[0m" : symbol)
-            }
-            // A column per week: the last 70 fit in 80 columns; a longer period shows its end.
-            let weeks = grid[0].count
-            for (index, name) in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].enumerated() {
-                lines.append("  \(name)  " + grid[index].dropFirst(max(0, weeks - 70)).joined())
-            }
-        }
+        lines += weekRows(habits.days.map { day in
+            let (symbol, code) = symbols[day.state] ?? ("?", "0")
+            return (day.date, colour && code != "0" ? "\u{1B}[\(code)m\(symbol)\u{1B}[0m" : symbol)
+        })
         let most = max(1, habits.activeByWeekday.max() ?? 1)
         lines.append("  active days by weekday:")
         for (index, name) in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].enumerated() {
@@ -84,6 +74,22 @@ enum ReportText {
             }
         }
         return lines
+    }
+
+    /// The most weeks a row of ``weekRows`` shows (80 columns).
+    static let weeksShown = 70
+
+    /// Days as seven rows, Monday to Sunday, a column per week: the last ``weeksShown`` weeks of them.
+    static func weekRows(_ days: [(date: String, cell: String)]) -> [String] {
+        guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return [] }
+        let leading = (first.weekday.rawValue + 5) % 7
+        var grid = Array(repeating: [String](), count: 7)
+        for index in 0..<leading { grid[index].append(" ") }
+        for (index, day) in days.enumerated() { grid[(leading + index) % 7].append(day.cell) }
+        let weeks = grid[0].count
+        return ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].enumerated().map { index, name in
+            "  \(name)  " + grid[index].dropFirst(max(0, weeks - weeksShown)).joined()
+        }
     }
 
     /// `2 tablets`, `400 mg`.

@@ -283,6 +283,37 @@ struct ReportPictureTests {
         #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("<script"), "self-contained: nothing fetched")
     }
 
+    /// Ten years of a twice-daily dose: each day one cell of a calendar (missed if either was), not 3,650 rows.
+    @Test func aLongPeriodIsACalendarOfDaysInThePictureAndTheTerminal() throws {
+        let first = LocalDate(year: 2016, month: 11, day: 28)!.dayNumber
+        let days = (0..<3650).map { offset -> String in
+            let states = offset % 97 == 0 ? #"["taken", "missed"]"# : offset % 31 == 0 ? #"["skipped", "taken"]"# : #"["taken", "taken"]"#
+            return #"{"date": "\#(LocalDate(dayNumber: first + offset))", "states": \#(states)}"#
+        }
+        let reply = #"""
+            {"from": "2016-11-28", "to": "\#(LocalDate(dayNumber: first + 3649))", "timeZone": "UTC", "madeUtc": "2026-11-24T21:00:00Z", "reminders": [
+             {"reminderId": 1, "reminderName": "Metformin", "due": 7300, "onTime": 7200, "loggedAhead": 0, "late": 0, "skipped": 60,
+              "skipReasons": [], "missed": [], "adherence": 0.99, "days": [\#(days.joined(separator: ", "))]}]}
+            """#
+        let harness = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": reply]))
+        let reader = Reader()
+        let parser = XMLParser(data: Data(harness.run("report", "--format", "svg").output.utf8))
+        parser.delegate = reader
+        #expect(parser.parse())
+        #expect(reader.size.height < 2000, "a calendar in bands, not a row a day: \(reader.size.height)")
+        for (i, a) in reader.texts.enumerated() {
+            #expect(a.box.isInside(width: reader.size.width, height: reader.size.height), "\(a.text) is outside")
+            for b in reader.texts[(i + 1)...] { #expect(!a.box.overlaps(b.box), "'\(a.text)' and '\(b.text)' overlap") }
+        }
+        #expect(reader.cells.count == 3650 + 1)  // and the bar
+        #expect(reader.cells["\(LocalDate(dayNumber: first + 97)): missed"] == "#7f1d1d" && reader.cells["\(LocalDate(dayNumber: first + 31)): skipped"] == "#74c0fc")
+        #expect(reader.cells["\(LocalDate(dayNumber: first + 1)): taken"] == "#2f9e44")
+        let text = harness.run("report").output
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count < 30 && lines.allSatisfy { String($0).displayWidth <= 80 })
+        #expect(text.contains("  each day, missed if any dose was (last 70 weeks; all in --format svg)\n  Mon  "))
+    }
+
     @Test func aPictureNeedsRsvgConvertAndNotATerminal() throws {
         var bare = harness
         bare.environment["PATH"] = "/nonexistent"
@@ -315,6 +346,8 @@ struct ReportPictureTests {
         #expect(NiceScale(minimum: 0, maximum: 100, maximumTicks: 6).ticks == [0, 20, 40, 60, 80, 100])
         #expect(NiceScale(minimum: 0, maximum: 7, maximumTicks: 5).ticks == [0, 2, 4, 6, 8])
         #expect(NiceScale(minimum: 3, maximum: 97, maximumTicks: 6).ticks == [0, 20, 40, 60, 80, 100])
+        #expect(NiceScale(minimum: 0, maximum: 2, maximumTicks: 5).ticks == [0, 0.5, 1, 1.5, 2])
+        #expect(NiceScale(minimum: 0, maximum: 2, maximumTicks: 5, minimumStep: 1).ticks == [0, 1, 2], "counts: whole ticks")
         #expect(SVGDrawing.escaped("a<b & \"c\"\u{1}") == "a&lt;b &amp; &quot;c&quot;")
     }
 }

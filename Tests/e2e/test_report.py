@@ -1,9 +1,20 @@
 """The adherence report with the real daemon: a dose logged ahead, one taken, and one skipped show in the figures
 that remindctl and any Varlink client (the Python reference client here) read."""
 import json
+import os
+import pathlib
+import shutil
+import sqlite3
+import subprocess
 import time
+import xml.etree.ElementTree as ET
 
 import varlink
+from PIL import Image
+
+from conftest import ROOT
+
+ARTIFACTS = pathlib.Path(os.environ.get("REMINDD_TEST_ARTIFACTS", ROOT / ".build" / "test-artifacts"))
 
 
 def test_the_report_counts_what_was_logged_and_skipped_and_a_varlink_client_reads_the_same(daemon, unique_name):
@@ -30,3 +41,70 @@ def test_the_report_counts_what_was_logged_and_skipped_and_a_varlink_client_read
     assert reply["reminders"] == report["reminders"]
     text = daemon.ctl("report", "--from", today, "--to", today, "--reminder", unique_name).stdout
     assert "100.0%" in text and "skipped: travel 1" in text, text
+
+
+def test_the_pictures_show_a_known_missed_dose_in_its_colour_and_the_pdf_has_the_percentages(daemon, tmp_path):
+    """Nine days of a daily dose written into the store (the daemon stopped), one of them missed: the PNG made by
+    rsvg-convert has the missed colour at that day's cell (found in the SVG the same command draws), the PDF's
+    text (pdftotext) has the adherence the JSON gives, the HTML page holds every picture. The PNG is kept in
+    .build/test-artifacts/ to be looked at."""
+    daemon.start()
+    daemon.stop()
+    now = int(time.time())
+    today = now // 86400
+    days = [today - n for n in range(9, 0, -1)]  # the nine days before today (UTC), all decided
+    missed_day = days[4]
+    with sqlite3.connect(daemon.state / "remindd" / "remindd.sqlite") as con:
+        added = con.execute("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES ('Metformin', ?, 'UTC', 1, ?, ?)",
+                            (json.dumps({"daily": True, "at": "08:00"}), days[0] * 86400, now))
+        con.executemany("INSERT INTO intake (reminderId, at, timeZone) VALUES (?, ?, 'UTC')",
+                        [(added.lastrowid, day * 86400 + 8 * 3600 + 600) for day in days if day != missed_day])
+    daemon.start()
+    first, last = (time.strftime("%Y-%m-%d", time.gmtime(d * 86400)) for d in (days[0], days[-1]))
+    period = ["--from", first, "--to", last]
+    figures = json.loads(daemon.ctl("report", *period, "--json").stdout)["reminders"][0]
+    missed_date = time.strftime("%Y-%m-%d", time.gmtime(missed_day * 86400))
+    assert (figures["due"], figures["onTime"], figures["missed"]) == (9, 8, [f"{missed_date}T08:00:00+00:00"]), figures
+    percent = f"{figures['adherence'] * 100:.1f}%"
+    assert percent == "88.9%"
+
+    # Where the missed and a taken cell are: their rects in the SVG (inside a translated group).
+    svg = ET.fromstring(daemon.ctl("report", *period, "--format", "svg").stdout)
+    cells = {}
+    for group in svg.iter("{http://www.w3.org/2000/svg}g"):
+        offset = float(group.get("transform", "translate(0,0)").split(",")[1].rstrip(")"))
+        for rect in group.iter("{http://www.w3.org/2000/svg}rect"):
+            title = rect.find("{http://www.w3.org/2000/svg}title")
+            if title is not None:
+                cells[title.text] = (float(rect.get("x")) + float(rect.get("width")) / 2, float(rect.get("y")) + offset + float(rect.get("height")) / 2)
+    taken_date = time.strftime("%Y-%m-%d", time.gmtime(days[3] * 86400))
+
+    out = tmp_path / "out"
+    out.mkdir()
+    png_path = out / "report.png"
+    daemon.ctl("report", *period, "--format", "png", "-o", str(png_path))
+    image = Image.open(png_path).convert("RGB")
+    scale = image.width / float(svg.get("width"))
+    assert scale == 2, "drawn at twice the SVG's size"
+    def colour(title):
+        x, y = cells[title]
+        return image.getpixel((int(x * scale), int(y * scale)))
+    assert colour(f"{missed_date}: missed") == (0x7F, 0x1D, 0x1D)
+    assert colour(f"{taken_date}: taken") == (0x2F, 0x9E, 0x44)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(png_path, ARTIFACTS / "report.png")
+
+    pdf_path = out / "report.pdf"
+    daemon.ctl("report", *period, "--format", "pdf", "-o", str(pdf_path))
+    text = subprocess.run(["pdftotext", str(pdf_path), "-"], capture_output=True, text=True, check=True).stdout
+    assert percent in text and "Metformin" in text and f"{first} to {last}" in text, text
+    assert sorted(p.name for p in out.iterdir()) == ["report.pdf", "report.png"], "no temporary file left"
+
+    html = daemon.ctl("report", *period, "--format", "html").stdout
+    # The header's picture, then one under each heading: the bars, the days, and the habit's four (the logs count).
+    assert html.startswith("<!DOCTYPE html>") and percent in html and "src=" not in html
+    assert html.count("<svg ") == html.count("<h2>") + 1 == 7, html.count("<h2>")
+
+    refused = daemon.ctl("report", *period, "--format", "pdf", "-o", str(out / "missing" / "report.pdf"), check=False)
+    assert refused.returncode != 0 and "cannot write" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    assert not (out / "missing").exists()

@@ -46,10 +46,14 @@ public struct AdherenceFigures: Sendable, Hashable {
         skips: [Instant: String], takenLate: [Instant: Instant], now: Instant
     ) {
         var lateMinutes: [Int] = []
+        // A day's states depend on that local day's logs alone (a window ends by midnight; suppression counts the
+        // day's logs): each day is given its own, so ten years cost the logs once, not once a day.
+        let logsByDay = Dictionary(grouping: logs) { zone.localDayNumber(at: $0) }
+        let skippedInstants = Set(skips.keys)
         for day in from.dayNumber...max(from.dayNumber, through.dayNumber) {
             let date = LocalDate(dayNumber: day)
             let states = rule.states(
-                on: date, in: zone, logs: logs, skips: Set(skips.keys), windowSeconds: windowSeconds, now: now, takenLate: takenLate
+                on: date, in: zone, logs: logsByDay[day] ?? [], skips: skippedInstants, windowSeconds: windowSeconds, now: now, takenLate: takenLate
             ).filter { $0.occurrence.instant >= createdAt }
             days.append(Day(date: date, states: states.map(\.state)))
             for status in states {

@@ -122,10 +122,11 @@ public struct NiceScale: Sendable, Hashable {
     public let upper: Double
     public let step: Double
 
-    /// At most `maximumTicks` (at least 2) ticks from at or below `minimum` to at or above `maximum`.
-    public init(minimum: Double, maximum: Double, maximumTicks: Int = 6) {
+    /// At most `maximumTicks` (at least 2) ticks from at or below `minimum` to at or above `maximum`, at least
+    /// `minimumStep` apart (1 for counts: no tick at 0.5 doses).
+    public init(minimum: Double, maximum: Double, maximumTicks: Int = 6, minimumStep: Double = 0) {
         let span = Self.nice(max(maximum - minimum, 1e-9), round: false)
-        let step = Self.nice(span / Double(max(1, maximumTicks - 1)), round: true)
+        let step = max(minimumStep, Self.nice(span / Double(max(1, maximumTicks - 1)), round: true))
         self.step = step
         lower = (minimum / step).rounded(.down) * step
         upper = (maximum / step).rounded(.up) * step

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""`remindctl report` as whole processes: a 90-day report of 10 reminders as SVG and as PDF, and the full report of a
+10-year store, against the 90-day text report measured in the same run (the baseline), with the issue's targets.
+
+Two stores filled by history_store.py (10 daily medications, 3 doses a day, each logged; rest days, workouts,
+food): 90 days and 10 years. Each reminder gets a dose (the medication part) and one a counted stock. Each
+figure is the median of 7 runs of the whole remindctl process, stdout a pipe (the PDF made by rsvg-convert).
+
+Usage: report_speed.py BIN_DIR
+"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import daemon_process  # noqa: E402
+import history_store  # noqa: E402
+
+BIN = sys.argv[1]
+REMINDERS = 10
+
+
+def environment(root):
+    os.makedirs(f"{root}/run", mode=0o700)
+    return dict(os.environ, XDG_STATE_HOME=f"{root}/state", XDG_RUNTIME_DIR=f"{root}/run", XDG_CONFIG_HOME=f"{root}/config", TZ="UTC")
+
+
+def ctl(env, *args):
+    return subprocess.run([os.path.join(BIN, "remindctl"), *args], env=env, check=True, capture_output=True).stdout
+
+
+def store(days):
+    """A running daemon on a store of `days` of history; returns (process, env)."""
+    root = tempfile.mkdtemp(prefix="remindd-report-")
+    env = environment(root)
+    process, _ = daemon_process.start(BIN, root, env)  # creates the schema
+    daemon_process.stop(process)
+    counts = history_store.fill(f"{root}/state/remindd/remindd.sqlite", goals=REMINDERS, days=days)
+    print(f"  {days}-day store: " + ", ".join(f"{n} {table}" for table, n in counts.items()))
+    process, _ = daemon_process.start(BIN, root, env)
+    for goal in range(1, REMINDERS + 1):
+        ctl(env, "update", f"Goal {goal}", "--dose", "1", "--unit", "tablet")
+    ctl(env, "stock", "set", "Goal 1", "500")
+    return process, env
+
+
+def timed(env, *args):
+    samples = []
+    for _ in range(7):
+        began = time.monotonic()
+        out = ctl(env, *args)
+        samples.append(time.monotonic() - began)
+    assert out, f"remindctl {args} printed nothing"
+    return statistics.median(samples)
+
+
+def main():
+    print(f"remindctl report: {REMINDERS} reminders, whole processes (median of 7)")
+    recent, recent_env = store(90)
+    baseline = timed(recent_env, "report")
+    figures = [
+        ("90 days, svg", timed(recent_env, "report", "--format", "svg"), 0.2),
+        ("90 days, pdf", timed(recent_env, "report", "--format", "pdf"), 1.0),
+    ]
+    daemon_process.stop(recent)
+    decade, decade_env = store(3650)
+    first = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 3650 * 86400))
+    figures += [
+        ("10 years, text", timed(decade_env, "report", "--from", first), 2.0),
+        ("10 years, svg", timed(decade_env, "report", "--from", first, "--format", "svg"), 2.0),
+        ("10 years, json", timed(decade_env, "report", "--from", first, "--json"), 2.0),
+    ]
+    daemon_process.stop(decade)
+    print(f"{'':22} {'time':>9} {'ratio':>7}  target")
+    print(f"{'90 days, text':22} {baseline * 1000:6.0f} ms {1:6.1f}x  (the baseline)")
+    for name, seconds, target in figures:
+        print(f"{name:22} {seconds * 1000:6.0f} ms {seconds / baseline:6.1f}x  < {target * 1000:.0f} ms: {'met' if seconds < target else 'NOT MET'}")
+
+
+if __name__ == "__main__":
+    main()
