@@ -72,6 +72,7 @@ def main():
         ("10 years, text", timed(decade_env, "report", "--from", first), 2.0),
         ("10 years, svg", timed(decade_env, "report", "--from", first, "--format", "svg"), 2.0),
         ("10 years, json", timed(decade_env, "report", "--from", first, "--json"), 2.0),
+        ("10 years, pdf", timed(decade_env, "report", "--from", first, "--format", "pdf"), 2.0),
     ]
     daemon_process.stop(decade)
     print(f"{'':22} {'time':>9} {'ratio':>7}  target")

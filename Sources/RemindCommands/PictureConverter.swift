@@ -10,16 +10,17 @@ enum PictureConverter {
     /// The Debian package that has `rsvg-convert`.
     static let package = "librsvg2-bin"
 
-    /// What a picture is made as: rsvg-convert's name for it, and its zoom (a PNG at twice the SVG's size, sharp
-    /// on a high-density screen; a PDF at its points).
+    /// What a picture is made as: rsvg-convert's name for it.
     enum Format: String {
         case png, pdf
 
-        var zoom: String { self == .png ? "2" : "1" }
+        /// A PNG at twice the SVG's size (sharp on a high-density screen) while it stays within cairo's 32,767
+        /// pixels a side, else at its size; a PDF at its points.
+        func zoom(height: Double) -> String { self == .png && height * 2 <= 32_767 ? "2" : "1" }
     }
 
-    /// The `format` picture of `svg`, whole.
-    static func convert(_ svg: String, to format: Format, environment: [String: String]) throws -> Data {
+    /// The `format` picture of `svg` (`height` pixels tall), whole.
+    static func convert(_ svg: String, height: Double, to format: Format, environment: [String: String]) throws -> Data {
         guard let tool = executable("rsvg-convert", path: environment["PATH"] ?? "/usr/bin:/bin") else {
             throw CLIError("--format \(format.rawValue) needs rsvg-convert: install the \(package) package (sudo apt install \(package)), or use --format svg or html")
         }
@@ -29,7 +30,7 @@ enum PictureConverter {
         try Data(svg.utf8).write(to: URL(fileURLWithPath: input))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["--format", format.rawValue, "--zoom", format.zoom, "--output", output, input]
+        process.arguments = ["--format", format.rawValue, "--zoom", format.zoom(height: height), "--output", output, input]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

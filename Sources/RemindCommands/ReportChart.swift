@@ -168,8 +168,8 @@ enum ReportChart {
         if let stock = medication.stock {
             sections.append(Section(title: "\(name): stock", drawing: dailyChart(
                 title: "\(name): stock at the end of each day (\(medication.unit))", labels: stock.map(\.date),
-                series: [Series(name: "refilled", values: stock.map(\.added), colour: "#74c0fc", style: .bars),
-                         Series(name: "left", values: stock.map(\.left), colour: "#212529", style: .line)])))
+                series: [Series(name: "refilled", values: stock.map(\.added), colour: "#74c0fc", style: .bars, combined: .sum),
+                         Series(name: "left", values: stock.map(\.left), colour: "#212529", style: .line, combined: .last)])))
         }
         return sections
     }
@@ -178,7 +178,7 @@ enum ReportChart {
     static func habits(_ habits: ReportHabitsValue) -> [Section] {
         var sections = [Section(title: "Habit strength", drawing: dailyChart(
             title: "Habit strength (Loop Habit Tracker's score, %)", labels: habits.days.map(\.date),
-            series: [Series(name: "strength", values: habits.days.map { $0.strength * 100 }, colour: "#2f9e44", style: .line)], fixedMaximum: 100))]
+            series: [Series(name: "strength", values: habits.days.map { $0.strength * 100 }, colour: "#2f9e44", style: .line, combined: .last)], fixedMaximum: 100))]
         sections.append(Section(title: "Days", drawing: calendar(
             title: "Days: active, rest, frozen, missed", days: habits.days.map { ($0.date, $0.state) }, colours: habitColours)))
         sections.append(Section(title: "Active days by weekday", drawing: dailyChart(
@@ -258,16 +258,39 @@ enum ReportChart {
     /// A series of a ``dailyChart``.
     struct Series {
         enum Style { case bars, line }
+        /// How a slot stands for several, when there are more than a chart draws: their mean (a value per day
+        /// stays one), their sum (refills), or the last (a level at the end of the slot).
+        enum Combined { case mean, sum, last }
         var name: String
         var values: [Double]
         var colour: String
         var style: Style
+        var combined = Combined.mean
     }
+
+    /// The most slots a ``dailyChart`` draws (a bar 2 px wide); more are combined a few to a slot.
+    static let slotsAtMost = 300
 
     /// A chart of values along labelled slots (days, weeks, weekdays): a y axis with nice ticks from zero (or
     /// below, for negative values), the labels spaced so they do not overlap, bars side by side in each slot
     /// and lines through the slots' middles, with a legend.
-    static func dailyChart(title: String, labels: [String], series: [Series], fixedMaximum: Double? = nil, counts: Bool = false) -> SVGDrawing {
+    static func dailyChart(title: String, labels allLabels: [String], series allSeries: [Series], fixedMaximum: Double? = nil, counts: Bool = false) -> SVGDrawing {
+        // A long period: each slot stands for `perSlot` in a row, labelled by the first of them.
+        let perSlot = max(1, (allLabels.count + slotsAtMost - 1) / slotsAtMost)
+        let labels = stride(from: 0, to: allLabels.count, by: perSlot).map { allLabels[$0] }
+        let series = allSeries.map { one in
+            var combined = one
+            combined.values = stride(from: 0, to: one.values.count, by: perSlot).map { start in
+                let part = one.values[start..<min(start + perSlot, one.values.count)]
+                switch one.combined {
+                case .mean: return part.reduce(0, +) / Double(part.count)
+                case .sum: return part.reduce(0, +)
+                case .last: return part.last ?? 0
+                }
+            }
+            return combined
+        }
+        let title = perSlot == 1 ? title : title + ", \(perSlot) days a slot"
         let plotHeight = 150.0
         let (plotLeft, plotTop) = (margin + 48, 46.0)
         let plotWidth = width - plotLeft - margin
@@ -284,16 +307,23 @@ enum ReportChart {
         let count = max(1, labels.count)
         let slot = plotWidth / Double(count)
         let bars = series.filter { $0.style == .bars }
-        let barWidth = max(0.5, (slot * 0.8) / Double(max(1, bars.count)))
+        // Bars side by side, centred in their slot, at most 40 px wide (a chart of few slots).
+        let barWidth = max(0.5, min(40, (slot * 0.8) / Double(max(1, bars.count))))
+        let barsLeft = (slot - barWidth * Double(bars.count)) / 2
         for (index, bar) in bars.enumerated() {
             for (slotIndex, value) in bar.values.enumerated() where value != 0 {
-                let x = plotLeft + Double(slotIndex) * slot + slot * 0.1 + Double(index) * barWidth
+                let x = plotLeft + Double(slotIndex) * slot + barsLeft + Double(index) * barWidth
                 let (top, bottom) = (y(max(0, value)), y(min(0, value)))
                 drawing.rect(x: x, y: top, width: barWidth, height: max(0.5, bottom - top), fill: bar.colour, title: "\(labels[slotIndex]): \(SVGDrawing.number(value)) \(bar.name)")
             }
         }
         for line in series where line.style == .line {
-            drawing.polyline(line.values.enumerated().map { (plotLeft + (Double($0.offset) + 0.5) * slot, y($0.element)) }, stroke: line.colour)
+            let points = line.values.enumerated().map { (x: plotLeft + (Double($0.offset) + 0.5) * slot, y: y($0.element)) }
+            drawing.polyline(points, stroke: line.colour)
+            // A line of one point is a dot.
+            if let only = points.first, points.count == 1 {
+                drawing.rect(x: only.x - 3, y: only.y - 3, width: 6, height: 6, fill: line.colour, title: "\(labels[0]): \(SVGDrawing.number(line.values[0])) \(line.name)")
+            }
         }
         // A label every few slots, as many as fit with room to spare.
         let labelWidth = (labels.map { SVGDrawing.textWidth($0, size: 9) }.max() ?? 0) + 12

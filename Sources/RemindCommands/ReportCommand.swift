@@ -8,12 +8,15 @@ import Synchronization
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "How well each reminder was kept: due, taken on time and late, skipped, missed, adherence.",
+        abstract: "How well each reminder was kept, with medications, habit and calories: text, SVG, PNG, PDF or HTML.",
         discussion: """
             Over --from to --to (YYYY-MM-DD; default the 90 days up to today), every enabled reminder with a \
             schedule, or those named. Taken on time: logged in its window or ahead of it; late: taken late after \
             it, with the median and 90th percentile minutes after its time; adherence: taken / (due - skipped). \
-            Occurrences still due or ahead are not counted. --json gives the figures with each day's states.
+            Occurrences still due or ahead are not counted. Then each reminder's days as a heatmap; each \
+            medication's amounts per day, as-needed doses per week and stock; and, for every reminder (no \
+            --reminder), the habit's strength, days, weekdays and streaks, and the calories. The header names \
+            who it is for (remindctl profile set --name). --json gives every figure.
 
             Examples:
               remindctl report
@@ -64,7 +67,8 @@ struct ReportCommand: ParsableCommand {
             try CommandContext.$current.withValue(context) { try text(report) }
             bytes = Data(collected.text.withLock { $0 }.utf8)
         default:
-            bytes = try PictureConverter.convert(ReportChart.svg(report).render(), to: picture!, environment: CommandContext.current.environment)
+            let drawing = ReportChart.svg(report)
+            bytes = try PictureConverter.convert(drawing.render(), height: drawing.height, to: picture!, environment: CommandContext.current.environment)
         }
         guard let output else {
             if picture == nil { return out.print(String(decoding: bytes, as: UTF8.self), terminator: "") }

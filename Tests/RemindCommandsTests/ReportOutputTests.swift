@@ -290,10 +290,12 @@ struct ReportPictureTests {
             let states = offset % 97 == 0 ? #"["taken", "missed"]"# : offset % 31 == 0 ? #"["skipped", "taken"]"# : #"["taken", "taken"]"#
             return #"{"date": "\#(LocalDate(dayNumber: first + offset))", "states": \#(states)}"#
         }
+        let taken = (0..<3650).map { #"{"date": "\#(LocalDate(dayNumber: first + $0))", "amount": \#($0 % 2 == 0 ? 2 : 4)}"# }
         let reply = #"""
             {"from": "2016-11-28", "to": "\#(LocalDate(dayNumber: first + 3649))", "timeZone": "UTC", "madeUtc": "2026-11-24T21:00:00Z", "reminders": [
              {"reminderId": 1, "reminderName": "Metformin", "due": 7300, "onTime": 7200, "loggedAhead": 0, "late": 0, "skipped": 60,
-              "skipReasons": [], "missed": [], "adherence": 0.99, "days": [\#(days.joined(separator: ", "))]}]}
+              "skipReasons": [], "missed": [], "adherence": 0.99, "days": [\#(days.joined(separator: ", "))]}],
+             "medications": [{"reminderId": 1, "reminderName": "Metformin", "unit": "tablet", "taken": [\#(taken.joined(separator: ", "))]}]}
             """#
         let harness = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": reply]))
         let reader = Reader()
@@ -305,7 +307,11 @@ struct ReportPictureTests {
             #expect(a.box.isInside(width: reader.size.width, height: reader.size.height), "\(a.text) is outside")
             for b in reader.texts[(i + 1)...] { #expect(!a.box.overlaps(b.box), "'\(a.text)' and '\(b.text)' overlap") }
         }
-        #expect(reader.cells.count == 3650 + 1)  // and the bar
+        // The amounts: 300 slots at most, here 13 days each, each bar their mean (7 days of 2 and 6 of 4 first).
+        let bars = reader.cells.filter { $0.key.hasSuffix(" tablet") }
+        #expect(bars.count == (3650 + 12) / 13 && texts(reader).contains("Metformin: taken per day (tablet), 13 days a slot"))
+        #expect(bars["2016-11-28: 2.92 tablet"] != nil && bars["\(LocalDate(dayNumber: first + 13)): 3.08 tablet"] != nil)
+        #expect(reader.cells.count - bars.count == 3650 + 1)  // the calendar's days and the bar
         #expect(reader.cells["\(LocalDate(dayNumber: first + 97)): missed"] == "#7f1d1d" && reader.cells["\(LocalDate(dayNumber: first + 31)): skipped"] == "#74c0fc")
         #expect(reader.cells["\(LocalDate(dayNumber: first + 1)): taken"] == "#2f9e44")
         let text = harness.run("report").output
@@ -313,6 +319,8 @@ struct ReportPictureTests {
         #expect(lines.count < 30 && lines.allSatisfy { String($0).displayWidth <= 80 })
         #expect(text.contains("  each day, missed if any dose was (last 70 weeks; all in --format svg)\n  Mon  "))
     }
+
+    private func texts(_ reader: Reader) -> Set<String> { Set(reader.texts.map(\.text)) }
 
     @Test func aPictureNeedsRsvgConvertAndNotATerminal() throws {
         var bare = harness

@@ -60,6 +60,7 @@ def test_the_pictures_show_a_known_missed_dose_in_its_colour_and_the_pdf_has_the
         con.executemany("INSERT INTO intake (reminderId, at, timeZone) VALUES (?, ?, 'UTC')",
                         [(added.lastrowid, day * 86400 + 8 * 3600 + 600) for day in days if day != missed_day])
     daemon.start()
+    daemon.ctl("profile", "set", "--name", "Ana Souza")
     first, last = (time.strftime("%Y-%m-%d", time.gmtime(d * 86400)) for d in (days[0], days[-1]))
     period = ["--from", first, "--to", last]
     figures = json.loads(daemon.ctl("report", *period, "--json").stdout)["reminders"][0]
@@ -97,7 +98,7 @@ def test_the_pictures_show_a_known_missed_dose_in_its_colour_and_the_pdf_has_the
     pdf_path = out / "report.pdf"
     daemon.ctl("report", *period, "--format", "pdf", "-o", str(pdf_path))
     text = subprocess.run(["pdftotext", str(pdf_path), "-"], capture_output=True, text=True, check=True).stdout
-    assert percent in text and "Metformin" in text and f"{first} to {last}" in text, text
+    assert percent in text and "Metformin" in text and f"Report for Ana Souza, {first} to {last}" in text, text
     assert sorted(p.name for p in out.iterdir()) == ["report.pdf", "report.png"], "no temporary file left"
 
     html = daemon.ctl("report", *period, "--format", "html").stdout

@@ -76,10 +76,10 @@ struct ReportService: Sendable {
         guard let dose = reminder.delivery.dose, let id = reminder.id else { return nil }
         let zone = try context.zone(named: reminder.timeZone)
         let (start, end) = Self.reach(from: from, to: to, zone: zone)
-        let logs = try storing { () throws(StoreError) in try context.store.intake.records(from: start, through: end, reminderID: id) }
+        let logs = try storing { () throws(StoreError) in try context.store.intake.amounts(reminderID: id, from: start, through: end) }
         let changes = try storing { () throws(StoreError) in try context.store.stock.changes(reminderID: id, sinceFirstCount: true) }
         let figures = MedicationFigures(
-            logs: logs.map { (Instant(secondsSinceEpoch: $0.at), $0.amount ?? dose.thousandths) }, stockChanges: changes,
+            logs: logs.map { ($0.at, $0.amount ?? dose.thousandths) }, stockChanges: changes,
             asNeeded: reminder.rule.asNeeded == true, zone: zone, from: from, through: to)
         func amount(_ thousandths: Int64) -> Double { Double(thousandths) / 1000 }
         return ReportMedicationValue(

@@ -54,6 +54,17 @@ public struct IntakeStore: Sendable {
         }
     }
 
+    /// Each dose of a reminder within a range (inclusive), late takes too, with its amount (nil: none recorded),
+    /// oldest first: read as plain rows, for a report over years.
+    public func amounts(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [(at: Instant, amount: Int64?)] {
+        try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT at, amount FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? ORDER BY at",
+                arguments: [reminderID, from.secondsSinceEpoch, through.secondsSinceEpoch]
+            ).map { row in (Instant(secondsSinceEpoch: row[0]), row[1]) }
+        }
+    }
+
     /// The intake logged between two instants (inclusive), oldest first, optionally of one reminder.
     public func records(from: Instant, through: Instant, reminderID: Int64? = nil) throws(StoreError) -> [IntakeRecord] {
         try database.read { db in

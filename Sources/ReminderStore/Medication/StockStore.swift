@@ -25,10 +25,11 @@ public struct StockStore: Sendable {
             let since = Column("reminderId") == reminderID && Column("at") >= counted.at
             let changes = try StockChangeRecord.filter(since && Column("id") != counted.id!).fetchAll(db)
                 .filter { sinceFirstCount || $0.kind == .added }
-            let taken = try IntakeRecord.filter(since && Column("amount") != nil).fetchAll(db)
+            let taken = try Row.fetchAll(
+                db, sql: "SELECT at, amount FROM intake WHERE reminderId = ? AND at >= ? AND amount IS NOT NULL", arguments: [reminderID, counted.at])
             return [(Instant(secondsSinceEpoch: counted.at), .set(counted.amount))]
                 + changes.map { (Instant(secondsSinceEpoch: $0.at), $0.kind == .set ? .set($0.amount) : .added($0.amount)) }
-                + taken.map { (Instant(secondsSinceEpoch: $0.at), .taken($0.amount ?? 0)) }
+                + taken.map { (Instant(secondsSinceEpoch: $0[0]), .taken($0[1])) }
         }
     }
 
