@@ -51,7 +51,7 @@ public enum JSONValue: Codable, Hashable, Sendable {
         } else if let value = value as? any JSONValueConvertible {
             self = value.jsonValue
         } else {
-            self = try JSONParser.parse(JSONEncoder().encode(value))
+            self = try JSONValueEncoder.encode(value)
         }
     }
 

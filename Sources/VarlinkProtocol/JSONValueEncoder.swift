@@ -1,0 +1,168 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Encodes a typed record straight into a ``JSONValue`` tree, as `JSONEncoder` would write it and ``JSONParser``
+/// read it back (a reply was written out as JSON text and parsed again before being written to the socket:
+/// a third of a large report's time). Numbers become doubles as the parser makes them; a nil optional field is
+/// left out; `Data` is Base64 text, `Date` its seconds since 2001 and `URL` its absolute string, as
+/// `JSONEncoder`'s defaults have them; a number JSON cannot hold (NaN, infinity) throws as `JSONEncoder` does.
+struct JSONValueEncoder {
+    /// The value of `value`.
+    static func encode(_ value: some Encodable) throws -> JSONValue {
+        let root = Node(codingPath: [])
+        try root.encodeValue(value)
+        return root.value
+    }
+
+    /// One value being written: its result, filled by whichever container the value asked for. Containers
+    /// nested in it write into their own nodes, read back when this one's value is asked for.
+    final class Node: Encoder {
+        let codingPath: [any CodingKey]
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+        private enum Content {
+            case empty
+            case single(JSONValue)
+            case object([String: Node])
+            case array([Node])
+        }
+        private var content = Content.empty
+
+        init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
+
+        var value: JSONValue {
+            switch content {
+            case .empty: .object([:])
+            case .single(let value): value
+            case .object(let fields): .object(fields.mapValues(\.value))
+            case .array(let elements): .array(elements.map(\.value))
+            }
+        }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            if case .object = content {} else { content = .object([:]) }
+            return KeyedEncodingContainer(KeyedContainer<Key>(node: self))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            if case .array = content {} else { content = .array([]) }
+            return UnkeyedContainer(node: self)
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer { SingleContainer(node: self) }
+
+        /// A new node for a field of this object.
+        func field(_ key: any CodingKey) -> Node {
+            let child = Node(codingPath: codingPath + [key])
+            if case .object(var fields) = content {
+                content = .empty  // keep the dictionary uniquely referenced while it changes
+                fields[key.stringValue] = child
+                content = .object(fields)
+            }
+            return child
+        }
+
+        /// A new node for the next element of this array.
+        func element() -> Node {
+            guard case .array(var elements) = content else { return Node(codingPath: codingPath) }
+            let child = Node(codingPath: codingPath + [IndexKey(intValue: elements.count)])
+            content = .empty
+            elements.append(child)
+            content = .array(elements)
+            return child
+        }
+
+        var count: Int {
+            if case .array(let elements) = content { return elements.count }
+            return 0
+        }
+
+        func set(_ value: JSONValue) { content = .single(value) }
+
+        func encodeValue(_ value: some Encodable) throws {
+            switch value {
+            case let json as JSONValue: set(json)
+            case let data as Data: set(.string(data.base64EncodedString()))
+            case let date as Date: try set(number(date.timeIntervalSinceReferenceDate))
+            case let url as URL: set(.string(url.absoluteString))
+            default: try value.encode(to: self)
+            }
+        }
+
+        func number(_ value: Double) throws -> JSONValue {
+            guard value.isFinite else {
+                throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "Unable to encode \(value) directly in JSON."))
+            }
+            return .number(value)
+        }
+    }
+
+    private struct IndexKey: CodingKey {
+        let intValue: Int?
+        var stringValue: String { "Index \(intValue ?? 0)" }
+        init(intValue: Int) { self.intValue = intValue }
+        init?(stringValue: String) { nil }
+    }
+
+    private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let node: Node
+        var codingPath: [any CodingKey] { node.codingPath }
+
+        func encodeNil(forKey key: Key) { node.field(key).set(.null) }
+        func encode(_ value: Bool, forKey key: Key) { node.field(key).set(.bool(value)) }
+        func encode(_ value: String, forKey key: Key) { node.field(key).set(.string(value)) }
+        func encode(_ value: Double, forKey key: Key) throws { let field = node.field(key); field.set(try field.number(value)) }
+        func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try node.field(key).encodeValue(value) }
+
+        func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            node.field(key).container(keyedBy: keyType)
+        }
+        func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { node.field(key).unkeyedContainer() }
+        func superEncoder() -> any Encoder { node.field(SuperKey.super) }
+        func superEncoder(forKey key: Key) -> any Encoder { node.field(key) }
+    }
+
+    private enum SuperKey: String, CodingKey { case `super` }
+
+    private struct UnkeyedContainer: UnkeyedEncodingContainer {
+        let node: Node
+        var codingPath: [any CodingKey] { node.codingPath }
+        var count: Int { node.count }
+
+        func encodeNil() { node.element().set(.null) }
+        func encode(_ value: Bool) { node.element().set(.bool(value)) }
+        func encode(_ value: String) { node.element().set(.string(value)) }
+        func encode(_ value: Double) throws { let element = node.element(); element.set(try element.number(value)) }
+        func encode<T: Encodable>(_ value: T) throws { try node.element().encodeValue(value) }
+
+        func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            node.element().container(keyedBy: keyType)
+        }
+        func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { node.element().unkeyedContainer() }
+        func superEncoder() -> any Encoder { node.element() }
+    }
+
+    private struct SingleContainer: SingleValueEncodingContainer {
+        let node: Node
+        var codingPath: [any CodingKey] { node.codingPath }
+
+        func encodeNil() { node.set(.null) }
+        func encode(_ value: Bool) { node.set(.bool(value)) }
+        func encode(_ value: String) { node.set(.string(value)) }
+        func encode(_ value: Double) throws { node.set(try node.number(value)) }
+        func encode(_ value: Float) throws { node.set(try node.number(Double(value.description) ?? Double(value))) }
+        func encode(_ value: Int) { node.set(.number(Double(value))) }
+        func encode(_ value: Int8) { node.set(.number(Double(value))) }
+        func encode(_ value: Int16) { node.set(.number(Double(value))) }
+        func encode(_ value: Int32) { node.set(.number(Double(value))) }
+        func encode(_ value: Int64) { node.set(.number(Double(value))) }
+        func encode(_ value: UInt) { node.set(.number(Double(value))) }
+        func encode(_ value: UInt8) { node.set(.number(Double(value))) }
+        func encode(_ value: UInt16) { node.set(.number(Double(value))) }
+        func encode(_ value: UInt32) { node.set(.number(Double(value))) }
+        func encode(_ value: UInt64) { node.set(.number(Double(value))) }
+        func encode<T: Encodable>(_ value: T) throws { try node.encodeValue(value) }
+    }
+}
