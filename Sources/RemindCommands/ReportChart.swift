@@ -130,7 +130,9 @@ enum ReportChart {
     /// A reminder's days: a row per day, its occurrences left to right in time order (over ``rowsAtMost`` days,
     /// a calendar of each day's ``summary``).
     static func heatmap(_ reminder: ReportReminderValue) -> SVGDrawing {
-        guard reminder.days.count <= rowsAtMost else {
+        // More occurrences a day than fit across (every 15 minutes): a calendar of days too.
+        let columnsAtMost = Int((width - gridLeft - margin) / cellWidth)
+        guard reminder.days.count <= rowsAtMost, reminder.days.allSatisfy({ $0.states.count <= columnsAtMost }) else {
             return calendar(title: reminder.reminderName + ": each day (missed if any dose was)", days: reminder.days.map { ($0.date, summary($0.states)) }, colours: colours)
         }
         let perDay = reminder.days.map(\.states.count).max() ?? 0

@@ -219,14 +219,14 @@ enum Heatmap {
     static func render(_ days: [ReportReminderValue.Day], colour: Bool) -> String {
         let perDay = days.map(\.states.count).max() ?? 0
         guard perDay > 0 else { return "  nothing scheduled in the period\n" }
-        guard days.count <= weeksAtMost * 7 else {
+        // A long period, or more a day than fit in a week's row: each day one symbol, a column per week.
+        guard days.count <= weeksAtMost * 7, perDay <= maximumPerDay else {
             let weeks = (days.count + 6) / 7
             let note = weeks > ReportText.weeksShown ? "last \(ReportText.weeksShown) weeks; " : ""
             return (["  each day, missed if any dose was (\(note)all in --format svg)"] + ReportText.weekRows(days.map { day in
                 (day.date, cell(ReportChart.summary(day.states), colour: colour))
             })).joined(separator: "\n") + "\n"
         }
-        guard perDay <= maximumPerDay else { return "  \(perDay) a day, too many to draw here (see --json)\n" }
         var lines = ["  " + symbols.filter { $0.key != "upcoming" }.sorted { $0.key < $1.key }.map { "\($0.value.symbol) \($0.key)" }.joined(separator: "  ")]
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return "\n" }
         let leading = (first.weekday.rawValue + 5) % 7  // Monday = 0

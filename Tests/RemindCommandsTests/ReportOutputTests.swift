@@ -322,6 +322,34 @@ struct ReportPictureTests {
 
     private func texts(_ reader: Reader) -> Set<String> { Set(reader.texts.map(\.text)) }
 
+    /// Every 15 minutes: 96 occurrences a day do not fit across the picture; each day is a calendar cell instead.
+    @Test func manyOccurrencesADayStayInsideThePicture() throws {
+        let states = "[" + (0..<96).map { $0 == 40 ? #""missed""# : #""taken""# }.joined(separator: ", ") + "]"
+        let reply = #"""
+            {"from": "2026-11-02", "to": "2026-11-03", "timeZone": "UTC", "madeUtc": "2026-11-24T21:00:00Z", "reminders": [
+             {"reminderId": 1, "reminderName": "Sip water", "due": 192, "onTime": 191, "loggedAhead": 0, "late": 0, "skipped": 0,
+              "skipReasons": [], "missed": ["2026-11-02T10:00:00+00:00"], "adherence": 0.99,
+              "days": [{"date": "2026-11-02", "states": \#(states)}, {"date": "2026-11-03", "states": \#(states.replacingOccurrences(of: "missed", with: "taken"))}]}]}
+            """#
+        let harness = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": reply]))
+        final class Rects: NSObject, XMLParserDelegate {
+            var outside = 0
+            var width = 0.0
+            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+                if name == "svg" { width = Double(attributes["width"] ?? "") ?? 0 }
+                if name == "rect", let x = attributes["x"].flatMap(Double.init), let w = attributes["width"].flatMap(Double.init), x + w > width { outside += 1 }
+            }
+        }
+        let svg = harness.run("report", "--format", "svg").output
+        let rects = Rects()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = rects
+        #expect(parser.parse() && rects.width == 720)
+        #expect(rects.outside == 0, "every cell inside the picture")
+        #expect(svg.contains("<title>2026-11-02: missed</title>") && svg.contains("<title>2026-11-03: taken</title>"))
+        #expect(harness.run("report").output.contains("  each day, missed if any dose was (all in --format svg)\n  Mon  ✕\n  Tue  ■\n"))
+    }
+
     @Test func aPictureNeedsRsvgConvertAndNotATerminal() throws {
         var bare = harness
         bare.environment["PATH"] = "/nonexistent"
