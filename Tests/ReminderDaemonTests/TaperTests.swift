@@ -42,6 +42,34 @@ struct TaperTests {
         #expect(shown.steps?.map(\.current) == [false, false, false] && shown.next == nil)
     }
 
+    /// The course's end was written into the rule: a longer course, an ended one or a new time must not keep it.
+    @Test func aChangedOrEndedCourseOrANewTimeEndsWhereTheCourseNowEnds() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-11-30T12:00:00Z"), systemZone: "UTC")
+        _ = try await daemon.add("Prednisone", ["daily": true, "at": "08:00"], ["steps": .string(steps)])
+        func update(_ change: Reminders.Update.Parameters) async throws -> ReminderValue { try await daemon.call(Reminders.Update.self, change).reminder }
+        // Longer: through the 20th, not cut at the old course's 4th.
+        var longer = Reminders.Update.Parameters(reminder: "Prednisone")
+        longer.steps = "40mg until 2026-12-10; 20mg until 2026-12-20"
+        #expect(try await update(longer).rule.until == "2026-12-20")
+        // A new time keeps the course's end (it was lost with the old rule).
+        var later = Reminders.Update.Parameters(reminder: "Prednisone")
+        later.rule = RuleSpec(daily: true, at: "09:00")
+        #expect(try await update(later).rule.until == "2026-12-20")
+        // Ended, then a plain dose: the reminder goes on after the 20th.
+        var ended = Reminders.Update.Parameters(reminder: "Prednisone")
+        ended.steps = ""
+        let plain = try await update(ended)
+        #expect(plain.rule.until == nil && plain.steps == nil)
+        await daemon.advance(to: instant("2026-12-24T12:00:00Z"))
+        let next = try await daemon.call(Reminders.Get.self, .init(reminder: "Prednisone")).reminder.next
+        #expect(next?.utc == "2026-12-25T09:00:00Z")
+        // The user's own end, before the course's, is kept.
+        _ = try await daemon.add("Other", ["daily": true, "at": "08:00", "until": "2026-12-26"], ["steps": "10mg until 2026-12-28"])
+        var shorter = Reminders.Update.Parameters(reminder: "Other")
+        shorter.steps = "10mg until 2026-12-30"
+        #expect(try await update(shorter).rule.until == "2026-12-26")
+    }
+
     @Test func aLogTakesTheDaysStepAndTheStockLastsByTheSteps() async throws {
         let daemon = try await TestDaemon(now: instant("2026-11-30T12:00:00Z"), systemZone: "UTC")
         _ = try await daemon.add("Prednisone", ["daily": true, "at": "08:00"], ["steps": .string(steps)])

@@ -180,6 +180,8 @@ struct ReminderService: Sendable {
         key: String, name: String?, rule spec: RuleSpec?, timeZone: String?, window: String? = nil, delivery change: DeliveryChange? = nil
     ) async throws(ServiceError) -> ReminderValue {
         var reminder = try ownReminder(key)
+        // The end a course gave the rule (its last step's day), not the user's own.
+        let courseEnd = reminder.delivery.steps.map(\.lastDay.description).flatMap { $0 == reminder.rule.until ? $0 : nil }
         if let change { reminder.delivery = try change.applied(to: reminder.delivery) }
         if let window { reminder.windowSeconds = window.isEmpty ? nil : try Self.windowSeconds(window) }
         if let name { reminder.name = try Self.checkedName(name) }
@@ -194,7 +196,10 @@ struct ReminderService: Sendable {
             if named != timeZone { reminder.timeZone = named }
             _ = try context.zone(named: reminder.timeZone)
         }
-        if change?.steps?.isEmpty == false { reminder.rule = try Self.course(reminder.rule, reminder.delivery) }
+        // A course changed or ended: the old course's end goes (the reminder goes on after an ended course; a
+        // longer one is not cut short). A new rule, or a new course, ends with the course, as when added.
+        if change?.steps != nil, spec == nil, courseEnd != nil { reminder.rule.until = nil }
+        if change?.steps?.isEmpty == false || spec != nil { reminder.rule = try Self.course(reminder.rule, reminder.delivery) }
         if spec != nil || timeZone != nil || change?.steps?.isEmpty == false {
             try Self.checkFires(try Self.rule(reminder.rule), reminder.rule, zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
         }
