@@ -23,6 +23,7 @@ public struct HabitFigures: Sendable, Hashable {
 
     public init(report: StreakReport, from: LocalDate, through: LocalDate) {
         let known = report.days.keys.sorted()
+        let period = from.dayNumber...through.dayNumber
         var strength = 0.0
         var runs: [StreakRun] = []
         var run: StreakRun?
@@ -44,9 +45,9 @@ public struct HabitFigures: Sendable, Hashable {
                 if let ended = run { runs.append(ended) }
                 run = nil
             }
-            guard (from.dayNumber...through.dayNumber).contains(day) else { continue }
+            guard period.contains(day) else { continue }
             days.append(Day(date: date, state: state, strength: strength))
-            if state == .active { activeByWeekday[(date.weekday.rawValue + 5) % 7] += 1 }
+            if state == .active { activeByWeekday[date.weekday.mondayFirstIndex] += 1 }
         }
         if let run { runs.append(run) }
         let reaching = runs.filter { $0.end >= from && $0.start <= through }

@@ -184,7 +184,7 @@ enum ReportChart {
         sections.append(Section(title: "Days", drawing: calendar(
             title: "Days: active, rest, frozen, missed", days: habits.days.map { ($0.date, $0.state) }, colours: habitColours)))
         sections.append(Section(title: "Active days by weekday", drawing: dailyChart(
-            title: "Active days by weekday", labels: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+            title: "Active days by weekday", labels: Weekday.mondayFirst.map(\.displayName),
             series: [Series(name: "active days", values: habits.activeByWeekday.map(Double.init), colour: "#2f9e44", style: .bars)], counts: true)))
         sections.append(Section(title: "Streaks", drawing: streaks(habits.streaks)))
         return sections
@@ -200,7 +200,7 @@ enum ReportChart {
             drawing.text("Nothing logged in the period", x: margin, y: 24, size: 11, fill: "#555")
             return drawing
         }
-        let leading = (first.weekday.rawValue + 5) % 7
+        let leading = first.weekday.mondayFirstIndex
         let weeks = (leading + days.count + 6) / 7
         let perBand = Int((width - left - margin) / cell)
         let bands = (weeks + perBand - 1) / perBand
@@ -210,8 +210,9 @@ enum ReportChart {
         legend(colours.map { ($0.label, $0.fill) }, in: &drawing, x: margin, y: 36)
         for band in 0..<bands {
             let top = 48 + Double(band) * bandHeight
-            for (row, name) in ["Mon", "Wed", "Fri", "Sun"].enumerated() {
-                drawing.text(name, x: margin, y: top + Double(row * 2) * cell + 9, size: 9, fill: "#555")
+            // Every other weekday named: rows are 12 px, labels 9.
+            for (row, weekday) in Weekday.mondayFirst.enumerated() where row % 2 == 0 {
+                drawing.text(weekday.displayName, x: margin, y: top + Double(row) * cell + 9, size: 9, fill: "#555")
             }
         }
         for (index, day) in days.enumerated() {

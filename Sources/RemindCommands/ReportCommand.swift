@@ -229,7 +229,7 @@ enum Heatmap {
         }
         var lines = ["  " + symbols.filter { $0.key != "upcoming" }.sorted { $0.key < $1.key }.map { "\($0.value.symbol) \($0.key)" }.joined(separator: "  ")]
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return "\n" }
-        let leading = (first.weekday.rawValue + 5) % 7  // Monday = 0
+        let leading = first.weekday.mondayFirstIndex
         var cells = Array(repeating: String(repeating: " ", count: perDay), count: leading)
         for day in days {
             let drawn = day.states.map { cell($0, colour: colour) }

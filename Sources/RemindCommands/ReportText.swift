@@ -62,9 +62,9 @@ enum ReportText {
         })
         let most = max(1, habits.activeByWeekday.max() ?? 1)
         lines.append("  active days by weekday:")
-        for (index, name) in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].enumerated() {
+        for (index, weekday) in Weekday.mondayFirst.enumerated() {
             let count = habits.activeByWeekday[index]
-            lines.append("  \(name)  " + ReportCommand.bar(Double(count) / Double(most), width: 30) + " \(count)")
+            lines.append("  \(weekday.displayName)  " + ReportCommand.bar(Double(count) / Double(most), width: 30) + " \(count)")
         }
         if !habits.streaks.isEmpty {
             let longest = habits.streaks.map(\.length).max() ?? 1
@@ -82,13 +82,13 @@ enum ReportText {
     /// Days as seven rows, Monday to Sunday, a column per week: the last ``weeksShown`` weeks of them.
     static func weekRows(_ days: [(date: String, cell: String)]) -> [String] {
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return [] }
-        let leading = (first.weekday.rawValue + 5) % 7
+        let leading = first.weekday.mondayFirstIndex
         var grid = Array(repeating: [String](), count: 7)
         for index in 0..<leading { grid[index].append(" ") }
         for (index, day) in days.enumerated() { grid[(leading + index) % 7].append(day.cell) }
         let weeks = grid[0].count
-        return ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].enumerated().map { index, name in
-            "  \(name)  " + grid[index].dropFirst(max(0, weeks - weeksShown)).joined()
+        return Weekday.mondayFirst.enumerated().map { index, weekday in
+            "  \(weekday.displayName)  " + grid[index].dropFirst(max(0, weeks - weeksShown)).joined()
         }
     }
 

@@ -46,6 +46,12 @@ public enum Weekday: Int, CaseIterable, Sendable, Comparable {
         ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][rawValue - 1]
     }
 
+    /// The days of a week as a calendar grid shows them, Monday first.
+    public static let mondayFirst: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
+
+    /// Its place in a week from Monday: Monday 0 ... Sunday 6.
+    public var mondayFirstIndex: Int { (rawValue + 5) % 7 }
+
     /// Title-case abbreviation for human output (`Sun`, `Mon`, ...).
     public var displayName: String {
         ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][rawValue - 1]
@@ -101,6 +107,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     public var weekday: Weekday { Weekday(dayNumber: dayNumber) }
+
+    /// The Monday of its week.
+    public var monday: LocalDate { LocalDate(dayNumber: dayNumber - weekday.mondayFirstIndex) }
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
         (lhs.storedYear, lhs.storedMonth, lhs.storedDay) < (rhs.storedYear, rhs.storedMonth, rhs.storedDay)

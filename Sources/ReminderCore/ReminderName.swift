@@ -33,13 +33,13 @@ public enum ReminderName {
 extension Unicode.Scalar {
     /// A control character (general category Cc: U+0000 to U+001F, U+007F to U+009F), told by its value: looking
     /// the property up was a tenth of reading a large calendar.
-    var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
+    public var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
 }
 
 extension String {
     /// The text without leading and trailing spaces and tabs (and other Unicode spaces), as
     /// `trimmingCharacters(in: .whitespaces)`, at no cost when there is nothing to trim.
-    var withoutSurroundingSpaces: String {
+    public var withoutSurroundingSpaces: String {
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
         guard let first = unicodeScalars.first, let last = unicodeScalars.last, isSpace(first) || isSpace(last) else { return self }
         return trimmingCharacters(in: .whitespaces)

@@ -41,14 +41,14 @@ public struct MedicationFigures: Sendable, Hashable {
         var amounts: [Int: Int64] = [:]
         var doses: [Int: Int] = [:]
         for log in logs {
-            let day = zone.localDateTime(at: log.at).date.dayNumber
+            let day = zone.localDayNumber(at: log.at)
             guard days.contains(day) else { continue }
             amounts[day, default: 0] += log.thousandths
             doses[day, default: 0] += 1
         }
         taken = days.map { Taken(date: LocalDate(dayNumber: $0), thousandths: amounts[$0] ?? 0) }
         if asNeeded {
-            let firstMonday = Self.monday(of: days.lowerBound)
+            let firstMonday = LocalDate(dayNumber: days.lowerBound).monday.dayNumber
             asNeededWeeks = stride(from: firstMonday, through: days.upperBound, by: 7).map { monday in
                 Week(monday: LocalDate(dayNumber: monday), doses: (monday..<monday + 7).filter(days.contains).reduce(0) { $0 + (doses[$1] ?? 0) })
             }
@@ -56,17 +56,16 @@ public struct MedicationFigures: Sendable, Hashable {
         stock = Self.stockDays(Stock.ordered(stockChanges), zone: zone, days: days)
     }
 
-    /// The Monday of a day's week (day numbers count from 1970-01-01, a Thursday).
-    static func monday(of day: Int) -> Int { day - CivilCalendar.floorMod(day - 4, 7) }
-
     /// The stock at each day's end and its refills, from the first day it was known; nil when never known.
     private static func stockDays(_ ordered: [(at: Instant, change: Stock.Change)], zone: TimeZoneRules, days: ClosedRange<Int>) -> [StockDay]? {
         var level = Stock.Level(left: nil, short: 0, lastShort: nil)
         var next = 0
         var result: [StockDay] = []
+        func midnight(_ day: Int) -> Instant { zone.resolve(LocalDateTime(date: LocalDate(dayNumber: day), time: TimeOfDay(hour: 0, minute: 0)!)) }
+        var start = midnight(days.lowerBound)
         for day in days {
-            let end = zone.resolve(LocalDateTime(date: LocalDate(dayNumber: day + 1), time: TimeOfDay(hour: 0, minute: 0)!))
-            let start = zone.resolve(LocalDateTime(date: LocalDate(dayNumber: day), time: TimeOfDay(hour: 0, minute: 0)!))
+            let end = midnight(day + 1)
+            defer { start = end }
             var added: Int64 = 0
             while next < ordered.count, ordered[next].at < end {
                 let (at, change) = ordered[next]

@@ -1,4 +1,3 @@
-import Foundation
 import FitnessCore
 import ReminderCore
 import ReminderInterface
@@ -74,7 +73,7 @@ struct FitnessService: Sendable {
             }
             return kilograms
         }
-        let trimmed = name.map { String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).trimmingCharacters(in: .whitespaces) }
+        let trimmed = name.map { String(String.UnicodeScalarView($0.unicodeScalars.filter { !$0.isControl })).withoutSurroundingSpaces }
         if let trimmed, trimmed.count > Self.maximumNameLength {
             throw .invalidInput(parameter: "name", message: "the name is \(trimmed.count) characters long: give at most \(Self.maximumNameLength)")
         }
