@@ -336,6 +336,9 @@ struct StatusCommand: ParsableCommand {
         if let next = status.next, let instant = Output.instant(next.utc) {
             out.print("next:      \(out.time(instant)) (\(out.left(until: instant))) \(next.reminderName)")
         }
+        if let collection = status.collection {
+            out.print("collection: \(collection.folder)\(collection.heldBecause.map { " (not used: \($0); see 'remindctl collection')" } ?? "")")
+        }
     }
 }
 

@@ -1,7 +1,73 @@
 import ArgumentParser
 import Foundation
 import ReminderCore
+import ReminderInterface
 import SystemdSupport
+
+/// The linked collection (`collection` in config.toml): its state, and taking its folder back on purpose.
+struct CollectionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collection",
+        abstract: "The linked collection: where it is, and taking its folder back after a reset on purpose.",
+        discussion: """
+            remindd does not take a collection folder that is missing, cannot be read, or lost most of its items \
+            at once for deletions made on another device: it holds the collection (nothing removed here, nothing \
+            written there), says so once in the journal, and 'remindctl status' shows why. When the folder comes \
+            back as it was (a disk mounted), it is used again by itself.
+
+            Examples:
+              remindctl collection                   # the folder, and whether it is used
+              remindctl collection relink            # the folder was emptied or changed on purpose: fill it from here
+            """,
+        subcommands: [CollectionShowCommand.self, CollectionRelinkCommand.self],
+        defaultSubcommand: CollectionShowCommand.self)
+}
+
+struct CollectionShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show the collection's folder and whether it is used.",
+        discussion: "Example:\n  remindctl collection show --json")
+
+    @Flag(help: "Print it as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let state = try connection.call(Reminders.Status.self).collection
+        if json { return try out.json(state) }
+        guard let state else { return out.print("No collection is linked: set 'collection' in config.toml (see the README's \"On every device\").") }
+        out.print("collection: \(state.folder)")
+        if let why = state.heldBecause {
+            out.print("not used:   \(why); nothing is removed here or written there until it is back ('remindctl collection relink' takes it as it is)")
+        } else {
+            out.print("used:       yes")
+        }
+    }
+}
+
+struct CollectionRelinkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relink",
+        abstract: "Take the collection's folder as it is now: write back what it lacks, remove nothing.",
+        discussion: """
+            For a folder reset, emptied, moved or changed ('collection' in config.toml) on purpose: every reminder, \
+            log and skip remindd linked there and the folder lacks is written into it again, nothing on this \
+            device is removed, and the folder is read and used as usual. To remove reminders on purpose, remove \
+            them afterwards ('remindctl remove'): the removal then reaches every device.
+
+            Examples:
+              remindctl collection relink
+              remindctl collection relink --json
+            """)
+
+    @Flag(help: "Print the result as JSON.") var json = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let relinked = try connection.call(Reminders.RelinkCollection.self)
+        if json { return try out.json(relinked) }
+        out.print("Relinked \(relinked.folder): \(relinked.restored) \(relinked.restored == 1 ? "item" : "items") written back.")
+    }
+}
 
 /// vdirsyncer's conflict resolver for the linked collection (`conflict_resolution = ["command", "remindctl",
 /// "resolve-conflict"]`): vdirsyncer calls it with two files, the local and the server's version of one item that

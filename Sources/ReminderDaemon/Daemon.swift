@@ -109,7 +109,12 @@ public final class Daemon: Sendable {
             return StatusValue(
                 version: RemindVersion.current, reminders: counts.total, enabled: counts.enabled, next: next, status: status.line,
                 storePath: context.store.path, journal: journalAvailable(), systemTimeZone: context.systemZone,
-                timeZone: context.followedZone.name, timeZoneSource: context.followedZone.source)
+                timeZone: context.followedZone.name, timeZoneSource: context.followedZone.source,
+                collection: await collection.state)
+        }
+        router.on(Reminders.RelinkCollection.self) { _ in
+            let relinked = try await collection.relink()
+            return .init(folder: relinked.folder, restored: relinked.restored)
         }
         router.stream(Reminders.Watch.self) { [watch] call, _, reply in
             guard call.more == true else { throw VarlinkError.expectedMore() }

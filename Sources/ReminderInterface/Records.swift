@@ -207,6 +207,13 @@ extension HistoryEntryValue: JSONValueConvertible {
 }
 
 /// `Status` of remindd's interfaces.
+/// The linked collection's folder, and why it is held (not used) now; nil: it is used.
+public struct CollectionStateValue: Codable, Sendable, Hashable {
+    public var folder: String
+    public var heldBecause: String?
+    public init(folder: String, heldBecause: String?) { (self.folder, self.heldBecause) = (folder, heldBecause) }
+}
+
 public struct StatusValue: Codable, Sendable, Hashable {
     public var version: String
     public var reminders: Int
@@ -220,11 +227,14 @@ public struct StatusValue: Codable, Sendable, Hashable {
     public var timeZone: String
     /// Why ``timeZone``: "config" (its `time-zone`) or "system".
     public var timeZoneSource: String
+    /// The linked collection, when one is configured.
+    public var collection: CollectionStateValue?
 
     public init(
         version: String, reminders: Int, enabled: Int, next: FiringValue?, status: String, storePath: String, journal: Bool, systemTimeZone: String,
-        timeZone: String, timeZoneSource: String
+        timeZone: String, timeZoneSource: String, collection: CollectionStateValue? = nil
     ) {
+        self.collection = collection
         self.version = version
         self.reminders = reminders
         self.enabled = enabled

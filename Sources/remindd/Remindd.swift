@@ -99,8 +99,9 @@ struct Remindd: AsyncParsableCommand {
     }
 
     /// Makes the linked collection's folder (0700) when the config names one that does not exist yet: the unit's
-    /// sandbox lets the daemon write in it, not create it. - Returns: the folder, or nil for none.
-    @discardableResult
+    /// sandbox lets the daemon write in it, not create it. A folder made empty where a disk is not mounted yet is
+    /// safe: the daemon does not take an emptied folder for deletions (``CollectionPresence``).
+    /// - Returns: the folder, or nil for none.
     static func makeCollectionFolder(_ settings: DaemonConfiguration) -> String? {
         guard let folder = settings.collectionFolder(home: NSHomeDirectory()) else { return nil }
         do {
@@ -159,8 +160,9 @@ struct Remindd: AsyncParsableCommand {
         }
         umask(0o077)
         let paths = RemindPaths(environment: environment, uid: getuid())
+        // The collection's folder is not made here: one that is missing is a disk not mounted yet or a folder
+        // moved, which the collection holds back until it is there (only --prepare-state makes it).
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
-        Self.makeCollectionFolder(settings)
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
         let clock = SystemClock(monitor: monitor, zones: zones)

@@ -24,6 +24,7 @@ import VarlinkProtocol
         ["export", "--format", "csv", "--what", "food"], ["import", #filePath],  // remindctl reads the file: any file that exists
         ["resolve-conflict", #filePath, #filePath],  // two equal versions: nothing is written
         ["stock", "show"], ["stock", "set", "Vitamin D", "12"], ["stock", "add", "Vitamin D", "30"], ["report"],
+        ["collection", "show"], ["collection", "relink"],
     ]
 
     /// Commands that print no record, only that something was done, and `export`, whose output is JSON or CSV

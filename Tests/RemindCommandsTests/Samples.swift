@@ -7,7 +7,7 @@ enum Samples {
     static let intake = #"{"id": 7, "reminderId": 1, "reminderName": "Vitamin D", "utc": "2026-11-22T07:40:00Z", "local": "2026-11-22T07:40:00+00:00", "suppresses": "2026-11-22T09:00:00+00:00"}"#
     static let occurrence = #"{"reminderId": 1, "reminderName": "Vitamin D", "slot": "1@2026-11-22T09:00", "local": "2026-11-22T09:00:00+00:00", "utc": "2026-11-22T09:00:00Z", "state": "upcoming", "windowEndUtc": "2026-11-22T23:59:59Z"}"#
     static let entry = #"{"reminderId": 1, "reminderName": "Vitamin D", "slot": "1@2026-11-21T09:00", "kind": "fired", "scheduledUtc": "2026-11-21T09:00:00Z", "handledUtc": "2026-11-21T09:00:00Z", "lateSeconds": 0, "slotsDue": 1, "replanned": false}"#
-    static let status = #"{"version": "0.2.0", "reminders": 2, "enabled": 2, "next": \#(firing), "status": "2 reminders, next: Vitamin D at 09:00", "storePath": "/home/u/.local/state/remindd/remindd.sqlite", "journal": true, "systemTimeZone": "UTC", "timeZone": "UTC", "timeZoneSource": "system"}"#
+    static let status = #"{"version": "0.2.0", "reminders": 2, "enabled": 2, "next": \#(firing), "status": "2 reminders, next: Vitamin D at 09:00", "storePath": "/home/u/.local/state/remindd/remindd.sqlite", "journal": true, "systemTimeZone": "UTC", "timeZone": "UTC", "timeZoneSource": "system", "collection": {"folder": "/home/u/.local/share/remindd/collection", "heldBecause": "the folder does not exist"}}"#
     static let run = #"{"length": 3, "start": "2026-11-20", "end": "2026-11-22"}"#
     static let streak = #"{"current": \#(run), "best": \#(run), "freezes": 1, "strength": 42, "recoveryAvailable": false}"#
     static let calendar = #"{"month": "2026-11", "days": [{"date": "2026-11-21", "state": "active", "today": false}, {"date": "2026-11-22", "state": "open", "today": true}], "streak": 3, "freezes": 1, "strength": 42}"#
@@ -58,6 +58,7 @@ enum Samples {
         "io.remindd.Reminders.DeleteLog": #"{"log": \#(intake)}"#,
         "io.remindd.Reminders.History": #"{"entries": [\#(entry)]}"#,
         "io.remindd.Reminders.Status": status,
+        "io.remindd.Reminders.RelinkCollection": #"{"folder": "/home/u/.local/share/remindd/collection", "restored": 12}"#,
         "io.remindd.Reminders.Watch": #"[{"entry": \#(entry)}]"#,
         "io.remindd.Habits.Streak": streak,
         "io.remindd.Habits.RestMark": #"{"dates": ["2026-11-24"]}"#,

@@ -264,6 +264,15 @@ public enum CollectionItem {
         public var key: String
         /// COMPLETED (UTC), if the client wrote it.
         public var at: Instant?
+        /// The instance it completes (RECURRENCE-ID); nil for the task itself, or a RECURRENCE-ID that is not a time.
+        public var instance: Instance?
+
+        /// A RECURRENCE-ID's value: a time in UTC, a time in the item's zone, or a day (an all-day instance).
+        public enum Instance: Sendable, Hashable {
+            case utc(LocalDateTime)
+            case local(LocalDateTime)
+            case day(LocalDate)
+        }
     }
 
     /// The completions in an item (of any client), each once.
@@ -276,7 +285,15 @@ public enum CollectionItem {
             guard !found.contains(where: { $0.key == key }) else { continue }
             let completed = item.first("COMPLETED")?.value.uppercased()
             let at = completed.flatMap { $0.hasSuffix("Z") ? ICalendarTime.dateTime(String($0.dropLast())) : nil }.map { Instant(secondsSinceEpoch: $0.localSeconds) }
-            found.append(Completion(key: key, at: at))
+            var completion = Completion(key: key, at: at)
+            if let recurrence = item.first("RECURRENCE-ID")?.value.uppercased() {
+                if recurrence.hasSuffix("Z") {
+                    completion.instance = ICalendarTime.dateTime(String(recurrence.dropLast())).map(Completion.Instance.utc)
+                } else {
+                    completion.instance = ICalendarTime.dateTime(recurrence).map(Completion.Instance.local) ?? ICalendarTime.date(recurrence).map(Completion.Instance.day)
+                }
+            }
+            found.append(completion)
         }
         return found
     }

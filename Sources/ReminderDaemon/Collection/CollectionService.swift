@@ -1,5 +1,6 @@
 import Foundation
 import ReminderCore
+import ReminderInterface
 import ReminderStore
 import SystemdSupport
 
@@ -14,14 +15,22 @@ import SystemdSupport
 ///   What remindd wrote itself is recognised by its etag and not read again.
 /// Items are untrusted: each is checked as `add` and `log` check theirs; a bad one is reported once and changes
 /// nothing. A command (`--exec`) is never written to or taken from the collection.
+///
+/// A folder that is missing, cannot be read, or lost most of what remindd linked there in one go
+/// (``CollectionPresence``) is a disk not mounted or a folder moved, emptied or replaced, not deletions made on
+/// another device: the collection is then held (nothing removed here, nothing written there, said once, shown
+/// by `status`) until a scan finds it back, or ``relink()`` takes the folder as it is on purpose.
 actor CollectionService {
-    private let context: DaemonContext
+    let context: DaemonContext
     private let scheduling: SchedulingService
     private let habits: HabitService
     private let home: String
     private let commands: (any CommandRunner)?
     /// Problems already reported (an item's name and version): each is said once.
     private var reported: Set<String> = []
+    /// Why the folder is not taken as the collection now (nil: it is): set by a scan that finds it missing,
+    /// unreadable or emptied, cleared by one that finds it back and by ``relink()``.
+    private(set) var heldBecause: String?
 
     /// The sync command's runs: one at a time, one more asked for while it runs.
     private struct SyncState {
@@ -64,7 +73,7 @@ actor CollectionService {
 
     /// Writes what changed here since the last time into the collection. - Returns: how many files it wrote or removed.
     private func written() -> Int {
-        guard let folder else { return 0 }
+        guard let folder, heldBecause == nil else { return 0 }
         let vdir = VdirFolder(path: folder)
         let now = context.clock.now()
         let items: [String: CollectionItemRecord]
@@ -90,14 +99,8 @@ actor CollectionService {
                 windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical,
                 created: Instant(secondsSinceEpoch: reminder.createdAt), dose: reminder.delivery.dose)
             (fields.limits, fields.steps) = (reminder.delivery.limits, reminder.delivery.steps)
-            let rule: ReminderRule
-            let zone: TimeZoneRules
-            do {
-                rule = try reminder.rule.makeRule()
-                zone = try context.zone(named: reminder.timeZone)
-            } catch {
-                continue  // a reminder that cannot be scheduled here is left as its item says
-            }
+            // A reminder that cannot be scheduled here is left as its item says.
+            guard let (rule, zone) = schedule(reminder.rule, in: reminder.timeZone) else { continue }
             var modified = item.map { Instant(secondsSinceEpoch: $0.modifiedAt) } ?? now
             var text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)
             guard text != item?.text else { continue }
@@ -239,10 +242,15 @@ actor CollectionService {
         let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
         let items: [String: CollectionItemRecord]
         do {
-            listing = try vdir.list()
             items = try context.store.collection.items()
         } catch {
-            reportOnce("folder \(error)", .warning, "Collection \(folder) cannot be read (\(error)); nothing is applied from it until it can")
+            reportOnce("store \(error)", .error, "Collection \(folder): what was linked cannot be read (\(error)); nothing is applied from the folder until it can")
+            return
+        }
+        do {
+            listing = try vdir.list()
+        } catch {
+            hold(folder, because: error.code == ENOENT ? "the folder does not exist" : "it cannot be read (\(error))")
             return
         }
         for refused in listing.refused {
@@ -252,6 +260,14 @@ actor CollectionService {
         var replan: Set<Int64> = []
         var reconsider: Set<Int64> = []
         let names = Set(listing.entries.map(\.name))
+        let linked = Set(items.keys.map { String($0.prefix { $0 != "#" }) })
+        if case .unavailable(let why) = CollectionPresence.judge(known: linked.count, missing: linked.subtracting(names).count) {
+            return hold(folder, because: why)
+        }
+        if let was = heldBecause {
+            heldBecause = nil
+            context.say(.notice, "Collection \(folder) is back (it was not used: \(was)); its changes apply again")
+        }
         // A completion's log (`file#key`) goes with its item's file.
         for item in items.values where !names.contains(String(item.fileName.prefix { $0 != "#" })) {
             do {
@@ -310,10 +326,26 @@ actor CollectionService {
                 }
                 // Marked done by another client (todo done; an instance's override with STATUS:COMPLETED): a log,
                 // once per completion, which stays part of the item (it is not published on its own).
+                // Only an instance that is one of the reminder's occurrences up to now, each once.
+                var completed: Set<Instant> = []
+                var refused: [String] = []
                 for completion in CollectionItem.completions(text) where items[entry.name + "#" + completion.key] == nil {
+                    if let instance = completion.instance {
+                        guard let occurrence = completedOccurrence(instance, of: reminder, now: now), completed.insert(occurrence).inserted else {
+                            refused.append(completion.key)
+                            continue
+                        }
+                    }
                     let zone = reminder.timeZone ?? context.followedZone.name
                     records.append((VdirFolder.Entry(name: entry.name + "#" + completion.key, etag: ""), "", CollectionItem.Record(
                         uid: reminder.uid + "#" + completion.key, kind: .taken, reminder: reminder.uid, at: min(completion.at ?? now, now), timeZone: zone)))
+                }
+                if let first = refused.first {
+                    reportOnce("\(entry.name) \(entry.etag) completions", .warning, """
+                        Collection: item \(entry.name) marks \(refused.count) \(refused.count == 1 ? "instance" : "instances") of \(reminder.name) done \
+                        (\(VdirFolder.printable(first))\(refused.count > 1 ? "..." : "")) that \(refused.count == 1 ? "is" : "are") not \
+                        its occurrences up to now, or marked twice: not taken as doses
+                        """)
                 }
             case .record(let record):
                 records.append((entry, text, record))
@@ -341,6 +373,15 @@ actor CollectionService {
                 do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
                 continue
             }
+            if let refusal = refusal(of: record, now: now) {
+                // Kept aside as another client's item: not read again until its file changes, never applied.
+                reportOnce("\(entry.name) \(entry.etag) refused", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
+                (item.kind, item.localId) = (.foreign, nil)
+                if !entry.etag.isEmpty {
+                    do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+                }
+                continue
+            }
             do {
                 if let id = try context.store.collection.apply(record, item: item) { reconsider.insert(id) }
                 // Its reminder is not here yet: read again at the next scan.
@@ -353,21 +394,49 @@ actor CollectionService {
         if !reconsider.isEmpty || !replan.isEmpty { await habits.changed(now: now, activity: .unknown) }
     }
 
-    /// Another client's task or event in the collection (`todo new`, a phone's task app) as a reminder: at its
-    /// alarm, or else at its due time or start, as `import --format ics --all` would make it; nil when it has
-    /// no time to remind (a task without a date, one long past).
-    private func adopted(_ text: String, uid: String, file: String, now: Instant) throws(FileLineError) -> CollectionItem.Reminder? {
-        guard !uid.isEmpty else { return nil }
-        let zones: CalendarImport.Zones
-        do {
-            zones = try context.importZones(names: context.zoneFiles.allZoneNames())
-        } catch {
-            throw FileLineError(file: file, line: 1, message: error.message)
+    /// The folder and why it is held, for `status` (nil: no collection is configured).
+    var state: CollectionStateValue? { folder.map { CollectionStateValue(folder: $0, heldBecause: heldBecause) } }
+
+    /// Stops using the folder until a scan finds it back: said once for each time it goes.
+    private func hold(_ folder: String, because why: String) {
+        defer { heldBecause = why }
+        guard heldBecause == nil else { return }
+        context.say(.warning, """
+            Collection \(folder) is not used: \(why) (a disk not mounted yet, a folder moved, emptied or replaced?). \
+            Nothing is removed here and nothing written there until it holds them again; if it was reset or changed on \
+            purpose, 'remindctl collection relink' writes this device's reminders and logs into it
+            """)
+    }
+
+    /// `remindctl collection relink`: takes the folder as it is now as the collection (it was reset, emptied or
+    /// moved on purpose, or the config names another one): every item remindd linked that it lacks is written
+    /// into it again as remindd last wrote or read it, nothing here is removed, then it is read and published as
+    /// usual. - Returns: the folder and how many items were written back.
+    func relink() async throws(ServiceError) -> (folder: String, restored: Int) {
+        guard let folder else {
+            throw .invalidInput(parameter: "collection", message: "no collection is linked: set 'collection' in config.toml (see 'man remindd.toml')")
         }
-        guard let planned = try CalendarImport(text, file: file, all: true, now: now, zones: zones).reminders.first else { return nil }
-        return CollectionItem.Reminder(
-            uid: uid, name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
-            repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) })
+        let vdir = VdirFolder(path: folder)
+        let listing: [VdirFolder.Entry]
+        do { listing = try vdir.list().entries } catch {
+            throw .invalidInput(parameter: "collection", message: "\(folder) cannot be read (\(error)): mount it, or create it with 'mkdir -p \(folder)'")
+        }
+        let names = Set(listing.map(\.name))
+        let items = try storing { () throws(StoreError) in try context.store.collection.items() }
+        var restored = 0
+        for item in items.values.sorted(by: { $0.fileName < $1.fileName }) where !item.fileName.contains("#") && !names.contains(item.fileName) {
+            if item.kind == .alias {
+                // Another device's copy that gave way to this one: not brought back.
+                try storing { () throws(StoreError) in try context.store.collection.forget(fileName: item.fileName) }
+                continue
+            }
+            restored += write(vdir, item)
+        }
+        if let was = heldBecause { context.say(.notice, "Collection \(folder) relinked (it was not used: \(was)); \(restored) items written back into it") }
+        heldBecause = nil
+        await scan()
+        await publish()
+        return (folder, restored)
     }
 
     private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {

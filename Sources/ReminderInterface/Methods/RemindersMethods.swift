@@ -328,6 +328,17 @@ extension Reminders {
         }
     }
 
+    /// Takes the linked collection's folder as it is now: writes back what it lacks, removes nothing.
+    public enum RelinkCollection: RemindersMethod {
+        public typealias Parameters = NoFields
+        public struct Reply: Codable, Sendable, Hashable {
+            public var folder: String
+            /// How many items were written back into the folder.
+            public var restored: Int
+            public init(folder: String, restored: Int) { (self.folder, self.restored) = (folder, restored) }
+        }
+    }
+
     public enum Status: RemindersMethod {
         public typealias Parameters = NoFields
         public typealias Reply = StatusValue

@@ -1,0 +1,75 @@
+import ReminderCore
+
+/// What the collection's items from elsewhere are checked against before they change anything here: the same
+/// limits as `remindctl log` and `add`, and the reminder's own occurrences.
+extension CollectionService {
+    /// A reminder's rule and zone, or nil when it cannot be scheduled on this device.
+    func schedule(_ spec: RuleSpec, in zoneName: String?) -> (ReminderRule, TimeZoneRules)? {
+        do {
+            return (try spec.makeRule(), try context.zone(named: zoneName))
+        } catch {
+            return nil
+        }
+    }
+
+    /// How far ahead of this device's clock a log or skip from another device may be dated (two clocks a few
+    /// minutes apart): beyond it, it is a device with a wrong clock, and the log is not applied.
+    static let clockToleranceSeconds: Int64 = 300
+
+    /// Why a log or skip from another device is not applied, as `remindctl log` would refuse it: dated ahead of
+    /// this device's clock (beyond ``clockToleranceSeconds``), more than the history's years back, or in a zone
+    /// that does not exist here. nil: it is applied.
+    func refusal(of record: CollectionItem.Record, now: Instant) -> String? {
+        let latest = now.adding(seconds: Self.clockToleranceSeconds)
+        if record.at > latest {
+            return "it is dated \(record.at), ahead of this device's clock (\(now)) by more than \(Self.clockToleranceSeconds / 60) minutes: "
+                + "the device that made it has a wrong clock? log the dose again with the right time"
+        }
+        if record.kind == .taken, let occurrence = record.occurrence, occurrence > latest {
+            return "it takes the occurrence at \(occurrence) late, which is ahead of this device's clock (\(now))"
+        }
+        let earliest = now.adding(seconds: -Int64(DaemonContext.historyYears) * 366 * 86_400)
+        if record.at < earliest {
+            return "it is dated \(record.at), more than \(DaemonContext.historyYears) years ago"
+        }
+        do { _ = try context.zone(named: record.timeZone) } catch {
+            return "its zone is not one this device knows (\(error.message))"
+        }
+        return nil
+    }
+
+    /// The occurrence an instance marked done by another client stands for (a task app's override with
+    /// RECURRENCE-ID): one of the reminder's occurrences since it was added and up to now; nil when it is not one.
+    /// A reminder that counts from the last dose has no fixed occurrences: any time up to now is taken as one.
+    func completedOccurrence(_ instance: CollectionItem.Completion.Instance, of reminder: CollectionItem.Reminder, now: Instant) -> Instant? {
+        guard let (rule, zone) = schedule(reminder.rule, in: reminder.timeZone) else { return nil }
+        let candidate: Instant
+        switch instance {
+        case .utc(let local): candidate = Instant(secondsSinceEpoch: local.localSeconds)
+        case .local(let local): candidate = zone.resolve(local)
+        case .day(let date):
+            guard let first = rule.occurrences(on: date, in: zone).first else { return nil }
+            candidate = first.instant
+        }
+        guard candidate <= now.adding(seconds: Self.clockToleranceSeconds), candidate >= (reminder.created ?? candidate) else { return nil }
+        if rule.countsFromLastDose { return candidate }
+        return rule.nextOccurrence(after: candidate.adding(seconds: -1), in: zone)?.instant == candidate ? candidate : nil
+    }
+
+    /// Another client's task or event in the collection (`todo new`, a phone's task app) as a reminder: at its
+    /// alarm, or else at its due time or start, as `import --format ics --all` would make it; nil when it has
+    /// no time to remind (a task without a date, one long past).
+    func adopted(_ text: String, uid: String, file: String, now: Instant) throws(FileLineError) -> CollectionItem.Reminder? {
+        guard !uid.isEmpty else { return nil }
+        let zones: CalendarImport.Zones
+        do {
+            zones = try context.importZones(names: context.zoneFiles.allZoneNames())
+        } catch {
+            throw FileLineError(file: file, line: 1, message: error.message)
+        }
+        guard let planned = try CalendarImport(text, file: file, all: true, now: now, zones: zones).reminders.first else { return nil }
+        return CollectionItem.Reminder(
+            uid: uid, name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
+            repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) })
+    }
+}

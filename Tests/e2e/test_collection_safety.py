@@ -1,0 +1,75 @@
+"""A linked collection whose folder is missing, emptied or replaced deletes nothing: the real daemon, its real
+journal, the folder moved away while it is stopped (a disk not mounted at boot), emptied while it runs (a sync
+command that empties it), and the `collection` key pointed at a new folder and reloaded."""
+import shutil
+import signal
+
+from conftest import wait_until
+
+
+def linked(daemon, tmp_path, unique_name):
+    """A daemon linked to tmp_path/coll, with a medication and a dose logged; returns the folder and its files."""
+    folder = tmp_path / "coll"
+    folder.mkdir()
+    (daemon.config / "remindd").mkdir(parents=True, exist_ok=True)
+    (daemon.config / "remindd" / "config.toml").write_text(f'collection = "{folder}"\n')
+    daemon.start()
+    daemon.ctl("add", unique_name, "--daily", "--at", "08:00", "--dose", "2", "--unit", "tablet")
+    daemon.ctl("log", unique_name)
+    files = wait_until(lambda: sorted(p.name for p in folder.glob("*.ics")) if len(list(folder.glob("*.ics"))) >= 3 else None)
+    assert files, "the reminder, the check-in and the log were not published"
+    return folder, files
+
+
+def held_messages(journald, daemon):
+    return [e["MESSAGE"] for e in journald.entries(_PID=daemon.process.pid) if "is not used" in e["MESSAGE"]]
+
+
+def test_a_folder_not_mounted_at_start_removes_nothing_and_is_used_again_when_back(daemon, journald, tmp_path, unique_name):
+    folder, files = linked(daemon, tmp_path, unique_name)
+    daemon.stop()
+    shutil.move(folder, tmp_path / "coll.unmounted")
+    daemon.start()
+    assert daemon.user_reminders() == [unique_name]
+    assert len(daemon.ctl_json("log", "list")) == 1
+    status = daemon.ctl_json("status")
+    assert status["collection"] == {"folder": str(folder), "heldBecause": "the folder does not exist"}
+    assert "not used: the folder does not exist" in daemon.ctl("status").stdout
+    said = wait_until(lambda: held_messages(journald, daemon))
+    assert len(said) == 1 and "remindctl collection relink" in said[0], said
+    assert not folder.exists()  # the daemon does not make it
+    # The disk is mounted again; the daemon is restarted (or reloaded): used again, nothing doubled.
+    shutil.move(tmp_path / "coll.unmounted", folder)
+    daemon.process.send_signal(signal.SIGHUP)
+    assert wait_until(lambda: daemon.ctl_json("status")["collection"].get("heldBecause") is None)
+    assert sorted(p.name for p in folder.glob("*.ics")) == files
+    assert daemon.user_reminders() == [unique_name]
+    assert len(daemon.ctl_json("log", "list")) == 1
+
+
+def test_a_folder_emptied_while_running_is_held_and_relink_fills_it_again(daemon, journald, tmp_path, unique_name):
+    folder, files = linked(daemon, tmp_path, unique_name)
+    for path in folder.glob("*.ics"):
+        path.unlink()
+    assert wait_until(lambda: daemon.ctl_json("status")["collection"].get("heldBecause"))
+    assert daemon.user_reminders() == [unique_name]
+    assert len(daemon.ctl_json("log", "list")) == 1
+    assert len(wait_until(lambda: held_messages(journald, daemon))) == 1
+    out = daemon.ctl("collection", "relink").stdout
+    assert out == f"Relinked {folder}: {len(files)} items written back.\n"
+    assert sorted(p.name for p in folder.glob("*.ics")) == files
+    assert daemon.ctl_json("collection").get("heldBecause") is None
+    assert len(daemon.ctl_json("log", "list")) == 1
+
+
+def test_the_collection_key_pointed_elsewhere_and_reloaded_removes_nothing(daemon, tmp_path, unique_name):
+    folder, files = linked(daemon, tmp_path, unique_name)
+    other = tmp_path / "other"
+    other.mkdir()
+    (daemon.config / "remindd" / "config.toml").write_text(f'collection = "{other}"\n')
+    daemon.process.send_signal(signal.SIGHUP)
+    held = wait_until(lambda: [c for c in [daemon.ctl_json("status")["collection"]] if c["folder"] == str(other) and c.get("heldBecause")])
+    assert held and held[0]["heldBecause"].startswith("it holds none of the"), "a new empty folder was taken for deletions"
+    assert daemon.user_reminders() == [unique_name]
+    assert len(daemon.ctl_json("log", "list")) == 1
+    assert list(other.iterdir()) == []
