@@ -192,11 +192,12 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             guard at == nil, start == nil, until == nil else {
                 throw RuleSpecError("--on-calendar says the days and times itself: give it without --at, --start and --until (years and dates go in the expression, e.g. '2027-*-* 09:00')")
             }
-            do {
-                return ReminderRule(days: .calendar(try CalendarExpression(parsing: onCalendar)), times: [], skip: skipDates)
-            } catch {
-                throw RuleSpecError("invalid --on-calendar: \(error.message)")
+            let expression: CalendarExpression
+            do { expression = try CalendarExpression(parsing: onCalendar) } catch { throw RuleSpecError("invalid --on-calendar: \(error.message)") }
+            guard !expression.firesMoreThanOnceAMinute else {
+                throw RuleSpecError("invalid --on-calendar: it names several seconds of a minute, and remindd fires at most once a minute: give one second (or none, for :00), e.g. '*-*-* *:*:00'")
             }
+            return ReminderRule(days: .calendar(expression), times: [], skip: skipDates)
         }
         if fromLastDose == true, every.map(Self.countsDaysOrWeeks) ?? true {
             throw RuleSpecError("--from-last-dose counts hours from each dose: give it with --every 8h (or 6h, 12h ...) and --start for the first dose")
@@ -282,6 +283,9 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         } catch {
             throw RuleSpecError("invalid --rrule: \(error.message)")
         }
+        if let rule = set.rule, rule.frequency == .secondly || Set(rule.bySecond).count > 1 {
+            throw RuleSpecError("invalid --rrule: it fires more often than once a minute (FREQ=SECONDLY, or several BYSECOND values), and remindd fires at most once a minute: use FREQ=MINUTELY (with INTERVAL for every few minutes)")
+        }
         func dates(_ list: String?, _ name: String) throws(RuleSpecError) -> [LocalDateTime] {
             var result: [LocalDateTime] = []
             for item in (list ?? "").split(separator: ",") {
@@ -292,6 +296,9 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             return result
         }
         set.dates = try dates(rdate, "rdate").sorted()
+        if let close = zip(set.dates, set.dates.dropFirst()).first(where: { $1.localSeconds - $0.localSeconds < 60 }) {
+            throw RuleSpecError("rdate lists \(close.0) and \(close.1), less than a minute apart: remindd fires at most once a minute")
+        }
         set.exceptions = Set(try dates(exdate, "exdate"))
         return ReminderRule(days: .recurrence(set), times: [], start: start, until: until, skip: skip)
     }

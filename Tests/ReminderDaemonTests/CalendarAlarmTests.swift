@@ -237,6 +237,13 @@ struct CalendarAlarmTests {
         let zone = "BEGIN:VTIMEZONE\r\nTZID:Hostile\r\nBEGIN:STANDARD\r\nDTSTART:10000101T000000\r\nRDATE:\(transitions)\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0000\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
         try folder.write("zone.ics", Self.event("Zoned", uid: "z", start: "20261203T100000").replacingOccurrences(of: "TZID=Europe/Berlin", with: "TZID=Hostile")
             .replacingOccurrences(of: "BEGIN:VEVENT", with: zone + "BEGIN:VEVENT"))
+        // Alarms that each fire once a minute but together every second: 60 alarms of a minutely event a second apart.
+        let sixty = (0..<60).map { "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:PT\($0)S\r\nEND:VALARM\r\n" }.joined()
+        try folder.write("sixty.ics", Self.event("Sixty", uid: "60", start: "20261203T100000", extra: "RRULE:FREQ=MINUTELY\n")
+            .replacingOccurrences(of: "BEGIN:VALARM", with: sixty + "BEGIN:VALARM"))
+        // An RDATE list whose first three instants are a minute apart, and the rest a second apart.
+        let rdates = (0..<3).map { String(format: "20261203T10%02d00", $0) } + (1..<50).map { String(format: "20261203T1002%02d", $0) }
+        try folder.write("rdate.ics", Self.event("Rdate", uid: "r", start: "20261203T100000", alarm: "PT0S", extra: "RDATE;TZID=Europe/Berlin:\(rdates.joined(separator: ","))\n"))
         #expect(mkfifo(folder.path + "/fifo.ics", 0o600) == 0)
         try folder.write("notes.txt", "not an item: ignored")
         try folder.write("no-extension", "not an item: ignored")
@@ -245,17 +252,19 @@ struct CalendarAlarmTests {
         let names = try await daemon.calendarAlarms().map(\.name)
         #expect(names == ["Good"])
         let reports = daemon.announcer.messages.filter { $0.hasPrefix("Calendar 'personal'") }
-        for name in ["link.ics", "huge.ics", "\"new\\nline.ics\"", "garbage.ics", "secondly.ics", "many.ics", "fifo.ics", "billion.ics", "zone.ics"] {
+        for name in [
+            "link.ics", "huge.ics", "\"new\\nline.ics\"", "garbage.ics", "secondly.ics", "many.ics", "fifo.ics", "billion.ics", "zone.ics", "sixty.ics", "rdate.ics",
+        ] {
             #expect(reports.filter { $0.contains("item \(name) ") }.count == 1, "\(name): \(reports)")
         }
-        #expect(reports.count == 9, "\(reports)")
+        #expect(reports.count == 11, "\(reports)")
         #expect(!reports.contains { $0.contains("notes.txt") || $0.contains("no-extension") })
 
         // Scanned again with nothing changed: nothing read, written or reported again.
         let changes = try await daemon.database.read { $0.totalChangesCount }
         await daemon.folderChanged(folder.path)
         #expect(try await daemon.database.read { $0.totalChangesCount } == changes)
-        #expect(daemon.announcer.messages.filter { $0.hasPrefix("Calendar 'personal'") }.count == 9)
+        #expect(daemon.announcer.messages.filter { $0.hasPrefix("Calendar 'personal'") }.count == 11)
 
         await daemon.advance(to: instant("2026-12-03T11:00:00Z"))
         #expect(daemon.announcer.firings.map(\.firing.reminder.name) == ["Good"])

@@ -24,7 +24,8 @@ from conftest import BIN
 UTC = dt.timezone.utc
 CODES = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 ZONES = ["America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "America/Santiago", "Asia/Kolkata", "Pacific/Apia", "UTC", "Europe/London"]
-FREQS = ["YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY", "MINUTELY", "SECONDLY"]
+# Not SECONDLY, nor several BYSECOND values: remindd fires at most once a minute and refuses them (a test below).
+FREQS = ["YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY", "MINUTELY"]
 
 
 def random_rule(rng):
@@ -43,7 +44,7 @@ def random_rule(rng):
     day_part = rng.random()
     if freq != "WEEKLY" and day_part < 0.3:
         parts.append("BYMONTHDAY=" + some(list(range(1, 32)) + list(range(-31, 0)), rng.randint(1, 4)))
-    elif freq in ("YEARLY", "HOURLY", "MINUTELY", "SECONDLY") and day_part < 0.45:
+    elif freq in ("YEARLY", "HOURLY", "MINUTELY") and day_part < 0.45:
         parts.append("BYYEARDAY=" + some(list(range(1, 367)) + list(range(-366, 0)), rng.randint(2, 8)))
     elif freq == "YEARLY" and not any(p.startswith("BYDAY=") and any(c.isdigit() for c in p) for p in parts) and day_part < 0.6:
         parts.append("BYWEEKNO=" + some(list(range(1, 54)) + list(range(-53, 0)), rng.randint(1, 3)))
@@ -53,8 +54,8 @@ def random_rule(rng):
         parts.append("BYHOUR=" + some(list(range(24)), rng.randint(1, 3)))
     if rng.random() < 0.3:
         parts.append("BYMINUTE=" + some(list(range(60)), rng.randint(1, 3)))
-    if freq in ("MINUTELY", "SECONDLY") and rng.random() < 0.3:
-        parts.append("BYSECOND=" + some(list(range(60)), rng.randint(1, 3)))
+    if freq == "MINUTELY" and rng.random() < 0.3:
+        parts.append("BYSECOND=" + some(list(range(60)), 1))
     if freq in ("YEARLY", "MONTHLY", "WEEKLY") and any(p.startswith("BY") for p in parts) and rng.random() < 0.25:
         parts.append(f"BYSETPOS={rng.choice([1, 2, -1, -2, 3])}")
     if rng.random() < 0.2:
@@ -68,7 +69,7 @@ def with_end(rng, parts, start):
     if roll < 0.2:
         parts = parts + [f"COUNT={rng.randint(1, 15)}"]
     elif roll < 0.35:
-        step = {"SECONDLY": dt.timedelta(seconds=40), "MINUTELY": dt.timedelta(minutes=40), "HOURLY": dt.timedelta(hours=40)}
+        step = {"MINUTELY": dt.timedelta(minutes=40), "HOURLY": dt.timedelta(hours=40)}
         span = next((v for k, v in step.items() if f"FREQ={k}" in parts), dt.timedelta(days=400))
         parts = parts + ["UNTIL=" + (start + rng.random() * span).strftime("%Y%m%dT%H%M%S")]
     return ";".join(parts)
@@ -147,7 +148,7 @@ def test_random_rules_agree_with_dateutil():
         zone = zoneinfo.ZoneInfo(zone_name)
         start = random_start(rng, zone)
         rule = with_end(rng, random_rule(rng), start)
-        cases.append((case, zone_name, zone, start, rule, 12 if any(f in rule for f in ("SECONDLY", "MINUTELY")) else 20))
+        cases.append((case, zone_name, zone, start, rule, 12 if "MINUTELY" in rule else 20))
 
     def preview(case):
         _, zone_name, zone, start, rule, count = case
@@ -172,3 +173,11 @@ def test_random_rules_agree_with_dateutil():
             assert got == want[:len(got)] and len(got) == len(want), f"case {case}: {rule} from {start} in {zone_name}\nremindd {got}\ndateutil {want}"
             checked += len(got)
     assert len(left_out) <= rules // 20 and checked > rules * 10, (checked, left_out)
+
+
+def test_rules_that_fire_more_often_than_once_a_minute_are_refused_in_one_line():
+    for rule in ["FREQ=SECONDLY", "FREQ=SECONDLY;INTERVAL=60", "FREQ=MINUTELY;BYSECOND=0,30", "FREQ=DAILY;BYSECOND=1,2,3"]:
+        result = subprocess.run([str(BIN / "remindctl"), "preview", "--rrule", rule, "--start", "2026-12-01T08:00", "--tz", "UTC"],
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1 and result.stderr.count("\n") == 1, (rule, result.stderr)
+        assert "at most once a minute" in result.stderr and "FREQ=MINUTELY" in result.stderr, result.stderr

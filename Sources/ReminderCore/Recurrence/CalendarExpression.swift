@@ -262,14 +262,7 @@ public struct CalendarExpression: Hashable, Sendable {
     /// BYMONTHDAY); years as UNTIL, when they are one unbroken run (nil otherwise). Where the two differ: a
     /// calendar fires a time in a DST gap shifted by the gap, where systemd (and remindd) skip it.
     public var recurrenceRule: String? {
-        func values(_ items: [Item]?, _ range: ClosedRange<Int>) -> [Int]? {
-            items.map { items in
-                Set(items.flatMap { item -> [Int] in
-                    guard item.step > 0 else { return [item.start] }
-                    return Array(stride(from: item.start, through: item.stop >= 0 ? item.stop : range.upperBound, by: item.step))
-                }).filter(range.contains).sorted()
-            }
-        }
+        let values = Self.values
         let everySecond = seconds == nil || seconds == [Item(start: 0, stop: -1, step: 1)]
         var parts = ["FREQ=" + (everySecond ? "SECONDLY" : minutes == nil ? "MINUTELY" : hours == nil ? "HOURLY" : "DAILY")]
         if let weekdays {
@@ -289,6 +282,20 @@ public struct CalendarExpression: Hashable, Sendable {
         }
         return parts.joined(separator: ";")
     }
+
+    /// The values a field's items name within `range`, sorted (nil: the field is free).
+    private static func values(_ items: [Item]?, _ range: ClosedRange<Int>) -> [Int]? {
+        items.map { items in
+            Set(items.flatMap { item -> [Int] in
+                guard item.step > 0 else { return [item.start] }
+                return Array(stride(from: item.start, through: item.stop >= 0 ? item.stop : range.upperBound, by: item.step))
+            }).filter(range.contains).sorted()
+        }
+    }
+
+    /// Whether it names more than one second of a minute (`*:*:*`, `*:*:0/10`, `*:*:0,30`): it would fire more
+    /// often than once a minute, which remindd refuses.
+    public var firesMoreThanOnceAMinute: Bool { (Self.values(seconds, 0...59) ?? Array(0...59)).count > 1 }
 
     // MARK: Next firing
 

@@ -266,16 +266,20 @@ struct ItemPlanner: Sendable {
             throw CalendarItemRefused(message: "it sets \(plan.reminders.count) alarms, more than the \(CalendarService.maximumAlarms) an item may")
         }
         var alarms: [CalendarAlarmsStore.Alarm] = []
+        // The item's alarms together fire at most once a minute: 60 alarms a second apart are a flood, however
+        // each of them is spaced.
+        var firings: [Int64] = []
         for planned in plan.reminders {
             let zone: TimeZoneRules
             do { zone = try context.zone(named: planned.timeZone) } catch { throw CalendarItemRefused(message: error.message) }
-            let firings = planned.builtRule.occurrences(after: now, count: 3, in: zone).map(\.instant.secondsSinceEpoch)
-            if zip(firings, firings.dropFirst()).contains(where: { $1 - $0 < CalendarService.minimumSpacingSeconds }) {
-                throw CalendarItemRefused(message: "line \(planned.line): its alarm would fire more often than once a minute")
-            }
+            firings += planned.builtRule.occurrences(after: now, count: 3, in: zone).map(\.instant.secondsSinceEpoch)
             alarms.append(CalendarAlarmsStore.Alarm(
                 name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
                 delivery: Delivery(repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) }, calendar: calendar)))
+        }
+        firings.sort()
+        if zip(firings, firings.dropFirst()).contains(where: { $1 - $0 < CalendarService.minimumSpacingSeconds }) {
+            throw CalendarItemRefused(message: "its alarms would fire more often than once a minute")
         }
         return alarms
     }
