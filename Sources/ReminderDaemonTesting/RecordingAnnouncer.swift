@@ -29,7 +29,12 @@ public final class RecordingAnnouncer: Announcer, AnnouncementLedger {
 
     public func announced(among keys: Set<String>) -> Set<String>? {
         guard isReadable else { return nil }
-        return keys.intersection(firings.compactMap(\.record) + occurrences.compactMap(\.record))
+        return keys.intersection(firings.compactMap(\.record) + occurrences.compactMap(\.record) + escalations.compactMap(\.record))
+    }
+
+    /// The escalations so far.
+    public var escalations: [EscalationEvent] {
+        events.compactMap { if case .escalation(let escalation) = $0 { return escalation } else { return nil } }
     }
 
     /// Every event so far.

@@ -137,10 +137,12 @@ public final class TestDaemon: Sendable {
     public func setConfirmationsFail(_ fail: Bool) throws {
         try database.writeWithoutTransaction { db in
             if fail {
-                // A firing's confirmation sets `confirmed`, or clears `againPending` (an announcement again).
+                // A firing's confirmation sets `confirmed`, or clears `againPending` (an announcement again) or
+                // `escalationPending` (an escalation).
                 try db.execute(sql: """
                     CREATE TEMP TRIGGER killed_before_confirming BEFORE UPDATE ON firing
                     WHEN (NEW.confirmed AND NOT OLD.confirmed) OR (NEW.againPending IS NULL AND OLD.againPending IS NOT NULL)
+                      OR (NEW.escalationPending IS NULL AND OLD.escalationPending IS NOT NULL)
                     BEGIN SELECT RAISE(FAIL, 'killed before confirming'); END;
                     CREATE TEMP TRIGGER killed_before_confirming_outcome BEFORE UPDATE OF confirmed ON outcome
                     BEGIN SELECT RAISE(FAIL, 'killed before confirming'); END

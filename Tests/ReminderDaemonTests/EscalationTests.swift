@@ -149,6 +149,33 @@ struct EscalationTests {
         commands.stopAll()
     }
 
+    /// An escalation is noted before its command runs and confirmed after, as a firing is: a kill after it was
+    /// noted but before it went out escalates at the next start, once; a kill after it went out but before its
+    /// confirmation escalates nothing again (the journal has it). Over 30 kill cycles an escalation command ran
+    /// twice when it was noted only after it ran.
+    @Test(arguments: [true, false])
+    func aKillAroundAnEscalationRunsItOnce(announcedBeforeTheKill: Bool) async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "UTC")
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], [
+            "window": "2h", "escalateCommand": .array(["/bin/true"]), "escalateAfter": "30m",
+        ])
+        await daemon.advance(to: instant("2026-12-01T08:29:00Z"))
+        daemon.announcer.dropsAnnouncements = !announcedBeforeTheKill
+        try daemon.setConfirmationsFail(true)
+        await daemon.advance(to: instant("2026-12-01T08:30:00Z"))
+        daemon.announcer.dropsAnnouncements = false
+        try daemon.setConfirmationsFail(false)
+        #expect(daemon.announcer.escalations.count == (announcedBeforeTheKill ? 1 : 0))
+        daemon.clock.set(instant("2026-12-01T08:31:00Z"))
+        try await daemon.restart()
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-12-01T10:00:01Z"))
+        let escalations = daemon.announcer.escalations
+        #expect(escalations.count == 1)
+        #expect(escalations.first?.at == instant("2026-12-01T08:30:00Z") && escalations.first?.record != nil)
+        #expect(daemon.announcer.occurrences.filter { $0.state == .missed }.map(\.escalated) == [true])
+    }
+
     @Test func anEscalationDelayIsRefusedWithoutACommandOrPastTheWindow() async throws {
         let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"))
         let script = try writer()

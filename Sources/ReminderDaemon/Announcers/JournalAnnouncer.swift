@@ -108,7 +108,7 @@ public final class JournalAnnouncer: Announcer {
                 ("MESSAGE_ID", MessageID.escalated), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
                 ("REMINDER_SLOT", firing.slotID), ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_STATE", "overdue"),
                 ("ESCALATED_UTC", escalation.at.description), ("REMINDER_ESCALATED_LATE", escalation.late ? "1" : "0"),
-            ] + FiringWording.doseFields(firing.dose)
+            ] + FiringWording.doseFields(firing.dose) + (escalation.record.map { [("REMINDER_RECORD", $0)] } ?? [])
             return Entry(message: message, priority: .warning, fields: fields.map(Entry.Field.init))
         }
     }

@@ -27,6 +27,8 @@ public struct EscalationEvent: Sendable, Hashable {
     public var firing: DueFiring
     /// When it was escalated (later than ``due`` when the daemon was not running then).
     public var at: Instant
+    /// The key under which the journal's entry can be looked up after a crash (nil: it was not noted).
+    public var record: String?
 
     public init(firing: DueFiring, at: Instant) {
         (self.firing, self.at) = (firing, at)

@@ -294,7 +294,8 @@ actor SchedulingService {
         let again = pending.again.compactMap { record in
             record.id.map { (FiringsStore.announcementKey(instance: instance, firingID: $0, again: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt)), $0, record) }
         }
-        let found = context.ledger.announced(among: Set(firings.map(\.0) + missed.map(\.0) + again.map(\.0)))
+        let escalations = pending.escalations.compactMap { record in record.id.map { (FiringsStore.announcementKey(instance: instance, escalationOf: $0), $0, record) } }
+        let found = context.ledger.announced(among: Set(firings.map(\.0) + missed.map(\.0) + again.map(\.0) + escalations.map(\.0)))
         var reminders = ReminderLookup()
         var announced = 0
         func restored(_ reminderID: Int64, _ scheduledAt: Int64, _ slot: String, slotsDue: Int = 1) -> DueFiring? {
@@ -337,19 +338,25 @@ actor SchedulingService {
             context.announcer.announce(.firing(event))
             lifecycle.announcedAfterRestart(OccurrenceKey(firing), at: now)
         }
-        confirm(firings: firings.map(\.1), missed: missed.map(\.1), again: again.map(\.1))
-        let count = firings.count + missed.count + again.count
+        for (key, _, record) in escalations where found?.contains(key) != true {
+            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot), let at = record.escalatedAt else { continue }
+            var event = EscalationEvent(firing: firing, at: Instant(secondsSinceEpoch: at))
+            event.record = key
+            context.announcer.announce(.escalation(event))
+        }
+        confirm(firings: firings.map(\.1), missed: missed.map(\.1), again: again.map(\.1), escalations: escalations.map(\.1))
+        let count = firings.count + missed.count + again.count + escalations.count
         let how = found == nil ? "the journal cannot be read back, so all were announced again" : "\(announced) of them had not reached the journal and were announced now"
         context.say(.notice, "\(count) \(count == 1 ? "announcement was" : "announcements were") recorded before a restart but not confirmed: \(how)")
     }
 
     /// Confirms that recorded announcements went out. When the store refuses, they are looked up in the
     /// journal at the next start (and found there), so a refusal costs nothing but that look-up.
-    private func confirm(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = []) {
+    private func confirm(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = [], escalations: [Int64] = []) {
         do {
-            try context.store.firings.confirmAnnounced(firings: firings, missed: missed, again: again)
+            try context.store.firings.confirmAnnounced(firings: firings, missed: missed, again: again, escalations: escalations)
         } catch {
-            let count = firings.count + missed.count + again.count
+            let count = firings.count + missed.count + again.count + escalations.count
             context.say(.warning, "Could not confirm \(count) \(count == 1 ? "announcement" : "announcements") in the store: \(error); the next start looks them up in the journal")
         }
     }
@@ -721,18 +728,24 @@ actor SchedulingService {
     }
 
     /// Escalates an occurrence still due at its reminder's `--escalate-after` delay (the lifecycle has marked it
-    /// done): announced (the escalation command runs), then noted in its firing record so that neither a
-    /// restart nor its window's end runs it again. Taken or skipped meanwhile, or unread (not on a guess), it
-    /// is left to the window's end: escalated then if missed.
+    /// done), once across kills and restarts, as a firing is announced: noted in its firing record first (neither
+    /// a restart nor its window's end escalates it again), announced with its key (the escalation command runs),
+    /// then confirmed; a crash between is looked up in the journal at the next start. Taken or skipped meanwhile,
+    /// or unread (not on a guess), it is left to the window's end: escalated then if missed.
     private func escalate(_ firing: DueFiring, now: Instant) {
         let key = OccurrenceKey(firing)
         guard readState(of: firing, now: now)?.state == .due else { return lifecycle.escalationPassedOver(key) }
-        context.announcer.announce(.escalation(EscalationEvent(firing: firing, at: now)))
+        var event = EscalationEvent(firing: firing, at: now)
+        let noted: Int64?
         do {
-            try context.store.firings.noteEscalated(reminderID: key.reminderID, scheduledAt: key.scheduledAt, at: now)
+            noted = try context.store.firings.noteEscalated(reminderID: key.reminderID, scheduledAt: key.scheduledAt, at: now)
         } catch {
+            noted = nil
             context.say(.warning, "Could not note that \(firing.slotID) was escalated: \(error); a restart before its window ends escalates it again")
         }
+        event.record = noted.map { FiringsStore.announcementKey(instance: storeInstance, escalationOf: $0) }
+        context.announcer.announce(.escalation(event))
+        if let noted { confirm(escalations: [noted]) }
     }
 
     /// Forgets a snooze in the store (the lifecycle has forgotten it already).

@@ -12,7 +12,7 @@ struct BackupRestore {
     static let chunkSize = 500
     /// The columns that say whether a row's announcement went out, by table: never restored (a restored row
     /// takes their defaults, confirmed and nothing pending).
-    static let announcementState = ["firing": ["confirmed", "againPending"], "outcome": ["confirmed"]]
+    static let announcementState = ["firing": ["confirmed", "againPending", "escalationPending"], "outcome": ["confirmed"]]
 
     let database: ReminderStore
     let file: BackupFile

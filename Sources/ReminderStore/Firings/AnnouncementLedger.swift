@@ -30,6 +30,11 @@ extension FiringsStore {
         "\(instance)-\(firingID)@\(again.secondsSinceEpoch)"
     }
 
+    /// The key of an occurrence's escalation (its firing record's id).
+    public static func announcementKey(instance: String, escalationOf firingID: Int64) -> String {
+        "\(instance)-\(firingID)!"
+    }
+
     /// What a crash left recorded but not confirmed as announced.
     public struct Unconfirmed: Sendable {
         /// Firings recorded, oldest first.
@@ -38,18 +43,21 @@ extension FiringsStore {
         public var missed: [OutcomeRecord]
         /// Firings whose announcement again (`againPending`, at `lastAnnouncedAt`) was noted, oldest first.
         public var again: [FiringRecord]
+        /// Firings whose escalation (at `escalatedAt`) was noted, oldest first.
+        public var escalations: [FiringRecord] = []
 
-        public var isEmpty: Bool { firings.isEmpty && missed.isEmpty && again.isEmpty }
+        public var isEmpty: Bool { firings.isEmpty && missed.isEmpty && again.isEmpty && escalations.isEmpty }
     }
 
     /// Marks what was recorded as announced (all in one transaction, not synced: a confirmation lost to a power
     /// cut only makes the next start look it up in the journal).
-    public func confirmAnnounced(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = []) throws(StoreError) {
-        guard !(firings.isEmpty && missed.isEmpty && again.isEmpty) else { return }
+    public func confirmAnnounced(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = [], escalations: [Int64] = []) throws(StoreError) {
+        guard !(firings.isEmpty && missed.isEmpty && again.isEmpty && escalations.isEmpty) else { return }
         try database.writeUnsynced { db in
             if !firings.isEmpty { _ = try FiringRecord.filter(keys: firings).updateAll(db, Column("confirmed").set(to: true)) }
             if !missed.isEmpty { _ = try OutcomeRecord.filter(keys: missed).updateAll(db, Column("confirmed").set(to: true)) }
             if !again.isEmpty { _ = try FiringRecord.filter(keys: again).updateAll(db, Column("againPending").set(to: nil)) }
+            if !escalations.isEmpty { _ = try FiringRecord.filter(keys: escalations).updateAll(db, Column("escalationPending").set(to: nil)) }
         }
     }
 
@@ -59,7 +67,8 @@ extension FiringsStore {
             Unconfirmed(
                 firings: try FiringRecord.filter(Column("confirmed") == false).order(Column("id")).fetchAll(db),
                 missed: try OutcomeRecord.filter(Column("confirmed") == false).order(Column("id")).fetchAll(db),
-                again: try FiringRecord.filter(Column("againPending") != nil).order(Column("id")).fetchAll(db))
+                again: try FiringRecord.filter(Column("againPending") != nil).order(Column("id")).fetchAll(db),
+                escalations: try FiringRecord.filter(Column("escalationPending") != nil).order(Column("id")).fetchAll(db))
         }
     }
 }

@@ -34,6 +34,8 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
     public var againPending: Int?
     /// When its escalation ran at its `--escalate-after` delay (epoch seconds); nil: it did not.
     public var escalatedAt: Int64?
+    /// The escalation was noted (before its command ran) and not yet confirmed as announced; nil: none pending.
+    public var escalationPending: Bool?
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, scheduledAt: Int64, handledAt: Int64, kind: Kind,

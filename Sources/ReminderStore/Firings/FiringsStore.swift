@@ -160,19 +160,19 @@ public struct FiringsStore: Sendable {
         }
     }
 
-    /// Records that an announced occurrence's escalation ran at `at` (after it was started: a crash between runs
-    /// it again at the next start, marked late, rather than never).
-    /// - Returns: whether the occurrence has a firing record to note it in.
-    @discardableResult
-    public func noteEscalated(reminderID: Int64, scheduledAt: Instant, at: Instant) throws(StoreError) -> Bool {
+    /// Notes, before its command runs, that an announced occurrence is escalated at `at`, pending until
+    /// ``confirmAnnounced(firings:missed:again:escalations:)``: a crash between is looked up in the journal at the
+    /// next start (``announcementKey(instance:escalationOf:)``), so that the command runs once.
+    /// - Returns: the id of the occurrence's firing record (nil when it has none: nothing is noted).
+    public func noteEscalated(reminderID: Int64, scheduledAt: Instant, at: Instant) throws(StoreError) -> Int64? {
         try database.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE firing SET escalatedAt = ? WHERE id = (SELECT id FROM firing WHERE reminderId = ? AND scheduledAt = ?
-                    AND kind IN ('fired', 'late', 'postponed') ORDER BY id DESC LIMIT 1)
-                    """,
-                arguments: [at.secondsSinceEpoch, reminderID, scheduledAt.secondsSinceEpoch])
-            return db.changesCount > 0
+            guard var record = try FiringRecord.filter(
+                Column("reminderId") == reminderID && Column("scheduledAt") == scheduledAt.secondsSinceEpoch
+                    && ["fired", "late", "postponed"].contains(Column("kind"))
+            ).order(Column("id").desc).fetchOne(db) else { return nil }
+            (record.escalatedAt, record.escalationPending) = (at.secondsSinceEpoch, true)
+            try record.update(db, columns: ["escalatedAt", "escalationPending"])
+            return record.id
         }
     }
 

@@ -14,7 +14,7 @@ extension ReminderStore {
         "stockNotice": ["reminderId", "at", "left", "lastChangeId", "shortReportedAt"],
         "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt", "amount", "forced"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending",
-            "escalatedAt"],
+            "escalatedAt", "escalationPending"],
         "restDay": ["date", "reason", "lightActivities"],
         "recovery": ["id", "usedAt", "firstDay", "lastDay"],
         "habitNotice": ["key", "announcedAt"],
@@ -270,6 +270,11 @@ extension ReminderStore {
         migrator.registerMigration("v19-intake-forced") { db in
             // 1 for a dose logged with --force past its reminder's limits (--min-interval, --max-per-day).
             try db.alter(table: "intake") { t in t.add(column: "forced", .boolean) }
+        }
+        migrator.registerMigration("v20-escalation-pending") { db in
+            // 1 from when an escalation is noted (before its command runs) until it is confirmed as announced: a
+            // crash between is looked up in the journal at the next start, not run again on a guess.
+            try db.alter(table: "firing") { t in t.add(column: "escalationPending", .boolean) }
         }
         return migrator
     }
