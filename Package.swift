@@ -42,7 +42,7 @@ let package = Package(
         // Adapter: the SQLite store (GRDB), schema migrations, durable record of fired slots.
         .target(
             name: "ReminderStore",
-            dependencies: ["ReminderCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["FitnessCore", "ReminderCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // The Varlink protocol (varlink.org): NUL-framed JSON messages, errors, a blocking client. No NIO.

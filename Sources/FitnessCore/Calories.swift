@@ -12,6 +12,16 @@ public enum Calories {
     /// The default body weight when the profile has none.
     public static let defaultWeightKilograms = 70.0
 
+    /// The weights a profile takes, in kilograms.
+    public static let weightRange = 20.0...400.0
+
+    /// A stored weight (the profile's text), when it is one `parseWeight` would have given; nil for anything else
+    /// (`nan`, `1e309`, `-5`: a damaged or hand-written store), which the calories must not be computed with.
+    public static func storedWeight(_ text: String) -> Double? {
+        guard let kilograms = Double(text), weightRange.contains(kilograms) else { return nil }
+        return kilograms
+    }
+
     /// Parses `82kg`, `82 kg`, `180lb`, `180 lbs`, or a bare number in kilograms; nil when out of 20-400 kg.
     public static func parseWeight(_ text: String) -> Double? {
         let lower = text.lowercased().filter { $0 != " " }
@@ -24,6 +34,6 @@ public enum Calories {
         }
         guard let value = Double(number) else { return nil }
         let kilograms = value * factor
-        return (20...400).contains(kilograms) ? (kilograms * 10).rounded() / 10 : nil
+        return weightRange.contains(kilograms) ? (kilograms * 10).rounded() / 10 : nil
     }
 }

@@ -57,7 +57,7 @@ struct FitnessService: Sendable {
 
     /// The weight calories are computed with, whether the user set it, and the name reports are made for.
     func profile() throws(ServiceError) -> Fitness.ProfileGet.Reply {
-        let stored = try storing { () throws(StoreError) in try context.store.fitness.profile("weight-kg") }.flatMap(Double.init)
+        let stored = try storing { () throws(StoreError) in try context.store.fitness.profile("weight-kg") }.flatMap(Calories.storedWeight)
         let name = try storing { () throws(StoreError) in try context.store.fitness.profile(Self.profileNameKey) }
         return .init(weightKg: stored ?? Calories.defaultWeightKilograms, weightSet: stored != nil, name: name)
     }

@@ -1,3 +1,4 @@
+import FitnessCore
 import GRDB
 import ReminderCore
 
@@ -17,7 +18,8 @@ struct BackupRowCheck {
 
     /// Ranges of the numbers that are not instants, by table and column.
     static let ranges: [String: [String: ClosedRange<Double>]] = [
-        "firing": ["lateSeconds": 0...Double(Int64.max), "slotsDue": 1...1_000_000, "replanned": 0...1_000_000, "repeats": 0...1_000, "confirmed": 0...1, "againPending": 0...1_000],
+        "firing": ["lateSeconds": 0...Double(Int64.max), "slotsDue": 1...1_000_000, "replanned": 0...1_000_000, "repeats": 0...1_000, "confirmed": 0...1, "againPending": 0...1_000,
+                   "escalationPending": 0...1],
         "outcome": ["confirmed": 0...1],
         "intake": ["amount": 1...Double(Dose.maximumThousandths), "forced": 0...1],
         "stockChange": ["amount": 0...Double(Stock.maximumThousandths)],
@@ -62,6 +64,9 @@ struct BackupRowCheck {
             }
         }
         if table == "reminder" { try checkReminder(row, refuse: refuse) }
+        if table == "profile", row["key"] == .text("weight-kg"), case .text(let weight)? = row["value"], Calories.storedWeight(weight) == nil {
+            throw refuse("value", "'\(weight.prefix(40))' is not a weight in kilograms (\(Int(Calories.weightRange.lowerBound))-\(Int(Calories.weightRange.upperBound)))")
+        }
         if table == "stockChange", case .text(let kind)? = row["kind"], StockChangeRecord.Kind(rawValue: kind) == nil {
             throw refuse("kind", "'\(kind)' is neither set nor added")
         }
