@@ -77,6 +77,22 @@ struct CollectionItemTests {
         #expect(try CollectionItem.read(CollectionItem.text(skipped, reminderName: "Vitamin D"), file: "s.ics") == .record(skipped))
     }
 
+    /// Values with a comma are TEXT with it escaped: a bare comma separates values (RFC 5545 3.3.11), and
+    /// Radicale's parser kept only `21600` of `X-REMINDD-LIMITS:21600,3`, so the second device refused the
+    /// medication. Both forms read back; the unescaped one is what remindd wrote before.
+    @Test func settingsWithACommaAreEscapedAndReadBackEitherWay() throws {
+        var reminder = Self.pills
+        reminder.limits = DoseLimits(minIntervalSeconds: 21600, maxPerDay: 3)
+        let written = try text(reminder)
+        #expect(written.contains("X-REMINDD-LIMITS:21600\\,3\r\n") && written.contains("X-REMINDD-REPEAT:600\\,3\r\n"), "\(written)")
+        #expect(try CollectionItem.read(written, file: "a.ics") == .reminder(reminder))
+        let older = written.replacingOccurrences(of: "21600\\,3", with: "21600,3").replacingOccurrences(of: "600\\,3", with: "600,3")
+        #expect(older != written)
+        #expect(try CollectionItem.read(older, file: "a.ics") == .reminder(reminder))
+        reminder.limits = DoseLimits(minIntervalSeconds: nil, maxPerDay: 4)
+        #expect(try CollectionItem.read(try text(reminder), file: "a.ics") == .reminder(reminder))
+    }
+
     @Test func anotherClientsTaskIsForeign() throws {
         let todo = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:abc@todoman\r\nSUMMARY:Buy pills\r\nDUE:20261201T180000\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
         #expect(try CollectionItem.read(todo, file: "t.ics") == .foreign("abc@todoman"))
@@ -86,7 +102,7 @@ struct CollectionItemTests {
         let good = try text()
         let cases = [
             ("X-REMINDD-WINDOW:7200", "X-REMINDD-WINDOW:999999", "X-REMINDD-WINDOW"),
-            ("X-REMINDD-REPEAT:600,3", "X-REMINDD-REPEAT:600,1000", "X-REMINDD-REPEAT"),
+            ("X-REMINDD-REPEAT:600\\,3", "X-REMINDD-REPEAT:600\\,1000", "X-REMINDD-REPEAT"),
             ("SUMMARY:Vitamin D\\, 1 tablet", "SUMMARY:12345", "SUMMARY"),
             ("X-REMINDD-TZ:Europe/Berlin", "X-REMINDD-TZ:../../etc/passwd", "X-REMINDD-TZ"),
             ("X-REMINDD-DOSE:1 tablet", "X-REMINDD-DOSE:-1 tablet", "X-REMINDD-DOSE"), ("X-REMINDD-DOSE:1 tablet", "X-REMINDD-DOSE:2 furlongs", "X-REMINDD-DOSE"),

@@ -116,11 +116,13 @@ public enum CollectionItem {
         if let timeZone = reminder.timeZone { settings.append("X-REMINDD-TZ:" + timeZone) }
         if !reminder.enabled { settings.append("X-REMINDD-ENABLED:FALSE") }
         if let window = reminder.windowSeconds { settings.append("X-REMINDD-WINDOW:\(window)") }
-        if let plan = reminder.repeatPlan { settings.append("X-REMINDD-REPEAT:\(plan.intervalSeconds)" + (plan.maximum.map { ",\($0)" } ?? "")) }
+        // Values with a comma are TEXT with it escaped (RFC 5545 3.3.11): a bare comma separates values, and a
+        // server's parser (Radicale's vobject) keeps only the first (`21600,3` came back as `21600`).
+        if let plan = reminder.repeatPlan { settings.append("X-REMINDD-REPEAT:" + ICalendar.text("\(plan.intervalSeconds)" + (plan.maximum.map { ",\($0)" } ?? ""))) }
         if reminder.critical { settings.append("X-REMINDD-URGENCY:CRITICAL") }
         if let dose = reminder.dose { settings.append("X-REMINDD-DOSE:\(dose.amountText) \(dose.unit)") }
         if !reminder.limits.isEmpty {
-            settings.append("X-REMINDD-LIMITS:\(reminder.limits.minIntervalSeconds.map(String.init) ?? ""),\(reminder.limits.maxPerDay.map(String.init) ?? "")")
+            settings.append("X-REMINDD-LIMITS:" + ICalendar.text("\(reminder.limits.minIntervalSeconds.map(String.init) ?? ""),\(reminder.limits.maxPerDay.map(String.init) ?? "")"))
         }
         if let steps = reminder.steps { settings.append("X-REMINDD-STEPS:" + ICalendar.text(steps.text)) }
         // A task has one schedule: the first time of day's. The day's other times (same days) are alarms after it.
@@ -333,7 +335,8 @@ public enum CollectionItem {
             reminder.windowSeconds = seconds
         }
         if let repeats = item.first("X-REMINDD-REPEAT") {
-            let parts = repeats.value.split(separator: ",", omittingEmptySubsequences: false)
+            // Read unescaped: `600\,3` as remindd writes it, `600,3` as it wrote it before.
+            let parts = repeats.text.split(separator: ",", omittingEmptySubsequences: false)
             guard let seconds = parts.first.flatMap({ Int64($0) }), WindowLength.range.contains(seconds), parts.count <= 2,
                 parts.count == 1 || Int(parts[1]).map(RepeatPlan.maximums.contains) == true
             else { throw fail(repeats.line, "X-REMINDD-REPEAT is not seconds and an optional maximum, e.g. 600,3") }
@@ -344,7 +347,7 @@ public enum CollectionItem {
             do { reminder.dose = try Dose(amount: dose.value, unit: nil) } catch { throw fail(dose.line, "X-REMINDD-DOSE: \(error.message)") }
         }
         if let limits = item.first("X-REMINDD-LIMITS") {
-            let parts = limits.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let parts = limits.text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             let interval = parts.first.flatMap { $0.isEmpty ? nil : Int64($0) }, maximum = parts.count == 2 && !parts[1].isEmpty ? Int(parts[1]) : nil
             guard parts.count == 2, parts[0].isEmpty || interval.map(DoseLimits.minIntervalRange.contains) == true,
                 parts[1].isEmpty || maximum.map(DoseLimits.maxPerDayRange.contains) == true
