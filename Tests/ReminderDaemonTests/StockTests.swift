@@ -1,6 +1,7 @@
 import Foundation
 import ReminderCore
 import ReminderDaemonTesting
+import ReminderStore
 import ReminderInterface
 import Testing
 import VarlinkProtocol
@@ -48,6 +49,28 @@ struct StockTests {
         #expect(daemon.announcer.messages.filter { $0.contains("less left than it took") }.count == 1)
         let logs = try await daemon.call(Reminders.Logs.self, .init(date: "2026-12-01", reminder: "Metformin")).logs
         #expect(logs.count == 2)
+    }
+
+    /// Counts and refills made in the same second apply in the order they were made: `add 60` then `set 20` is 20
+    /// (it was 80: the refill sorted after the count), `add 10; set 15` is 15, `set 15; add 10` is 25; and a
+    /// report's stock over time says the same.
+    @Test(arguments: [(["add 60", "set 20"], 20.0), (["add 10", "set 15"], 15.0), (["set 15", "add 10"], 25.0), (["set 5", "set 9", "add 1", "set 3"], 3.0)])
+    func countsAndRefillsInOneSecondApplyInTheOrderMade(_ steps: [String], left: Double) async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "UTC")
+        let metformin = try await daemon.add("Metformin", ["daily": true, "at": "08:00"], ["dose": "1", "unit": "tablet"])
+        _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "Metformin", amount: "100"))  // counted once before
+        await daemon.advance(by: 60)
+        for step in steps {
+            let parts = step.split(separator: " ").map(String.init)
+            if parts[0] == "add" {
+                _ = try await daemon.call(Medication.StockAdd.self, .init(reminder: "Metformin", amount: parts[1]))
+            } else {
+                _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "Metformin", amount: parts[1]))
+            }
+        }
+        #expect(try await stock(daemon, "Metformin").left == left)
+        let level = Stock.level(try ReminderStore(database: daemon.database).stock.changes(reminderID: metformin.id, sinceFirstCount: true))
+        #expect(level.left == Int64(left * 1000))
     }
 
     @Test func theRunOutDateCountsTheRulesOwnOccurrencesAcrossADSTChangeAndAMonthEnd() async throws {

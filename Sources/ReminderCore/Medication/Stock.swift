@@ -43,14 +43,14 @@ public enum Stock {
         return level
     }
 
-    /// The changes in the order they apply: by time, a count before a refill before a dose at the same instant,
-    /// else as given.
+    /// The changes in the order they apply: by time; at the same instant (to the second) counts and refills in
+    /// the order given (the order they were made: `add 60` then `set 20` in one second leaves 20, not 80), then
+    /// the doses.
     public static func ordered(_ changes: [(at: Instant, change: Change)]) -> [(at: Instant, change: Change)] {
         func order(_ change: Change) -> Int {
             switch change {
-            case .set: 0
-            case .added: 1
-            case .taken: 2
+            case .set, .added: 0
+            case .taken: 1
             }
         }
         return changes.enumerated().sorted { ($0.element.at, order($0.element.change), $0.offset) < ($1.element.at, order($1.element.change), $1.offset) }

@@ -14,7 +14,8 @@ public struct StockStore: Sendable {
     }
 
     /// Every change of a reminder's stock since its last count: the count, the refills and the doses taken
-    /// since (empty when it was never counted).
+    /// since (empty when it was never counted); counts and refills in the order they were made (a refill made
+    /// before the count in the same second is not after it).
     ///
     /// With `sinceFirstCount`, every change from the first count on (a report's stock over time).
     public func changes(reminderID: Int64, sinceFirstCount: Bool = false) throws(StoreError) -> [(at: Instant, change: Stock.Change)] {
@@ -22,8 +23,8 @@ public struct StockStore: Sendable {
             let counts = StockChangeRecord.filter(Column("reminderId") == reminderID && Column("kind") == StockChangeRecord.Kind.set.rawValue)
             let order = sinceFirstCount ? [Column("at").asc, Column("id").asc] : [Column("at").desc, Column("id").desc]
             guard let counted = try counts.order(order).fetchOne(db) else { return [] }
-            let since = Column("reminderId") == reminderID && Column("at") >= counted.at
-            let changes = try StockChangeRecord.filter(since && Column("id") != counted.id!).fetchAll(db)
+            let after = Column("at") > counted.at || (Column("at") == counted.at && Column("id") > counted.id!)
+            let changes = try StockChangeRecord.filter(Column("reminderId") == reminderID && after).order(Column("at"), Column("id")).fetchAll(db)
                 .filter { sinceFirstCount || $0.kind == .added }
             let taken = try Row.fetchAll(
                 db, sql: "SELECT at, amount FROM intake WHERE reminderId = ? AND at >= ? AND amount IS NOT NULL", arguments: [reminderID, counted.at])
