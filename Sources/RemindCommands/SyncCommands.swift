@@ -100,7 +100,7 @@ struct ResolveConflictCommand: ParsableCommand {
         for path in [first, second] {
             guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path): give the two files vdirsyncer passes") }
             guard data.count <= 1 << 20 else { throw CLIError("\(path) is larger than 1 MiB: not an item of remindd's collection") }
-            texts.append(String(decoding: data, as: UTF8.self))
+            texts.append(ICalendarReader.text(utf8: data))
         }
         let (kept, other) = CollectionItem.resolve(texts[0], texts[1])
         guard kept != other else { return out.print("The two versions are the same: nothing to settle.") }
@@ -119,8 +119,18 @@ struct ResolveConflictCommand: ParsableCommand {
 
     /// The first value of a property in an item, unfolded (a summary for the message).
     static func value(_ name: String, in text: String) -> String? {
-        let unfolded = text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
-        guard let line = unfolded.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix(name + ":") || $0.hasPrefix(name + ";") }) else { return nil }
-        return line.split(separator: ":", maxSplits: 1).last.map { String($0.prefix(120)) }
+        var found: String?
+        do {
+            // Unfolded as every item is read (space and tab folds, a character folded inside its bytes).
+            try ICalendarReader.forEachContentLine(text, fail: { FileLineError(file: "", line: $0, message: $1) }) { line, _ in
+                let upper = line.uppercased()
+                if found == nil, upper.hasPrefix(name + ":") || upper.hasPrefix(name + ";") {
+                    found = line.split(separator: ":", maxSplits: 1).last.map { String($0.prefix(120)) }
+                }
+            }
+        } catch {
+            return found
+        }
+        return found
     }
 }

@@ -67,3 +67,27 @@ import Testing
         #expect(expanded == rule.occurrences(after: now, count: 40, in: berlin).map(\.instant), "\(rrule)")
     }
 }
+
+/// A writer folds lines at 75 octets, which may fall inside a multi-byte character: the octets are restored
+/// (RFC 5545 3.1), at every byte position of 2-, 3- and 4-byte characters, folded with a space or a tab, with
+/// CRLF or LF. Before, "Médicament" folded inside its "é" was imported as "M\u{FFFD}\u{FFFD}dicament".
+@Suite struct FoldedCharacterTests {
+    static let name = "Médicament 药 💊 ok"
+
+    @Test(arguments: ["\r\n ", "\r\n\t", "\n "])
+    func aFoldAtEveryBytePositionRestoresTheCharacters(_ fold: String) throws {
+        let line = Array("SUMMARY:\(Self.name)".utf8)
+        for position in 9..<line.count {
+            var bytes = Array("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:x\r\n".utf8)
+            bytes += line[..<position] + Array(fold.utf8) + line[position...]
+            bytes += Array("\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
+            let components = try ICalendarReader.read(ICalendarReader.text(utf8: bytes), file: "f.ics").flatMap(\.components)
+            #expect(components.first?.first("SUMMARY")?.text == Self.name, "folded at byte \(position) with \(fold.debugDescription)")
+        }
+    }
+
+    @Test func textThatIsNotUTF8StaysReplacedAndAFoldBetweenCharactersIsLeftToTheReader() {
+        #expect(ICalendarReader.text(utf8: [0x4D, 0xC3, 0x41]) == "M\u{FFFD}A")
+        #expect(ICalendarReader.text(utf8: Array("SUMMARY:a\r\n b".utf8)) == "SUMMARY:a\r\n b")
+    }
+}

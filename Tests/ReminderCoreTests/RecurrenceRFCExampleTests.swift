@@ -159,3 +159,21 @@ struct RecurrenceRFCExampleTests {
         if example.ends { #expect(got.count == example.expected.count, "it goes on after the last") }
     }
 }
+
+/// A rule "seen in the wild" with a trailing `;` (libical's own vectors; libical and dateutil accept it) is the
+/// rule without it; an empty part anywhere else is still refused.
+@Suite struct TrailingSemicolonTests {
+    @Test func oneEmptyPartAtTheEndIsTaken() throws {
+        let utc = try zone("UTC")
+        let start = Instant(secondsSinceEpoch: 1_795_500_000)
+        let trailing = try RuleSpec(start: "2026-11-30T09:00", rrule: "FREQ=WEEKLY;INTERVAL=1;COUNT=2;BYDAY=MO;").makeRule()
+        let plain = try RuleSpec(start: "2026-11-30T09:00", rrule: "FREQ=WEEKLY;INTERVAL=1;COUNT=2;BYDAY=MO").makeRule()
+        let firings = trailing.occurrences(after: start, count: 5, in: utc).map(\.instant)
+        #expect(firings.count == 2 && firings == plain.occurrences(after: start, count: 5, in: utc).map(\.instant))
+    }
+
+    @Test(arguments: ["FREQ=WEEKLY;;COUNT=2", ";FREQ=WEEKLY", "FREQ=WEEKLY;;", ";"])
+    func anEmptyPartElsewhereIsRefused(_ text: String) {
+        #expect(throws: RecurrenceError.self) { try RecurrenceRule(parsing: text) }
+    }
+}

@@ -85,13 +85,50 @@ public enum ICalendarReader {
         return done
     }
 
+    /// The text of an iCalendar file's bytes. A writer folds lines at 75 octets, which may be inside a multi-byte
+    /// UTF-8 character (RFC 5545 3.1 requires the octets to be restored): such a fold is joined before the bytes
+    /// are decoded, where decoding first would turn the two halves into two replacement characters
+    /// ("M\u{FFFD}\u{FFFD}dicament"). Every other fold is left for ``forEachContentLine(_:fail:_:)``.
+    public static func text(utf8 bytes: some Collection<UInt8>) -> String {
+        let input = Array(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count)
+        var expected = 0  // continuation bytes the last lead byte still wants
+        var index = 0
+        while index < input.count {
+            let byte = input[index]
+            if expected > 0, byte & 0xC0 != 0x80 {
+                // Inside a character: a fold (CRLF or LF, then a space or a tab) is dropped.
+                var end = index
+                if input[end] == 0x0D, end + 1 < input.count { end += 1 }
+                if input[end] == 0x0A, end + 1 < input.count, input[end + 1] == 0x20 || input[end + 1] == 0x09 {
+                    index = end + 2
+                    continue
+                }
+                expected = 0
+            }
+            output.append(byte)
+            switch byte {
+            case 0x80..<0xC0: expected = max(0, expected - 1)
+            case 0xF0...: expected = 3
+            case 0xE0...: expected = 2
+            case 0xC0...: expected = 1
+            default: expected = 0
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// Hands `body` each content line of `text`, unfolded, with the number of its first physical line (a
     /// failure stops at once). - Returns: the number of the last physical line with content.
     @discardableResult
     public static func forEachContentLine(
         _ text: String, fail: (Int, String) -> FileLineError, _ body: (String, Int) throws(FileLineError) -> Void
     ) throws(FileLineError) -> Int {
-        var pending: (text: String, line: Int)?
+        // The content line's bytes, decoded once it is whole: a writer folds at 75 octets, which may be inside a
+        // multi-byte character (RFC 5545 3.1), so the halves are joined before they are read as UTF-8.
+        var pending: (bytes: [UInt8], line: Int)?
         var number = 0
         var lastContent = 1
         // Lines by their bytes: "\r\n" is one Character to Swift, and CRLF is what RFC 5545 ends lines with.
@@ -100,15 +137,15 @@ public enum ICalendarReader {
             let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
             if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
                 guard pending != nil else { throw fail(number, "a folded line (starting with a space) with no line before it to continue") }
-                pending!.text += String(decoding: line.dropFirst(), as: UTF8.self)
+                pending!.bytes += line.dropFirst()
                 lastContent = number
                 continue
             }
-            if let (content, at) = pending { try body(content, at) }
-            pending = line.isEmpty ? nil : (String(decoding: line, as: UTF8.self), number)
+            if let (content, at) = pending { try body(String(decoding: content, as: UTF8.self), at) }
+            pending = line.isEmpty ? nil : (Array(line), number)
             if !line.isEmpty { lastContent = number }
         }
-        if let (content, at) = pending { try body(content, at) }
+        if let (content, at) = pending { try body(String(decoding: content, as: UTF8.self), at) }
         return lastContent
     }
 

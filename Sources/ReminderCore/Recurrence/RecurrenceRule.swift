@@ -60,7 +60,11 @@ public struct RecurrenceRule: Hashable, Sendable {
         guard !body.isEmpty else { throw RecurrenceError("the rule is empty: write at least FREQ, e.g. FREQ=DAILY") }
         guard body.utf8.count <= 4096 else { throw RecurrenceError("the rule is longer than 4096 characters") }
         var parts: [String: Substring] = [:]
-        for part in body.split(separator: ";", omittingEmptySubsequences: false) {
+        // One empty part at the end (`FREQ=WEEKLY;COUNT=2;`) is taken, as libical and dateutil take it ("seen in
+        // the wild", libical's own vectors); an empty part anywhere else is refused.
+        var split = body.split(separator: ";", omittingEmptySubsequences: false)
+        if split.count > 1, split.last?.isEmpty == true { split.removeLast() }
+        for part in split {
             guard let equals = part.firstIndex(of: "=") else {
                 throw RecurrenceError("'\(part)' is not NAME=VALUE: parts are separated by ';', e.g. FREQ=WEEKLY;BYDAY=MO")
             }

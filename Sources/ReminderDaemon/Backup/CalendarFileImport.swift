@@ -18,7 +18,7 @@ extension BackupService {
         let zones = try context.importZones(names: context.zoneFiles.allZoneNames())
         let plan: CalendarImport
         do {
-            plan = try CalendarImport(String(decoding: data, as: UTF8.self), file: label, all: all, now: now, zones: zones)
+            plan = try CalendarImport(ICalendarReader.text(utf8: data), file: label, all: all, now: now, zones: zones)
         } catch {
             throw .invalidInput(parameter: "path", message: "\(error.description); nothing was imported")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ReminderCore
 import SystemdSupport
 
 /// A vdir folder, the storage format of pimutils' tools (vdirsyncer's `filesystem` storage, khal, todoman):
@@ -94,7 +95,7 @@ struct VdirFolder: Sendable {
         }
         // It grew while it was read: written meanwhile (the watcher reports it again) or past the limit.
         guard count < bytes.count else { throw SystemError(operation: "read \(entry.name): it grew while it was read", code: EAGAIN) }
-        return String(decoding: bytes[..<count], as: UTF8.self)
+        return ICalendarReader.text(utf8: bytes[..<count])
     }
 
     /// Writes an item as vdirsyncer does: a hidden temporary file, flushed, then renamed over the item (a reader
