@@ -406,6 +406,11 @@ struct ReminderService: Sendable {
                 forced = true
             }
         }
+        // After the window of a missed occurrence closed, before the next: it takes that one late.
+        if let late = try lateOccurrence(takenBy: instant, of: reminder) {
+            let record = try await recordLateTake(reminder, late, at: instant, amount: amount, forced: forced, now: now)
+            return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: 0)
+        }
         let record = try storing { () throws(StoreError) in
             try context.store.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount, forced: forced)
         }
@@ -434,41 +439,6 @@ struct ReminderService: Sendable {
         let next = allowed > instant ? "; the next is allowed from \(when(allowed))" : ""
         return .doseNotAllowed(
             reminder.name, allowedFrom: allowed, "\(reminder.name): \(why)\(next); --force to log it anyway")
-    }
-
-    /// Takes the most recent missed occurrence of the last two days late: a log now, made for it, so that it
-    /// neither covers nor suppresses another occurrence (a dose missed at 08:00 and taken at 13:00 leaves the
-    /// 20:00 one due); announced as taken late.
-    func takeLate(key: String) async throws(ServiceError) -> OccurrenceValue {
-        let now = context.clock.now()
-        let reminder = try find(key)
-        let id = reminder.id!
-        let schedulable = try await scheduling.schedulable(reminder)
-        let (rule, zone) = (schedulable.rule, schedulable.zone)
-        let from = now.adding(seconds: -2 * 86400)
-        let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderID: id, from: from.adding(seconds: -2 * 86400), through: now) }
-        let skips = try storing { () throws(StoreError) in try scheduling.skips(from: from, through: now, reminderIDs: [id])[id] ?? [] }
-        let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: [id], from: from, through: now)[id] ?? [:] }
-        var missed: OccurrenceStatus?
-        var next = rule.nextOccurrence(after: from, in: zone)
-        while let occurrence = next, occurrence.instant <= now {
-            let status = rule.state(of: occurrence, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: late)
-            if status.state == .missed, occurrence.instant.secondsSinceEpoch >= reminder.createdAt { missed = status }
-            next = rule.nextOccurrence(after: occurrence.instant, in: zone)
-        }
-        guard var status = missed else {
-            throw .nothingDue(reminder.name, "nothing of \(reminder.name) was missed in the last two days to take late: to record an intake, run remindctl log \"\(reminder.name)\"")
-        }
-        let occurrence = status.occurrence
-        _ = try storing { () throws(StoreError) in
-            try context.store.intake.log(
-                reminderID: id, at: now, timeZone: zone.identifier, lateFor: occurrence.instant, amount: reminder.delivery.dose(on: occurrence.scheduledDate)?.thousandths)
-        }
-        (status.state, status.coveredBy) = (.takenLate, now)
-        let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: now.secondsSinceEpoch - occurrence.instant.secondsSinceEpoch)
-        context.announcer.announce(.occurrence(OccurrenceEvent(state: .takenLate, firing: firing, windowEnd: status.windowEnd, decidedAt: now, loggedAt: now)))
-        await habits.changed(now: now, activity: .added(now, zone: zone.identifier))
-        return OccurrenceValue(reminderID: id, name: reminder.name, status: status).saying(reminder.delivery.dose(on: occurrence.scheduledDate))
     }
 
     /// Skips the occurrence that is due, or else the next one (it will not fire): recorded with the reason;
@@ -549,7 +519,7 @@ struct ReminderService: Sendable {
     /// The interface records of some logs, each with the occurrence it takes or suppresses (by the states of
     /// its reminder's occurrences on its local day). Of several logs in one second, the first takes and the
     /// last suppresses.
-    private func intakeValues(_ records: [IntakeRecord], now: Instant) throws(ServiceError) -> [IntakeValue] {
+    func intakeValues(_ records: [IntakeRecord], now: Instant) throws(ServiceError) -> [IntakeValue] {
         var reminders: [Int64: StoredReminder] = [:]
         /// Per reminder and day: the log id that takes, and the one that suppresses, each occurrence.
         var effects: [String: (takes: [Int64: Occurrence], suppresses: [Int64: Occurrence])] = [:]
