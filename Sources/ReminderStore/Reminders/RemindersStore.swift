@@ -69,10 +69,14 @@ public struct RemindersStore: Sendable {
     /// as ``RuleSpecColumn`` writes it: found by it, then checked.
     public func asNeeded() throws(StoreError) -> [StoredReminder] {
         try database.read { db in
-            try usable(StoredReminder.filter(Column("enabled") && Column("rule").like("%\"asNeeded\":true%")).order(Column("id")), db)
+            try usable(StoredReminder.filter(sql: Self.asNeededTerm).filter(Column("enabled")).order(Column("id")), db)
                 .filter { $0.rule.asNeeded == true }
         }
     }
+
+    /// The SQL term of the reminders taken as needed, as a literal: the partial index `reminder_as_needed` is
+    /// used only for a query with the same term (a bound pattern is not).
+    static let asNeededTerm = #"rule LIKE '%"asNeeded":true%'"#
 
     /// The reminders a request finds, without the rows remindd cannot use (they are kept for
     /// ``takeUnusableRows()``): one bad row must not keep the others from firing, or the daemon from starting.

@@ -276,6 +276,12 @@ extension ReminderStore {
             // crash between is looked up in the journal at the next start, not run again on a guess.
             try db.alter(table: "firing") { t in t.add(column: "escalationPending", .boolean) }
         }
+        migrator.registerMigration("v21-as-needed-index") { db in
+            // The reminders taken as needed, which `Next` and `today` list, found without reading every rule (with
+            // 100,000 reminders the scan made a `Next` call 17 ms). The query repeats the WHERE term word for word
+            // (``RemindersStore/asNeededTerm``): only then does SQLite use a partial index.
+            try db.execute(sql: "CREATE INDEX reminder_as_needed ON reminder(id) WHERE \(RemindersStore.asNeededTerm)")
+        }
         return migrator
     }
 
