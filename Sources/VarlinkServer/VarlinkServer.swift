@@ -36,11 +36,15 @@ public struct VarlinkServerLimits: Sendable {
     public var inputBudget: Int
     /// A connection with no call in progress that sends nothing for this long is closed.
     public var idleTimeout: TimeAmount
+    /// Connections let in beyond ``maximumConnections`` when every one is busy (Watch streams that never read),
+    /// for calls that do not stream: `remindctl status` always gets in; a stream there is refused.
+    public var reservedForCalls: Int
 
-    public init(maximumConnections: Int = 256, inputBudget: Int = 32 << 20, idleTimeout: TimeAmount = .minutes(5)) {
+    public init(maximumConnections: Int = 256, inputBudget: Int = 32 << 20, idleTimeout: TimeAmount = .minutes(5), reservedForCalls: Int = 8) {
         self.maximumConnections = maximumConnections
         self.inputBudget = inputBudget
         self.idleTimeout = idleTimeout
+        self.reservedForCalls = reservedForCalls
     }
 }
 
@@ -179,8 +183,9 @@ public struct VarlinkServer: Sendable {
         defer { connections.remove(id) }
         // A full table makes room by closing its longest-idle connection (one with no call in progress), so that
         // idle clients held open by any process cannot lock remindctl out; only when every connection is busy
-        // (Watch streams) is the new one refused.
-        let admitted = open <= limits.maximumConnections || connections.closeLongestIdle(sparing: id)
+        // (Watch streams) is the new one let in on a reserved place, for calls that do not stream.
+        let withinLimit = open <= limits.maximumConnections || connections.closeLongestIdle(sparing: id)
+        let admitted = withinLimit || open <= limits.maximumConnections + limits.reservedForCalls
         let closed = channel.closeFuture
         let wrapped: NIOAsyncChannel<VarlinkFrame, ByteBuffer>
         do {
@@ -213,13 +218,13 @@ public struct VarlinkServer: Sendable {
                 case .message(let bytes):
                     // Counted in progress since the decoder read it (a slow consumer is not an idle client).
                     defer { connection.activity.callEnded() }
-                    try await dispatch(bytes, writer: writer, closed: closed)
+                    try await dispatch(bytes, writer: writer, closed: closed, streamsAllowed: withinLimit)
                 }
             }
         }
     }
 
-    private func dispatch(_ bytes: ByteBuffer, writer: ReplyWriter, closed: EventLoopFuture<Void>) async throws {
+    private func dispatch(_ bytes: ByteBuffer, writer: ReplyWriter, closed: EventLoopFuture<Void>, streamsAllowed: Bool) async throws {
         // Why it does not parse is not the client's business beyond this: the reply says what was expected.
         guard let call = try? VarlinkWire.call(from: bytes.readableBytesView) else {
             try await writer.send(Self.errorReply(protocolError("the message is not a JSON Varlink call object")))
@@ -235,6 +240,9 @@ public struct VarlinkServer: Sendable {
             } else if interfaces[call.interface] == nil {
                 throw VarlinkError.interfaceNotFound(call.interface)
             } else if call.more == true {
+                guard streamsAllowed else {
+                    throw protocolError("too many connections (\(limits.maximumConnections)) busy with streams: a stream waits for a free place, other calls get in")
+                }
                 try await Self.untilClosed(closed) { try await handler.handle(call, reply: reply) }
             } else {
                 try await handler.handle(call, reply: reply)

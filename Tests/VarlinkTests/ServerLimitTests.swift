@@ -61,9 +61,9 @@ struct ServerLimitTests {
         }
     }
 
-    /// A full table of busy connections (Watch streams) refuses one more, and says why.
+    /// A full table of busy connections (Watch streams), its reserved places taken too, refuses one more, and says why.
     @Test func aConnectionOverACapOfBusyOnesIsToldAndClosed() async throws {
-        try await withServer(VarlinkServerLimits(maximumConnections: 2)) { path, handler in
+        try await withServer(VarlinkServerLimits(maximumConnections: 2, reservedForCalls: 0)) { path, handler in
             let first = try RawClient(path), second = try RawClient(path)
             for client in [first, second] { client.send(#"{"method":"test.Wait","more":true}"#) }
             #expect(await eventually { handler.started.load(ordering: .relaxed) == 2 })
@@ -77,6 +77,22 @@ struct ServerLimitTests {
                 again.send(#"{"method":"org.varlink.service.GetInfo"}"#)
                 return await again.receive()?.contains("\"vendor\"") == true
             })
+        }
+    }
+
+    /// 500 Watch clients that never read made `remindctl status` refused ("too many connections"): a full table of
+    /// streams lets a call that does not stream in on a reserved place, and refuses a stream there.
+    @Test func aCallGetsInPastAFullTableOfStreamsAndAStreamDoesNot() async throws {
+        try await withServer(VarlinkServerLimits(maximumConnections: 2, reservedForCalls: 1)) { path, handler in
+            let watchers = try (0..<2).map { _ in try RawClient(path) }
+            for watcher in watchers { watcher.send(#"{"method":"test.Wait","more":true}"#) }
+            #expect(await eventually { handler.started.load(ordering: .relaxed) == 2 })
+            let status = try RawClient(path)
+            status.send(#"{"method":"org.varlink.service.GetInfo"}"#)
+            #expect(await status.receive()?.contains("\"vendor\"") == true)
+            status.send(#"{"method":"test.Wait","more":true}"#)
+            #expect(await status.receive()?.contains("busy with streams") == true)
+            #expect(handler.started.load(ordering: .relaxed) == 2)
         }
     }
 
