@@ -15,14 +15,20 @@ final class Uploads: Sendable {
         var root: String
     }
 
-    /// An upload unused this long is dropped when another begins.
-    static let idleSeconds: Int64 = 3600
+    /// An upload unused this long is dropped when another begins (remindctl sends its parts one after another).
+    static let idleSeconds: Int64 = 600
+    /// At most this many uploads wait at once (1,000 were accepted), holding at most ``maximumTotalBytes``
+    /// together (three of about 1 GiB held 3.2 GB of the state folder for an hour).
+    static let defaultMaximumUploads = 4
+    static let defaultMaximumTotalBytes = Backup.Upload.maximumSize + (Backup.Upload.maximumSize >> 1)
+    private let maximumUploads: Int
+    private let maximumTotalBytes: Int
 
     private let directory: String
     private let uploads = Mutex<[String: Upload]>([:])
 
-    init(directory: String) {
-        self.directory = directory
+    init(directory: String, maximumUploads: Int = defaultMaximumUploads, maximumTotalBytes: Int = defaultMaximumTotalBytes) {
+        (self.directory, self.maximumUploads, self.maximumTotalBytes) = (directory, maximumUploads, maximumTotalBytes)
         // Uploads from before a restart can never be finished: a folder that cannot be removed is reported by
         // the first upload that needs it.
         try? FileManager.default.removeItem(atPath: directory)
@@ -58,14 +64,18 @@ final class Uploads: Sendable {
     private func reserve(_ upload: String?, root: String, adding bytes: Int, now: Instant) throws(ServiceError) -> String {
         let idle = now.adding(seconds: -Self.idleSeconds)
         let (id, expired): (String?, [String]) = uploads.withLock { uploads in
+            let total = uploads.values.reduce(0) { $0 + $1.size }
             guard let upload else {
                 let expired = uploads.filter { $0.value.lastUsed < idle }.map(\.key)
                 for key in expired { uploads[key] = nil }
+                guard uploads.count < maximumUploads, total + bytes <= maximumTotalBytes else { return (nil, expired) }
                 let id = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
                 uploads[id] = Upload(size: bytes, lastUsed: now, root: root)
                 return (id, expired)
             }
-            guard var current = uploads[upload], current.size + bytes <= Backup.Upload.maximumSize else { return (nil, []) }
+            guard var current = uploads[upload], current.size + bytes <= Backup.Upload.maximumSize, total + bytes <= maximumTotalBytes else {
+                return (nil, [])
+            }
             current.size += bytes
             current.lastUsed = now
             uploads[upload] = current
@@ -73,11 +83,19 @@ final class Uploads: Sendable {
         }
         for key in expired { removeFolder(key) }
         guard let id else {
-            if let upload, uploads.withLock({ $0[upload] }) != nil {
-                remove(upload)
-                throw .invalidInput(parameter: "data", message: "an upload holds at most \(Backup.Upload.maximumSize >> 30) GiB; the upload was dropped")
+            guard let upload else {
+                throw .invalidInput(parameter: "upload", message: """
+                    \(maximumUploads) uploads (or \(maximumTotalBytes >> 20) MiB) already wait to be imported: import them, or send \
+                    this one when they are done (an upload unused for \(Self.idleSeconds / 60) minutes is dropped)
+                    """)
             }
-            throw Self.unknown(upload ?? "")
+            if uploads.withLock({ $0[upload] }) != nil {
+                remove(upload)
+                throw .invalidInput(parameter: "data", message: """
+                    an upload holds at most \(Backup.Upload.maximumSize >> 30) GiB, and all waiting together \(maximumTotalBytes >> 20) MiB; the upload was dropped
+                    """)
+            }
+            throw Self.unknown(upload)
         }
         return id
     }
@@ -101,7 +119,7 @@ final class Uploads: Sendable {
     }
 
     private static func unknown(_ upload: String) -> ServiceError {
-        .invalidInput(parameter: "upload", message: "no upload '\(upload)': it was imported already, or dropped (an hour unused, or a restart); send the file again")
+        .invalidInput(parameter: "upload", message: "no upload '\(upload)': it was imported already, or dropped (\(idleSeconds / 60) minutes unused, or a restart); send the file again")
     }
 
     /// Appends to a file (made 0600, never through a link).
