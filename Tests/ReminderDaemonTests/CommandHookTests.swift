@@ -106,6 +106,19 @@ struct CommandHookTests {
         #expect(await gone(pid))
     }
 
+    /// A hook killed at its limit takes along what it moved to a session of its own with `setsid` (a process-group
+    /// kill missed it, and it ran on after remindd stopped).
+    @Test func aHookKilledAtItsLimitTakesItsSetsidChildrenAlong() async throws {
+        let pidFile = directory + "/setsid.pid"
+        let starter = try script("setsid.sh", "setsid /bin/sh -c 'echo $$ > \"$0\"; exec sleep 1000' \"$1\" &\nexec sleep 1000")
+        let (hooks, reports, _, _) = hooks(onFire: ["/bin/sh", starter, pidFile], timeLimitMilliseconds: 1000)
+        hooks.announce(.firing(try firing(command: nil)))
+        let pid = try #require(try await pid(in: pidFile))
+        for _ in 0..<200 where reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(reports.withLock { $0 }.first?.contains("was still running after 1 s and was killed") == true)
+        #expect(await gone(pid))
+    }
+
     /// The pid a script wrote to `path` (waiting up to 10 s for it).
     func pid(in path: String) async throws -> Int32? {
         for _ in 0..<200 {

@@ -3,7 +3,9 @@ import Glibc
 
 /// Starts commands as children of the daemon, without a shell, each in a process group of its own (what it
 /// starts is killed with it, and with whatever it leaves behind once it exits), waited for through a pidfd (no
-/// polling, no signal to a reused pid). Used where no user service manager runs remindd.
+/// polling, no signal to a reused pid). Killed while it runs (its time limit, the daemon's stop), its
+/// descendants in sessions of their own (`setsid`) go too. Used where no user service manager runs remindd
+/// (under one, a command is a transient unit, and its cgroup holds everything it started).
 public struct ChildProcessLauncher: CommandLauncher {
     public init() {}
 
@@ -76,7 +78,7 @@ public struct ChildProcessLauncher: CommandLauncher {
 
         var kill: @Sendable () -> Void {
             let pid = pid
-            return { Glibc.kill(-pid, SIGKILL) }
+            return { ProcessTree.killAll(from: pid) }
         }
 
         consuming func finish() -> CommandOutcome {
