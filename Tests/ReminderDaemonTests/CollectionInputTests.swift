@@ -87,3 +87,20 @@ struct CollectionInputTests {
         #expect(said.count == 1 && said[0].contains("marks 1000 instances of Vitamin D done"), "\(said)")
     }
 }
+
+extension CollectionInputTests {
+    /// A dose from another device past this device's limits (both devices logged within the minimum interval
+    /// between two syncs) is kept, and recorded as forced, as `--force` records it, and said.
+    @Test func aDosePastTheLimitsFromAnotherDeviceIsRecordedAsForced() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Ibuprofen", ["asNeeded": true], ["dose": "400mg", "minInterval": "6h", "maxPerDay": .number(3)])
+        try await devices.sync()
+        _ = try await devices.laptop.call(Reminders.Done.self, .init(reminder: "Ibuprofen"))
+        await devices.advance(to: "2026-12-01T07:00:00Z")
+        _ = try await devices.desktop.call(Reminders.Done.self, .init(reminder: "Ibuprofen"))
+        try await devices.sync()
+        let logs = try await devices.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01", reminder: "Ibuprofen")).logs
+        #expect(logs.map(\.forced) == [nil, true])
+        #expect(devices.laptop.announcer.messages.contains { $0.contains("past its reminder's dose limits here: recorded as forced") })
+    }
+}

@@ -383,8 +383,12 @@ actor CollectionService {
                 continue
             }
             do {
-                if let id = try context.store.collection.apply(record, item: item) { reconsider.insert(id) }
                 // Its reminder is not here yet: read again at the next scan.
+                guard let applied = try context.store.collection.apply(record, item: item) else { continue }
+                reconsider.insert(applied.reminderID)
+                if applied.forced {
+                    context.say(.notice, "Collection: the dose of \(entry.name) at \(record.at) is past its reminder's dose limits here: recorded as forced, as --force records it")
+                }
             } catch {
                 context.say(.error, "Collection: could not apply \(entry.name): \(error)")
             }

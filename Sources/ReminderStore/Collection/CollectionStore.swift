@@ -80,20 +80,31 @@ public struct CollectionStore: Sendable {
         }
     }
 
-    /// Applies a log or a skip another device made, unless it is here already. - Returns: its reminder's id, or nil
-    /// when the reminder is not known here (yet: its item may come with a later scan).
-    public func apply(_ record: CollectionItem.Record, item: CollectionItemRecord) throws(StoreError) -> Int64? {
+    /// Applies a log or a skip another device made, unless it is here already. A dose past the reminder's limits
+    /// (`--min-interval`, `--max-per-day`, counted with this device's doses) is recorded as forced, as `--force`
+    /// records it. - Returns: its reminder's id, or nil when the reminder is not known here (yet: its item may
+    /// come with a later scan), and whether the dose was past the limits.
+    public func apply(_ record: CollectionItem.Record, item: CollectionItemRecord) throws(StoreError) -> (reminderID: Int64, forced: Bool)? {
         try database.write { db in
             guard let reminderID = try Int64.fetchOne(
                 db, sql: "SELECT localId FROM collectionItem WHERE kind IN ('reminder', 'alias') AND uid = ? AND localId IN (SELECT id FROM reminder)",
                 arguments: [record.reminder])
             else { return nil }
             var saved = item
+            var forced = false
             switch record.kind {
             case .taken:
                 var log = IntakeRecord(id: nil, reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone)
                 log.forScheduledAt = record.occurrence?.secondsSinceEpoch
                 log.amount = record.amount
+                if let limits = try StoredReminder.fetchOne(db, key: reminderID)?.delivery.limits, !limits.isEmpty {
+                    let reach = max(limits.minIntervalSeconds ?? 0, 86400)
+                    let doses = try Int64.fetchAll(
+                        db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ?",
+                        arguments: [reminderID, log.at - reach, log.at + reach])
+                    forced = limits.breach(at: record.at, doses: doses.map(Instant.init(secondsSinceEpoch:))) != nil
+                    log.forced = forced ? true : nil
+                }
                 try log.insert(db)
                 saved.localId = log.id
             case .skipped:
@@ -107,7 +118,7 @@ public struct CollectionStore: Sendable {
                     db, sql: "SELECT id FROM outcome WHERE reminderId = ? AND scheduledAt = ? AND state = 'skipped'", arguments: [reminderID, scheduled])
             }
             try saved.save(db)
-            return reminderID
+            return (reminderID, forced)
         }
     }
 
