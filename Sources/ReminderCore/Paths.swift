@@ -8,6 +8,9 @@ public struct RemindPaths: Hashable, Sendable {
     public var configFile: String
     /// `$XDG_RUNTIME_DIR/remindd/control.sock`; without `XDG_RUNTIME_DIR`, `/tmp/remindd-UID/control.sock`.
     public var socket: String
+    /// `$HOME`, what `~/` in the config's folders means, as it means for the state and config paths (not the
+    /// passwd entry's home, which a different `$HOME` would have made a second place).
+    public var home: String
 
     /// The database file in the state directory.
     public var database: String { stateDirectory + "/remindd.sqlite" }
@@ -18,6 +21,7 @@ public struct RemindPaths: Hashable, Sendable {
 
     public init(environment: [String: String], uid: UInt32) {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
+        self.home = home
         func base(_ variable: String, _ fallback: String) -> String {
             guard let value = environment[variable], value.hasPrefix("/") else { return home + "/" + fallback }
             return value

@@ -26,7 +26,7 @@ public struct DaemonPorts: Sendable {
     /// Where files sent for an import wait (emptied at start): nil for `uploads` beside the store's file, or a
     /// temporary folder for a store in memory.
     public var uploadDirectory: String?
-    /// The home folder, for `~/` in the config's folders.
+    /// The home folder, for `~/` in the config's folders: `$HOME`, as for the state and config paths.
     public var home: String
     /// What runs the linked collection's `sync-command` (nil: it is not run).
     public var commands: (any CommandRunner)?
@@ -35,7 +35,7 @@ public struct DaemonPorts: Sendable {
         clock: any DaemonClock, announcers: [any Announcer], status: any StatusReporter, store: ReminderStore, zones: TimeZoneDatabase,
         configuration: DaemonConfiguration, exercises: ExerciseLibrary, routineDirectories: [String],
         journalAvailable: @escaping @Sendable () -> Bool, ledger: any AnnouncementLedger = UnreadableLedger(), uploadDirectory: String? = nil,
-        home: String = NSHomeDirectory(), commands: (any CommandRunner)? = nil
+        home: String = RemindPaths(environment: ProcessInfo.processInfo.environment, uid: getuid()).home, commands: (any CommandRunner)? = nil
     ) {
         self.clock = clock
         self.announcers = announcers

@@ -103,7 +103,8 @@ struct Remindd: AsyncParsableCommand {
     /// safe: the daemon does not take an emptied folder for deletions (``CollectionPresence``).
     /// - Returns: the folder, or nil for none.
     static func makeCollectionFolder(_ settings: DaemonConfiguration) -> String? {
-        guard let folder = settings.collectionFolder(home: NSHomeDirectory()) else { return nil }
+        let home = RemindPaths(environment: ProcessInfo.processInfo.environment, uid: getuid()).home
+        guard let folder = settings.collectionFolder(home: home) else { return nil }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -188,7 +189,7 @@ struct Remindd: AsyncParsableCommand {
             clock: clock, announcers: channels.all, status: notifier, store: store, zones: zones,
             configuration: settings, exercises: try Self.loadExercises(dataDirectory),
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
-            journalAvailable: { journal.isJournalAvailable }, ledger: JournalLedger(journal: journal), commands: commands))
+            journalAvailable: { journal.isJournalAvailable }, ledger: JournalLedger(journal: journal), home: paths.home, commands: commands))
         do { try await daemon.startReminders() } catch { throw Failure(error.description) }
         store.releaseMemory()
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system

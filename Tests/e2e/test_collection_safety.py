@@ -73,3 +73,13 @@ def test_the_collection_key_pointed_elsewhere_and_reloaded_removes_nothing(daemo
     assert daemon.user_reminders() == [unique_name]
     assert len(daemon.ctl_json("log", "list")) == 1
     assert list(other.iterdir()) == []
+
+
+def test_a_tilde_in_the_collection_means_HOME_as_for_the_state_and_config(daemon, tmp_path):
+    home = tmp_path / "home"
+    (home / "coll").mkdir(parents=True)
+    daemon.env["HOME"] = str(home)
+    (daemon.config / "remindd").mkdir(parents=True, exist_ok=True)
+    (daemon.config / "remindd" / "config.toml").write_text('collection = "~/coll"\n')
+    daemon.start()
+    assert daemon.ctl_json("status")["collection"]["folder"] == str(home / "coll")
