@@ -217,10 +217,13 @@ struct UpdateCommand: ParsableCommand {
         discussion: """
             Rule flags change that part of the rule and keep the rest: --at the times, --weekly (or --daily, \
             --monthly ...) the days, --start, --until and --skip each their own. --tz "" makes the reminder follow \
-            the system zone again.
+            the system zone again. Times are read as 'add' reads them: in your zone, or the reminder's own (said \
+            when it is not yours). --at that gives fewer times than the reminder has needs --replace-times: a \
+            twice-daily dose does not become once daily by a slip.
 
             Examples:
-              remindctl update Pills --at 10:00
+              remindctl update Pills --at 10:00,20:00
+              remindctl update Pills --at 10:00 --replace-times
               remindctl update "Vitamin D" --weekly sun,wed --at 09:00
               remindctl update 3 --name "Vitamin D3"
               remindctl update Rent --rrule 'FREQ=MONTHLY;BYMONTHDAY=-1' --start 2026-12-31T09:00
@@ -235,6 +238,7 @@ struct UpdateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A new time zone; \"\" to follow the system zone.", valueName: "zone"), completion: .custom(Completions.zones))
     var tz: String?
     @Option(help: ArgumentHelp("A new window (2h, 90m; up to 24h); \"\" for the default.", valueName: "length")) var window: String?
+    @Flag(help: "Let --at give fewer times than the reminder has (the others are dropped).") var replaceTimes = false
     @OptionGroup var delivery: DeliveryOptions
     @Flag(help: "Print the reminder as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -246,17 +250,36 @@ struct UpdateCommand: ParsableCommand {
         }
         try checkWindow(window)
         try delivery.validate(adding: false)
+        var zoneNote: String?
         let reply = try connection.withConnection { daemon in
             var spec: RuleSpec?
+            var timeZone = tz
             if changesRule {
                 let current = try daemon.call(Reminders.Get.self, .init(reminder: reminder)).reminder
-                let change = try rule.spec(now: CommandContext.current.now(), zone: try RuleOptions.zone(named: tz ?? current.effectiveTimeZone))
+                let times = { (text: String?) in text?.split(separator: ",").count ?? 0 }
+                if let at = rule.at, !replaceTimes, times(at) < times(current.rule.at) {
+                    throw CLIError("""
+                        \(current.name) is at \(current.rule.at ?? ""); --at \(at) would drop \(times(current.rule.at) - times(at)) of its times: \
+                        give them all (--at \(at),...), or add --replace-times to drop them
+                        """)
+                }
+                // Times typed are read as add reads them: in the user's zone where the reminder follows remindd's
+                // and that is another (the reminder then keeps the user's, as add gives it), else in its own.
+                let user = CommandContext.current.zone
+                var readIn = try RuleOptions.zone(named: tz ?? current.effectiveTimeZone)
+                if tz == nil, current.timeZone == nil, rule.at != nil || rule.start != nil, !user.keepsSameTime(as: readIn) {
+                    (readIn, timeZone) = (user, user.identifier)
+                    zoneNote = "Its times are in \(user.identifier), your zone (remindd follows \(current.effectiveTimeZone)); --tz names another."
+                } else if rule.at != nil, !user.keepsSameTime(as: readIn) {
+                    zoneNote = "Its times are read in \(readIn.identifier), the reminder's zone (yours is \(user.identifier))."
+                }
+                let change = try rule.spec(now: CommandContext.current.now(), zone: readIn)
                 let updated = current.rule.updated(by: change)
                 do throws(RuleSpecError) { RuleOptions.noteStart(of: try updated.makeRule()) } catch { throw CLIError(error.message) }
                 spec = updated
             }
             return try daemon.call(Reminders.Update.self, Reminders.Update.Parameters(
-                reminder: reminder, name: name, rule: spec, timeZone: tz, window: window,
+                reminder: reminder, name: name, rule: spec, timeZone: timeZone, window: window,
                 repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
                 dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
                 escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter,
@@ -264,6 +287,7 @@ struct UpdateCommand: ParsableCommand {
         }
         if json { return try out.json(reply.reminder) }
         describe(reply.reminder)
+        if let zoneNote { out.print(zoneNote) }
     }
 }
 

@@ -66,3 +66,22 @@ def test_a_reminder_added_in_another_zone_keeps_the_users_and_says_so(daemon):
     reminder = daemon.ctl_json("show", "Berlin-pills")
     assert reminder["timeZone"] == "Europe/Berlin"
     assert dt.datetime.fromisoformat(reminder["next"]["local"]).astimezone(BERLIN).strftime("%H:%M") == "08:00"
+
+
+def test_an_update_reads_times_as_add_does_and_never_drops_one_silently(daemon):
+    """A twice-daily reminder that follows remindd's UTC, updated from a Berlin shell: `--at 10:00` was read in
+    UTC and turned 08:00 and 20:00 into 10:00 alone without a word. Now a time dropped needs --replace-times, and
+    the times are read in Berlin, which the reminder then keeps (as add gives it), and the reply says so."""
+    daemon.start()
+    daemon.ctl("add", "Metformin", "--daily", "--at", "08:00,20:00")  # typed in UTC: follows remindd's zone
+    refused = berlin_ctl(daemon, "update", "Metformin", "--at", "10:00", check=False)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "Metformin is at 08:00,20:00; --at 10:00 would drop 1 of its times" in refused.stderr and "--replace-times" in refused.stderr
+    assert daemon.ctl_json("show", "Metformin")["rule"]["at"] == "08:00,20:00"
+    updated = berlin_ctl(daemon, "update", "Metformin", "--at", "10:00,20:00")
+    assert "Its times are in Europe/Berlin, your zone (remindd follows UTC); --tz names another." in updated.stdout, updated.stdout
+    reminder = daemon.ctl_json("show", "Metformin")
+    assert reminder["timeZone"] == "Europe/Berlin" and reminder["rule"]["at"] == "10:00,20:00"
+    assert dt.datetime.fromisoformat(reminder["next"]["local"]).astimezone(BERLIN).strftime("%H:%M") in ("10:00", "20:00")
+    once = berlin_ctl(daemon, "update", "Metformin", "--at", "09:00", "--replace-times")
+    assert daemon.ctl_json("show", "Metformin")["rule"]["at"] == "09:00", once.stdout
