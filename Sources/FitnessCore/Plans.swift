@@ -73,7 +73,7 @@ public struct WorkoutInput: Sendable {
     public static func intensity(_ text: String?) throws(Problem) -> Intensity {
         guard let text else { throw Problem(parameter: "intensity", message: "missing intensity: add --intensity light, moderate or vigorous") }
         guard let intensity = Intensity(rawValue: text.lowercased()) else {
-            throw Problem(parameter: "intensity", message: "unknown intensity '\(text)': use light, moderate or vigorous")
+            throw Problem(parameter: "intensity", message: "unknown intensity \(quotedInput(text)): use light, moderate or vigorous")
         }
         return intensity
     }

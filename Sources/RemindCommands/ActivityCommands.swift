@@ -307,7 +307,7 @@ struct HistoryCommand: ParsableCommand {
     static func instant(_ text: String) throws -> String {
         if let ago = TimeText.ago(text, now: CommandContext.current.now()) { return ago.description }
         guard ISO8601.parseDate(text) != nil || ISO8601.parseInstant(text) != nil else {
-            throw CLIError("invalid --since '\(text)': write a length back from now (7d, 24h, 30m), a date (2026-11-01) or a time (2026-11-01T08:00)")
+            throw CLIError("invalid --since \(quotedInput(text)): write a length back from now (7d, 24h, 30m), a date (2026-11-01) or a time (2026-11-01T08:00)")
         }
         return text
     }

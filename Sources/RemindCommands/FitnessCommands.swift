@@ -27,7 +27,7 @@ struct ExerciseSearchCommand: ParsableCommand {
     func run() throws {
         let found = try connection.call(Fitness.ExerciseSearch.self, .init(text: text)).exercises
         if json { return try out.json(found) }
-        if found.isEmpty { return out.print("No exercise matches '\(text)'. See 'remindctl exercise list'.") }
+        if found.isEmpty { return out.print("No exercise matches \(quotedInput(text)). See 'remindctl exercise list'.") }
         printExercises(found)
     }
 }

@@ -56,7 +56,8 @@ func alias<Value>(_ value: Value?, old: Value?, _ name: String) throws -> Value?
 extension RemindCtl {
     /// Runs remindctl with the process's arguments; a mistyped subcommand is answered with the nearest one.
     public static func start() {
-        let (arguments, renamed) = currentSpelling(Array(CommandLine.arguments.dropFirst()))
+        let (spelled, renamed) = currentSpelling(Array(CommandLine.arguments.dropFirst()))
+        let arguments = amountsTogether(spelled)
         if let renamed { FileHandleOutput.standardError("remindctl: \(renamed)\n") }
         if let message = unknownSubcommand(arguments) ?? optionItDoesNotHave(arguments) {
             FileHandleOutput.standardError("Error: \(message)\n")
@@ -78,6 +79,34 @@ extension RemindCtl {
             if let answer = missingOptions[name] { return answer }
         }
         return nil
+    }
+
+    /// An amount as people type it after `--dose` or `--amount`: `-2` (argument-parser took it for an option and
+    /// answered "Missing value") is given to the option, to be refused with why; `500 mg` (it answered
+    /// "Unexpected argument 'mg'") is one amount with its unit.
+    public static func amountsTogether(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            guard word == "--dose" || word == "--amount", index + 1 < arguments.count else {
+                if word == "--" { return result + arguments[index...] }
+                result.append(word)
+                index += 1
+                continue
+            }
+            let value = arguments[index + 1]
+            if value.hasPrefix("-"), value.dropFirst().first.map({ $0.isNumber || $0 == "." }) == true {
+                (result, index) = (result + [word + "=" + value], index + 2)
+            } else if index + 2 < arguments.count, !arguments[index + 2].hasPrefix("-"), Dose.unitName(arguments[index + 2]) != nil,
+                value.last?.isNumber == true
+            {
+                (result, index) = (result + [word + "=" + value + " " + arguments[index + 2]], index + 3)
+            } else {
+                (result, index) = (result + [word, value], index + 2)
+            }
+        }
+        return result
     }
 
     /// Commands renamed in 0.2 (one word per concept), under the command path they belong to. The old names

@@ -85,7 +85,7 @@ struct DeliveryOptions: ParsableArguments {
     /// which runs it).
     func validate(adding: Bool) throws {
         if let text = repeatInterval, !(text.isEmpty && !adding), RepeatPlan.interval(text) == nil {
-            throw CLIError("invalid --repeat '\(text)': write \(RepeatPlan.forms)")
+            throw CLIError("invalid --repeat \(quotedInput(text)): write \(RepeatPlan.forms)")
         }
         if let max = repeatMax, !RepeatPlan.maximums.contains(max), !(max == 0 && !adding) {
             throw CLIError("invalid --repeat-max \(max): give 1 to 100 repeats")
@@ -111,10 +111,10 @@ struct DeliveryOptions: ParsableArguments {
         _ = try command()
         _ = try escalateCommand()
         if let text = escalateAfter, !(text.isEmpty && !adding), WindowLength.seconds(text) == nil {
-            throw CLIError("invalid --escalate-after '\(text)': write \(WindowLength.forms)")
+            throw CLIError("invalid --escalate-after \(quotedInput(text)): write \(WindowLength.forms)")
         }
         if let text = minInterval, !(text.isEmpty && !adding), WindowLength.seconds(text, in: DoseLimits.minIntervalRange) == nil {
-            throw CLIError("invalid --min-interval '\(text)': write a length of 1m to 7d such as 4h, 6h or 1d")
+            throw CLIError("invalid --min-interval \(quotedInput(text)): write a length of 1m to 7d such as 4h, 6h or 1d")
         }
         if let maxPerDay, !DoseLimits.maxPerDayRange.contains(maxPerDay), !(maxPerDay == 0 && !adding) {
             throw CLIError("invalid --max-per-day \(maxPerDay): give 1 to 100 doses")

@@ -44,7 +44,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         for (flag, value) in [("--from", from), ("--to", to)] {
-            if let value, ISO8601.parseDate(value) == nil { throw CLIError("invalid \(flag) '\(value)': write YYYY-MM-DD, e.g. 2026-11-24") }
+            if let value, ISO8601.parseDate(value) == nil { throw CLIError("invalid \(flag) \(quotedInput(value)): write YYYY-MM-DD, e.g. 2026-11-24") }
         }
         guard Self.formats.contains(format) else { throw CLIError("unknown --format '\(format)': write \(Self.formats.dropLast().joined(separator: ", ")) or html") }
         let picture = PictureConverter.Format(rawValue: format)

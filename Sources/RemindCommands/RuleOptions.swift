@@ -73,7 +73,7 @@ struct RuleOptions: ParsableArguments {
         default: return nil
         }
         guard let seconds = WindowLength.seconds(text, in: 1...(366 * 86400)) else {
-            throw CLIError("invalid length '\(text)': write how long from now, such as 20m, 1h30m or 2d (up to 366d)")
+            throw CLIError("invalid length \(quotedInput(text)): write how long from now, such as 20m, 1h30m or 2d (up to 366d)")
         }
         return seconds
     }

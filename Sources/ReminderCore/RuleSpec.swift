@@ -238,7 +238,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         for item in items {
             let text = item.trimmingSpaces
             guard let time = ISO8601.parseTime(text) else {
-                throw RuleSpecError("invalid time '\(text)' in --at: write 24-hour HH:MM (00:00 to 23:59), e.g. 08:00 or 20:30")
+                throw RuleSpecError("invalid time \(quotedInput(text)) in --at: write 24-hour HH:MM (00:00 to 23:59), e.g. 08:00 or 20:30")
             }
             times.append(time)
         }
@@ -251,7 +251,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     ) throws(RuleSpecError) -> ReminderRule {
         let unit = text.last.map { Character($0.lowercased()) }
         guard let n = Int(text.dropLast()), (1...3660).contains(n), unit == "d" || unit == "w" else {
-            throw RuleSpecError("invalid --every '\(text)': write a number of days or weeks (--every 3d, --every 2w --weekly sun) or hours and minutes (--every 8h, --every 2h30m)")
+            throw RuleSpecError("invalid --every \(quotedInput(text)): write a number of days or weeks (--every 3d, --every 2w --weekly sun) or hours and minutes (--every 8h, --every 2h30m)")
         }
         guard let anchor = start.flatMap({ _ in self.startDate }) else {
             throw RuleSpecError("--every \(text) counts from a first day: add --start 2026-12-01")
@@ -268,7 +268,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         _ text: String, start: LocalDateTime?, until: LocalDate?, skip: [LocalDate]
     ) throws(RuleSpecError) -> ReminderRule {
         guard at == nil else {
-            throw RuleSpecError("--rrule takes its times from --start (or BYHOUR and BYMINUTE in the rule), not --at: write --rrule '\(text)' --start 2026-12-01T\(at!.split(separator: ",").first ?? "08:00")")
+            throw RuleSpecError("--rrule takes its times from --start (or BYHOUR and BYMINUTE in the rule), not --at: write --rrule \(quotedInput(text)) --start 2026-12-01T\(at!.split(separator: ",").first ?? "08:00")")
         }
         guard self.until == nil else {
             throw RuleSpecError("--until does not go with --rrule: end the rule itself with UNTIL, e.g. --rrule '\(text);UNTIL=\(self.until!.filter { $0 != "-" })'")
@@ -307,7 +307,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     /// stepping on the wall clock (08:00, 16:00, 00:00 stay so across DST changes, as RRULEs do).
     private func everyFewHours(_ text: String) throws(RuleSpecError) -> ReminderRule {
         guard let seconds = WindowLength.seconds(text.lowercased(), in: 600...(366 * 86400)), seconds % 60 == 0 else {
-            throw RuleSpecError("invalid --every '\(text)': write a number of days or weeks (--every 3d, --every 2w --weekly sun) or hours and minutes from 10m up (--every 8h, --every 30m, --every 2h30m)")
+            throw RuleSpecError("invalid --every \(quotedInput(text)): write a number of days or weeks (--every 3d, --every 2w --weekly sun) or hours and minutes from 10m up (--every 8h, --every 30m, --every 2h30m)")
         }
         guard at == nil, weekly == nil else {
             throw RuleSpecError("--every \(text) counts from --start's time, without --at or --weekly: write --every \(text) --start 2026-12-01T08:00")
@@ -391,7 +391,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         let parts = text.lowercased().split(separator: "-")
         guard parts.count == 2, let ordinal = NthWeekday.ordinals[String(parts[0])], let weekday = Weekday(name: String(parts[1]))
         else {
-            throw RuleSpecError("invalid --monthly-on '\(text)': write ORDINAL-WEEKDAY with 1st, 2nd, 3rd, 4th, 5th or last, e.g. 2nd-sun or last-fri")
+            throw RuleSpecError("invalid --monthly-on \(quotedInput(text)): write ORDINAL-WEEKDAY with 1st, 2nd, 3rd, 4th, 5th or last, e.g. 2nd-sun or last-fri")
         }
         return .nthWeekday(ordinal: ordinal, weekday: weekday)
     }
@@ -401,7 +401,7 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         guard parts.count == 2, let month = Int(parts[0]), let day = Int(parts[1]), (1...12).contains(month),
             day >= 1, day <= CivilCalendar.daysInMonth(year: 2024, month: month)
         else {
-            throw RuleSpecError("invalid --yearly '\(text)': write MM-DD of a real date, e.g. --yearly 12-24 or --yearly 02-29 (fires 28 Feb in common years)")
+            throw RuleSpecError("invalid --yearly \(quotedInput(text)): write MM-DD of a real date, e.g. --yearly 12-24 or --yearly 02-29 (fires 28 Feb in common years)")
         }
         return .yearly(month: month, day: day)
     }
@@ -417,10 +417,10 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         if parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d > 0 {
             let length = CivilCalendar.daysInMonth(year: y, month: m)
             if d > length {
-                return "invalid date '\(text)' in \(flag): \(ISO8601.pad(y, 4))-\(ISO8601.pad(m, 2)) has only \(length) days; write YYYY-MM-DD with a day that exists"
+                return "invalid date \(quotedInput(text)) in \(flag): \(ISO8601.pad(y, 4))-\(ISO8601.pad(m, 2)) has only \(length) days; write YYYY-MM-DD with a day that exists"
             }
         }
-        return "invalid date '\(text)' in \(flag): write YYYY-MM-DD, e.g. 2026-12-01"
+        return "invalid date \(quotedInput(text)) in \(flag): write YYYY-MM-DD, e.g. 2026-12-01"
     }
 }
 

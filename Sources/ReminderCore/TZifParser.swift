@@ -43,7 +43,7 @@ enum TZifParser {
         }
         var footer: POSIXTimeZone?
         if header.version >= 2, let text = reader.footer(), !text.isEmpty {
-            guard let parsed = POSIXTimeZone(text) else { throw fail("unreadable POSIX TZ footer '\(text)'") }
+            guard let parsed = POSIXTimeZone(text) else { throw fail("unreadable POSIX TZ footer \(quotedInput(text))") }
             footer = parsed
         }
         return Parsed(initialOffset: offsets[0], transitions: transitions, footer: footer)

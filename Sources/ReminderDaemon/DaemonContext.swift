@@ -108,7 +108,7 @@ final class DaemonContext: Sendable {
     /// A date the user typed (YYYY-MM-DD), or the parameter's error.
     func date(_ text: String, parameter: String) throws(ServiceError) -> LocalDate {
         guard let date = ISO8601.parseDate(text) else {
-            throw .invalidTime(parameter: parameter, message: "invalid date '\(text)': write YYYY-MM-DD, e.g. 2026-11-24")
+            throw .invalidTime(parameter: parameter, message: "invalid date \(quotedInput(text)): write YYYY-MM-DD, e.g. 2026-11-24")
         }
         return date
     }
@@ -129,7 +129,7 @@ final class DaemonContext: Sendable {
     func pastInstant(_ text: String?, parameter: String, now: Instant, zone: TimeZoneRules, future: String) throws(ServiceError) -> Instant {
         guard let text else { return now }
         guard let instant = TimeText.instant(text, now: now, zone: zone) else {
-            throw .invalidTime(parameter: parameter, message: "invalid \(parameter) '\(text)': write \(TimeText.forms)")
+            throw .invalidTime(parameter: parameter, message: "invalid \(parameter) \(quotedInput(text)): write \(TimeText.forms)")
         }
         guard instant <= now else {
             throw .invalidTime(parameter: parameter, message: "\(TimeText.display(instant, typed: text, zone: zone)) is in the future: \(future)")

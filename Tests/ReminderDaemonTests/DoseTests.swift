@@ -101,3 +101,20 @@ struct DoseTests {
         #expect(try await logs(daemon).isEmpty)
     }
 }
+
+/// One log takes at most 100 doses without --force: `log --amount 100000` of a 2-tablet dose (50,000 doses) was
+/// taken silently and emptied the stock.
+@Suite struct LogAmountLimitTests {
+    @Test func anAmountOfMoreThan100DosesNeedsForce() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "UTC")
+        try await daemon.add("Metformin", ["daily": true, "at": "08:00"], ["dose": "2", "unit": "tablet"])
+        await #expect { try await daemon.call(Reminders.Log.self, .init(reminder: "Metformin", amount: "100000")) } throws: {
+            let message = ($0 as? VarlinkError)?.string("message") ?? ""
+            return message == "'100000' is 50000 doses of Metformin (2 tablet each): one log takes at most 100; if it is right, add --force"
+        }
+        #expect(try await daemon.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.isEmpty)
+        _ = try await daemon.call(Reminders.Log.self, .init(reminder: "Metformin", amount: "200"))
+        _ = try await daemon.call(Reminders.Log.self, .init(reminder: "Metformin", amount: "100000", force: true))
+        #expect(try await daemon.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.map(\.amount) == [200, 100000])
+    }
+}

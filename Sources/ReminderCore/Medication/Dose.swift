@@ -35,14 +35,17 @@ public struct Dose: Sendable, Hashable {
         let suffix = String(trimmed.dropFirst(digits.count)).withoutSurroundingSpaces
         // A number the unit cannot be told from (1e20, 2..5, -1) is no amount.
         guard let thousandths = Self.thousandths(String(digits)), !suffix.contains(where: \.isNumber) else {
-            throw RuleSpecError("invalid dose '\(text)': write \(Self.forms)")
+            let shown = quotedInput(text)
+            if trimmed.hasPrefix("-") { throw RuleSpecError("invalid dose \(shown): a dose is more than 0; write \(Self.forms)") }
+            if trimmed.contains("/") { throw RuleSpecError("invalid dose \(shown): write a fraction as a decimal (a half: 0.5, a quarter: 0.25)") }
+            throw RuleSpecError("invalid dose \(shown): write \(Self.forms)")
         }
         let unitText: String
         switch (suffix.isEmpty ? nil : suffix, given.map(\.withoutSurroundingSpaces)) {
         case (nil, nil):
-            throw RuleSpecError("the dose '\(text)' needs a unit: write --dose \(trimmed) --unit tablet, or --dose \(trimmed)mg")
+            throw RuleSpecError("the dose \(quotedInput(text)) needs a unit: write --dose \(trimmed) --unit tablet, or --dose \(trimmed)mg")
         case (let written?, let option?) where Self.unitName(written) != Self.unitName(option):
-            throw RuleSpecError("the dose '\(text)' and --unit \(option) name two units: give one")
+            throw RuleSpecError("the dose \(quotedInput(text)) and --unit \(option) name two units: give one")
         case (let written?, _): unitText = written
         case (nil, let option?): unitText = option
         }

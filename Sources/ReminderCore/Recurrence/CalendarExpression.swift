@@ -222,7 +222,7 @@ public struct CalendarExpression: Hashable, Sendable {
     }
 
     fileprivate static func unreadable(_ text: String, at rest: Substring) -> RecurrenceError {
-        RecurrenceError("cannot read '\(text)'\(rest.isEmpty ? "" : " at '\(rest.prefix(20))'"): write [WEEKDAYS] [YEAR-MONTH-DAY] [HH:MM[:SS]] [ZONE], e.g. 'Mon..Fri *-*-* 09:00', '*-*~01 18:00' or 'daily' (see systemd.time(7))")
+        RecurrenceError("cannot read \(quotedInput(text))\(rest.isEmpty ? "" : " at '\(rest.prefix(20))'"): write [WEEKDAYS] [YEAR-MONTH-DAY] [HH:MM[:SS]] [ZONE], e.g. 'Mon..Fri *-*-* 09:00', '*-*~01 18:00' or 'daily' (see systemd.time(7))")
     }
 
     /// The expression as systemd prints it normalized: `Mon..Fri *-*-* 09:00:00`.
@@ -552,7 +552,7 @@ private struct Reader {
             }
             bytes = bytes.dropFirst(length)
             guard atEnd || [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: " ")].contains(peek!) else {
-                throw RecurrenceError("'\(text)': a weekday name must be followed by ',', '..' or a space")
+                throw RecurrenceError("\(quotedInput(text)): a weekday name must be followed by ',', '..' or a space")
             }
             bits |= 1 << UInt8(index)
             if let from = rangeFrom {
@@ -567,7 +567,7 @@ private struct Reader {
             }
             if peek == UInt8(ascii: ".") {
                 advance()
-                guard peek == UInt8(ascii: ".") else { throw RecurrenceError("'\(text)': a weekday range is written with '..', e.g. Mon..Fri") }
+                guard peek == UInt8(ascii: ".") else { throw RecurrenceError("\(quotedInput(text)): a weekday range is written with '..', e.g. Mon..Fri") }
                 advance()
                 rangeFrom = index
             } else if peek == UInt8(ascii: "-") {
@@ -577,7 +577,7 @@ private struct Reader {
                 advance()  // ','
             }
             if atEnd || peek == UInt8(ascii: " ") {
-                guard rangeFrom == nil else { throw RecurrenceError("'\(text)': the weekday range has no end, e.g. Mon..Fri") }
+                guard rangeFrom == nil else { throw RecurrenceError("\(quotedInput(text)): the weekday range has no end, e.g. Mon..Fri") }
                 skipSpaces()
                 return bits
             }

@@ -69,7 +69,7 @@ struct FitnessService: Sendable {
         }
         let kilograms = try text.map { text throws(ServiceError) in
             guard let kilograms = Calories.parseWeight(text) else {
-                throw .invalidInput(parameter: "weight", message: "invalid weight '\(text)': write it with its unit, e.g. 82kg or 180lb (20-400 kg)")
+                throw .invalidInput(parameter: "weight", message: "invalid weight \(quotedInput(text)): write it with its unit, e.g. 82kg or 180lb (20-400 kg)")
             }
             return kilograms
         }

@@ -50,7 +50,7 @@ struct ReminderService: Sendable {
                     changed.repeatPlan = nil
                 } else {
                     guard let seconds = RepeatPlan.interval(text) else {
-                        throw .invalidInput(parameter: "repeat", message: "invalid repeat interval '\(text)': write \(RepeatPlan.forms)")
+                        throw .invalidInput(parameter: "repeat", message: "invalid repeat interval \(quotedInput(text)): write \(RepeatPlan.forms)")
                     }
                     changed.repeatPlan = RepeatPlan(intervalSeconds: seconds, maximum: delivery.repeatPlan?.maximum)
                 }
@@ -360,12 +360,16 @@ struct ReminderService: Sendable {
         let zone = try context.zone(named: reminder.timeZone)
         let instant = try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "intake can be logged for now or a past time")
         let day = zone.localDateTime(at: instant).date
-        return try await logIntake(reminder, at: instant, amount: try Self.amount(amount, of: reminder, on: day), force: force, now: now)
+        return try await logIntake(reminder, at: instant, amount: try Self.amount(amount, of: reminder, on: day, force: force), force: force, now: now)
     }
 
     /// How much a log takes: `text` in the unit of the reminder's dose, or the dose itself; nil without a dose.
     /// (`date`: the log's local day, whose step a tapering course takes.)
-    private static func amount(_ text: String?, of reminder: StoredReminder, on date: LocalDate) throws(ServiceError) -> Int64? {
+    /// The most doses one log may take without `--force` (`log --amount 100000` of a 2-tablet dose emptied the
+    /// stock at once, silently).
+    static let maximumDosesPerLog: Int64 = 100
+
+    private static func amount(_ text: String?, of reminder: StoredReminder, on date: LocalDate, force: Bool) throws(ServiceError) -> Int64? {
         guard let dose = reminder.delivery.dose(on: date) else {
             guard text == nil else {
                 throw .invalidInput(parameter: "amount", message: "\(reminder.name) has no dose to take an amount of: give it one, e.g. remindctl update \"\(reminder.name)\" --dose 2 --unit tablet")
@@ -373,14 +377,22 @@ struct ReminderService: Sendable {
             return nil
         }
         guard let text else { return dose.thousandths }
-        do { return try Dose(amount: text, unit: dose.unit).thousandths } catch { throw .invalidInput(parameter: "amount", message: error.message) }
+        let taken: Int64
+        do { taken = try Dose(amount: text, unit: dose.unit).thousandths } catch { throw .invalidInput(parameter: "amount", message: error.message) }
+        guard force || taken <= dose.thousandths * maximumDosesPerLog else {
+            throw .invalidInput(parameter: "amount", message: """
+                \(quotedInput(text)) is \(taken / dose.thousandths) doses of \(reminder.name) (\(dose.amountText) \(dose.unit) each): \
+                one log takes at most \(maximumDosesPerLog); if it is right, add --force
+                """)
+        }
+        return taken
     }
 
     /// Logs an intake now, taking the occurrence that is due; refused when none is.
     func done(key: String, amount: String? = nil, force: Bool = false) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
-        let taken = try Self.amount(amount, of: reminder, on: try context.zone(named: reminder.timeZone).localDateTime(at: now).date)
+        let taken = try Self.amount(amount, of: reminder, on: try context.zone(named: reminder.timeZone).localDateTime(at: now).date, force: force)
         // Taken as needed: nothing is ever due, and "done" is the dose taken now.
         if reminder.rule.asNeeded == true { return try await logIntake(reminder, at: now, amount: taken, force: force, now: now) }
         let target = try await target(of: reminder, ahead: false, now: now)
@@ -683,7 +695,7 @@ struct ReminderService: Sendable {
     /// A window length the user typed, or the parameter's error.
     private static func windowSeconds(_ text: String) throws(ServiceError) -> Int64 {
         guard let seconds = WindowLength.seconds(text) else {
-            throw .invalidInput(parameter: "window", message: "invalid window '\(text)': write \(WindowLength.forms)")
+            throw .invalidInput(parameter: "window", message: "invalid window \(quotedInput(text)): write \(WindowLength.forms)")
         }
         return seconds
     }
@@ -699,7 +711,7 @@ struct ReminderService: Sendable {
     /// A point in time the user typed (see `TimeText`), or the parameter's error.
     static func instant(_ text: String, parameter: String, now: Instant, zone: TimeZoneRules) throws(ServiceError) -> Instant {
         guard let instant = TimeText.instant(text, now: now, zone: zone) else {
-            throw .invalidTime(parameter: parameter, message: "invalid \(parameter) '\(text)': write \(TimeText.forms)")
+            throw .invalidTime(parameter: parameter, message: "invalid \(parameter) \(quotedInput(text)): write \(TimeText.forms)")
         }
         return instant
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ReminderCore
 
 /// A backup file (the document `remindctl export` writes) read in bounded memory, in two passes: ``index()``
 /// reads the header's values and where each table's rows begin, skipping the rows, so that a newer format or an
@@ -203,7 +204,7 @@ final class BackupFile {
             guard text.utf8.count <= 400 else { throw damaged("a number too long") }
         }
         if integral, let integer = Int64(text) { return .integer(integer) }
-        guard let real = Double(text), real.isFinite else { throw damaged("'\(text)' is not a number in range") }
+        guard let real = Double(text), real.isFinite else { throw damaged("\(quotedInput(text)) is not a number in range") }
         return .real(real)
     }
 
