@@ -34,6 +34,15 @@ struct DoseLimitsTests {
         #expect(DoseLimits().breach(at: instant("2026-11-24T08:00:01Z"), doses: doses) == nil, "no limits: anything goes")
     }
 
+    /// Three doses forced an hour apart: the next breaks both limits, and the refusal names the 24-hour maximum,
+    /// which holds it back until tomorrow, not the interval, which would allow it at 16:00.
+    @Test func theLimitThatBlocksLongerIsNamed() {
+        let doses = ["2026-11-24T08:00:00Z", "2026-11-24T09:00:00Z", "2026-11-24T10:00:00Z"].map(instant)
+        #expect(ibuprofen.breach(at: instant("2026-11-24T15:00:00Z"), doses: doses) == .tooMany(count: 4, first: doses[0]))
+        // One dose an hour ago: the interval blocks longer than the (unbroken) maximum.
+        #expect(ibuprofen.breach(at: instant("2026-11-24T11:00:00Z"), doses: [doses[2]]) == .tooSoon(other: doses[2]))
+    }
+
     /// Random doses over three days against a brute-force reading of the rules: the interval between every
     /// pair, and every 24 hours starting at any second that holds a dose.
     @Test func aDoseIsAllowedExactlyWhenNoPairIsTooCloseAndNoDayHoldsTooMany() {

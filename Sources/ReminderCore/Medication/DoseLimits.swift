@@ -32,22 +32,31 @@ public struct DoseLimits: Sendable, Hashable {
     }
 
     /// The breach of a dose at `at` given the other doses' instants (any order; a dose logged afterwards for an
-    /// earlier time is checked against those on both sides), or nil when it keeps to the limits.
+    /// earlier time is checked against those on both sides), or nil when it keeps to the limits. When the next
+    /// dose (after every other) breaks both, the one that holds it back longer: after three doses forced an hour
+    /// apart, the 24-hour maximum is what blocks, not the interval; a dose logged for an earlier time names the
+    /// interval.
     public func breach(at: Instant, doses: [Instant]) -> Breach? {
+        var tooSoon: Breach?
+        var heldUntil = at
         if let interval = minIntervalSeconds,
             let other = doses.filter({ abs($0.secondsSinceEpoch - at.secondsSinceEpoch) < interval }).min(by: { distance($0, at) < distance($1, at) })
         {
-            return .tooSoon(other: other)
+            tooSoon = .tooSoon(other: other)
+            heldUntil = other.adding(seconds: interval)
         }
         if let maximum = maxPerDay {
             let all = (doses + [at]).sorted()
             // Every 24 hours that hold the new dose: those starting at a dose within a day before it.
             for first in all where first <= at && at.secondsSinceEpoch - first.secondsSinceEpoch < 86400 {
                 let count = all.filter { $0 >= first && $0.secondsSinceEpoch - first.secondsSinceEpoch < 86400 }.count
-                if count > maximum { return .tooMany(count: count, first: first) }
+                // For a dose after every other (the next one), the limit that holds it back longer.
+                let isNext = doses.allSatisfy { $0 <= at }
+                if count > maximum, tooSoon == nil || (isNext && first.adding(seconds: 86400) > heldUntil) { return .tooMany(count: count, first: first) }
+                if count > maximum { break }
             }
         }
-        return nil
+        return tooSoon
     }
 
     /// The earliest instant at or after `now` at which a dose keeps to the limits, given the doses logged up to
