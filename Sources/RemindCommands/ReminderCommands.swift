@@ -42,7 +42,8 @@ struct DeliveryOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "A command to run at each announcement, without a shell: an absolute path and arguments, quoted as in a shell. \"\" (update): none.",
         valueName: "command")) var exec: String?
-    @Option(help: ArgumentHelp("normal or critical (the desktop notification stays until acted on).", valueName: "level")) var urgency: String?
+    @Option(help: ArgumentHelp("normal or critical (the desktop notification stays until acted on).", valueName: "level"),
+            completion: .list(["normal", "critical"])) var urgency: String?
     @Option(help: ArgumentHelp(
         "How much one dose is: 2 (with --unit), 0.5, 500mg. Said in every announcement; what a log records. \"\" (update): none.",
         valueName: "amount")) var dose: String?

@@ -34,7 +34,8 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The last day (default: today).", valueName: "date")) var to: String?
     @Option(name: .customLong("reminder"), help: ArgumentHelp("A reminder's id or name (repeat for more).", valueName: "name"),
             completion: .custom(Completions.reminders)) var reminders: [String] = []
-    @Option(help: ArgumentHelp("text (the default), svg, png, pdf or html (the charts in one page).", valueName: "format"))
+    @Option(help: ArgumentHelp("text (the default), svg, png, pdf or html (the charts in one page).", valueName: "format"),
+            completion: .list(formats))
     var format = "text"
     @Option(name: .short, help: ArgumentHelp("Write to this file (created whole, or not at all) instead of standard output.", valueName: "file"))
     var output: String?
@@ -46,7 +47,7 @@ struct ReportCommand: ParsableCommand {
         for (flag, value) in [("--from", from), ("--to", to)] {
             if let value, ISO8601.parseDate(value) == nil { throw CLIError("invalid \(flag) \(quotedInput(value)): write YYYY-MM-DD, e.g. 2026-11-24") }
         }
-        guard Self.formats.contains(format) else { throw CLIError("unknown --format '\(format)': write \(Self.formats.dropLast().joined(separator: ", ")) or html") }
+        guard Self.formats.contains(format) else { throw CLIError("unknown --format \(quotedInput(format)): write \(Self.formats.dropLast().joined(separator: ", ")) or html") }
         let picture = PictureConverter.Format(rawValue: format)
         if picture != nil, output == nil, CommandContext.current.stdoutIsTerminal {
             throw CLIError("a \(format.uppercased()) is not for the terminal: give -o FILE, or pipe it to a program")

@@ -37,6 +37,15 @@ def test_completion_offers_reminder_names_exercise_ids_and_routine_ids(daemon, u
     assert "Busy Day" in complete("rest", "mark", "--", "--reason", "5", "0", "remindctl", "rest", "mark", "2026-11-24", "--reason", "")
 
 
+def test_the_scripts_complete_the_values_of_urgency_and_report_format(remindctl):
+    """The values an option takes from a fixed list are in the generated scripts (fish's, one line per option)."""
+    fish = subprocess.run([remindctl, "--generate-completion-script", "fish"], capture_output=True, text=True).stdout
+    lines = {line.split("-l '")[1].split("'")[0] + "@" + line.split('"')[1]: line for line in fish.splitlines() if "-l '" in line and '"' in line}
+    for option, command, values in [("urgency", "remindctl add", "normal critical"), ("urgency", "remindctl update", "normal critical"),
+                                    ("format", "remindctl report", "text svg png pdf html")]:
+        assert lines[f"{option}@{command}"].endswith(f"-rfka '{values}'"), lines.get(f"{option}@{command}")
+
+
 def test_delete_goes_on_without_a_terminal_and_remove_is_its_old_name(daemon, unique_name):
     daemon.start()
     daemon.ctl("add", unique_name, "--daily", "--at", "09:00")
