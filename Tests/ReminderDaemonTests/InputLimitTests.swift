@@ -99,7 +99,8 @@ struct InputLimitTests {
             }
         }
         try await daemon.call("Log", ["reminder": "Pills", "at": "2016-03-02T00:00"])  // the first instant allowed
-        #expect(try await daemon.call("Logs", ["date": "2016-03-02"], as: JSONValue.self) != .null)
+        let logs = try await daemon.call(Reminders.Logs.self, .init(date: "2016-03-02")).logs
+        #expect(logs.map(\.utc) == ["2016-03-02T00:00:00Z"])
     }
 
     @Test func restDaysMoreThanTenYearsBackAreRefused() async throws {
@@ -107,8 +108,8 @@ struct InputLimitTests {
         await #expect(throws: VarlinkError.self) { try await daemon.call("RestMark", ["from": "0001-01-01"]) }
         await #expect(throws: VarlinkError.self) { try await daemon.call("RestMark", ["from": "2016-03-01"]) }
         try await daemon.call("RestMark", ["from": "2016-03-02"])
-        let stats = try await daemon.call("FreezeHistory", as: [String: [FreezeEventValue]].self)
-        #expect(stats["events"] != nil)
+        let listed = try await daemon.call(Habits.RestList.self, .init(from: "2016-03-01", to: "2016-03-03")).restDays
+        #expect(listed.map(\.date) == ["2016-03-02"])
     }
 
     @Test func aSlotMissedByLessThanAMinuteWhileDownIsLate() async throws {

@@ -508,11 +508,19 @@ def test_watchdog_pings_at_half_the_interval(daemon):
     assert pings <= elapsed / 0.3 + 2, (pings, elapsed)
 
 
-def test_no_watchdog_without_watchdog_usec(daemon):
+def test_no_watchdog_when_it_is_not_for_this_process(daemon):
+    """WATCHDOG_USEC for another process (WATCHDOG_PID not ours, as sd_watchdog_enabled reads it): no ping in 2 s,
+    where the same interval for this process gives one every 0.3 s (the test above). Without WATCHDOG_USEC, none."""
+    daemon.env["WATCHDOG_USEC"] = "600000"
+    daemon.env["WATCHDOG_PID"] = "1"
     daemon.start()
-    time.sleep(1)
-    daemon.read_notifications(0.1)
-    assert not any("WATCHDOG=1" in n for n in daemon.notifications)
+    daemon.read_notifications(2)
+    assert not any("WATCHDOG=1" in n for n in daemon.notifications), daemon.notifications
+    daemon.stop()
+    del daemon.env["WATCHDOG_USEC"], daemon.env["WATCHDOG_PID"]
+    daemon.start()
+    daemon.read_notifications(2)
+    assert not any("WATCHDOG=1" in n for n in daemon.notifications), daemon.notifications
 
 
 def test_watch_streams_firings(daemon, unique_name):
