@@ -118,7 +118,9 @@ uninstall-user:
 	rm -f $(BINDIR)/remindd $(BINDIR)/remindctl $(UNITDIR)/remindd.service $(UNITDIR)/remindd.socket
 	rm -f $(addprefix $(SHAREDIR)/,$(notdir $(wildcard Sources/ReminderInterface/IDL/*.varlink)) remindd.catalog config.toml exercises.csv)
 	rm -f $(addprefix $(SHAREDIR)/routines/,$(notdir $(wildcard share/remindd/routines/*.toml)))
-	-rmdir $(SHAREDIR)/routines $(SHAREDIR) 2>/dev/null
+	@# Folders only when empty: a linked collection (~/.local/share/remindd/collection) is yours, and stays.
+	@rmdir $(SHAREDIR)/routines 2>/dev/null || true
+	@rmdir $(SHAREDIR) 2>/dev/null || echo "Kept $(SHAREDIR): it holds more than remindd installed (your linked collection?)."
 	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man5/remindd.toml.5 $(MANDIR)/man8/remindd.8
 	rm -f $(BASH_COMPLETIONS)/remindctl $(ZSH_COMPLETIONS)/_remindctl $(FISH_COMPLETIONS)/remindctl.fish
 	-systemctl --user daemon-reload 2>/dev/null

@@ -99,10 +99,19 @@ def test_uninstall_user_removes_exactly_what_install_user_installed(user_manager
     installed = files_under(home) - before
     assert {".local/bin/remindctl", ".config/systemd/user/remindd.service", ".local/share/man/man8/remindd.8",
             ".local/share/man/man5/remindd.toml.5"} <= installed
+    # A linked collection beside the installed data: it stays, and the uninstall ends clean (it ended with make's
+    # "Error 1 (ignored)" for the folder it could not remove).
+    collection = home / ".local/share/remindd/collection"
+    collection.mkdir(parents=True)
+    (collection / "item.ics").write_text("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
     result = subprocess.run(
         ["make", "-s", "uninstall-user"], cwd=ROOT, env=dict(env, PATH=os.environ["PATH"]), capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert "Your reminders and logs stay" in result.stdout
+    assert "Error" not in result.stderr and "ignored" not in result.stderr, result.stderr
+    assert "Your reminders and logs stay" in result.stdout and "your linked collection?" in result.stdout, result.stdout
+    assert (collection / "item.ics").exists()
+    (collection / "item.ics").unlink()
+    collection.rmdir()
     # Folders install-user made that other programs also use (~/.local/bin, ~/.local/share/man ...) may stay; no
     # file does. (~/.cache holds what `swift build`, which install-user runs, caches: the toolchain's, not installed.)
     left = [path for path in files_under(home) - before if (home / path).is_file() and not path.startswith(".cache/")]
@@ -255,7 +264,10 @@ def test_an_idle_service_writes_nothing_to_the_journal_across_a_watchdog_ping(us
     entries = journald.entries(_PID=pid)
     assert [e["MESSAGE"] for e in entries] == [started[0]["MESSAGE"]]
     assert run(env, "systemctl", "--user", "is-active", "remindd.service").stdout.strip() == "active"
+    # Stopped: "remindd stopped", and no "Failed to set thread priority" (said two or three times at every stop).
     run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
+    stopped = journald.wait_for(timeout=15, count=2, _PID=pid)
+    assert [e["MESSAGE"] for e in stopped][1:] == ["remindd stopped"], [e["MESSAGE"] for e in stopped]
 
 
 class RecordingHTTPServer:
