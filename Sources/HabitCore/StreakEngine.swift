@@ -329,6 +329,8 @@ public enum StreakEngine {
             StreakRun(length: streak, start: LocalDate(dayNumber: streakStart), end: LocalDate(dayNumber: day))
         }
 
+        /// Days a freeze before them counted on as active through the next morning's grace activity: they take it.
+        var owedGrace = Set<Int>()
         var day = first
         while day <= today {
             let state: DayState
@@ -338,7 +340,7 @@ public enum StreakEngine {
                 state = .rest
             } else if recoveredDays.contains(day) {
                 state = .recovered
-            } else if day < today, (own[day + 1]?.grace ?? 0) > 0, !(streak > 0 && freezes > 0 && keepsStreak(day + 1)) {
+            } else if day < today, (own[day + 1]?.grace ?? 0) > 0, owedGrace.contains(day) || !(streak > 0 && freezes > 0 && keepsStreak(day + 1)) {
                 // Grace: the next day's early activity counts for this day, which has none, is not a rest day and
                 // is not covered by a freeze; the next day may take the following morning's in turn.
                 movedAway.insert(day + 1)
@@ -346,6 +348,9 @@ public enum StreakEngine {
             } else if day == today || (day == today - 1 && inGraceOfYesterday) {
                 state = .open
             } else if streak > 0, freezes > 0, keepsStreak(day + 1) || activeByGrace(day + 1) {
+                // Frozen because the next day is active only through grace: it must take that grace, not a freeze
+                // of its own (one log counts once).
+                if !keepsStreak(day + 1) { owedGrace.insert(day + 1) }
                 state = .frozen
             } else {
                 state = .missed

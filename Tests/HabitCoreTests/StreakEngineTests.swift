@@ -294,6 +294,16 @@ struct HabitRuleTests {
         #expect(alone.state(of: T.date(8)) == .active)
     }
 
+    /// Two days without activity, then one log at 00:14 the next morning, with two freezes banked: the log counts
+    /// once, for day 16 (grace), and one freeze covers day 15. Before, it also stayed on day 17 for day 16 to be
+    /// frozen as well: both days frozen by one log, two freezes spent, where "two missed days in a row break it".
+    @Test func oneGraceLogAfterTwoEmptyDaysCountsOnceAndSpendsOneFreeze() {
+        let r = report([T.at(17, hour: 0, minute: 14)], rest: Array(1...14), now: T.at(17, hour: 20))
+        #expect([15, 16, 17].map { r.state(of: T.date($0)) } == [.frozen, .active, .open])
+        #expect(r.freezesBanked == 1)
+        #expect(r.current?.length == 16)
+    }
+
     /// The issue's history: 7 rest days earn a freeze, day 8 has nothing, day 9 only a log at 00:30 on day 10
     /// (which counts for day 9), day 10 one at 10:00. The freeze covers day 8 ("a single missed day between two
     /// streak days uses one automatically"): 10 days, not 2 with day 8 missed and the freeze still banked.
