@@ -1,4 +1,5 @@
 import Foundation
+import ReminderCore
 import Glibc
 
 /// PNG and PDF made from the report's SVG by `rsvg-convert` (librsvg: Debian's `librsvg2-bin`), found on `PATH`
@@ -21,16 +22,31 @@ enum PictureConverter {
 
     /// The `format` picture of `svg` (`height` pixels tall), whole.
     static func convert(_ svg: String, height: Double, to format: Format, environment: [String: String]) throws -> Data {
+        try run(pages: [svg], format: format, options: ["--zoom", format.zoom(height: height)], environment: environment)
+    }
+
+    /// A PDF of pages on `paper`: each SVG (drawn at the paper's size in points) one page.
+    static func pdf(pages: [String], paper: ReportPages.Paper, environment: [String: String]) throws -> Data {
+        let (width, height) = (SVGDrawing.number(paper.size.width) + "pt", SVGDrawing.number(paper.size.height) + "pt")
+        return try run(pages: pages, format: .pdf, options: ["--page-width", width, "--page-height", height, "--width", width, "--height", height], environment: environment)
+    }
+
+    /// Runs rsvg-convert on `pages` (one file each, in order) with `options`. - Returns: what it made.
+    private static func run(pages: [String], format: Format, options: [String], environment: [String: String]) throws -> Data {
         guard let tool = executable("rsvg-convert", path: environment["PATH"] ?? "/usr/bin:/bin") else {
             throw CLIError("--format \(format.rawValue) needs rsvg-convert: install the \(package) package (sudo apt install \(package)), or use --format svg or html")
         }
         let folder = try temporaryFolder(environment: environment)
         defer { try? FileManager.default.removeItem(atPath: folder) }  // best effort: a temporary folder of ours
-        let (input, output) = (folder + "/report.svg", folder + "/report." + format.rawValue)
-        try Data(svg.utf8).write(to: URL(fileURLWithPath: input))
+        let output = folder + "/report." + format.rawValue
+        var inputs: [String] = []
+        for (index, svg) in pages.enumerated() {
+            inputs.append(folder + "/page-\(index + 1).svg")
+            try Data(svg.utf8).write(to: URL(fileURLWithPath: inputs[index]))
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["--format", format.rawValue, "--zoom", format.zoom(height: height), "--output", output, input]
+        process.arguments = ["--format", format.rawValue] + options + ["--output", output] + inputs
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

@@ -8,10 +8,10 @@ import ReminderInterface
 /// readers and greyscale printers.
 enum ReportChart {
     /// Each state's colour (and its lightness, for the legend's order): missed darkest, then taken, taken late,
-    /// skipped, logged ahead; not yet decided lightest.
+    /// skipped, taken before the reminder (logged ahead of its time); not yet decided lightest.
     static let colours: [(state: String, label: String, fill: String)] = [
         ("missed", "missed", "#7f1d1d"), ("taken", "taken", "#2f9e44"), ("taken-late", "taken late", "#f59f00"),
-        ("skipped", "skipped", "#74c0fc"), ("suppressed", "logged ahead", "#c3fae8"), ("due", "not yet", "#f1f3f5"),
+        ("skipped", "skipped", "#74c0fc"), ("suppressed", "taken before the reminder", "#c3fae8"), ("due", "not yet", "#f1f3f5"),
     ]
     /// The habit's day states, darkest first.
     static let habitColours: [(state: String, label: String, fill: String)] = [
@@ -130,6 +130,10 @@ enum ReportChart {
     /// A reminder's days: a row per day, its occurrences left to right in time order (over ``rowsAtMost`` days,
     /// a calendar of each day's ``summary``).
     static func heatmap(_ reminder: ReportReminderValue) -> SVGDrawing {
+        // From its first day with an occurrence: a reminder added during the period has no empty rows before it
+        // (a new user's first day drew 90 of them).
+        var reminder = reminder
+        reminder.days = Array(reminder.days.drop { $0.states.isEmpty })
         // More occurrences a day than fit across (every 15 minutes): a calendar of days too.
         let columnsAtMost = Int((width - gridLeft - margin) / cellWidth)
         guard reminder.days.count <= rowsAtMost, reminder.days.allSatisfy({ $0.states.count <= columnsAtMost }) else {
@@ -179,7 +183,7 @@ enum ReportChart {
     /// The habit's charts: strength over time, the days as a calendar, active days by weekday, the streaks.
     static func habits(_ habits: ReportHabitsValue) -> [Section] {
         var sections = [Section(title: "Habit strength", drawing: dailyChart(
-            title: "Habit strength (Loop Habit Tracker's score, %)", labels: habits.days.map(\.date),
+            title: "Habit strength (0-100: up with each active day, down with each missed one)", labels: habits.days.map(\.date),
             series: [Series(name: "strength", values: habits.days.map { $0.strength * 100 }, colour: "#2f9e44", style: .line, combined: .last)], fixedMaximum: 100))]
         sections.append(Section(title: "Days", drawing: calendar(
             title: "Days: active, rest, frozen, missed", days: habits.days.map { ($0.date, $0.state) }, colours: habitColours)))

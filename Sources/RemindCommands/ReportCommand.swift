@@ -37,6 +37,8 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("text (the default), svg, png, pdf or html (the charts in one page).", valueName: "format"),
             completion: .list(formats))
     var format = "text"
+    @Option(help: ArgumentHelp("The PDF's paper: a4 or letter (default: your locale's, LC_PAPER).", valueName: "paper"), completion: .list(["a4", "letter"]))
+    var paper: String?
     @Option(name: .short, help: ArgumentHelp("Write to this file (created whole, or not at all) instead of standard output.", valueName: "file"))
     var output: String?
     @Flag(help: "Leave the reminders' names out (Medication 1, 2 ...), to share the report.") var `private` = false
@@ -67,6 +69,10 @@ struct ReportCommand: ParsableCommand {
             (context.write, context.stdoutIsTerminal) = ({ text in collected.text.withLock { $0 += text } }, false)
             try CommandContext.$current.withValue(context) { try text(report) }
             bytes = Data(collected.text.withLock { $0 }.utf8)
+        case "pdf":
+            let environment = CommandContext.current.environment
+            let sheet = try paper.map(Self.paper) ?? ReportPages.Paper.fromLocale(environment)
+            bytes = try PictureConverter.pdf(pages: ReportPages.pages(report, paper: sheet).map { $0.render() }, paper: sheet, environment: environment)
         default:
             let drawing = ReportChart.svg(report)
             bytes = try PictureConverter.convert(drawing.render(), height: drawing.height, to: picture!, environment: CommandContext.current.environment)
@@ -76,6 +82,12 @@ struct ReportCommand: ParsableCommand {
             return FileHandle.standardOutput.write(bytes)
         }
         try Self.write(bytes, to: output)
+    }
+
+    /// `--paper`'s value.
+    static func paper(_ text: String) throws -> ReportPages.Paper {
+        guard let paper = ReportPages.Paper(rawValue: text.lowercased()) else { throw CLIError("unknown --paper \(quotedInput(text)): write a4 or letter") }
+        return paper
     }
 
     /// The formats `--format` takes.

@@ -322,9 +322,13 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
     /// Taken (on time and late) / (due - skipped); nil when nothing was to take.
     public var adherence: Double?
     public var days: [Day]
+    /// What the reminder says: its dose and schedule (`2 tablet, daily at 08:00, 20:00`).
+    public var regimen: String?
+    /// Doses logged past the reminder's limits (`--force`) in the period; nil when none.
+    public var forced: Int?
 
-    public init(reminderId: Int64, reminderName: String, figures: AdherenceFigures) {
-        (self.reminderId, self.reminderName) = (reminderId, reminderName)
+    public init(reminderId: Int64, reminderName: String, figures: AdherenceFigures, regimen: String? = nil, forced: Int? = nil) {
+        (self.reminderId, self.reminderName, self.regimen, self.forced) = (reminderId, reminderName, regimen, forced)
         (due, onTime, loggedAhead, late) = (figures.due, figures.onTime, figures.loggedAhead, figures.late)
         (lateMinutesMedian, lateMinutesP90, skipped) = (figures.lateMinutesMedian, figures.lateMinutesP90, figures.skipped)
         skipReasons = figures.skipReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { SkipReason(reason: $0.key, count: $0.value) }

@@ -249,7 +249,7 @@ struct ReportPictureTests {
         #expect(parser.parse())
         let texts = Set(reader.texts.map(\.text))
         for title in ["Report for Ana Souza, 2026-11-02 to 2026-11-12", "Metformin: taken per day (tablet)", "Metformin: stock at the end of each day (tablet)",
-                      "Ibuprofen: doses per week (from Monday)", "Habit strength (Loop Habit Tracker's score, %)", "Active days by weekday",
+                      "Ibuprofen: doses per week (from Monday)", "Habit strength (0-100: up with each active day, down with each missed one)", "Active days by weekday",
                       "Longest streaks", "Calories per day (kcal)"] {
             #expect(texts.contains(title), "no \(title)")
         }

@@ -3,6 +3,7 @@ that remindctl and any Varlink client (the Python reference client here) read.""
 import json
 import os
 import pathlib
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -109,3 +110,63 @@ def test_the_pictures_show_a_known_missed_dose_in_its_colour_and_the_pdf_has_the
     refused = daemon.ctl("report", *period, "--format", "pdf", "-o", str(out / "missing" / "report.pdf"), check=False)
     assert refused.returncode != 0 and "cannot write" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
     assert not (out / "missing").exists()
+
+
+def test_the_pdf_is_pages_a_doctor_can_read_with_every_count_the_terminal_shows(daemon):
+    """A month of a twice-daily dose written into the store: some missed, some taken 2.5 h late, one skipped with a
+    reason. The PDF comes in A4 pages (or Letter with --paper letter), each headed with the name and the period
+    and numbered; its text (pdftotext) has the regimen and every count the terminal's report shows, and each
+    missed date and time. A new user's first day is a page or two, not one 100 inches tall."""
+    daemon.start()
+    daemon.ctl("add", "Metformin", "--daily", "--at", "08:00,20:00", "--tz", "UTC", "--window", "2h", "--dose", "2", "--unit", "tablet")
+    first_day_pdf = daemon.state / "first.pdf"
+    daemon.ctl("report", "--format", "pdf", "--paper", "a4", "-o", str(first_day_pdf))
+    info = subprocess.run(["pdfinfo", "-f", "1", "-l", "50", str(first_day_pdf)], capture_output=True, text=True, check=True).stdout
+    assert int(re.search(r"Pages:\s+(\d+)", info).group(1)) <= 3, info
+    assert all("(A4)" in line for line in info.splitlines() if re.match(r"Page\s+\d+ size:", line)), info
+    metformin = daemon.ctl_json("show", "Metformin")["id"]
+    daemon.stop()
+    now = int(time.time())
+    today = now // 86400
+    days = [today - n for n in range(30, 0, -1)]
+    with sqlite3.connect(daemon.state / "remindd" / "remindd.sqlite") as con:
+        con.execute("UPDATE reminder SET createdAt = ? WHERE id = ?", (days[0] * 86400, metformin))
+        rows = []
+        for index, day in enumerate(days):
+            for hour in (8, 20):
+                slot = day * 86400 + hour * 3600
+                if index % 7 == 3 and hour == 8 or index == 10 and hour == 20:
+                    continue  # missed; skipped
+                late = index % 5 == 1 and hour == 20
+                rows.append((metformin, slot + (9000 if late else 600), slot if late else None, 2000))
+        con.executemany("INSERT INTO intake (reminderId, at, timeZone, forScheduledAt, amount) VALUES (?, ?, 'UTC', ?, ?)", rows)
+        skipped = days[10] * 86400 + 20 * 3600
+        con.execute("INSERT INTO outcome (reminderId, reminderName, slot, scheduledAt, state, decidedAt, reason, confirmed) "
+                    "VALUES (?, 'Metformin', '', ?, 'skipped', ?, 'travel', 1)", (metformin, skipped, skipped))
+    daemon.start()
+    daemon.ctl("profile", "set", "--name", "Ana Souza")
+    first, last = (time.strftime("%Y-%m-%d", time.gmtime(d * 86400)) for d in (days[0], days[-1]))
+    period = ["--from", first, "--to", last, "--reminder", "Metformin"]
+    figures = daemon.ctl_json("report", *period)["reminders"][0]
+    assert (figures["due"], figures["late"], len(figures["missed"]), figures["skipped"]) == (60, 6, 4, 1), figures
+    terminal = daemon.ctl("report", *period).stdout
+    for paper, size in (("a4", "(A4)"), ("letter", "(letter)")):
+        pdf = daemon.state / f"report-{paper}.pdf"
+        daemon.ctl("report", *period, "--format", "pdf", "--paper", paper, "-o", str(pdf))
+        info = subprocess.run(["pdfinfo", "-f", "1", "-l", "50", str(pdf)], capture_output=True, text=True, check=True).stdout
+        pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+        sizes = [line for line in info.splitlines() if re.match(r"Page\s+\d+ size:", line)]
+        assert len(sizes) == pages and all(size in line for line in sizes), info
+        text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+        flat = " ".join(text.split())
+        assert flat.count(f"Report for Ana Souza, {first} to {last}") == pages, flat
+        assert all(f"Page {n} of {pages}" in flat for n in range(1, pages + 1)), flat
+        assert "Regimen: 2 tablet, daily 08:00, 20:00" in flat, flat
+        for phrase in (f"Due {figures['due']}", f"taken on time {figures['onTime']}", f"taken late {figures['late']}",
+                       f"late by {figures['lateMinutesMedian']} min median, {figures['lateMinutesP90']} min 90th percentile",
+                       f"Skipped {figures['skipped']} (travel 1)", f"missed {len(figures['missed'])}", f"adherence {figures['adherence'] * 100:.1f}%"):
+            assert phrase in flat, (phrase, flat)
+        # Each missed date and time, as the terminal's version says it.
+        missed_line = " ".join(terminal.split("missed: ", 1)[1].split("\n\n", 1)[0].split())
+        for when in missed_line.split(", "):
+            assert when.strip() in flat, (when, flat)

@@ -80,6 +80,14 @@ public struct SVGDrawing: Sendable {
         return stacked
     }
 
+    /// Draws `drawing` with its top left corner at (`x`, `y`), scaled by `scale` (a chart placed on a page).
+    public mutating func place(_ drawing: SVGDrawing, x: Double, y: Double, scale: Double = 1) {
+        elements.append(#"<g transform="translate(\#(Self.number(x)),\#(Self.number(y))) scale(\#(Self.number(scale)))">"#)
+        elements += drawing.elements
+        elements.append("</g>")
+        textBoxes += drawing.textBoxes.map { Box(x: x + $0.x * scale, y: y + $0.y * scale, width: $0.width * scale, height: $0.height * scale) }
+    }
+
     /// The document; without `declaration`, the `<svg>` element alone (to put in an HTML page).
     public func render(declaration: Bool = true) -> String {
         let head = #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Self.number(width))" height="\#(Self.number(height))" viewBox="0 0 \#(Self.number(width)) \#(Self.number(height))" font-family="DejaVu Sans, Verdana, sans-serif">"#

@@ -64,11 +64,14 @@ struct ReportService: Sendable {
         let outcomes = try storing { () throws(StoreError) in try context.store.firings.outcomes(reminderID: id, from: start, through: end) }
         let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: [id], from: start, through: end)[id] ?? [:] }
         let skips = Dictionary(outcomes.filter { $0.state == .skipped }.map { (Instant(secondsSinceEpoch: $0.scheduledAt), $0.reason ?? "") }) { first, _ in first }
+        let forced = try storing { () throws(StoreError) in try context.store.intake.records(from: start, through: end, reminderID: id) }.filter { $0.forced == true }.count
+        let dose = reminder.delivery.dose.map { "\($0.amountText) \($0.unit), " } ?? ""
         return ReportReminderValue(
             reminderId: id, reminderName: reminder.name,
             figures: AdherenceFigures(
                 rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, createdAt: Instant(secondsSinceEpoch: reminder.createdAt),
-                from: from, through: to, logs: logs, skips: skips, takenLate: late, now: now))
+                from: from, through: to, logs: logs, skips: skips, takenLate: late, now: now),
+            regimen: dose + rule.summary, forced: forced > 0 ? forced : nil)
     }
 
     /// A medication's amounts, as-needed weeks and stock over the period; nil for a reminder without a dose.
