@@ -335,11 +335,20 @@ extension ExportCommand {
         }
         let events = try reminders.map { value in
             let zoneName = value.timeZone ?? systemZone
+            var spec = value.rule
+            var description = doseText(value.dose, value.unit).map { "Take \($0)" }
+            // Counted from the last dose: its next firing as the daemon has it (the rule's own grid is not when it
+            // fires), said so; the one after comes once this one is logged.
+            if spec.fromLastDose == true, let next = value.next {
+                spec = RuleSpec(once: String(next.local.prefix(19)))
+                description = [description, "\(value.summary); the next is planned from when this one is taken"].compactMap { $0 }.joined(separator: ". ")
+            }
             let rule: ReminderRule
-            do { rule = try value.rule.makeRule() } catch { throw CLIError("\(value.name): \(error)") }
+            do { rule = try spec.makeRule() } catch { throw CLIError("\(value.name): \(error)") }
             let zone: TimeZoneRules
             do { zone = try zones.rules(named: zoneName) } catch { throw CLIError("\(value.name): \(error)") }
-            return ICalendar.Reminder(id: value.id, name: value.name, rule: rule, zoneName: zoneName, zone: zone, skipped: skipped[value.id] ?? [])
+            return ICalendar.Reminder(
+                id: value.id, name: value.name, rule: rule, zoneName: zoneName, zone: zone, skipped: skipped[value.id] ?? [], description: description)
         }
         return ICalendar.calendar(events, now: context.now())
     }

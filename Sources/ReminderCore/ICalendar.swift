@@ -16,9 +16,14 @@ public enum ICalendar {
         public var zone: TimeZoneRules
         /// Occurrences the user skipped ahead (their instants): written as EXDATEs.
         public var skipped: [Instant]
+        /// What the event says beyond its name (the dose: "Take 2 tablet"), in DESCRIPTION and the alarm's text.
+        public var description: String?
 
-        public init(id: Int64, name: String, rule: ReminderRule, zoneName: String, zone: TimeZoneRules, skipped: [Instant] = []) {
+        public init(
+            id: Int64, name: String, rule: ReminderRule, zoneName: String, zone: TimeZoneRules, skipped: [Instant] = [], description: String? = nil
+        ) {
             (self.id, self.name, self.rule, self.zoneName, self.zone, self.skipped) = (id, name, rule, zoneName, zone, skipped)
+            self.description = description
         }
     }
 
@@ -112,11 +117,13 @@ public enum ICalendar {
 
     private static func eventHead(_ reminder: Reminder, uid: String, start: LocalDateTime, now: Instant) -> [String] {
         ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:\(utc(now))", "SUMMARY:\(text(reminder.name))", "DTSTART\(zoneParameter(reminder)):\(local(start))"]
+            + (reminder.description.map { ["DESCRIPTION:" + text($0)] } ?? [])
     }
 
     /// The alarm (at the event's start, or `trigger` from it), and the event's end.
     private static func eventTail(_ reminder: Reminder, trigger: AlarmOffset = .zero) -> [String] {
-        ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(text(reminder.name))", "TRIGGER:\(trigger.text)", "END:VALARM", "END:VEVENT"]
+        let said = reminder.name + (reminder.description.map { ": " + $0 } ?? "")
+        return ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(text(said))", "TRIGGER:\(trigger.text)", "END:VALARM", "END:VEVENT"]
     }
 
     /// The RRULEs that together give a day selector's days (nil: once), with the selector each one stands for.

@@ -86,3 +86,23 @@ def test_khal_imports_the_file_and_lists_the_reminders(daemon, tmp_path):
     assert listed.returncode == 0, listed.stderr
     assert "Vitamin D" in listed.stdout and "Rent, flat 3" in listed.stdout
     assert "09:00 Vitamin D" in listed.stdout
+
+
+def test_a_medication_carries_its_dose_and_one_from_the_last_dose_is_where_it_fires(daemon):
+    """No exported event carried its dose, and an `--every 8h --from-last-dose` reminder was written on its rule's
+    own grid, not when it fires: now the dose is in DESCRIPTION (and the alarm's text), and such a reminder is one
+    event at the next firing the daemon has, which says how the one after is planned."""
+    daemon.start()
+    start = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
+    daemon.ctl("add", "Metformin", "--daily", "--at", "08:00", "--tz", "UTC", "--dose", "2", "--unit", "tablet")
+    daemon.ctl("add", "Amoxicillin", "--every", "8h", "--start", start, "--from-last-dose", "--tz", "UTC", "--dose", "500mg")
+    daemon.ctl("log", "Amoxicillin")  # now: the next dose 8 hours on
+    next_utc = daemon.ctl_json("show", "Amoxicillin")["next"]["utc"]
+    calendar = icalendar.Calendar.from_ical(daemon.ctl("export", "--format", "ics").stdout)
+    events = {str(event["SUMMARY"]): event for event in calendar.walk("VEVENT")}
+    assert str(events["Metformin"]["DESCRIPTION"]) == "Take 2 tablets"
+    assert str(events["Metformin"].walk("VALARM")[0]["DESCRIPTION"]) == "Metformin: Take 2 tablets"
+    amoxicillin = events["Amoxicillin"]
+    assert "RRULE" not in amoxicillin
+    assert amoxicillin["DTSTART"].dt.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") == next_utc
+    assert str(amoxicillin["DESCRIPTION"]).startswith("Take 500 mg. ") and "planned from when this one is taken" in str(amoxicillin["DESCRIPTION"])
