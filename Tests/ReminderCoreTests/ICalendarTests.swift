@@ -91,3 +91,14 @@ import Testing
         #expect(ICalendarReader.text(utf8: Array("SUMMARY:a\r\n b".utf8)) == "SUMMARY:a\r\n b")
     }
 }
+
+/// A parameter given twice is kept as the list it means, not the last value alone; a quoted list as written.
+@Suite struct RepeatedParameterTests {
+    @Test func bothValuesOfARepeatedParameterAreKept() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nATTENDEE;ROLE=CHAIR;ROLE=REQ-PARTICIPANT;DELEGATED-TO=\"a@x\",\"b@x\":mailto:c@x\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let attendee = try #require(try ICalendarReader.read(text, file: "f.ics").flatMap(\.components).first?.first("ATTENDEE"))
+        #expect(attendee.parameters["ROLE"] == "CHAIR,REQ-PARTICIPANT")
+        #expect(attendee.parameters["DELEGATED-TO"] == "a@x,b@x")
+        #expect(attendee.value == "mailto:c@x")
+    }
+}

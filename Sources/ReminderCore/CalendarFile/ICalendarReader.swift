@@ -15,7 +15,8 @@ public struct ICalendarComponent: Sendable {
 public struct ICalendarProperty: Sendable {
     /// Upper-cased.
     public var name: String
-    /// Parameter names upper-cased; values without their quotes.
+    /// Parameter names upper-cased; values without their quotes, a list's values (or a parameter given twice)
+    /// joined with commas.
     public var parameters: [String: String]
     /// The value as written (escapes kept).
     public var value: String
@@ -181,7 +182,9 @@ public enum ICalendarReader {
             }
             guard !quoted else { throw fail(line, "\(name): parameter \(parameter) opens a quote it never closes") }
             guard index < bytes.count else { throw fail(line, "\(name) has no ':' before its value") }
-            parameters[parameter] = String(decoding: value, as: UTF8.self)
+            // A parameter given twice keeps both, as the list it means (`ROLE=A;ROLE=B` is `A,B`), not the last alone.
+            let text = String(decoding: value, as: UTF8.self)
+            parameters[parameter] = parameters[parameter].map { $0 + "," + text } ?? text
         }
         return ICalendarProperty(name: name, parameters: parameters, value: String(decoding: bytes[(index + 1)...], as: UTF8.self), line: line)
     }
