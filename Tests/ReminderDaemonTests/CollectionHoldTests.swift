@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ReminderCore
 import ReminderInterface
+import ReminderStore
 import Testing
 import VarlinkProtocol
 
@@ -131,6 +132,39 @@ struct CollectionHoldTests {
         try await devices.sync()
         #expect(try await devices.laptop.ownReminders().map(\.name) == ["Metformin"])
         #expect(try await Self.held(devices.laptop) == nil)
+    }
+
+    /// A reminder removed on another device (or by a phone app that deleted its task) is removed here, but its
+    /// logs stay in the store, in backups, and come back with it when its item does: no sync erases a dose history.
+    @Test func aReminderRemovedOnAnotherDeviceKeepsItsLogsHereAndGetsThemBackWhenItReturns() async throws {
+        let devices = try await Self.linkedDevices()
+        let folder = devices.root + "/laptop"
+        let ramipril = try #require(try await devices.laptop.call(Reminders.List.self, .init()).reminders.first { $0.name == "Ramipril" })
+        let file = try #require(try await devices.laptop.database.read {
+            try String.fetchOne($0, sql: "SELECT fileName FROM collectionItem WHERE kind = 'reminder' AND localId = ?", arguments: [ramipril.id])
+        })
+        let item = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+        _ = try await devices.desktop.call(Reminders.Remove.self, .init(reminder: "Ramipril"))
+        try await devices.sync()
+        #expect(try await devices.laptop.ownReminders().map(\.name) == ["Metformin"])
+        #expect(try await Self.logs(devices.laptop).map(\.reminderName) == ["Metformin"])
+        let kept = try await devices.laptop.database.read { try KeptIntakeRecord.fetchAll($0) }
+        #expect(kept.map(\.reminderName) == ["Ramipril"])
+        #expect(devices.laptop.announcer.messages.contains { $0.contains("removed on another device; 1 of its logs are kept") })
+        // In a backup.
+        guard case .object(let tables)? = try await devices.laptop.exportBackup()["tables"], case .array(let rows)? = tables["keptIntake"] else {
+            Issue.record("no keptIntake table in the backup")
+            return
+        }
+        #expect(rows.count == 1)
+        // The item comes back (restored on the phone, or from another device's copy): the same reminder, with its
+        // id, its firing history and its one log, not two.
+        try item.write(toFile: folder + "/" + file, atomically: true, encoding: .utf8)
+        await devices.laptop.folderChanged(folder)
+        let back = try #require(try await devices.laptop.call(Reminders.List.self, .init()).reminders.first { $0.name == "Ramipril" })
+        #expect(back.id == ramipril.id)
+        #expect(try await Self.logs(devices.laptop).map(\.reminderName).sorted() == ["Metformin", "Ramipril"])
+        #expect(try await devices.laptop.database.read { try KeptIntakeRecord.fetchCount($0) } == 0)
     }
 
     @Test(arguments: [

@@ -268,11 +268,21 @@ actor CollectionService {
             heldBecause = nil
             context.say(.notice, "Collection \(folder) is back (it was not used: \(was)); its changes apply again")
         }
-        // A completion's log (`file#key`) goes with its item's file.
-        for item in items.values where !names.contains(String(item.fileName.prefix { $0 != "#" })) {
+        // A completion's log (`file#key`) goes with its item's file. Reminders first: their logs are kept aside
+        // before the removal of the logs' own items is applied.
+        let gone = items.values.filter { !names.contains(String($0.fileName.prefix { $0 != "#" })) }
+        for item in gone.sorted(by: { ($0.kind == .reminder ? 0 : 1, $0.fileName) < ($1.kind == .reminder ? 0 : 1, $1.fileName) }) {
             do {
-                if let id = try context.store.collection.remove(item) {
-                    if item.kind == .reminder { replan.insert(id) } else { reconsider.insert(id) }
+                if let removed = try context.store.collection.remove(item, now: now) {
+                    if item.kind == .reminder {
+                        replan.insert(removed.reminderID)
+                        context.say(.notice, """
+                            Collection: a reminder (item \(item.fileName)) was removed on another device; \(removed.keptLogs) of its logs are kept \
+                            here, and come back with it if its item does
+                            """)
+                    } else {
+                        reconsider.insert(removed.reminderID)
+                    }
                 }
             } catch {
                 context.say(.error, "Collection: could not apply the removal of \(item.fileName): \(error)")

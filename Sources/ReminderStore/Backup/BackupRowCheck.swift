@@ -13,7 +13,7 @@ struct BackupRowCheck {
     /// Columns that hold an instant (epoch seconds), in any table.
     static let instantColumns: Set<String> = [
         "at", "createdAt", "handledThrough", "scheduledAt", "handledAt", "decidedAt", "dueAt", "usedAt", "announcedAt", "lastAnnouncedAt", "forScheduledAt",
-        "escalatedAt",
+        "escalatedAt", "removedAt",
     ]
 
     /// Ranges of the numbers that are not instants, by table and column.
@@ -22,6 +22,7 @@ struct BackupRowCheck {
                    "escalationPending": 0...1],
         "outcome": ["confirmed": 0...1],
         "intake": ["amount": 1...Double(Dose.maximumThousandths), "forced": 0...1],
+        "keptIntake": ["amount": 1...Double(Dose.maximumThousandths), "forced": 0...1],
         "stockChange": ["amount": 0...Double(Stock.maximumThousandths)],
         "workout": ["minutes": 1...1440, "met": 0.1...50, "kcal": 0...100_000],
         "food": ["kcal": 0...100_000],

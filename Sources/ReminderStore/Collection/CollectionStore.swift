@@ -60,9 +60,10 @@ public struct CollectionStore: Sendable {
                 }
                 row = namesake
             }
+            let returning = row == nil ? try Self.returningID(reminder.uid, db) : nil
             var updated = row ?? StoredReminder(
-                id: nil, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
-                createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
+                id: returning, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone,
+                enabled: reminder.enabled, createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
             // When it was added where it was added: the same occurrences are its own on every device.
             if let created = reminder.created { updated.createdAt = min(created.secondsSinceEpoch, now.secondsSinceEpoch) }
             if row != nil, updated.rule != reminder.rule || updated.timeZone != reminder.timeZone || (!updated.enabled && reminder.enabled) {
@@ -73,6 +74,7 @@ public struct CollectionStore: Sendable {
             (updated.delivery.repeatPlan, updated.delivery.critical, updated.delivery.dose) = (reminder.repeatPlan, reminder.critical, reminder.dose)
             (updated.delivery.limits, updated.delivery.steps) = (reminder.limits, reminder.steps)
             try updated.save(db)
+            if row == nil { try Self.restoreKeptLogs(reminder.uid, to: updated.id!, db) }
             var saved = item
             saved.localId = updated.id
             try saved.save(db)
@@ -94,6 +96,15 @@ public struct CollectionStore: Sendable {
             var forced = false
             switch record.kind {
             case .taken:
+                // A log put back with its reminder (``restoreKeptLogs``) whose item is read again: the same log.
+                if let same = try Int64.fetchOne(db, sql: """
+                    SELECT id FROM intake WHERE reminderId = ? AND at = ? AND forScheduledAt IS ?
+                    AND id NOT IN (SELECT localId FROM collectionItem WHERE kind = 'taken' AND localId IS NOT NULL)
+                    """, arguments: [reminderID, record.at.secondsSinceEpoch, record.occurrence?.secondsSinceEpoch]) {
+                    saved.localId = same
+                    try saved.save(db)
+                    return (reminderID, false)
+                }
                 var log = IntakeRecord(id: nil, reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone)
                 log.forScheduledAt = record.occurrence?.secondsSinceEpoch
                 log.amount = record.amount
@@ -122,14 +133,22 @@ public struct CollectionStore: Sendable {
         }
     }
 
-    /// Removes what an item stood for (its file is gone from the folder), with the item's row. - Returns: the
-    /// reminder it concerned, if any.
-    public func remove(_ item: CollectionItemRecord) throws(StoreError) -> Int64? {
+    /// Removes what an item stood for (its file is gone from the folder), with the item's row. A reminder's logs
+    /// are kept aside (``KeptIntakeRecord``), not removed with it. - Returns: the reminder it concerned, if any,
+    /// and how many of its logs were kept.
+    public func remove(_ item: CollectionItemRecord, now: Instant) throws(StoreError) -> (reminderID: Int64, keptLogs: Int)? {
         try database.write { db in
             var reminderID: Int64?
+            var kept = 0
             if let id = item.localId {
                 switch item.kind {
                 case .reminder:
+                    try db.execute(sql: """
+                        INSERT OR REPLACE INTO keptIntake (id, reminderId, reminderName, reminderUid, at, timeZone, forScheduledAt, amount, forced, removedAt)
+                        SELECT intake.id, reminderId, reminder.name, ?, at, intake.timeZone, forScheduledAt, amount, forced, ?
+                        FROM intake JOIN reminder ON reminder.id = intake.reminderId WHERE reminderId = ?
+                        """, arguments: [item.uid, now.secondsSinceEpoch, id])
+                    kept = db.changesCount
                     if try StoredReminder.deleteOne(db, key: id) { reminderID = id }
                 case .taken:
                     reminderID = try Int64.fetchOne(db, sql: "SELECT reminderId FROM intake WHERE id = ?", arguments: [id])
@@ -142,8 +161,24 @@ public struct CollectionStore: Sendable {
                 }
             }
             _ = try CollectionItemRecord.deleteOne(db, key: item.fileName)
-            return reminderID
+            return reminderID.map { ($0, kept) }
         }
+    }
+
+    /// The id a reminder removed on another device had, when its item comes back and the id is free: its firing
+    /// history, outcomes and kept logs are its own again.
+    private static func returningID(_ uid: String, _ db: Database) throws -> Int64? {
+        guard let id = try Int64.fetchOne(db, KeptIntakeRecord.filter(KeptIntakeRecord.Columns.reminderUid == uid).select(Column("reminderId"))) else { return nil }
+        return try StoredReminder.exists(db, key: id) ? nil : id
+    }
+
+    /// Puts back the logs kept when the reminder of this UID was removed on another device, with their own ids.
+    private static func restoreKeptLogs(_ uid: String, to reminderID: Int64, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO intake (id, reminderId, at, timeZone, forScheduledAt, amount, forced)
+            SELECT id, ?, at, timeZone, forScheduledAt, amount, forced FROM keptIntake WHERE reminderUid = ?
+            """, arguments: [reminderID, uid])
+        try KeptIntakeRecord.filter(KeptIntakeRecord.Columns.reminderUid == uid).deleteAll(db)
     }
 
     /// `name` if no other reminder has it, else "name (2)", "name (3)" ...

@@ -25,6 +25,7 @@ extension ReminderStore {
         "outcome": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "state", "decidedAt", "reason", "confirmed"],
         "storeInstance": ["id"],
         "collectionItem": ["fileName", "uid", "kind", "localId", "etag", "text", "modifiedAt"],
+        "keptIntake": ["id", "reminderId", "reminderName", "reminderUid", "at", "timeZone", "forScheduledAt", "amount", "forced", "removedAt"],
     ]
 
     /// Refuses a store whose migrations are all recorded but a table or column of theirs is missing (dropped by
@@ -287,6 +288,23 @@ extension ReminderStore {
             // collection's 30,000 logs read every row (the first read of three years of logs did not end in 600 s).
             try db.create(index: "collectionItem_by_uid", on: "collectionItem", columns: ["uid"])
         }
+        migrator.registerMigration("v23-kept-intake") { db in
+            // The logs of a reminder removed on another device: kept here (a sync never erases a dose history),
+            // with their ids, and put back when an item of the same UID comes back.
+            try db.create(table: "keptIntake") { t in
+                t.primaryKey("id", .integer)  // the log's own id in `intake`
+                t.column("reminderId", .integer).notNull()
+                t.column("reminderName", .text).notNull()
+                t.column("reminderUid", .text).notNull()
+                t.column("at", .integer).notNull()
+                t.column("timeZone", .text).notNull()
+                t.column("forScheduledAt", .integer)
+                t.column("amount", .integer)
+                t.column("forced", .boolean)
+                t.column("removedAt", .integer).notNull()
+            }
+            try db.create(index: "keptIntake_by_uid", on: "keptIntake", columns: ["reminderUid"])
+        }
         return migrator
     }
 
@@ -295,7 +313,8 @@ extension ReminderStore {
     /// reminders before what refers to them). The one list of them: `everyTableIsBackedUpOrInternal` (a test)
     /// fails when a migration adds a table that is in neither this list nor ``internalTables``.
     public static let backupTables = [
-        "reminder", "firing", "food", "habitNotice", "intake", "outcome", "profile", "recovery", "restDay", "snooze", "stockChange", "workout",
+        "reminder", "firing", "food", "habitNotice", "intake", "keptIntake", "outcome", "profile", "recovery", "restDay", "snooze", "stockChange",
+        "workout",
     ]
 
     /// The tables that describe this store rather than hold the user's data: never backed up or restored.
