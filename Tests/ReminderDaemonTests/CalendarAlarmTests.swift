@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ReminderCore
 import ReminderInterface
+import ReminderScheduling
 import Testing
 import VarlinkProtocol
 
@@ -268,6 +269,36 @@ struct CalendarAlarmTests {
 
         await daemon.advance(to: instant("2026-12-03T11:00:00Z"))
         #expect(daemon.announcer.firings.map(\.firing.reminder.name) == ["Good"])
+    }
+
+    /// 60 items of one minutely alarm each, a second apart: each item is within the once-a-minute rule, the folder
+    /// is a flood. At most ``CalendarFloodGate/perMinute`` are announced in any minute, it is said once, and a dose
+    /// due in the middle of it fires on time.
+    @Test func aFolderWhoseItemsTogetherFireEverySecondAnnouncesAtMostTheBoundAndTheDoseOnTime() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        for second in 0..<60 {
+            try folder.write("s\(second).ics", Self.event(
+                "Tick \(second)", uid: "t\(second)", start: String(format: "20261203T1100%02d", second), alarm: "PT0S", extra: "RRULE:FREQ=MINUTELY\n"))
+        }
+        let daemon = try await daemon(folder)
+        #expect(try await daemon.calendarAlarms().count == 60)
+        try await daemon.add("Metformin", ["daily": true, "at": "11:01"])
+        await daemon.advance(to: instant("2026-12-03T10:03:00Z"))
+        let announced = daemon.announcer.firings.filter { $0.firing.reminder.delivery.calendar != nil && $0.kind.reachesThePerson }
+            .map(\.firing.occurrence.instant.secondsSinceEpoch)
+        let start = instant("2026-12-03T10:00:00Z").secondsSinceEpoch
+        // In every 60 seconds, from any start: at most the bound.
+        for from in start..<(start + 120) {
+            #expect(announced.filter { $0 >= from && $0 < from + 60 }.count <= CalendarFloodGate.perMinute)
+        }
+        #expect(announced.count >= 3 * CalendarFloodGate.perMinute)  // held back, not silenced for good
+        let held = daemon.firings(of: "Tick 30").filter { $0.kind == .suppressed }
+        #expect(held.first?.detail?.hasPrefix("held back: calendar 'personal'") == true)
+        #expect(daemon.announcer.messages.filter { $0.hasPrefix("Calendar 'personal': its alarms come more than") }.count == 1)
+        let due = instant("2026-12-03T10:01:00Z")
+        let dose = try #require(daemon.firings(of: "Metformin").first { $0.firing.occurrence.instant == due })
+        #expect(dose.kind == .fired && dose.handledAt == due)
     }
 
     /// A reload without the calendar removes its alarms; the folder itself is never written.

@@ -54,6 +54,8 @@ actor SchedulingService {
     /// recorded and announced once. The decisions are the pure ``OccurrenceLifecycle``'s; this actor reads
     /// the store for them and performs them.
     private var lifecycle = OccurrenceLifecycle()
+    /// How many alarms each calendar announced in the last minute (a calendar's alarms together are bounded).
+    private var calendarFloodGate = CalendarFloodGate()
     private var wakeUps: [WakeUp: Instant] = [:]
     /// Occurrences the user skipped before they came due (they are recorded skipped, not announced, and `next`
     /// passes over them); kept here so that a firing asks the store for its skip only when there is one.
@@ -637,6 +639,17 @@ actor SchedulingService {
             if let snooze = lifecycle.snoozes[OccurrenceKey(firing)] {
                 let until = FiringWording.when(firing.reminder.zone, snooze.due)
                 return FiringEvent(kind: .postponed, firing: firing, handledAt: now, detail: "snoozed until \(until)")
+            }
+            if let calendar = firing.reminder.delivery.calendar,
+                case .heldBack(let first) = calendarFloodGate.admit(calendar: calendar, at: firing.occurrence.instant) {
+                let bound = "more than \(CalendarFloodGate.perMinute) alarms in a minute"
+                if first {
+                    context.say(.warning, """
+                        Calendar '\(calendar)': its alarms come \(bound); those beyond are recorded, not announced, until it calms \
+                        (an item or a subscription floods: 'remindctl next' shows its alarms)
+                        """)
+                }
+                return FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: "held back: calendar '\(calendar)' has \(bound)")
             }
         case .suppress, .skipMissed: break
         }
