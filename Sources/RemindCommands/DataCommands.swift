@@ -120,7 +120,9 @@ struct ImportCommand: ParsableCommand {
             EXDATE, and the RECURRENCE-ID overrides that move or cancel one instance. With --all, an event \
             without an alarm becomes one at its start. What was left out (cancelled, no date, every alarm past) \
             or changed is listed with its line. A file that cannot be read is refused with its line, and \
-            nothing is imported.
+            nothing is imported. The same file imported again is refused unless --update: then each reminder \
+            that came from the same event and alarm (its UID) is changed in place, keeping its logs, and those \
+            whose alarm is no longer in the file are removed.
 
             With --from loop: the folder of Loop Habit Tracker's CSV export (unzipped), or its SQLite backup \
             (.db). Each habit becomes a reminder (on its reminder's days and time; without one, disabled), each \
@@ -138,6 +140,7 @@ struct ImportCommand: ParsableCommand {
               remindctl import --from loop ./loop-csv
               remindctl import --format ics ~/Downloads/calendar.ics
               remindctl import --format ics --all work.ics
+              remindctl import --format ics --update ~/Downloads/calendar.ics
             """)
 
     enum Source: String, ExpressibleByArgument, CaseIterable { case remindd, loop }
@@ -148,6 +151,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "remindd (a backup, the default) or loop (Loop Habit Tracker).") var from: Source = .remindd
     @Option(help: "json (a remindd backup, the default) or ics (an iCalendar file).") var format: Format = .json
     @Flag(help: "With --format ics: also events and to-dos without an alarm, reminded at their start.") var all = false
+    @Flag(help: "With --format ics: change what came from the same events before, in place.") var update = false
     @Flag(help: "Add to a store that already holds data, skipping what is already there.") var merge = false
     @Flag(help: "Print what was imported as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
@@ -159,6 +163,7 @@ struct ImportCommand: ParsableCommand {
         if from == .loop && merge { throw ValidationError("--merge goes with a remindd backup; a Loop import always adds") }
         if format == .ics && (from == .loop || merge) { throw ValidationError("--format ics reads a calendar file: give it without --from loop and --merge") }
         if all && format != .ics { throw ValidationError("--all goes with --format ics") }
+        if update && format != .ics { throw ValidationError("--update goes with --format ics (a backup is added to with --merge)") }
     }
 
     func run() throws {
@@ -187,11 +192,20 @@ extension ImportCommand {
     /// `--format ics`: the reminders added, then what was left out or changed.
     private func importCalendar() throws {
         let reply = try connection.withConnection { daemon in
-            try daemon.call(Backup.ImportCalendar.self, .init(upload: try FileUpload.send(file, folders: false, over: daemon), label: label, all: all ? true : nil))
+            try daemon.call(Backup.ImportCalendar.self, .init(
+                upload: try FileUpload.send(file, folders: false, over: daemon), label: label, all: all ? true : nil, update: update ? true : nil))
         }
         if json { return try out.json(reply) }
-        out.print(reply.reminders.isEmpty ? "Nothing imported from \(label)." : "Imported \(plural(reply.reminders.count, "reminder")) from \(label):")
-        out.table(["ID", "NAME", "SCHEDULE", "NEXT"], reply.reminders.map { [String($0.id), $0.name, $0.summary, $0.next.map { out.time($0) } ?? "-"] })
+        let changed = reply.reminders.filter { $0.updated == true }.count
+        out.print(reply.reminders.isEmpty ? "Nothing imported from \(label)."
+            : changed == 0 ? "Imported \(plural(reply.reminders.count, "reminder")) from \(label):"
+            : "Imported from \(label): \(reply.reminders.count - changed) added, \(changed) updated:")
+        out.table(["ID", "NAME", "SCHEDULE", "NEXT"] + (update ? ["WAS"] : []), reply.reminders.map {
+            [String($0.id), $0.name, $0.summary, $0.next.map { out.time($0) } ?? "-"] + (update ? [$0.updated == true ? "updated" : "added"] : [])
+        })
+        if let removed = reply.removed, !removed.isEmpty {
+            out.print("Removed (their alarm is no longer in the file): " + removed.joined(separator: ", "))
+        }
         if !reply.leftOut.isEmpty {
             out.print("Not imported:")
             for line in reply.leftOut { out.print("  " + line) }

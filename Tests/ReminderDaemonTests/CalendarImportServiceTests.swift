@@ -62,4 +62,44 @@ struct CalendarImportServiceTests {
         #expect(error.map { "\($0)".contains(":16: RRULE: INTERVAL=0") } == true, "\(String(describing: error))")
         #expect(try await daemon.call(Reminders.List.self, .init()).reminders.allSatisfy { $0.name != "Physio" })
     }
+
+    /// The same file, edited, imported again: refused with the way to update; with `update`, the event's reminder
+    /// is changed in place (same id, its log kept), a new event added, and an alarm no longer in the file removed,
+    /// in one transaction.
+    @Test func importingAnEditedFileAgainWithUpdateChangesWhatCameFromItInPlace() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T00:00:00Z"))
+        let twoAlarms = Self.file.replacingOccurrences(of: "END:VEVENT", with: "BEGIN:VALARM\nTRIGGER:-P1D\nEND:VALARM\nEND:VEVENT")
+        let path = try write(twoAlarms)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = try await daemon.call(Backup.ImportCalendar.self, .init(path: path)).reminders
+        #expect(first.map(\.name) == ["Physio (30 minutes before)", "Physio (1 day before)"])
+        _ = try await daemon.call(Reminders.Log.self, .init(reminder: "Physio (30 minutes before)"))
+        // Moved to 18:00, its day-before alarm dropped, and a new event.
+        let edited = Self.file.replacingOccurrences(of: "T170000", with: "T180000").replacingOccurrences(of: "END:VCALENDAR", with: """
+            BEGIN:VEVENT
+            UID:b
+            SUMMARY:Dentist
+            DTSTART;TZID=Europe/Berlin:20261210T090000
+            BEGIN:VALARM
+            TRIGGER:-PT1H
+            END:VALARM
+            END:VEVENT
+            END:VCALENDAR
+            """)
+        try edited.write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = await #expect(throws: VarlinkError.self) { try await daemon.call(Backup.ImportCalendar.self, .init(path: path)) }
+        #expect("\(String(describing: refused))".contains("add --update to change them in place"))
+        #expect(try await daemon.call(Reminders.List.self, .init()).reminders.contains { $0.name == "Physio (1 day before)" })
+
+        let updated = try await daemon.call(Backup.ImportCalendar.self, .init(path: path, update: true))
+        #expect(updated.reminders.map(\.name) == ["Physio", "Dentist"])
+        #expect(updated.reminders.map { $0.updated ?? false } == [true, false])
+        #expect(updated.reminders.first?.id == first.first?.id)
+        #expect(updated.reminders.first?.next == "2026-12-02T17:30:00+01:00")
+        #expect(updated.removed == ["Physio (1 day before)"])
+        let names = try await daemon.call(Reminders.List.self, .init()).reminders.map(\.name)
+        #expect(names.contains("Physio") && names.contains("Dentist") && !names.contains("Physio (1 day before)"))
+        let logs = try await daemon.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs
+        #expect(logs.map(\.reminderName) == ["Physio"])
+    }
 }

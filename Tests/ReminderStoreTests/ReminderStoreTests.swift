@@ -339,7 +339,7 @@ struct ReminderStoreTests {
         let records: [any TableRecord.Type] = [
             StoredReminder.self, IntakeRecord.self, FiringRecord.self, OutcomeRecord.self, SnoozeRecord.self, RestDayRecord.self,
             RecoveryRecord.self, HabitNoticeRecord.self, WorkoutRecord.self, FoodRecord.self, ProfileRecord.self, StoreInstanceRecord.self,
-            CollectionItemRecord.self, CalendarItemRecord.self, StockChangeRecord.self, StockNoticeRecord.self, KeptIntakeRecord.self,
+            CollectionItemRecord.self, CalendarItemRecord.self, StockChangeRecord.self, StockNoticeRecord.self, KeptIntakeRecord.self, CalendarImportRecord.self,
         ]
         #expect(Set(records.map { $0.databaseTableName }) == Set(ReminderStore.expectedSchema.keys))
         #expect(Set(ReminderStore.backupTables).union(ReminderStore.internalTables) == Set(ReminderStore.expectedSchema.keys))

@@ -232,3 +232,23 @@ def test_a_malformed_file_is_refused_with_its_line_and_nothing_changes(daemon, t
     line = bad.splitlines().index("BEGIN:VALARM", bad.splitlines().index("UID:def456@google.com")) + 1
     assert result.stderr.strip() == f"Error: {tmp_path / 'bad.ics'}:{line}: a VALARM without TRIGGER: add e.g. TRIGGER:-PT15M, or remove the alarm; nothing was imported"
     assert daemon.ctl("list", "--json").stdout == before
+
+
+def test_the_same_file_again_is_refused_and_with_update_changes_its_reminders_in_place(daemon, tmp_path):
+    daemon.start()
+    event = ("BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:physio@example.org\nSUMMARY:Physio\n"
+             "DTSTART;TZID=Europe/Berlin:{start}\nRRULE:FREQ=WEEKLY\nBEGIN:VALARM\nTRIGGER:-PT30M\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n")
+    path = tmp_path / "physio.ics"
+    path.write_text(event.format(start="20300102T170000"))
+    first = json.loads(daemon.ctl("import", "--format", "ics", "--json", str(path)).stdout)["reminders"][0]
+    daemon.ctl("log", "Physio")
+    path.write_text(event.format(start="20300102T180000"))
+    refused = daemon.ctl("import", "--format", "ics", str(path), check=False)
+    assert refused.returncode == 1
+    assert refused.stderr.strip() == ("Error: 'Physio' came from this calendar's events before: "
+                                      "add --update to change them in place (their logs stay); nothing was imported")
+    updated = daemon.ctl("import", "--format", "ics", "--update", str(path))
+    assert updated.stdout.splitlines()[0] == f"Imported from {path}: 0 added, 1 updated:"
+    shown = json.loads(daemon.ctl("show", str(first["id"]), "--json").stdout)
+    assert shown["name"] == "Physio" and "17:30" in json.dumps(shown["next"])
+    assert len(json.loads(daemon.ctl("log", "list", "--json").stdout)) == 1

@@ -25,6 +25,10 @@ public struct CalendarImport: Sendable {
         public var repeatMax: Int?
         /// The line of the event it came from.
         public var line: Int
+        /// The event's UID (nil: it has none), and which of its alarms this is: with the RECURRENCE-ID of an
+        /// override, what `import --update` finds it by again ("uid", "uid#2", "uid@20261203T100000#1").
+        public var uid: String?
+        public var key: String?
     }
 
     /// The zones the import may use: by name, and every name (to find the one a VTIMEZONE describes).
@@ -161,7 +165,8 @@ private struct EventReader {
                 ICalendarProperty(name: "TRIGGER", parameters: [:], value: "PT0S", line: item.line),
             ])]
         }
-        for alarm in alarms {
+        let uid = item.first("UID")?.value
+        for (alarmIndex, alarm) in alarms.enumerated() {
             guard let trigger = alarm.first("TRIGGER") else {
                 throw fail(alarm.line, "a VALARM without TRIGGER: add e.g. TRIGGER:-PT15M, or remove the alarm")
             }
@@ -193,6 +198,10 @@ private struct EventReader {
             do { made = try spec.makeRule() } catch { throw fail(trigger.line, error.message) }
             guard made.nextOccurrence(after: now, in: zone) != nil else { continue }
             var reminder = CalendarImport.Reminder(name: alarms.count > 1 ? "\(name) (\(when))" : name, rule: spec, builtRule: made, timeZone: zoneName, line: item.line)
+            if let uid, !uid.isEmpty {
+                reminder.uid = uid
+                reminder.key = uid + (item.first("RECURRENCE-ID").map { "@" + $0.value } ?? "") + (alarmIndex == 0 ? "" : "#\(alarmIndex + 1)")
+            }
             if let repeats = alarm.first("REPEAT"), let count = Int(repeats.value), count > 0, let every = alarm.first("DURATION") {
                 let interval: AlarmOffset
                 do { interval = try AlarmOffset(parsing: every.value) } catch { throw fail(every.line, "DURATION: \(error.message)") }

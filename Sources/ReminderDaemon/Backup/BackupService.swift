@@ -76,7 +76,7 @@ extension BackupService {
         }
         router.on(Backup.ImportCalendar.self) { p in
             try await reading(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in
-                try await importCalendar(path: path, label: p.label ?? path, all: p.all ?? false)
+                try await importCalendar(path: path, label: p.label ?? path, all: p.all ?? false, update: p.update ?? false)
             }
         }
         router.on(Backup.ImportLoop.self) { p in

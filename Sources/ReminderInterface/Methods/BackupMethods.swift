@@ -110,19 +110,24 @@ extension Backup {
             /// As ``Import``'s.
             public var label: String?
             public var all: Bool?
-            public init(path: String? = nil, upload: String? = nil, label: String? = nil, all: Bool? = nil) {
-                (self.path, self.upload, self.label, self.all) = (path, upload, label, all)
+            /// Replace what came from the same events (UIDs) when imported before, rather than refuse.
+            public var update: Bool?
+            public init(path: String? = nil, upload: String? = nil, label: String? = nil, all: Bool? = nil, update: Bool? = nil) {
+                (self.path, self.upload, self.label, self.all, self.update) = (path, upload, label, all, update)
             }
         }
-        /// A reminder added: its schedule in words, its zone, and its next firing (local ISO 8601).
+        /// A reminder added (or, with `update`, changed): its schedule in words, its zone, and its next firing
+        /// (local ISO 8601).
         public struct CalendarReminder: Codable, Sendable, Hashable {
             public var id: Int64
             public var name: String
             public var summary: String
             public var timeZone: String
             public var next: String?
-            public init(id: Int64, name: String, summary: String, timeZone: String, next: String?) {
-                (self.id, self.name, self.summary, self.timeZone, self.next) = (id, name, summary, timeZone, next)
+            /// True when it was there before (imported from the same event and alarm) and was changed in place.
+            public var updated: Bool?
+            public init(id: Int64, name: String, summary: String, timeZone: String, next: String?, updated: Bool? = nil) {
+                (self.id, self.name, self.summary, self.timeZone, self.next, self.updated) = (id, name, summary, timeZone, next, updated)
             }
         }
         public struct Reply: Codable, Sendable, Hashable {
@@ -132,8 +137,10 @@ extension Backup {
             public var notes: [String]
             /// What was not imported, and why.
             public var leftOut: [String]
-            public init(reminders: [CalendarReminder], notes: [String], leftOut: [String]) {
-                (self.reminders, self.notes, self.leftOut) = (reminders, notes, leftOut)
+            /// With `update`: the reminders imported before from the file's events that it no longer plans, removed.
+            public var removed: [String]?
+            public init(reminders: [CalendarReminder], notes: [String], leftOut: [String], removed: [String]? = nil) {
+                (self.reminders, self.notes, self.leftOut, self.removed) = (reminders, notes, leftOut, removed)
             }
         }
     }

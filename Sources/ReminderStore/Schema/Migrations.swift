@@ -25,6 +25,7 @@ extension ReminderStore {
         "outcome": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "state", "decidedAt", "reason", "confirmed"],
         "storeInstance": ["id"],
         "collectionItem": ["fileName", "uid", "kind", "localId", "etag", "text", "modifiedAt"],
+        "calendarImport": ["reminderId", "uid", "key", "file"],
         "keptIntake": ["id", "reminderId", "reminderName", "reminderUid", "at", "timeZone", "forScheduledAt", "amount", "forced", "removedAt"],
     ]
 
@@ -305,6 +306,17 @@ extension ReminderStore {
             }
             try db.create(index: "keptIntake_by_uid", on: "keptIntake", columns: ["reminderUid"])
         }
+        migrator.registerMigration("v24-calendar-import") { db in
+            // Which event and alarm of an imported iCalendar file a reminder came from: `import --update` changes
+            // it in place (its logs kept) when the file is imported again.
+            try db.create(table: "calendarImport") { t in
+                t.primaryKey("reminderId", .integer).references("reminder", onDelete: .cascade)
+                t.column("uid", .text).notNull()
+                t.column("key", .text).notNull().unique()
+                t.column("file", .text).notNull()
+            }
+            try db.create(index: "calendarImport_by_uid", on: "calendarImport", columns: ["uid"])
+        }
         return migrator
     }
 
@@ -313,7 +325,7 @@ extension ReminderStore {
     /// reminders before what refers to them). The one list of them: `everyTableIsBackedUpOrInternal` (a test)
     /// fails when a migration adds a table that is in neither this list nor ``internalTables``.
     public static let backupTables = [
-        "reminder", "firing", "food", "habitNotice", "intake", "keptIntake", "outcome", "profile", "recovery", "restDay", "snooze", "stockChange",
+        "reminder", "calendarImport", "firing", "food", "habitNotice", "intake", "keptIntake", "outcome", "profile", "recovery", "restDay", "snooze", "stockChange",
         "workout",
     ]
 
