@@ -275,7 +275,7 @@ public final class Daemon: Sendable {
     /// Applies what changed in one watched folder (the watcher saw it): in the entries `names`, or anywhere (nil).
     public func folderChanged(_ folder: String, names: Set<String>? = nil) async {
         if folder == collection.folder {
-            await collection.scan()
+            await collection.scan(named: names)
             await collection.publish()
         } else {
             await calendars.scan(folder, names: names)

@@ -12,6 +12,8 @@ public final class FolderSync {
     private var status: [String: (a: String, b: String)] = [:]
     /// The conflicts resolved so far: the file name and the version that was not kept.
     public private(set) var conflicts: [(name: String, other: String)] = []
+    /// The files the last sync wrote or removed in each folder (what a folder watcher there names).
+    public private(set) var changedNames: (a: Set<String>, b: Set<String>) = ([], [])
 
     public init(_ a: String, _ b: String) {
         (self.a, self.b) = (a, b)
@@ -22,6 +24,12 @@ public final class FolderSync {
     public func sync() throws -> Int {
         let (left, right) = (try Self.items(a), try Self.items(b))
         var changes = 0
+        defer {
+            // Whatever now differs from before, on each side.
+            let (leftNow, rightNow) = ((try? Self.items(a)) ?? [:], (try? Self.items(b)) ?? [:])
+            changedNames = (Set(left.keys).union(leftNow.keys).filter { left[$0] != leftNow[$0] },
+                            Set(right.keys).union(rightNow.keys).filter { right[$0] != rightNow[$0] })
+        }
         for name in Set(left.keys).union(right.keys).sorted() {
             let known = status[name]
             switch (left[name], right[name]) {

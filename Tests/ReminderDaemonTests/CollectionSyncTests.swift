@@ -40,6 +40,13 @@ struct CollectionSyncTests {
             await desktop.folderChanged(root + "/desktop")
         }
 
+        /// vdirsyncer runs, then each daemon's watcher names the entries it changed there (as inotify does).
+        func syncNamed() async throws {
+            try link.sync()
+            await laptop.folderChanged(root + "/laptop", names: link.changedNames.a)
+            await desktop.folderChanged(root + "/desktop", names: link.changedNames.b)
+        }
+
         /// Time passes on both devices.
         func advance(to text: String) async {
             await laptop.advance(to: instant(text))
@@ -152,6 +159,29 @@ struct CollectionSyncTests {
         #expect(today.map(\.state) == ["skipped"])
         await devices.advance(to: "2026-12-01T08:00:00Z")
         #expect(devices.laptop.firings(of: "Vitamin D").allSatisfy { $0.kind != .fired })
+    }
+
+    /// The watcher names the entries a sync changed: those alone are looked at (not the folder and every row),
+    /// and a reminder, a change, a log, a skip and a removal each arrive as with a whole scan.
+    @Test func theEntriesTheWatcherNamesCarryEveryKindOfChange() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Vitamin D", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin")
+        try await devices.laptop.add("Iron", ["daily": true, "at": "09:00"], timeZone: "Europe/Berlin")
+        try await devices.syncNamed()
+        #expect(Set(try await devices.desktop.ownReminders().map(\.name)) == ["Vitamin D", "Iron"])
+        _ = try await devices.desktop.call(Reminders.Update.self, .init(reminder: "Iron", rule: RuleSpec(daily: true, at: "10:00")))
+        _ = try await devices.desktop.call(Reminders.Skip.self, .init(reminder: "Vitamin D", reason: "blood test"))
+        await devices.advance(to: "2026-12-01T07:30:00Z")
+        try await devices.desktop.log("Iron")
+        try await devices.syncNamed()
+        // The same reminders (the desktop added them in the order its scan met their items).
+        #expect(Set(try await devices.laptop.ownReminders()) == Set(try await devices.desktop.ownReminders()))
+        #expect(try await devices.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.map(\.reminderName) == ["Iron"])
+        let today = try await devices.laptop.call(Reminders.Occurrences.self, .init(date: "2026-12-01", reminder: "Vitamin D")).occurrences
+        #expect(today.map(\.state) == ["skipped"])
+        _ = try await devices.desktop.call(Reminders.Remove.self, .init(reminder: "Iron"))
+        try await devices.syncNamed()
+        #expect(try await devices.laptop.ownReminders().map(\.name) == ["Vitamin D"])
     }
 
     @Test func updatedOnOneAndDeletedOnTheOtherEndsTheSameOnBoth() async throws {

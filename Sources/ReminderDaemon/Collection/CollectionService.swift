@@ -30,7 +30,13 @@ actor CollectionService {
     private var reported: Set<String> = []
     /// Why the folder is not taken as the collection now (nil: it is): set by a scan that finds it missing,
     /// unreadable or emptied, cleared by one that finds it back and by ``relink()``.
-    private(set) var heldBecause: String?
+    private(set) var heldBecause: String? {
+        didSet { if heldBecause == nil { publishEverything = true } }
+    }
+    /// Whether the next publish looks at every row: at start, when the folder is used again, and after a write
+    /// into it failed (what changed before is not known). Otherwise it looks at the rows written since the last
+    /// publish (``CollectionChanges``): one log with 100,000 reminders linked read every row and item before.
+    private var publishEverything = true
 
     /// The sync command's runs: one at a time, one more asked for while it runs.
     private struct SyncState {
@@ -76,15 +82,24 @@ actor CollectionService {
         guard let folder, heldBecause == nil else { return 0 }
         let vdir = VdirFolder(path: folder)
         let now = context.clock.now()
-        let items: [String: CollectionItemRecord]
+        var items: [String: CollectionItemRecord]
         let rows: (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord])
+        let everything = publishEverything
         do {
-            items = try context.store.collection.items()
-            rows = try context.store.collection.published()
+            let changes = try context.store.collection.takeChanges()
+            if everything {
+                items = try context.store.collection.items()
+                rows = try context.store.collection.published()
+            } else {
+                guard !changes.isEmpty else { return 0 }
+                (rows, items) = try context.store.collection.published(changes)
+            }
         } catch {
             context.say(.error, "Collection \(folder): cannot read what to publish: \(error)")
+            publishEverything = true
             return 0
         }
+        publishEverything = false
         var byRow: [CollectionItemRecord.Kind: [Int64: CollectionItemRecord]] = [:]
         for item in items.values { if let id = item.localId { byRow[item.kind, default: [:]][id] = item } }
         var changed = 0
@@ -135,7 +150,6 @@ actor CollectionService {
         let present: [CollectionItemRecord.Kind: Set<Int64>] = [
             .reminder: Set(rows.reminders.compactMap(\.id)), .taken: Set(rows.logs.compactMap(\.id)), .skipped: Set(rows.skips.compactMap(\.id)),
         ]
-        let liveReminders = Set(reminderUIDs.values.map(\.uid))
         for item in items.values where item.kind != .foreign && item.kind != .alias {
             guard let id = item.localId, present[item.kind]?.contains(id) != true else { continue }
             // A completion's log deleted here: the completion stays in its item, and is not taken again. A log
@@ -143,7 +157,8 @@ actor CollectionService {
             // come back from there (changed there while it was removed here), and its logs with it.
             var orphaned = item.fileName.contains("#")
             // The row's text was read (or written) as a record before: one that no longer reads is not a record.
-            if item.kind != .reminder, case .record(let record)? = try? CollectionItem.read(item.text, file: item.fileName), !liveReminders.contains(record.reminder) {
+            if item.kind != .reminder, case .record(let record)? = try? CollectionItem.read(item.text, file: item.fileName),
+                reminderUIDs.values.contains(where: { $0.uid == record.reminder }) ? false : !isLinked(record.reminder) {
                 orphaned = true
             }
             if orphaned {
@@ -158,9 +173,22 @@ actor CollectionService {
                 changed += 1
             } catch {
                 context.say(.error, "Collection \(folder): could not remove \(item.fileName): \(error)")
+                publishEverything = true
             }
         }
         return changed
+    }
+
+    /// The file of the reminder item with `uid` (nil: none, or the store cannot say; the item is then applied
+    /// and the store's unique checks stand).
+    private func reminderFile(ofUID uid: String) -> String? {
+        do { return try context.store.collection.fileName(ofReminderUID: uid) } catch { return nil }
+    }
+
+    /// Whether the reminder of a log's item exists here; when that cannot be read, no: the item is then kept in
+    /// the folder (as a log whose reminder went), never removed on a guess.
+    private func isLinked(_ uid: String) -> Bool {
+        do { return try context.store.collection.isLinkedReminder(uid: uid) } catch { return false }
     }
 
     /// Writes one item and records it. - Returns: 1 when written.
@@ -172,6 +200,7 @@ actor CollectionService {
             return 1
         } catch {
             reportOnce("write \(item.fileName)", .error, "Collection \(vdir.path): could not write \(item.fileName): \(error); tried again at the next change")
+            publishEverything = true
             return 0
         }
     }
@@ -235,20 +264,40 @@ actor CollectionService {
 
     // MARK: Changes from elsewhere in
 
-    /// Applies what others changed in the folder since it was last read.
-    func scan() async {
+    /// Applies what others changed in the folder since it was last read: in the entries `named` when the watcher
+    /// named them (one item written among 30,000 is one look and one row, not a listing of the folder and every
+    /// row: each of remindd's own writes is seen by the watcher too), else anywhere in it.
+    func scan(named: Set<String>? = nil) async {
         guard let folder else { return }
         let vdir = VdirFolder(path: folder)
-        let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
+        var listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused]) = ([], [])
         let items: [String: CollectionItemRecord]
+        let linkedFiles: Int
+        // A folder that is gone is read whole (and held).
+        let named = access(folder, R_OK | X_OK) == 0 ? named : nil
         do {
-            items = try context.store.collection.items()
+            if let named {
+                (items, linkedFiles) = try context.store.collection.items(named: named)
+            } else {
+                items = try context.store.collection.items()
+                linkedFiles = Set(items.keys.map { String($0.prefix { $0 != "#" }) }).count
+            }
         } catch {
             reportOnce("store \(error)", .error, "Collection \(folder): what was linked cannot be read (\(error)); nothing is applied from the folder until it can")
             return
         }
         do {
-            listing = try vdir.list()
+            if let named {
+                for name in named.sorted() {
+                    switch vdir.look(at: name) {
+                    case .item(let entry): listing.entries.append(entry)
+                    case .refused(let refusal): listing.refused.append(refusal)
+                    case .none: continue
+                    }
+                }
+            } else {
+                listing = try vdir.list()
+            }
         } catch {
             hold(folder, because: error.code == ENOENT ? "the folder does not exist" : "it cannot be read (\(error))")
             return
@@ -261,7 +310,7 @@ actor CollectionService {
         var reconsider: Set<Int64> = []
         let names = Set(listing.entries.map(\.name))
         let linked = Set(items.keys.map { String($0.prefix { $0 != "#" }) })
-        if case .unavailable(let why) = CollectionPresence.judge(known: linked.count, missing: linked.subtracting(names).count) {
+        if case .unavailable(let why) = CollectionPresence.judge(known: linkedFiles, missing: linked.subtracting(names).count) {
             return hold(folder, because: why)
         }
         if let was = heldBecause {
@@ -307,7 +356,7 @@ actor CollectionService {
                 modifiedAt: now.secondsSinceEpoch)
             switch content {
             case .reminder(let reminder):
-                if let other = uids[reminder.uid], other != entry.name {
+                if let other = uids[reminder.uid] ?? (named == nil ? nil : reminderFile(ofUID: reminder.uid)), other != entry.name {
                     reportOnce("\(entry.name) uid", .warning, "Collection: item \(entry.name) has the UID of \(other); it is not applied")
                     continue
                 }
@@ -366,8 +415,12 @@ actor CollectionService {
         }
         // Logs kept while their reminder was gone: applied now if it is back.
         if !replan.isEmpty {
-            for orphan in items.values where (orphan.kind == .taken || orphan.kind == .skipped) && orphan.localId == nil && !orphan.fileName.contains("#")
-                && !records.contains(where: { $0.0.name == orphan.fileName }) {
+            let kept: [CollectionItemRecord]
+            do { kept = try context.store.collection.keptRecords() } catch {
+                context.say(.error, "Collection: the logs kept while their reminder was gone cannot be read (\(error)); applied at a later change")
+                kept = []
+            }
+            for orphan in kept where !records.contains(where: { $0.0.name == orphan.fileName }) {
                 // Read as a record when it was kept: one that no longer reads stays kept, as it is.
                 guard case .record(let record)? = try? CollectionItem.read(orphan.text, file: orphan.fileName) else { continue }
                 records.append((VdirFolder.Entry(name: orphan.fileName, etag: orphan.etag), orphan.text, record))

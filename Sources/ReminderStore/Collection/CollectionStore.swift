@@ -14,6 +14,38 @@ public struct CollectionStore: Sendable {
         }
     }
 
+    /// The rows of the files `names` (with the completions kept under `name#key`), by file name; and how many
+    /// files are linked in all: a scan of the entries the watcher named reads these, not every row.
+    public func items(named names: Set<String>) throws(StoreError) -> (items: [String: CollectionItemRecord], linkedFiles: Int) {
+        try database.read { db in
+            var found: [String: CollectionItemRecord] = [:]
+            for name in names {
+                // `name#...`: the range from "name#" to "name$" ('$' follows '#'), on the file name's index.
+                let fileName = Column("fileName")
+                for item in try CollectionItemRecord.filter(fileName == name || (fileName >= name + "#" && fileName < name + "$")).fetchAll(db) {
+                    found[item.fileName] = item
+                }
+            }
+            let linked = try Int.fetchOne(db, sql: "SELECT count(*) FROM collectionItem WHERE instr(fileName, '#') = 0") ?? 0
+            return (found, linked)
+        }
+    }
+
+    /// The file of the reminder item (or alias) that has `uid`, if any.
+    public func fileName(ofReminderUID uid: String) throws(StoreError) -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT fileName FROM collectionItem WHERE uid = ? AND kind IN ('reminder', 'alias')", arguments: [uid])
+        }
+    }
+
+    /// The logs and skips kept while their reminder was gone (not applied here: no local row), their own files.
+    public func keptRecords() throws(StoreError) -> [CollectionItemRecord] {
+        try database.read { db in
+            try CollectionItemRecord.filter(["taken", "skipped"].contains(Column("kind")) && Column("localId") == nil)
+                .filter(sql: "instr(fileName, '#') = 0").fetchAll(db)
+        }
+    }
+
     /// Records an item as written or read.
     public func save(_ item: CollectionItemRecord) throws(StoreError) {
         try database.write { db in try item.save(db) }
@@ -31,6 +63,35 @@ public struct CollectionStore: Sendable {
             let logs = try IntakeRecord.order(Column("id")).fetchAll(db)
             let skips = try OutcomeRecord.filter(Column("state") == OutcomeRecord.State.skipped.rawValue).order(Column("id")).fetchAll(db)
             return (reminders, logs, skips)
+        }
+    }
+
+    /// What remindd publishes of the rows in `changes` (those that still exist), with the reminders their logs and
+    /// skips belong to, and the items of all of them: a publish after a change reads these, not every row.
+    public func published(_ changes: CollectionChanges) throws(StoreError) -> (
+        rows: (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord]), items: [String: CollectionItemRecord]
+    ) {
+        try database.read { db in
+            let logs = try IntakeRecord.filter(keys: changes.logs).order(Column("id")).fetchAll(db)
+            let skips = try OutcomeRecord.filter(keys: changes.skips).filter(Column("state") == OutcomeRecord.State.skipped.rawValue).order(Column("id")).fetchAll(db)
+            let reminderIDs = changes.reminders.union(logs.map(\.reminderId)).union(skips.map(\.reminderId))
+            let reminders = try StoredReminder.filter(keys: reminderIDs).filter(Column("origin") == nil).order(Column("id")).fetchAll(db)
+            let localId = Column("localId"), kind = Column("kind")
+            let items = try CollectionItemRecord.filter(
+                (kind == CollectionItemRecord.Kind.reminder.rawValue && reminderIDs.contains(localId))
+                    || (kind == CollectionItemRecord.Kind.taken.rawValue && changes.logs.contains(localId))
+                    || (kind == CollectionItemRecord.Kind.skipped.rawValue && changes.skips.contains(localId))
+            ).fetchAll(db)
+            return ((reminders, logs, skips), Dictionary(items.map { ($0.fileName, $0) }) { a, _ in a })
+        }
+    }
+
+    /// Whether the reminder of an item's UID exists here (a log's item names its reminder by UID).
+    public func isLinkedReminder(uid: String) throws(StoreError) -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM collectionItem WHERE uid = ? AND kind IN ('reminder', 'alias') AND localId IN (SELECT id FROM reminder))
+                """, arguments: [uid]) ?? false
         }
     }
 

@@ -77,7 +77,7 @@ extension ReminderStore {
 
     /// Installs the triggers on the writing connection (once, after migrating).
     static func recordHistoryChanges(_ database: any DatabaseWriter) throws {
-        try database.writeWithoutTransaction { db in try db.execute(sql: historyChangeTriggers) }
+        try database.writeWithoutTransaction { db in try db.execute(sql: historyChangeTriggers + collectionChangeTriggers) }
     }
 
     /// The history changes written since the last call, and forgets them.

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The linked collection at scale: what one local change costs when 100,000 reminders are linked.
+
+Each store is linked to a collection folder (config.toml's `collection`). Measured, for a store of 10 reminders
+(the baseline, same run) and one of COUNT: the first publish (every reminder's item in
+the folder, from the daemon's start), the daemon's CPU time per `Log` call (each log is published as an item of its own; a publish used
+to read and re-render every reminder), the wall time of a `Log` call, and resident memory after the first
+publish.
+
+Usage: collection_scale.py BIN_DIR [COUNT]
+"""
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+
+from daemon_process import rss_mb, start, stop, varlink
+
+BIN = sys.argv[1]
+COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+LOGS = 20
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def items(folder):
+    return sum(1 for entry in os.scandir(folder) if entry.name.endswith(".ics"))
+
+
+def measure(count, linked=True):
+    root = tempfile.mkdtemp(prefix="remindd-collection-bench-")
+    env = dict(os.environ, XDG_STATE_HOME=f"{root}/state", XDG_RUNTIME_DIR=f"{root}/run", XDG_CONFIG_HOME=f"{root}/config", TZ="UTC")
+    os.makedirs(f"{root}/run", mode=0o700)
+    os.makedirs(f"{root}/config/remindd")
+    folder = f"{root}/collection"
+    socket_path = f"{root}/run/remindd/control.sock"
+    process, _ = start(BIN, root, env)  # creates the schema
+    stop(process)
+    db = sqlite3.connect(f"{root}/state/remindd/remindd.sqlite")
+    now = int(time.time())
+    rng = random.Random(1)
+    rows = []
+    for i in range(count):
+        t = time.gmtime(now + rng.randint(3600, 23 * 3600))
+        rows.append((f"bench-{i}", json.dumps({"daily": True, "at": f"{t.tm_hour:02d}:{t.tm_min:02d}"}), None, 1, now, now))
+    db.executemany("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES (?, ?, ?, ?, ?, ?)", rows)
+    db.commit()
+    db.close()
+    os.makedirs(folder)
+    if linked:
+        with open(f"{root}/config/remindd/config.toml", "w") as config:
+            config.write(f'collection = "{folder}"\n')
+
+    began = time.monotonic()
+    process, ready = start(BIN, root, env)
+    while linked and items(folder) < count:
+        time.sleep(0.2)
+    first_publish = time.monotonic() - began
+    time.sleep(1)
+    rss = rss_mb(process.pid)
+    before_items = items(folder)
+    cpu, calls = [], []
+    for i in range(LOGS):
+        used = cpu_seconds(process.pid)
+        elapsed, _ = varlink(socket_path, "io.remindd.Reminders.Log", {"reminder": f"bench-{i % count}"})
+        time.sleep(0.5)
+        cpu.append(cpu_seconds(process.pid) - used)
+        calls.append(elapsed)
+    assert items(folder) == before_items + (LOGS if linked else 0), "every log is an item in the folder"
+    stop(process)
+    return first_publish, statistics.median(cpu), statistics.median(calls), rss
+
+
+def main():
+    if os.environ.get("UNLINKED"):
+        print(measure(COUNT, linked=False))
+        return
+    base = measure(10)
+    full = measure(COUNT)
+    print(f"reminders linked:                      {COUNT} (baseline: 10)")
+    print(f"start to every item published:         {full[0]:.1f} s (baseline {base[0]:.2f} s)")
+    print(f"daemon CPU per log (published):        {full[1] * 1000:.0f} ms (baseline {base[1] * 1000:.0f} ms, ratio {full[1] / max(base[1], 0.001):.1f}x)")
+    print(f"Log call, wall:                        {full[2] * 1000:.1f} ms (baseline {base[2] * 1000:.1f} ms)")
+    print(f"resident memory after the publish:     {full[3]:.1f} MB (baseline {base[3]:.1f} MB)")
+
+
+if __name__ == "__main__":
+    main()

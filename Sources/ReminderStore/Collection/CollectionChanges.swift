@@ -1,0 +1,67 @@
+import GRDB
+
+/// The rows the linked collection publishes that were written since it last asked: reminders, logs and skips
+/// added, changed or removed, by id. Kept like ``HistoryChanges``, by temporary triggers on the store's one
+/// writing connection, so that every write counts however it was made (a method, a firing, an import, a row
+/// another device's item changed), and a publish reads what changed rather than every row.
+public struct CollectionChanges: Sendable, Hashable {
+    public var reminders: Set<Int64> = []
+    public var logs: Set<Int64> = []
+    public var skips: Set<Int64> = []
+
+    public init(reminders: Set<Int64> = [], logs: Set<Int64> = [], skips: Set<Int64> = []) {
+        (self.reminders, self.logs, self.skips) = (reminders, logs, skips)
+    }
+
+    public var isEmpty: Bool { reminders.isEmpty && logs.isEmpty && skips.isEmpty }
+
+    public mutating func formUnion(_ other: CollectionChanges) {
+        reminders.formUnion(other.reminders)
+        logs.formUnion(other.logs)
+        skips.formUnion(other.skips)
+    }
+}
+
+extension ReminderStore {
+    /// The temporary table and triggers behind ``CollectionStore/takeChanges()``. A skip is an `outcome` row in
+    /// state `skipped`; a reminder's `handledThrough` moves at every firing and is not published, so it is not
+    /// a change.
+    static let collectionChangeTriggers = """
+        CREATE TEMP TABLE IF NOT EXISTS changedForCollection (kind TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (kind, id));
+        \(["INSERT": "NEW", "DELETE": "OLD"].map { event, row in
+            """
+            CREATE TEMP TRIGGER IF NOT EXISTS collectionReminder\(event) AFTER \(event) ON main.reminder BEGIN
+                INSERT OR IGNORE INTO changedForCollection VALUES ('reminder', \(row).id); END;
+            CREATE TEMP TRIGGER IF NOT EXISTS collectionLog\(event) AFTER \(event) ON main.intake BEGIN
+                INSERT OR IGNORE INTO changedForCollection VALUES ('log', \(row).id); END;
+            CREATE TEMP TRIGGER IF NOT EXISTS collectionSkip\(event) AFTER \(event) ON main.outcome WHEN \(row).state = 'skipped' BEGIN
+                INSERT OR IGNORE INTO changedForCollection VALUES ('skip', \(row).id); END;
+            """
+        }.sorted().joined(separator: "\n"))
+        CREATE TEMP TRIGGER IF NOT EXISTS collectionReminderUPDATE AFTER UPDATE ON main.reminder
+            WHEN \(["name", "rule", "timeZone", "enabled", "windowSeconds", "delivery", "createdAt", "origin"].map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+            BEGIN INSERT OR IGNORE INTO changedForCollection VALUES ('reminder', NEW.id); END;
+        CREATE TEMP TRIGGER IF NOT EXISTS collectionLogUPDATE AFTER UPDATE ON main.intake BEGIN
+            INSERT OR IGNORE INTO changedForCollection VALUES ('log', NEW.id); END;
+        CREATE TEMP TRIGGER IF NOT EXISTS collectionSkipUPDATE AFTER UPDATE ON main.outcome WHEN OLD.state = 'skipped' OR NEW.state = 'skipped' BEGIN
+            INSERT OR IGNORE INTO changedForCollection VALUES ('skip', NEW.id); END;
+        """
+}
+
+extension CollectionStore {
+    /// The rows written since the last call (or since the store was opened), and forgets them.
+    public func takeChanges() throws(StoreError) -> CollectionChanges {
+        try database.write { db in
+            var changes = CollectionChanges()
+            for row in try Row.fetchAll(db, sql: "SELECT kind, id FROM temp.changedForCollection") {
+                switch row[0] as String {
+                case "reminder": changes.reminders.insert(row[1])
+                case "log": changes.logs.insert(row[1])
+                default: changes.skips.insert(row[1])
+                }
+            }
+            if !changes.isEmpty { try db.execute(sql: "DELETE FROM temp.changedForCollection") }
+            return changes
+        }
+    }
+}
