@@ -9,16 +9,14 @@ import Testing
 /// (a removal's cascade included); the firing bookkeeping it does not publish is not.
 @Suite("Collection changes")
 struct CollectionChangesTests {
-    let now = Instant(secondsSinceEpoch: 1_795_000_000)
-    let store: ReminderStore
-    let meds: StoredReminder
-    let drops: StoredReminder
+    /// The same store as the history changes' tests: two reminders, their changes not yet taken.
+    let fixture: HistoryChangesTests
+    var now: Instant { fixture.now }
+    var store: ReminderStore { fixture.store }
+    var meds: StoredReminder { fixture.meds }
+    var drops: StoredReminder { fixture.drops }
 
-    init() throws {
-        store = try ReminderStore(database: try DatabaseQueue())
-        meds = try store.reminders.add(name: "Meds", rule: RuleSpec(daily: true, at: "08:00"), timeZone: "UTC", now: now)
-        drops = try store.reminders.add(name: "Drops", rule: RuleSpec(daily: true, at: "21:00"), timeZone: nil, now: now)
-    }
+    init() throws { fixture = try HistoryChangesTests() }
 
     @Test func addedChangedAndRemovedRowsAreReportedOnceAndBookkeepingIsNot() throws {
         #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [meds.id!, drops.id!]))

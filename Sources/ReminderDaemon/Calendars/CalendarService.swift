@@ -104,20 +104,9 @@ actor CalendarService {
 
     private func scannedOnce(_ folder: String, names: Set<String>?) async -> Scan {
         let vdir = VdirFolder(path: folder)
-        var listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused]) = ([], [])
+        let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
         do {
-            if let names {
-                // The entries named, looked at one by one (one file changed in a calendar of 20,000 is one stat).
-                for name in names.sorted() {
-                    switch vdir.look(at: name) {
-                    case .item(let entry): listing.entries.append(entry)
-                    case .refused(let refusal): listing.refused.append(refusal)
-                    case .none: continue
-                    }
-                }
-            } else {
-                listing = try vdir.list()
-            }
+            if let names { listing = vdir.look(at: names) } else { listing = try vdir.list() }
         } catch {
             // Its alarms stay: a folder on a disk not mounted yet is not a calendar emptied.
             reportOnce("folder \(folder) \(error.code)", .warning, "Calendar folder \(folder) cannot be read (\(error)); its alarms stay as they were until it can")

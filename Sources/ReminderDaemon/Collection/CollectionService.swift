@@ -270,7 +270,7 @@ actor CollectionService {
     func scan(named: Set<String>? = nil) async {
         guard let folder else { return }
         let vdir = VdirFolder(path: folder)
-        var listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused]) = ([], [])
+        let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
         let items: [String: CollectionItemRecord]
         let linkedFiles: Int
         // A folder that is gone is read whole (and held).
@@ -287,17 +287,7 @@ actor CollectionService {
             return
         }
         do {
-            if let named {
-                for name in named.sorted() {
-                    switch vdir.look(at: name) {
-                    case .item(let entry): listing.entries.append(entry)
-                    case .refused(let refusal): listing.refused.append(refusal)
-                    case .none: continue
-                    }
-                }
-            } else {
-                listing = try vdir.list()
-            }
+            if let named { listing = vdir.look(at: named) } else { listing = try vdir.list() }
         } catch {
             hold(folder, because: error.code == ENOENT ? "the folder does not exist" : "it cannot be read (\(error))")
             return

@@ -55,6 +55,20 @@ struct VdirFolder: Sendable {
         return (entries.sorted { $0.name < $1.name }, refused.sorted { $0.name < $1.name })
     }
 
+    /// The items among `names` (the entries a watcher named: one file changed among 20,000 is one `lstat`, not
+    /// a listing), and those of them that are not read; names no longer there are left out.
+    func look(at names: Set<String>) -> (entries: [Entry], refused: [Refused]) {
+        var found: (entries: [Entry], refused: [Refused]) = ([], [])
+        for name in names.sorted() {
+            switch look(at: name) {
+            case .item(let entry): found.entries.append(entry)
+            case .refused(let refusal): found.refused.append(refusal)
+            case .none: continue
+            }
+        }
+        return found
+    }
+
     /// What `name` is now (the watcher named it: only it is looked at, not the whole folder).
     func look(at name: String) -> Listed {
         guard !name.hasPrefix("."), !name.contains("/"), name.lowercased().hasSuffix(".ics") else { return .none }
