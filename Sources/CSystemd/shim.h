@@ -11,4 +11,6 @@
 #include <sys/pidfd.h>  // command hooks: wait for a child with a time limit, kill it without a pid race
 #include <spawn.h>
 #include <signal.h>
+#include <unistd.h>
+int syncfs(int fd);  // glibc declares it only with _GNU_SOURCE: the linked collection flushes a batch of items at once
 #include <malloc.h>  // malloc_trim: the daemon returns start-up garbage to the system

@@ -3,14 +3,6 @@ import ReminderCore
 /// What the collection's items from elsewhere are checked against before they change anything here: the same
 /// limits as `remindctl log` and `add`, and the reminder's own occurrences.
 extension CollectionService {
-    /// A reminder's rule and zone, or nil when it cannot be scheduled on this device.
-    func schedule(_ spec: RuleSpec, in zoneName: String?) -> (ReminderRule, TimeZoneRules)? {
-        do {
-            return (try spec.makeRule(), try context.zone(named: zoneName))
-        } catch {
-            return nil
-        }
-    }
 
     /// How far ahead of this device's clock a log or skip from another device may be dated (two clocks a few
     /// minutes apart): beyond it, it is a device with a wrong clock, and the log is not applied.
@@ -42,7 +34,7 @@ extension CollectionService {
     /// RECURRENCE-ID): one of the reminder's occurrences since it was added and up to now; nil when it is not one.
     /// A reminder that counts from the last dose has no fixed occurrences: any time up to now is taken as one.
     func completedOccurrence(_ instance: CollectionItem.Completion.Instance, of reminder: CollectionItem.Reminder, now: Instant) -> Instant? {
-        guard let (rule, zone) = schedule(reminder.rule, in: reminder.timeZone) else { return nil }
+        guard let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
         let candidate: Instant
         switch instance {
         case .utc(let local): candidate = Instant(secondsSinceEpoch: local.localSeconds)

@@ -37,6 +37,11 @@ actor CollectionService {
     /// into it failed (what changed before is not known). Otherwise it looks at the rows written since the last
     /// publish (``CollectionChanges``): one log with 100,000 reminders linked read every row and item before.
     private var publishEverything = true
+    /// A publish, a scan or a relink is running (they take turns: a scan must not apply an item a publish is
+    /// rewriting); those waiting for their turn; and whether a publish was asked for meanwhile.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var publishAgain = false
 
     /// The sync command's runs: one at a time, one more asked for while it runs.
     private struct SyncState {
@@ -68,141 +73,57 @@ actor CollectionService {
 
     // MARK: Local changes out
 
-    /// Writes what changed here since the last time into the collection, and asks for a sync when it wrote.
+    /// Writes what changed here since the last time into the collection, and asks for a sync when it wrote. The
+    /// writing runs on NIO's thread pool (a first publish of 100,000 reminders writes 100,000 files): firings and
+    /// calls go on meanwhile. Asked again while the collection is busy (a publish or a scan running), it returns
+    /// at once and the change is published when that ends; a call never waits for a publish.
     /// - Returns: how many files were written or removed.
     @discardableResult
     func publish() async -> Int {
-        let changed = written()
+        guard let folder, heldBecause == nil else { return 0 }
+        guard !busy else {
+            publishAgain = true
+            return 0
+        }
+        busy = true
+        var changed = 0
+        repeat {
+            publishAgain = false
+            let publisher = CollectionPublisher(context: context, folder: folder)
+            let everything = publishEverything
+            let outcome: CollectionPublisher.Outcome
+            do {
+                outcome = try await offTheEventLoops { publisher.publish(everything: everything) }
+            } catch {
+                outcome = publisher.publish(everything: everything)  // the pool has stopped: at shutdown
+            }
+            publishEverything = outcome.incomplete
+            for problem in outcome.problems { reportOnce(problem.key, .error, problem.text) }
+            changed += outcome.changed
+        } while publishAgain && waiting.isEmpty && heldBecause == nil
+        release()
         if changed > 0 { await requestSync(at: context.clock.now().adding(seconds: Self.syncDelaySeconds)) }
         return changed
     }
 
-    /// Writes what changed here since the last time into the collection. - Returns: how many files it wrote or removed.
-    private func written() -> Int {
-        guard let folder, heldBecause == nil else { return 0 }
-        let vdir = VdirFolder(path: folder)
-        let now = context.clock.now()
-        var items: [String: CollectionItemRecord]
-        let rows: (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord])
-        let everything = publishEverything
-        do {
-            let changes = try context.store.collection.takeChanges()
-            if everything {
-                items = try context.store.collection.items()
-                rows = try context.store.collection.published()
-            } else {
-                guard !changes.isEmpty else { return 0 }
-                (rows, items) = try context.store.collection.published(changes)
-            }
-        } catch {
-            context.say(.error, "Collection \(folder): cannot read what to publish: \(error)")
-            publishEverything = true
-            return 0
+    /// Waits until no publish or scan runs, then holds the collection.
+    private func acquire() async {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }  // handed over by ``release()``: busy stays set
+        } else {
+            busy = true
         }
-        publishEverything = false
-        var byRow: [CollectionItemRecord.Kind: [Int64: CollectionItemRecord]] = [:]
-        for item in items.values { if let id = item.localId { byRow[item.kind, default: [:]][id] = item } }
-        var changed = 0
-        var reminderUIDs: [Int64: (uid: String, name: String)] = [:]
+    }
 
-        for reminder in rows.reminders {
-            let item = byRow[.reminder]?[reminder.id!]
-            let uid = item?.uid ?? UUID().uuidString.lowercased() + "@remindd"
-            reminderUIDs[reminder.id!] = (uid, reminder.name)
-            var fields = CollectionItem.Reminder(
-                uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
-                windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical,
-                created: Instant(secondsSinceEpoch: reminder.createdAt), dose: reminder.delivery.dose)
-            (fields.limits, fields.steps) = (reminder.delivery.limits, reminder.delivery.steps)
-            // A reminder that cannot be scheduled here is left as its item says.
-            guard let (rule, zone) = schedule(reminder.rule, in: reminder.timeZone) else { continue }
-            var modified = item.map { Instant(secondsSinceEpoch: $0.modifiedAt) } ?? now
-            var text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)
-            guard text != item?.text else { continue }
-            if item != nil {
-                modified = now
-                text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)
-            }
-            let fileName = item?.fileName ?? CollectionItem.fileName(uid: uid)
-            changed += write(vdir, CollectionItemRecord(
-                fileName: fileName, uid: uid, kind: .reminder, localId: reminder.id, etag: "", text: text, modifiedAt: modified.secondsSinceEpoch))
-        }
-        for log in rows.logs where byRow[.taken]?[log.id!] == nil {
-            guard let reminder = reminderUIDs[log.reminderId] else { continue }  // a calendar's alarm: not published
-            var record = CollectionItem.Record(
-                uid: UUID().uuidString.lowercased() + "@remindd", kind: .taken, reminder: reminder.uid, at: Instant(secondsSinceEpoch: log.at),
-                timeZone: log.timeZone, occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)))
-            record.amount = log.amount
-            changed += write(vdir, CollectionItemRecord(
-                fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .taken, localId: log.id,
-                etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: log.at))
-        }
-        for skip in rows.skips where byRow[.skipped]?[skip.id!] == nil {
-            guard let reminder = reminderUIDs[skip.reminderId] else { continue }
-            let record = CollectionItem.Record(
-                uid: UUID().uuidString.lowercased() + "@remindd", kind: .skipped, reminder: reminder.uid, at: Instant(secondsSinceEpoch: skip.decidedAt),
-                timeZone: "UTC", occurrence: Instant(secondsSinceEpoch: skip.scheduledAt), reason: skip.reason.flatMap { $0.isEmpty ? nil : $0 })
-            changed += write(vdir, CollectionItemRecord(
-                fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .skipped, localId: skip.id,
-                etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: skip.decidedAt))
-        }
-        // What was deleted here: its item goes.
-        let present: [CollectionItemRecord.Kind: Set<Int64>] = [
-            .reminder: Set(rows.reminders.compactMap(\.id)), .taken: Set(rows.logs.compactMap(\.id)), .skipped: Set(rows.skips.compactMap(\.id)),
-        ]
-        for item in items.values where item.kind != .foreign && item.kind != .alias {
-            guard let id = item.localId, present[item.kind]?.contains(id) != true else { continue }
-            // A completion's log deleted here: the completion stays in its item, and is not taken again. A log
-            // that went with its reminder stays in the collection, kept for another device: the reminder may
-            // come back from there (changed there while it was removed here), and its logs with it.
-            var orphaned = item.fileName.contains("#")
-            // The row's text was read (or written) as a record before: one that no longer reads is not a record.
-            if item.kind != .reminder, case .record(let record)? = try? CollectionItem.read(item.text, file: item.fileName),
-                reminderUIDs.values.contains(where: { $0.uid == record.reminder }) ? false : !isLinked(record.reminder) {
-                orphaned = true
-            }
-            if orphaned {
-                var kept = item
-                kept.localId = nil
-                do { try context.store.collection.save(kept) } catch { context.say(.error, "Collection: could not note \(item.fileName): \(error)") }
-                continue
-            }
-            do {
-                try vdir.remove(item.fileName)
-                try context.store.collection.forget(fileName: item.fileName)
-                changed += 1
-            } catch {
-                context.say(.error, "Collection \(folder): could not remove \(item.fileName): \(error)")
-                publishEverything = true
-            }
-        }
-        return changed
+    /// Hands the collection to the next scan or relink waiting, else frees it.
+    private func release() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 
     /// The file of the reminder item with `uid` (nil: none, or the store cannot say; the item is then applied
     /// and the store's unique checks stand).
     private func reminderFile(ofUID uid: String) -> String? {
         do { return try context.store.collection.fileName(ofReminderUID: uid) } catch { return nil }
-    }
-
-    /// Whether the reminder of a log's item exists here; when that cannot be read, no: the item is then kept in
-    /// the folder (as a log whose reminder went), never removed on a guess.
-    private func isLinked(_ uid: String) -> Bool {
-        do { return try context.store.collection.isLinkedReminder(uid: uid) } catch { return false }
-    }
-
-    /// Writes one item and records it. - Returns: 1 when written.
-    private func write(_ vdir: VdirFolder, _ item: CollectionItemRecord) -> Int {
-        var item = item
-        do {
-            item.etag = try vdir.write(item.fileName, item.text)
-            try context.store.collection.save(item)
-            return 1
-        } catch {
-            reportOnce("write \(item.fileName)", .error, "Collection \(vdir.path): could not write \(item.fileName): \(error); tried again at the next change")
-            publishEverything = true
-            return 0
-        }
     }
 
     // MARK: The sync command
@@ -269,6 +190,8 @@ actor CollectionService {
     /// row: each of remindd's own writes is seen by the watcher too), else anywhere in it.
     func scan(named: Set<String>? = nil) async {
         guard let folder else { return }
+        await acquire()
+        defer { release() }
         let vdir = VdirFolder(path: folder)
         let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
         let items: [String: CollectionItemRecord]
@@ -473,6 +396,20 @@ actor CollectionService {
         guard let folder else {
             throw .invalidInput(parameter: "collection", message: "no collection is linked: set 'collection' in config.toml (see 'man remindd.toml')")
         }
+        await acquire()
+        let restored: Int
+        do { restored = try writeBack(folder) } catch {
+            release()
+            throw error
+        }
+        release()
+        await scan()
+        await publish()
+        return (folder, restored)
+    }
+
+    /// Writes every item the folder lacks back into it (see ``relink()``). - Returns: how many.
+    private func writeBack(_ folder: String) throws(ServiceError) -> Int {
         let vdir = VdirFolder(path: folder)
         let listing: [VdirFolder.Entry]
         do { listing = try vdir.list().entries } catch {
@@ -481,19 +418,28 @@ actor CollectionService {
         let names = Set(listing.map(\.name))
         let items = try storing { () throws(StoreError) in try context.store.collection.items() }
         var restored = 0
+        var restoring: [CollectionItemRecord] = []
         for item in items.values.sorted(by: { $0.fileName < $1.fileName }) where !item.fileName.contains("#") && !names.contains(item.fileName) {
             if item.kind == .alias {
                 // Another device's copy that gave way to this one: not brought back.
                 try storing { () throws(StoreError) in try context.store.collection.forget(fileName: item.fileName) }
                 continue
             }
-            restored += write(vdir, item)
+            restoring.append(item)
+        }
+        for (item, result) in zip(restoring, vdir.write(restoring.map { ($0.fileName, $0.text) })) {
+            do {
+                var written = item
+                written.etag = try result.get()
+                try context.store.collection.save(written)
+                restored += 1
+            } catch {
+                reportOnce("write \(item.fileName)", .error, "Collection \(folder): could not write \(item.fileName) back: \(error); relink again")
+            }
         }
         if let was = heldBecause { context.say(.notice, "Collection \(folder) relinked (it was not used: \(was)); \(restored) items written back into it") }
         heldBecause = nil
-        await scan()
-        await publish()
-        return (folder, restored)
+        return restored
     }
 
     private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {

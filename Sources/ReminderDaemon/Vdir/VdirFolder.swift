@@ -115,9 +115,50 @@ struct VdirFolder: Sendable {
     /// Writes an item as vdirsyncer does: a hidden temporary file, flushed, then renamed over the item (a reader
     /// sees the old text or the new, never half of it). - Returns: the new etag.
     func write(_ name: String, _ text: String) throws(SystemError) -> String {
-        let temporary = path + "/." + name + "." + String(UInt64.random(in: .min ... .max), radix: 16) + ".tmp"
+        try write([(name, text)])[0].get()
+    }
+
+    /// Writes items as ``write(_:_:)`` does, many at once: each into its hidden temporary file, then one flush of
+    /// the file system for all of them (`syncfs`: a first publish of 20,000 items waited for 20,000 `fsync`s), then
+    /// each renamed over its item. - Returns: per item, its new etag or why it was not written.
+    func write(_ items: [(name: String, text: String)]) -> [Result<String, SystemError>] {
+        var results: [Result<String, SystemError>] = []
+        var temporaries: [String?] = []
+        for (name, text) in items {
+            let temporary = path + "/." + name + "." + String(UInt64.random(in: .min ... .max), radix: 16) + ".tmp"
+            do throws(SystemError) {
+                try Self.create(temporary, holding: text, name: name)
+                temporaries.append(temporary)
+                results.append(.success(""))
+            } catch {
+                temporaries.append(nil)
+                results.append(.failure(error))
+            }
+        }
+        let flushFailure = flushFileSystem(holding: path)
+        let flushed = flushFailure == 0 ? nil : SystemError(operation: "syncfs \(path)", code: flushFailure)
+        for (index, temporary) in temporaries.enumerated() {
+            guard let temporary else { continue }
+            let name = items[index].name
+            if let flushed {
+                unlink(temporary)
+                results[index] = .failure(flushed)
+            } else if rename(temporary, path + "/" + name) != 0 {
+                results[index] = .failure(SystemError(operation: "rename to \(name)"))
+                unlink(temporary)
+            } else {
+                var info = stat()
+                results[index] = lstat(path + "/" + name, &info) == 0 ? .success(Self.etag(info)) : .failure(SystemError(operation: "stat \(name)"))
+            }
+        }
+        return results
+    }
+
+    /// Creates `temporary` (it must not exist) with `text` in it, not yet flushed; removed again when that fails.
+    private static func create(_ temporary: String, holding text: String, name: String) throws(SystemError) {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw SystemError(operation: "create \(temporary)") }
+        defer { close(descriptor) }
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
@@ -125,27 +166,11 @@ struct VdirFolder: Sendable {
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 let error = SystemError(operation: "write \(name)")
-                close(descriptor)
                 unlink(temporary)
                 throw error
             }
             written += n
         }
-        guard fsync(descriptor) == 0 else {
-            let error = SystemError(operation: "fsync \(name)")
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        close(descriptor)
-        guard rename(temporary, path + "/" + name) == 0 else {
-            let error = SystemError(operation: "rename to \(name)")
-            unlink(temporary)
-            throw error
-        }
-        var info = stat()
-        guard lstat(path + "/" + name, &info) == 0 else { throw SystemError(operation: "stat \(name)") }
-        return Self.etag(info)
     }
 
     /// Removes an item (gone already: nothing to do).

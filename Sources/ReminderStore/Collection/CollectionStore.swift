@@ -48,7 +48,13 @@ public struct CollectionStore: Sendable {
 
     /// Records an item as written or read.
     public func save(_ item: CollectionItemRecord) throws(StoreError) {
-        try database.write { db in try item.save(db) }
+        try save([item])
+    }
+
+    /// Records items as written, in one transaction.
+    public func save(_ items: [CollectionItemRecord]) throws(StoreError) {
+        guard !items.isEmpty else { return }
+        try database.write { db in for item in items { try item.save(db) } }
     }
 
     /// Forgets an item (its file was removed).
