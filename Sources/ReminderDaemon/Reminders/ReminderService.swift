@@ -15,146 +15,6 @@ struct ReminderService: Sendable {
     /// Each goal's streak before today, shared by the copies of the service.
     let streaks = SettledStreaks()
 
-    /// How a reminder's announcements reach the person, as Add and Update take it (absent fields: unchanged).
-    struct DeliveryChange: Decodable, Sendable {
-        /// `10m`, `1h`; "" for no repeats.
-        var `repeat`: String?
-        /// 1-100; 0 for no maximum.
-        var repeatMax: Int?
-        /// Program and arguments; [] for none.
-        var command: [String]?
-        /// normal or critical.
-        var urgency: String?
-        /// `2`, `500mg`, `2 tablets` (with `unit` when it has none); "" for no dose.
-        var dose: String? = nil
-        var unit: String? = nil
-        /// 1-365; 0 for the default.
-        var refillDays: Int? = nil
-        /// Program and arguments run when an occurrence is missed; [] for none.
-        var escalateCommand: [String]? = nil
-        /// `30m`: run the escalation command that long after an occurrence's time when it is not yet taken; ""
-        /// for when it is missed.
-        var escalateAfter: String? = nil
-        /// `6h`: the least time between two doses; "" for none.
-        var minInterval: String? = nil
-        /// The most doses in 24 hours; 0 for none.
-        var maxPerDay: Int? = nil
-        /// A tapering course, `40mg until 2026-12-01; 30mg until 2026-12-08`; "" for none.
-        var steps: String? = nil
-
-        /// `delivery` with the change applied, or the error of the first bad field.
-        func applied(to delivery: Delivery) throws(ServiceError) -> Delivery {
-            var changed = delivery
-            if let text = self.repeat {
-                if text.isEmpty {
-                    changed.repeatPlan = nil
-                } else {
-                    guard let seconds = RepeatPlan.interval(text) else {
-                        throw .invalidInput(parameter: "repeat", message: "invalid repeat interval \(quotedInput(text)): write \(RepeatPlan.forms)")
-                    }
-                    changed.repeatPlan = RepeatPlan(intervalSeconds: seconds, maximum: delivery.repeatPlan?.maximum)
-                }
-            }
-            if let repeatMax {
-                guard repeatMax == 0 || RepeatPlan.maximums.contains(repeatMax) else {
-                    throw .invalidInput(parameter: "repeatMax", message: "invalid repeat maximum \(repeatMax): give 1 to 100 repeats (0: until the window ends)")
-                }
-                guard changed.repeatPlan != nil else {
-                    throw .invalidInput(parameter: "repeatMax", message: "a repeat maximum needs a repeat interval: add --repeat 10m")
-                }
-                changed.repeatPlan?.maximum = repeatMax == 0 ? nil : repeatMax
-            }
-            if let command {
-                if let problem = command.isEmpty ? nil : HookCommand.problem(command) { throw .invalidInput(parameter: "command", message: problem) }
-                changed.command = command.isEmpty ? nil : command
-            }
-            if let urgency {
-                guard ["normal", "critical"].contains(urgency) else {
-                    throw .invalidInput(parameter: "urgency", message: "invalid urgency '\(urgency)': write normal or critical")
-                }
-                changed.critical = urgency == "critical"
-            }
-            if delivery.steps != nil, dose != nil || unit != nil, steps == nil {
-                throw .invalidInput(
-                    parameter: "dose", message: "this reminder tapers (--steps): give its doses with --steps, or end the course with --steps \"\" first")
-            }
-            if let steps, !steps.isEmpty {
-                guard dose == nil else { throw .invalidInput(parameter: "steps", message: "--dose and --steps both give the dose: give --steps alone (each step names its dose)") }
-                do {
-                    let course = try DoseSteps(parsing: steps, unit: unit ?? changed.dose?.unit)
-                    (changed.steps, changed.dose) = (course, course.steps[0].dose)
-                } catch {
-                    throw .invalidInput(parameter: "steps", message: "invalid --steps: \(error.message)")
-                }
-                return try applyRest(to: changed)
-            }
-            if steps?.isEmpty == true { changed.steps = nil }
-            if let dose, dose.isEmpty {
-                guard unit == nil || unit == "" else { throw .invalidInput(parameter: "unit", message: "a unit without a dose: give --dose too, e.g. --dose 2 --unit \(unit!)") }
-                changed.dose = nil
-            } else if dose != nil || unit != nil {
-                // A unit alone changes the unit of the dose there is.
-                guard let amount = dose ?? changed.dose?.amountText else {
-                    throw .invalidInput(parameter: "unit", message: "a unit without a dose: give --dose too, e.g. --dose 2 --unit \(unit ?? "tablet")")
-                }
-                do { changed.dose = try Dose(amount: amount, unit: unit ?? (dose == nil ? changed.dose?.unit : nil)) } catch {
-                    throw .invalidInput(parameter: dose == nil ? "unit" : "dose", message: error.message)
-                }
-            }
-            return try applyRest(to: changed)
-        }
-
-        /// The settings after the dose: escalation, limits and refills.
-        private func applyRest(to delivery: Delivery) throws(ServiceError) -> Delivery {
-            var changed = delivery
-            if let escalateCommand {
-                if let problem = escalateCommand.isEmpty ? nil : HookCommand.problem(escalateCommand) {
-                    throw .invalidInput(parameter: "escalateCommand", message: problem)
-                }
-                changed.escalateCommand = escalateCommand.isEmpty ? nil : escalateCommand
-                if escalateCommand.isEmpty, escalateAfter == nil { changed.escalateAfterSeconds = nil }  // meaningless alone
-            }
-            if let escalateAfter {
-                if escalateAfter.isEmpty {
-                    changed.escalateAfterSeconds = nil
-                } else {
-                    guard let seconds = WindowLength.seconds(escalateAfter) else {
-                        throw .invalidInput(parameter: "escalateAfter", message: "invalid escalation delay '\(escalateAfter)': write \(WindowLength.forms)")
-                    }
-                    guard changed.escalateCommand != nil else {
-                        throw .invalidInput(
-                            parameter: "escalateAfter", message: "--escalate-after \(escalateAfter) needs a command to run: add --escalate-exec /path/to/tell-carer")
-                    }
-                    changed.escalateAfterSeconds = seconds
-                }
-            }
-            if let minInterval {
-                if minInterval.isEmpty {
-                    changed.limits.minIntervalSeconds = nil
-                } else {
-                    guard let seconds = WindowLength.seconds(minInterval, in: DoseLimits.minIntervalRange) else {
-                        throw .invalidInput(
-                            parameter: "minInterval", message: "invalid minimum interval '\(minInterval)': write a length of 1m to 7d such as 4h, 6h or 1d")
-                    }
-                    changed.limits.minIntervalSeconds = seconds
-                }
-            }
-            if let maxPerDay {
-                guard maxPerDay == 0 || DoseLimits.maxPerDayRange.contains(maxPerDay) else {
-                    throw .invalidInput(parameter: "maxPerDay", message: "invalid most doses a day \(maxPerDay): give 1 to 100 (0 with update: no maximum)")
-                }
-                changed.limits.maxPerDay = maxPerDay == 0 ? nil : maxPerDay
-            }
-            if let refillDays {
-                guard refillDays == 0 || Delivery.refillDayRange.contains(refillDays) else {
-                    throw .invalidInput(parameter: "refillDays", message: "invalid refill days \(refillDays): give 1 to 365 days of stock (0: the default, 7)")
-                }
-                changed.refillDays = refillDays == 0 ? nil : refillDays
-            }
-            return changed
-        }
-    }
-
     func add(
         name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool, window: String? = nil, delivery change: DeliveryChange? = nil
     ) async throws(ServiceError) -> ReminderValue {
@@ -208,7 +68,7 @@ struct ReminderService: Sendable {
     }
 
     /// The rule of a tapering course (``RuleSpec/ending(with:)``).
-    private static func course(_ spec: RuleSpec, _ delivery: Delivery) throws(ServiceError) -> RuleSpec {
+    static func course(_ spec: RuleSpec, _ delivery: Delivery) throws(ServiceError) -> RuleSpec {
         guard let steps = delivery.steps else { return spec }
         do { return try spec.ending(with: steps) } catch { throw .invalidInput(parameter: "steps", message: error.message) }
     }
@@ -216,7 +76,7 @@ struct ReminderService: Sendable {
     /// Refuses an escalation delay that does not come before the end of the reminder's own window: the
     /// occurrence is missed then, and the escalation runs at that time anyway. (Without a window of its own, an
     /// occurrence's window ends at the next occurrence or midnight: a delay past that escalates when missed.)
-    private static func checkEscalation(_ delivery: Delivery, windowSeconds: Int64?) throws(ServiceError) {
+    static func checkEscalation(_ delivery: Delivery, windowSeconds: Int64?) throws(ServiceError) {
         guard let after = delivery.escalateAfterSeconds, let windowSeconds, after >= windowSeconds else { return }
         throw .invalidInput(
             parameter: "escalateAfter",
@@ -233,10 +93,11 @@ struct ReminderService: Sendable {
     /// - Returns: the reminder as it was.
     func remove(key: String) async throws(ServiceError) -> ReminderValue {
         let reminder = try ownReminder(key)
-        let value = try value(of: reminder, now: context.clock.now())
+        let now = context.clock.now()
+        let value = try value(of: reminder, now: now)
         try storing { () throws(StoreError) in try context.store.reminders.remove(id: reminder.id!) }
         await scheduling.refresh(reminderID: reminder.id!)
-        await habits.changed(now: context.clock.now(), activity: .unknown)  // its logs went with it
+        await habits.changed(now: now, activity: .unknown)  // its logs went with it
         return value
     }
 
@@ -350,107 +211,6 @@ struct ReminderService: Sendable {
                 .saying(next.reminder.delivery.dose(on: next.occurrence.scheduledDate))
         }
         return .init(firings: firings, asNeeded: asNeeded.isEmpty ? nil : asNeeded)
-    }
-
-    /// Logs an intake now or at a past time; it cancels the pending snoozes and repeats of what it takes.
-    /// `amount`: how much was taken (`1`, `0.5`), in the dose's unit; default: the reminder's dose.
-    func log(key: String, at text: String?, amount: String? = nil, force: Bool = false) async throws(ServiceError) -> LogReply {
-        let now = context.clock.now()
-        let reminder = try find(key)
-        let zone = try context.zone(named: reminder.timeZone)
-        let instant = try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "intake can be logged for now or a past time")
-        let day = zone.localDateTime(at: instant).date
-        return try await logIntake(reminder, at: instant, amount: try Self.amount(amount, of: reminder, on: day, force: force), force: force, now: now)
-    }
-
-    /// How much a log takes: `text` in the unit of the reminder's dose, or the dose itself; nil without a dose.
-    /// (`date`: the log's local day, whose step a tapering course takes.)
-    /// The most doses one log may take without `--force` (`log --amount 100000` of a 2-tablet dose emptied the
-    /// stock at once, silently).
-    static let maximumDosesPerLog: Int64 = 100
-
-    private static func amount(_ text: String?, of reminder: StoredReminder, on date: LocalDate, force: Bool) throws(ServiceError) -> Int64? {
-        guard let dose = reminder.delivery.dose(on: date) else {
-            guard text == nil else {
-                throw .invalidInput(parameter: "amount", message: "\(reminder.name) has no dose to take an amount of: give it one, e.g. remindctl update \"\(reminder.name)\" --dose 2 --unit tablet")
-            }
-            return nil
-        }
-        guard let text else { return dose.thousandths }
-        let taken: Int64
-        do { taken = try Dose(amount: text, unit: dose.unit).thousandths } catch { throw .invalidInput(parameter: "amount", message: error.message) }
-        guard force || taken <= dose.thousandths * maximumDosesPerLog else {
-            throw .invalidInput(parameter: "amount", message: """
-                \(quotedInput(text)) is \(taken / dose.thousandths) doses of \(reminder.name) (\(dose.amountText) \(dose.unit) each): \
-                one log takes at most \(maximumDosesPerLog); if it is right, add --force
-                """)
-        }
-        return taken
-    }
-
-    /// Logs an intake now, taking the occurrence that is due; refused when none is.
-    func done(key: String, amount: String? = nil, force: Bool = false) async throws(ServiceError) -> LogReply {
-        let now = context.clock.now()
-        let reminder = try find(key)
-        let taken = try Self.amount(amount, of: reminder, on: try context.zone(named: reminder.timeZone).localDateTime(at: now).date, force: force)
-        // Taken as needed: nothing is ever due, and "done" is the dose taken now.
-        if reminder.rule.asNeeded == true { return try await logIntake(reminder, at: now, amount: taken, force: force, now: now) }
-        let target = try await target(of: reminder, ahead: false, now: now)
-        guard target.status != nil else {
-            throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(target, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
-        }
-        return try await logIntake(reminder, at: now, amount: taken, force: force, now: now)
-    }
-
-    /// Records a dose; one its reminder's limits do not allow is refused, with when the next one is, unless
-    /// `force` (then it is recorded as forced).
-    private func logIntake(_ reminder: StoredReminder, at instant: Instant, amount: Int64?, force: Bool, now: Instant) async throws(ServiceError) -> LogReply {
-        let zone = try context.zone(named: reminder.timeZone)
-        let limits = reminder.delivery.limits
-        var forced = false
-        if !limits.isEmpty {
-            let reach = max(limits.minIntervalSeconds ?? 0, 86400)
-            let doses = try storing { () throws(StoreError) in
-                try context.store.intake.instants(reminderID: reminder.id!, from: instant.adding(seconds: -reach), through: instant.adding(seconds: reach), lateTakes: true)
-            }
-            if let breach = limits.breach(at: instant, doses: doses) {
-                guard force else { throw Self.doseNotAllowed(reminder, breach, at: instant, doses: doses, limits: limits, zone: zone, now: now) }
-                forced = true
-            }
-        }
-        // After the window of a missed occurrence closed, before the next: it takes that one late.
-        if let late = try lateOccurrence(takenBy: instant, of: reminder) {
-            let record = try await recordLateTake(reminder, late, at: instant, amount: amount, forced: forced, now: now)
-            return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: 0)
-        }
-        let record = try storing { () throws(StoreError) in
-            try context.store.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount, forced: forced)
-        }
-        let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
-        await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
-        return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
-    }
-
-    /// The refusal of a dose past its reminder's limits: what the limit is, when the dose it is too close to was,
-    /// and from when the next one is allowed.
-    private static func doseNotAllowed(
-        _ reminder: StoredReminder, _ breach: DoseLimits.Breach, at instant: Instant, doses: [Instant], limits: DoseLimits, zone: TimeZoneRules,
-        now: Instant
-    ) -> ServiceError {
-        let allowed = limits.nextAllowed(now: instant, doses: doses.filter { $0 <= instant })
-        let when = { (moment: Instant) in TimeText.near(moment, in: zone, now: now) }
-        let why: String
-        switch breach {
-        case .tooSoon(let other) where other <= instant:
-            why = "the last dose was at \(when(other)) (at least \(WindowLength.text(limits.minIntervalSeconds ?? 0)) apart)"
-        case .tooSoon(let other):
-            why = "another dose was logged at \(when(other)) (at least \(WindowLength.text(limits.minIntervalSeconds ?? 0)) apart)"
-        case .tooMany(let count, let first):
-            why = "it would be dose \(count) in the 24 hours from \(when(first)) (at most \(limits.maxPerDay ?? 0))"
-        }
-        let next = allowed > instant ? "; the next is allowed from \(when(allowed))" : ""
-        return .doseNotAllowed(
-            reminder.name, allowedFrom: allowed, "\(reminder.name): \(why)\(next); --force to log it anyway")
     }
 
     /// Skips the occurrence that is due, or else the next one (it will not fire): recorded with the reason;
@@ -582,7 +342,7 @@ struct ReminderService: Sendable {
     }
 
     /// What `done`, `skip` and `snooze` act on, with the reminder's skips that were read to find it.
-    private struct Target {
+    struct Target {
         let reminder: SchedulableReminder
         /// The occurrence acted on; nil when there is none.
         let status: OccurrenceStatus?
@@ -592,7 +352,7 @@ struct ReminderService: Sendable {
     /// What `done`, `skip` and `snooze` act on: the occurrence due now (never one from before the reminder was
     /// added: that one never fired), or else, with `ahead`, the next one that is neither skipped nor logged
     /// ahead yet.
-    private func target(of reminder: StoredReminder, ahead: Bool, now: Instant) async throws(ServiceError) -> Target {
+    func target(of reminder: StoredReminder, ahead: Bool, now: Instant) async throws(ServiceError) -> Target {
         let schedulable = try await scheduling.schedulable(reminder)
         let (rule, zone) = (schedulable.rule, schedulable.zone)
         let from = now.adding(seconds: -2 * 86400)
@@ -613,7 +373,7 @@ struct ReminderService: Sendable {
     }
 
     /// ` (next: 2026-11-22T20:00:00+01:00)`: the next occurrence that is not skipped, or nothing when the rule has ended.
-    private func nextText(_ target: Target, now: Instant) -> String {
+    func nextText(_ target: Target, now: Instant) -> String {
         guard let next = target.reminder.rule.nextOccurrence(after: now, in: target.reminder.zone, passing: target.skips) else { return "" }
         return " (next: \(next.localISO8601))"
     }
@@ -658,7 +418,7 @@ struct ReminderService: Sendable {
 
     /// A reminder the user may change or remove: not a read-only calendar's alarm (the next scan of its folder
     /// would undo the change).
-    private func ownReminder(_ key: String) throws(ServiceError) -> StoredReminder {
+    func ownReminder(_ key: String) throws(ServiceError) -> StoredReminder {
         let reminder = try find(key)
         if let calendar = reminder.delivery.calendar, let origin = reminder.origin {
             throw .invalidInput(parameter: "reminder", message: "\(reminder.name) is an alarm of the read-only calendar '\(calendar)' (\(origin)): change or delete the event in your calendar (khal, Thunderbird ...), or 'remindctl disable' to silence it here")
@@ -666,7 +426,7 @@ struct ReminderService: Sendable {
         return reminder
     }
 
-    private func save(_ reminder: StoredReminder) async throws(ServiceError) -> ReminderValue {
+    func save(_ reminder: StoredReminder) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
         let saved = try storing { () throws(StoreError) in try context.store.reminders.update(reminder, now: now) }
         await scheduling.refresh(reminderID: saved.id!)
@@ -674,12 +434,12 @@ struct ReminderService: Sendable {
     }
 
     /// A name without its surrounding spaces, by ``ReminderName``'s rules (Add and Update alike).
-    private static func checkedName(_ name: String) throws(ServiceError) -> String {
+    static func checkedName(_ name: String) throws(ServiceError) -> String {
         do { return try ReminderName.checked(name) } catch { throw .invalidRule(error.message) }
     }
 
     /// Refuses a rule that can never fire again (a `--once` or an `--until` in the past), with the reason.
-    private static func checkFires(_ rule: ReminderRule, _ spec: RuleSpec, zone: TimeZoneRules, now: Instant) throws(ServiceError) {
+    static func checkFires(_ rule: ReminderRule, _ spec: RuleSpec, zone: TimeZoneRules, now: Instant) throws(ServiceError) {
         guard rule.days != .asNeeded, rule.nextOccurrence(after: now, in: zone) == nil else { return }
         let reason: String
         if let once = spec.once {
@@ -693,18 +453,18 @@ struct ReminderService: Sendable {
     }
 
     /// A window length the user typed, or the parameter's error.
-    private static func windowSeconds(_ text: String) throws(ServiceError) -> Int64 {
+    static func windowSeconds(_ text: String) throws(ServiceError) -> Int64 {
         guard let seconds = WindowLength.seconds(text) else {
             throw .invalidInput(parameter: "window", message: "invalid window \(quotedInput(text)): write \(WindowLength.forms)")
         }
         return seconds
     }
 
-    private static func zoneName(_ given: String?, of rule: ReminderRule) throws(ServiceError) -> String? {
+    static func zoneName(_ given: String?, of rule: ReminderRule) throws(ServiceError) -> String? {
         do { return try rule.zoneName(given: given) } catch { throw .invalidRule(error.message) }
     }
 
-    private static func rule(_ spec: RuleSpec) throws(ServiceError) -> ReminderRule {
+    static func rule(_ spec: RuleSpec) throws(ServiceError) -> ReminderRule {
         do { return try spec.makeRule() } catch { throw .invalidRule(error.message) }
     }
 
@@ -716,84 +476,4 @@ struct ReminderService: Sendable {
         return instant
     }
 
-    /// The values of some reminders, with their next firings and per-goal streaks: one read of logs and one of
-    /// skips for them all. Each reminder's history is read from the day after its settled streak
-    /// (``SettledStreaks``), or else from a year before it was created.
-    /// The reminders as the methods answer them. One whose rule or zone cannot be used now (a zone tzdata
-    /// dropped, a row restored from an older remindd) is answered with no next firing and why in its summary,
-    /// so that it can be seen and fixed; it never fails the whole answer.
-    private func values(of reminders: [StoredReminder], now: Instant) throws(ServiceError) -> [ReminderValue] {
-        let epoch = streaks.update(from: context.store)
-        let restDays = habits.restDayNumbers()
-        typealias Goal = (reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, settled: GoalStreak.Settled?, from: Instant)
-        var unusable: [Int64: String] = [:]
-        let goals: [Goal] = reminders.compactMap { reminder -> Goal? in
-            let zone: TimeZoneRules
-            let rule: ReminderRule
-            do throws(ServiceError) {
-                zone = try context.zone(named: reminder.timeZone)
-                rule = try context.firingRule(of: reminder)
-            } catch {
-                unusable[reminder.id!] = "cannot be scheduled: \(error.message)"
-                return nil
-            }
-            let settled = streaks.settled(for: reminder.id!, zone: zone, now: now)
-            // From a day before the first unsettled day: logs of settled days change nothing.
-            let from = settled.map { zone.resolve(localSeconds: Int64($0.through) * 86400) }
-                ?? Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400)
-            return (reminder: reminder, rule: rule, zone: zone, settled: settled, from: from)
-        }
-        let ids = goals.compactMap(\.reminder.id)
-        let earliest = goals.map(\.from).min() ?? now
-        // Without the logs or the skips the streak cannot be counted: it is answered as 0, and the rest stands.
-        let logs = try? context.store.intake.instants(reminderIDs: ids, from: earliest, through: now)
-        let skipsRead = try? scheduling.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
-        // Without them a late-taken day would break the streak: it is answered as 0, as without the logs.
-        let lateRead = try? context.store.intake.lateTakes(reminderIDs: ids, from: earliest, through: now)
-        var answered: [Int64: ReminderValue] = [:]
-        for goal in goals {
-            let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)
-            let skips = skipsRead?[reminder.id!] ?? []
-            var next: FiringValue?
-            let nextOccurrence = reminder.enabled
-                ? rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skips) : nil
-            if let nextOccurrence { next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: nextOccurrence) }
-            // A pending snooze announces first: it is the next announcement (list and show said the occurrence).
-            if reminder.enabled, let snooze = scheduling.pendingSnooze(of: reminder.id!), nextOccurrence.map({ snooze.due <= $0.instant }) ?? true {
-                next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: snooze.firing.occurrence, snoozedUntil: snooze.due, in: zone)
-            }
-            var streak = 0  // when the logs or skips could not be read
-            if let logs, skipsRead != nil, let lateRead {
-                let counted = GoalStreak.length(
-                    rule: rule, zone: zone, logs: (logs[reminder.id!] ?? []).filter { $0 >= goal.from }, skips: skips,
-                    windowSeconds: reminder.windowSeconds, restDays: restDays, createdAt: Instant(secondsSinceEpoch: reminder.createdAt), now: now,
-                    settled: goal.settled, takenLate: lateRead[reminder.id!] ?? [:])
-                streak = counted.length
-                streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
-            }
-            var value = ReminderValue(
-                id: reminder.id!, name: reminder.name, rule: reminder.rule,
-                summary: rule.summary + (reminder.rule.fromLastDose == true ? ", counted from the last dose" : "")
-                    + (reminder.delivery.steps.map { ", tapering through \($0.lastDay)" } ?? ""), timeZone: reminder.timeZone,
-                effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next.map { $0.saying(reminder.delivery.dose(on: nextOccurrence?.scheduledDate ?? zone.localDateTime(at: now).date)) },
-                streak: streak, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
-            if let course = reminder.delivery.steps {
-                let current = course.stepIndex(on: zone.localDateTime(at: now).date)
-                value.steps = course.steps.enumerated().map { index, step in
-                    DoseStepValue(dose: Double(step.dose.thousandths) / 1000, unit: step.dose.unit, through: step.through.description, current: index == current)
-                }
-            }
-            answered[reminder.id!] = value
-        }
-        return reminders.map { reminder in
-            answered[reminder.id!] ?? ReminderValue(
-                id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: unusable[reminder.id!] ?? "", timeZone: reminder.timeZone,
-                effectiveTimeZone: reminder.timeZone ?? context.followedZone.name, enabled: reminder.enabled, next: nil, streak: 0,
-                windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
-        }
-    }
-
-    private func value(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> ReminderValue {
-        try values(of: [reminder], now: now)[0]
-    }
 }

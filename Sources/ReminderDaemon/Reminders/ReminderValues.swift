@@ -1,0 +1,89 @@
+import HabitCore
+import ReminderCore
+import ReminderInterface
+import ReminderScheduling
+import ReminderStore
+
+/// A reminder as the wire shows it: its schedule in words, its next firing, its streak, its delivery.
+extension ReminderService {
+    /// The values of some reminders, with their next firings and per-goal streaks: one read of logs and one of
+    /// skips for them all. Each reminder's history is read from the day after its settled streak
+    /// (``SettledStreaks``), or else from a year before it was created.
+    /// The reminders as the methods answer them. One whose rule or zone cannot be used now (a zone tzdata
+    /// dropped, a row restored from an older remindd) is answered with no next firing and why in its summary,
+    /// so that it can be seen and fixed; it never fails the whole answer.
+    func values(of reminders: [StoredReminder], now: Instant) throws(ServiceError) -> [ReminderValue] {
+        let epoch = streaks.update(from: context.store)
+        let restDays = habits.restDayNumbers()
+        typealias Goal = (reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, settled: GoalStreak.Settled?, from: Instant)
+        var unusable: [Int64: String] = [:]
+        let goals: [Goal] = reminders.compactMap { reminder -> Goal? in
+            let zone: TimeZoneRules
+            let rule: ReminderRule
+            do throws(ServiceError) {
+                zone = try context.zone(named: reminder.timeZone)
+                rule = try context.firingRule(of: reminder)
+            } catch {
+                unusable[reminder.id!] = "cannot be scheduled: \(error.message)"
+                return nil
+            }
+            let settled = streaks.settled(for: reminder.id!, zone: zone, now: now)
+            // From a day before the first unsettled day: logs of settled days change nothing.
+            let from = settled.map { zone.resolve(localSeconds: Int64($0.through) * 86400) }
+                ?? Instant(secondsSinceEpoch: reminder.createdAt - 366 * 86400)
+            return (reminder: reminder, rule: rule, zone: zone, settled: settled, from: from)
+        }
+        let ids = goals.compactMap(\.reminder.id)
+        let earliest = goals.map(\.from).min() ?? now
+        // Without the logs or the skips the streak cannot be counted: it is answered as 0, and the rest stands.
+        let logs = try? context.store.intake.instants(reminderIDs: ids, from: earliest, through: now)
+        let skipsRead = try? scheduling.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
+        // Without them a late-taken day would break the streak: it is answered as 0, as without the logs.
+        let lateRead = try? context.store.intake.lateTakes(reminderIDs: ids, from: earliest, through: now)
+        var answered: [Int64: ReminderValue] = [:]
+        for goal in goals {
+            let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)
+            let skips = skipsRead?[reminder.id!] ?? []
+            var next: FiringValue?
+            let nextOccurrence = reminder.enabled
+                ? rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skips) : nil
+            if let nextOccurrence { next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: nextOccurrence) }
+            // A pending snooze announces first: it is the next announcement (list and show said the occurrence).
+            if reminder.enabled, let snooze = scheduling.pendingSnooze(of: reminder.id!), nextOccurrence.map({ snooze.due <= $0.instant }) ?? true {
+                next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: snooze.firing.occurrence, snoozedUntil: snooze.due, in: zone)
+            }
+            var streak = 0  // when the logs or skips could not be read
+            if let logs, skipsRead != nil, let lateRead {
+                let counted = GoalStreak.length(
+                    rule: rule, zone: zone, logs: (logs[reminder.id!] ?? []).filter { $0 >= goal.from }, skips: skips,
+                    windowSeconds: reminder.windowSeconds, restDays: restDays, createdAt: Instant(secondsSinceEpoch: reminder.createdAt), now: now,
+                    settled: goal.settled, takenLate: lateRead[reminder.id!] ?? [:])
+                streak = counted.length
+                streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
+            }
+            var value = ReminderValue(
+                id: reminder.id!, name: reminder.name, rule: reminder.rule,
+                summary: rule.summary + (reminder.rule.fromLastDose == true ? ", counted from the last dose" : "")
+                    + (reminder.delivery.steps.map { ", tapering through \($0.lastDay)" } ?? ""), timeZone: reminder.timeZone,
+                effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next.map { $0.saying(reminder.delivery.dose(on: nextOccurrence?.scheduledDate ?? zone.localDateTime(at: now).date)) },
+                streak: streak, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
+            if let course = reminder.delivery.steps {
+                let current = course.stepIndex(on: zone.localDateTime(at: now).date)
+                value.steps = course.steps.enumerated().map { index, step in
+                    DoseStepValue(dose: Double(step.dose.thousandths) / 1000, unit: step.dose.unit, through: step.through.description, current: index == current)
+                }
+            }
+            answered[reminder.id!] = value
+        }
+        return reminders.map { reminder in
+            answered[reminder.id!] ?? ReminderValue(
+                id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: unusable[reminder.id!] ?? "", timeZone: reminder.timeZone,
+                effectiveTimeZone: reminder.timeZone ?? context.followedZone.name, enabled: reminder.enabled, next: nil, streak: 0,
+                windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
+        }
+    }
+
+    func value(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> ReminderValue {
+        try values(of: [reminder], now: now)[0]
+    }
+}

@@ -1,0 +1,198 @@
+import ReminderCore
+import ReminderScheduling
+import ReminderStore
+
+/// What a start restores from the store: skips made ahead, pending snoozes, the windows still open, and the
+/// announcements recorded but not confirmed before a crash.
+extension SchedulingService {
+    /// Loads the skips of occurrences not handled yet, of one reminder or all: what `next` passes over. (A
+    /// firing reads its own skips when it comes due, so a failed read here changes only what `next` lists.)
+    func restoreSkippedAhead(reminderID: Int64?, now: Instant) {
+        let ids = reminderID.map { [$0] }
+        let skips: [Int64: Set<Instant>]
+        do {
+            skips = try context.store.firings.skips(from: now.adding(seconds: -2 * 86400), through: .endOfTime, reminderIDs: ids)
+        } catch {
+            skipsKnown = false
+            return context.say(.error, "Cannot read the skipped occurrences, so 'next' may list them: \(error)")
+        }
+        if reminderID == nil { skipsKnown = true }
+        skippedAhead = skippedAhead.filter { reminderID != nil && $0.reminderID != reminderID }
+        for (id, instants) in skips {
+            for instant in instants { skippedAhead.insert(OccurrenceKey(reminderID: id, scheduledAt: instant)) }
+        }
+    }
+
+    /// Loads the snoozes recorded before a restart (their reminders' rules and zones as they are now).
+    func restoreSnoozes() {
+        let stored: [SnoozeRecord]
+        do {
+            stored = try context.store.firings.snoozes()
+        } catch {
+            return context.say(.error, "The snoozes pending before the restart cannot be read, so they do not fire: \(error)")
+        }
+        var reminders = ReminderLookup()
+        lifecycle.restore(snoozes: stored.compactMap { snooze in
+            let scheduledAt = Instant(secondsSinceEpoch: snooze.scheduledAt)
+            guard let firing = restoredFiring(snooze.reminderId, at: scheduledAt, slotsDue: 1, &reminders) else { return nil }
+            return OccurrenceLifecycle.Snooze(due: Instant(secondsSinceEpoch: snooze.dueAt), firing: firing)
+        })
+    }
+
+    /// The windows of the occurrences announced in the last two days, as they were before a restart, but for
+    /// those closed and settled meanwhile.
+    func restoreOpenWindows(now: Instant) {
+        let since = now.adding(seconds: -2 * 86400)
+        let announced: [FiringRecord]
+        do {
+            announced = try context.store.firings.announcedFirings(since: since)
+        } catch {
+            return context.say(.error, "The occurrences announced before the restart cannot be read, so they are not repeated or decided: \(error)")
+        }
+        var reminders = ReminderLookup()
+        lifecycle.restore(open: withoutClosedAndSettled(announced.compactMap { record in
+            let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
+            guard let firing = restoredFiring(record.reminderId, at: scheduled, slotsDue: 1, &reminders) else { return nil }
+            return OpenOccurrence(
+                firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence),
+                lastAnnounced: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt), repeatsSent: record.repeats,
+                escalation: record.escalatedAt == nil ? .pending : .done)
+        }, since: since, now: now))
+    }
+
+    /// Restored windows without those that closed with the occurrence taken or decided (missed, skipped), found
+    /// in one read of the logs and one of the outcomes: deciding each again, one at a time, was most of a
+    /// start-up with a long history (12 of 108 ms with 30 occurrences a day). What cannot be read is kept, to
+    /// be decided on its own (a closed window nothing settled is decided, recorded and announced as missed).
+    func withoutClosedAndSettled(_ open: [OpenOccurrence], since: Instant, now: Instant) -> [OpenOccurrence] {
+        let ids = Array(Set(open.filter { $0.windowEnd <= now }.map(\.firing.reminder.id)))
+        guard !ids.isEmpty else { return open }
+        let logs: [Int64: [Instant]]
+        let decided: [Int64: Set<Instant>]
+        do {
+            logs = try context.store.intake.instants(reminderIDs: ids, from: since.adding(seconds: -2 * 86400), through: now)
+            decided = try context.store.firings.decided(from: since, through: now, reminderIDs: ids)
+        } catch {
+            return open
+        }
+        return open.filter { entry in
+            let (reminder, occurrence) = (entry.firing.reminder, entry.firing.occurrence)
+            guard entry.windowEnd <= now else { return true }
+            if decided[reminder.id]?.contains(occurrence.instant) == true { return false }
+            let status = reminder.rule.state(
+                of: occurrence, in: reminder.zone, logs: logs[reminder.id] ?? [], skips: [], windowSeconds: reminder.windowSeconds, now: now)
+            return status.state != .taken
+        }
+    }
+
+    /// The enabled reminders read so far by a restore, by id (nil: gone, disabled, or not schedulable now).
+    typealias ReminderLookup = [Int64: SchedulableReminder?]
+
+    /// A stored occurrence as a firing, with its reminder as it is now; nil when the reminder is gone or
+    /// disabled, or its rule no longer has an occurrence at that instant.
+    func restoredFiring(
+        _ reminderID: Int64, at scheduled: Instant, slotsDue: Int, lateSeconds: Int64 = 0, _ reminders: inout ReminderLookup
+    ) -> DueFiring? {
+        let reminder: SchedulableReminder?
+        if let known = reminders[reminderID] {
+            reminder = known
+        } else {
+            do {
+                let stored = try context.store.reminders.find(String(reminderID))
+                reminder = stored.id == reminderID && stored.enabled ? try schedulable(stored) : nil
+            } catch {
+                // Gone (deleted), or a rule or zone that cannot be used now: nothing of it is restored.
+                reminder = nil
+            }
+            reminders[reminderID] = .some(reminder)
+        }
+        guard let reminder, let occurrence = reminder.rule.nextOccurrence(after: scheduled.adding(seconds: -1), in: reminder.zone),
+            occurrence.instant == scheduled
+        else { return nil }
+        return DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: slotsDue, lateSeconds: lateSeconds)
+    }
+
+    /// Announces what a crash left recorded but not confirmed as announced (firings, missed notes, repeats and
+    /// snoozes), unless the journal shows that it was: each once, a firing marked late (and, where the journal
+    /// cannot be read back, each marked as announced again). Runs at start, before anything else is announced.
+    func announceUnconfirmed(now: Instant) {
+        let pending: FiringsStore.Unconfirmed
+        do {
+            pending = try context.store.firings.unconfirmed()
+        } catch {
+            return context.say(.error, "Cannot read what was announced before the restart: \(error); it is looked up at the next start")
+        }
+        guard !pending.isEmpty else { return }
+        let instance = storeInstance
+        let firings = pending.firings.compactMap { record in record.id.map { (FiringsStore.announcementKey(instance: instance, firingID: $0), $0, record) } }
+        let missed = pending.missed.compactMap { record in record.id.map { (FiringsStore.announcementKey(instance: instance, outcomeID: $0), $0, record) } }
+        let again = pending.again.compactMap { record in
+            record.id.map { (FiringsStore.announcementKey(instance: instance, firingID: $0, again: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt)), $0, record) }
+        }
+        let escalations = pending.escalations.compactMap { record in record.id.map { (FiringsStore.announcementKey(instance: instance, escalationOf: $0), $0, record) } }
+        let found = context.ledger.announced(among: Set(firings.map(\.0) + missed.map(\.0) + again.map(\.0) + escalations.map(\.0)))
+        var reminders = ReminderLookup()
+        var announced = 0
+        func restored(_ reminderID: Int64, _ scheduledAt: Int64, _ slot: String, slotsDue: Int = 1) -> DueFiring? {
+            let scheduled = Instant(secondsSinceEpoch: scheduledAt)
+            let late = now.secondsSinceEpoch - scheduledAt
+            guard let firing = restoredFiring(reminderID, at: scheduled, slotsDue: slotsDue, lateSeconds: late, &reminders) else {
+                context.say(.notice, "\(slot) was recorded before a restart but its reminder is gone or disabled now: not announced")
+                return nil
+            }
+            announced += 1
+            return firing
+        }
+        for (key, _, record) in firings where found?.contains(key) != true {
+            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot, slotsDue: record.slotsDue) else { continue }
+            let kind: FiringEvent.Kind = switch record.kind {
+            case .fired, .late: .late
+            case .suppressed: .suppressed
+            case .skipped: .skipped
+            case .postponed: .postponed
+            }
+            let event = FiringEvent(
+                kind: kind, firing: firing, handledAt: now, detail: record.detail, replanned: record.replanned > 0, record: key,
+                reannounced: found == nil)
+            context.announcer.announce(.firing(event))
+            openWindow(of: event)
+        }
+        for (key, _, record) in missed where found?.contains(key) != true {
+            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot) else { continue }
+            var event = OccurrenceEvent(
+                state: .missed, firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence),
+                decidedAt: Instant(secondsSinceEpoch: record.decidedAt), record: key)
+            event.reannounced = found == nil
+            context.announcer.announce(.occurrence(event))
+        }
+        for (key, _, record) in again where found?.contains(key) != true {
+            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot), let number = record.againPending else { continue }
+            let event = FiringEvent(
+                kind: number == 0 ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: number == 0 ? nil : number, record: key,
+                reannounced: found == nil)
+            context.announcer.announce(.firing(event))
+            lifecycle.announcedAfterRestart(OccurrenceKey(firing), at: now)
+        }
+        for (key, _, record) in escalations where found?.contains(key) != true {
+            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot), let at = record.escalatedAt else { continue }
+            var event = EscalationEvent(firing: firing, at: Instant(secondsSinceEpoch: at))
+            event.record = key
+            context.announcer.announce(.escalation(event))
+        }
+        confirm(firings: firings.map(\.1), missed: missed.map(\.1), again: again.map(\.1), escalations: escalations.map(\.1))
+        let count = firings.count + missed.count + again.count + escalations.count
+        let how = found == nil ? "the journal cannot be read back, so all were announced again" : "\(announced) of them had not reached the journal and were announced now"
+        context.say(.notice, "\(count) \(count == 1 ? "announcement was" : "announcements were") recorded before a restart but not confirmed: \(how)")
+    }
+
+    /// Confirms that recorded announcements went out. When the store refuses, they are looked up in the
+    /// journal at the next start (and found there), so a refusal costs nothing but that look-up.
+    func confirm(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = [], escalations: [Int64] = []) {
+        do {
+            try context.store.firings.confirmAnnounced(firings: firings, missed: missed, again: again, escalations: escalations)
+        } catch {
+            let count = firings.count + missed.count + again.count + escalations.count
+            context.say(.warning, "Could not confirm \(count) \(count == 1 ? "announcement" : "announcements") in the store: \(error); the next start looks them up in the journal")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ReminderCore
+import ReminderScheduling
+import ReminderStore
+
+/// What the schedule answers: the next firings and the one-line status.
+extension SchedulingService {
+    // MARK: Reading
+
+    /// One of the next announcements: an occurrence at its time, or a pending snooze.
+    struct Upcoming {
+        var reminder: SchedulableReminder
+        var occurrence: Occurrence
+        /// When it is announced: the occurrence's instant, or the snooze's.
+        var at: Instant
+        var snoozed: Bool
+    }
+
+    /// The next `count` announcements across all reminders, in time order: occurrences and pending snoozes (an
+    /// occurrence snoozed before its time is listed at the snooze's).
+    func upcoming(count: Int) -> [Upcoming] {
+        let snoozes = lifecycle.snoozes
+        let planned = scheduler.upcoming(count: count + snoozes.count + skippedAhead.count)
+            .filter {
+                let key = OccurrenceKey(reminderID: $0.0.id, scheduledAt: $0.1.instant)
+                return snoozes[key] == nil && !skippedAhead.contains(key)
+            }
+            .map { Upcoming(reminder: $0.0, occurrence: $0.1, at: $0.1.instant, snoozed: false) }
+        let snoozed = snoozes.values.map { Upcoming(reminder: $0.firing.reminder, occurrence: $0.firing.occurrence, at: $0.due, snoozed: true) }
+        return Array((planned + snoozed).sorted { ($0.at, $0.reminder.id) < ($1.at, $1.reminder.id) }.prefix(count))
+    }
+
+    /// The one-line state for STATUS= and Status(): `3 reminders, next: Vitamin D at Sun 09:00`.
+    func statusLine() -> String {
+        Self.statusLine(planned: plannedLine(), waiting: waitingLine(), store: context.store)
+    }
+
+    /// What the `Status` method reports, as of the last re-plan, read without waiting for this actor: a status
+    /// call answers at once during a burst of thousands of firings (the next firing is then the burst's).
+    nonisolated func publishedStatus() -> (next: (SchedulableReminder, Occurrence)?, line: String) {
+        let published = self.published.withLock { $0 }
+        return (published.next, Self.statusLine(planned: published.planned, waiting: published.waiting, store: context.store))
+    }
+
+    static func statusLine(planned: String, waiting: String?, store: ReminderStore) -> String {
+        if let waiting { return "\(waiting); \(planned)" }
+        if let problem = store.fileProblem { return "Cannot write: \(problem); \(planned)" }
+        return planned
+    }
+
+    func waitingLine() -> String? {
+        storeRetry.map { "Cannot record firings (\(unrecorded.count + undecided.count) waiting, retrying): \($0.reason)" }
+    }
+
+    func plannedLine() -> String {
+        let count = scheduler.count
+        let noun = count == 1 ? "reminder" : "reminders"
+        let next = scheduler.nextFiring()
+        // A snooze due first is what comes next (the line named the reminder after it).
+        if let snooze = lifecycle.snoozes.values.min(by: { $0.due < $1.due }), next.map({ snooze.due <= $0.1.instant }) ?? true {
+            let reminder = snooze.firing.reminder
+            return "\(count) \(noun), next: \(reminder.name) (snoozed) at \(FiringWording.when(reminder.zone, snooze.due))"
+        }
+        guard let (reminder, occurrence) = next else { return "\(count) \(noun), none scheduled" }
+        return "\(count) \(noun), next: \(reminder.name) at \(FiringWording.when(occurrence))"
+    }
+
+    /// The earliest pending snooze of a reminder, as of the last re-plan, read without waiting for this actor.
+    nonisolated func pendingSnooze(of reminderID: Int64) -> OccurrenceLifecycle.Snooze? {
+        published.withLock { $0.snoozes[reminderID] }
+    }
+}
