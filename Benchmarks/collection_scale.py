@@ -3,7 +3,8 @@
 
 Each store is linked to a collection folder (config.toml's `collection`). Measured, for a store of 10 reminders
 (the baseline, same run) and one of COUNT: the first publish (every reminder's item in
-the folder, from the daemon's start), the daemon's CPU time per `Log` call (each log is published as an item of its own; a publish used
+the folder, from the daemon's start) and, while it runs, how late a firing is and how long Status takes; the
+daemon's CPU time per `Log` call (each log is published as an item of its own; a publish used
 to read and re-render every reminder), the wall time of a `Log` call, and resident memory after the first
 publish.
 
@@ -19,6 +20,7 @@ import tempfile
 import time
 
 from daemon_process import rss_mb, start, stop, varlink
+from daemon_scale import firing_lateness
 
 BIN = sys.argv[1]
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
@@ -61,10 +63,20 @@ def measure(count, linked=True):
 
     began = time.monotonic()
     process, ready = start(BIN, root, env)
+    # While the first publish runs: how late a firing reaches a Watch client, and how long Status takes.
+    late = firing_lateness(socket_path, "during-publish", lambda: None)
+    status = [varlink(socket_path, "io.remindd.Reminders.Status", {})[0] for _ in range(5)]
+    publishing_still = linked and items(folder) < count
     while linked and items(folder) < count:
         time.sleep(0.2)
     first_publish = time.monotonic() - began
-    time.sleep(1)
+    # Settled: the watcher's reading of what the publish wrote ends; then less than 2% of a core for a second.
+    while True:
+        used = cpu_seconds(process.pid)
+        time.sleep(1)
+        if cpu_seconds(process.pid) - used < 0.02:
+            break
+    settled = time.monotonic() - began
     rss = rss_mb(process.pid)
     before_items = items(folder)
     cpu, calls = [], []
@@ -76,7 +88,7 @@ def measure(count, linked=True):
         calls.append(elapsed)
     assert items(folder) == before_items + (LOGS if linked else 0), "every log is an item in the folder"
     stop(process)
-    return first_publish, statistics.median(cpu), statistics.median(calls), rss
+    return first_publish, statistics.median(cpu), statistics.median(calls), rss, ready, late, max(status), publishing_still, settled
 
 
 def main():
@@ -86,10 +98,15 @@ def main():
     base = measure(10)
     full = measure(COUNT)
     print(f"reminders linked:                      {COUNT} (baseline: 10)")
+    print(f"start to READY=1:                      {full[4]:.2f} s (baseline {base[4]:.2f} s)")
     print(f"start to every item published:         {full[0]:.1f} s (baseline {base[0]:.2f} s)")
+    print(f"start to the daemon idle again:        {full[8]:.1f} s (baseline {base[8]:.2f} s)")
+    print(f"a firing during the first publish:     {full[5] * 1000:.0f} ms late (baseline, nothing to publish: {base[5] * 1000:.0f} ms)"
+          + ("" if full[7] else "  [the publish had ended before it]"))
+    print(f"slowest of 5 Status calls meanwhile:   {full[6] * 1000:.1f} ms (baseline {base[6] * 1000:.1f} ms)")
     print(f"daemon CPU per log (published):        {full[1] * 1000:.0f} ms (baseline {base[1] * 1000:.0f} ms, ratio {full[1] / max(base[1], 0.001):.1f}x)")
     print(f"Log call, wall:                        {full[2] * 1000:.1f} ms (baseline {base[2] * 1000:.1f} ms)")
-    print(f"resident memory after the publish:     {full[3]:.1f} MB (baseline {base[3]:.1f} MB)")
+    print(f"resident memory once idle again:       {full[3]:.1f} MB (baseline {base[3]:.1f} MB)")
 
 
 if __name__ == "__main__":
