@@ -86,10 +86,10 @@ public final class Daemon: Sendable {
         self.medication = medication
         var router = MethodRouter()
         router.storeFailed = { context.say(.error, "A call failed because the store cannot be used: \($0)") }
-        router.succeeded = { method in
-            if Self.changingMethods.contains(method) { await collection.publish() }
+        context.changes.subscribe { _ in
+            await collection.publish()
             // A log, a deleted one or a changed dose changes how long a medication lasts.
-            if Self.changingMethods.contains(method) { medication.checkLowStock(now: context.clock.now()) }
+            medication.checkLowStock(now: context.clock.now())
         }
         reminders.register(in: &router)
         habits.register(in: &router)
@@ -137,14 +137,6 @@ public final class Daemon: Sendable {
         }
         self.router = router
     }
-
-    /// The methods whose changes the linked collection publishes (reminders, logs, skips).
-    static let changingMethods: Set<String> = [
-        Reminders.Add.qualifiedName, Reminders.Update.qualifiedName, Reminders.Remove.qualifiedName, Reminders.Enable.qualifiedName,
-        Reminders.Disable.qualifiedName, Reminders.Log.qualifiedName, Reminders.Done.qualifiedName, Reminders.TakeLate.qualifiedName,
-        Reminders.Skip.qualifiedName, Reminders.DeleteLog.qualifiedName, Backup.Import.qualifiedName, Backup.ImportCalendar.qualifiedName,
-        Backup.ImportLoop.qualifiedName,
-    ]
 
     /// Loads the store and plans every reminder; then handles what is already due (catch-up after downtime).
     /// - Returns: the number of enabled reminders.
@@ -220,8 +212,6 @@ public final class Daemon: Sendable {
         } catch {
             context.say(.notice, "Notification action \(action) not carried out: \(error.message)")
         }
-        await collection.publish()
-        medication.checkLowStock(now: context.clock.now())
     }
 
     /// Checks what start-up and reload check beyond the file's syntax: the `time-zone` exists, the `on-fire`
@@ -257,6 +247,9 @@ public final class Daemon: Sendable {
         await habits.changed(now: context.clock.now())
         await scanFolders()
     }
+
+    /// The changes to reminders, logs and skips the services say (tests subscribe to check them).
+    var reminderChanges: ReminderChanges { context.changes }
 
     /// Whether the collection's sync command is running (tests wait for its end to be taken in).
     func syncRunning() async -> Bool { await collection.syncRunning }

@@ -18,6 +18,8 @@ final class DaemonContext: Sendable {
     let zoneFiles: TimeZoneDatabase
     let exercises: ExerciseLibrary
     let routineDirectories: [String]
+    /// Changes to reminders, logs and skips, as the services make them.
+    let changes = ReminderChanges()
 
     private struct Settings {
         var configuration: DaemonConfiguration

@@ -84,8 +84,17 @@ extension BackupService {
         }
     }
 
-    /// Runs an import on an upload (then removed, whatever the outcome) or a path: one of the two.
+    /// Runs an import on an upload (then removed, whatever the outcome) or a path: one of the two. An import
+    /// that worked is said as a change (``ReminderChange/Kind/imported``).
     private func reading<T>(path: String?, upload: String?, label: String?, _ body: (String) async throws(ServiceError) -> T) async throws(ServiceError) -> T {
+        let imported = try await fromPathOrUpload(path: path, upload: upload, label: label, body)
+        await context.changes.publish(.init(.imported))
+        return imported
+    }
+
+    private func fromPathOrUpload<T>(
+        path: String?, upload: String?, label: String?, _ body: (String) async throws(ServiceError) -> T
+    ) async throws(ServiceError) -> T {
         switch (path, upload) {
         case (let path?, nil): return try await body(path)
         case (nil, let upload?):

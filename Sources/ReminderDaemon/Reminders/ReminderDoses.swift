@@ -75,6 +75,7 @@ extension ReminderService {
         // After the window of a missed occurrence closed, before the next: it takes that one late.
         if let late = try lateOccurrence(takenBy: instant, of: reminder) {
             let record = try await recordLateTake(reminder, late, at: instant, amount: amount, forced: forced, now: now)
+            await context.changes.publish(.init(.logged, reminder: reminder.id))
             return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: 0)
         }
         let record = try storing { () throws(StoreError) in
@@ -82,6 +83,7 @@ extension ReminderService {
         }
         let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
         await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
+        await context.changes.publish(.init(.logged, reminder: reminder.id))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
     }
 

@@ -33,6 +33,7 @@ struct ReminderService: Sendable {
                 name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, delivery: delivery, now: now)
         }
         await scheduling.refresh(reminderID: stored.id!)
+        await context.changes.publish(.init(.added, reminder: stored.id))
         return try value(of: stored, now: now)
     }
 
@@ -64,7 +65,7 @@ struct ReminderService: Sendable {
             try Self.checkFires(try Self.rule(reminder.rule), reminder.rule, zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
         }
         try Self.checkEscalation(reminder.delivery, windowSeconds: reminder.windowSeconds)
-        return try await save(reminder)
+        return try await save(reminder, as: .updated)
     }
 
     /// The rule of a tapering course (``RuleSpec/ending(with:)``).
@@ -86,7 +87,7 @@ struct ReminderService: Sendable {
     func setEnabled(key: String, _ enabled: Bool) async throws(ServiceError) -> ReminderValue {
         var reminder = try find(key)
         reminder.enabled = enabled
-        return try await save(reminder)
+        return try await save(reminder, as: enabled ? .enabled : .disabled)
     }
 
     /// Deletes a reminder.
@@ -98,6 +99,7 @@ struct ReminderService: Sendable {
         try storing { () throws(StoreError) in try context.store.reminders.remove(id: reminder.id!) }
         await scheduling.refresh(reminderID: reminder.id!)
         await habits.changed(now: now, activity: .unknown)  // its logs went with it
+        await context.changes.publish(.init(.removed, reminder: reminder.id))
         return value
     }
 
@@ -227,6 +229,7 @@ struct ReminderService: Sendable {
         let event = OccurrenceEvent(state: .skipped, firing: firing, windowEnd: status.windowEnd, decidedAt: now, reason: reason ?? "")
         try storing { () throws(StoreError) in try scheduling.recordSkip(event) }
         await scheduling.reconsider(reminderID: reminder.id!, now: now)
+        await context.changes.publish(.init(.skipped, reminder: reminder.id))
         status.state = .skipped
         return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
             .saying(reminder.delivery.dose(on: status.occurrence.scheduledDate))
@@ -285,6 +288,7 @@ struct ReminderService: Sendable {
         _ = try storing { () throws(StoreError) in try context.store.intake.delete(id: id) }
         await scheduling.reconsider(reminderID: existing.reminderId, now: now)
         await habits.changed(now: now, activity: .removed(Instant(secondsSinceEpoch: existing.at), zone: existing.timeZone))
+        await context.changes.publish(.init(.logDeleted, reminder: existing.reminderId))
         return value
     }
 
@@ -426,10 +430,11 @@ struct ReminderService: Sendable {
         return reminder
     }
 
-    func save(_ reminder: StoredReminder) async throws(ServiceError) -> ReminderValue {
+    func save(_ reminder: StoredReminder, as change: ReminderChange.Kind) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
         let saved = try storing { () throws(StoreError) in try context.store.reminders.update(reminder, now: now) }
         await scheduling.refresh(reminderID: saved.id!)
+        await context.changes.publish(.init(change, reminder: saved.id))
         return try value(of: saved, now: now)
     }
 

@@ -14,9 +14,6 @@ public struct MethodRouter: VarlinkHandler {
     /// Told of every call that failed because the store could not be used (the daemon says so in the journal:
     /// the caller alone seeing it is not enough).
     var storeFailed: @Sendable (String) -> Void = { _ in }
-    /// Told of every call that succeeded, by qualified method name, before its reply is final (the linked
-    /// collection publishes what the call changed).
-    var succeeded: @Sendable (String) async -> Void = { _ in }
 
     init() {}
 
@@ -51,7 +48,6 @@ public struct MethodRouter: VarlinkHandler {
         guard let handler = handlers[call.method] else { throw VarlinkError.methodNotFound(call.method) }
         do {
             try await withoutActuallyEscaping(reply) { reply in try await handler(call, reply) }
-            await succeeded(call.method)
         } catch let error as ServiceError {
             if case .store(let message) = error { storeFailed("\(call.member): \(message)") }
             throw error.varlinkError(calledIn: call.interface)

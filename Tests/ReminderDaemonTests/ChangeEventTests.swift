@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import ReminderCore
+import ReminderInterface
+import Synchronization
+import Testing
+import VarlinkProtocol
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// Every method of the catalogue, called as a client would: one that changes a reminder, a log or a skip says so
+/// as a ``ReminderChange`` (which the linked collection publishes and medication checks the stock on). A list of
+/// method names did that before, and a method missing from it (Routines.Select, which adds reminders) changed
+/// reminders the collection never heard of.
+@Suite("Change events")
+struct ChangeEventTests {
+    /// What the collection publishes, as rows: every reminder but its firing bookkeeping, every log, every skip.
+    static func published(_ daemon: TestDaemon) async throws -> [String] {
+        try await daemon.database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT 'reminder ' || id || ' ' || name || ' ' || rule || ' ' || coalesce(timeZone, '') || ' ' || enabled || ' ' ||
+                    coalesce(windowSeconds, '') || ' ' || coalesce(delivery, '') || ' ' || createdAt FROM reminder
+                UNION ALL SELECT 'log ' || id || ' ' || reminderId || ' ' || at || ' ' || coalesce(amount, '') FROM intake
+                UNION ALL SELECT 'skip ' || id || ' ' || reminderId || ' ' || scheduledAt FROM outcome WHERE state = 'skipped'
+                ORDER BY 1
+                """)
+        }
+    }
+
+    /// One call per method (in an order where each finds what it needs), with what it needs from the calls before.
+    typealias Call = (method: String, parameters: @Sendable (TestDaemon) async throws -> [String: JSONValue])
+
+    /// The id of the row added last to `table`.
+    static func latest(_ table: String, _ daemon: TestDaemon) async throws -> JSONValue {
+        .number(Double(try await daemon.database.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM \(table)") } ?? 0))
+    }
+
+    static func calls(folder: String) -> [Call] {
+        func fixed(_ method: String, _ parameters: [String: JSONValue] = [:]) -> Call { (method, { _ in parameters }) }
+        let pills: JSONValue = .string("Pills")
+        return [
+            fixed("io.remindd.Reminders.Add", ["name": pills, "rule": .object(["daily": .bool(true), "at": .string("08:00")]), "dose": .string("1 tablet")]),
+            fixed("io.remindd.Reminders.Update", ["reminder": pills, "rule": .object(["daily": .bool(true), "at": .string("07:00")])]),
+            fixed("io.remindd.Reminders.Disable", ["reminder": pills]),
+            fixed("io.remindd.Reminders.Enable", ["reminder": pills]),
+            fixed("io.remindd.Reminders.List"), fixed("io.remindd.Reminders.Get", ["reminder": pills]),
+            fixed("io.remindd.Reminders.Occurrences"), fixed("io.remindd.Reminders.Next"),
+            fixed("io.remindd.Reminders.Preview", ["rule": .object(["daily": .bool(true), "at": .string("09:00")])]),
+            fixed("io.remindd.Reminders.TakeLate", ["reminder": pills]),  // (at 07:30) yesterday's 07:00 was missed
+            fixed("io.remindd.Reminders.Done", ["reminder": pills, "force": .bool(true)]),  // today's 07:00
+            fixed("io.remindd.Reminders.Log", ["reminder": pills]),
+            fixed("io.remindd.Reminders.Skip", ["reminder": pills]),
+            fixed("io.remindd.Reminders.Snooze", ["reminder": pills, "minutes": .number(10)]),
+            fixed("io.remindd.Reminders.Logs"),
+            ("io.remindd.Reminders.DeleteLog", { daemon in ["id": try await Self.latest("intake", daemon)] }),
+            fixed("io.remindd.Reminders.Report"), fixed("io.remindd.Reminders.History"), fixed("io.remindd.Reminders.Status"),
+            fixed("io.remindd.Reminders.RelinkCollection"),
+            fixed("io.remindd.Medication.StockSet", ["reminder": pills, "amount": .string("30")]),
+            fixed("io.remindd.Medication.StockAdd", ["reminder": pills, "amount": .string("10")]),
+            fixed("io.remindd.Medication.Stock"),
+            fixed("io.remindd.Habits.Streak"), fixed("io.remindd.Habits.RestMark", ["from": .string("2026-12-10")]),
+            fixed("io.remindd.Habits.RestUnmark", ["date": .string("2026-12-10")]), fixed("io.remindd.Habits.RestList"),
+            fixed("io.remindd.Habits.RestStats"), fixed("io.remindd.Habits.FreezeHistory"), fixed("io.remindd.Habits.Recover"),
+            fixed("io.remindd.Habits.Achievements"), fixed("io.remindd.Habits.Calendar"),
+            fixed("io.remindd.Fitness.ExerciseSearch", ["text": .string("walk")]), fixed("io.remindd.Fitness.ExerciseList"),
+            fixed("io.remindd.Fitness.ExerciseShow", ["name": .string("walking")]),
+            fixed("io.remindd.Fitness.WorkoutAdd", ["exercise": .string("walking"), "minutes": .number(30), "intensity": .string("moderate")]),
+            ("io.remindd.Fitness.WorkoutEdit", { daemon in ["id": try await Self.latest("workout", daemon), "minutes": .number(20)] }),
+            ("io.remindd.Fitness.WorkoutDelete", { daemon in ["id": try await Self.latest("workout", daemon)] }),
+            fixed("io.remindd.Fitness.FoodAdd", ["name": .string("Apple"), "kcal": .number(95)]),
+            ("io.remindd.Fitness.FoodDelete", { daemon in ["id": try await Self.latest("food", daemon)] }),
+            fixed("io.remindd.Fitness.Day"), fixed("io.remindd.Fitness.DayHistory", ["from": .string("2026-11-30")]),
+            fixed("io.remindd.Fitness.ProfileGet"), fixed("io.remindd.Fitness.ProfileSet", ["weight": .string("70kg")]),
+            fixed("io.remindd.Routines.List"), fixed("io.remindd.Routines.Show", ["id": .string("typical-week")]),
+            fixed("io.remindd.Routines.Select", ["id": .string("typical-week")]), fixed("io.remindd.Routines.Current"),
+            fixed("io.remindd.Routines.Clear"),
+            fixed("io.remindd.Backup.Upload", ["name": .string("x.json"), "data": .string("e30=")]),
+            fixed("io.remindd.Backup.ImportCalendar", ["path": .string(folder + "/work.ics")]),
+            fixed("io.remindd.Backup.ImportLoop", ["path": .string(folder + "/loop")]),
+            fixed("io.remindd.Backup.Import", ["path": .string(folder + "/backup.json"), "merge": .bool(true)]),
+            fixed("io.remindd.Reminders.Remove", ["reminder": pills]),
+        ]
+    }
+
+    @Test func everyMethodThatChangesARemindersLogOrSkipSaysSo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-changes-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for sub in ["collection", "loop/001 Walk"] { try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true) }
+        try "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:w\r\nSUMMARY:Standup\r\nDTSTART:20261210T090000Z\r\nBEGIN:VALARM\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .write(toFile: folder + "/work.ics", atomically: true, encoding: .utf8)
+        try "Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?\n001,Walk,YES_NO,,,1,1,#E53935,,,,false\n"
+            .write(toFile: folder + "/loop/Habits.csv", atomically: true, encoding: .utf8)
+        try "Date,Value,Notes\n2026-11-30,YES_MANUAL,\n".write(toFile: folder + "/loop/001 Walk/Checkmarks.csv", atomically: true, encoding: .utf8)
+        var configuration = DaemonConfiguration()
+        configuration.collection = folder + "/collection"
+        let daemon = try await TestDaemon(now: instant("2026-12-01T09:00:00Z"), systemZone: "UTC", configuration: configuration)
+        try Data(VarlinkWire.encode(JSONValue.object(try await daemon.exportBackup()))).write(to: URL(fileURLWithPath: folder + "/backup.json"))
+        let said = Mutex<[ReminderChange]>([])
+        daemon.current.reminderChanges.subscribe { change in said.withLock { $0.append(change) } }
+
+        let calls = Self.calls(folder: folder)
+        let every = Set(Catalogue.interfaces.flatMap(\.methods).map { $0.qualifiedName }).subtracting([Reminders.Watch.qualifiedName, Backup.Export.qualifiedName])
+        #expect(Set(calls.map(\.method)) == every, "a method without a call here: add one")
+        var changing: [String] = []
+        for (index, call) in calls.enumerated() {
+            if call.method == "io.remindd.Reminders.TakeLate" { await daemon.advance(to: instant("2026-12-03T07:30:00Z")) }
+            let before = try await Self.published(daemon)
+            said.withLock { $0.removeAll() }
+            do {
+                try await daemon.call(call.method, try await call.parameters(daemon))
+            } catch {
+                // Recover needs a streak broken by a missed day, which no call here makes; refused, it changes nothing.
+                if call.method != "io.remindd.Habits.Recover" { Issue.record("call \(index) \(call.method) was refused: \(error); give it what it needs") }
+            }
+            let changed = try await Self.published(daemon) != before
+            if changed { changing.append(call.method) }
+            #expect(!changed || !said.withLock({ $0 }).isEmpty, "\(call.method) changed reminders, logs or skips and said nothing")
+        }
+        // The calls did change what they should (else the test proves nothing about them).
+        #expect(Set(changing).isSuperset(of: [
+            "io.remindd.Reminders.Add", "io.remindd.Reminders.Update", "io.remindd.Reminders.Disable", "io.remindd.Reminders.Enable",
+            "io.remindd.Reminders.TakeLate", "io.remindd.Reminders.Log", "io.remindd.Reminders.Done", "io.remindd.Reminders.Skip",
+            "io.remindd.Reminders.DeleteLog", "io.remindd.Backup.ImportCalendar", "io.remindd.Backup.ImportLoop", "io.remindd.Reminders.Remove",
+        ]), "\(changing)")
+    }
+}
