@@ -108,6 +108,24 @@ struct StoreFailureTests {
         #expect(answer.occurrences.filter { $0.reminderName == "Pills" }.map(\.state) == ["taken"])
     }
 
+    /// `list` and `show` answered a streak of 0 (a habit kept for weeks shown as broken) when the logs could not
+    /// be read: the call fails as the other reads do, and answers the streak once they can be read.
+    @Test func aStreakIsNotAnsweredAsZeroWhenLogsCannotBeRead() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        _ = try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        for day in 2...4 {
+            await daemon.advance(to: instant("2026-03-0\(day)T08:01:00Z"))
+            try await daemon.call("Log", ["reminder": "Pills"])
+        }
+        try daemon.setIntakeReadable(false)
+        await #expect { try await daemon.call("Get", ["reminder": "Pills"]) } throws: {
+            ($0 as? VarlinkError)?.name == "io.remindd.Reminders.StoreFailure"
+        }
+        try daemon.setIntakeReadable(true)
+        let shown = try await daemon.call("Get", ["reminder": "Pills"], as: [String: ReminderValue].self)["reminder"]
+        #expect(shown?.streak == 3)
+    }
+
     @Test func aRestartWhileTheFiringWaitsAnnouncesItOnce() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")

@@ -35,15 +35,17 @@ extension ReminderService {
         }
         let ids = goals.compactMap(\.reminder.id)
         let earliest = goals.map(\.from).min() ?? now
-        // Without the logs or the skips the streak cannot be counted: it is answered as 0, and the rest stands.
-        let logs = try? context.store.intake.instants(reminderIDs: ids, from: earliest, through: now)
-        let skipsRead = try? scheduling.skips(from: earliest, through: .endOfTime, reminderIDs: ids)
-        // Without them a late-taken day would break the streak: it is answered as 0, as without the logs.
-        let lateRead = try? context.store.intake.lateTakes(reminderIDs: ids, from: earliest, through: now)
+        // Without the logs, the skips or the late takes a streak would be answered wrong (0, or broken on a day
+        // taken late): a store that cannot be read fails the call, as every other read does.
+        let (logs, skipsRead, lateRead) = try storing { () throws(StoreError) in
+            (try context.store.intake.instants(reminderIDs: ids, from: earliest, through: now),
+             try scheduling.skips(from: earliest, through: .endOfTime, reminderIDs: ids),
+             try context.store.intake.lateTakes(reminderIDs: ids, from: earliest, through: now))
+        }
         var answered: [Int64: ReminderValue] = [:]
         for goal in goals {
             let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)
-            let skips = skipsRead?[reminder.id!] ?? []
+            let skips = skipsRead[reminder.id!] ?? []
             var next: FiringValue?
             let nextOccurrence = reminder.enabled
                 ? rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skips) : nil
@@ -52,15 +54,12 @@ extension ReminderService {
             if reminder.enabled, let snooze = scheduling.pendingSnooze(of: reminder.id!), nextOccurrence.map({ snooze.due <= $0.instant }) ?? true {
                 next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: snooze.firing.occurrence, snoozedUntil: snooze.due, in: zone)
             }
-            var streak = 0  // when the logs or skips could not be read
-            if let logs, skipsRead != nil, let lateRead {
-                let counted = GoalStreak.length(
-                    rule: rule, zone: zone, logs: (logs[reminder.id!] ?? []).filter { $0 >= goal.from }, skips: skips,
-                    windowSeconds: reminder.windowSeconds, restDays: restDays, createdAt: Instant(secondsSinceEpoch: reminder.createdAt), now: now,
-                    settled: goal.settled, takenLate: lateRead[reminder.id!] ?? [:])
-                streak = counted.length
-                streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
-            }
+            let counted = GoalStreak.length(
+                rule: rule, zone: zone, logs: (logs[reminder.id!] ?? []).filter { $0 >= goal.from }, skips: skips,
+                windowSeconds: reminder.windowSeconds, restDays: restDays, createdAt: Instant(secondsSinceEpoch: reminder.createdAt), now: now,
+                settled: goal.settled, takenLate: lateRead[reminder.id!] ?? [:])
+            let streak = counted.length
+            streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
             var value = ReminderValue(
                 id: reminder.id!, name: reminder.name, rule: reminder.rule,
                 summary: rule.summary + (reminder.rule.fromLastDose == true ? ", counted from the last dose" : "")
