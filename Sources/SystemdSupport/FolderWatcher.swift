@@ -5,7 +5,7 @@ import Synchronization
 /// Reports which of a few folders changed (a file written, renamed into or out of it, removed), and the names of
 /// the entries that did, with inotify: no polling, one thread blocked in `poll(2)` until something happens. A
 /// burst (vdirsyncer writing a hundred items) is reported once, after the folder stayed quiet for
-/// ``quietMilliseconds``.
+/// ``quietMilliseconds``, or ``maximumWaitMilliseconds`` after its first change when it is not quiet by then.
 public final class FolderWatcher: Sendable {
     /// A folder changed: in the entries named, or anywhere (`names` nil: the kernel's queue overflowed, the
     /// folder itself was moved or removed, or more entries changed than are worth naming).
@@ -26,6 +26,9 @@ public final class FolderWatcher: Sendable {
     /// How long a folder must stay unchanged before its change is reported (vdirsyncer writes one item after
     /// another: a sync is one report, and a single change is applied within a few tens of milliseconds).
     public static let quietMilliseconds: Int32 = 20
+    /// The longest a change waits for the folders to go quiet: a folder rewritten without a pause (faster than
+    /// the quiet period) no longer holds up the other folders' changes, or its own, for as long as it lasts.
+    public static let maximumWaitMilliseconds: Int64 = 1000
     /// Above this many entries changed in one burst, a change says "anywhere" (the folder is read whole).
     public static let maximumNames = 1000
 
@@ -118,27 +121,41 @@ private final class WatchingThread: Sendable {
         }
         var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
         var pending: [Int32: Set<String>?] = [:]  // watches changed (and the names), not reported until quiet
+        var reportBy: Int64?  // when the oldest pending change is reported, quiet or not (monotonic milliseconds)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        func report() {
+            let changes = state.withLock { state in
+                pending.compactMap { watch, names in state.folders[watch].map { FolderWatcher.Change(folder: $0, names: names) } }
+            }
+            (pending, reportBy) = ([:], nil)
+            for change in changes.sorted(by: { $0.folder < $1.folder }) { continuation.yield(change) }
+        }
         while true {
             for index in descriptors.indices { descriptors[index].revents = 0 }
-            let ready = poll(&descriptors, 2, pending.isEmpty ? -1 : FolderWatcher.quietMilliseconds)
+            let timeout = reportBy.map { Int32(max(0, min(Int64(FolderWatcher.quietMilliseconds), $0 - Self.monotonicMilliseconds()))) } ?? -1
+            let ready = poll(&descriptors, 2, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return
             }
             if descriptors[1].revents != 0 { return }
             if ready == 0 {
-                let changes = state.withLock { state in
-                    pending.compactMap { watch, names in state.folders[watch].map { FolderWatcher.Change(folder: $0, names: names) } }
-                }
-                pending = [:]
-                for change in changes.sorted(by: { $0.folder < $1.folder }) { continuation.yield(change) }
+                report()
                 continue
             }
             let n = read(inotify, &buffer, buffer.count)
-            guard n > 0 else { continue }
-            Self.add(buffer[0..<n], to: &pending, all: state.withLock { Array($0.folders.keys) })
+            if n > 0 {
+                Self.add(buffer[0..<n], to: &pending, all: state.withLock { Array($0.folders.keys) })
+                if reportBy == nil, !pending.isEmpty { reportBy = Self.monotonicMilliseconds() + FolderWatcher.maximumWaitMilliseconds }
+            }
+            if let due = reportBy, Self.monotonicMilliseconds() >= due { report() }
         }
+    }
+
+    private static func monotonicMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Adds the watches and names an inotify read reports to `pending` (nil names: anywhere in the folder; every
