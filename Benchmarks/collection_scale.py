@@ -8,6 +8,9 @@ daemon's CPU time per `Log` call (each log is published as an item of its own; a
 to read and re-render every reminder), the wall time of a `Log` call, and resident memory after the first
 publish.
 
+With FIRST_READ=30000: a collection of that many log items another device wrote, read at the first start
+(against 100 in the same run): seconds to every log applied, a firing and Status meanwhile, peak memory.
+
 Usage: collection_scale.py BIN_DIR [COUNT]
 """
 import json
@@ -91,7 +94,62 @@ def measure(count, linked=True):
     return first_publish, statistics.median(cpu), statistics.median(calls), rss, ready, late, max(status), publishing_still, settled
 
 
+def peak_mb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmHWM:"))
+
+
+def first_read(logs):
+    """A collection holding `logs` log items another device wrote (three years of doses), read by a daemon that
+    has only their reminder: seconds from start to every log applied, how late a firing is and the slowest
+    Status meanwhile, and the daemon's peak memory."""
+    root = tempfile.mkdtemp(prefix="remindd-collection-bench-")
+    env = dict(os.environ, XDG_STATE_HOME=f"{root}/state", XDG_RUNTIME_DIR=f"{root}/run", XDG_CONFIG_HOME=f"{root}/config", TZ="UTC")
+    os.makedirs(f"{root}/run", mode=0o700)
+    os.makedirs(f"{root}/config/remindd")
+    folder = f"{root}/collection"
+    os.makedirs(folder)
+    socket_path = f"{root}/run/remindd/control.sock"
+    with open(f"{root}/config/remindd/config.toml", "w") as config:
+        config.write(f'collection = "{folder}"\n')
+    process, _ = start(BIN, root, env)
+    varlink(socket_path, "io.remindd.Reminders.Add", {"name": "Metformin", "rule": {"daily": True, "at": "08:00"}, "timeZone": "UTC"})
+    stop(process)
+    uid = next(line.split(":", 1)[1].strip() for name in os.listdir(folder)
+               for line in open(os.path.join(folder, name)) if line.startswith("UID:") and "Metformin" in open(os.path.join(folder, name)).read())
+    now = int(time.time())
+    for i in range(logs):
+        at = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now - 3600 - i * (3 * 365 * 86400 // logs)))
+        item_uid = f"bench-log-{i}@other-device"
+        with open(os.path.join(folder, item_uid + ".ics"), "w") as item:
+            item.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//other//EN\r\nBEGIN:VJOURNAL\r\n"
+                       f"UID:{item_uid}\r\nDTSTAMP:{at}\r\nDTSTART:{at}\r\nSUMMARY:Taken: Metformin\r\n"
+                       f"RELATED-TO;RELTYPE=PARENT:{uid}\r\nX-REMINDD-RECORD:TAKEN\r\nX-REMINDD-TZ:UTC\r\n"
+                       "END:VJOURNAL\r\nEND:VCALENDAR\r\n")
+    began = time.monotonic()
+    process, ready = start(BIN, root, env)
+    late = firing_lateness(socket_path, "during-read", lambda: None)
+    status = [varlink(socket_path, "io.remindd.Reminders.Status", {})[0] for _ in range(5)]
+    db = sqlite3.connect(f"file:{root}/state/remindd/remindd.sqlite?mode=ro", uri=True)
+    while db.execute("SELECT count(*) FROM intake").fetchone()[0] < logs:
+        time.sleep(0.5)
+    applied = time.monotonic() - began
+    db.close()
+    peak = peak_mb(process.pid)
+    stop(process)
+    return applied, late, max(status), peak
+
+
 def main():
+    if os.environ.get("FIRST_READ"):
+        count = int(os.environ["FIRST_READ"])
+        base, full = first_read(100), first_read(count)
+        print(f"log items another device wrote:        {count} (baseline: 100)")
+        print(f"start to every log applied:            {full[0]:.1f} s (baseline {base[0]:.2f} s)")
+        print(f"a firing during the read:              {full[1] * 1000:.0f} ms late (baseline {base[1] * 1000:.0f} ms)")
+        print(f"slowest of 5 Status calls meanwhile:   {full[2] * 1000:.1f} ms (baseline {base[2] * 1000:.1f} ms)")
+        print(f"peak resident memory:                  {full[3]:.1f} MB (baseline {base[3]:.1f} MB)")
+        return
     if os.environ.get("UNLINKED"):
         print(measure(COUNT, linked=False))
         return

@@ -202,7 +202,7 @@ actor CollectionService {
             if let named {
                 (items, linkedFiles) = try context.store.collection.items(named: named)
             } else {
-                items = try context.store.collection.items()
+                items = try context.store.collection.itemsWithoutText()
                 linkedFiles = Set(items.keys.map { String($0.prefix { $0 != "#" }) }).count
             }
         } catch {
