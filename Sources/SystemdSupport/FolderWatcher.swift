@@ -29,6 +29,33 @@ public final class FolderWatcher: Sendable {
     /// The longest a change waits for the folders to go quiet: a folder rewritten without a pause (faster than
     /// the quiet period) no longer holds up the other folders' changes, or its own, for as long as it lasts.
     public static let maximumWaitMilliseconds: Int64 = 1000
+    /// When pending changes are reported: once the folders were quiet for ``quietMilliseconds`` (the poll's
+    /// timeout), and at the latest ``maximumWaitMilliseconds`` after the first of them. Pure: the watching thread
+    /// passes its monotonic clock.
+    public struct ReportTiming: Sendable, Equatable {
+        /// When the oldest pending change is reported, quiet or not; nil: nothing pending.
+        public private(set) var reportBy: Int64?
+
+        public init() {}
+
+        /// A change came at `now` (milliseconds).
+        public mutating func changed(now: Int64) {
+            if reportBy == nil { reportBy = now + FolderWatcher.maximumWaitMilliseconds }
+        }
+
+        /// Everything pending was reported.
+        public mutating func reported() { reportBy = nil }
+
+        /// How long to wait for more events: forever with nothing pending, else the quiet period or what is left
+        /// of the maximum wait, whichever is shorter.
+        public func pollTimeout(now: Int64) -> Int32 {
+            reportBy.map { Int32(max(0, min(Int64(FolderWatcher.quietMilliseconds), $0 - now))) } ?? -1
+        }
+
+        /// Whether what is pending is reported now, though events keep coming.
+        public func isDue(now: Int64) -> Bool { reportBy.map { now >= $0 } ?? false }
+    }
+
     /// Above this many entries changed in one burst, a change says "anywhere" (the folder is read whole).
     public static let maximumNames = 1000
 
@@ -121,19 +148,19 @@ private final class WatchingThread: Sendable {
         }
         var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
         var pending: [Int32: Set<String>?] = [:]  // watches changed (and the names), not reported until quiet
-        var reportBy: Int64?  // when the oldest pending change is reported, quiet or not (monotonic milliseconds)
+        var timing = FolderWatcher.ReportTiming()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         func report() {
             let changes = state.withLock { state in
                 pending.compactMap { watch, names in state.folders[watch].map { FolderWatcher.Change(folder: $0, names: names) } }
             }
-            (pending, reportBy) = ([:], nil)
+            pending = [:]
+            timing.reported()
             for change in changes.sorted(by: { $0.folder < $1.folder }) { continuation.yield(change) }
         }
         while true {
             for index in descriptors.indices { descriptors[index].revents = 0 }
-            let timeout = reportBy.map { Int32(max(0, min(Int64(FolderWatcher.quietMilliseconds), $0 - Self.monotonicMilliseconds()))) } ?? -1
-            let ready = poll(&descriptors, 2, timeout)
+            let ready = poll(&descriptors, 2, timing.pollTimeout(now: Self.monotonicMilliseconds()))
             if ready < 0 {
                 if errno == EINTR { continue }
                 return
@@ -146,9 +173,9 @@ private final class WatchingThread: Sendable {
             let n = read(inotify, &buffer, buffer.count)
             if n > 0 {
                 Self.add(buffer[0..<n], to: &pending, all: state.withLock { Array($0.folders.keys) })
-                if reportBy == nil, !pending.isEmpty { reportBy = Self.monotonicMilliseconds() + FolderWatcher.maximumWaitMilliseconds }
+                if !pending.isEmpty { timing.changed(now: Self.monotonicMilliseconds()) }
             }
-            if let due = reportBy, Self.monotonicMilliseconds() >= due { report() }
+            if timing.isDue(now: Self.monotonicMilliseconds()) { report() }
         }
     }
 
