@@ -195,18 +195,16 @@ actor CollectionService {
         let vdir = VdirFolder(path: folder)
         let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
         let items: [String: CollectionItemRecord]
-        let linkedFiles: Int
         // A folder that is gone is read whole (and held).
         let named = access(folder, R_OK | X_OK) == 0 ? named : nil
         do {
             if let named {
-                (items, linkedFiles) = try context.store.collection.items(named: named)
+                items = try context.store.collection.items(named: named)
             } else {
                 items = try context.store.collection.itemsWithoutText()
-                linkedFiles = Set(items.keys.map { String($0.prefix { $0 != "#" }) }).count
             }
         } catch {
-            reportOnce("store \(error)", .error, "Collection \(folder): what was linked cannot be read (\(error)); nothing is applied from the folder until it can")
+            linkedUnreadable(folder, error)
             return
         }
         do {
@@ -223,8 +221,14 @@ actor CollectionService {
         var reconsider: Set<Int64> = []
         let names = Set(listing.entries.map(\.name))
         let linked = Set(items.keys.map { String($0.prefix { $0 != "#" }) })
-        if case .unavailable(let why) = CollectionPresence.judge(known: linkedFiles, missing: linked.subtracting(names).count) {
-            return hold(folder, because: why)
+        let missing = linked.subtracting(names).count
+        if missing > 0 {
+            let known: Int
+            do { known = named == nil ? linked.count : try context.store.collection.linkedFileCount() } catch {
+                linkedUnreadable(folder, error)
+                return
+            }
+            if case .unavailable(let why) = CollectionPresence.judge(known: known, missing: missing) { return hold(folder, because: why) }
         }
         if let was = heldBecause {
             heldBecause = nil
@@ -440,6 +444,11 @@ actor CollectionService {
         if let was = heldBecause { context.say(.notice, "Collection \(folder) relinked (it was not used: \(was)); \(restored) items written back into it") }
         heldBecause = nil
         return restored
+    }
+
+    /// Said once: a scan applies nothing while the store cannot say what was linked.
+    private func linkedUnreadable(_ folder: String, _ error: StoreError) {
+        reportOnce("store \(error)", .error, "Collection \(folder): what was linked cannot be read (\(error)); nothing is applied from the folder until it can")
     }
 
     private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
