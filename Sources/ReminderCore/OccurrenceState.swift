@@ -62,8 +62,11 @@ extension ReminderRule {
         on date: LocalDate, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant,
         takenLate: [Instant: Instant] = [:]
     ) -> [OccurrenceStatus] {
-        occurrences(on: date, in: zone).map { occurrence in
-            state(of: occurrence, in: zone, logs: logs, skips: skips, windowSeconds: windowSeconds, now: now, takenLate: takenLate)
+        // A window ends by the end of its occurrence's day and suppression counts that day's logs: only the
+        // date's logs can decide its occurrences.
+        let dayLogs = logs.filter { zone.localDayNumber(at: $0) == date.dayNumber }
+        return occurrences(on: date, in: zone).enumerated().map { index, occurrence in
+            state(of: occurrence, ordinal: { index + 1 }, in: zone, dayLogs: dayLogs, skips: skips, windowSeconds: windowSeconds, now: now, takenLate: takenLate)
         }
     }
 
@@ -72,12 +75,23 @@ extension ReminderRule {
         of occurrence: Occurrence, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant,
         takenLate: [Instant: Instant] = [:]
     ) -> OccurrenceStatus {
+        let day = zone.localDayNumber(at: occurrence.instant)
+        return state(
+            of: occurrence, ordinal: { ordinal(of: occurrence, in: zone) }, in: zone, dayLogs: logs.filter { zone.localDayNumber(at: $0) == day }, skips: skips, windowSeconds: windowSeconds, now: now,
+            takenLate: takenLate)
+    }
+
+    /// The state of one occurrence from the logs of its own local day, with its place among that day's
+    /// occurrences (1-based), asked only when a log may suppress it.
+    private func state(
+        of occurrence: Occurrence, ordinal: () -> Int, in zone: TimeZoneRules, dayLogs: [Instant], skips: Set<Instant>, windowSeconds: Int64?,
+        now: Instant, takenLate: [Instant: Instant]
+    ) -> OccurrenceStatus {
         let end = windowEnd(of: occurrence, windowSeconds: windowSeconds, in: zone)
-        if case .suppressed = suppression(of: occurrence, logs: logs, in: zone) {
-            let counted = logs.filter { $0 <= occurrence.instant && zone.localDayNumber(at: $0) == zone.localDayNumber(at: occurrence.instant) }
-            return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: .suppressed, coveredBy: counted.max())
+        if case .suppressed = suppression(of: occurrence, dayLogs: dayLogs, in: zone, ordinal: ordinal) {
+            return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: .suppressed, coveredBy: dayLogs.filter { $0 <= occurrence.instant }.max())
         }
-        if let log = logs.filter({ $0 >= occurrence.instant && $0 < end }).min() {
+        if let log = dayLogs.filter({ $0 >= occurrence.instant && $0 < end }).min() {
             return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: .taken, coveredBy: log)
         }
         if let log = takenLate[occurrence.instant] {
