@@ -24,8 +24,12 @@ def fill(path, goals=10, years=10, logs_per_day=3, rest_days_per_month=2, workou
     today = int(time.time()) // DAY
     days = days if days is not None else years * 365
     first = today - days
-    hours = [8 + i * (12 // max(1, logs_per_day - 1)) for i in range(logs_per_day)] if logs_per_day > 1 else [8]
-    at = ",".join(f"{h:02d}:00" for h in hours)
+    if logs_per_day > 24:  # spread over the whole day (96: every 15 minutes)
+        minutes = [i * 1440 // logs_per_day for i in range(logs_per_day)]
+    else:  # from 08:00 to 20:00
+        minutes = [(8 + i * (12 // max(1, logs_per_day - 1))) * 60 for i in range(logs_per_day)] if logs_per_day > 1 else [480]
+    at = ",".join(f"{m // 60:02d}:{m % 60:02d}" for m in minutes)
+    latest = min(1800, 1440 * 60 // logs_per_day // 2)  # a log lands in its own slot's window
     counts = {"reminder": 0, "intake": 0, "firing": 0, "restDay": 0, "workout": 0, "food": 0}
     db = sqlite3.connect(path)
     with db:
@@ -38,9 +42,9 @@ def fill(path, goals=10, years=10, logs_per_day=3, rest_days_per_month=2, workou
             counts["reminder"] += 1
             intakes, firings = [], []
             for day in range(first, today):
-                for slot, hour in enumerate(hours):
-                    scheduled = day * DAY + hour * 3600
-                    intakes.append((reminder, scheduled + rng.randint(60, 1800), "UTC"))
+                for minute in minutes:
+                    scheduled = day * DAY + minute * 60
+                    intakes.append((reminder, scheduled + rng.randint(60, latest), "UTC"))
                     firings.append((reminder, f"Goal {goal}", f"{reminder}@{scheduled}", scheduled, scheduled, "fired", 0, 1))
             db.executemany("INSERT INTO intake (reminderId, at, timeZone) VALUES (?, ?, ?)", intakes)
             db.executemany(

@@ -57,5 +57,15 @@ struct JSONValueEncoderTests {
         #expect(throws: EncodingError.self) { try JSONValueEncoder.encode([Double.nan]) }
         #expect(throws: EncodingError.self) { try JSONParser.parse(JSONEncoder().encode([Double.infinity])) }
         #expect(throws: EncodingError.self) { try JSONValueEncoder.encode(["x": Double.infinity]) }
+        // The path of what cannot be written is the one JSONEncoder gives (it is made only then).
+        struct Deep: Encodable { var values = [["x": [1, Double.nan]]] }
+        for encode in [{ _ = try JSONValueEncoder.encode(Deep()) }, { _ = try JSONEncoder().encode(Deep()) }] as [() throws -> Void] {
+            do {
+                try encode()
+                Issue.record("NaN was written")
+            } catch EncodingError.invalidValue(_, let context) {
+                #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["values", "0", "x", "1"])
+            }
+        }
     }
 }

@@ -79,10 +79,10 @@ struct ReportService: Sendable {
         let (start, end) = Self.reach(from: from, to: to, zone: zone)
         let id = reminder.id!
         let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderID: id, from: start, through: end) }
-        let outcomes = try storing { () throws(StoreError) in try context.store.firings.outcomes(reminderID: id, from: start, through: end) }
+        let skipped = try storing { () throws(StoreError) in try context.store.firings.outcomes(reminderID: id, from: start, through: end, state: .skipped) }
         let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: [id], from: start, through: end)[id] ?? [:] }
-        let skips = Dictionary(outcomes.filter { $0.state == .skipped }.map { (Instant(secondsSinceEpoch: $0.scheduledAt), $0.reason ?? "") }) { first, _ in first }
-        let forced = try storing { () throws(StoreError) in try context.store.intake.records(from: start, through: end, reminderID: id) }.filter { $0.forced == true }.count
+        let skips = Dictionary(skipped.map { (Instant(secondsSinceEpoch: $0.scheduledAt), $0.reason ?? "") }) { first, _ in first }
+        let forced = try storing { () throws(StoreError) in try context.store.intake.forcedCount(reminderID: id, from: start, through: end) }
         let dose = reminder.delivery.dose.map { "\($0.amountText) \($0.unit), " } ?? ""
         return ReportReminderValue(
             reminderId: id, reminderName: reminder.name,

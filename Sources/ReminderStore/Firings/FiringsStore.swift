@@ -99,11 +99,14 @@ public struct FiringsStore: Sendable {
         }
     }
 
-    /// The outcomes of a reminder's occurrences scheduled between two instants, oldest first.
-    public func outcomes(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [OutcomeRecord] {
+    /// The outcomes of a reminder's occurrences scheduled between two instants, oldest first: every one, or
+    /// those in `state`.
+    public func outcomes(reminderID: Int64, from: Instant, through: Instant, state: OutcomeRecord.State? = nil) throws(StoreError) -> [OutcomeRecord] {
         try database.read { db in
-            try OutcomeRecord.filter(Column("reminderId") == reminderID && Column("scheduledAt") >= from.secondsSinceEpoch
-                && Column("scheduledAt") <= through.secondsSinceEpoch).order(Column("scheduledAt")).fetchAll(db)
+            var request = OutcomeRecord.filter(Column("reminderId") == reminderID && Column("scheduledAt") >= from.secondsSinceEpoch
+                && Column("scheduledAt") <= through.secondsSinceEpoch)
+            if let state { request = request.filter(Column("state") == state.rawValue) }
+            return try request.order(Column("scheduledAt")).fetchAll(db)
         }
     }
 

@@ -58,10 +58,13 @@ public struct IntakeStore: Sendable {
     /// oldest first: read as plain rows, for a report over years.
     public func amounts(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [(at: Instant, amount: Int64?)] {
         try database.read { db in
-            try Row.fetchAll(
+            var doses: [(at: Instant, amount: Int64?)] = []
+            // A cursor, not rows: 700,000 rows held at once took a 20-year report to 120 MB more.
+            let rows = try Row.fetchCursor(
                 db, sql: "SELECT at, amount FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ? ORDER BY at",
-                arguments: [reminderID, from.secondsSinceEpoch, through.secondsSinceEpoch]
-            ).map { row in (Instant(secondsSinceEpoch: row[0]), row[1]) }
+                arguments: [reminderID, from.secondsSinceEpoch, through.secondsSinceEpoch])
+            while let row = try rows.next() { doses.append((Instant(secondsSinceEpoch: row[0]), row[1])) }
+            return doses
         }
     }
 
@@ -71,6 +74,14 @@ public struct IntakeStore: Sendable {
             var request = IntakeRecord.filter(Column("at") >= from.secondsSinceEpoch && Column("at") <= through.secondsSinceEpoch)
             if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
             return try request.order(Column("at"), Column("id")).fetchAll(db)
+        }
+    }
+
+    /// How many of a reminder's doses between two instants (inclusive) were logged past its limits (`--force`).
+    public func forcedCount(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> Int {
+        try database.read { db in
+            try IntakeRecord.filter(Column("reminderId") == reminderID && Column("at") >= from.secondsSinceEpoch
+                && Column("at") <= through.secondsSinceEpoch && Column("forced") == true).fetchCount(db)
         }
     }
 
@@ -102,10 +113,14 @@ public struct IntakeStore: Sendable {
         }
     }
 
-    /// Every intake log with the zone in effect when it happened (the habit system's activities).
+    /// Every intake log with the zone in effect when it happened (the habit system's activities), in no order.
+    /// Read by a cursor: 700,000 logs as rows first took the daemon to 199 MB at start-up.
     public func everyLog() throws(StoreError) -> [(at: Instant, timeZone: String)] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT at, timeZone FROM intake ORDER BY at").map { (Instant(secondsSinceEpoch: $0[0]), $0[1]) }
+            var logs: [(at: Instant, timeZone: String)] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT at, timeZone FROM intake")
+            while let row = try rows.next() { logs.append((Instant(secondsSinceEpoch: row[0]), row[1])) }
+            return logs
         }
     }
 }

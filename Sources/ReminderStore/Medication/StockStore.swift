@@ -26,11 +26,13 @@ public struct StockStore: Sendable {
             let after = Column("at") > counted.at || (Column("at") == counted.at && Column("id") > counted.id!)
             let changes = try StockChangeRecord.filter(Column("reminderId") == reminderID && after).order(Column("at"), Column("id")).fetchAll(db)
                 .filter { sinceFirstCount || $0.kind == .added }
-            let taken = try Row.fetchAll(
-                db, sql: "SELECT at, amount FROM intake WHERE reminderId = ? AND at >= ? AND amount IS NOT NULL", arguments: [reminderID, counted.at])
-            return [(Instant(secondsSinceEpoch: counted.at), .set(counted.amount))]
+            var all: [(at: Instant, change: Stock.Change)] = [(Instant(secondsSinceEpoch: counted.at), .set(counted.amount))]
                 + changes.map { (Instant(secondsSinceEpoch: $0.at), $0.kind == .set ? .set($0.amount) : .added($0.amount)) }
-                + taken.map { (Instant(secondsSinceEpoch: $0[0]), .taken($0[1])) }
+            // Every dose since the count, by a cursor (years of doses held as rows cost 170 bytes each).
+            let taken = try Row.fetchCursor(
+                db, sql: "SELECT at, amount FROM intake WHERE reminderId = ? AND at >= ? AND amount IS NOT NULL", arguments: [reminderID, counted.at])
+            while let row = try taken.next() { all.append((Instant(secondsSinceEpoch: row[0]), .taken(row[1]))) }
+            return all
         }
     }
 
