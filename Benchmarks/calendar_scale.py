@@ -147,4 +147,5 @@ def main():
         print(f"  idle for 10 s: {idle_calls} system calls")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -110,7 +110,7 @@ public final class Daemon: Sendable {
                 version: RemindVersion.current, reminders: counts.total, enabled: counts.enabled, next: next, status: status.line,
                 storePath: context.store.path, journal: journalAvailable(), systemTimeZone: context.systemZone,
                 timeZone: context.followedZone.name, timeZoneSource: context.followedZone.source,
-                collection: await collection.state)
+                collection: collection.state)
         }
         router.on(Reminders.RelinkCollection.self) { _ in
             let relinked = try await collection.relink()

@@ -103,4 +103,28 @@ extension CollectionInputTests {
         #expect(logs.map(\.forced) == [nil, true])
         #expect(devices.laptop.announcer.messages.contains { $0.contains("past its reminder's dose limits here: recorded as forced") })
     }
+
+    /// Logs from elsewhere are applied many to a transaction (one flush each 256, not one per log): more than two
+    /// batches' worth are all applied once, and a dose past the limits within a batch sees the ones before it.
+    @Test func manyLogsFromAnotherDeviceAreAppliedOnceEachAcrossBatches() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Metformin", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        try await devices.laptop.add("Ibuprofen", ["asNeeded": true], ["dose": "400mg", "maxPerDay": .number(3)])
+        let count = 2 * CollectionService.applyBatchSize + 10
+        for day in 0..<count {
+            let at = instant("2026-11-30T08:05:00Z").adding(seconds: -Int64(day) * 86400)
+            try await Self.drop(devices, log: "Metformin", at: ISO8601.format(at, offsetSeconds: 0), file: "metformin-\(day)")
+        }
+        for hour in 1...4 { try await Self.drop(devices, log: "Ibuprofen", at: "2026-11-30T0\(hour):00:00Z", file: "ibuprofen-\(hour)") }
+        let before = try await Self.logCount(devices.laptop)
+        await devices.laptop.folderChanged(devices.root + "/laptop")
+        await devices.laptop.folderChanged(devices.root + "/laptop")
+        #expect(try await Self.logCount(devices.laptop) == before + count + 4)
+        let linked = try await devices.laptop.database.read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM collectionItem WHERE kind = 'taken' AND localId IN (SELECT id FROM intake)") ?? 0
+        }
+        #expect(linked == count + 4)
+        let forced = try await devices.laptop.call(Reminders.Logs.self, .init(date: "2026-11-30", reminder: "Ibuprofen")).logs.map(\.forced)
+        #expect(forced == [nil, nil, nil, true])
+    }
 }

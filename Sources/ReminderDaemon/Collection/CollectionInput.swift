@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderStore
 
 /// What the collection's items from elsewhere are checked against before they change anything here: the same
 /// limits as `remindctl log` and `add`, and the reminder's own occurrences.
@@ -7,6 +8,38 @@ extension CollectionService {
     /// How far ahead of this device's clock a log or skip from another device may be dated (two clocks a few
     /// minutes apart): beyond it, it is a device with a wrong clock, and the log is not applied.
     static let clockToleranceSeconds: Int64 = 300
+
+    /// How many logs and skips from elsewhere go into one transaction.
+    static let applyBatchSize = 256
+
+    /// Applies logs and skips from elsewhere, ``applyBatchSize`` to a transaction on NIO's thread pool, letting
+    /// other work run between the batches: the first read of 30,000 logs, one transaction each on an event loop,
+    /// held every call (and the actor, which `Add` and firings wait for) for a minute. - Returns: the reminders
+    /// they concern.
+    func apply(_ records: [(entry: VdirFolder.Entry, record: CollectionItem.Record, item: CollectionItemRecord)]) async -> Set<Int64> {
+        var concerned: Set<Int64> = []
+        let store = context.store.collection
+        for start in stride(from: 0, to: records.count, by: Self.applyBatchSize) {
+            let batch = Array(records[start..<min(start + Self.applyBatchSize, records.count)])
+            let pairs = batch.map { ($0.record, $0.item) }
+            let results: [Result<(reminderID: Int64, forced: Bool)?, StoreError>]
+            do { results = try await offTheEventLoops { store.apply(pairs) } } catch {
+                results = store.apply(pairs)  // the pool has stopped (at shutdown): here
+            }
+            for (applied, result) in zip(batch, results) {
+                switch result {
+                case .success(let outcome?):
+                    concerned.insert(outcome.reminderID)
+                    if outcome.forced {
+                        context.say(.notice, "Collection: the dose of \(applied.entry.name) at \(applied.record.at) is past its reminder's dose limits here: recorded as forced, as --force records it")
+                    }
+                case .success(nil): continue  // its reminder is not here yet: read again at the next scan
+                case .failure(let error): context.say(.error, "Collection: could not apply \(applied.entry.name): \(error)")
+                }
+            }
+        }
+        return concerned
+    }
 
     /// Why a log or skip from another device is not applied, as `remindctl log` would refuse it: dated ahead of
     /// this device's clock (beyond ``clockToleranceSeconds``), more than the history's years back, or in a zone

@@ -2,6 +2,7 @@ import Foundation
 import ReminderCore
 import ReminderInterface
 import ReminderStore
+import Synchronization
 import SystemdSupport
 
 /// The linked collection (`config.toml`'s `collection`): a vdir that vdirsyncer keeps in step with a CalDAV
@@ -31,8 +32,13 @@ actor CollectionService {
     /// Why the folder is not taken as the collection now (nil: it is): set by a scan that finds it missing,
     /// unreadable or emptied, cleared by one that finds it back and by ``relink()``.
     private(set) var heldBecause: String? {
-        didSet { if heldBecause == nil { publishEverything = true } }
+        didSet {
+            if heldBecause == nil { publishEverything = true }
+            published.withLock { $0 = heldBecause }
+        }
     }
+    /// `heldBecause` for ``state``, read without waiting for the actor (a scan of thousands of items holds it).
+    private let published = Mutex<String?>(nil)
     /// Whether the next publish looks at every row: at start, when the folder is used again, and after a write
     /// into it failed (what changed before is not known). Otherwise it looks at the rows written since the last
     /// publish (``CollectionChanges``): one log with 100,000 reminders linked read every row and item before.
@@ -257,7 +263,9 @@ actor CollectionService {
         // Reminders before logs and skips: a log refers to its reminder by UID.
         var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
         var uids: [String: String] = Dictionary(items.values.map { ($0.uid, $0.fileName) }) { a, _ in a }
-        for entry in listing.entries where items[entry.name]?.etag != entry.etag {
+        for (index, entry) in listing.entries.filter({ items[$0.name]?.etag != $0.etag }).enumerated() {
+            // Calls, firings and the actor's other callers go on between every 64 items read.
+            if index % 64 == 63 { await yieldToQueuedWork() }
             let text: String
             var content: CollectionItem.Content
             do throws(FileLineError) {
@@ -343,6 +351,7 @@ actor CollectionService {
                 records.append((VdirFolder.Entry(name: orphan.fileName, etag: orphan.etag), orphan.text, record))
             }
         }
+        var applicable: [(entry: VdirFolder.Entry, record: CollectionItem.Record, item: CollectionItemRecord)] = []
         for (entry, text, record) in records {
             var item = CollectionItemRecord(
                 fileName: entry.name, uid: record.uid, kind: record.kind == .taken ? .taken : .skipped, localId: nil, etag: entry.etag, text: text,
@@ -362,24 +371,16 @@ actor CollectionService {
                 }
                 continue
             }
-            do {
-                // Its reminder is not here yet: read again at the next scan.
-                guard let applied = try context.store.collection.apply(record, item: item) else { continue }
-                reconsider.insert(applied.reminderID)
-                if applied.forced {
-                    context.say(.notice, "Collection: the dose of \(entry.name) at \(record.at) is past its reminder's dose limits here: recorded as forced, as --force records it")
-                }
-            } catch {
-                context.say(.error, "Collection: could not apply \(entry.name): \(error)")
-            }
+            applicable.append((entry, record, item))
         }
+        reconsider.formUnion(await apply(applicable))
         for id in replan { await scheduling.refresh(reminderID: id) }
         for id in reconsider.subtracting(replan) { await scheduling.reconsider(reminderID: id, now: now) }
         if !reconsider.isEmpty || !replan.isEmpty { await habits.changed(now: now, activity: .unknown) }
     }
 
     /// The folder and why it is held, for `status` (nil: no collection is configured).
-    var state: CollectionStateValue? { folder.map { CollectionStateValue(folder: $0, heldBecause: heldBecause) } }
+    nonisolated var state: CollectionStateValue? { folder.map { CollectionStateValue(folder: $0, heldBecause: published.withLock { $0 }) } }
 
     /// Stops using the folder until a scan finds it back: said once for each time it goes.
     private func hold(_ folder: String, because why: String) {

@@ -169,50 +169,63 @@ public struct CollectionStore: Sendable {
     /// records it. - Returns: its reminder's id, or nil when the reminder is not known here (yet: its item may
     /// come with a later scan), and whether the dose was past the limits.
     public func apply(_ record: CollectionItem.Record, item: CollectionItemRecord) throws(StoreError) -> (reminderID: Int64, forced: Bool)? {
-        try database.write { db in
-            guard let reminderID = try Int64.fetchOne(
-                db, sql: "SELECT localId FROM collectionItem WHERE kind IN ('reminder', 'alias') AND uid = ? AND localId IN (SELECT id FROM reminder)",
-                arguments: [record.reminder])
-            else { return nil }
-            var saved = item
-            var forced = false
-            switch record.kind {
-            case .taken:
-                // A log put back with its reminder (``restoreKeptLogs``) whose item is read again: the same log.
-                if let same = try Int64.fetchOne(db, sql: """
-                    SELECT id FROM intake WHERE reminderId = ? AND at = ? AND forScheduledAt IS ?
-                    AND id NOT IN (SELECT localId FROM collectionItem WHERE kind = 'taken' AND localId IS NOT NULL)
-                    """, arguments: [reminderID, record.at.secondsSinceEpoch, record.occurrence?.secondsSinceEpoch]) {
-                    saved.localId = same
-                    try saved.save(db)
-                    return (reminderID, false)
-                }
-                var log = IntakeRecord(id: nil, reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone)
-                log.forScheduledAt = record.occurrence?.secondsSinceEpoch
-                log.amount = record.amount
-                if let limits = try StoredReminder.fetchOne(db, key: reminderID)?.delivery.limits, !limits.isEmpty {
-                    let reach = max(limits.minIntervalSeconds ?? 0, 86400)
-                    let doses = try Int64.fetchAll(
-                        db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ?",
-                        arguments: [reminderID, log.at - reach, log.at + reach])
-                    forced = limits.breach(at: record.at, doses: doses.map(Instant.init(secondsSinceEpoch:))) != nil
-                    log.forced = forced ? true : nil
-                }
-                try log.insert(db)
-                saved.localId = log.id
-            case .skipped:
-                let name = try String.fetchOne(db, sql: "SELECT name FROM reminder WHERE id = ?", arguments: [reminderID]) ?? ""
-                let scheduled = (record.occurrence ?? record.at).secondsSinceEpoch
-                let skip = OutcomeRecord(
-                    reminderId: reminderID, reminderName: name, slot: "", scheduledAt: scheduled, state: .skipped, decidedAt: record.at.secondsSinceEpoch,
-                    reason: record.reason)
-                try skip.insert(db, onConflict: .ignore)
-                saved.localId = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM outcome WHERE reminderId = ? AND scheduledAt = ? AND state = 'skipped'", arguments: [reminderID, scheduled])
-            }
-            try saved.save(db)
-            return (reminderID, forced)
+        try database.write { db in try Self.apply(record, item: item, in: db) }
+    }
+
+    /// ``apply(_:item:)`` for each of `batch`, in one transaction: one flush to the disk, not one per log (the
+    /// first read of 30,000 logs from another device spent a minute on them). When the transaction fails, each
+    /// is applied in its own, so that one that cannot be applied keeps none of the others out.
+    public func apply(_ batch: [(record: CollectionItem.Record, item: CollectionItemRecord)]) -> [Result<(reminderID: Int64, forced: Bool)?, StoreError>] {
+        do {
+            return try database.write { db in try batch.map { .success(try Self.apply($0.record, item: $0.item, in: db)) } }
+        } catch {
+            return batch.map { entry in Result { () throws(StoreError) in try apply(entry.record, item: entry.item) } }
         }
+    }
+
+    private static func apply(_ record: CollectionItem.Record, item: CollectionItemRecord, in db: Database) throws -> (reminderID: Int64, forced: Bool)? {
+        guard let reminderID = try Int64.fetchOne(
+            db, sql: "SELECT localId FROM collectionItem WHERE kind IN ('reminder', 'alias') AND uid = ? AND localId IN (SELECT id FROM reminder)",
+            arguments: [record.reminder])
+        else { return nil }
+        var saved = item
+        var forced = false
+        switch record.kind {
+        case .taken:
+            // A log put back with its reminder (``restoreKeptLogs``) whose item is read again: the same log.
+            if let same = try Int64.fetchOne(db, sql: """
+                SELECT id FROM intake WHERE reminderId = ? AND at = ? AND forScheduledAt IS ?
+                AND id NOT IN (SELECT localId FROM collectionItem WHERE kind = 'taken' AND localId IS NOT NULL)
+                """, arguments: [reminderID, record.at.secondsSinceEpoch, record.occurrence?.secondsSinceEpoch]) {
+                saved.localId = same
+                try saved.save(db)
+                return (reminderID, false)
+            }
+            var log = IntakeRecord(id: nil, reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone)
+            log.forScheduledAt = record.occurrence?.secondsSinceEpoch
+            log.amount = record.amount
+            if let limits = try StoredReminder.fetchOne(db, key: reminderID)?.delivery.limits, !limits.isEmpty {
+                let reach = max(limits.minIntervalSeconds ?? 0, 86400)
+                let doses = try Int64.fetchAll(
+                    db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ?",
+                    arguments: [reminderID, log.at - reach, log.at + reach])
+                forced = limits.breach(at: record.at, doses: doses.map(Instant.init(secondsSinceEpoch:))) != nil
+                log.forced = forced ? true : nil
+            }
+            try log.insert(db)
+            saved.localId = log.id
+        case .skipped:
+            let name = try String.fetchOne(db, sql: "SELECT name FROM reminder WHERE id = ?", arguments: [reminderID]) ?? ""
+            let scheduled = (record.occurrence ?? record.at).secondsSinceEpoch
+            let skip = OutcomeRecord(
+                reminderId: reminderID, reminderName: name, slot: "", scheduledAt: scheduled, state: .skipped, decidedAt: record.at.secondsSinceEpoch,
+                reason: record.reason)
+            try skip.insert(db, onConflict: .ignore)
+            saved.localId = try Int64.fetchOne(
+                db, sql: "SELECT id FROM outcome WHERE reminderId = ? AND scheduledAt = ? AND state = 'skipped'", arguments: [reminderID, scheduled])
+        }
+        try saved.save(db)
+        return (reminderID, forced)
     }
 
     /// Removes what an item stood for (its file is gone from the folder), with the item's row. A reminder's logs
