@@ -261,8 +261,7 @@ public final class Daemon: Sendable {
     /// (at start, after the reminders are loaded, and after a reload).
     public func scanFolders() async {
         await calendars.scanAll()
-        await collection.scan()
-        await collection.publish()
+        await collection.readFolder()
     }
 
     /// Applies what changed in one watched folder (the watcher saw it): in the entries `names`, or anywhere (nil).

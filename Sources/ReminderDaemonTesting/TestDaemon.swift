@@ -33,9 +33,11 @@ public final class TestDaemon: Sendable {
     ///   - database: an existing database (a restart); nil: a new, empty one.
     ///   - zones: the zone files (a private copy, to change one as a tzdata update would).
     ///   - commands: what runs the collection's sync command (nil: it is not run).
+    ///   - readsFolders: whether the calendars and the collection are read once started (as the folder watcher
+    ///     does after READY); false: a test calls ``Daemon/scanFolders()`` itself.
     public init(
         now: Instant, systemZone: String = "UTC", configuration: DaemonConfiguration = DaemonConfiguration(), database: DatabaseQueue? = nil,
-        zones: TimeZoneDatabase = TimeZoneDatabase(), commands: (any CommandRunner)? = nil
+        zones: TimeZoneDatabase = TimeZoneDatabase(), commands: (any CommandRunner)? = nil, readsFolders: Bool = true
     ) async throws {
         clock = ManualClock(now: now, systemZone: systemZone)
         announcer = RecordingAnnouncer()
@@ -47,7 +49,7 @@ public final class TestDaemon: Sendable {
         daemon = Mutex(try Self.make(
             clock: clock, announcer: announcer, status: status, database: self.database, configuration: configuration, zones: zones, commands: commands))
         try await current.start()
-        await current.scanFolders()
+        if readsFolders { await current.scanFolders() }
     }
 
     private static func make(

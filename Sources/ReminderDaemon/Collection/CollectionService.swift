@@ -44,8 +44,11 @@ actor CollectionService {
     /// publish (``CollectionChanges``): one log with 100,000 reminders linked read every row and item before.
     private var publishEverything = true
     /// A publish, a scan or a relink is running (they take turns: a scan must not apply an item a publish is
-    /// rewriting); those waiting for their turn; and whether a publish was asked for meanwhile.
-    private var busy = false
+    /// rewriting); those waiting for their turn; and whether a publish was asked for meanwhile. Held from the
+    /// start until ``readFolder()``: a call's change before it (the calendars are read first) ran the first
+    /// publish, of every reminder, itself, and the call waited for it (43 s with 100,000).
+    private var busy = true
+    private var startingUp = true
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var publishAgain = false
 
@@ -190,6 +193,17 @@ actor CollectionService {
     }
 
     // MARK: Changes from elsewhere in
+
+    /// Reads the folder and publishes what it lacks: at start (the collection is held for it until then) and
+    /// after a reload.
+    func readFolder() async {
+        if startingUp {
+            startingUp = false
+            release()
+        }
+        await scan()
+        await publish()
+    }
 
     /// Applies what others changed in the folder since it was last read: in the entries `named` when the watcher
     /// named them (one item written among 30,000 is one look and one row, not a listing of the folder and every
