@@ -119,9 +119,15 @@ def linked_metformin(extra_config=""):
         config.write(f'collection = "{folder}"\n' + extra_config)
     process, _ = start(BIN, root, env)
     varlink(socket_path, "io.remindd.Reminders.Add", {"name": "Metformin", "rule": {"daily": True, "at": "08:00"}, "timeZone": "UTC"})
+
+    def metformin_uid():  # published once the folders were read (the calendars first)
+        return next((line.split(":", 1)[1].strip() for name in os.listdir(folder) if name.endswith(".ics")
+                     for line in open(os.path.join(folder, name)) if line.startswith("UID:") and "Metformin" in open(os.path.join(folder, name)).read()), None)
+    deadline = time.monotonic() + 120
+    while (uid := metformin_uid()) is None and time.monotonic() < deadline:
+        time.sleep(0.2)
     stop(process)
-    uid = next(line.split(":", 1)[1].strip() for name in os.listdir(folder)
-               for line in open(os.path.join(folder, name)) if line.startswith("UID:") and "Metformin" in open(os.path.join(folder, name)).read())
+    assert uid, "Metformin was never published"
     return root, env, folder, socket_path, uid
 
 

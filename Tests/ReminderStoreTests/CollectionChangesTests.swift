@@ -48,4 +48,29 @@ struct CollectionChangesTests {
         #expect(changed.rows.reminders.map(\.name) == ["Meds"])  // its reminder, not every reminder
         #expect(changed.rows.skips.isEmpty && changed.items.isEmpty)
     }
+
+    /// A publish of everything reads its rows a page at a time: every reminder of remindd's own once, in id
+    /// order (not a calendar's alarms), every log, only skips; and which reminders have logs or skips.
+    @Test func everythingIsReadInPagesOnceEach() throws {
+        let more = try (0..<3).map { number in
+            try store.reminders.add(name: "Extra \(number)", rule: RuleSpec(daily: true, at: "09:00"), timeZone: "UTC", now: now)
+        }
+        try store.write { try $0.execute(sql: "UPDATE reminder SET origin = 'calendar' WHERE id = ?", arguments: [more[1].id!]) }
+        let log = try store.intake.log(reminderID: drops.id!, at: now, timeZone: "UTC")
+        _ = try store.firings.recordOutcome(OutcomeRecord(
+            reminderId: meds.id!, reminderName: "Meds", slot: "s", scheduledAt: now.secondsSinceEpoch, state: .missed, decidedAt: now.secondsSinceEpoch, reason: nil))
+        let skipped = try #require(try store.firings.recordOutcome(OutcomeRecord(
+            reminderId: more[0].id!, reminderName: "Extra 0", slot: "s", scheduledAt: now.secondsSinceEpoch, state: .skipped, decidedAt: now.secondsSinceEpoch, reason: nil)))
+        var pages: [[Int64]] = []
+        var after: Int64 = 0
+        while case let page = try store.collection.publishedReminders(after: after, limit: 2), let last = page.last {
+            pages.append(page.map { $0.id! })
+            after = last.id!
+        }
+        #expect(pages == [[meds.id!, drops.id!], [more[0].id!, more[2].id!]])
+        #expect(try store.collection.publishedLogs(after: 0, limit: 2).map(\.id) == [log.id])
+        #expect(try store.collection.publishedLogs(after: log.id!, limit: 2).isEmpty)
+        #expect(try store.collection.publishedSkips(after: 0, limit: 2).map(\.id) == [skipped])
+        #expect(try store.collection.reminderIDsWithRecords() == [drops.id!, more[0].id!])
+    }
 }

@@ -27,20 +27,26 @@ struct CollectionPublisher: Sendable {
         var problems: [(key: String, text: String)] = []
     }
 
+    /// Rows read at a time in a publish of everything: 100,000 reminders read at once held 70 MB.
+    static let pageSize = 2_000
+
     func publish(everything: Bool) -> Outcome {
         var outcome = Outcome()
         let vdir = VdirFolder(path: folder)
         let now = context.clock.now()
         var items: [String: CollectionItemRecord]
-        let rows: (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord])
+        /// The rows to publish, a page at a time (nil: no more); a publish after a change has one page.
+        let pages: Pages
         do {
             let changes = try context.store.collection.takeChanges()
             if everything {
                 items = try context.store.collection.items()
-                rows = try context.store.collection.published()
+                pages = try Pages(everything: context.store.collection)
             } else {
                 guard !changes.isEmpty else { return outcome }
+                let rows: Rows
                 (rows, items) = try context.store.collection.published(changes)
+                pages = Pages(rows)
             }
         } catch {
             context.say(.error, "Collection \(folder): cannot read what to publish: \(error)")
@@ -49,59 +55,118 @@ struct CollectionPublisher: Sendable {
         }
         var byRow: [CollectionItemRecord.Kind: [Int64: CollectionItemRecord]] = [:]
         for item in items.values { if let id = item.localId { byRow[item.kind, default: [:]][id] = item } }
+        // The UID and name of each reminder with logs or skips to publish, and the UIDs of every one published.
         var reminderUIDs: [Int64: (uid: String, name: String)] = [:]
+        var liveUIDs: Set<String> = []
+        var present: [CollectionItemRecord.Kind: Set<Int64>] = [.reminder: [], .taken: [], .skipped: []]
         var batch: [CollectionItemRecord] = []
         func add(_ item: CollectionItemRecord) {
             batch.append(item)
             if batch.count >= Self.batchSize { write(&batch, vdir, &outcome) }
         }
-
-        for reminder in rows.reminders {
-            let item = byRow[.reminder]?[reminder.id!]
-            let uid = item?.uid ?? UUID().uuidString.lowercased() + "@remindd"
-            reminderUIDs[reminder.id!] = (uid, reminder.name)
-            var fields = CollectionItem.Reminder(
-                uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
-                windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical,
-                created: Instant(secondsSinceEpoch: reminder.createdAt), dose: reminder.delivery.dose)
-            (fields.limits, fields.steps) = (reminder.delivery.limits, reminder.delivery.steps)
-            // A reminder that cannot be scheduled here is left as its item says.
-            guard let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { continue }
-            var modified = item.map { Instant(secondsSinceEpoch: $0.modifiedAt) } ?? now
-            var text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)
-            guard text != item?.text else { continue }
-            if item != nil {
-                modified = now
-                text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)
+        do {
+            try Pages.each(pages.reminders, id: \.id) { reminders in
+                for reminder in reminders {
+                    let item = byRow[.reminder]?[reminder.id!]
+                    let uid = item?.uid ?? UUID().uuidString.lowercased() + "@remindd"
+                    present[.reminder]?.insert(reminder.id!)
+                    liveUIDs.insert(uid)
+                    if pages.withRecords.contains(reminder.id!) { reminderUIDs[reminder.id!] = (uid, reminder.name) }
+                    if let text = text(of: reminder, uid: uid, item: item, now: now) {
+                        add(CollectionItemRecord(
+                            fileName: item?.fileName ?? CollectionItem.fileName(uid: uid), uid: uid, kind: .reminder, localId: reminder.id, etag: "",
+                            text: text.text, modifiedAt: text.modified.secondsSinceEpoch))
+                    }
+                }
             }
-            let fileName = item?.fileName ?? CollectionItem.fileName(uid: uid)
-            add(CollectionItemRecord(
-                fileName: fileName, uid: uid, kind: .reminder, localId: reminder.id, etag: "", text: text, modifiedAt: modified.secondsSinceEpoch))
-        }
-        for log in rows.logs where byRow[.taken]?[log.id!] == nil {
-            guard let reminder = reminderUIDs[log.reminderId] else { continue }  // a calendar's alarm: not published
-            var record = CollectionItem.Record(
-                uid: UUID().uuidString.lowercased() + "@remindd", kind: .taken, reminder: reminder.uid, at: Instant(secondsSinceEpoch: log.at),
-                timeZone: log.timeZone, occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)))
-            record.amount = log.amount
-            add(CollectionItemRecord(
-                fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .taken, localId: log.id,
-                etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: log.at))
-        }
-        for skip in rows.skips where byRow[.skipped]?[skip.id!] == nil {
-            guard let reminder = reminderUIDs[skip.reminderId] else { continue }
-            let record = CollectionItem.Record(
-                uid: UUID().uuidString.lowercased() + "@remindd", kind: .skipped, reminder: reminder.uid, at: Instant(secondsSinceEpoch: skip.decidedAt),
-                timeZone: "UTC", occurrence: Instant(secondsSinceEpoch: skip.scheduledAt), reason: skip.reason.flatMap { $0.isEmpty ? nil : $0 })
-            add(CollectionItemRecord(
-                fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .skipped, localId: skip.id,
-                etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: skip.decidedAt))
+            try Pages.each(pages.logs, id: \.id) { logs in
+                for log in logs {
+                    present[.taken]?.insert(log.id!)
+                    guard byRow[.taken]?[log.id!] == nil, let reminder = reminderUIDs[log.reminderId] else { continue }  // no reminder: a calendar's alarm
+                    var record = CollectionItem.Record(
+                        uid: UUID().uuidString.lowercased() + "@remindd", kind: .taken, reminder: reminder.uid, at: Instant(secondsSinceEpoch: log.at),
+                        timeZone: log.timeZone, occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)))
+                    record.amount = log.amount
+                    add(CollectionItemRecord(
+                        fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .taken, localId: log.id,
+                        etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: log.at))
+                }
+            }
+            try Pages.each(pages.skips, id: \.id) { skips in
+                for skip in skips {
+                    present[.skipped]?.insert(skip.id!)
+                    guard byRow[.skipped]?[skip.id!] == nil, let reminder = reminderUIDs[skip.reminderId] else { continue }
+                    let record = CollectionItem.Record(
+                        uid: UUID().uuidString.lowercased() + "@remindd", kind: .skipped, reminder: reminder.uid, at: Instant(secondsSinceEpoch: skip.decidedAt),
+                        timeZone: "UTC", occurrence: Instant(secondsSinceEpoch: skip.scheduledAt), reason: skip.reason.flatMap { $0.isEmpty ? nil : $0 })
+                    add(CollectionItemRecord(
+                        fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .skipped, localId: skip.id,
+                        etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: skip.decidedAt))
+                }
+            }
+        } catch {
+            write(&batch, vdir, &outcome)
+            context.say(.error, "Collection \(folder): cannot read what to publish: \(error)")
+            outcome.incomplete = true
+            return outcome
         }
         write(&batch, vdir, &outcome)
-        removeDeleted(items, present: [
-            .reminder: Set(rows.reminders.compactMap(\.id)), .taken: Set(rows.logs.compactMap(\.id)), .skipped: Set(rows.skips.compactMap(\.id)),
-        ], liveUIDs: Set(reminderUIDs.values.map(\.uid)), vdir, &outcome)
+        removeDeleted(items, present: present, liveUIDs: liveUIDs, vdir, &outcome)
         return outcome
+    }
+
+    /// A reminder's item text and its LAST-MODIFIED, or nil when its item is up to date (or it cannot be
+    /// scheduled here: its item is left as it says).
+    private func text(of reminder: StoredReminder, uid: String, item: CollectionItemRecord?, now: Instant) -> (text: String, modified: Instant)? {
+        var fields = CollectionItem.Reminder(
+            uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
+            windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical,
+            created: Instant(secondsSinceEpoch: reminder.createdAt), dose: reminder.delivery.dose)
+        (fields.limits, fields.steps) = (reminder.delivery.limits, reminder.delivery.steps)
+        guard let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
+        let modified = item.map { Instant(secondsSinceEpoch: $0.modifiedAt) } ?? now
+        let text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)
+        guard text != item?.text else { return nil }
+        guard item != nil else { return (text, modified) }
+        return (CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: now, previous: item?.text), now)
+    }
+
+    typealias Rows = (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord])
+
+    /// The rows a publish writes, read a page at a time: each reader gives the rows after an id (an empty page
+    /// when there are none left). `withRecords`: the reminders that have logs or skips among them.
+    struct Pages {
+        let withRecords: Set<Int64>
+        let reminders: (_ after: Int64) throws(StoreError) -> [StoredReminder]
+        let logs: (_ after: Int64) throws(StoreError) -> [IntakeRecord]
+        let skips: (_ after: Int64) throws(StoreError) -> [OutcomeRecord]
+
+        /// One page: the rows a change touched.
+        init(_ rows: Rows) {
+            withRecords = Set(rows.logs.map(\.reminderId)).union(rows.skips.map(\.reminderId))
+            reminders = { $0 == 0 ? rows.reminders : [] }
+            logs = { $0 == 0 ? rows.logs : [] }
+            skips = { $0 == 0 ? rows.skips : [] }
+        }
+
+        /// Every row, by pages of ``CollectionPublisher/pageSize``.
+        init(everything store: CollectionStore) throws(StoreError) {
+            withRecords = try store.reminderIDsWithRecords()
+            reminders = { after throws(StoreError) in try store.publishedReminders(after: after, limit: pageSize) }
+            logs = { after throws(StoreError) in try store.publishedLogs(after: after, limit: pageSize) }
+            skips = { after throws(StoreError) in try store.publishedSkips(after: after, limit: pageSize) }
+        }
+
+        /// Calls `body` with each page `read` gives, in the order of the rows' ids.
+        static func each<Row>(_ read: (Int64) throws(StoreError) -> [Row], id: (Row) -> Int64?, _ body: ([Row]) -> Void) throws(StoreError) {
+            var after: Int64 = 0
+            while true {
+                let page = try read(after)
+                guard let last = page.last.flatMap(id) else { return }
+                body(page)
+                after = last
+            }
+        }
     }
 
     /// What was deleted here: its item goes. A completion's log deleted here: the completion stays in its item, and

@@ -77,13 +77,30 @@ public struct CollectionStore: Sendable {
         try database.write { db in _ = try CollectionItemRecord.deleteOne(db, key: fileName) }
     }
 
-    /// What remindd publishes: its own reminders (not calendars' alarms), every log and every skip.
-    public func published() throws(StoreError) -> (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord]) {
+    /// The reminders remindd publishes (its own, not a calendar's alarms), by id after `after`, `limit` of them:
+    /// a publish of everything reads them a page at a time.
+    public func publishedReminders(after: Int64, limit: Int) throws(StoreError) -> [StoredReminder] {
+        try page(StoredReminder.filter(Column("origin") == nil), after: after, limit: limit)
+    }
+
+    /// Every log, by id after `after`, `limit` of them.
+    public func publishedLogs(after: Int64, limit: Int) throws(StoreError) -> [IntakeRecord] {
+        try page(IntakeRecord.all(), after: after, limit: limit)
+    }
+
+    /// The skips, by id after `after`, `limit` of them.
+    public func publishedSkips(after: Int64, limit: Int) throws(StoreError) -> [OutcomeRecord] {
+        try page(OutcomeRecord.filter(Column("state") == OutcomeRecord.State.skipped.rawValue), after: after, limit: limit)
+    }
+
+    private func page<Record: FetchableRecord>(_ request: QueryInterfaceRequest<Record>, after: Int64, limit: Int) throws(StoreError) -> [Record] {
+        try database.read { db in try request.filter(Column("id") > after).order(Column("id")).limit(limit).fetchAll(db) }
+    }
+
+    /// The reminders that have logs or skips.
+    public func reminderIDsWithRecords() throws(StoreError) -> Set<Int64> {
         try database.read { db in
-            let reminders = try StoredReminder.filter(Column("origin") == nil).order(Column("id")).fetchAll(db)
-            let logs = try IntakeRecord.order(Column("id")).fetchAll(db)
-            let skips = try OutcomeRecord.filter(Column("state") == OutcomeRecord.State.skipped.rawValue).order(Column("id")).fetchAll(db)
-            return (reminders, logs, skips)
+            Set(try Int64.fetchAll(db, sql: "SELECT reminderId FROM intake UNION SELECT reminderId FROM outcome WHERE state = ?", arguments: [OutcomeRecord.State.skipped.rawValue]))
         }
     }
 
