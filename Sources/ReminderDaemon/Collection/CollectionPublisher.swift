@@ -40,7 +40,7 @@ struct CollectionPublisher: Sendable {
         do {
             let changes = try context.store.collection.takeChanges()
             if everything {
-                items = try context.store.collection.items()
+                items = try context.store.collection.itemsWithoutText()  // texts: a page at a time, below
                 pages = try Pages(everything: context.store.collection)
             } else {
                 guard !changes.isEmpty else { return outcome }
@@ -65,9 +65,11 @@ struct CollectionPublisher: Sendable {
             if batch.count >= Self.batchSize { write(&batch, vdir, &outcome) }
         }
         do {
-            try Pages.each(pages.reminders, id: \.id) { reminders in
+            try Pages.each(pages.reminders, id: \.id) { reminders throws(StoreError) in
+                let texts = everything ? try context.store.collection.texts(of: reminders.compactMap { byRow[.reminder]?[$0.id!]?.fileName }) : [:]
                 for reminder in reminders {
-                    let item = byRow[.reminder]?[reminder.id!]
+                    var item = byRow[.reminder]?[reminder.id!]
+                    if everything, let fileName = item?.fileName { item?.text = texts[fileName] ?? "" }
                     let uid = item?.uid ?? UUID().uuidString.lowercased() + "@remindd"
                     present[.reminder]?.insert(reminder.id!)
                     liveUIDs.insert(uid)
@@ -158,12 +160,12 @@ struct CollectionPublisher: Sendable {
         }
 
         /// Calls `body` with each page `read` gives, in the order of the rows' ids.
-        static func each<Row>(_ read: (Int64) throws(StoreError) -> [Row], id: (Row) -> Int64?, _ body: ([Row]) -> Void) throws(StoreError) {
+        static func each<Row>(_ read: (Int64) throws(StoreError) -> [Row], id: (Row) -> Int64?, _ body: ([Row]) throws(StoreError) -> Void) throws(StoreError) {
             var after: Int64 = 0
             while true {
                 let page = try read(after)
                 guard let last = page.last.flatMap(id) else { return }
-                body(page)
+                try body(page)
                 after = last
             }
         }
@@ -180,7 +182,9 @@ struct CollectionPublisher: Sendable {
             guard let id = item.localId, present[item.kind]?.contains(id) != true else { continue }
             var orphaned = item.fileName.contains("#")
             // The row's text was read (or written) as a record before: one that no longer reads is not a record.
-            if item.kind != .reminder, case .record(let record)? = try? CollectionItem.read(item.text, file: item.fileName),
+            // (Read here when the items were read without their texts; one that cannot be read is no record.)
+            let text = item.text.isEmpty ? (try? context.store.collection.texts(of: [item.fileName]))?[item.fileName] ?? "" : item.text
+            if item.kind != .reminder, case .record(let record)? = try? CollectionItem.read(text, file: item.fileName),
                 !liveUIDs.contains(record.reminder), !isLinked(record.reminder) {
                 orphaned = true
             }
