@@ -8,6 +8,10 @@ daemon's CPU time per `Log` call (each log is published as an item of its own; a
 to read and re-render every reminder), the wall time of a `Log` call, and resident memory after the first
 publish.
 
+With ALL=1: the issue's whole load at one start (COUNT reminders linked, 30,000 log items from another device,
+a calendar of 20,000 events): seconds to every log applied and every reminder published, firings and Status
+meanwhile, peak memory (see `everything`). STACKS=FILE samples the daemon's threads with gdb meanwhile.
+
 With FIRST_READ=30000: a collection of that many log items another device wrote, read at the first start
 (against 100 in the same run): seconds to every log applied, a firing and Status meanwhile, peak memory.
 
