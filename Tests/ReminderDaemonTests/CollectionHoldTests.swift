@@ -56,7 +56,7 @@ struct CollectionHoldTests {
         let said = devices.laptop.announcer.messages.filter { $0.hasPrefix("Collection \(folder) is not used: the folder does not exist") }
         #expect(said.count == 1 && said[0].contains("remindctl collection relink"))
         // A dose logged meanwhile is kept here and not written anywhere; watcher reports change nothing more.
-        try await devices.laptop.call(Reminders.Log.self, .init(reminder: "Ramipril"))
+        _ = try await devices.laptop.call(Reminders.Log.self, .init(reminder: "Ramipril"))
         await devices.laptop.folderChanged(folder)
         #expect(devices.laptop.announcer.messages.filter { $0.contains("is not used") }.count == 1)
         // The disk is mounted again: used again, the dose logged meanwhile published, nothing doubled.

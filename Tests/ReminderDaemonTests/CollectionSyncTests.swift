@@ -245,7 +245,7 @@ struct CollectionSyncTests {
         let uid = try #require(text.split(separator: "\r\n").first { $0.hasPrefix("UID:") }).dropFirst(4)
         let override = "BEGIN:VTODO\r\nUID:\(uid)\r\nRECURRENCE-ID;TZID=Europe/Berlin:20261201T080000\r\nSUMMARY:Vitamin D\r\nSTATUS:COMPLETED\r\nCOMPLETED:20261201T070500Z\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
         try text.replacingOccurrences(of: "END:VCALENDAR\r\n", with: override).write(toFile: folder + "/" + file, atomically: true, encoding: .utf8)
-        await devices.laptop.clock.set(instant("2026-12-01T07:10:00Z"))
+        devices.laptop.clock.set(instant("2026-12-01T07:10:00Z"))
         await devices.laptop.folderChanged(folder)
         await devices.laptop.folderChanged(folder)
         let today = try await devices.laptop.call(Reminders.Occurrences.self, .init(date: "2026-12-01", reminder: "Vitamin D")).occurrences

@@ -159,7 +159,7 @@ actor CalendarService {
             func startNext() {
                 guard next < chunks.count else { return }
                 let (index, chunk) = (next, chunks[next])
-                group.addTask { (index, await planner.offTheEventLoops(chunk)) }
+                group.addTask { (index, await offTheEventLoops { planner.plan(chunk) }) }
                 next += 1
             }
             for _ in 0...Self.lanes { startNext() }
@@ -221,15 +221,6 @@ struct ItemPlanner: Sendable {
         var entry: VdirFolder.Entry
         var alarms: [CalendarAlarmsStore.Alarm]
         var refusal: String?
-    }
-
-    /// Plans `entries` on NIO's thread pool (here, when it has stopped at shutdown).
-    func offTheEventLoops(_ entries: [VdirFolder.Entry]) async -> [Planned] {
-        do {
-            return try await ReminderDaemon.offTheEventLoops { plan(entries) }
-        } catch {
-            return plan(entries)
-        }
     }
 
     func plan(_ entries: [VdirFolder.Entry]) -> [Planned] {

@@ -22,10 +22,7 @@ extension CollectionService {
         for start in stride(from: 0, to: records.count, by: Self.applyBatchSize) {
             let batch = Array(records[start..<min(start + Self.applyBatchSize, records.count)])
             let pairs = batch.map { ($0.record, $0.item) }
-            let results: [Result<(reminderID: Int64, forced: Bool)?, StoreError>]
-            do { results = try await offTheEventLoops { store.apply(pairs) } } catch {
-                results = store.apply(pairs)  // the pool has stopped (at shutdown): here
-            }
+            let results = await offTheEventLoops { store.apply(pairs) }
             for (applied, result) in zip(batch, results) {
                 switch result {
                 case .success(let outcome?):

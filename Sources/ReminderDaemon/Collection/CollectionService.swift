@@ -100,12 +100,7 @@ actor CollectionService {
             publishAgain = false
             let publisher = CollectionPublisher(context: context, folder: folder)
             let everything = publishEverything
-            let outcome: CollectionPublisher.Outcome
-            do {
-                outcome = try await offTheEventLoops { publisher.publish(everything: everything) }
-            } catch {
-                outcome = publisher.publish(everything: everything)  // the pool has stopped: at shutdown
-            }
+            let outcome = await offTheEventLoops { publisher.publish(everything: everything) }
             publishEverything = outcome.incomplete
             for problem in outcome.problems { reportOnce(problem.key, .error, problem.text) }
             changed += outcome.changed
@@ -217,18 +212,21 @@ actor CollectionService {
         let items: [String: CollectionItemRecord]
         // A folder that is gone is read whole (and held).
         let named = access(folder, R_OK | X_OK) == 0 ? named : nil
+        // Read on NIO's thread pool: the entries the watcher named in a second of a publish (thousands of
+        // remindd's own writes) held an event loop, and a `Status` call, for up to a second.
+        let store = context.store.collection
         do {
-            if let named {
-                items = try context.store.collection.items(named: named)
-            } else {
-                items = try context.store.collection.itemsWithoutText()
+            items = try await offTheEventLoops { () throws(StoreError) in
+                if let named { try store.items(named: named) } else { try store.itemsWithoutText() }
             }
         } catch {
             linkedUnreadable(folder, error)
             return
         }
         do {
-            if let named { listing = vdir.look(at: named) } else { listing = try vdir.list() }
+            listing = try await offTheEventLoops { () throws(SystemError) in
+                if let named { vdir.look(at: named) } else { try vdir.list() }
+            }
         } catch {
             hold(folder, because: error.code == ENOENT ? "the folder does not exist" : "it cannot be read (\(error))")
             return

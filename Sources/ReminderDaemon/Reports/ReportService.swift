@@ -44,32 +44,19 @@ struct ReportService: Sendable {
         for reminder in chosen {
             // Those taken as needed have nothing due: named, they are reported all the same.
             let counted = named || reminder.rule.asNeeded != true
-            let (kept, taken) = try await offTheLoops { () throws(ServiceError) in
+            let (kept, taken) = try await offTheEventLoops { () throws(ServiceError) in
                 (counted ? try figures(of: reminder, from: from, to: to, now: now) : nil, try medication(reminder, from: from, to: to))
             }
             if let kept { adherence.append(kept) }
             if let taken { medications.append(taken) }
         }
         let profileName = try storing { () throws(StoreError) in try context.store.fitness.profile(FitnessService.profileNameKey) }
-        let (habit, calories) = try await offTheLoops { () throws(ServiceError) in
+        let (habit, calories) = try await offTheEventLoops { () throws(ServiceError) in
             named ? (nil, nil) : (try habitFigures(from: from, to: to, now: now), try fitness.calories(from: from, through: to))
         }
         return .init(
             from: from.description, to: to.description, timeZone: try context.zone(named: nil).identifier, madeUtc: now.description,
             reminders: adherence, profileName: profileName, medications: medications.isEmpty ? nil : medications, habits: habit, fitness: calories)
-    }
-
-    /// Runs `body` on NIO's thread pool (here when the pool has stopped, at shutdown): a reminder's figures over
-    /// a long history (20 years of a dose every 15 minutes) held the event loop, and every call served by it
-    /// (`status` waited 24 s), for as long as they took.
-    private func offTheLoops<T: Sendable>(_ body: @escaping @Sendable () throws(ServiceError) -> T) async throws(ServiceError) -> T {
-        do {
-            return try await offTheEventLoops { try body() }
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            return try body()
-        }
     }
 
     /// A reminder's adherence figures over the period.

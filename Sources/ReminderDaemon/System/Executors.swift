@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 import NIOPosix
 
@@ -27,6 +28,32 @@ public enum DedicatedThread {
 /// Runs blocking work (a restore that reads a file and writes thousands of rows) on NIO's thread pool, off the
 /// event loops: the connections served by the loop that took the call waited for it (a Watch client saw a
 /// firing 1.9 s late during a merge of 30,000 rows). The pool's idle threads wait on a condition: no wake-ups.
-public func offTheEventLoops<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await NIOThreadPool.singleton.runIfActive(body)
+/// When the pool has stopped (at shutdown) it runs here: it always runs once, and its own error is the only one.
+///
+/// The pool's threads run at a lower CPU priority (``backgroundNice``) than the event loops and the scheduler,
+/// so that with both cores taken by a publish and a scan, calls and firings come first.
+public func offTheEventLoops<Value: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure) -> Value {
+    let result: Result<Value, Failure>
+    do {
+        result = try await NIOThreadPool.singleton.runIfActive {
+            lowerThisThreadsPriority()
+            return Result { () throws(Failure) in try body() }
+        }
+    } catch {
+        result = Result { () throws(Failure) in try body() }
+    }
+    return try result.get()
+}
+
+/// The nice value of the threads that run background work (raising one's own is always allowed).
+public let backgroundNice: Int32 = 10
+
+/// Lowers the calling thread's CPU priority to ``backgroundNice`` (on Linux the nice value is per thread:
+/// `setpriority(PRIO_PROCESS, 0, ...)` changes the caller only). Once per thread: a thread already there is
+/// left as it is; one that cannot be changed runs as it was.
+func lowerThisThreadsPriority() {
+    errno = 0
+    let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+    guard errno == 0, current < backgroundNice else { return }
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, backgroundNice)
 }
