@@ -1,6 +1,33 @@
 import ReminderCore
 import ReminderStore
 
+/// What a scan finds when it compares the folder's entries with the items linked there, worked out on the
+/// thread pool: a whole scan of 130,000 entries (the watcher's queue overflows during a first publish) built
+/// these on an event loop, and a `Status` call waited for it.
+struct ScanFindings: Sendable {
+    /// The linked files (a completion's `file#key` counts as its file) not in the folder.
+    let missing: Int
+    let linkedFiles: Int
+    /// The items whose file is gone, reminders first (their logs are kept aside before the removal of the
+    /// logs' own items is applied).
+    let gone: [CollectionItemRecord]
+    /// The entries that are new or changed since they were last read or written.
+    let changed: [VdirFolder.Entry]
+    /// The file of each UID linked.
+    let uids: [String: String]
+
+    init(items: [String: CollectionItemRecord], entries: [VdirFolder.Entry]) {
+        let names = Set(entries.map(\.name))
+        let linked = Set(items.keys.map { String($0.prefix { $0 != "#" }) })
+        missing = linked.subtracting(names).count
+        linkedFiles = linked.count
+        gone = items.values.filter { !names.contains(String($0.fileName.prefix { $0 != "#" })) }
+            .sorted { ($0.kind == .reminder ? 0 : 1, $0.fileName) < ($1.kind == .reminder ? 0 : 1, $1.fileName) }
+        changed = entries.filter { items[$0.name]?.etag != $0.etag }
+        uids = Dictionary(items.values.map { ($0.uid, $0.fileName) }) { first, _ in first }
+    }
+}
+
 /// What the collection's items from elsewhere are checked against before they change anything here: the same
 /// limits as `remindctl log` and `add`, and the reminder's own occurrences.
 extension CollectionService {
@@ -10,7 +37,7 @@ extension CollectionService {
     static let clockToleranceSeconds: Int64 = 300
 
     /// How many logs and skips from elsewhere go into one transaction.
-    static let applyBatchSize = 256
+    static let applyBatchSize = 64
 
     /// Applies logs and skips from elsewhere, ``applyBatchSize`` to a transaction on NIO's thread pool, letting
     /// other work run between the batches: the first read of 30,000 logs, one transaction each on an event loop,

@@ -237,12 +237,11 @@ actor CollectionService {
         let now = context.clock.now()
         var replan: Set<Int64> = []
         var reconsider: Set<Int64> = []
-        let names = Set(listing.entries.map(\.name))
-        let linked = Set(items.keys.map { String($0.prefix { $0 != "#" }) })
-        let missing = linked.subtracting(names).count
+        let found = await offTheEventLoops { [items, entries = listing.entries] in ScanFindings(items: items, entries: entries) }
+        let missing = found.missing
         if missing > 0 {
             let known: Int
-            do { known = named == nil ? linked.count : try context.store.collection.linkedFileCount() } catch {
+            do { known = named == nil ? found.linkedFiles : try context.store.collection.linkedFileCount() } catch {
                 linkedUnreadable(folder, error)
                 return
             }
@@ -254,8 +253,7 @@ actor CollectionService {
         }
         // A completion's log (`file#key`) goes with its item's file. Reminders first: their logs are kept aside
         // before the removal of the logs' own items is applied.
-        let gone = items.values.filter { !names.contains(String($0.fileName.prefix { $0 != "#" })) }
-        for item in gone.sorted(by: { ($0.kind == .reminder ? 0 : 1, $0.fileName) < ($1.kind == .reminder ? 0 : 1, $1.fileName) }) {
+        for item in found.gone {
             do {
                 if let removed = try context.store.collection.remove(item, now: now) {
                     if item.kind == .reminder {
@@ -274,8 +272,8 @@ actor CollectionService {
         }
         // Reminders before logs and skips: a log refers to its reminder by UID.
         var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
-        var uids: [String: String] = Dictionary(items.values.map { ($0.uid, $0.fileName) }) { a, _ in a }
-        for (index, entry) in listing.entries.filter({ items[$0.name]?.etag != $0.etag }).enumerated() {
+        var uids = found.uids
+        for (index, entry) in found.changed.enumerated() {
             // Calls, firings and the actor's other callers go on between every 64 items read.
             if index % 64 == 63 { await yieldToQueuedWork() }
             let text: String
@@ -357,7 +355,8 @@ actor CollectionService {
                 context.say(.error, "Collection: the logs kept while their reminder was gone cannot be read (\(error)); applied at a later change")
                 kept = []
             }
-            for orphan in kept where !records.contains(where: { $0.0.name == orphan.fileName }) {
+            let read = Set(records.map(\.0.name))  // a set: 30,000 records searched for each kept log held an event loop
+            for orphan in kept where !read.contains(orphan.fileName) {
                 // Read as a record when it was kept: one that no longer reads stays kept, as it is.
                 guard case .record(let record)? = try? CollectionItem.read(orphan.text, file: orphan.fileName) else { continue }
                 records.append((VdirFolder.Entry(name: orphan.fileName, etag: orphan.etag), orphan.text, record))
