@@ -73,6 +73,11 @@ struct Remindd: AsyncParsableCommand {
             setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
         }
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        // libdispatch (under GRDB's queues) gives each new worker thread the nice value of its queue's QoS and
+        // logs "Failed to set thread priority for worker thread" each time that is refused, as it is for a
+        // worker started from a background thread at nice 10 (a raise needs CAP_SYS_NICE). The worker then
+        // keeps its creator's priority, which is what remindd wants; the log only filled the journal.
+        setenv("LIBDISPATCH_LOG", "NO", 0)
     }
 
     func run() async throws {

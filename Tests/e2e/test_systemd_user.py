@@ -264,7 +264,28 @@ def test_an_idle_service_writes_nothing_to_the_journal_across_a_watchdog_ping(us
     entries = journald.entries(_PID=pid)
     assert [e["MESSAGE"] for e in entries] == [started[0]["MESSAGE"]]
     assert run(env, "systemctl", "--user", "is-active", "remindd.service").stdout.strip() == "active"
+    # Stopped after a few calls: "remindd stopped", and no "Failed to set thread priority" (libdispatch said it two
+    # or three times at every stop).
+    remindctl = str(home / ".local" / "bin" / "remindctl")
+    run(env, remindctl, "add", f"stop-{uuid.uuid4().hex[:8]}", "--daily", "--at", "08:00")
+    run(env, remindctl, "status")
+    run(env, remindctl, "list")
+    run(env, remindctl, "report")
+    # A report runs on the background threads, at nice 10 under the unit too (its system-call filter refused it).
+    assert 10 in thread_nice_values(pid), thread_nice_values(pid)
     run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
+    time.sleep(1)
+    messages = [e["MESSAGE"] for e in journald.entries(_PID=pid)]
+    assert "remindd stopped" in messages and not [m for m in messages if "priority" in m], messages
+
+
+def thread_nice_values(pid):
+    """The nice value of each of a process's threads (field 19 of /proc/PID/task/TID/stat)."""
+    values = []
+    for stat in pathlib.Path(f"/proc/{pid}/task").glob("*/stat"):
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        values.append(int(fields[16]))
+    return values
 
 
 class RecordingHTTPServer:
