@@ -154,7 +154,7 @@ enum ReportChart {
             if row % 7 == 0 { drawing.text(day.date, x: gridLeft - 8, y: top + cellHeight, size: 9, anchor: .end, fill: "#555") }
             for (column, state) in day.states.enumerated() {
                 let fill = colours.first { $0.state == state }?.fill ?? "#f1f3f5"
-                drawing.rect(x: gridLeft + Double(column) * cellWidth, y: top, width: cellWidth - 2, height: cellHeight - 1, fill: fill, title: "\(day.date): \(state)")
+                drawing.cell(x: gridLeft + Double(column) * cellWidth, y: top, width: cellWidth - 2, height: cellHeight - 1, fill: fill, title: "\(day.date): \(state)")
             }
         }
         return drawing
@@ -219,19 +219,21 @@ enum ReportChart {
                 drawing.text(weekday.displayName, x: margin, y: top + Double(row) * cell + 9, size: 9, fill: "#555")
             }
         }
+        var monthLabels: [(text: String, x: Double, y: Double)] = []
         for (index, day) in days.enumerated() {
             let position = leading + index
             let (week, weekday) = (position / 7, position % 7)
             let (band, column) = (week / perBand, week % perBand)
             let top = 48 + Double(band) * bandHeight
             let fill = colours.first { $0.state == day.state }?.fill ?? "#f1f3f5"
-            drawing.rect(x: left + Double(column) * cell, y: top + Double(weekday) * cell, width: cell - 2, height: cell - 2, fill: fill, title: "\(day.date): \(day.state)")
+            drawing.cell(x: left + Double(column) * cell, y: top + Double(weekday) * cell, width: cell - 2, height: cell - 2, fill: fill, title: "\(day.date): \(day.state)")
             // A month's name under its first week, with room for it before the band's end.
             if weekday == 0 || index == 0, let date = ISO8601.parseDate(day.date), date.day <= 7, Double(column + 3) * cell < width - left - margin {
-                let label = date.month == 1 ? String(date.year) : monthNames[date.month - 1]
-                drawing.text(label, x: left + Double(column) * cell, y: top + 7 * cell + 10, size: 9, fill: "#555")
+                monthLabels.append((date.month == 1 ? String(date.year) : monthNames[date.month - 1], left + Double(column) * cell, top + 7 * cell + 10))
             }
         }
+        // After the cells, which then make one run.
+        for label in monthLabels { drawing.text(label.text, x: label.x, y: label.y, size: 9, fill: "#555") }
         return drawing
     }
 

@@ -72,10 +72,10 @@ struct ReportCommand: ParsableCommand {
         case "pdf":
             let environment = CommandContext.current.environment
             let sheet = try paper.map(Self.paper) ?? ReportPages.Paper.fromLocale(environment)
-            bytes = try PictureConverter.pdf(pages: ReportPages.pages(report, paper: sheet).map { $0.render() }, paper: sheet, environment: environment)
+            bytes = try PictureConverter.pdf(pages: ReportPages.pages(report, paper: sheet).map { $0.render(tooltips: false) }, paper: sheet, environment: environment)
         default:
             let drawing = ReportChart.svg(report)
-            bytes = try PictureConverter.convert(drawing.render(), height: drawing.height, to: picture!, environment: CommandContext.current.environment)
+            bytes = try PictureConverter.convert(drawing.render(tooltips: false), height: drawing.height, to: picture!, environment: CommandContext.current.environment)
         }
         guard let output else {
             if picture == nil { return out.print(String(decoding: bytes, as: UTF8.self), terminator: "") }
