@@ -350,7 +350,7 @@ extension ExportCommand {
         let events = try reminders.map { value in
             let zoneName = value.timeZone ?? systemZone
             var spec = value.rule
-            var description = doseText(value.dose, value.unit).map { "Take \($0)" }
+            var description = doseText(value.delivery.medication.dose, value.delivery.medication.unit).map { "Take \($0)" }
             // Counted from the last dose: its next firing as the daemon has it (the rule's own grid is not when it
             // fires), said so; the one after comes once this one is logged.
             if spec.fromLastDose == true, let next = value.next {

@@ -15,115 +15,8 @@ private func describe(_ reminder: ReminderValue, followed: String? = nil) {
         out.print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
         out.print("window:    \(reminder.windowSeconds.map { "\(WindowLength.text($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
     }
-    if let seconds = reminder.repeatSeconds {
-        out.print("repeat:    every \(WindowLength.text(seconds)) until taken or skipped\(reminder.repeatMax.map { ", at most \($0) times" } ?? "")")
-    }
-    if let command = reminder.command { out.print("exec:      \(ShellWords.join(command))") }
-    if let command = reminder.escalateCommand {
-        let when = reminder.escalateAfterSeconds.map { "when an occurrence is not taken \(WindowLength.text($0)) after its time, or missed" } ?? "when an occurrence is missed"
-        out.print("escalate:  \(ShellWords.join(command)) (\(when))")
-    }
-    if reminder.urgency != "normal" { out.print("urgency:   \(reminder.urgency)") }
-    if reminder.steps == nil, let dose = doseText(reminder.dose, reminder.unit) { out.print("dose:      \(dose)") }
-    if let limits = limitsText(minIntervalSeconds: reminder.minIntervalSeconds, maxPerDay: reminder.maxPerDay) { out.print("limits:    \(limits)") }
-    for (index, step) in (reminder.steps ?? []).enumerated() {
-        let dose = doseText(step.dose, step.unit) ?? ""
-        out.print("\(index == 0 ? "steps:    " : "          ") \(step.current ? "▸" : " ") \(dose) until \(step.through)\(step.current ? " (today)" : "")")
-    }
+    for line in DeliveryOptions.describe(reminder.delivery) { out.print(line) }
     if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)" + (next.snoozed == true ? " (snoozed)" : "")) }
-}
-
-/// How a reminder reaches the person beyond the journal: the flags add and update share.
-struct DeliveryOptions: ParsableArguments {
-    @Option(name: .customLong("repeat"), help: ArgumentHelp(
-        "Announce a due occurrence again every LENGTH (10m, 1h; 1s to 24h) until it is taken or skipped, or its window ends. \"\" (update): announce once.",
-        valueName: "length")) var repeatInterval: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many repeats (1-100; 0 with update: until the window ends).", valueName: "n")) var repeatMax: Int?
-    @Option(help: ArgumentHelp(
-        "A command to run at each announcement, without a shell: an absolute path and arguments, quoted as in a shell. \"\" (update): none.",
-        valueName: "command")) var exec: String?
-    @Option(help: ArgumentHelp("normal or critical (the desktop notification stays until acted on).", valueName: "level"),
-            completion: .list(["normal", "critical"])) var urgency: String?
-    @Option(help: ArgumentHelp(
-        "How much one dose is: 2 (with --unit), 0.5, 500mg. Said in every announcement; what a log records. \"\" (update): none.",
-        valueName: "amount")) var dose: String?
-    @Option(help: ArgumentHelp("The dose's unit: tablet, capsule, drop, puff, spray, patch, mg, mcg, g, ml, IU ...", valueName: "unit"),
-            completion: .list(Dose.units.map(\.name))) var unit: String?
-    @Option(name: .customLong("escalate-exec"), help: ArgumentHelp(
-        "A command to run, without a shell, when an occurrence is missed (tell a caregiver), quoted as in a shell. \"\" (update): none.",
-        valueName: "command")) var escalateExec: String?
-    @Option(help: ArgumentHelp(
-        "Run --escalate-exec this long (10m, 1h) after an occurrence's time when it is not yet taken or skipped, not when it is missed. \"\" (update): when missed.",
-        valueName: "length")) var escalateAfter: String?
-    @Option(help: ArgumentHelp(
-        "A tapering course: each step's dose and last day, e.g. \"40mg until 2026-12-01; 30mg until 2026-12-08\"; the reminder ends after the last. \"\" (update): none.",
-        valueName: "steps")) var steps: String?
-    @Option(help: ArgumentHelp(
-        "The least time between two doses (6h; 1m to 7d): a log sooner is refused unless --force. \"\" (update): none.",
-        valueName: "length")) var minInterval: String?
-    @Option(help: ArgumentHelp(
-        "The most doses in any 24 hours (1-100; a rolling day, not the calendar day): one more is refused unless --force. 0 (update): none.",
-        valueName: "n")) var maxPerDay: Int?
-    @Option(help: ArgumentHelp(
-        "Say when the stock ('remindctl stock') covers fewer than this many days (1-365; default 7; 0 with update: the default).",
-        valueName: "days")) var refillDays: Int?
-
-    var isEmpty: Bool { repeatInterval == nil && repeatMax == nil && exec == nil && urgency == nil && dose == nil && unit == nil && refillDays == nil
-        && escalateExec == nil && escalateAfter == nil && minInterval == nil && maxPerDay == nil && steps == nil }
-
-    /// The command's words, or nil when --exec was not given ([] for --exec "").
-    func command() throws -> [String]? { try Self.words(exec, option: "--exec") }
-
-    /// The escalation command's words, or nil when --escalate-exec was not given ([] for "").
-    func escalateCommand() throws -> [String]? { try Self.words(escalateExec, option: "--escalate-exec") }
-
-    private static func words(_ text: String?, option: String) throws -> [String]? {
-        guard let text else { return nil }
-        do { return try ShellWords.split(text) } catch { throw CLIError("invalid \(option): \(error)") }
-    }
-
-    /// Refuses what the daemon would refuse, before connecting (the program's path is checked by the daemon,
-    /// which runs it).
-    func validate(adding: Bool) throws {
-        if let text = repeatInterval, !(text.isEmpty && !adding), RepeatPlan.interval(text) == nil {
-            throw CLIError("invalid --repeat \(quotedInput(text)): write \(RepeatPlan.forms)")
-        }
-        if let max = repeatMax, !RepeatPlan.maximums.contains(max), !(max == 0 && !adding) {
-            throw CLIError("invalid --repeat-max \(max): give 1 to 100 repeats")
-        }
-        if let urgency, !["normal", "critical"].contains(urgency) {
-            throw CLIError("invalid --urgency '\(urgency)': write normal or critical")
-        }
-        if let steps {
-            // The steps name their doses (--unit: for amounts without one).
-            guard dose == nil else { throw CLIError("--dose and --steps both give the dose: give --steps alone (each step names its dose)") }
-            if !(steps.isEmpty && !adding) {
-                do { _ = try DoseSteps(parsing: steps, unit: unit) } catch { throw CLIError("invalid --steps: \(error.message)") }
-            }
-        } else if let dose, !dose.isEmpty || adding {
-            // A unit alone (update) changes the unit of the dose the daemon has.
-            do { _ = try Dose(amount: dose, unit: unit) } catch { throw CLIError(error.message) }
-        } else if adding, let unit {
-            throw CLIError("--unit \(unit) without a dose: give --dose too, e.g. --dose 2 --unit \(unit)")
-        }
-        if let refillDays, !Delivery.refillDayRange.contains(refillDays), !(refillDays == 0 && !adding) {
-            throw CLIError("invalid --refill-days \(refillDays): give 1 to 365 days of stock")
-        }
-        _ = try command()
-        _ = try escalateCommand()
-        if let text = escalateAfter, !(text.isEmpty && !adding), WindowLength.seconds(text) == nil {
-            throw CLIError("invalid --escalate-after \(quotedInput(text)): write \(WindowLength.forms)")
-        }
-        if let text = minInterval, !(text.isEmpty && !adding), WindowLength.seconds(text, in: DoseLimits.minIntervalRange) == nil {
-            throw CLIError("invalid --min-interval \(quotedInput(text)): write a length of 1m to 7d such as 4h, 6h or 1d")
-        }
-        if let maxPerDay, !DoseLimits.maxPerDayRange.contains(maxPerDay), !(maxPerDay == 0 && !adding) {
-            throw CLIError("invalid --max-per-day \(maxPerDay): give 1 to 100 doses")
-        }
-        if adding, let text = escalateAfter, escalateExec == nil {
-            throw CLIError("--escalate-after \(text) needs a command to run: add --escalate-exec /path/to/tell-carer")
-        }
-    }
 }
 
 /// Refuses a window the daemon would refuse, before connecting.
@@ -198,14 +91,10 @@ struct AddCommand: ParsableCommand {
             }
         }
         let parameters = Reminders.Add.Parameters(
-            name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window,
-            repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
-            dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
-            escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter,
-            minInterval: delivery.minInterval, maxPerDay: delivery.maxPerDay, steps: delivery.steps)
+            name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window, delivery: try delivery.change())
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
-        out.print("Added reminder \(reply.reminder.id): \(nameWithDose(reply.reminder.name, reply.reminder.dose, reply.reminder.unit)), \(reply.reminder.summary)")
+        out.print("Added reminder \(reply.reminder.id): \(nameWithDose(reply.reminder.name, reply.reminder.delivery.medication.dose, reply.reminder.delivery.medication.unit)), \(reply.reminder.summary)")
         if let next = reply.reminder.next { out.print("Next: \(out.time(next.local))") }
         if let zoneNote { out.print(zoneNote) }
     }
@@ -280,11 +169,7 @@ struct UpdateCommand: ParsableCommand {
                 spec = updated
             }
             return try daemon.call(Reminders.Update.self, Reminders.Update.Parameters(
-                reminder: reminder, name: name, rule: spec, timeZone: timeZone, window: window,
-                repeat: delivery.repeatInterval, repeatMax: delivery.repeatMax, command: try delivery.command(), urgency: delivery.urgency,
-                dose: delivery.dose, unit: delivery.unit, refillDays: delivery.refillDays,
-                escalateCommand: try delivery.escalateCommand(), escalateAfter: delivery.escalateAfter,
-            minInterval: delivery.minInterval, maxPerDay: delivery.maxPerDay, steps: delivery.steps))
+                reminder: reminder, name: name, rule: spec, timeZone: timeZone, window: window, delivery: try delivery.change()))
         }
         if json { return try out.json(reply.reminder) }
         describe(reply.reminder)
@@ -366,8 +251,10 @@ struct ListCommand: ParsableCommand {
         }
         out.table(
             ["ID", "NAME", "SCHEDULE", "ZONE", "STREAK", "NEXT"],
-            reminders.map { r in
-                [String(r.id), nameWithDose(r.name, r.dose, r.unit) + (r.calendar.map { " [\($0)]" } ?? ""), r.summary, r.effectiveTimeZone, String(r.streak), r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"]
+            reminders.map { r -> [String] in
+                let name = nameWithDose(r.name, r.delivery.medication.dose, r.delivery.medication.unit) + (r.delivery.calendar.map { " [\($0)]" } ?? "")
+                let next = r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"
+                return [String(r.id), name, r.summary, r.effectiveTimeZone, String(r.streak), next]
             })
     }
 }

@@ -98,55 +98,46 @@ public struct ReminderValue: Codable, Sendable, Hashable {
     public var streak: Int
     /// How long after an occurrence a log still takes it; nil: until the next occurrence (at most the day's end).
     public var windowSeconds: Int64?
-    /// Announce a due occurrence again every this many seconds until it is taken or skipped (nil: once).
-    public var repeatSeconds: Int64?
-    /// At most this many repeats (nil: until the window ends).
-    public var repeatMax: Int?
-    /// A command run at each announcement (program and arguments).
-    public var command: [String]?
-    /// normal or critical (desktop notifications).
-    public var urgency: String
-    /// The read-only calendar this alarm comes from (nil: the user's own reminder).
-    public var calendar: String?
-    /// How much one dose is, and its unit (nil: no dose given).
-    public var dose: Double?
-    public var unit: String?
-    /// With a dose: the low-stock notice comes when the stock covers fewer days than this.
-    public var refillDays: Int?
-    /// A command run when an occurrence is missed (program and arguments).
-    public var escalateCommand: [String]?
-    /// It runs this long after an occurrence's time when it is not yet taken (nil: when it is missed).
-    public var escalateAfterSeconds: Int64?
-    /// A log sooner than this after another, or past this many in 24 hours, is refused unless forced.
-    public var minIntervalSeconds: Int64?
-    public var maxPerDay: Int?
-    /// A tapering course: each step's dose and last day, the one of today marked.
-    public var steps: [DoseStepValue]?
+    /// Each part's settings (repeats, command, urgency, dose and limits, escalation, calendar), as flat keys
+    /// beside these (``Delivery/Shown``).
+    public var delivery: Delivery.Shown
 
     public init(
         id: Int64, name: String, rule: RuleSpec, summary: String, timeZone: String?, effectiveTimeZone: String, enabled: Bool, next: FiringValue?,
-        streak: Int, windowSeconds: Int64? = nil, delivery: Delivery = Delivery()
+        streak: Int, windowSeconds: Int64? = nil, delivery: Delivery.Shown
     ) {
-        self.id = id
-        self.name = name
-        self.rule = rule
-        self.summary = summary
-        self.timeZone = timeZone
-        self.effectiveTimeZone = effectiveTimeZone
-        self.enabled = enabled
-        self.next = next
-        self.streak = streak
-        self.windowSeconds = windowSeconds
-        repeatSeconds = delivery.repeatPlan?.intervalSeconds
-        repeatMax = delivery.repeatPlan?.maximum
-        command = delivery.command
-        urgency = delivery.critical ? "critical" : "normal"
-        calendar = delivery.calendar
-        (dose, unit) = (delivery.dose.map { Double($0.thousandths) / 1000 }, delivery.dose?.unit)
-        refillDays = delivery.dose.map { _ in delivery.refillDays ?? Delivery.defaultRefillDays }
-        escalateCommand = delivery.escalateCommand
-        escalateAfterSeconds = delivery.escalateAfterSeconds
-        (minIntervalSeconds, maxPerDay) = (delivery.limits.minIntervalSeconds, delivery.limits.maxPerDay)
+        (self.id, self.name, self.rule, self.summary, self.timeZone, self.effectiveTimeZone) = (id, name, rule, summary, timeZone, effectiveTimeZone)
+        (self.enabled, self.next, self.streak, self.windowSeconds, self.delivery) = (enabled, next, streak, windowSeconds, delivery)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, name, rule, summary, timeZone, effectiveTimeZone, enabled, next, streak, windowSeconds }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        (id, name) = (try container.decode(Int64.self, forKey: .id), try container.decode(String.self, forKey: .name))
+        (rule, summary) = (try container.decode(RuleSpec.self, forKey: .rule), try container.decode(String.self, forKey: .summary))
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        effectiveTimeZone = try container.decode(String.self, forKey: .effectiveTimeZone)
+        enabled = try container.decode(Bool.self, forKey: .enabled)
+        next = try container.decodeIfPresent(FiringValue.self, forKey: .next)
+        streak = try container.decode(Int.self, forKey: .streak)
+        windowSeconds = try container.decodeIfPresent(Int64.self, forKey: .windowSeconds)
+        delivery = try Delivery.Shown(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(rule, forKey: .rule)
+        try container.encode(summary, forKey: .summary)
+        try container.encodeIfPresent(timeZone, forKey: .timeZone)
+        try container.encode(effectiveTimeZone, forKey: .effectiveTimeZone)
+        try container.encode(enabled, forKey: .enabled)
+        try container.encodeIfPresent(next, forKey: .next)
+        try container.encode(streak, forKey: .streak)
+        try container.encodeIfPresent(windowSeconds, forKey: .windowSeconds)
+        try delivery.encode(to: encoder)
     }
 }
 
@@ -278,19 +269,6 @@ public struct IntakeValue: Codable, Sendable, Hashable {
     }
 }
 
-/// `DoseStep` of remindd's interfaces: one step of a tapering course.
-public struct DoseStepValue: Codable, Sendable, Hashable {
-    public var dose: Double
-    public var unit: String
-    /// Its last day (YYYY-MM-DD, the reminder's zone).
-    public var through: String
-    /// Today falls in it.
-    public var current: Bool
-
-    public init(dose: Double, unit: String, through: String, current: Bool) {
-        (self.dose, self.unit, self.through, self.current) = (dose, unit, through, current)
-    }
-}
 
 /// `ReportReminder` of remindd's interfaces: one reminder's figures over a report's period
 /// (``AdherenceFigures``).

@@ -49,14 +49,14 @@ public struct OpenOccurrence: Sendable, Hashable {
 
     /// When it is repeated next, by its reminder's repeat plan (nil: not again).
     public var nextRepeat: Instant? {
-        settled ? nil : firing.reminder.delivery.repeatPlan?.next(after: lastAnnounced, sent: repeatsSent, windowEnd: windowEnd)
+        settled ? nil : firing.reminder.delivery.repeating.plan?.next(after: lastAnnounced, sent: repeatsSent, windowEnd: windowEnd)
     }
 
     /// When it is escalated (its reminder's `--escalate-after` past its time) unless taken or skipped by then;
     /// nil when it is not (no delay, done, settled, or a delay that reaches the window's end: then it is
     /// escalated when missed).
     public var nextEscalation: Instant? {
-        guard !settled, escalation == .pending, let after = firing.reminder.delivery.escalateAfterSeconds else { return nil }
+        guard !settled, escalation == .pending, let after = firing.reminder.delivery.escalation.afterSeconds else { return nil }
         let at = firing.occurrence.instant.adding(seconds: after)
         return at < windowEnd ? at : nil
     }

@@ -53,7 +53,7 @@ public struct DueFiring: Sendable, Hashable {
     public var slotID: String { occurrence.slotID(reminderID: String(reminder.id)) }
 
     /// The dose this occurrence asks for (its day's step in a tapering course).
-    public var dose: Dose? { reminder.delivery.dose(on: occurrence.scheduledDate) }
+    public var dose: Dose? { reminder.delivery.medication.dose(on: occurrence.scheduledDate) }
 }
 
 /// What the daemon does with a due firing.

@@ -120,7 +120,7 @@ END:VCALENDAR
         #expect(plan.reminders[2].timeZone == nil)
         #expect(try Self.firings(plan.reminders[2], count: 2) == ["2026-12-09T15:00:00+01:00"])
         #expect(try Self.firings(plan.reminders[3], count: 2) == ["2026-12-10T14:00:00+01:00"])
-        #expect(plan.reminders[3].repeatSeconds == 600 && plan.reminders[3].repeatMax == 2)
+        #expect(plan.reminders[3].repeating.plan == RepeatPlan(intervalSeconds: 600, maximum: 2))
         #expect(plan.leftOut == [
             "line 57: \"Old party\": every alarm lies in the past (it was on 2020-01-01)",
             "line 65: \"Birthday\": no alarm (import with --all to be reminded at its start)",

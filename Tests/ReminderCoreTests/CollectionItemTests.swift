@@ -7,8 +7,9 @@ import Testing
 struct CollectionItemTests {
     static let pills = CollectionItem.Reminder(
         uid: "0f3c9a52-remindd", name: "Vitamin D, 1 tablet", rule: RuleSpec(daily: true, at: "08:00,20:00"), timeZone: "Europe/Berlin",
-        enabled: true, windowSeconds: 7200, repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: 3), critical: true,
-        dose: Dose(thousandths: 1000, unit: "tablet"))
+        enabled: true, windowSeconds: 7200, delivery: Delivery(
+            repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 600, maximum: 3)), notification: NotificationSettings(critical: true),
+            medication: MedicationSettings(dose: Dose(thousandths: 1000, unit: "tablet"))))
 
     private func text(_ reminder: CollectionItem.Reminder = pills, previous: String? = nil, at: String = "2026-11-24T10:00:00Z") throws -> String {
         CollectionItem.text(reminder, rule: try reminder.rule.makeRule(), zone: try zone("Europe/Berlin"), modifiedAt: instant(at), previous: previous)
@@ -82,14 +83,14 @@ struct CollectionItemTests {
     /// medication. Both forms read back; the unescaped one is what remindd wrote before.
     @Test func settingsWithACommaAreEscapedAndReadBackEitherWay() throws {
         var reminder = Self.pills
-        reminder.limits = DoseLimits(minIntervalSeconds: 21600, maxPerDay: 3)
+        reminder.delivery.medication.limits = DoseLimits(minIntervalSeconds: 21600, maxPerDay: 3)
         let written = try text(reminder)
         #expect(written.contains("X-REMINDD-LIMITS:21600\\,3\r\n") && written.contains("X-REMINDD-REPEAT:600\\,3\r\n"), "\(written)")
         #expect(try CollectionItem.read(written, file: "a.ics") == .reminder(reminder))
         let older = written.replacingOccurrences(of: "21600\\,3", with: "21600,3").replacingOccurrences(of: "600\\,3", with: "600,3")
         #expect(older != written)
         #expect(try CollectionItem.read(older, file: "a.ics") == .reminder(reminder))
-        reminder.limits = DoseLimits(minIntervalSeconds: nil, maxPerDay: 4)
+        reminder.delivery.medication.limits = DoseLimits(minIntervalSeconds: nil, maxPerDay: 4)
         #expect(try CollectionItem.read(try text(reminder), file: "a.ics") == .reminder(reminder))
     }
 

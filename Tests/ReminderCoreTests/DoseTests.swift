@@ -35,6 +35,6 @@ struct DoseTests {
         #expect(Dose(thousandths: 0, unit: "mg").problem != nil)
         #expect(Dose(thousandths: Dose.maximumThousandths + 1, unit: "mg").problem != nil)
         #expect(Dose(thousandths: 1000, unit: "furlong").problem != nil)
-        #expect(Delivery(dose: Dose(thousandths: -5, unit: "mg")).problem != nil)
+        #expect(Delivery(medication: MedicationSettings(dose: Dose(thousandths: -5, unit: "mg"))).problem != nil)
     }
 }

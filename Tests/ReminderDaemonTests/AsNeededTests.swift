@@ -16,7 +16,7 @@ struct AsNeededTests {
         let added = try await daemon.add(
             "Ibuprofen", ["asNeeded": true], ["dose": "400", "unit": "mg", "minInterval": "6h", "maxPerDay": .number(3)])
         #expect(added.summary == "as needed" && added.next == nil)
-        #expect(added.minIntervalSeconds == 6 * 3600 && added.maxPerDay == 3)
+        #expect(added.delivery.medication.minIntervalSeconds == 6 * 3600 && added.delivery.medication.maxPerDay == 3)
         func refusal(_ call: () async throws -> Void) async -> VarlinkError? {
             do {
                 try await call()
@@ -87,8 +87,8 @@ struct AsNeededTests {
         _ = try await daemon.add("Pills", ["daily": true, "at": "08:00"], ["minInterval": "4h"])
         try await daemon.log("Pills", at: "05:00")
         await #expect { try await daemon.log("Pills") } throws: { ($0 as? VarlinkError)?.name == "io.remindd.Reminders.DoseNotAllowed" }
-        let cleared = try await daemon.call(Reminders.Update.self, .init(reminder: "Pills", minInterval: ""))
-        #expect(cleared.reminder.minIntervalSeconds == nil)
+        let cleared = try await daemon.call(Reminders.Update.self, .init(reminder: "Pills", delivery: .init(medication: .init(minInterval: ""))))
+        #expect(cleared.reminder.delivery.medication.minIntervalSeconds == nil)
         try await daemon.log("Pills")
     }
 }

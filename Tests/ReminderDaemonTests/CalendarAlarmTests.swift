@@ -15,7 +15,7 @@ import VarlinkProtocol
 extension TestDaemon {
     /// The reminders that are calendars' alarms (the built-in habit notice left out).
     func calendarAlarms() async throws -> [ReminderValue] {
-        try await call(Reminders.List.self, .init()).reminders.filter { $0.calendar != nil }
+        try await call(Reminders.List.self, .init()).reminders.filter { $0.delivery.calendar != nil }
     }
 
     /// The next firings of calendars' alarms.
@@ -177,7 +177,7 @@ struct CalendarAlarmTests {
         // The calendar renamed (its displayname file): every alarm names the new calendar.
         try folder.write("displayname", "Work")
         await daemon.folderChanged(folder.path, names: ["displayname"])
-        #expect(try await daemon.calendarAlarms().map(\.calendar) == ["Work"])
+        #expect(try await daemon.calendarAlarms().map(\.delivery.calendar) == ["Work"])
     }
 
     @Test func aCalendarsAlarmIsChangedInTheCalendarNotWithRemindctl() async throws {
@@ -309,7 +309,7 @@ struct CalendarAlarmTests {
         try "Personal\n".write(toFile: folder.path + "/displayname", atomically: true, encoding: .utf8)
         let before = try FileManager.default.attributesOfItem(atPath: folder.path + "/a.ics")
         let daemon = try await daemon(folder)
-        #expect(try await daemon.calendarAlarms().map(\.calendar) == ["Personal"])
+        #expect(try await daemon.calendarAlarms().map(\.delivery.calendar) == ["Personal"])
         try await daemon.current.reload(DaemonConfiguration())
         #expect(try await daemon.calendarAlarms().isEmpty)
         let after = try FileManager.default.attributesOfItem(atPath: folder.path + "/a.ics")

@@ -82,7 +82,7 @@ struct CollectionSyncTests {
         #expect(try devices.files("laptop").count == 2)  // with the weekly rest check-in, built in on each device
         try await devices.sync()
         let mirrored = try #require(try await devices.desktop.ownReminders().first { $0.name == "Vitamin D" })
-        #expect(mirrored.timeZone == "Europe/Berlin" && mirrored.windowSeconds == 7200 && mirrored.repeatSeconds == 600)
+        #expect(mirrored.timeZone == "Europe/Berlin" && mirrored.windowSeconds == 7200 && mirrored.delivery.repeating.plan?.intervalSeconds == 600)
         #expect(mirrored.next?.utc == "2026-12-01T07:00:00Z")
         await devices.advance(to: "2026-12-01T07:00:01Z")
         #expect(devices.laptop.firings(of: "Vitamin D").map(\.scheduled) == [instant("2026-12-01T07:00:00Z")])
@@ -142,7 +142,7 @@ struct CollectionSyncTests {
         ])
         try await devices.sync()
         let there = try await devices.desktop.call(Reminders.Get.self, .init(reminder: "Metformin")).reminder
-        #expect(there.dose == 2 && there.unit == "tablet" && there.escalateCommand == nil)
+        #expect(there.delivery.medication.dose == 2 && there.delivery.medication.unit == "tablet" && there.delivery.escalation.command == nil)
         _ = try await devices.laptop.call(Reminders.Log.self, .init(reminder: "Metformin", amount: "1"))
         try await devices.sync()
         let logs = try await devices.desktop.call(Reminders.Logs.self, .init(date: "2026-12-01", reminder: "Metformin")).logs
@@ -157,9 +157,9 @@ struct CollectionSyncTests {
         try await devices.laptop.add("Prednisone", ["daily": true, "at": "08:00"], timeZone: "UTC", ["steps": "40mg until 2026-12-02; 20mg until 2026-12-04"])
         try await devices.sync()
         let ibuprofen = try await devices.desktop.call(Reminders.Get.self, .init(reminder: "Ibuprofen")).reminder
-        #expect(ibuprofen.rule.asNeeded == true && ibuprofen.minIntervalSeconds == 6 * 3600 && ibuprofen.maxPerDay == 3)
+        #expect(ibuprofen.rule.asNeeded == true && ibuprofen.delivery.medication.minIntervalSeconds == 6 * 3600 && ibuprofen.delivery.medication.maxPerDay == 3)
         let prednisone = try await devices.desktop.call(Reminders.Get.self, .init(reminder: "Prednisone")).reminder
-        #expect(prednisone.steps?.map(\.dose) == [40, 20] && prednisone.rule.until == "2026-12-04")
+        #expect(prednisone.delivery.medication.steps?.map(\.dose) == [40, 20] && prednisone.rule.until == "2026-12-04")
         _ = try await devices.laptop.call(Reminders.Done.self, .init(reminder: "Ibuprofen"))
         try await devices.sync()
         await #expect { try await devices.desktop.call(Reminders.Done.self, .init(reminder: "Ibuprofen")) } throws: {

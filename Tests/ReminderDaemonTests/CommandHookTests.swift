@@ -37,7 +37,7 @@ struct CommandHookTests {
     func firing(command: [String]?) throws -> FiringEvent {
         let zone = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
         let rule = try RuleSpec(daily: true, at: "08:00").makeRule()
-        let reminder = SchedulableReminder(id: 7, name: "Pills \"and\" $HOME", rule: rule, zone: zone, delivery: Delivery(command: command))
+        let reminder = SchedulableReminder(id: 7, name: "Pills \"and\" $HOME", rule: rule, zone: zone, delivery: Delivery(hook: HookSettings(command: command)))
         let occurrence = rule.nextOccurrence(after: Instant(secondsSinceEpoch: 1_772_400_000), in: zone)!
         return FiringEvent(kind: .fired, firing: DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0),
             handledAt: occurrence.instant.adding(seconds: 1))

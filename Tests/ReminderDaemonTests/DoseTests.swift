@@ -22,7 +22,7 @@ struct DoseTests {
     @Test func aDoseIsShownSaidInEveryAnnouncementAndRecordedWithEachLog() async throws {
         let daemon = try await daemon()
         let added = try await daemon.add("Metformin", ["daily": true, "at": "08:00,20:00"], ["dose": "2", "unit": "tablets"])
-        #expect(added.dose == 2 && added.unit == "tablet")
+        #expect(added.delivery.medication.dose == 2 && added.delivery.medication.unit == "tablet")
         let next = try await daemon.call(Reminders.Next.self, .init(count: 1)).firings
         #expect(next.map(\.dose) == [2] && next.map(\.unit) == ["tablet"])
         let day = try await daemon.call(Reminders.Occurrences.self, .init(date: "2026-12-01")).occurrences
@@ -59,12 +59,12 @@ struct DoseTests {
     @Test func aDoseIsChangedRemovedOrGivenAnotherUnit() async throws {
         let daemon = try await daemon()
         try await daemon.add("Ibuprofen", ["daily": true, "at": "08:00"], ["dose": "400mg"])
-        var reminder = try await daemon.call(Reminders.Update.self, .init(reminder: "Ibuprofen", dose: "1", unit: "tablet")).reminder
-        #expect(reminder.dose == 1 && reminder.unit == "tablet")
-        reminder = try await daemon.call(Reminders.Update.self, .init(reminder: "Ibuprofen", unit: "capsule")).reminder
-        #expect(reminder.dose == 1 && reminder.unit == "capsule")
-        reminder = try await daemon.call(Reminders.Update.self, .init(reminder: "Ibuprofen", dose: "")).reminder
-        #expect(reminder.dose == nil && reminder.unit == nil)
+        var reminder = try await daemon.call(Reminders.Update.self, .init(reminder: "Ibuprofen", delivery: .init(medication: .init(dose: "1", unit: "tablet")))).reminder
+        #expect(reminder.delivery.medication.dose == 1 && reminder.delivery.medication.unit == "tablet")
+        reminder = try await daemon.call(Reminders.Update.self, .init(reminder: "Ibuprofen", delivery: .init(medication: .init(unit: "capsule")))).reminder
+        #expect(reminder.delivery.medication.dose == 1 && reminder.delivery.medication.unit == "capsule")
+        reminder = try await daemon.call(Reminders.Update.self, .init(reminder: "Ibuprofen", delivery: .init(medication: .init(dose: "")))).reminder
+        #expect(reminder.delivery.medication.dose == nil && reminder.delivery.medication.unit == nil)
     }
 
     @Test(arguments: [
@@ -88,7 +88,7 @@ struct DoseTests {
         let reminders = try await daemon.call(Reminders.List.self, .init()).reminders
         #expect(!reminders.contains { $0.name == "New" })
         let pills = try #require(reminders.first { $0.name == "Pills" })
-        #expect(pills.dose == 1 && pills.unit == "tablet")
+        #expect(pills.delivery.medication.dose == 1 && pills.delivery.medication.unit == "tablet")
     }
 
     @Test(arguments: ["0", "-1", "NaN", "1e20", "250mg", "two"])

@@ -54,7 +54,7 @@ struct EscalationTests {
         let pills = try await daemon.add("Pills", ["daily": true, "at": "08:00,20:00"], [
             "window": "1h", "dose": "2", "unit": "tablet", "escalateCommand": .array([.string(script), .string(directory + "/own")]),
         ])
-        #expect(pills.escalateCommand == [script, directory + "/own"])
+        #expect(pills.delivery.escalation.command == [script, directory + "/own"])
         let commands = CommandQueue(launcher: ChildProcessLauncher(), maximumRunning: 4, maximumWaiting: 100, output: { _, _ in })
         let hooks = CommandHookAnnouncer(onFire: nil, onMissed: [script, directory + "/config"], commands: commands, report: { _ in })
         func runHooks() { for event in daemon.announcer.events { hooks.announce(event) } }
@@ -97,7 +97,7 @@ struct EscalationTests {
             "window": "2h", "dose": "1", "unit": "tablet", "escalateCommand": .array([.string(script), .string(directory + "/own")]),
             "escalateAfter": "30m",
         ])
-        #expect(pills.escalateAfterSeconds == 1800)
+        #expect(pills.delivery.escalation.afterSeconds == 1800)
         let commands = CommandQueue(launcher: ChildProcessLauncher(), maximumRunning: 4, maximumWaiting: 100, output: { _, _ in })
         let hooks = CommandHookAnnouncer(onFire: nil, onMissed: [script, directory + "/config"], commands: commands, report: { _ in })
         func escalations() -> [EscalationEvent] { daemon.announcer.events.compactMap { if case .escalation(let e) = $0 { e } else { nil } } }
@@ -196,8 +196,8 @@ struct EscalationTests {
         await #expect { _ = try await daemon.call(Reminders.Update.self, .init(reminder: "Pills", window: "1h")) } throws: {
             ($0 as? VarlinkError)?.string("message")?.contains("not before the window's end") == true
         }
-        let cleared = try await daemon.call(Reminders.Update.self, .init(reminder: "Pills", escalateCommand: []))
-        #expect(cleared.reminder.escalateCommand == nil && cleared.reminder.escalateAfterSeconds == nil && cleared.reminder.windowSeconds == 7200)
+        let cleared = try await daemon.call(Reminders.Update.self, .init(reminder: "Pills", delivery: .init(escalation: .init(escalateCommand: []))))
+        #expect(cleared.reminder.delivery.escalation.command == nil && cleared.reminder.delivery.escalation.afterSeconds == nil && cleared.reminder.windowSeconds == 7200)
     }
 
     @Test func aBadEscalationCommandIsRefusedWithWhatToWrite() async throws {

@@ -19,8 +19,8 @@ struct TaperTests {
         // The system's zone is UTC; the reminder's, New York: 23:30 there is 04:30 UTC the next day.
         let daemon = try await TestDaemon(now: instant("2026-11-30T12:00:00Z"), systemZone: "UTC")
         let added = try await daemon.add("Prednisone", ["daily": true, "at": "08:00,23:30"], timeZone: "America/New_York", ["steps": .string(steps)])
-        #expect(added.dose == 40 && added.unit == "mg" && added.rule.until == "2026-12-04")
-        #expect(added.steps?.map(\.dose) == [40, 30, 20] && added.steps?.map(\.current) == [true, false, false])
+        #expect(added.delivery.medication.dose == 40 && added.delivery.medication.unit == "mg" && added.rule.until == "2026-12-04")
+        #expect(added.delivery.medication.steps?.map(\.dose) == [40, 30, 20] && added.delivery.medication.steps?.map(\.current) == [true, false, false])
         await daemon.advance(to: instant("2026-12-06T12:00:00Z"))
         let fired = daemon.firings(of: "Prednisone").filter { $0.kind == .fired }
         // Each firing's dose by its local (New York) date, counted here from the steps' dates.
@@ -39,7 +39,7 @@ struct TaperTests {
         #expect(fired.count == 2 * 5, "twice a day from 30 Nov (08:00 there is after the start) to 4 Dec")
         // Show marks today's step (the course is over: none).
         let shown = try await daemon.call(Reminders.Get.self, .init(reminder: "Prednisone")).reminder
-        #expect(shown.steps?.map(\.current) == [false, false, false] && shown.next == nil)
+        #expect(shown.delivery.medication.steps?.map(\.current) == [false, false, false] && shown.next == nil)
     }
 
     /// The course's end was written into the rule: a longer course, an ended one or a new time must not keep it.
@@ -49,7 +49,7 @@ struct TaperTests {
         func update(_ change: Reminders.Update.Parameters) async throws -> ReminderValue { try await daemon.call(Reminders.Update.self, change).reminder }
         // Longer: through the 20th, not cut at the old course's 4th.
         var longer = Reminders.Update.Parameters(reminder: "Prednisone")
-        longer.steps = "40mg until 2026-12-10; 20mg until 2026-12-20"
+        longer.delivery.medication.steps = "40mg until 2026-12-10; 20mg until 2026-12-20"
         #expect(try await update(longer).rule.until == "2026-12-20")
         // A new time keeps the course's end (it was lost with the old rule).
         var later = Reminders.Update.Parameters(reminder: "Prednisone")
@@ -57,16 +57,16 @@ struct TaperTests {
         #expect(try await update(later).rule.until == "2026-12-20")
         // Ended, then a plain dose: the reminder goes on after the 20th.
         var ended = Reminders.Update.Parameters(reminder: "Prednisone")
-        ended.steps = ""
+        ended.delivery.medication.steps = ""
         let plain = try await update(ended)
-        #expect(plain.rule.until == nil && plain.steps == nil)
+        #expect(plain.rule.until == nil && plain.delivery.medication.steps == nil)
         await daemon.advance(to: instant("2026-12-24T12:00:00Z"))
         let next = try await daemon.call(Reminders.Get.self, .init(reminder: "Prednisone")).reminder.next
         #expect(next?.utc == "2026-12-25T09:00:00Z")
         // The user's own end, before the course's, is kept.
         _ = try await daemon.add("Other", ["daily": true, "at": "08:00", "until": "2026-12-26"], ["steps": "10mg until 2026-12-28"])
         var shorter = Reminders.Update.Parameters(reminder: "Other")
-        shorter.steps = "10mg until 2026-12-30"
+        shorter.delivery.medication.steps = "10mg until 2026-12-30"
         #expect(try await update(shorter).rule.until == "2026-12-26")
     }
 

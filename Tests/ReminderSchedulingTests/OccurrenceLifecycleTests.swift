@@ -15,8 +15,8 @@ struct OccurrenceLifecycleTests {
     /// Daily at 08:00, a one-hour window, repeated every 10 minutes at most `maximum` times; escalated
     /// `escalateAfter` seconds after its time when given.
     func firing(maximum: Int? = nil, escalateAfter: Int64? = nil) throws -> DueFiring {
-        var delivery = Delivery(repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: maximum))
-        if let escalateAfter { (delivery.escalateCommand, delivery.escalateAfterSeconds) = (["/bin/true"], escalateAfter) }
+        var delivery = Delivery(repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 600, maximum: maximum)))
+        if let escalateAfter { (delivery.escalation.command, delivery.escalation.afterSeconds) = (["/bin/true"], escalateAfter) }
         let reminder = SchedulableReminder(
             id: 1, name: "Pills", rule: try RuleSpec(daily: true, at: "08:00").makeRule(), zone: utc, windowSeconds: 3600, delivery: delivery)
         let occurrence = try #require(reminder.rule.nextOccurrence(after: at("07:59"), in: utc))

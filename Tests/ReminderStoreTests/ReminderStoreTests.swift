@@ -170,7 +170,9 @@ struct ReminderStoreTests {
 
     @Test func aDeletedLogIsGoneAndTheDeliverySettingsRoundTrip() throws {
         let store = try ReminderStore(path: path)
-        let delivery = Delivery(repeatPlan: RepeatPlan(intervalSeconds: 600, maximum: 3), command: ["/bin/echo", "a b"], critical: true)
+        let delivery = Delivery(
+            repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 600, maximum: 3)), hook: HookSettings(command: ["/bin/echo", "a b"]),
+            notification: NotificationSettings(critical: true))
         let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, delivery: delivery, now: now)
         let first = try store.intake.log(reminderID: reminder.id!, at: now, timeZone: "UTC")
         let second = try store.intake.log(reminderID: reminder.id!, at: now.adding(seconds: 60), timeZone: "UTC")
@@ -204,7 +206,7 @@ struct ReminderStoreTests {
         var row = StoredReminder(
             id: nil, name: "Standup", rule: RuleSpec(start: "2026-12-01T10:00", rrule: "FREQ=DAILY", alarm: "-PT15M"), timeZone: "Europe/Berlin",
             enabled: true, createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch + 5, windowSeconds: 600,
-            delivery: Delivery(repeatPlan: RepeatPlan(intervalSeconds: 300, maximum: 2), calendar: "work"), origin: "/cal/a.ics")
+            delivery: Delivery(repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 300, maximum: 2)), calendar: "work"), origin: "/cal/a.ics")
         try store.write { db in try row.insertWithCachedStatement(db) }
         #expect(row.id != nil)
         #expect(try store.read { db in try StoredReminder.fetchOne(db, key: row.id) } == row)

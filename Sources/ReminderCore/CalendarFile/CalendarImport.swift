@@ -21,8 +21,8 @@ public struct CalendarImport: Sendable {
         public var builtRule: ReminderRule
         /// An IANA zone, or nil to follow the system's.
         public var timeZone: String?
-        public var repeatSeconds: Int64?
-        public var repeatMax: Int?
+        /// Its alarm's REPEAT and DURATION.
+        public var repeating = RepeatSettings()
         /// The line of the event it came from.
         public var line: Int
         /// The event's UID (nil: it has none), and which of its alarms this is: with the RECURRENCE-ID of an
@@ -207,7 +207,7 @@ private struct EventReader {
                 do { interval = try AlarmOffset(parsing: every.value) } catch { throw fail(every.line, "DURATION: \(error.message)") }
                 let seconds = Int64(interval.days) * 86400 + Int64(interval.seconds)
                 if seconds >= 60, seconds <= 86400 {
-                    (reminder.repeatSeconds, reminder.repeatMax) = (seconds, min(count, 100))
+                    reminder.repeating.plan = RepeatPlan(intervalSeconds: seconds, maximum: min(count, 100))
                 } else {
                     planned.notes.append("\(label): its alarm repeats every \(interval.words.replacingOccurrences(of: " after", with: "")): remindd repeats from 1 minute to 24 hours apart, so it does not repeat")
                 }

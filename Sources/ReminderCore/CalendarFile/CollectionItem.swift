@@ -23,23 +23,18 @@ public enum CollectionItem {
         public var timeZone: String?
         public var enabled: Bool
         public var windowSeconds: Int64?
-        public var repeatPlan: RepeatPlan?
-        public var critical: Bool
         /// When it was added (CREATED): occurrences before it are not the reminder's, on any device.
         public var created: Instant?
-        /// How much one dose is (X-REMINDD-DOSE).
-        public var dose: Dose?
-        /// How often a dose may be logged (X-REMINDD-LIMITS: seconds apart, most in 24 hours: `21600,3`).
-        public var limits = DoseLimits()
-        /// A tapering course (X-REMINDD-STEPS, as `--steps` writes it).
-        public var steps: DoseSteps?
+        /// Its parts' settings that travel (each part's `X-REMINDD-` properties: repeats, urgency, dose, limits,
+        /// course); what does not travel is unset (``Delivery/merging(synced:)``).
+        public var delivery: Delivery
 
         public init(
-            uid: String, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, repeatPlan: RepeatPlan? = nil,
-            critical: Bool = false, created: Instant? = nil, dose: Dose? = nil
+            uid: String, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool = true, windowSeconds: Int64? = nil, created: Instant? = nil,
+            delivery: Delivery = Delivery()
         ) {
             (self.uid, self.name, self.rule, self.timeZone, self.enabled) = (uid, name, rule, timeZone, enabled)
-            (self.windowSeconds, self.repeatPlan, self.critical, self.created, self.dose) = (windowSeconds, repeatPlan, critical, created, dose)
+            (self.windowSeconds, self.created, self.delivery) = (windowSeconds, created, delivery)
         }
     }
 
@@ -116,15 +111,9 @@ public enum CollectionItem {
         if let timeZone = reminder.timeZone { settings.append("X-REMINDD-TZ:" + timeZone) }
         if !reminder.enabled { settings.append("X-REMINDD-ENABLED:FALSE") }
         if let window = reminder.windowSeconds { settings.append("X-REMINDD-WINDOW:\(window)") }
-        // Values with a comma are TEXT with it escaped (RFC 5545 3.3.11): a bare comma separates values, and a
-        // server's parser (Radicale's vobject) keeps only the first (`21600,3` came back as `21600`).
-        if let plan = reminder.repeatPlan { settings.append("X-REMINDD-REPEAT:" + ICalendar.text("\(plan.intervalSeconds)" + (plan.maximum.map { ",\($0)" } ?? ""))) }
-        if reminder.critical { settings.append("X-REMINDD-URGENCY:CRITICAL") }
-        if let dose = reminder.dose { settings.append("X-REMINDD-DOSE:\(dose.amountText) \(dose.unit)") }
-        if !reminder.limits.isEmpty {
-            settings.append("X-REMINDD-LIMITS:" + ICalendar.text("\(reminder.limits.minIntervalSeconds.map(String.init) ?? ""),\(reminder.limits.maxPerDay.map(String.init) ?? "")"))
-        }
-        if let steps = reminder.steps { settings.append("X-REMINDD-STEPS:" + ICalendar.text(steps.text)) }
+        // Every value is TEXT, escaped (RFC 5545 3.3.11): a bare comma separates values, and a server's parser
+        // (Radicale's vobject) kept only the first (`21600,3` came back as `21600`).
+        settings += reminder.delivery.syncedProperties.map { "X-REMINDD-\($0.name):" + ICalendar.text($0.text) }
         // A task has one schedule: the first time of day's. The day's other times (same days) are alarms after it.
         var triggers = [trigger]
         let starts = events.filter { $0.hasPrefix("DTSTART") }.compactMap { line in ICalendarTime.dateTime(String(line.split(separator: ":").last ?? "")) }
@@ -334,28 +323,10 @@ public enum CollectionItem {
             guard let seconds = Int64(window.value), WindowLength.range.contains(seconds) else { throw fail(window.line, "X-REMINDD-WINDOW is not \(WindowLength.forms) in seconds") }
             reminder.windowSeconds = seconds
         }
-        if let repeats = item.first("X-REMINDD-REPEAT") {
-            // Read unescaped: `600\,3` as remindd writes it, `600,3` as it wrote it before.
-            let parts = repeats.text.split(separator: ",", omittingEmptySubsequences: false)
-            guard let seconds = parts.first.flatMap({ Int64($0) }), WindowLength.range.contains(seconds), parts.count <= 2,
-                parts.count == 1 || Int(parts[1]).map(RepeatPlan.maximums.contains) == true
-            else { throw fail(repeats.line, "X-REMINDD-REPEAT is not seconds and an optional maximum, e.g. 600,3") }
-            reminder.repeatPlan = RepeatPlan(intervalSeconds: seconds, maximum: parts.count == 2 ? Int(parts[1]) : nil)
-        }
-        reminder.critical = item.first("X-REMINDD-URGENCY")?.value.uppercased() == "CRITICAL"
-        if let dose = item.first("X-REMINDD-DOSE") {
-            do { reminder.dose = try Dose(amount: dose.value, unit: nil) } catch { throw fail(dose.line, "X-REMINDD-DOSE: \(error.message)") }
-        }
-        if let limits = item.first("X-REMINDD-LIMITS") {
-            let parts = limits.text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            let interval = parts.first.flatMap { $0.isEmpty ? nil : Int64($0) }, maximum = parts.count == 2 && !parts[1].isEmpty ? Int(parts[1]) : nil
-            guard parts.count == 2, parts[0].isEmpty || interval.map(DoseLimits.minIntervalRange.contains) == true,
-                parts[1].isEmpty || maximum.map(DoseLimits.maxPerDayRange.contains) == true
-            else { throw fail(limits.line, "X-REMINDD-LIMITS is not seconds apart and a daily maximum, e.g. 21600,3") }
-            reminder.limits = DoseLimits(minIntervalSeconds: interval, maxPerDay: maximum)
-        }
-        if let steps = item.first("X-REMINDD-STEPS") {
-            do { reminder.steps = try DoseSteps(parsing: steps.text, unit: nil) } catch { throw fail(steps.line, "X-REMINDD-STEPS: \(error.message)") }
+        do {
+            reminder.delivery = try Delivery { name in item.first("X-REMINDD-" + name)?.text }
+        } catch {
+            throw fail(item.first("X-REMINDD-" + error.parameter)?.line ?? item.line, error.message)
         }
         if let created = item.first("CREATED") {
             let value = created.value.uppercased()

@@ -52,15 +52,15 @@ public final class CommandHookAnnouncer: Announcer {
         switch event {
         case .firing(let firing) where firing.kind.reachesThePerson:
             let reminder = firing.firing.reminder
-            (name, configured, command, variables) = (reminder.name, onFire.withLock { $0 }, reminder.delivery.command, { Self.environment(for: firing) })
+            (name, configured, command, variables) = (reminder.name, onFire.withLock { $0 }, reminder.delivery.hook.command, { Self.environment(for: firing) })
         case .occurrence(let occurrence) where occurrence.state == .missed:
             let reminder = occurrence.firing.reminder
             (name, configured, command, variables) = (
-                reminder.name, onMissed.withLock { $0 }, occurrence.escalated ? nil : reminder.delivery.escalateCommand,
+                reminder.name, onMissed.withLock { $0 }, occurrence.escalated ? nil : reminder.delivery.escalation.command,
                 { Self.environment(for: occurrence) })
         case .escalation(let escalation):
             let reminder = escalation.firing.reminder
-            (name, configured, command, variables) = (reminder.name, nil, reminder.delivery.escalateCommand, { Self.environment(for: escalation) })
+            (name, configured, command, variables) = (reminder.name, nil, reminder.delivery.escalation.command, { Self.environment(for: escalation) })
         case .lowStock(let notice):
             (name, configured, command, variables) = (notice.name, onFire.withLock { $0 }, notice.command, { Self.environment(for: notice) })
         default:
@@ -97,7 +97,7 @@ public final class CommandHookAnnouncer: Announcer {
     /// delay: REMINDER_STATE=overdue, REMINDER_ESCALATED_LATE=1 when the daemon was not running at the delay's end.
     public static func environment(for event: EscalationEvent) -> [(String, String)] {
         let firing = event.firing
-        let after = FiringWording.duration(seconds: firing.reminder.delivery.escalateAfterSeconds ?? 0)
+        let after = FiringWording.duration(seconds: firing.reminder.delivery.escalation.afterSeconds ?? 0)
         return [
             ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name), ("REMINDER_SLOT", firing.slotID),
             ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_LOCAL", firing.occurrence.localISO8601),

@@ -64,11 +64,11 @@ public final class DesktopAnnouncer: Announcer {
             if let calendar = reminder.delivery.calendar {
                 // A calendar's alarm: nothing to take, so Dismiss (and no Skip).
                 show(.reminder(reminder.id), summary: summary, body: "\(calendar): \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(Self.snoozeMinutes) min")], critical: reminder.delivery.critical, staying: true)
+                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(Self.snoozeMinutes) min")], critical: reminder.delivery.notification.critical, staying: true)
             } else {
                 let dose = firing.firing.dose.map { "Take \($0.description). " } ?? ""
                 show(.reminder(reminder.id), summary: summary, body: "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("taken", "Taken"), ("snooze", "Snooze \(Self.snoozeMinutes) min"), ("skip", "Skip")], critical: reminder.delivery.critical,
+                    actions: [("taken", "Taken"), ("snooze", "Snooze \(Self.snoozeMinutes) min"), ("skip", "Skip")], critical: reminder.delivery.notification.critical,
                     staying: true)
             }
         case .occurrence(let occurrence):

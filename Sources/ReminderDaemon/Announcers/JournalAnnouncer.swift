@@ -101,7 +101,7 @@ public final class JournalAnnouncer: Announcer {
             ].map(Entry.Field.init))
         case .escalation(let escalation):
             let firing = escalation.firing
-            var message = "Not taken \(FiringWording.duration(seconds: escalation.firing.reminder.delivery.escalateAfterSeconds ?? 0)) after its time, escalated: "
+            var message = "Not taken \(FiringWording.duration(seconds: escalation.firing.reminder.delivery.escalation.afterSeconds ?? 0)) after its time, escalated: "
                 + FiringWording.reminder(firing)
             if escalation.late { message += " (late: remindd was not running at \(FiringWording.when(firing.reminder.zone, escalation.due)))" }
             let fields = [

@@ -26,7 +26,7 @@ extension BackupService {
         let reminders = plan.reminders.map { planned in
             ImportedCalendarReminder(ImportedReminder(
                 name: planned.name, rule: planned.rule, enabled: true, createdAt: now, logs: [], timeZone: planned.timeZone,
-                delivery: Delivery(repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) })),
+                delivery: Delivery(repeating: planned.repeating)),
                 uid: planned.uid, key: planned.key)
         }
         if !update {

@@ -255,7 +255,7 @@ struct ItemPlanner: Sendable {
             firings += planned.builtRule.occurrences(after: now, count: 3, in: zone).map(\.instant.secondsSinceEpoch)
             alarms.append(CalendarAlarmsStore.Alarm(
                 name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
-                delivery: Delivery(repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) }, calendar: calendar)))
+                delivery: Delivery(repeating: planned.repeating, calendar: calendar)))
         }
         firings.sort()
         if zip(firings, firings.dropFirst()).contains(where: { $1 - $0 < CalendarService.minimumSpacingSeconds }) {

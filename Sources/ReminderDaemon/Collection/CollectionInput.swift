@@ -119,6 +119,6 @@ extension CollectionService {
         guard let planned = try CalendarImport(text, file: file, all: true, now: now, zones: zones).reminders.first else { return nil }
         return CollectionItem.Reminder(
             uid: uid, name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
-            repeatPlan: planned.repeatSeconds.map { RepeatPlan(intervalSeconds: $0, maximum: planned.repeatMax) })
+            delivery: Delivery(repeating: planned.repeating))
     }
 }

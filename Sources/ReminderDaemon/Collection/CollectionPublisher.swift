@@ -120,11 +120,9 @@ struct CollectionPublisher: Sendable {
     /// A reminder's item text and its LAST-MODIFIED, or nil when its item is up to date (or it cannot be
     /// scheduled here: its item is left as it says).
     private func text(of reminder: StoredReminder, uid: String, item: CollectionItemRecord?, now: Instant) -> (text: String, modified: Instant)? {
-        var fields = CollectionItem.Reminder(
+        let fields = CollectionItem.Reminder(
             uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
-            windowSeconds: reminder.windowSeconds, repeatPlan: reminder.delivery.repeatPlan, critical: reminder.delivery.critical,
-            created: Instant(secondsSinceEpoch: reminder.createdAt), dose: reminder.delivery.dose)
-        (fields.limits, fields.steps) = (reminder.delivery.limits, reminder.delivery.steps)
+            windowSeconds: reminder.windowSeconds, created: Instant(secondsSinceEpoch: reminder.createdAt), delivery: reminder.delivery)
         guard let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
         let modified = item.map { Instant(secondsSinceEpoch: $0.modifiedAt) } ?? now
         let text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)

@@ -39,7 +39,7 @@ struct MedicationService: Sendable {
         if let key {
             return [try value(of: try storing { () throws(StoreError) in try context.store.reminders.find(key) }, now: now)]
         }
-        let withDose = try storing { () throws(StoreError) in try context.store.reminders.all() }.filter { $0.delivery.dose != nil }
+        let withDose = try storing { () throws(StoreError) in try context.store.reminders.all() }.filter { $0.delivery.medication.dose != nil }
         return try withDose.map { reminder throws(ServiceError) in try value(of: reminder, now: now) }
     }
 
@@ -48,12 +48,12 @@ struct MedicationService: Sendable {
     func checkLowStock(now: Instant) {
         do {
             for id in try context.store.stock.counted() {
-                guard let reminder = try context.store.reminders.all(ids: id...id).first, reminder.enabled, reminder.delivery.dose != nil else { continue }
+                guard let reminder = try context.store.reminders.all(ids: id...id).first, reminder.enabled, reminder.delivery.medication.dose != nil else { continue }
                 let stock = try assessed(reminder, now: now)
                 if let short = stock.level.lastShort, try context.store.stock.shortReported(reminderID: id, through: short) {
                     context.say(.warning, "\(reminder.name): a dose was logged with less left than it took, so the stock is at 0: count it again with remindctl stock set \"\(reminder.name)\" N")
                 }
-                let refillDays = reminder.delivery.refillDays ?? Delivery.defaultRefillDays
+                let refillDays = reminder.delivery.medication.refillDays ?? MedicationSettings.defaultRefillDays
                 guard let left = stock.level.left, let coverage = stock.coverage, !coverage.outlastsTheRule else { continue }
                 // No dose covered: 0 days (nothing for the next one).
                 let days = coverage.through == nil ? 0 : coverage.days
@@ -61,7 +61,7 @@ struct MedicationService: Sendable {
                 try context.store.stock.noticed(reminderID: id, left: left, at: now)
                 context.announcer.announce(.lowStock(LowStockNotice(
                     reminderID: id, name: reminder.name, left: Dose(thousandths: left, unit: stock.dose.unit),
-                    through: coverage.through?.localDateTime.date, days: days, refillDays: refillDays, command: reminder.delivery.command)))
+                    through: coverage.through?.localDateTime.date, days: days, refillDays: refillDays, command: reminder.delivery.hook.command)))
             }
         } catch {
             context.say(.error, "Could not check the medications' stock: \(error)")
@@ -69,7 +69,7 @@ struct MedicationService: Sendable {
     }
 
     private static func dose(of reminder: StoredReminder) throws(ServiceError) -> Dose {
-        guard let dose = reminder.delivery.dose else {
+        guard let dose = reminder.delivery.medication.dose else {
             throw .invalidInput(parameter: "reminder", message: "\(reminder.name) has no dose to count a stock of: give it one, e.g. remindctl update \"\(reminder.name)\" --dose 1 --unit tablet")
         }
         return dose
@@ -94,7 +94,7 @@ struct MedicationService: Sendable {
         do { rule = try reminder.rule.makeRule() } catch { return Assessment(dose: dose, level: level) }  // an unusable rule: the scheduler says why
         let delivery = reminder.delivery
         let coverage = Stock.coverage(
-            left: left, dose: { delivery.dose(on: $0)?.thousandths ?? dose.thousandths }, rule: rule, zone: try context.zone(named: reminder.timeZone), after: now)
+            left: left, dose: { delivery.medication.dose(on: $0)?.thousandths ?? dose.thousandths }, rule: rule, zone: try context.zone(named: reminder.timeZone), after: now)
         return Assessment(dose: dose, level: level, coverage: coverage)
     }
 
@@ -103,7 +103,7 @@ struct MedicationService: Sendable {
         var value = StockValue(
             reminderId: reminder.id!, reminderName: reminder.name, left: stock.level.left.map { Double($0) / 1000 }, unit: stock.dose.unit,
             dose: Double(stock.dose.thousandths) / 1000, doses: nil, through: nil, throughLocal: nil, days: nil, outlastsTheRule: false,
-            refillDays: reminder.delivery.refillDays ?? Delivery.defaultRefillDays, short: stock.level.short)
+            refillDays: reminder.delivery.medication.refillDays ?? MedicationSettings.defaultRefillDays, short: stock.level.short)
         guard let coverage = stock.coverage else { return value }
         value.doses = Int(coverage.doses)
         value.outlastsTheRule = coverage.outlastsTheRule

@@ -35,7 +35,7 @@ public struct EscalationEvent: Sendable, Hashable {
     }
 
     /// When it was due to be escalated: the occurrence's time and the reminder's delay.
-    public var due: Instant { firing.occurrence.instant.adding(seconds: firing.reminder.delivery.escalateAfterSeconds ?? 0) }
+    public var due: Instant { firing.occurrence.instant.adding(seconds: firing.reminder.delivery.escalation.afterSeconds ?? 0) }
     /// Escalated more than a minute after ``due`` (the daemon was down then).
     public var late: Bool { at.secondsSinceEpoch > due.secondsSinceEpoch + 60 }
 }

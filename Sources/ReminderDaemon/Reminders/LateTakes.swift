@@ -29,12 +29,12 @@ extension ReminderService {
         guard let missed else {
             throw .nothingDue(reminder.name, "nothing of \(reminder.name) was missed in the last two days to take late: to record an intake, run remindctl log \"\(reminder.name)\"")
         }
-        let amount = reminder.delivery.dose(on: missed.occurrence.scheduledDate)?.thousandths
+        let amount = reminder.delivery.medication.dose(on: missed.occurrence.scheduledDate)?.thousandths
         _ = try await recordLateTake(reminder, missed, at: now, amount: amount, forced: false, now: now)
         await context.changes.publish(.init(.tookLate, reminder: id))
         var status = missed
         (status.state, status.coveredBy) = (.takenLate, now)
-        return OccurrenceValue(reminderID: id, name: reminder.name, status: status).saying(reminder.delivery.dose(on: missed.occurrence.scheduledDate))
+        return OccurrenceValue(reminderID: id, name: reminder.name, status: status).saying(reminder.delivery.medication.dose(on: missed.occurrence.scheduledDate))
     }
 
     /// The missed occurrence a plain log at `instant` takes late, or nil (it takes another, or none: a log).

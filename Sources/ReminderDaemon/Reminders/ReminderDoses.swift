@@ -24,7 +24,7 @@ extension ReminderService {
     static let maximumDosesPerLog: Int64 = 100
 
     static func amount(_ text: String?, of reminder: StoredReminder, on date: LocalDate, force: Bool) throws(ServiceError) -> Int64? {
-        guard let dose = reminder.delivery.dose(on: date) else {
+        guard let dose = reminder.delivery.medication.dose(on: date) else {
             guard text == nil else {
                 throw .invalidInput(parameter: "amount", message: "\(reminder.name) has no dose to take an amount of: give it one, e.g. remindctl update \"\(reminder.name)\" --dose 2 --unit tablet")
             }
@@ -60,7 +60,7 @@ extension ReminderService {
     /// `force` (then it is recorded as forced).
     func logIntake(_ reminder: StoredReminder, at instant: Instant, amount: Int64?, force: Bool, now: Instant) async throws(ServiceError) -> LogReply {
         let zone = try context.zone(named: reminder.timeZone)
-        let limits = reminder.delivery.limits
+        let limits = reminder.delivery.medication.limits
         var forced = false
         if !limits.isEmpty {
             let reach = max(limits.minIntervalSeconds ?? 0, 86400)

@@ -6,14 +6,10 @@ import VarlinkProtocol
 extension ReminderService {
     func register(in router: inout MethodRouter) {
         router.on(Reminders.Add.self) { p in
-            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit, refillDays: p.refillDays, escalateCommand: p.escalateCommand, escalateAfter: p.escalateAfter,
-                minInterval: p.minInterval, maxPerDay: p.maxPerDay, steps: p.steps)
-            return .init(reminder: try await add(name: p.name, rule: p.rule, timeZone: p.timeZone, enabled: p.enabled ?? true, window: p.window, delivery: delivery))
+            .init(reminder: try await add(name: p.name, rule: p.rule, timeZone: p.timeZone, enabled: p.enabled ?? true, window: p.window, delivery: p.delivery))
         }
         router.on(Reminders.Update.self) { p in
-            let delivery = DeliveryChange(repeat: p.repeat, repeatMax: p.repeatMax, command: p.command, urgency: p.urgency, dose: p.dose, unit: p.unit, refillDays: p.refillDays, escalateCommand: p.escalateCommand, escalateAfter: p.escalateAfter,
-                minInterval: p.minInterval, maxPerDay: p.maxPerDay, steps: p.steps)
-            return .init(reminder: try await update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone, window: p.window, delivery: delivery))
+            .init(reminder: try await update(key: p.reminder, name: p.name, rule: p.rule, timeZone: p.timeZone, window: p.window, delivery: p.delivery))
         }
         router.on(Reminders.Remove.self) { p in .init(reminder: try await remove(key: p.reminder)) }
         router.on(Reminders.Enable.self) { p in .init(reminder: try await setEnabled(key: p.reminder, true)) }

@@ -16,11 +16,11 @@ struct ReminderService: Sendable {
     let streaks = SettledStreaks()
 
     func add(
-        name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool, window: String? = nil, delivery change: DeliveryChange? = nil
+        name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool, window: String? = nil, delivery change: Delivery.Change = .init()
     ) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
         let trimmed = try Self.checkedName(name)
-        let delivery = try change?.applied(to: Delivery()) ?? Delivery()
+        let delivery = try Self.applying(change, to: Delivery(), adding: true)
         let spec = try Self.course(spec, delivery)
         let rule = try Self.rule(spec)
         let timeZone = try Self.zoneName(timeZone, of: rule)
@@ -38,12 +38,12 @@ struct ReminderService: Sendable {
     }
 
     func update(
-        key: String, name: String?, rule spec: RuleSpec?, timeZone: String?, window: String? = nil, delivery change: DeliveryChange? = nil
+        key: String, name: String?, rule spec: RuleSpec?, timeZone: String?, window: String? = nil, delivery change: Delivery.Change = .init()
     ) async throws(ServiceError) -> ReminderValue {
         var reminder = try ownReminder(key)
         // The end a course gave the rule (its last step's day), not the user's own.
-        let courseEnd = reminder.delivery.steps.map(\.lastDay.description).flatMap { $0 == reminder.rule.until ? $0 : nil }
-        if let change { reminder.delivery = try change.applied(to: reminder.delivery) }
+        let courseEnd = reminder.delivery.medication.steps.map(\.lastDay.description).flatMap { $0 == reminder.rule.until ? $0 : nil }
+        reminder.delivery = try Self.applying(change, to: reminder.delivery, adding: false)
         if let window { reminder.windowSeconds = window.isEmpty ? nil : try Self.windowSeconds(window) }
         if let name { reminder.name = try Self.checkedName(name) }
         if let spec {
@@ -59,9 +59,9 @@ struct ReminderService: Sendable {
         }
         // A course changed or ended: the old course's end goes (the reminder goes on after an ended course; a
         // longer one is not cut short). A new rule, or a new course, ends with the course, as when added.
-        if change?.steps != nil, spec == nil, courseEnd != nil { reminder.rule.until = nil }
-        if change?.steps?.isEmpty == false || spec != nil { reminder.rule = try Self.course(reminder.rule, reminder.delivery) }
-        if spec != nil || timeZone != nil || change?.steps?.isEmpty == false {
+        if change.medication.steps != nil, spec == nil, courseEnd != nil { reminder.rule.until = nil }
+        if change.medication.steps?.isEmpty == false || spec != nil { reminder.rule = try Self.course(reminder.rule, reminder.delivery) }
+        if spec != nil || timeZone != nil || change.medication.steps?.isEmpty == false {
             try Self.checkFires(try Self.rule(reminder.rule), reminder.rule, zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
         }
         try Self.checkEscalation(reminder.delivery, windowSeconds: reminder.windowSeconds)
@@ -70,7 +70,7 @@ struct ReminderService: Sendable {
 
     /// The rule of a tapering course (``RuleSpec/ending(with:)``).
     static func course(_ spec: RuleSpec, _ delivery: Delivery) throws(ServiceError) -> RuleSpec {
-        guard let steps = delivery.steps else { return spec }
+        guard let steps = delivery.medication.steps else { return spec }
         do { return try spec.ending(with: steps) } catch { throw .invalidInput(parameter: "steps", message: error.message) }
     }
 
@@ -78,7 +78,7 @@ struct ReminderService: Sendable {
     /// occurrence is missed then, and the escalation runs at that time anyway. (Without a window of its own, an
     /// occurrence's window ends at the next occurrence or midnight: a delay past that escalates when missed.)
     static func checkEscalation(_ delivery: Delivery, windowSeconds: Int64?) throws(ServiceError) {
-        guard let after = delivery.escalateAfterSeconds, let windowSeconds, after >= windowSeconds else { return }
+        guard let after = delivery.escalation.afterSeconds, let windowSeconds, after >= windowSeconds else { return }
         throw .invalidInput(
             parameter: "escalateAfter",
             message: "--escalate-after \(WindowLength.text(after)) is not before the window's end (\(WindowLength.text(windowSeconds))): the occurrence is missed then and the escalation runs at that time; give a shorter delay, or leave --escalate-after out")
@@ -152,7 +152,7 @@ struct ReminderService: Sendable {
                     on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? [], windowSeconds: reminder.windowSeconds, now: now,
                     takenLate: late[reminder.id!] ?? [:])
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
-                    .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0).saying(reminder.delivery.dose(on: $0.occurrence.scheduledDate)) }
+                    .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0).saying(reminder.delivery.medication.dose(on: $0.occurrence.scheduledDate)) }
             }
             await yieldToQueuedWork()
         }
@@ -169,15 +169,15 @@ struct ReminderService: Sendable {
         let reminders = try storing { () throws(StoreError) in try context.store.reminders.asNeeded() }
         return try reminders.map { reminder throws(ServiceError) in
             let zone = try context.zone(named: reminder.timeZone)
-            let limits = reminder.delivery.limits
+            let limits = reminder.delivery.medication.limits
             let doses = try storing { () throws(StoreError) in
                 try context.store.intake.instants(
                     reminderID: reminder.id!, from: now.adding(seconds: -max(limits.minIntervalSeconds ?? 0, 86400)), through: now, lateTakes: true)
             }
             let allowed = limits.nextAllowed(now: now, doses: doses)
             return AsNeededValue(
-                reminderId: reminder.id!, reminderName: reminder.name, dose: reminder.delivery.dose.map { Double($0.thousandths) / 1000 },
-                unit: reminder.delivery.dose?.unit, lastDoseUtc: doses.last?.description, allowedFromUtc: allowed.description,
+                reminderId: reminder.id!, reminderName: reminder.name, dose: reminder.delivery.medication.dose.map { Double($0.thousandths) / 1000 },
+                unit: reminder.delivery.medication.dose?.unit, lastDoseUtc: doses.last?.description, allowedFromUtc: allowed.description,
                 allowedFromLocal: ISO8601.format(allowed, offsetSeconds: zone.offset(at: allowed), zulu: false), allowedNow: allowed <= now,
                 leftInADay: limits.leftInADay(now: now, doses: doses))
         }
@@ -189,14 +189,14 @@ struct ReminderService: Sendable {
 
     func preview(rule spec: RuleSpec, timeZone: String?, after: String?, count: Int, steps: String? = nil) throws(ServiceError) -> [FiringValue] {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
-        let delivery = try DeliveryChange(steps: steps).applied(to: Delivery())
+        let delivery = try Self.applying(Delivery.Change(medication: .init(steps: steps)), to: Delivery(), adding: true)
         let spec = try Self.course(spec, delivery)
         let rule = try Self.rule(spec)
         let zone = try context.zone(named: try Self.zoneName(timeZone, of: rule))
         let now = context.clock.now()
         let start = try after.map { text throws(ServiceError) in try Self.instant(text, parameter: "after", now: now, zone: zone) } ?? now
         return rule.occurrences(after: start, count: count, in: zone).map {
-            FiringValue(reminderID: 0, name: "preview", occurrence: $0).saying(delivery.dose(on: $0.scheduledDate))
+            FiringValue(reminderID: 0, name: "preview", occurrence: $0).saying(delivery.medication.dose(on: $0.scheduledDate))
         }
     }
 
@@ -210,7 +210,7 @@ struct ReminderService: Sendable {
                     reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, snoozedUntil: next.at, in: next.reminder.zone,
                     calendar: calendar)
                 : FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, calendar: calendar))
-                .saying(next.reminder.delivery.dose(on: next.occurrence.scheduledDate))
+                .saying(next.reminder.delivery.medication.dose(on: next.occurrence.scheduledDate))
         }
         return .init(firings: firings, asNeeded: asNeeded.isEmpty ? nil : asNeeded)
     }
@@ -232,7 +232,7 @@ struct ReminderService: Sendable {
         await context.changes.publish(.init(.skipped, reminder: reminder.id))
         status.state = .skipped
         return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
-            .saying(reminder.delivery.dose(on: status.occurrence.scheduledDate))
+            .saying(reminder.delivery.medication.dose(on: status.occurrence.scheduledDate))
     }
 
     /// Snoozes the occurrence that is due (announced again in `minutes`), or else postpones the next one by
@@ -339,7 +339,7 @@ struct ReminderService: Sendable {
                 takes: record.forScheduledAt.map { local(Instant(secondsSinceEpoch: $0)) } ?? effects[key]?.takes[record.id!].map { local($0.instant) },
                 suppresses: effects[key]?.suppresses[record.id!].map { local($0.instant) })
             // The amount is in the unit of the reminder's dose.
-            (value.amount, value.unit) = (record.amount.map { Double($0) / 1000 }, record.amount.flatMap { _ in reminder.delivery.dose?.unit })
+            (value.amount, value.unit) = (record.amount.map { Double($0) / 1000 }, record.amount.flatMap { _ in reminder.delivery.medication.dose?.unit })
             value.forced = record.forced == true ? true : nil
             return value
         }

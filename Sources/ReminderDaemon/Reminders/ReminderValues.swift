@@ -60,25 +60,20 @@ extension ReminderService {
                 settled: goal.settled, takenLate: lateRead[reminder.id!] ?? [:])
             let streak = counted.length
             streaks.keep(counted.settled, for: reminder.id!, zone: zone, epoch: epoch)
-            var value = ReminderValue(
+            let today = zone.localDateTime(at: now).date
+            let value = ReminderValue(
                 id: reminder.id!, name: reminder.name, rule: reminder.rule,
                 summary: rule.summary + (reminder.rule.fromLastDose == true ? ", counted from the last dose" : "")
-                    + (reminder.delivery.steps.map { ", tapering through \($0.lastDay)" } ?? ""), timeZone: reminder.timeZone,
-                effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next.map { $0.saying(reminder.delivery.dose(on: nextOccurrence?.scheduledDate ?? zone.localDateTime(at: now).date)) },
-                streak: streak, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
-            if let course = reminder.delivery.steps {
-                let current = course.stepIndex(on: zone.localDateTime(at: now).date)
-                value.steps = course.steps.enumerated().map { index, step in
-                    DoseStepValue(dose: Double(step.dose.thousandths) / 1000, unit: step.dose.unit, through: step.through.description, current: index == current)
-                }
-            }
+                    + (reminder.delivery.medication.steps.map { ", tapering through \($0.lastDay)" } ?? ""), timeZone: reminder.timeZone,
+                effectiveTimeZone: zone.identifier, enabled: reminder.enabled, next: next.map { $0.saying(reminder.delivery.medication.dose(on: nextOccurrence?.scheduledDate ?? today)) },
+                streak: streak, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery.shown(on: today))
             answered[reminder.id!] = value
         }
         return reminders.map { reminder in
             answered[reminder.id!] ?? ReminderValue(
                 id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: unusable[reminder.id!] ?? "", timeZone: reminder.timeZone,
                 effectiveTimeZone: reminder.timeZone ?? context.followedZone.name, enabled: reminder.enabled, next: nil, streak: 0,
-                windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
+                windowSeconds: reminder.windowSeconds, delivery: reminder.delivery.shown(on: nil))
         }
     }
 

@@ -70,7 +70,7 @@ struct ReportService: Sendable {
         let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: [id], from: start, through: end)[id] ?? [:] }
         let skips = Dictionary(skipped.map { (Instant(secondsSinceEpoch: $0.scheduledAt), $0.reason ?? "") }) { first, _ in first }
         let forced = try storing { () throws(StoreError) in try context.store.intake.forcedCount(reminderID: id, from: start, through: end) }
-        let dose = reminder.delivery.dose.map { "\($0.amountText) \($0.unit), " } ?? ""
+        let dose = reminder.delivery.medication.dose.map { "\($0.amountText) \($0.unit), " } ?? ""
         return ReportReminderValue(
             reminderId: id, reminderName: reminder.name,
             figures: AdherenceFigures(
@@ -81,7 +81,7 @@ struct ReportService: Sendable {
 
     /// A medication's amounts, as-needed weeks and stock over the period; nil for a reminder without a dose.
     private func medication(_ reminder: StoredReminder, from: LocalDate, to: LocalDate) throws(ServiceError) -> ReportMedicationValue? {
-        guard let dose = reminder.delivery.dose, let id = reminder.id else { return nil }
+        guard let dose = reminder.delivery.medication.dose, let id = reminder.id else { return nil }
         let zone = try context.zone(named: reminder.timeZone)
         let (start, end) = Self.reach(from: from, to: to, zone: zone)
         let logs = try storing { () throws(StoreError) in try context.store.intake.amounts(reminderID: id, from: start, through: end) }

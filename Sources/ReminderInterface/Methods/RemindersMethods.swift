@@ -46,35 +46,32 @@ extension Reminders {
             public var timeZone: String?
             public var enabled: Bool?
             public var window: String?
-            public var `repeat`: String?
-            public var repeatMax: Int?
-            public var command: [String]?
-            public var urgency: String?
-            /// How much one dose is: `2` (with `unit`), `500mg`, `2 tablets`.
-            public var dose: String?
-            public var unit: String?
-            /// The low-stock notice comes when the stock covers fewer days than this (default 7; 0 with Update: the default).
-            public var refillDays: Int?
-            /// A command run when an occurrence is missed (a caregiver told); [] with Update: none.
-            public var escalateCommand: [String]?
-            /// `30m`: run it that long after an occurrence's time when it is not yet taken ("" with Update: when missed).
-            public var escalateAfter: String?
-            /// `6h`: the least time between two doses ("" with Update: none); the most doses in 24 hours (0: none).
-            public var minInterval: String?
-            public var maxPerDay: Int?
-            /// A tapering course: `40mg until 2026-12-01; 30mg until 2026-12-08` ("" with Update: none).
-            public var steps: String?
+            /// Each part's settings, as flat keys beside these (``Delivery/Change``).
+            public var delivery: Delivery.Change
 
-            public init(
-                name: String, rule: RuleSpec, timeZone: String? = nil, enabled: Bool? = nil, window: String? = nil,
-                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil, minInterval: String? = nil, maxPerDay: Int? = nil,
-                steps: String? = nil
-            ) {
-                (self.name, self.rule, self.timeZone, self.enabled, self.window) = (name, rule, timeZone, enabled, window)
-                (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
-                (self.refillDays, self.escalateCommand, self.escalateAfter) = (refillDays, escalateCommand, escalateAfter)
-                (self.minInterval, self.maxPerDay, self.steps) = (minInterval, maxPerDay, steps)
+            public init(name: String, rule: RuleSpec, timeZone: String? = nil, enabled: Bool? = nil, window: String? = nil, delivery: Delivery.Change = .init()) {
+                (self.name, self.rule, self.timeZone, self.enabled, self.window, self.delivery) = (name, rule, timeZone, enabled, window, delivery)
+            }
+
+            private enum CodingKeys: String, CodingKey { case name, rule, timeZone, enabled, window }
+
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                (name, rule) = (try container.decode(String.self, forKey: .name), try container.decode(RuleSpec.self, forKey: .rule))
+                timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+                enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+                window = try container.decodeIfPresent(String.self, forKey: .window)
+                delivery = try Delivery.Change(from: decoder)
+            }
+
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(name, forKey: .name)
+                try container.encode(rule, forKey: .rule)
+                try container.encodeIfPresent(timeZone, forKey: .timeZone)
+                try container.encodeIfPresent(enabled, forKey: .enabled)
+                try container.encodeIfPresent(window, forKey: .window)
+                try delivery.encode(to: encoder)
             }
         }
         public typealias Reply = ReminderReply
@@ -88,35 +85,33 @@ extension Reminders {
             public var rule: RuleSpec?
             public var timeZone: String?
             public var window: String?
-            public var `repeat`: String?
-            public var repeatMax: Int?
-            public var command: [String]?
-            public var urgency: String?
-            /// A new dose (`2`, `500mg`; "" for none); a unit alone changes the unit of the dose.
-            public var dose: String?
-            public var unit: String?
-            /// The low-stock notice comes when the stock covers fewer days than this (default 7; 0 with Update: the default).
-            public var refillDays: Int?
-            /// A command run when an occurrence is missed (a caregiver told); [] with Update: none.
-            public var escalateCommand: [String]?
-            /// `30m`: run it that long after an occurrence's time when it is not yet taken ("" with Update: when missed).
-            public var escalateAfter: String?
-            /// `6h`: the least time between two doses ("" with Update: none); the most doses in 24 hours (0: none).
-            public var minInterval: String?
-            public var maxPerDay: Int?
-            /// A tapering course: `40mg until 2026-12-01; 30mg until 2026-12-08` ("" with Update: none).
-            public var steps: String?
+            /// Each part's changes, as flat keys beside these (``Delivery/Change``; "" or 0: none, as each says).
+            public var delivery: Delivery.Change
 
-            public init(
-                reminder: String, name: String? = nil, rule: RuleSpec? = nil, timeZone: String? = nil, window: String? = nil,
-                repeat: String? = nil, repeatMax: Int? = nil, command: [String]? = nil, urgency: String? = nil, dose: String? = nil, unit: String? = nil,
-                refillDays: Int? = nil, escalateCommand: [String]? = nil, escalateAfter: String? = nil, minInterval: String? = nil, maxPerDay: Int? = nil,
-                steps: String? = nil
-            ) {
-                (self.reminder, self.name, self.rule, self.timeZone, self.window) = (reminder, name, rule, timeZone, window)
-                (self.repeat, self.repeatMax, self.command, self.urgency, self.dose, self.unit) = (`repeat`, repeatMax, command, urgency, dose, unit)
-                (self.refillDays, self.escalateCommand, self.escalateAfter) = (refillDays, escalateCommand, escalateAfter)
-                (self.minInterval, self.maxPerDay, self.steps) = (minInterval, maxPerDay, steps)
+            public init(reminder: String, name: String? = nil, rule: RuleSpec? = nil, timeZone: String? = nil, window: String? = nil, delivery: Delivery.Change = .init()) {
+                (self.reminder, self.name, self.rule, self.timeZone, self.window, self.delivery) = (reminder, name, rule, timeZone, window, delivery)
+            }
+
+            private enum CodingKeys: String, CodingKey { case reminder, name, rule, timeZone, window }
+
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                reminder = try container.decode(String.self, forKey: .reminder)
+                name = try container.decodeIfPresent(String.self, forKey: .name)
+                rule = try container.decodeIfPresent(RuleSpec.self, forKey: .rule)
+                timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+                window = try container.decodeIfPresent(String.self, forKey: .window)
+                delivery = try Delivery.Change(from: decoder)
+            }
+
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(reminder, forKey: .reminder)
+                try container.encodeIfPresent(name, forKey: .name)
+                try container.encodeIfPresent(rule, forKey: .rule)
+                try container.encodeIfPresent(timeZone, forKey: .timeZone)
+                try container.encodeIfPresent(window, forKey: .window)
+                try delivery.encode(to: encoder)
             }
         }
         public typealias Reply = ReminderReply

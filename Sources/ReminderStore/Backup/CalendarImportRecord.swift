@@ -76,7 +76,7 @@ extension BackupStore {
                     reminder.handledThrough = max(reminder.handledThrough, now.secondsSinceEpoch)
                 }
                 (reminder.name, reminder.rule, reminder.timeZone) = (imported.name, imported.rule, imported.timeZone)
-                reminder.delivery.repeatPlan = imported.delivery.repeatPlan
+                reminder.delivery.repeating.plan = imported.delivery.repeating.plan
                 try reminder.save(db)
                 if let uid = item.uid, let key = item.key {
                     try CalendarImportRecord(reminderId: reminder.id!, uid: uid, key: key, file: file).save(db)

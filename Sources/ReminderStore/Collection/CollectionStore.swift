@@ -181,8 +181,7 @@ public struct CollectionStore: Sendable {
             }
             updated.name = try Self.freeName(reminder.name, for: updated.id, db)
             (updated.rule, updated.timeZone, updated.enabled, updated.windowSeconds) = (reminder.rule, reminder.timeZone, reminder.enabled, reminder.windowSeconds)
-            (updated.delivery.repeatPlan, updated.delivery.critical, updated.delivery.dose) = (reminder.repeatPlan, reminder.critical, reminder.dose)
-            (updated.delivery.limits, updated.delivery.steps) = (reminder.limits, reminder.steps)
+            updated.delivery = updated.delivery.merging(synced: reminder.delivery)
             try updated.save(db)
             if row == nil { try Self.restoreKeptLogs(reminder.uid, to: updated.id!, db) }
             var saved = item
@@ -232,7 +231,7 @@ public struct CollectionStore: Sendable {
             var log = IntakeRecord(id: nil, reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone)
             log.forScheduledAt = record.occurrence?.secondsSinceEpoch
             log.amount = record.amount
-            if let limits = try StoredReminder.fetchOne(db, key: reminderID)?.delivery.limits, !limits.isEmpty {
+            if let limits = try StoredReminder.fetchOne(db, key: reminderID)?.delivery.medication.limits, !limits.isEmpty {
                 let reach = max(limits.minIntervalSeconds ?? 0, 86400)
                 let doses = try Int64.fetchAll(
                     db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ?",

@@ -1,0 +1,142 @@
+import ArgumentParser
+import ReminderCore
+
+// Each part of a reminder (``ReminderPart``) as add and update take it: its options, the change they make, and
+// the lines `show` prints of it. The checks are the part's own (``Delivery/check(_:adding:)``), run before
+// connecting.
+
+/// How a reminder reaches the person beyond the journal: each part's options, as add and update share them.
+struct DeliveryOptions: ParsableArguments {
+    @OptionGroup var repeating: RepeatOptions
+    @OptionGroup var hook: HookOptions
+    @OptionGroup var notification: NotificationOptions
+    @OptionGroup var medication: MedicationOptions
+    @OptionGroup var escalation: EscalationOptions
+
+    /// No option given.
+    var isEmpty: Bool {
+        repeating.change == .init() && hook.exec == nil && notification.change == .init() && medication.change == .init()
+            && escalation.exec == nil && escalation.after == nil
+    }
+
+    /// What the options change (commands split into their words).
+    func change() throws -> Delivery.Change {
+        Delivery.Change(
+            repeating: repeating.change, hook: try hook.change(), notification: notification.change, medication: medication.change,
+            escalation: try escalation.change())
+    }
+
+    /// Refuses what the daemon would refuse, before connecting (the programs' paths are checked by the daemon,
+    /// which runs them).
+    func validate(adding: Bool) throws {
+        do { try Delivery.check(try change(), adding: adding) } catch let error as PartError { throw CLIError(error.message) }
+    }
+
+    /// The lines `show` prints of each part.
+    static func describe(_ delivery: Delivery.Shown) -> [String] {
+        RepeatOptions.describe(delivery.repeating) + HookOptions.describe(delivery.hook) + EscalationOptions.describe(delivery.escalation)
+            + NotificationOptions.describe(delivery.notification) + MedicationOptions.describe(delivery.medication)
+    }
+
+    /// A command's words, or nil when the option was not given ([] for "").
+    fileprivate static func words(_ text: String?, option: String) throws -> [String]? {
+        guard let text else { return nil }
+        do { return try ShellWords.split(text) } catch { throw CLIError("invalid \(option): \(error)") }
+    }
+}
+
+/// `--repeat`, `--repeat-max` (``RepeatSettings``).
+struct RepeatOptions: ParsableArguments {
+    @Option(name: .customLong("repeat"), help: ArgumentHelp(
+        "Announce a due occurrence again every LENGTH (10m, 1h; 1s to 24h) until it is taken or skipped, or its window ends. \"\" (update): announce once.",
+        valueName: "length")) var interval: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many repeats (1-100; 0 with update: until the window ends).", valueName: "n"))
+    var repeatMax: Int?
+
+    var change: RepeatSettings.Change { .init(repeat: interval, repeatMax: repeatMax) }
+
+    static func describe(_ part: RepeatSettings) -> [String] {
+        part.plan.map { ["repeat:    every \(WindowLength.text($0.intervalSeconds)) until taken or skipped\($0.maximum.map { ", at most \($0) times" } ?? "")"] } ?? []
+    }
+}
+
+/// `--exec` (``HookSettings``).
+struct HookOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "A command to run at each announcement, without a shell: an absolute path and arguments, quoted as in a shell. \"\" (update): none.",
+        valueName: "command")) var exec: String?
+
+    func change() throws -> HookSettings.Change { .init(command: try DeliveryOptions.words(exec, option: "--exec")) }
+
+    static func describe(_ part: HookSettings) -> [String] {
+        part.command.map { ["exec:      \(ShellWords.join($0))"] } ?? []
+    }
+}
+
+/// `--urgency` (``NotificationSettings``).
+struct NotificationOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("normal or critical (the desktop notification stays until acted on).", valueName: "level"),
+            completion: .list(NotificationSettings.urgencies)) var urgency: String?
+
+    var change: NotificationSettings.Change { .init(urgency: urgency) }
+
+    static func describe(_ part: NotificationSettings.Shown) -> [String] {
+        part.urgency == "normal" ? [] : ["urgency:   \(part.urgency)"]
+    }
+}
+
+/// `--dose`, `--unit`, `--steps`, `--min-interval`, `--max-per-day`, `--refill-days` (``MedicationSettings``).
+struct MedicationOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "How much one dose is: 2 (with --unit), 0.5, 500mg. Said in every announcement; what a log records. \"\" (update): none.",
+        valueName: "amount")) var dose: String?
+    @Option(help: ArgumentHelp("The dose's unit: tablet, capsule, drop, puff, spray, patch, mg, mcg, g, ml, IU ...", valueName: "unit"),
+            completion: .list(Dose.units.map(\.name))) var unit: String?
+    @Option(help: ArgumentHelp(
+        "A tapering course: each step's dose and last day, e.g. \"40mg until 2026-12-01; 30mg until 2026-12-08\"; the reminder ends after the last. \"\" (update): none.",
+        valueName: "steps")) var steps: String?
+    @Option(help: ArgumentHelp(
+        "The least time between two doses (6h; 1m to 7d): a log sooner is refused unless --force. \"\" (update): none.",
+        valueName: "length")) var minInterval: String?
+    @Option(help: ArgumentHelp(
+        "The most doses in any 24 hours (1-100; a rolling day, not the calendar day): one more is refused unless --force. 0 (update): none.",
+        valueName: "n")) var maxPerDay: Int?
+    @Option(help: ArgumentHelp(
+        "Say when the stock ('remindctl stock') covers fewer than this many days (1-365; default 7; 0 with update: the default).",
+        valueName: "days")) var refillDays: Int?
+
+    var change: MedicationSettings.Change {
+        .init(dose: dose, unit: unit, refillDays: refillDays, minInterval: minInterval, maxPerDay: maxPerDay, steps: steps)
+    }
+
+    static func describe(_ part: MedicationSettings.Shown) -> [String] {
+        var lines: [String] = []
+        if part.steps == nil, let dose = doseText(part.dose, part.unit) { lines.append("dose:      \(dose)") }
+        if let limits = limitsText(minIntervalSeconds: part.minIntervalSeconds, maxPerDay: part.maxPerDay) { lines.append("limits:    \(limits)") }
+        for (index, step) in (part.steps ?? []).enumerated() {
+            let dose = doseText(step.dose, step.unit) ?? ""
+            lines.append("\(index == 0 ? "steps:    " : "          ") \(step.current ? "▸" : " ") \(dose) until \(step.through)\(step.current ? " (today)" : "")")
+        }
+        return lines
+    }
+}
+
+/// `--escalate-exec`, `--escalate-after` (``EscalationSettings``).
+struct EscalationOptions: ParsableArguments {
+    @Option(name: .customLong("escalate-exec"), help: ArgumentHelp(
+        "A command to run, without a shell, when an occurrence is missed (tell a caregiver), quoted as in a shell. \"\" (update): none.",
+        valueName: "command")) var exec: String?
+    @Option(name: .customLong("escalate-after"), help: ArgumentHelp(
+        "Run --escalate-exec this long (10m, 1h) after an occurrence's time when it is not yet taken or skipped, not when it is missed. \"\" (update): when missed.",
+        valueName: "length")) var after: String?
+
+    func change() throws -> EscalationSettings.Change {
+        .init(escalateCommand: try DeliveryOptions.words(exec, option: "--escalate-exec"), escalateAfter: after)
+    }
+
+    static func describe(_ part: EscalationSettings) -> [String] {
+        guard let command = part.command else { return [] }
+        let when = part.afterSeconds.map { "when an occurrence is not taken \(WindowLength.text($0)) after its time, or missed" } ?? "when an occurrence is missed"
+        return ["escalate:  \(ShellWords.join(command)) (\(when))"]
+    }
+}

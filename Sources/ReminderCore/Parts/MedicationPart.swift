@@ -1,0 +1,211 @@
+/// A medication's settings on its reminder: the dose each announcement asks for, a tapering course, how often a
+/// dose may be taken, and when the stock is low (`--dose`, `--unit`, `--steps`, `--min-interval`, `--max-per-day`,
+/// `--refill-days`).
+public struct MedicationSettings: ReminderPart {
+    /// How much one dose is: said in every announcement, the amount a log records. In a tapering course, the
+    /// first step's (``dose(on:)`` gives each day's).
+    public var dose: Dose?
+    /// A tapering course: the dose of each day; the reminder ends after its last day.
+    public var steps: DoseSteps?
+    /// How often a dose may be logged (a medication taken as needed): a log that breaks them is refused unless
+    /// forced.
+    public var limits = DoseLimits()
+    /// Give the low-stock notice when the stock covers fewer than this many days (nil: ``defaultRefillDays``).
+    public var refillDays: Int?
+
+    /// The days of stock below which the low-stock notice is given, unless a reminder says otherwise.
+    public static let defaultRefillDays = 7
+    /// What `refillDays` may be.
+    public static let refillDayRange = 1...365
+
+    public init() {}
+
+    public init(dose: Dose?) { self.dose = dose }
+
+    /// The dose of an occurrence on a local date: its step's in a tapering course, else ``dose``.
+    public func dose(on date: LocalDate) -> Dose? {
+        steps?.dose(on: date) ?? dose
+    }
+
+    /// What `Add` and `Update` take: `dose` (`2`, `500mg`, `2 tablets`; "" for none) with `unit` when it names
+    /// none, `steps` (a course; "" for none), `minInterval` (`6h`; "" for none), `maxPerDay` (0 for none),
+    /// `refillDays` (0 for the default).
+    public struct Change: Codable, Hashable, Sendable {
+        public var dose: String?
+        public var unit: String?
+        public var refillDays: Int?
+        public var minInterval: String?
+        public var maxPerDay: Int?
+        public var steps: String?
+
+        public init(dose: String? = nil, unit: String? = nil, refillDays: Int? = nil, minInterval: String? = nil, maxPerDay: Int? = nil, steps: String? = nil) {
+            (self.dose, self.unit, self.refillDays, self.minInterval, self.maxPerDay, self.steps) = (dose, unit, refillDays, minInterval, maxPerDay, steps)
+        }
+    }
+
+    /// As a reply shows it: the dose as a number with its unit, the refill days in effect (with a dose), the
+    /// limits, and the course's steps with today's marked.
+    public struct Shown: Codable, Hashable, Sendable {
+        public var dose: Double?
+        public var unit: String?
+        public var refillDays: Int?
+        public var minIntervalSeconds: Int64?
+        public var maxPerDay: Int?
+        public var steps: [DoseStepValue]?
+    }
+
+    public static func check(_ change: Change, adding: Bool) throws(PartError) {
+        if let steps = change.steps {
+            guard change.dose == nil else { throw PartError("steps", "--dose and --steps both give the dose: give --steps alone (each step names its dose)") }
+            // On update, amounts without a unit take the current dose's: the daemon reads them.
+            if !steps.isEmpty, adding || change.unit != nil {
+                do { _ = try DoseSteps(parsing: steps, unit: change.unit) } catch { throw PartError("steps", "invalid --steps: \(error.message)") }
+            }
+        } else if let dose = change.dose, !dose.isEmpty {
+            do { _ = try Dose(amount: dose, unit: change.unit) } catch { throw PartError("dose", error.message) }
+        } else if let unit = change.unit, !unit.isEmpty, change.dose?.isEmpty == true || adding {
+            throw Self.unitAlone(unit)
+        }
+        if let text = change.minInterval, !text.isEmpty, WindowLength.seconds(text, in: DoseLimits.minIntervalRange) == nil {
+            throw PartError("minInterval", "invalid --min-interval \(quotedInput(text)): write a length of 1m to 7d such as 4h, 6h or 1d")
+        }
+        if let maximum = change.maxPerDay, maximum != 0, !DoseLimits.maxPerDayRange.contains(maximum) {
+            throw PartError("maxPerDay", "invalid --max-per-day \(maximum): give 1 to 100 doses (0 with update: no maximum)")
+        }
+        if let days = change.refillDays, days != 0, !refillDayRange.contains(days) {
+            throw PartError("refillDays", "invalid --refill-days \(days): give 1 to 365 days of stock (0 with update: the default, 7)")
+        }
+    }
+
+    private static func unitAlone(_ unit: String) -> PartError {
+        PartError("unit", "a unit without a dose: give --dose too, e.g. --dose 2 --unit \(unit)")
+    }
+
+    public func applying(_ change: Change, adding: Bool) throws(PartError) -> Self {
+        try Self.check(change, adding: adding)
+        var changed = self
+        if steps != nil, change.dose != nil || change.unit != nil, change.steps == nil {
+            throw PartError("dose", "this reminder tapers (--steps): give its doses with --steps, or end the course with --steps \"\" first")
+        }
+        if let text = change.steps, !text.isEmpty {
+            do {
+                let course = try DoseSteps(parsing: text, unit: change.unit ?? dose?.unit)
+                (changed.steps, changed.dose) = (course, course.steps[0].dose)
+            } catch {
+                throw PartError("steps", "invalid --steps: \(error.message)")
+            }
+        } else {
+            if change.steps?.isEmpty == true { changed.steps = nil }
+            if change.dose?.isEmpty == true {
+                changed.dose = nil
+            } else if change.dose != nil || change.unit != nil {
+                // A unit alone changes the unit of the dose there is.
+                guard let amount = change.dose ?? dose?.amountText else { throw Self.unitAlone(change.unit ?? "tablet") }
+                do { changed.dose = try Dose(amount: amount, unit: change.unit ?? (change.dose == nil ? dose?.unit : nil)) } catch {
+                    throw PartError(change.dose == nil ? "unit" : "dose", error.message)
+                }
+            }
+        }
+        if let text = change.minInterval { changed.limits.minIntervalSeconds = WindowLength.seconds(text, in: DoseLimits.minIntervalRange) }
+        if let maximum = change.maxPerDay { changed.limits.maxPerDay = maximum == 0 ? nil : maximum }
+        if let days = change.refillDays { changed.refillDays = days == 0 ? nil : days }
+        return changed
+    }
+
+    public var problem: String? {
+        if let refillDays, !Self.refillDayRange.contains(refillDays) { return "refill days \(refillDays) is not 1 to 365" }
+        if let seconds = limits.minIntervalSeconds, !DoseLimits.minIntervalRange.contains(seconds) { return "minimum interval \(seconds) s is not 1 minute to 7 days" }
+        if let maximum = limits.maxPerDay, !DoseLimits.maxPerDayRange.contains(maximum) { return "most doses a day \(maximum) is not 1 to 100" }
+        return dose?.problem
+    }
+
+    public func shown(on date: LocalDate?) -> Shown {
+        let current = date.flatMap { steps?.stepIndex(on: $0) }
+        return Shown(
+            dose: dose.map { Double($0.thousandths) / 1000 }, unit: dose?.unit, refillDays: dose.map { _ in refillDays ?? Self.defaultRefillDays },
+            minIntervalSeconds: limits.minIntervalSeconds, maxPerDay: limits.maxPerDay,
+            steps: steps?.steps.enumerated().map { index, step in
+                DoseStepValue(dose: Double(step.dose.thousandths) / 1000, unit: step.dose.unit, through: step.through.description, current: index == current)
+            })
+    }
+
+    // The limits are TEXT with their comma escaped when written (RFC 5545 3.3.11): a server's parser kept only
+    // the part before a bare comma (`21600,3` came back as `21600`).
+    public var syncedProperties: [SyncedProperty] {
+        var properties: [SyncedProperty] = []
+        if let dose { properties.append(SyncedProperty("DOSE", "\(dose.amountText) \(dose.unit)")) }
+        if !limits.isEmpty {
+            properties.append(SyncedProperty("LIMITS", "\(limits.minIntervalSeconds.map(String.init) ?? ""),\(limits.maxPerDay.map(String.init) ?? "")"))
+        }
+        if let steps { properties.append(SyncedProperty("STEPS", steps.text)) }
+        return properties
+    }
+
+    /// The dose, the limits and the course travel; the refill days are this device's.
+    public func merging(synced: Self) -> Self {
+        var merged = synced
+        merged.refillDays = refillDays
+        return merged
+    }
+
+    public init(synced property: (String) -> String?) throws(PartError) {
+        if let text = property("DOSE") {
+            do { dose = try Dose(amount: text, unit: nil) } catch { throw PartError("DOSE", "X-REMINDD-DOSE: \(error.message)") }
+        }
+        if let text = property("LIMITS") {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let interval = parts.first.flatMap { $0.isEmpty ? nil : Int64($0) }, maximum = parts.count == 2 && !parts[1].isEmpty ? Int(parts[1]) : nil
+            guard parts.count == 2, parts[0].isEmpty || interval.map(DoseLimits.minIntervalRange.contains) == true,
+                parts[1].isEmpty || maximum.map(DoseLimits.maxPerDayRange.contains) == true
+            else { throw PartError("LIMITS", "X-REMINDD-LIMITS is not seconds apart and a daily maximum, e.g. 21600,3") }
+            limits = DoseLimits(minIntervalSeconds: interval, maxPerDay: maximum)
+        }
+        if let text = property("STEPS") {
+            do { steps = try DoseSteps(parsing: text, unit: nil) } catch { throw PartError("STEPS", "X-REMINDD-STEPS: \(error.message)") }
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case doseThousandths, doseUnit, refillDays, minIntervalSeconds, maxPerDay, steps }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch (try container.decodeIfPresent(Int64.self, forKey: .doseThousandths), try container.decodeIfPresent(String.self, forKey: .doseUnit)) {
+        case (let thousandths?, let unit?): dose = Dose(thousandths: thousandths, unit: unit)
+        case (nil, nil): dose = nil
+        default: throw DecodingError.dataCorruptedError(forKey: .doseUnit, in: container, debugDescription: "a dose needs its amount and its unit")
+        }
+        refillDays = try container.decodeIfPresent(Int.self, forKey: .refillDays)
+        limits = DoseLimits(
+            minIntervalSeconds: try container.decodeIfPresent(Int64.self, forKey: .minIntervalSeconds),
+            maxPerDay: try container.decodeIfPresent(Int.self, forKey: .maxPerDay))
+        if let text = try container.decodeIfPresent(String.self, forKey: .steps) {
+            do { steps = try DoseSteps(parsing: text, unit: nil) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .steps, in: container, debugDescription: error.message)
+            }
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(dose?.thousandths, forKey: .doseThousandths)
+        try container.encodeIfPresent(dose?.unit, forKey: .doseUnit)
+        try container.encodeIfPresent(refillDays, forKey: .refillDays)
+        try container.encodeIfPresent(limits.minIntervalSeconds, forKey: .minIntervalSeconds)
+        try container.encodeIfPresent(limits.maxPerDay, forKey: .maxPerDay)
+        try container.encodeIfPresent(steps?.text, forKey: .steps)
+    }
+}
+
+/// `DoseStep` of remindd's interfaces: one step of a tapering course as a reply shows it.
+public struct DoseStepValue: Codable, Sendable, Hashable {
+    public var dose: Double
+    public var unit: String
+    /// Its last day (YYYY-MM-DD, the reminder's zone).
+    public var through: String
+    /// Today falls in it.
+    public var current: Bool
+
+    public init(dose: Double, unit: String, through: String, current: Bool) {
+        (self.dose, self.unit, self.through, self.current) = (dose, unit, through, current)
+    }
+}

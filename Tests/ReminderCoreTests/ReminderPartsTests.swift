@@ -1,0 +1,115 @@
+import Foundation
+import ReminderCore
+import Testing
+
+/// A reminder made of parts (``Delivery``): each part's keys side by side in one flat object stored, on the wire and
+/// in replies; rows stored before the parts read the same; each part checks its own options and says what travels
+/// in a synced item.
+@Suite("Reminder parts")
+struct ReminderPartsTests {
+    /// Every setting at once, as the `delivery` column held it before it was made of parts.
+    static let storedBefore = #"""
+        {"repeatSeconds":600,"repeatMax":3,"command":["/bin/echo","a b"],"critical":true,"calendar":"Work","doseThousandths":2000,"doseUnit":"tablet",
+         "refillDays":5,"escalateCommand":["/bin/tell"],"escalateAfterSeconds":1800,"minIntervalSeconds":21600,"maxPerDay":3}
+        """#
+
+    static let everything = Delivery(
+        repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 600, maximum: 3)), hook: HookSettings(command: ["/bin/echo", "a b"]),
+        notification: NotificationSettings(critical: true),
+        medication: {
+            var medication = MedicationSettings(dose: Dose(thousandths: 2000, unit: "tablet"))
+            (medication.refillDays, medication.limits) = (5, DoseLimits(minIntervalSeconds: 21600, maxPerDay: 3))
+            return medication
+        }(),
+        escalation: EscalationSettings(command: ["/bin/tell"], afterSeconds: 1800), calendar: "Work")
+
+    @Test func aRowStoredBeforeThePartsReadsTheSameAndIsWrittenWithTheSameKeys() throws {
+        let read = try JSONDecoder().decode(Delivery.self, from: Data(Self.storedBefore.utf8))
+        #expect(read == Self.everything)
+        #expect(read.problem == nil)
+        let written = try JSONEncoder().encode(read)
+        let keys = try #require(JSONSerialization.jsonObject(with: written) as? [String: Any]).keys
+        let keysBefore = try #require(JSONSerialization.jsonObject(with: Data(Self.storedBefore.utf8)) as? [String: Any]).keys
+        #expect(Set(keys) == Set(keysBefore))
+        #expect(try JSONDecoder().decode(Delivery.self, from: written) == read)
+        #expect(String(decoding: try JSONEncoder().encode(Delivery()), as: UTF8.self) == "{}", "nothing set: nothing written")
+    }
+
+    @Test func addTakesEachPartsKeysFlatAndAppliesThem() throws {
+        let wire = #"""
+            {"repeat":"10m","repeatMax":3,"command":["/bin/echo","a b"],"urgency":"critical","dose":"2","unit":"tablet","refillDays":5,
+             "escalateCommand":["/bin/tell"],"escalateAfter":"30m","minInterval":"6h","maxPerDay":3}
+            """#
+        let change = try JSONDecoder().decode(Delivery.Change.self, from: Data(wire.utf8))
+        #expect(change.commands.map(\.parameter) == ["command", "escalateCommand"])
+        var expected = Self.everything
+        expected.calendar = nil
+        #expect(try Delivery().applying(change, adding: true) == expected)
+        // Written back, the same flat keys.
+        #expect(try JSONDecoder().decode(Delivery.Change.self, from: JSONEncoder().encode(change)) == change)
+    }
+
+    @Test func updateChangesOnlyWhatItGivesAndEmptyValuesRemove() throws {
+        let changed = try Self.everything.applying(Delivery.Change(
+            repeating: .init(repeatMax: 0), notification: .init(urgency: "normal"), medication: .init(refillDays: 0, minInterval: ""),
+            escalation: .init(escalateAfter: "")), adding: false)
+        #expect(changed.repeating.plan == RepeatPlan(intervalSeconds: 600, maximum: nil))
+        #expect(!changed.notification.critical && changed.hook == Self.everything.hook && changed.calendar == "Work")
+        #expect(changed.medication.limits == DoseLimits(minIntervalSeconds: nil, maxPerDay: 3) && changed.medication.refillDays == nil)
+        #expect(changed.medication.dose == Self.everything.medication.dose)
+        #expect(changed.escalation == EscalationSettings(command: ["/bin/tell"], afterSeconds: nil))
+        let cleared = try changed.applying(Delivery.Change(repeating: .init(repeat: ""), hook: .init(command: []), escalation: .init(escalateCommand: [])), adding: false)
+        #expect(cleared.repeating.plan == nil && cleared.hook.command == nil && cleared.escalation == EscalationSettings())
+    }
+
+    /// Each part refuses its own bad input with the option to fix, before connecting and in the daemon alike.
+    @Test(arguments: [
+        (Delivery.Change(repeating: .init(repeat: "25h")), true, "repeat", "invalid --repeat '25h'"),
+        (Delivery.Change(repeating: .init(repeatMax: 3)), true, "repeatMax", "a repeat maximum needs a repeat interval"),
+        (Delivery.Change(repeating: .init(repeat: "10m", repeatMax: 101)), true, "repeatMax", "invalid --repeat-max 101"),
+        (Delivery.Change(notification: .init(urgency: "loud")), false, "urgency", "invalid --urgency 'loud': write normal or critical"),
+        (Delivery.Change(medication: .init(dose: "-2")), true, "dose", "a dose is more than 0"),
+        (Delivery.Change(medication: .init(unit: "tablet")), true, "unit", "a unit without a dose"),
+        (Delivery.Change(medication: .init(dose: "2mg", steps: "2mg until 2026-12-01")), true, "steps", "--dose and --steps both give the dose"),
+        (Delivery.Change(medication: .init(minInterval: "10s")), false, "minInterval", "invalid --min-interval '10s'"),
+        (Delivery.Change(medication: .init(maxPerDay: 101)), false, "maxPerDay", "invalid --max-per-day 101"),
+        (Delivery.Change(medication: .init(refillDays: 400)), false, "refillDays", "invalid --refill-days 400"),
+        (Delivery.Change(escalation: .init(escalateAfter: "30m")), true, "escalateAfter", "needs a command to run: add --escalate-exec"),
+        (Delivery.Change(escalation: .init(escalateCommand: ["/bin/tell"], escalateAfter: "2d")), true, "escalateAfter", "invalid --escalate-after '2d'"),
+    ] as [(Delivery.Change, Bool, String, String)])
+    func eachPartRefusesItsOwnBadInput(change: Delivery.Change, adding: Bool, parameter: String, message: String) {
+        var refusals: [PartError] = []
+        do { try Delivery.check(change, adding: adding) } catch { refusals.append(error) }
+        do { _ = try Delivery().applying(change, adding: adding) } catch { refusals.append(error) }
+        #expect(refusals.count == 2, "accepted \(change)")
+        for refusal in refusals {
+            #expect(refusal.parameter == parameter)
+            #expect(refusal.message.contains(message), "\(refusal.message)")
+        }
+    }
+
+    /// What travels to another device: repeats, urgency, dose, limits and course. Commands never do (a synced
+    /// file must not make another machine run a program), nor the refill days or the calendar; merged into the
+    /// other device's own settings, those stay as they were there.
+    @Test func aSyncedItemCarriesWhatTravelsAndKeepsTheOtherDevicesOwn() throws {
+        var sent = Self.everything
+        sent.medication.steps = try DoseSteps(parsing: "2 tablet until 2026-12-01; 1 tablet until 2026-12-08", unit: nil)
+        let properties = sent.syncedProperties
+        #expect(properties.map(\.name) == ["REPEAT", "URGENCY", "DOSE", "LIMITS", "STEPS"])
+        let lookup = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.text) })
+        let read = try Delivery { lookup[$0] }
+        #expect(read.hook.command == nil && read.escalation.command == nil && read.medication.refillDays == nil && read.calendar == nil)
+        let local = Delivery(hook: HookSettings(command: ["/bin/local"]), medication: { var m = MedicationSettings(); m.refillDays = 9; return m }())
+        let merged = local.merging(synced: read)
+        #expect(merged.repeating == sent.repeating && merged.notification == sent.notification)
+        #expect(merged.medication.dose == sent.medication.dose && merged.medication.limits == sent.medication.limits && merged.medication.steps == sent.medication.steps)
+        #expect(merged.hook.command == ["/bin/local"] && merged.medication.refillDays == 9 && merged.escalation == EscalationSettings())
+        // A bad property is named, for the item's line.
+        do {
+            _ = try Delivery { $0 == "LIMITS" ? "21600;3" : nil }
+            Issue.record("accepted a bad X-REMINDD-LIMITS")
+        } catch {
+            #expect(error.parameter == "LIMITS")
+        }
+    }
+}
