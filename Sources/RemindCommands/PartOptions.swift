@@ -73,15 +73,19 @@ struct HookOptions: ParsableArguments {
     }
 }
 
-/// `--urgency` (``NotificationSettings``).
+/// `--urgency`, `--snooze` (``NotificationSettings``).
 struct NotificationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("normal or critical (the desktop notification stays until acted on).", valueName: "level"),
             completion: .list(NotificationSettings.urgencies)) var urgency: String?
+    @Option(help: ArgumentHelp(
+        "How long the notification's Snooze button puts it off (5m, 1h; whole minutes, 1m to 24h; default 10m). \"\" (update): the default.",
+        valueName: "length")) var snooze: String?
 
-    var change: NotificationSettings.Change { .init(urgency: urgency) }
+    var change: NotificationSettings.Change { .init(urgency: urgency, snooze: snooze) }
 
     static func describe(_ part: NotificationSettings.Shown) -> [String] {
-        part.urgency == "normal" ? [] : ["urgency:   \(part.urgency)"]
+        (part.urgency == "normal" ? [] : ["urgency:   \(part.urgency)"])
+            + (part.snoozeMinutes == NotificationSettings.defaultSnoozeMinutes ? [] : ["snooze:    \(WindowLength.text(Int64(part.snoozeMinutes) * 60)) from the notification's Snooze button"])
     }
 }
 

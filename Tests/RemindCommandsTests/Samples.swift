@@ -3,7 +3,7 @@ enum Samples {
     static let firing = #"{"reminderId": 1, "reminderName": "Vitamin D", "slot": "1@2026-11-22T09:00", "local": "2026-11-22T09:00:00+00:00", "utc": "2026-11-22T09:00:00Z"}"#
     /// Due at 10:00 UTC, written in Tokyo's time (19:00 +09:00).
     static let tokyoFiring = #"{"reminderId": 2, "reminderName": "Call Akiko", "slot": "2@2026-11-22T19:00", "local": "2026-11-22T19:00:00+09:00", "utc": "2026-11-22T10:00:00Z"}"#
-    static let reminder = #"{"id": 1, "name": "Vitamin D", "rule": {"daily": true, "at": "09:00"}, "summary": "daily 09:00", "effectiveTimeZone": "UTC", "enabled": true, "next": \#(firing), "streak": 1, "urgency": "normal"}"#
+    static let reminder = #"{"id": 1, "name": "Vitamin D", "rule": {"daily": true, "at": "09:00"}, "summary": "daily 09:00", "effectiveTimeZone": "UTC", "enabled": true, "next": \#(firing), "streak": 1, "urgency": "normal", "snoozeMinutes": 10}"#
     static let intake = #"{"id": 7, "reminderId": 1, "reminderName": "Vitamin D", "utc": "2026-11-22T07:40:00Z", "local": "2026-11-22T07:40:00+00:00", "suppresses": "2026-11-22T09:00:00+00:00"}"#
     static let occurrence = #"{"reminderId": 1, "reminderName": "Vitamin D", "slot": "1@2026-11-22T09:00", "local": "2026-11-22T09:00:00+00:00", "utc": "2026-11-22T09:00:00Z", "state": "upcoming", "windowEndUtc": "2026-11-22T23:59:59Z"}"#
     static let entry = #"{"reminderId": 1, "reminderName": "Vitamin D", "slot": "1@2026-11-21T09:00", "kind": "fired", "scheduledUtc": "2026-11-21T09:00:00Z", "handledUtc": "2026-11-21T09:00:00Z", "lateSeconds": 0, "slotsDue": 1, "replanned": false}"#

@@ -68,6 +68,8 @@ struct ReminderPartsTests {
         (Delivery.Change(repeating: .init(repeatMax: 3)), true, "repeatMax", "a repeat maximum needs a repeat interval"),
         (Delivery.Change(repeating: .init(repeat: "10m", repeatMax: 101)), true, "repeatMax", "invalid --repeat-max 101"),
         (Delivery.Change(notification: .init(urgency: "loud")), false, "urgency", "invalid --urgency 'loud': write normal or critical"),
+        (Delivery.Change(notification: .init(snooze: "90s")), true, "snooze", "invalid --snooze '90s': write whole minutes"),
+        (Delivery.Change(notification: .init(snooze: "25h")), false, "snooze", "invalid --snooze '25h'"),
         (Delivery.Change(medication: .init(dose: "-2")), true, "dose", "a dose is more than 0"),
         (Delivery.Change(medication: .init(unit: "tablet")), true, "unit", "a unit without a dose"),
         (Delivery.Change(medication: .init(dose: "2mg", steps: "2mg until 2026-12-01")), true, "steps", "--dose and --steps both give the dose"),
@@ -86,6 +88,19 @@ struct ReminderPartsTests {
             #expect(refusal.parameter == parameter)
             #expect(refusal.message.contains(message), "\(refusal.message)")
         }
+    }
+
+    /// `--snooze`, declared in the notification part alone: taken, shown with the default in effect, stored,
+    /// and carried to other devices.
+    @Test func theSnoozeLengthIsAPartsOption() throws {
+        let change = try JSONDecoder().decode(Delivery.Change.self, from: Data(#"{"snooze": "15m"}"#.utf8))
+        let delivery = try Delivery().applying(change, adding: true)
+        #expect(delivery.notification.snooze == 15 && delivery.shown(on: nil).notification.snoozeMinutes == 15)
+        #expect(Delivery().shown(on: nil).notification.snoozeMinutes == NotificationSettings.defaultSnoozeMinutes)
+        #expect(try JSONDecoder().decode(Delivery.self, from: JSONEncoder().encode(delivery)) == delivery)
+        #expect(delivery.syncedProperties == [SyncedProperty("SNOOZE", "900")])
+        #expect(try Delivery { $0 == "SNOOZE" ? "900" : nil }.notification.snoozeMinutes == 15)
+        #expect(try delivery.applying(Delivery.Change(notification: .init(snooze: "")), adding: false).notification.snoozeMinutes == nil)
     }
 
     /// What travels to another device: repeats, urgency, dose, limits and course. Commands never do (a synced

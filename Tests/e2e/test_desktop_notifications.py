@@ -38,6 +38,23 @@ def test_taken_on_the_notification_logs_stops_repeats_and_closes_it(daemon, sess
     assert len(Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_REPEATED)) == 1
 
 
+def test_snooze_on_the_notification_puts_it_off_by_the_reminders_own_length(daemon, session_bus, unique_name):
+    """`--snooze 15m`: the button says "Snooze 15 min", and choosing it announces the occurrence again 15 minutes
+    later (the daemon's `next`, snoozed); `show` says the length."""
+    start_on_bus(daemon, session_bus.address)
+    reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--window", "1h", "--snooze", "15m")
+    assert reminder["snoozeMinutes"] == 15
+    shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name)
+    assert shown and shown[0]["actions"] == ["taken", "Taken", "snooze", "Snooze 15 min", "skip", "Skip"], shown
+    asked = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    session_bus.invoke(shown[0]["id"], "snooze")
+    snoozed = wait_until(lambda: (lambda r: r if r["next"] and r["next"].get("snoozed") else None)(daemon.ctl_json("show", unique_name)))
+    done = dt.datetime.now(dt.timezone.utc)
+    until = dt.datetime.fromisoformat(snoozed["next"]["utc"].replace("Z", "+00:00"))
+    assert asked + dt.timedelta(minutes=15) <= until <= done + dt.timedelta(minutes=15), (asked, until, done)
+    assert "snooze:    15m from the notification's Snooze button" in daemon.ctl("show", unique_name).stdout
+
+
 def test_taken_late_on_the_missed_notification_records_the_dose_late(daemon, session_bus, unique_name):
     """The Missed note offers Taken late (it had no button: a late dose could not be recorded from it); choosing
     it logs the dose now for that occurrence, which is then taken-late, in the journal and in `today`."""

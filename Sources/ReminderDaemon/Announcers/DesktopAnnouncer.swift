@@ -42,9 +42,9 @@ public final class DesktopAnnouncer: Announcer {
         var subjects: [UInt32: Subject] = [:]
         /// A failure was reported and nothing has been shown since: do not report again.
         var failureReported = false
+        /// The Snooze button's length of each reminder shown (its `--snooze`).
+        var snoozeMinutes: [Int64: Int] = [:]
     }
-
-    public static let snoozeMinutes = 10
 
     private let notifications: DesktopNotifications
     private let report: @Sendable (DaemonMessage) -> Void
@@ -61,14 +61,16 @@ public final class DesktopAnnouncer: Announcer {
             let reminder = firing.firing.reminder
             var summary = reminder.name
             if firing.kind == .repeated { summary += " (still not taken)" }
+            let snooze = reminder.delivery.notification.snooze
+            state.withLock { $0.snoozeMinutes[reminder.id] = snooze }
             if let calendar = reminder.delivery.calendar {
                 // A calendar's alarm: nothing to take, so Dismiss (and no Skip).
                 show(.reminder(reminder.id), summary: summary, body: "\(calendar): \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(Self.snoozeMinutes) min")], critical: reminder.delivery.notification.critical, staying: true)
+                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(snooze) min")], critical: reminder.delivery.notification.critical, staying: true)
             } else {
                 let dose = firing.firing.dose.map { "Take \($0.description). " } ?? ""
                 show(.reminder(reminder.id), summary: summary, body: "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("taken", "Taken"), ("snooze", "Snooze \(Self.snoozeMinutes) min"), ("skip", "Skip")], critical: reminder.delivery.notification.critical,
+                    actions: [("taken", "Taken"), ("snooze", "Snooze \(snooze) min"), ("skip", "Skip")], critical: reminder.delivery.notification.critical,
                     staying: true)
             }
         case .occurrence(let occurrence):
@@ -150,7 +152,9 @@ public final class DesktopAnnouncer: Announcer {
                 switch (subject, key) {
                 case (.reminder(let reminderID), "taken"): await perform(.taken(reminderID: reminderID))
                 case (.reminder(let reminderID), "late"): await perform(.takenLate(reminderID: reminderID))
-                case (.reminder(let reminderID), "snooze"): await perform(.snooze(reminderID: reminderID, minutes: Self.snoozeMinutes))
+                case (.reminder(let reminderID), "snooze"):
+                    let minutes = state.withLock { $0.snoozeMinutes[reminderID] } ?? NotificationSettings.defaultSnoozeMinutes
+                    await perform(.snooze(reminderID: reminderID, minutes: minutes))
                 case (.reminder(let reminderID), "skip"): await perform(.skip(reminderID: reminderID))
                 case (.reminder(let reminderID), "dismiss"): await perform(.dismiss(reminderID: reminderID))
                 case (.restSuggestion(let date), "rest"): await perform(.markRestDay(date))
