@@ -1,5 +1,3 @@
-import Foundation
-
 /// The rules for a reminder's name, wherever it comes from (`Add`, `Update`, a backup, Loop Habit Tracker, a
 /// synced file): 1 to 200 characters once trimmed, one line without control characters, not only digits
 /// (digits address ids).
@@ -37,11 +35,12 @@ extension Unicode.Scalar {
 }
 
 extension String {
-    /// The text without leading and trailing spaces and tabs (and other Unicode spaces), as
+    /// The text without leading and trailing spaces and tabs (and other Unicode spaces), as Foundation's
     /// `trimmingCharacters(in: .whitespaces)`, at no cost when there is nothing to trim.
     public var withoutSurroundingSpaces: String {
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
         guard let first = unicodeScalars.first, let last = unicodeScalars.last, isSpace(first) || isSpace(last) else { return self }
-        return trimmingCharacters(in: .whitespaces)
+        let scalars = unicodeScalars.drop(while: isSpace)
+        return String(String.UnicodeScalarView(scalars.reversed().drop(while: isSpace).reversed()))
     }
 }

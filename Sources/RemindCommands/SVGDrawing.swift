@@ -1,27 +1,29 @@
+import ReminderCore
+
 /// A small SVG drawing layer for reports: shapes and text placed in a fixed canvas, with each text's box kept so
 /// that a layout can be checked (every label inside the canvas, no two overlapping). Pure: it builds a string.
-public struct SVGDrawing: Sendable {
-    public let width: Double
-    public let height: Double
+struct SVGDrawing: Sendable {
+    let width: Double
+    let height: Double
     private var elements: [Element] = []
     /// The boxes of the texts drawn so far (x, y of the top left, width, height).
-    public private(set) var textBoxes: [Box] = []
+    private(set) var textBoxes: [Box] = []
 
     /// A rectangle in the canvas's coordinates.
-    public struct Box: Sendable, Hashable {
-        public var x, y, width, height: Double
+    struct Box: Sendable, Hashable {
+        var x, y, width, height: Double
 
-        public init(x: Double, y: Double, width: Double, height: Double) {
+        init(x: Double, y: Double, width: Double, height: Double) {
             (self.x, self.y, self.width, self.height) = (x, y, width, height)
         }
 
         /// Whether the two share any area (touching edges do not count).
-        public func overlaps(_ other: Box) -> Bool {
+        func overlaps(_ other: Box) -> Bool {
             x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
         }
 
         /// Whether it lies wholly inside a canvas of that size.
-        public func isInside(width canvasWidth: Double, height canvasHeight: Double) -> Bool {
+        func isInside(width canvasWidth: Double, height canvasHeight: Double) -> Bool {
             x >= 0 && y >= 0 && x + width <= canvasWidth && y + height <= canvasHeight
         }
     }
@@ -40,21 +42,21 @@ public struct SVGDrawing: Sendable {
     }
 
     /// How text is anchored at its x.
-    public enum Anchor: String, Sendable {
+    enum Anchor: String, Sendable {
         case start, middle, end
     }
 
-    public init(width: Double, height: Double) {
+    init(width: Double, height: Double) {
         (self.width, self.height) = (width, height)
     }
 
     /// The width a text takes in the report's sans-serif font at `size`: an estimate per character (wide
     /// characters count double), on the safe side for DejaVu Sans, which rsvg-convert uses on Debian.
-    public static func textWidth(_ text: String, size: Double) -> Double {
+    static func textWidth(_ text: String, size: Double) -> Double {
         Double(text.displayWidth) * size * 0.62
     }
 
-    public mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, title: String? = nil) {
+    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, title: String? = nil) {
         let tooltip = title.map { "<title>\(Self.escaped($0))</title>" } ?? ""
         elements.append(.markup(#"<rect x="\#(Self.number(x))" y="\#(Self.number(y))" width="\#(Self.number(width))" height="\#(Self.number(height))" fill="\#(fill)">\#(tooltip)</rect>"#))
     }
@@ -62,7 +64,7 @@ public struct SVGDrawing: Sendable {
     /// One cell of many (a heatmap's, a calendar's): cells drawn one after another must not overlap. With
     /// tooltips each is a rectangle with its title; on paper, each run's cells of one colour are one path, which
     /// rsvg-convert draws in a fraction of the time (a 10-year report has 43,000 cells).
-    public mutating func cell(x: Double, y: Double, width: Double, height: Double, fill: String, title: String) {
+    mutating func cell(x: Double, y: Double, width: Double, height: Double, fill: String, title: String) {
         let cell = Cell(x: x, y: y, width: width, height: height, fill: fill, title: title)
         // Taken out to be extended: an array held twice would be copied at each cell.
         if case .cells = elements.last, case .cells(var run) = elements.removeLast() {
@@ -73,13 +75,13 @@ public struct SVGDrawing: Sendable {
         }
     }
 
-    public mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String) {
+    mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String) {
         elements.append(.markup(#"<line x1="\#(Self.number(x1))" y1="\#(Self.number(y1))" x2="\#(Self.number(x2))" y2="\#(Self.number(y2))" stroke="\#(stroke)"/>"#))
     }
 
     /// Text whose baseline is at `y`; its box (kept in ``textBoxes``) spans the font size above the baseline and
     /// a quarter of it below.
-    public mutating func text(_ text: String, x: Double, y: Double, size: Double = 12, anchor: Anchor = .start, weight: String? = nil, fill: String = "#222") {
+    mutating func text(_ text: String, x: Double, y: Double, size: Double = 12, anchor: Anchor = .start, weight: String? = nil, fill: String = "#222") {
         let width = Self.textWidth(text, size: size)
         let left = anchor == .start ? x : anchor == .middle ? x - width / 2 : x - width
         textBoxes.append(Box(x: left, y: y - size, width: width, height: size * 1.25))
@@ -88,13 +90,13 @@ public struct SVGDrawing: Sendable {
     }
 
     /// A polyline through `points` (a line chart's line).
-    public mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width strokeWidth: Double = 2) {
+    mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width strokeWidth: Double = 2) {
         let list = points.map { Self.number($0.x) + "," + Self.number($0.y) }.joined(separator: " ")
         elements.append(.markup(#"<polyline points="\#(list)" fill="none" stroke="\#(stroke)" stroke-width="\#(Self.number(strokeWidth))" stroke-linejoin="round"/>"#))
     }
 
     /// The drawings one below the other, in a canvas as wide as the widest (their text boxes moved with them).
-    public static func stacked(_ drawings: [SVGDrawing]) -> SVGDrawing {
+    static func stacked(_ drawings: [SVGDrawing]) -> SVGDrawing {
         var stacked = SVGDrawing(width: drawings.map(\.width).max() ?? 0, height: drawings.map(\.height).reduce(0, +))
         var top = 0.0
         for drawing in drawings {
@@ -108,7 +110,7 @@ public struct SVGDrawing: Sendable {
     }
 
     /// Draws `drawing` with its top left corner at (`x`, `y`), scaled by `scale` (a chart placed on a page).
-    public mutating func place(_ drawing: SVGDrawing, x: Double, y: Double, scale: Double = 1) {
+    mutating func place(_ drawing: SVGDrawing, x: Double, y: Double, scale: Double = 1) {
         elements.append(.markup(#"<g transform="translate(\#(Self.number(x)),\#(Self.number(y))) scale(\#(Self.number(scale)))">"#))
         elements += drawing.elements
         elements.append(.markup("</g>"))
@@ -117,7 +119,7 @@ public struct SVGDrawing: Sendable {
 
     /// The document; without `declaration`, the `<svg>` element alone (to put in an HTML page); without
     /// `tooltips` (for paper), cells are drawn as one path per colour and run.
-    public func render(declaration: Bool = true, tooltips: Bool = true) -> String {
+    func render(declaration: Bool = true, tooltips: Bool = true) -> String {
         let head = #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Self.number(width))" height="\#(Self.number(height))" viewBox="0 0 \#(Self.number(width)) \#(Self.number(height))" font-family="DejaVu Sans, Verdana, sans-serif">"#
         var lines = (declaration ? [#"<?xml version="1.0" encoding="UTF-8"?>"#] : []) + [head, #"<rect width="100%" height="100%" fill="white"/>"#]
         for element in elements {
@@ -145,7 +147,7 @@ public struct SVGDrawing: Sendable {
     }
 
     /// Text made safe for XML: the five entities escaped, control characters (not allowed in XML 1.0) dropped.
-    public static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             if let entity = entities[scalar] {
@@ -162,7 +164,7 @@ public struct SVGDrawing: Sendable {
 
 
     /// `12`, `12.5`: a coordinate with at most two decimals.
-    public static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         let hundredths = Int((value * 100).rounded())
         let (sign, whole, fraction) = (hundredths < 0 ? "-" : "", abs(hundredths) / 100, abs(hundredths) % 100)
         guard fraction > 0 else { return sign + String(whole) }
@@ -174,14 +176,14 @@ public struct SVGDrawing: Sendable {
 
 /// Axis ticks at "nice" numbers (1, 2 or 5 times a power of ten) covering a range, as Heckbert's labelling does:
 /// what a reader can add up at a glance.
-public struct NiceScale: Sendable, Hashable {
-    public let lower: Double
-    public let upper: Double
-    public let step: Double
+struct NiceScale: Sendable, Hashable {
+    let lower: Double
+    let upper: Double
+    let step: Double
 
     /// At most `maximumTicks` (at least 2) ticks from at or below `minimum` to at or above `maximum`, at least
     /// `minimumStep` apart (1 for counts: no tick at 0.5 doses).
-    public init(minimum: Double, maximum: Double, maximumTicks: Int = 6, minimumStep: Double = 0) {
+    init(minimum: Double, maximum: Double, maximumTicks: Int = 6, minimumStep: Double = 0) {
         let span = Self.nice(max(maximum - minimum, 1e-9), round: false)
         let step = max(minimumStep, Self.nice(span / Double(max(1, maximumTicks - 1)), round: true))
         self.step = step
@@ -190,7 +192,7 @@ public struct NiceScale: Sendable, Hashable {
     }
 
     /// The ticks, lower to upper.
-    public var ticks: [Double] {
+    var ticks: [Double] {
         let count = Int(((upper - lower) / step).rounded())
         return (0...max(0, count)).map { lower + Double($0) * step }
     }
