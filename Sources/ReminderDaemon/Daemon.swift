@@ -74,7 +74,8 @@ public final class Daemon: Sendable {
         let context = DaemonContext(ports: ports, announcer: AnnouncerGroup(ports.announcers + [watch]))
         let scheduling = SchedulingService(context: context, statusReporter: ports.status)
         let habits = HabitService(context: context, scheduling: scheduling, activities: .stores(ports.store))
-        let reminders = ReminderService(context: context, scheduling: scheduling, habits: habits)
+        let medication = MedicationService(context: context)
+        let reminders = ReminderService(context: context, scheduling: scheduling, habits: habits, medication: medication)
         let fitness = FitnessService(context: context, habits: habits)
         let routines = RoutineService(context: context, reminders: reminders, habits: habits, fitness: fitness)
         (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
@@ -82,7 +83,6 @@ public final class Daemon: Sendable {
         let collection = CollectionService(context: context, scheduling: scheduling, habits: habits, home: ports.home, commands: ports.commands)
         self.collection = collection
 
-        let medication = MedicationService(context: context)
         self.medication = medication
         var router = MethodRouter()
         router.storeFailed = { context.say(.error, "A call failed because the store cannot be used: \($0)") }

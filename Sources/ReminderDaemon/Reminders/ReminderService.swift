@@ -12,6 +12,8 @@ struct ReminderService: Sendable {
     let context: DaemonContext
     let scheduling: SchedulingService
     let habits: HabitService
+    /// How much a dose is and whether its limits allow it: medication's.
+    let medication: any DosePolicy
     /// Each goal's streak before today, shared by the copies of the service.
     let streaks = SettledStreaks()
 
@@ -157,30 +159,10 @@ struct ReminderService: Sendable {
             await yieldToQueuedWork()
         }
         let today = date.dayNumber == (try context.zone(named: nil)).localDayNumber(at: now)
-        let asNeeded = today ? try asNeeded(now: now).filter { value in key.map { $0 == value.reminderName || $0 == String(value.reminderId) } ?? true } : []
+        let asNeeded = today ? try medication.asNeeded(now: now).filter { value in key.map { $0 == value.reminderName || $0 == String(value.reminderId) } ?? true } : []
         return .init(
             date: date.description, occurrences: found.sorted { ($0.utc, $0.reminderId) < ($1.utc, $1.reminderId) },
             asNeeded: asNeeded.isEmpty ? nil : asNeeded)
-    }
-
-    /// Where each enabled medication taken as needed stands at `now`: its last dose (in the day, or the
-    /// interval, before), and from when the next keeps to its limits.
-    func asNeeded(now: Instant) throws(ServiceError) -> [AsNeededValue] {
-        let reminders = try storing { () throws(StoreError) in try context.store.reminders.asNeeded() }
-        return try reminders.map { reminder throws(ServiceError) in
-            let zone = try context.zone(named: reminder.timeZone)
-            let limits = reminder.delivery.medication.limits
-            let doses = try storing { () throws(StoreError) in
-                try context.store.intake.instants(
-                    reminderID: reminder.id!, from: now.adding(seconds: -max(limits.minIntervalSeconds ?? 0, 86400)), through: now, lateTakes: true)
-            }
-            let allowed = limits.nextAllowed(now: now, doses: doses)
-            return AsNeededValue(
-                reminderId: reminder.id!, reminderName: reminder.name, dose: reminder.delivery.medication.dose.map { Double($0.thousandths) / 1000 },
-                unit: reminder.delivery.medication.dose?.unit, lastDoseUtc: doses.last?.description, allowedFromUtc: allowed.description,
-                allowedFromLocal: ISO8601.format(allowed, offsetSeconds: zone.offset(at: allowed), zulu: false), allowedNow: allowed <= now,
-                leftInADay: limits.leftInADay(now: now, doses: doses))
-        }
     }
 
     func get(key: String) throws(ServiceError) -> ReminderValue {
@@ -202,7 +184,7 @@ struct ReminderService: Sendable {
 
     func next(count: Int) async throws(ServiceError) -> Reminders.Next.Reply {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
-        let asNeeded = try asNeeded(now: context.clock.now())
+        let asNeeded = try medication.asNeeded(now: context.clock.now())
         let firings = await scheduling.upcoming(count: count).map { next in
             let calendar = next.reminder.delivery.calendar
             return (next.snoozed
