@@ -58,7 +58,7 @@ public struct CalendarAlarmsStore: Sendable {
             if let names {
                 rows = try CalendarItemRecord.filter(keys: names.map { low + $0 }).fetchAll(db)
             } else {
-                rows = try CalendarItemRecord.filter(Column("path") >= low && Column("path") < high).fetchAll(db)
+                rows = try CalendarItemRecord.filter(CalendarItemRecord.Columns.path >= low && CalendarItemRecord.Columns.path < high).fetchAll(db)
             }
             return Dictionary(rows.filter { Self.isDirectlyIn(folder, $0.path) }.map { (String($0.path.dropFirst(low.count)), $0.etag) }, uniquingKeysWith: { $1 })
         }

@@ -13,3 +13,11 @@ public struct CalendarItemRecord: Codable, Sendable, Hashable, FetchableRecord, 
         (self.path, self.etag) = (path, etag)
     }
 }
+
+extension CalendarItemRecord {
+    /// The table's columns, for queries.
+    public enum Columns {
+        public static let path = Column(CodingKeys.path)
+        public static let etag = Column(CodingKeys.etag)
+    }
+}

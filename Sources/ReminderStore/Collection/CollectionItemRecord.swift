@@ -34,3 +34,16 @@ public struct CollectionItemRecord: Codable, Sendable, Hashable, FetchableRecord
         (self.fileName, self.uid, self.kind, self.localId, self.etag, self.text, self.modifiedAt) = (fileName, uid, kind, localId, etag, text, modifiedAt)
     }
 }
+
+extension CollectionItemRecord {
+    /// The table's columns, for queries.
+    public enum Columns {
+        public static let fileName = Column(CodingKeys.fileName)
+        public static let uid = Column(CodingKeys.uid)
+        public static let kind = Column(CodingKeys.kind)
+        public static let localId = Column(CodingKeys.localId)
+        public static let etag = Column(CodingKeys.etag)
+        public static let text = Column(CodingKeys.text)
+        public static let modifiedAt = Column(CodingKeys.modifiedAt)
+    }
+}

@@ -28,7 +28,7 @@ public struct CollectionStore: Sendable {
     public func texts(of fileNames: [String]) throws(StoreError) -> [String: String] {
         try database.read { db in
             var texts: [String: String] = [:]
-            let rows = try Row.fetchCursor(db, CollectionItemRecord.filter(keys: fileNames).select(Column("fileName"), Column("text")))
+            let rows = try Row.fetchCursor(db, CollectionItemRecord.filter(keys: fileNames).select(CollectionItemRecord.Columns.fileName, CollectionItemRecord.Columns.text))
             while let row = try rows.next() { texts[row[0]] = row[1] }
             return texts
         }
@@ -41,7 +41,7 @@ public struct CollectionStore: Sendable {
             var found: [String: CollectionItemRecord] = [:]
             for name in names {
                 // `name#...`: the range from "name#" to "name$" ('$' follows '#'), on the file name's index.
-                let fileName = Column("fileName")
+                let fileName = CollectionItemRecord.Columns.fileName
                 for item in try CollectionItemRecord.filter(fileName == name || (fileName >= name + "#" && fileName < name + "$")).fetchAll(db) {
                     found[item.fileName] = item
                 }
@@ -67,7 +67,7 @@ public struct CollectionStore: Sendable {
     /// The logs and skips kept while their reminder was gone (not applied here: no local row), their own files.
     public func keptRecords() throws(StoreError) -> [CollectionItemRecord] {
         try database.read { db in
-            try CollectionItemRecord.filter(["taken", "skipped"].contains(Column("kind")) && Column("localId") == nil)
+            try CollectionItemRecord.filter(["taken", "skipped"].contains(CollectionItemRecord.Columns.kind) && CollectionItemRecord.Columns.localId == nil)
                 .filter(sql: "instr(fileName, '#') = 0").fetchAll(db)
         }
     }
@@ -91,7 +91,7 @@ public struct CollectionStore: Sendable {
     /// The reminders remindd publishes (its own, not a calendar's alarms), by id after `after`, `limit` of them:
     /// a publish of everything reads them a page at a time.
     public func publishedReminders(after: Int64, limit: Int) throws(StoreError) -> [StoredReminder] {
-        try page(StoredReminder.filter(Column("origin") == nil), after: after, limit: limit)
+        try page(StoredReminder.filter(StoredReminder.Columns.origin == nil), after: after, limit: limit)
     }
 
     /// Every log, by id after `after`, `limit` of them.
@@ -101,11 +101,12 @@ public struct CollectionStore: Sendable {
 
     /// The skips, by id after `after`, `limit` of them.
     public func publishedSkips(after: Int64, limit: Int) throws(StoreError) -> [OutcomeRecord] {
-        try page(OutcomeRecord.filter(Column("state") == OutcomeRecord.State.skipped.rawValue), after: after, limit: limit)
+        try page(OutcomeRecord.filter(OutcomeRecord.Columns.state == OutcomeRecord.State.skipped.rawValue), after: after, limit: limit)
     }
 
+    /// A page of rows by id (each of these tables' `id` is its rowid: an auto-incremented primary key).
     private func page<Record: FetchableRecord>(_ request: QueryInterfaceRequest<Record>, after: Int64, limit: Int) throws(StoreError) -> [Record] {
-        try database.read { db in try request.filter(Column("id") > after).order(Column("id")).limit(limit).fetchAll(db) }
+        try database.read { db in try request.filter(Column.rowID > after).order(Column.rowID).limit(limit).fetchAll(db) }
     }
 
     /// The reminders that have logs or skips.
@@ -121,11 +122,11 @@ public struct CollectionStore: Sendable {
         rows: (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord]), items: [String: CollectionItemRecord]
     ) {
         try database.read { db in
-            let logs = try IntakeRecord.filter(keys: changes.logs).order(Column("id")).fetchAll(db)
-            let skips = try OutcomeRecord.filter(keys: changes.skips).filter(Column("state") == OutcomeRecord.State.skipped.rawValue).order(Column("id")).fetchAll(db)
+            let logs = try IntakeRecord.filter(keys: changes.logs).order(IntakeRecord.Columns.id).fetchAll(db)
+            let skips = try OutcomeRecord.filter(keys: changes.skips).filter(OutcomeRecord.Columns.state == OutcomeRecord.State.skipped.rawValue).order(OutcomeRecord.Columns.id).fetchAll(db)
             let reminderIDs = changes.reminders.union(logs.map(\.reminderId)).union(skips.map(\.reminderId))
-            let reminders = try StoredReminder.filter(keys: reminderIDs).filter(Column("origin") == nil).order(Column("id")).fetchAll(db)
-            let localId = Column("localId"), kind = Column("kind")
+            let reminders = try StoredReminder.filter(keys: reminderIDs).filter(StoredReminder.Columns.origin == nil).order(StoredReminder.Columns.id).fetchAll(db)
+            let localId = CollectionItemRecord.Columns.localId, kind = CollectionItemRecord.Columns.kind
             let items = try CollectionItemRecord.filter(
                 (kind == CollectionItemRecord.Kind.reminder.rawValue && reminderIDs.contains(localId))
                     || (kind == CollectionItemRecord.Kind.taken.rawValue && changes.logs.contains(localId))
@@ -153,11 +154,11 @@ public struct CollectionStore: Sendable {
             var dropped: String?
             var row: StoredReminder?
             if let id = item.localId { row = try StoredReminder.fetchOne(db, key: id) }
-            if row == nil, let namesake = try StoredReminder.filter(Column("name").collating(.nocase) == reminder.name && Column("origin") == nil).fetchOne(db) {
+            if row == nil, let namesake = try StoredReminder.filter(StoredReminder.Columns.name.collating(.nocase) == reminder.name && StoredReminder.Columns.origin == nil).fetchOne(db) {
                 // Added on each device before they were linked (or the built-in check-in of each): one reminder, not
                 // two. The smaller UID is kept on both devices: the other device's item becomes an alias here, or
                 // this device's own item gives way to it.
-                let own = try CollectionItemRecord.filter(Column("kind") == CollectionItemRecord.Kind.reminder.rawValue && Column("localId") == namesake.id).fetchOne(db)
+                let own = try CollectionItemRecord.filter(CollectionItemRecord.Columns.kind == CollectionItemRecord.Kind.reminder.rawValue && CollectionItemRecord.Columns.localId == namesake.id).fetchOne(db)
                 if let own, own.uid < reminder.uid {
                     var alias = item
                     (alias.kind, alias.localId) = (.alias, namesake.id)
@@ -290,7 +291,7 @@ public struct CollectionStore: Sendable {
     /// The id a reminder removed on another device had, when its item comes back and the id is free: its firing
     /// history, outcomes and kept logs are its own again.
     private static func returningID(_ uid: String, _ db: Database) throws -> Int64? {
-        guard let id = try Int64.fetchOne(db, KeptIntakeRecord.filter(KeptIntakeRecord.Columns.reminderUid == uid).select(Column("reminderId"))) else { return nil }
+        guard let id = try Int64.fetchOne(db, KeptIntakeRecord.filter(KeptIntakeRecord.Columns.reminderUid == uid).select(KeptIntakeRecord.Columns.reminderId)) else { return nil }
         return try StoredReminder.exists(db, key: id) ? nil : id
     }
 

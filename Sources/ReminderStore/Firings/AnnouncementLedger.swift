@@ -54,10 +54,10 @@ extension FiringsStore {
     public func confirmAnnounced(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = [], escalations: [Int64] = []) throws(StoreError) {
         guard !(firings.isEmpty && missed.isEmpty && again.isEmpty && escalations.isEmpty) else { return }
         try database.writeUnsynced { db in
-            if !firings.isEmpty { _ = try FiringRecord.filter(keys: firings).updateAll(db, Column("confirmed").set(to: true)) }
-            if !missed.isEmpty { _ = try OutcomeRecord.filter(keys: missed).updateAll(db, Column("confirmed").set(to: true)) }
-            if !again.isEmpty { _ = try FiringRecord.filter(keys: again).updateAll(db, Column("againPending").set(to: nil)) }
-            if !escalations.isEmpty { _ = try FiringRecord.filter(keys: escalations).updateAll(db, Column("escalationPending").set(to: nil)) }
+            if !firings.isEmpty { _ = try FiringRecord.filter(keys: firings).updateAll(db, FiringRecord.Columns.confirmed.set(to: true)) }
+            if !missed.isEmpty { _ = try OutcomeRecord.filter(keys: missed).updateAll(db, OutcomeRecord.Columns.confirmed.set(to: true)) }
+            if !again.isEmpty { _ = try FiringRecord.filter(keys: again).updateAll(db, FiringRecord.Columns.againPending.set(to: nil)) }
+            if !escalations.isEmpty { _ = try FiringRecord.filter(keys: escalations).updateAll(db, FiringRecord.Columns.escalationPending.set(to: nil)) }
         }
     }
 
@@ -65,10 +65,10 @@ extension FiringsStore {
     public func unconfirmed() throws(StoreError) -> Unconfirmed {
         try database.read { db in
             Unconfirmed(
-                firings: try FiringRecord.filter(Column("confirmed") == false).order(Column("id")).fetchAll(db),
-                missed: try OutcomeRecord.filter(Column("confirmed") == false).order(Column("id")).fetchAll(db),
-                again: try FiringRecord.filter(Column("againPending") != nil).order(Column("id")).fetchAll(db),
-                escalations: try FiringRecord.filter(Column("escalationPending") != nil).order(Column("id")).fetchAll(db))
+                firings: try FiringRecord.filter(FiringRecord.Columns.confirmed == false).order(FiringRecord.Columns.id).fetchAll(db),
+                missed: try OutcomeRecord.filter(OutcomeRecord.Columns.confirmed == false).order(OutcomeRecord.Columns.id).fetchAll(db),
+                again: try FiringRecord.filter(FiringRecord.Columns.againPending != nil).order(FiringRecord.Columns.id).fetchAll(db),
+                escalations: try FiringRecord.filter(FiringRecord.Columns.escalationPending != nil).order(FiringRecord.Columns.id).fetchAll(db))
         }
     }
 }

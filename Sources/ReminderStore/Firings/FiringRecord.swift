@@ -56,3 +56,26 @@ public struct FiringRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
         id = inserted.rowID
     }
 }
+
+extension FiringRecord {
+    /// The table's columns, for queries.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let reminderId = Column(CodingKeys.reminderId)
+        public static let reminderName = Column(CodingKeys.reminderName)
+        public static let slot = Column(CodingKeys.slot)
+        public static let scheduledAt = Column(CodingKeys.scheduledAt)
+        public static let handledAt = Column(CodingKeys.handledAt)
+        public static let kind = Column(CodingKeys.kind)
+        public static let lateSeconds = Column(CodingKeys.lateSeconds)
+        public static let slotsDue = Column(CodingKeys.slotsDue)
+        public static let detail = Column(CodingKeys.detail)
+        public static let replanned = Column(CodingKeys.replanned)
+        public static let repeats = Column(CodingKeys.repeats)
+        public static let lastAnnouncedAt = Column(CodingKeys.lastAnnouncedAt)
+        public static let confirmed = Column(CodingKeys.confirmed)
+        public static let againPending = Column(CodingKeys.againPending)
+        public static let escalatedAt = Column(CodingKeys.escalatedAt)
+        public static let escalationPending = Column(CodingKeys.escalationPending)
+    }
+}

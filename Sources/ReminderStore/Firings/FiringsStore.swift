@@ -103,10 +103,10 @@ public struct FiringsStore: Sendable {
     /// those in `state`.
     public func outcomes(reminderID: Int64, from: Instant, through: Instant, state: OutcomeRecord.State? = nil) throws(StoreError) -> [OutcomeRecord] {
         try database.read { db in
-            var request = OutcomeRecord.filter(Column("reminderId") == reminderID && Column("scheduledAt") >= from.secondsSinceEpoch
-                && Column("scheduledAt") <= through.secondsSinceEpoch)
-            if let state { request = request.filter(Column("state") == state.rawValue) }
-            return try request.order(Column("scheduledAt")).fetchAll(db)
+            var request = OutcomeRecord.filter(OutcomeRecord.Columns.reminderId == reminderID && OutcomeRecord.Columns.scheduledAt >= from.secondsSinceEpoch
+                && OutcomeRecord.Columns.scheduledAt <= through.secondsSinceEpoch)
+            if let state { request = request.filter(OutcomeRecord.Columns.state == state.rawValue) }
+            return try request.order(OutcomeRecord.Columns.scheduledAt).fetchAll(db)
         }
     }
 
@@ -136,9 +136,9 @@ public struct FiringsStore: Sendable {
     /// Outcomes decided since an instant, newest first, optionally for one reminder (for the history).
     public func outcomes(since: Instant, reminderID: Int64? = nil, limit: Int) throws(StoreError) -> [OutcomeRecord] {
         try database.read { db in
-            var request = OutcomeRecord.filter(Column("decidedAt") >= since.secondsSinceEpoch)
-            if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
-            return try request.order(Column("decidedAt").desc, Column("id").desc).limit(limit).fetchAll(db)
+            var request = OutcomeRecord.filter(OutcomeRecord.Columns.decidedAt >= since.secondsSinceEpoch)
+            if let reminderID { request = request.filter(OutcomeRecord.Columns.reminderId == reminderID) }
+            return try request.order(OutcomeRecord.Columns.decidedAt.desc, OutcomeRecord.Columns.id.desc).limit(limit).fetchAll(db)
         }
     }
 
@@ -152,9 +152,9 @@ public struct FiringsStore: Sendable {
             if repeatNumber == nil { _ = try SnoozeRecord.of(reminderID: reminderID, scheduledAt: scheduledAt).deleteAll(db) }
             // The last record of the occurrence: a slot re-planned after the clock went back has two.
             guard var record = try FiringRecord.filter(
-                Column("reminderId") == reminderID && Column("scheduledAt") == scheduledAt.secondsSinceEpoch
-                    && ["fired", "late", "postponed"].contains(Column("kind"))
-            ).order(Column("id").desc).fetchOne(db) else { return nil }
+                FiringRecord.Columns.reminderId == reminderID && FiringRecord.Columns.scheduledAt == scheduledAt.secondsSinceEpoch
+                    && ["fired", "late", "postponed"].contains(FiringRecord.Columns.kind)
+            ).order(FiringRecord.Columns.id.desc).fetchOne(db) else { return nil }
             record.repeats = repeats
             record.lastAnnouncedAt = at.secondsSinceEpoch
             record.againPending = repeatNumber ?? 0
@@ -170,9 +170,9 @@ public struct FiringsStore: Sendable {
     public func noteEscalated(reminderID: Int64, scheduledAt: Instant, at: Instant) throws(StoreError) -> Int64? {
         try database.write { db in
             guard var record = try FiringRecord.filter(
-                Column("reminderId") == reminderID && Column("scheduledAt") == scheduledAt.secondsSinceEpoch
-                    && ["fired", "late", "postponed"].contains(Column("kind"))
-            ).order(Column("id").desc).fetchOne(db) else { return nil }
+                FiringRecord.Columns.reminderId == reminderID && FiringRecord.Columns.scheduledAt == scheduledAt.secondsSinceEpoch
+                    && ["fired", "late", "postponed"].contains(FiringRecord.Columns.kind)
+            ).order(FiringRecord.Columns.id.desc).fetchOne(db) else { return nil }
             (record.escalatedAt, record.escalationPending) = (at.secondsSinceEpoch, true)
             try record.update(db, columns: ["escalatedAt", "escalationPending"])
             return record.id
@@ -185,25 +185,25 @@ public struct FiringsStore: Sendable {
         try database.read { db in
             // A firing is handled at or after its instant: the handledAt index finds them without reading all.
             try FiringRecord.filter(
-                Column("handledAt") >= since.secondsSinceEpoch && Column("scheduledAt") >= since.secondsSinceEpoch
-                    && ["fired", "late", "postponed"].contains(Column("kind")))
-                .order(Column("scheduledAt")).fetchAll(db)
+                FiringRecord.Columns.handledAt >= since.secondsSinceEpoch && FiringRecord.Columns.scheduledAt >= since.secondsSinceEpoch
+                    && ["fired", "late", "postponed"].contains(FiringRecord.Columns.kind))
+                .order(FiringRecord.Columns.scheduledAt).fetchAll(db)
         }
     }
 
     /// Handled firings since an instant, newest first, optionally for one reminder.
     public func history(since: Instant, reminderID: Int64? = nil, limit: Int = 1000) throws(StoreError) -> [FiringRecord] {
         try database.read { db in
-            var request = FiringRecord.filter(Column("handledAt") >= since.secondsSinceEpoch)
-            if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
-            return try request.order(Column("handledAt").desc, Column("id").desc).limit(limit).fetchAll(db)
+            var request = FiringRecord.filter(FiringRecord.Columns.handledAt >= since.secondsSinceEpoch)
+            if let reminderID { request = request.filter(FiringRecord.Columns.reminderId == reminderID) }
+            return try request.order(FiringRecord.Columns.handledAt.desc, FiringRecord.Columns.id.desc).limit(limit).fetchAll(db)
         }
     }
 
     /// The most recent handled firing of a reminder.
     public func lastFiring(reminderID: Int64) throws(StoreError) -> FiringRecord? {
         try database.read { db in
-            try FiringRecord.filter(Column("reminderId") == reminderID).order(Column("scheduledAt").desc).fetchOne(db)
+            try FiringRecord.filter(FiringRecord.Columns.reminderId == reminderID).order(FiringRecord.Columns.scheduledAt.desc).fetchOne(db)
         }
     }
 }

@@ -35,3 +35,18 @@ public struct OutcomeRecord: Codable, Sendable, Hashable, FetchableRecord, Persi
         self.reason = reason
     }
 }
+
+extension OutcomeRecord {
+    /// The table's columns, for queries.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let reminderId = Column(CodingKeys.reminderId)
+        public static let reminderName = Column(CodingKeys.reminderName)
+        public static let slot = Column(CodingKeys.slot)
+        public static let scheduledAt = Column(CodingKeys.scheduledAt)
+        public static let state = Column(CodingKeys.state)
+        public static let decidedAt = Column(CodingKeys.decidedAt)
+        public static let reason = Column(CodingKeys.reason)
+        public static let confirmed = Column(CodingKeys.confirmed)
+    }
+}

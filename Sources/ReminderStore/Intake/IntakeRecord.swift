@@ -21,3 +21,16 @@ public struct IntakeRecord: Codable, Sendable, Hashable, FetchableRecord, Mutabl
         id = inserted.rowID
     }
 }
+
+extension IntakeRecord {
+    /// The table's columns, for queries.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let reminderId = Column(CodingKeys.reminderId)
+        public static let at = Column(CodingKeys.at)
+        public static let timeZone = Column(CodingKeys.timeZone)
+        public static let forScheduledAt = Column(CodingKeys.forScheduledAt)
+        public static let amount = Column(CodingKeys.amount)
+        public static let forced = Column(CodingKeys.forced)
+    }
+}

@@ -71,17 +71,17 @@ public struct IntakeStore: Sendable {
     /// The intake logged between two instants (inclusive), oldest first, optionally of one reminder.
     public func records(from: Instant, through: Instant, reminderID: Int64? = nil) throws(StoreError) -> [IntakeRecord] {
         try database.read { db in
-            var request = IntakeRecord.filter(Column("at") >= from.secondsSinceEpoch && Column("at") <= through.secondsSinceEpoch)
-            if let reminderID { request = request.filter(Column("reminderId") == reminderID) }
-            return try request.order(Column("at"), Column("id")).fetchAll(db)
+            var request = IntakeRecord.filter(IntakeRecord.Columns.at >= from.secondsSinceEpoch && IntakeRecord.Columns.at <= through.secondsSinceEpoch)
+            if let reminderID { request = request.filter(IntakeRecord.Columns.reminderId == reminderID) }
+            return try request.order(IntakeRecord.Columns.at, IntakeRecord.Columns.id).fetchAll(db)
         }
     }
 
     /// How many of a reminder's doses between two instants (inclusive) were logged past its limits (`--force`).
     public func forcedCount(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> Int {
         try database.read { db in
-            try IntakeRecord.filter(Column("reminderId") == reminderID && Column("at") >= from.secondsSinceEpoch
-                && Column("at") <= through.secondsSinceEpoch && Column("forced") == true).fetchCount(db)
+            try IntakeRecord.filter(IntakeRecord.Columns.reminderId == reminderID && IntakeRecord.Columns.at >= from.secondsSinceEpoch
+                && IntakeRecord.Columns.at <= through.secondsSinceEpoch && IntakeRecord.Columns.forced == true).fetchCount(db)
         }
     }
 

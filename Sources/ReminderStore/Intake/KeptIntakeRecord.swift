@@ -21,8 +21,17 @@ public struct KeptIntakeRecord: Codable, Sendable, Hashable, FetchableRecord, Pe
     /// When the removal was applied here (epoch seconds).
     public var removedAt: Int64
 
-    /// The columns, for queries.
+    /// The table's columns, for queries.
     public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let reminderId = Column(CodingKeys.reminderId)
+        public static let reminderName = Column(CodingKeys.reminderName)
         public static let reminderUid = Column(CodingKeys.reminderUid)
+        public static let at = Column(CodingKeys.at)
+        public static let timeZone = Column(CodingKeys.timeZone)
+        public static let forScheduledAt = Column(CodingKeys.forScheduledAt)
+        public static let amount = Column(CodingKeys.amount)
+        public static let forced = Column(CodingKeys.forced)
+        public static let removedAt = Column(CodingKeys.removedAt)
     }
 }

@@ -41,3 +41,25 @@ public struct StockNoticeRecord: Codable, Sendable, Hashable, FetchableRecord, P
     /// When the last dose logged with too little left was taken that was said (epoch seconds).
     public var shortReportedAt: Int64? = nil
 }
+
+extension StockChangeRecord {
+    /// The table's columns, for queries.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let reminderId = Column(CodingKeys.reminderId)
+        public static let at = Column(CodingKeys.at)
+        public static let kind = Column(CodingKeys.kind)
+        public static let amount = Column(CodingKeys.amount)
+    }
+}
+
+extension StockNoticeRecord {
+    /// The table's columns, for queries.
+    public enum Columns {
+        public static let reminderId = Column(CodingKeys.reminderId)
+        public static let at = Column(CodingKeys.at)
+        public static let left = Column(CodingKeys.left)
+        public static let lastChangeId = Column(CodingKeys.lastChangeId)
+        public static let shortReportedAt = Column(CodingKeys.shortReportedAt)
+    }
+}

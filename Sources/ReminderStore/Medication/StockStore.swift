@@ -20,11 +20,11 @@ public struct StockStore: Sendable {
     /// With `sinceFirstCount`, every change from the first count on (a report's stock over time).
     public func changes(reminderID: Int64, sinceFirstCount: Bool = false) throws(StoreError) -> [(at: Instant, change: Stock.Change)] {
         try database.read { db in
-            let counts = StockChangeRecord.filter(Column("reminderId") == reminderID && Column("kind") == StockChangeRecord.Kind.set.rawValue)
-            let order = sinceFirstCount ? [Column("at").asc, Column("id").asc] : [Column("at").desc, Column("id").desc]
+            let counts = StockChangeRecord.filter(StockChangeRecord.Columns.reminderId == reminderID && StockChangeRecord.Columns.kind == StockChangeRecord.Kind.set.rawValue)
+            let order = sinceFirstCount ? [StockChangeRecord.Columns.at.asc, StockChangeRecord.Columns.id.asc] : [StockChangeRecord.Columns.at.desc, StockChangeRecord.Columns.id.desc]
             guard let counted = try counts.order(order).fetchOne(db) else { return [] }
-            let after = Column("at") > counted.at || (Column("at") == counted.at && Column("id") > counted.id!)
-            let changes = try StockChangeRecord.filter(Column("reminderId") == reminderID && after).order(Column("at"), Column("id")).fetchAll(db)
+            let after = StockChangeRecord.Columns.at > counted.at || (StockChangeRecord.Columns.at == counted.at && StockChangeRecord.Columns.id > counted.id!)
+            let changes = try StockChangeRecord.filter(StockChangeRecord.Columns.reminderId == reminderID && after).order(StockChangeRecord.Columns.at, StockChangeRecord.Columns.id).fetchAll(db)
                 .filter { sinceFirstCount || $0.kind == .added }
             var all: [(at: Instant, change: Stock.Change)] = [(Instant(secondsSinceEpoch: counted.at), .set(counted.amount))]
                 + changes.map { (Instant(secondsSinceEpoch: $0.at), $0.kind == .set ? .set($0.amount) : .added($0.amount)) }

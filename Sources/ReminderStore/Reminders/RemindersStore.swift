@@ -12,7 +12,7 @@ public struct RemindersStore: Sendable {
         now: Instant
     ) throws(StoreError) -> StoredReminder {
         try database.write { db in
-            if try StoredReminder.filter(Column("name").collating(.nocase) == name).fetchCount(db) > 0 {
+            if try StoredReminder.filter(StoredReminder.Columns.name.collating(.nocase) == name).fetchCount(db) > 0 {
                 throw StoreError.nameTaken(name)
             }
             var reminder = StoredReminder(
@@ -30,7 +30,7 @@ public struct RemindersStore: Sendable {
         try database.write { db in
             guard let id = reminder.id, let old = try StoredReminder.fetchOne(db, key: id) else { throw StoreError.notFound("\(reminder.id ?? 0)") }
             if old.name.lowercased() != reminder.name.lowercased(),
-                try StoredReminder.filter(Column("name").collating(.nocase) == reminder.name).fetchCount(db) > 0
+                try StoredReminder.filter(StoredReminder.Columns.name.collating(.nocase) == reminder.name).fetchCount(db) > 0
             {
                 throw StoreError.nameTaken(reminder.name)
             }
@@ -54,22 +54,22 @@ public struct RemindersStore: Sendable {
     /// A row remindd cannot use is left out (see ``takeUnusableRows()``).
     public func all(ids: ClosedRange<Int64>? = nil) throws(StoreError) -> [StoredReminder] {
         try database.read { db in
-            var request = StoredReminder.order(Column("id"))
-            if let ids { request = request.filter(ids.contains(Column("id"))) }
+            var request = StoredReminder.order(StoredReminder.Columns.id)
+            if let ids { request = request.filter(ids.contains(StoredReminder.Columns.id)) }
             return try usable(request, db)
         }
     }
 
     /// At most `limit` reminders with an id above `after`, by id: one page of a long list (unusable rows left out).
     public func all(after: Int64, limit: Int) throws(StoreError) -> [StoredReminder] {
-        try database.read { db in try usable(StoredReminder.filter(Column("id") > after).order(Column("id")).limit(limit), db) }
+        try database.read { db in try usable(StoredReminder.filter(StoredReminder.Columns.id > after).order(StoredReminder.Columns.id).limit(limit), db) }
     }
 
     /// The enabled reminders taken as needed (`--as-needed`), by id. The rule column holds `"asNeeded":true`
     /// as ``RuleSpecColumn`` writes it: found by it, then checked.
     public func asNeeded() throws(StoreError) -> [StoredReminder] {
         try database.read { db in
-            try usable(StoredReminder.filter(sql: Self.asNeededTerm).filter(Column("enabled")).order(Column("id")), db)
+            try usable(StoredReminder.filter(sql: Self.asNeededTerm).filter(StoredReminder.Columns.enabled).order(StoredReminder.Columns.id), db)
                 .filter { $0.rule.asNeeded == true }
         }
     }
@@ -105,7 +105,7 @@ public struct RemindersStore: Sendable {
     /// `enabled` that is neither 0 nor 1 counts as not enabled, as the readers leave that row out).
     public func counts() throws(StoreError) -> (total: Int, enabled: Int) {
         try database.read { db in
-            (try StoredReminder.fetchCount(db), try StoredReminder.filter(Column("enabled") == 1).fetchCount(db))
+            (try StoredReminder.fetchCount(db), try StoredReminder.filter(StoredReminder.Columns.enabled == 1).fetchCount(db))
         }
     }
 
@@ -122,7 +122,7 @@ public struct RemindersStore: Sendable {
     public func find(_ key: String) throws(StoreError) -> StoredReminder {
         let found: StoredReminder? = try database.read { db in
             if let id = Int64(key), let byID = try StoredReminder.fetchOne(db, key: id) { return byID }
-            return try StoredReminder.filter(Column("name").collating(.nocase) == key).fetchOne(db)
+            return try StoredReminder.filter(StoredReminder.Columns.name.collating(.nocase) == key).fetchOne(db)
         }
         guard let found else { throw StoreError.notFound(key) }
         return found

@@ -74,8 +74,25 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         origin = try reader.value("origin")
     }
 
+    /// The table's columns, for queries (the record reads and writes its rows itself: no CodingKeys).
+    public enum Columns {
+        public static let id = Column("id")
+        public static let name = Column("name")
+        public static let rule = Column("rule")
+        public static let timeZone = Column("timeZone")
+        public static let enabled = Column("enabled")
+        public static let createdAt = Column("createdAt")
+        public static let handledThrough = Column("handledThrough")
+        public static let windowSeconds = Column("windowSeconds")
+        public static let delivery = Column("delivery")
+        public static let origin = Column("origin")
+    }
+
     /// The columns, in the order of ``columnValues()``.
-    static let columnNames = ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery", "origin"]
+    static let columnNames = [
+        Columns.id, Columns.name, Columns.rule, Columns.timeZone, Columns.enabled, Columns.createdAt, Columns.handledThrough, Columns.windowSeconds,
+        Columns.delivery, Columns.origin,
+    ].map(\.name)
 
     /// The row's values, as stored.
     private func columnValues() throws -> [(any DatabaseValueConvertible)?] {
