@@ -39,6 +39,10 @@ let package = Package(
         // libsystemd for Swift: the C module, then the wrappers (journal, sd_notify, socket activation, wall-clock timer).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "SystemdSupport", dependencies: ["CSystemd"], swiftSettings: strictSettings),
+        // The journal's native protocol without libsystemd (a datagram, or a sealed memfd for a large entry), for
+        // remindctl, which links no libsystemd: the C part (SCM_RIGHTS, memfd_create), then the entries.
+        .target(name: "CJournalNative"),
+        .target(name: "JournalNative", dependencies: ["CJournalNative"], swiftSettings: strictSettings),
         // Adapter: the SQLite store (GRDB), schema migrations, durable record of fired slots.
         .target(
             name: "ReminderStore",
@@ -100,7 +104,7 @@ let package = Package(
         .target(
             name: "RemindCommands",
             dependencies: [
-                "HabitCore", "ReminderCore", "ReminderInterface", "SystemdSupport", "TimeZoneDatabase", "VarlinkProtocol",
+                "HabitCore", "JournalNative", "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

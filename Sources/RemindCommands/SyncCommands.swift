@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import JournalNative
 import ReminderCore
 import ReminderInterface
-import SystemdSupport
 
 /// The linked collection (`collection` in config.toml): its state, and taking its folder back on purpose.
 struct CollectionCommand: ParsableCommand {
@@ -111,7 +111,7 @@ struct ResolveConflictCommand: ParsableCommand {
         let summary = Self.value("SUMMARY", in: kept) ?? uid
         let times = [kept, other].map { Self.value("LAST-MODIFIED", in: $0) ?? "no LAST-MODIFIED" }
         let message = "Sync conflict on \(summary): kept the version changed at \(times[0]), not the one changed at \(times[1]) (in REMINDD_OTHER_VERSION)"
-        Journal(identifier: "remindctl").send(message, priority: .notice, fields: [
+        NativeJournal(identifier: "remindctl").send(message, priority: 5, fields: [
             ("MESSAGE_ID", Self.messageID), ("REMINDD_ITEM_UID", uid), ("REMINDD_KEPT_VERSION", kept), ("REMINDD_OTHER_VERSION", other),
         ])
         out.print(message)

@@ -1,15 +1,45 @@
 """The layers stay apart, as the README's Architecture says: the CLI carries neither the daemon's server (NIO)
-nor its store (GRDB, SQLite)."""
+nor its store (GRDB, SQLite), and links no libsystemd: what it writes to the journal (a sync conflict) goes in
+journald's native protocol, from its own small writer."""
+import json
 import os
 import subprocess
+import uuid
 
 from conftest import BIN
 
 
-def test_remindctl_carries_no_server_and_no_store():
+def test_remindctl_carries_no_server_no_store_and_no_libsystemd():
     symbols = subprocess.run(["nm", "--defined-only", os.path.join(BIN, "remindctl")], capture_output=True, text=True, check=True).stdout
     # Swift's mangled module names: NIOPosix, NIOCore, GRDB.
     for module in ["8NIOPosix", "7NIOCore", "4GRDB"]:
         assert f"$s{module}" not in symbols, module
     linked = subprocess.run(["ldd", os.path.join(BIN, "remindctl")], capture_output=True, text=True, check=True).stdout
-    assert "libsqlite3" not in linked
+    assert "libsqlite3" not in linked and "libsystemd" not in linked, linked
+
+
+def item(uid, modified, description):
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTODO", f"UID:{uid}", "SUMMARY:Conflict test",
+             f"LAST-MODIFIED:{modified}", f"DESCRIPTION:{description}", "END:VTODO", "END:VCALENDAR"]
+    return "\r\n".join(lines) + "\r\n"
+
+
+def test_a_conflict_of_large_items_is_in_the_journal_whole(journald, tmp_path):
+    """Two versions of about 600 KB each (an item may be 1 MiB): larger than a journal datagram, so the entry
+    goes as a sealed memfd; the journal holds the other version byte for byte, line breaks and all."""
+    uid = f"conflict-{uuid.uuid4().hex[:8]}"
+    older = item(uid, "20261126T080000Z", "older " + "x" * 600_000)
+    newer = item(uid, "20261126T090000Z", "newer " + "y" * 600_000)
+    (tmp_path / "a.ics").write_text(older, newline="")
+    (tmp_path / "b.ics").write_text(newer, newline="")
+    result = subprocess.run([os.path.join(BIN, "remindctl"), "resolve-conflict", str(tmp_path / "a.ics"), str(tmp_path / "b.ics")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "a.ics").read_bytes().decode() == newer
+    out = subprocess.run(["journalctl", "--no-pager", "-a", "-o", "json", f"REMINDD_ITEM_UID={uid}"], capture_output=True, text=True).stdout
+    entries = [json.loads(line) for line in out.splitlines() if line.strip()]
+    assert len(entries) == 1, out[:500]
+    assert entries[0]["SYSLOG_IDENTIFIER"] == "remindctl" and entries[0]["PRIORITY"] == "5"
+    # journalctl shows a value with control characters (the items' CR LF) as its bytes.
+    text = lambda value: bytes(value).decode() if isinstance(value, list) else value
+    assert text(entries[0]["REMINDD_OTHER_VERSION"]) == older and text(entries[0]["REMINDD_KEPT_VERSION"]) == newer
