@@ -72,15 +72,19 @@ public final class Daemon: Sendable {
 
     public init(_ ports: DaemonPorts) {
         let context = DaemonContext(ports: ports, announcer: AnnouncerGroup(ports.announcers + [watch]))
-        let scheduling = SchedulingService(context: context, statusReporter: ports.status)
-        let habits = HabitService(context: context, scheduling: scheduling, activities: .stores(ports.store))
-        let medication = MedicationService(context: context)
-        let reminders = ReminderService(context: context, scheduling: scheduling, habits: habits, medication: medication)
-        let fitness = FitnessService(context: context, habits: habits)
+        let store = ports.store
+        let scheduling = SchedulingService(
+            context: context, stores: .init(firings: store.firings, reminders: store.reminders, intake: store.intake), statusReporter: ports.status)
+        let habits = HabitService(context: context, stores: .init(habits: store.habits), scheduling: scheduling, activities: .stores(store))
+        let medication = MedicationService(context: context, stores: .init(stock: store.stock, reminders: store.reminders, intake: store.intake))
+        let reminders = ReminderService(
+            context: context, stores: .init(reminders: store.reminders, intake: store.intake), scheduling: scheduling, habits: habits, medication: medication)
+        let fitness = FitnessService(context: context, stores: .init(fitness: store.fitness), habits: habits)
         let routines = RoutineService(context: context, reminders: reminders, habits: habits, fitness: fitness)
         (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
-        calendars = CalendarService(context: context, scheduling: scheduling, home: ports.home)
-        let collection = CollectionService(context: context, scheduling: scheduling, habits: habits, home: ports.home, commands: ports.commands)
+        calendars = CalendarService(context: context, stores: .init(calendarAlarms: store.calendarAlarms), scheduling: scheduling, home: ports.home)
+        let collection = CollectionService(
+            context: context, stores: .init(collection: store.collection), scheduling: scheduling, habits: habits, home: ports.home, commands: ports.commands)
         self.collection = collection
 
         self.medication = medication
@@ -98,9 +102,13 @@ public final class Daemon: Sendable {
         let uploads = Uploads(directory: ports.uploadDirectory ?? (ports.store.path.hasPrefix("/")
             ? (ports.store.path as NSString).deletingLastPathComponent + "/uploads"
             : NSTemporaryDirectory() + "remindd-uploads-" + String(UInt64.random(in: .min ... .max), radix: 16)))
-        BackupService(context: context, scheduling: scheduling, habits: habits, uploads: uploads).register(in: &router)
+        BackupService(context: context, stores: .init(backups: store.backups), scheduling: scheduling, habits: habits, uploads: uploads).register(in: &router)
         medication.register(in: &router)
-        ReportService(context: context, reminders: reminders, habits: habits, fitness: fitness).register(in: &router)
+        ReportService(
+            context: context,
+            stores: .init(reminders: store.reminders, intake: store.intake, firings: store.firings, stock: store.stock, fitness: store.fitness),
+            reminders: reminders, habits: habits, fitness: fitness
+        ).register(in: &router)
         let journalAvailable = ports.journalAvailable
         router.on(Reminders.Status.self) { _ in
             let counts = try reminders.counts()
@@ -108,7 +116,7 @@ public final class Daemon: Sendable {
             let next = status.next.map { FiringValue(reminderID: $0.0.id, name: $0.0.name, occurrence: $0.1) }
             return StatusValue(
                 version: RemindVersion.current, reminders: counts.total, enabled: counts.enabled, next: next, status: status.line,
-                storePath: context.store.path, journal: journalAvailable(), systemTimeZone: context.systemZone,
+                storePath: context.storePath, journal: journalAvailable(), systemTimeZone: context.systemZone,
                 timeZone: context.followedZone.name, timeZoneSource: context.followedZone.source,
                 collection: collection.state)
         }

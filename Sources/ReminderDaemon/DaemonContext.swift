@@ -4,7 +4,7 @@ import ReminderStore
 import Synchronization
 import TimeZoneDatabase
 
-/// What every feature service shares: the ports, the store, and the settings that a reload or a change of
+/// What every feature service shares: the ports, the store's file (each service holds its own stores), and the settings that a reload or a change of
 /// the system zone replaces.
 ///
 /// A final class whose mutable part (configuration, system zone, parsed zones) sits behind a `Mutex`: reads are
@@ -14,7 +14,8 @@ final class DaemonContext: Sendable {
     let announcer: any Announcer
     /// Where announcements are read back after a crash (the journal).
     let ledger: any AnnouncementLedger
-    let store: ReminderStore
+    /// The database: only the context reads it whole (a service holds the feature stores it owns).
+    private let store: ReminderStore
     let zoneFiles: TimeZoneDatabase
     let exercises: ExerciseLibrary
     let routineDirectories: [String]
@@ -38,6 +39,15 @@ final class DaemonContext: Sendable {
         routineDirectories = ports.routineDirectories
         settings = Mutex(Settings(configuration: ports.configuration, systemZone: ports.clock.systemZoneName()))
     }
+
+    /// The store's file.
+    var storePath: String { store.path }
+
+    /// Why the store's file cannot be written (deleted or replaced while open), or nil.
+    var storeFileProblem: StoreError? { store.fileProblem }
+
+    /// The reminders, logs, skips and rest days changed since the last call (and forgets them).
+    func takeHistoryChanges() throws(StoreError) -> HistoryChanges { try store.takeHistoryChanges() }
 
     /// The configuration in force.
     var configuration: DaemonConfiguration { settings.withLock { $0.configuration } }

@@ -8,6 +8,8 @@ import VarlinkProtocol
 /// counted again from them).
 struct BackupService: Sendable {
     let context: DaemonContext
+    /// The stores it holds: backups and imports.
+    let stores: Stores
     let scheduling: SchedulingService
     let habits: HabitService
     let uploads: Uploads
@@ -16,7 +18,7 @@ struct BackupService: Sendable {
     /// whatever the store's size; the client's reading paces the reads). The last page ends the call.
     func export(reply: (Backup.Export.Reply, _ continues: Bool?) async throws -> Void) async throws {
         let now = context.clock.now()
-        var pages = try storing { () throws(StoreError) in try context.store.backups.pages() }
+        var pages = try storing { () throws(StoreError) in try stores.backups.pages() }
         let header = Backup.Header(format: BackupFormat.name, version: Int(BackupFormat.currentVersion), schema: pages.schema, exportedAt: now.description)
         try await reply(.init(header: header), true)
         var page = try storing { () throws(StoreError) in try pages.next() }
@@ -42,11 +44,11 @@ struct BackupService: Sendable {
     func restore(path: String, merge: Bool) async throws(ServiceError) -> [TableCount] {
         guard path.hasPrefix("/") else { throw .invalidInput(parameter: "path", message: "give the backup's absolute path, not '\(path)'") }
         let builtIn: Set<String> = [ReminderService.restCheckInName]
-        if !merge, try storing({ () throws(StoreError) in try context.store.backups.holdsUserData(builtIn: builtIn) }) {
+        if !merge, try storing({ () throws(StoreError) in try stores.backups.holdsUserData(builtIn: builtIn) }) {
             throw .invalidInput(parameter: "merge", message: "the store already holds reminders or logs: import into an empty store, or add --merge to add what is not there yet")
         }
         let report: RestoreReport
-        let backups = context.store.backups
+        let backups = stores.backups
         do {
             report = try await offTheEventLoops { try backups.restore(path: path, merge: merge) }
         } catch let refused as BackupRefused {
@@ -109,5 +111,12 @@ extension BackupService {
         default:
             throw .invalidInput(parameter: "upload", message: "give an upload (see Upload) or a path, one of the two")
         }
+    }
+}
+
+extension BackupService {
+    /// The stores BackupService holds, and no other: backups and imports.
+    struct Stores: Sendable {
+        let backups: BackupStore
     }
 }

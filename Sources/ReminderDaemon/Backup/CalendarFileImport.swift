@@ -30,7 +30,7 @@ extension BackupService {
                 uid: planned.uid, key: planned.key)
         }
         if !update {
-            let before = try storing { () throws(StoreError) in try context.store.backups.imported(keys: plan.reminders.compactMap(\.key)) }
+            let before = try storing { () throws(StoreError) in try stores.backups.imported(keys: plan.reminders.compactMap(\.key)) }
             if let name = before.values.sorted().first {
                 throw .invalidInput(parameter: "update", message: """
                     '\(name)'\(before.count > 1 ? " and \(before.count - 1) more" : "") came from this calendar's events before: \
@@ -38,7 +38,7 @@ extension BackupService {
                     """)
             }
         }
-        let imported = try storing { () throws(StoreError) in try context.store.backups.importCalendar(reminders, file: label, now: now) }
+        let imported = try storing { () throws(StoreError) in try stores.backups.importCalendar(reminders, file: label, now: now) }
         do { try await scheduling.load() } catch { throw ServiceError(error) }
         var added: [Backup.ImportCalendar.CalendarReminder] = []
         for (stored, planned) in zip(imported.ids, plan.reminders) {

@@ -127,7 +127,7 @@ extension BackupService {
                 logs: days.map { zone.resolve(LocalDateTime(date: $0, time: noon)) }.filter { $0 <= now })
         }
         let restDays = try storing { () throws(StoreError) in
-            try context.store.backups.importHabits(reminders, restDays: plan.restDays.map(\.description), reason: "Other", zoneName: context.systemZone, now: now)
+            try stores.backups.importHabits(reminders, restDays: plan.restDays.map(\.description), reason: "Other", zoneName: context.systemZone, now: now)
         }
         do { try await scheduling.load() } catch { throw ServiceError(error) }
         await habits.changed(now: now, activity: .unknown)

@@ -15,6 +15,8 @@ import SystemdSupport
 /// a minute) is reported once per version and has no alarms; the others work. Scans run one at a time.
 actor CalendarService {
     private let context: DaemonContext
+    /// The stores it holds: the calendars' alarms.
+    private let stores: Stores
     private let scheduling: SchedulingService
     /// `~/` in the configured folders.
     private let home: String
@@ -41,8 +43,8 @@ actor CalendarService {
     /// Above this many alarms changed at once, the whole schedule is loaded again rather than each re-planned.
     static let reloadThreshold = 200
 
-    init(context: DaemonContext, scheduling: SchedulingService, home: String) {
-        (self.context, self.scheduling, self.home) = (context, scheduling, home)
+    init(context: DaemonContext, stores: Stores, scheduling: SchedulingService, home: String) {
+        (self.context, self.stores, self.scheduling, self.home) = (context, stores, scheduling, home)
     }
 
     /// The configured folders, as absolute paths.
@@ -54,8 +56,8 @@ actor CalendarService {
         let began = ContinuousClock.now
         var changed: [Int64] = []
         do {
-            let dropped = try context.store.calendarAlarms.folders().subtracting(folders)
-            for folder in dropped { changed += try context.store.calendarAlarms.removeAll(in: folder) }
+            let dropped = try stores.calendarAlarms.folders().subtracting(folders)
+            for folder in dropped { changed += try stores.calendarAlarms.removeAll(in: folder) }
         } catch {
             context.say(.error, "Could not remove the alarms of calendars no longer in the config: \(error)")
         }
@@ -117,7 +119,7 @@ actor CalendarService {
         // What the alarms of each item were planned from (kept in the store: an item unchanged since the last
         // start is not read again), and what they are now planned from.
         let before: [String: String]
-        do { before = try context.store.calendarAlarms.etags(in: folder, named: names) } catch {
+        do { before = try stores.calendarAlarms.etags(in: folder, named: names) } catch {
             context.say(.error, "Calendar '\(calendar)' is not read: \(error)")
             return Scan()
         }
@@ -143,7 +145,7 @@ actor CalendarService {
             }
             do {
                 let items = planned.map { CalendarAlarmsStore.Item(origin: folder + "/" + $0.entry.name, etag: etag($0.entry), alarms: $0.alarms) }
-                changed += try context.store.calendarAlarms.replace(items, now: now).ids
+                changed += try stores.calendarAlarms.replace(items, now: now).ids
             } catch {
                 // Their etags are not stored either: read again at the next scan.
                 context.say(.error, "Calendar '\(calendar)': the alarms of \(planned.count) items could not be stored: \(error)")
@@ -177,8 +179,8 @@ actor CalendarService {
             // whole, also alarms stored without an item read (by a remindd before the items were kept).
             let listed = Set(listing.entries.map { folder + "/" + $0.name })
             var gone = Set(before.keys.map { folder + "/" + $0 }).subtracting(listed)
-            if names == nil { gone.formUnion(try context.store.calendarAlarms.origins(in: folder).subtracting(listed)) }
-            changed += try context.store.calendarAlarms.remove(origins: gone)
+            if names == nil { gone.formUnion(try stores.calendarAlarms.origins(in: folder).subtracting(listed)) }
+            changed += try stores.calendarAlarms.remove(origins: gone)
         } catch {
             context.say(.error, "Calendar '\(calendar)': the alarms of removed items could not be removed: \(error)")
         }
@@ -283,4 +285,11 @@ struct ItemPlanner: Sendable {
 /// Why an item of a calendar sets no alarm.
 struct CalendarItemRefused: Error {
     let message: String
+}
+
+extension CalendarService {
+    /// The stores CalendarService holds, and no other: the calendars' alarms.
+    struct Stores: Sendable {
+        let calendarAlarms: CalendarAlarmsStore
+    }
 }

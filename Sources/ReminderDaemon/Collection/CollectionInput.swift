@@ -45,7 +45,7 @@ extension CollectionService {
     /// they concern.
     func apply(_ records: [(entry: VdirFolder.Entry, record: CollectionItem.Record, item: CollectionItemRecord)]) async -> Set<Int64> {
         var concerned: Set<Int64> = []
-        let store = context.store.collection
+        let store = stores.collection
         for start in stride(from: 0, to: records.count, by: Self.applyBatchSize) {
             let batch = Array(records[start..<min(start + Self.applyBatchSize, records.count)])
             let pairs = batch.map { ($0.record, $0.item) }

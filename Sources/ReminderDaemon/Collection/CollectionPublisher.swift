@@ -12,6 +12,8 @@ import ReminderStore
 /// flush each, and their rows recorded a batch per transaction.
 struct CollectionPublisher: Sendable {
     let context: DaemonContext
+    /// The collection service's stores.
+    let stores: CollectionService.Stores
     let folder: String
 
     /// Items written in one go: one flush of the file system and one transaction for each batch.
@@ -38,14 +40,14 @@ struct CollectionPublisher: Sendable {
         /// The rows to publish, a page at a time (nil: no more); a publish after a change has one page.
         let pages: Pages
         do {
-            let changes = try context.store.collection.takeChanges()
+            let changes = try stores.collection.takeChanges()
             if everything {
-                items = try context.store.collection.itemsWithoutText()  // texts: a page at a time, below
-                pages = try Pages(everything: context.store.collection)
+                items = try stores.collection.itemsWithoutText()  // texts: a page at a time, below
+                pages = try Pages(everything: stores.collection)
             } else {
                 guard !changes.isEmpty else { return outcome }
                 let rows: Rows
-                (rows, items) = try context.store.collection.published(changes)
+                (rows, items) = try stores.collection.published(changes)
                 pages = Pages(rows)
             }
         } catch {
@@ -66,7 +68,7 @@ struct CollectionPublisher: Sendable {
         }
         do {
             try Pages.each(pages.reminders, id: \.id) { reminders throws(StoreError) in
-                let texts = everything ? try context.store.collection.texts(of: reminders.compactMap { byRow[.reminder]?[$0.id!]?.fileName }) : [:]
+                let texts = everything ? try stores.collection.texts(of: reminders.compactMap { byRow[.reminder]?[$0.id!]?.fileName }) : [:]
                 for reminder in reminders {
                     var item = byRow[.reminder]?[reminder.id!]
                     if everything, let fileName = item?.fileName { item?.text = texts[fileName] ?? "" }
@@ -181,7 +183,7 @@ struct CollectionPublisher: Sendable {
             var orphaned = item.fileName.contains("#")
             // The row's text was read (or written) as a record before: one that no longer reads is not a record.
             // (Read here when the items were read without their texts; one that cannot be read is no record.)
-            let text = item.text.isEmpty ? (try? context.store.collection.texts(of: [item.fileName]))?[item.fileName] ?? "" : item.text
+            let text = item.text.isEmpty ? (try? stores.collection.texts(of: [item.fileName]))?[item.fileName] ?? "" : item.text
             if item.kind != .reminder, case .record(let record)? = try? CollectionItem.read(text, file: item.fileName),
                 !liveUIDs.contains(record.reminder), !isLinked(record.reminder) {
                 orphaned = true
@@ -189,12 +191,12 @@ struct CollectionPublisher: Sendable {
             if orphaned {
                 var kept = item
                 kept.localId = nil
-                do { try context.store.collection.save(kept) } catch { context.say(.error, "Collection: could not note \(item.fileName): \(error)") }
+                do { try stores.collection.save(kept) } catch { context.say(.error, "Collection: could not note \(item.fileName): \(error)") }
                 continue
             }
             do {
                 try vdir.remove(item.fileName)
-                try context.store.collection.forget(fileName: item.fileName)
+                try stores.collection.forget(fileName: item.fileName)
                 outcome.changed += 1
             } catch {
                 context.say(.error, "Collection \(folder): could not remove \(item.fileName): \(error)")
@@ -206,7 +208,7 @@ struct CollectionPublisher: Sendable {
     /// Whether the reminder of a log's item exists here; when that cannot be read, no: the item is then kept in
     /// the folder (as a log whose reminder went), never removed on a guess.
     private func isLinked(_ uid: String) -> Bool {
-        do { return try context.store.collection.isLinkedReminder(uid: uid) } catch { return false }
+        do { return try stores.collection.isLinkedReminder(uid: uid) } catch { return false }
     }
 
     /// Writes a batch of items and records those written, in one transaction; empties the batch.
@@ -226,7 +228,7 @@ struct CollectionPublisher: Sendable {
             }
         }
         do {
-            try context.store.collection.save(written)
+            try stores.collection.save(written)
             outcome.changed += written.count
         } catch {
             outcome.problems.append(("record \(error)", "Collection \(folder): could not record the items written: \(error); they are written again at the next change"))

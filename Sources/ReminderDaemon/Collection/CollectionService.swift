@@ -23,6 +23,8 @@ import SystemdSupport
 /// by `status`) until a scan finds it back, or ``relink()`` takes the folder as it is on purpose.
 actor CollectionService {
     let context: DaemonContext
+    /// The stores it holds: the linked collection's items and what they change.
+    let stores: Stores
     private let scheduling: SchedulingService
     private let habits: HabitService
     private let home: String
@@ -73,7 +75,8 @@ actor CollectionService {
     /// How long a sync may run before it is killed.
     static let syncTimeLimitMilliseconds: Int32 = 120_000
 
-    init(context: DaemonContext, scheduling: SchedulingService, habits: HabitService, home: String, commands: (any CommandRunner)?) {
+    init(context: DaemonContext, stores: Stores, scheduling: SchedulingService, habits: HabitService, home: String, commands: (any CommandRunner)?) {
+        self.stores = stores
         (self.context, self.scheduling, self.habits, self.home, self.commands) = (context, scheduling, habits, home, commands)
     }
 
@@ -98,7 +101,7 @@ actor CollectionService {
         var changed = 0
         repeat {
             publishAgain = false
-            let publisher = CollectionPublisher(context: context, folder: folder)
+            let publisher = CollectionPublisher(context: context, stores: stores, folder: folder)
             let everything = publishEverything
             let outcome = await offTheEventLoops { publisher.publish(everything: everything) }
             publishEverything = outcome.incomplete
@@ -127,7 +130,7 @@ actor CollectionService {
     /// The file of the reminder item with `uid` (nil: none, or the store cannot say; the item is then applied
     /// and the store's unique checks stand).
     private func reminderFile(ofUID uid: String) -> String? {
-        do { return try context.store.collection.fileName(ofReminderUID: uid) } catch { return nil }
+        do { return try stores.collection.fileName(ofReminderUID: uid) } catch { return nil }
     }
 
     // MARK: The sync command
@@ -214,7 +217,7 @@ actor CollectionService {
         let named = access(folder, R_OK | X_OK) == 0 ? named : nil
         // Read on NIO's thread pool: the entries the watcher named in a second of a publish (thousands of
         // remindd's own writes) held an event loop, and a `Status` call, for up to a second.
-        let store = context.store.collection
+        let store = stores.collection
         do {
             items = try await offTheEventLoops { () throws(StoreError) in
                 if let named { try store.items(named: named) } else { try store.itemsWithoutText() }
@@ -241,7 +244,7 @@ actor CollectionService {
         let missing = found.missing
         if missing > 0 {
             let known: Int
-            do { known = named == nil ? found.linkedFiles : try context.store.collection.linkedFileCount() } catch {
+            do { known = named == nil ? found.linkedFiles : try stores.collection.linkedFileCount() } catch {
                 linkedUnreadable(folder, error)
                 return
             }
@@ -255,7 +258,7 @@ actor CollectionService {
         // before the removal of the logs' own items is applied.
         for item in found.gone {
             do {
-                if let removed = try context.store.collection.remove(item, now: now) {
+                if let removed = try stores.collection.remove(item, now: now) {
                     if item.kind == .reminder {
                         replan.insert(removed.reminderID)
                         context.say(.notice, """
@@ -306,13 +309,13 @@ actor CollectionService {
                 if let alias = items[entry.name], alias.kind == .alias {
                     // Another device's copy of one of ours, which it drops: its edits meanwhile are not applied.
                     (item.kind, item.localId) = (.alias, alias.localId)
-                    do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+                    do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
                     continue
                 }
                 item.modifiedAt = (CollectionItem.lastModified(text) ?? now).secondsSinceEpoch
                 if items[entry.name]?.kind != .reminder { item.localId = nil }
                 do {
-                    let applied = try context.store.collection.apply(reminder, item: item, now: now)
+                    let applied = try stores.collection.apply(reminder, item: item, now: now)
                     replan.insert(applied.id)
                     if let dropped = applied.dropped { try vdir.remove(dropped) }
                 } catch {
@@ -345,13 +348,13 @@ actor CollectionService {
                 records.append((entry, text, record))
             case .foreign(let uid):
                 (item.uid, item.localId) = (uid, nil)
-                do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+                do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
             }
         }
         // Logs kept while their reminder was gone: applied now if it is back.
         if !replan.isEmpty {
             let kept: [CollectionItemRecord]
-            do { kept = try context.store.collection.keptRecords() } catch {
+            do { kept = try stores.collection.keptRecords() } catch {
                 context.say(.error, "Collection: the logs kept while their reminder was gone cannot be read (\(error)); applied at a later change")
                 kept = []
             }
@@ -370,7 +373,7 @@ actor CollectionService {
             if let known = items[entry.name], known.kind == item.kind, known.localId != nil {
                 // A log is never edited: a new version of its file changes nothing here.
                 item.localId = known.localId
-                do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+                do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
                 continue
             }
             if let refusal = refusal(of: record, now: now) {
@@ -378,7 +381,7 @@ actor CollectionService {
                 reportOnce("\(entry.name) \(entry.etag) refused", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
                 (item.kind, item.localId) = (.foreign, nil)
                 if !entry.etag.isEmpty {
-                    do { try context.store.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+                    do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
                 }
                 continue
             }
@@ -432,13 +435,13 @@ actor CollectionService {
             throw .invalidInput(parameter: "collection", message: "\(folder) cannot be read (\(error)): mount it, or create it with 'mkdir -p \(folder)'")
         }
         let names = Set(listing.map(\.name))
-        let items = try storing { () throws(StoreError) in try context.store.collection.items() }
+        let items = try storing { () throws(StoreError) in try stores.collection.items() }
         var restored = 0
         var restoring: [CollectionItemRecord] = []
         for item in items.values.sorted(by: { $0.fileName < $1.fileName }) where !item.fileName.contains("#") && !names.contains(item.fileName) {
             if item.kind == .alias {
                 // Another device's copy that gave way to this one: not brought back.
-                try storing { () throws(StoreError) in try context.store.collection.forget(fileName: item.fileName) }
+                try storing { () throws(StoreError) in try stores.collection.forget(fileName: item.fileName) }
                 continue
             }
             restoring.append(item)
@@ -447,7 +450,7 @@ actor CollectionService {
             do {
                 var written = item
                 written.etag = try result.get()
-                try context.store.collection.save(written)
+                try stores.collection.save(written)
                 restored += 1
             } catch {
                 reportOnce("write \(item.fileName)", .error, "Collection \(folder): could not write \(item.fileName) back: \(error); relink again")
@@ -466,5 +469,12 @@ actor CollectionService {
     private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
         guard reported.insert(key).inserted else { return }
         context.say(severity, text)
+    }
+}
+
+extension CollectionService {
+    /// The stores CollectionService holds, and no other: the linked collection's items and what they change.
+    struct Stores: Sendable {
+        let collection: CollectionStore
     }
 }

@@ -7,6 +7,8 @@ import ReminderStore
 /// profile weight); this type reads and writes the store.
 struct FitnessService: Sendable {
     let context: DaemonContext
+    /// The stores it holds: the workouts and food.
+    let stores: Stores
     let habits: HabitService
 
     private var exercises: ExerciseLibrary { context.exercises }
@@ -38,15 +40,15 @@ struct FitnessService: Sendable {
 
     /// A setting kept in the profile (the routine selection); nil when not set.
     func setting(_ key: String) throws(ServiceError) -> String? {
-        try storing { () throws(StoreError) in try context.store.fitness.profile(key) }
+        try storing { () throws(StoreError) in try stores.fitness.profile(key) }
     }
 
     /// Sets a setting, or removes it (nil).
     func setSetting(_ key: String, _ value: String?) throws(ServiceError) {
         if let value {
-            try storing { () throws(StoreError) in try context.store.fitness.setProfile(key, value) }
+            try storing { () throws(StoreError) in try stores.fitness.setProfile(key, value) }
         } else {
-            try storing { () throws(StoreError) in try context.store.fitness.removeProfile(key) }
+            try storing { () throws(StoreError) in try stores.fitness.removeProfile(key) }
         }
     }
 
@@ -57,8 +59,8 @@ struct FitnessService: Sendable {
 
     /// The weight calories are computed with, whether the user set it, and the name reports are made for.
     func profile() throws(ServiceError) -> Fitness.ProfileGet.Reply {
-        let stored = try storing { () throws(StoreError) in try context.store.fitness.profile("weight-kg") }.flatMap(Calories.storedWeight)
-        let name = try storing { () throws(StoreError) in try context.store.fitness.profile(Self.profileNameKey) }
+        let stored = try storing { () throws(StoreError) in try stores.fitness.profile("weight-kg") }.flatMap(Calories.storedWeight)
+        let name = try storing { () throws(StoreError) in try stores.fitness.profile(Self.profileNameKey) }
         return .init(weightKg: stored ?? Calories.defaultWeightKilograms, weightSet: stored != nil, name: name)
     }
 
@@ -78,9 +80,9 @@ struct FitnessService: Sendable {
             throw .invalidInput(parameter: "name", message: "the name is \(trimmed.count) characters long: give at most \(Self.maximumNameLength)")
         }
         try storing { () throws(StoreError) in
-            if let kilograms { try context.store.fitness.setProfile("weight-kg", String(kilograms)) }
+            if let kilograms { try stores.fitness.setProfile("weight-kg", String(kilograms)) }
             if let trimmed {
-                if trimmed.isEmpty { try context.store.fitness.removeProfile(Self.profileNameKey) } else { try context.store.fitness.setProfile(Self.profileNameKey, trimmed) }
+                if trimmed.isEmpty { try stores.fitness.removeProfile(Self.profileNameKey) } else { try stores.fitness.setProfile(Self.profileNameKey, trimmed) }
             }
         }
         let profile = try profile()
@@ -96,7 +98,7 @@ struct FitnessService: Sendable {
         var consumed: [Int: Int] = [:]
         var burned: [Int: Int] = [:]
         for table in [FitnessStore.EntryTable.food, .workout] {
-            for entry in try storing({ () throws(StoreError) in try context.store.fitness.entries(table, from: start, through: end) }) {
+            for entry in try storing({ () throws(StoreError) in try stores.fitness.entries(table, from: start, through: end) }) {
                 let day = zone.localDayNumber(at: entry.at)
                 if table == .food { consumed[day, default: 0] += entry.kcal } else { burned[day, default: 0] += entry.kcal }
             }
@@ -125,7 +127,7 @@ struct FitnessService: Sendable {
             throw .invalidInput(parameter: error.parameter, message: error.message)
         }
         let id = try storing { () throws(StoreError) in
-            try context.store.fitness.addWorkout(
+            try stores.fitness.addWorkout(
                 exercise: checked.exercise.id, minutes: minutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal,
                 at: instant, timeZone: zone.identifier)
         }
@@ -137,7 +139,7 @@ struct FitnessService: Sendable {
 
     func editWorkout(id: Int64, minutes: Int?, intensity text: String?) async throws(ServiceError) -> LogEntryValue {
         let now = context.clock.now()
-        let stored = try storing { () throws(StoreError) in try context.store.fitness.entry(.workout, id: id) }
+        let stored = try storing { () throws(StoreError) in try stores.fitness.entry(.workout, id: id) }
         guard let entry = stored, let exercise = exercises.exercise(named: entry.name) else {
             throw .invalidInput(parameter: "id", message: "no workout \(id): see 'remindctl workout list'")
         }
@@ -151,7 +153,7 @@ struct FitnessService: Sendable {
             throw .invalidInput(parameter: error.parameter, message: error.message)
         }
         try storing { () throws(StoreError) in
-            try context.store.fitness.updateWorkout(id: id, minutes: newMinutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal)
+            try stores.fitness.updateWorkout(id: id, minutes: newMinutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal)
         }
         await habits.changed(now: now)
         let fallback = try context.zone(named: nil)
@@ -166,7 +168,7 @@ struct FitnessService: Sendable {
     /// - Returns: the entry as it was, as `workout list` and `food list` show it.
     func deleteEntry(_ table: FitnessStore.EntryTable, id: Int64) async throws(ServiceError) -> LogEntryValue {
         let zone = try context.zone(named: nil)
-        let deleted = try storing { () throws(StoreError) in try context.store.fitness.deleteEntry(table: table, id: id) }
+        let deleted = try storing { () throws(StoreError) in try stores.fitness.deleteEntry(table: table, id: id) }
         guard let deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
         if table == .workout { await habits.changed(now: context.clock.now(), activity: .unknown) }
         return value(of: deleted, in: table, zone: zone)
@@ -179,7 +181,7 @@ struct FitnessService: Sendable {
         let zone = try context.zone(named: nil)
         let now = context.clock.now()
         let instant = try entryTime(at, now: now, zone: zone)
-        let id = try storing { () throws(StoreError) in try context.store.fitness.addFood(name: trimmed, kcal: kcal, at: instant, timeZone: zone.identifier) }
+        let id = try storing { () throws(StoreError) in try stores.fitness.addFood(name: trimmed, kcal: kcal, at: instant, timeZone: zone.identifier) }
         return LogEntryValue(id: id, name: trimmed, kcal: kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false), minutes: nil, intensity: nil)
     }
 
@@ -200,7 +202,7 @@ struct FitnessService: Sendable {
         guard let days = context.configuration.retentionDays else { return }
         let cutoff = context.clock.now().adding(seconds: -Int64(min(max(days, 90), 36_500)) * 86400)
         do {
-            try context.store.fitness.pruneEntries(before: cutoff)
+            try stores.fitness.pruneEntries(before: cutoff)
         } catch {
             context.say(.warning, "Could not delete the workouts and food older than \(days) days (retention-days): \(error); tried again at the next start")
         }
@@ -219,7 +221,7 @@ struct FitnessService: Sendable {
         let end = zone.resolve(localSeconds: Int64(date.dayNumber + 1) * 86400).adding(seconds: -1)
         func values(_ table: FitnessStore.EntryTable) throws(ServiceError) -> [LogEntryValue] {
             try storing { () throws(StoreError) in
-                try context.store.fitness.entries(table, from: start, through: end).map { value(of: $0, in: table, zone: zone) }
+                try stores.fitness.entries(table, from: start, through: end).map { value(of: $0, in: table, zone: zone) }
             }
         }
         return DayValue(date: date.description, food: try values(.food), workouts: try values(.workout))
@@ -231,5 +233,12 @@ struct FitnessService: Sendable {
         return LogEntryValue(
             id: entry.id, name: name, kcal: entry.kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false),
             minutes: entry.minutes, intensity: entry.intensity)
+    }
+}
+
+extension FitnessService {
+    /// The stores FitnessService holds, and no other: the workouts and food.
+    struct Stores: Sendable {
+        let fitness: FitnessStore
     }
 }

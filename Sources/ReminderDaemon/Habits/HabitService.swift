@@ -9,14 +9,17 @@ import Synchronization
 /// notices to announce and when to suggest rest are decided by `HabitCore`; this type reads, records and announces.
 struct HabitService: Sendable {
     let context: DaemonContext
+    /// The stores it holds: the habits' own.
+    let stores: Stores
     let scheduling: SchedulingService
     /// Where the activities are read from.
     let activities: ActivitySource
     /// The activities counted per day, kept in memory once read and updated by each change (see ``changed``).
     private let kept = KeptActivityDays()
 
-    init(context: DaemonContext, scheduling: SchedulingService, activities: ActivitySource) {
+    init(context: DaemonContext, stores: Stores, scheduling: SchedulingService, activities: ActivitySource) {
         self.context = context
+        self.stores = stores
         self.scheduling = scheduling
         self.activities = activities
     }
@@ -90,12 +93,12 @@ struct HabitService: Sendable {
     func report(now instant: Instant) throws(ServiceError) -> StreakReport {
         do {
             let counted = try countedActivities(through: instant)
-            let rest = try context.store.habits.restDays().compactMap { day -> RestDay? in
+            let rest = try stores.habits.restDays().compactMap { day -> RestDay? in
                 guard let date = ISO8601.parseDate(day.date) else { return nil }
                 return RestDay(date: date, reason: RestReason(name: day.reason) ?? .other, lightActivities: day.activities)
             }
             var recovery: Recovery?
-            if let used = try context.store.habits.recovery(), let days = used.days {
+            if let used = try stores.habits.recovery(), let days = used.days {
                 recovery = Recovery(days: days, usedOn: try day(at: Instant(secondsSinceEpoch: used.usedAt)).day)
             }
             return StreakEngine.report(days: counted, restDays: rest, recovered: recovery, now: try day(at: instant).now)
@@ -107,7 +110,7 @@ struct HabitService: Sendable {
     /// The rest days as day numbers (read once per listing, not once per reminder).
     func restDayNumbers() -> Set<Int> {
         // Only marks rest days in a listing; a listing without them when the store cannot be read says no more.
-        Set(((try? context.store.habits.restDays()) ?? []).compactMap { ISO8601.parseDate($0.date)?.dayNumber })
+        Set(((try? stores.habits.restDays()) ?? []).compactMap { ISO8601.parseDate($0.date)?.dayNumber })
     }
 
     func streak() throws(ServiceError) -> StreakValue {
@@ -146,14 +149,14 @@ struct HabitService: Sendable {
             restReason = .recovery
         }
         let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
-        try storing { () throws(StoreError) in try context.store.habits.markRestDays(dates.map { RestDayRecord(date: $0, reason: restReason.rawValue, activities: light) }) }
+        try storing { () throws(StoreError) in try stores.habits.markRestDays(dates.map { RestDayRecord(date: $0, reason: restReason.rawValue, activities: light) }) }
         await changed(now: now)
         return dates
     }
 
     func unmarkRest(date: String) async throws(ServiceError) {
         let parsed = try context.date(date, parameter: "date")
-        let removed = try storing { () throws(StoreError) in try context.store.habits.unmarkRestDay(parsed.description) }
+        let removed = try storing { () throws(StoreError) in try stores.habits.unmarkRestDay(parsed.description) }
         guard removed else { throw .invalidTime(parameter: "date", message: "\(parsed) is not marked as a rest day") }
         await changed(now: context.clock.now())
     }
@@ -166,7 +169,7 @@ struct HabitService: Sendable {
             throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first)): give --from before --to")
         }
         let today = try day(at: context.clock.now()).day
-        let stored = try storing { () throws(StoreError) in try context.store.habits.restDays() }
+        let stored = try storing { () throws(StoreError) in try stores.habits.restDays() }
         return stored.compactMap { day -> RestDayValue? in
             guard let date = ISO8601.parseDate(day.date), first.map({ date >= $0 }) ?? true, last.map({ date <= $0 }) ?? true else { return nil }
             return RestDayValue(date: day.date, reason: day.reason, light: day.activities, planned: date.dayNumber > today)
@@ -201,7 +204,7 @@ struct HabitService: Sendable {
         guard let broken = report.lastBreak else {
             throw .habit("there is nothing to recover: no streak has been broken")
         }
-        let recorded = try storing { () throws(StoreError) in try context.store.habits.recordRecovery(days: broken.missed, at: now) }
+        let recorded = try storing { () throws(StoreError) in try stores.habits.recordRecovery(days: broken.missed, at: now) }
         guard recorded else { throw .habit("the one-time streak recovery was already used: it can be used once, ever") }
         await changed(now: now)
         let restored = try self.report(now: now)
@@ -254,30 +257,30 @@ struct HabitService: Sendable {
 
     /// The dates marked as rest days.
     func restDates() throws(ServiceError) -> Set<LocalDate> {
-        Set(try storing { () throws(StoreError) in try context.store.habits.restDays() }.compactMap { ISO8601.parseDate($0.date) })
+        Set(try storing { () throws(StoreError) in try stores.habits.restDays() }.compactMap { ISO8601.parseDate($0.date) })
     }
 
     /// Marks rest days a routine plans (all or nothing); the caller says ``changed(now:activity:)`` when done.
     func markPlannedRest(_ days: [RestDayRecord]) throws(ServiceError) {
-        try storing { () throws(StoreError) in try context.store.habits.markRestDays(days) }
+        try storing { () throws(StoreError) in try stores.habits.markRestDays(days) }
     }
 
     /// Unmarks a rest day a routine planned; false when the user unmarked it already.
     @discardableResult
     func unmarkPlannedRest(_ date: String) throws(ServiceError) -> Bool {
-        try storing { () throws(StoreError) in try context.store.habits.unmarkRestDay(date) }
+        try storing { () throws(StoreError) in try stores.habits.unmarkRestDay(date) }
     }
 
     /// Records that something happened once ever (a built-in added); false when it had, or cannot be recorded.
     func recordOnce(_ key: String, now: Instant) -> Bool {
         // Not recorded (the store refused): the caller does it at a later start instead.
-        (try? context.store.habits.recordNotice(key, at: now)) == true
+        (try? stores.habits.recordNotice(key, at: now)) == true
     }
 
     private func announceOnce(_ notice: HabitNotice, now: Instant) {
         // Announced once ever: when the store cannot record that it was, it is not announced (a later change
         // tries again), rather than announced at every change.
-        guard (try? context.store.habits.recordNotice(notice.key, at: now)) == true else { return }
+        guard (try? stores.habits.recordNotice(notice.key, at: now)) == true else { return }
         context.announcer.announce(.habit(notice))
     }
 
@@ -321,4 +324,11 @@ struct HabitService: Sendable {
 /// because it lay after "now" (the clock had gone back): once now reaches it, the days are counted again.
 private final class KeptActivityDays: Sendable {
     let days = Mutex<(days: ActivityDays, leftOut: Instant?)?>(nil)
+}
+
+extension HabitService {
+    /// The stores HabitService holds, and no other: the habits' own.
+    struct Stores: Sendable {
+        let habits: HabitsStore
+    }
 }

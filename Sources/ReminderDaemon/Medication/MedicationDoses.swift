@@ -33,7 +33,7 @@ extension MedicationService: DosePolicy {
         guard !limits.isEmpty else { return false }
         let reach = max(limits.minIntervalSeconds ?? 0, 86400)
         let doses = try storing { () throws(StoreError) in
-            try context.store.intake.instants(reminderID: reminder.id!, from: instant.adding(seconds: -reach), through: instant.adding(seconds: reach), lateTakes: true)
+            try stores.intake.instants(reminderID: reminder.id!, from: instant.adding(seconds: -reach), through: instant.adding(seconds: reach), lateTakes: true)
         }
         guard let breach = limits.breach(at: instant, doses: doses) else { return false }
         guard force else {
@@ -45,12 +45,12 @@ extension MedicationService: DosePolicy {
     /// Where each enabled medication taken as needed stands at `now`: its last dose (in the day, or the
     /// interval, before), and from when the next keeps to its limits.
     func asNeeded(now: Instant) throws(ServiceError) -> [AsNeededValue] {
-        let reminders = try storing { () throws(StoreError) in try context.store.reminders.asNeeded() }
+        let reminders = try storing { () throws(StoreError) in try stores.reminders.asNeeded() }
         return try reminders.map { reminder throws(ServiceError) in
             let zone = try context.zone(named: reminder.timeZone)
             let limits = reminder.delivery.medication.limits
             let doses = try storing { () throws(StoreError) in
-                try context.store.intake.instants(
+                try stores.intake.instants(
                     reminderID: reminder.id!, from: now.adding(seconds: -max(limits.minIntervalSeconds ?? 0, 86400)), through: now, lateTakes: true)
             }
             let allowed = limits.nextAllowed(now: now, doses: doses)

@@ -7,10 +7,12 @@ import ReminderStore
 /// after a refill). The arithmetic is ``Stock``'s; this service reads and records.
 struct MedicationService: Sendable {
     let context: DaemonContext
+    /// The stores it holds: the stock it writes; the reminders and doses it counts with, read.
+    let stores: Stores
 
     /// Counts (`set`) or refills (`added`) a reminder's stock.
     func change(_ kind: StockChangeRecord.Kind, key: String, amount text: String) throws(ServiceError) -> StockValue {
-        let reminder = try storing { () throws(StoreError) in try context.store.reminders.find(key) }
+        let reminder = try storing { () throws(StoreError) in try stores.reminders.find(key) }
         let dose = try Self.dose(of: reminder)
         let amount: Int64
         if kind == .set, text.first == "0", text.allSatisfy({ $0 == "0" || $0 == "." }) {
@@ -28,7 +30,7 @@ struct MedicationService: Sendable {
         guard (level.left ?? 0) + (kind == .added ? amount : 0) <= Stock.maximumThousandths, amount <= Stock.maximumThousandths else {
             throw .invalidInput(parameter: "amount", message: "a stock holds at most \(Stock.maximumThousandths / 1000) \(dose.unit)")
         }
-        try storing { () throws(StoreError) in try context.store.stock.record(kind, reminderID: reminder.id!, amount: amount, at: now) }
+        try storing { () throws(StoreError) in try stores.stock.record(kind, reminderID: reminder.id!, amount: amount, at: now) }
         checkLowStock(now: now)
         return try value(of: reminder, now: now)
     }
@@ -37,9 +39,9 @@ struct MedicationService: Sendable {
     func stocks(key: String?) throws(ServiceError) -> [StockValue] {
         let now = context.clock.now()
         if let key {
-            return [try value(of: try storing { () throws(StoreError) in try context.store.reminders.find(key) }, now: now)]
+            return [try value(of: try storing { () throws(StoreError) in try stores.reminders.find(key) }, now: now)]
         }
-        let withDose = try storing { () throws(StoreError) in try context.store.reminders.all() }.filter { $0.delivery.medication.dose != nil }
+        let withDose = try storing { () throws(StoreError) in try stores.reminders.all() }.filter { $0.delivery.medication.dose != nil }
         return try withDose.map { reminder throws(ServiceError) in try value(of: reminder, now: now) }
     }
 
@@ -47,18 +49,18 @@ struct MedicationService: Sendable {
     /// and says a dose logged with less left than it took.
     func checkLowStock(now: Instant) {
         do {
-            for id in try context.store.stock.counted() {
-                guard let reminder = try context.store.reminders.all(ids: id...id).first, reminder.enabled, reminder.delivery.medication.dose != nil else { continue }
+            for id in try stores.stock.counted() {
+                guard let reminder = try stores.reminders.all(ids: id...id).first, reminder.enabled, reminder.delivery.medication.dose != nil else { continue }
                 let stock = try assessed(reminder, now: now)
-                if let short = stock.level.lastShort, try context.store.stock.shortReported(reminderID: id, through: short) {
+                if let short = stock.level.lastShort, try stores.stock.shortReported(reminderID: id, through: short) {
                     context.say(.warning, "\(reminder.name): a dose was logged with less left than it took, so the stock is at 0: count it again with remindctl stock set \"\(reminder.name)\" N")
                 }
                 let refillDays = reminder.delivery.medication.refillDays ?? MedicationSettings.defaultRefillDays
                 guard let left = stock.level.left, let coverage = stock.coverage, !coverage.outlastsTheRule else { continue }
                 // No dose covered: 0 days (nothing for the next one).
                 let days = coverage.through == nil ? 0 : coverage.days
-                guard days < refillDays, try context.store.stock.mayNotice(reminderID: id) else { continue }
-                try context.store.stock.noticed(reminderID: id, left: left, at: now)
+                guard days < refillDays, try stores.stock.mayNotice(reminderID: id) else { continue }
+                try stores.stock.noticed(reminderID: id, left: left, at: now)
                 context.announcer.announce(.lowStock(LowStockNotice(
                     reminderID: id, name: reminder.name, left: Dose(thousandths: left, unit: stock.dose.unit),
                     through: coverage.through?.localDateTime.date, days: days, refillDays: refillDays, command: reminder.delivery.hook.command)))
@@ -76,7 +78,7 @@ struct MedicationService: Sendable {
     }
 
     private func level(of reminder: StoredReminder) throws(ServiceError) -> Stock.Level {
-        Stock.level(try storing { () throws(StoreError) in try context.store.stock.changes(reminderID: reminder.id!) })
+        Stock.level(try storing { () throws(StoreError) in try stores.stock.changes(reminderID: reminder.id!) })
     }
 
     /// A reminder's stock, read once: its dose, what is left, and (counted, with a usable rule) how long it lasts.
@@ -119,5 +121,15 @@ extension MedicationService {
         router.on(Medication.StockSet.self) { p in .init(stock: try change(.set, key: p.reminder, amount: p.amount)) }
         router.on(Medication.StockAdd.self) { p in .init(stock: try change(.added, key: p.reminder, amount: p.amount)) }
         router.on(Medication.Stock.self) { p in .init(stocks: try stocks(key: p.reminder)) }
+    }
+}
+
+extension MedicationService {
+    /// The stores MedicationService holds, and no other: the stock it writes; the reminders and doses it counts
+    /// with, read.
+    struct Stores: Sendable {
+        let stock: StockStore
+        let reminders: RemindersStore
+        let intake: IntakeStore
     }
 }

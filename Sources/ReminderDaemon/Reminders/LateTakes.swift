@@ -61,7 +61,7 @@ extension ReminderService {
         let schedulable = try await scheduling.schedulable(reminder)
         let occurrence = missed.occurrence
         let record = try storing { () throws(StoreError) in
-            try context.store.intake.log(
+            try stores.intake.log(
                 reminderID: reminder.id!, at: at, timeZone: schedulable.zone.identifier, lateFor: occurrence.instant, amount: amount, forced: forced)
         }
         let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: at.secondsSinceEpoch - occurrence.instant.secondsSinceEpoch)
@@ -75,9 +75,9 @@ extension ReminderService {
         let id = reminder.id!
         return try storing { () throws(StoreError) in
             (
-                try context.store.intake.instants(reminderID: id, from: from.adding(seconds: -2 * 86400), through: through),
+                try stores.intake.instants(reminderID: id, from: from.adding(seconds: -2 * 86400), through: through),
                 try scheduling.skips(from: from, through: through, reminderIDs: [id])[id] ?? [],
-                try context.store.intake.lateTakes(reminderIDs: [id], from: from, through: through)[id] ?? [:]
+                try stores.intake.lateTakes(reminderIDs: [id], from: from, through: through)[id] ?? [:]
             )
         }
     }

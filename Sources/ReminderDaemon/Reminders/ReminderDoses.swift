@@ -44,7 +44,7 @@ extension ReminderService {
             return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: 0)
         }
         let record = try storing { () throws(StoreError) in
-            try context.store.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount, forced: forced)
+            try stores.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount, forced: forced)
         }
         let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
         await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))

@@ -10,6 +10,8 @@ import ReminderStore
 /// ``SchedulingService`` to re-read what changed. "Now" is read once per call.
 struct ReminderService: Sendable {
     let context: DaemonContext
+    /// The stores it holds: the reminders and their logs.
+    let stores: Stores
     let scheduling: SchedulingService
     let habits: HabitService
     /// How much a dose is and whether its limits allow it: medication's.
@@ -31,7 +33,7 @@ struct ReminderService: Sendable {
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
         try Self.checkEscalation(delivery, windowSeconds: windowSeconds)
         let stored = try storing { () throws(StoreError) in
-            try context.store.reminders.add(
+            try stores.reminders.add(
                 name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, delivery: delivery, now: now)
         }
         await scheduling.refresh(reminderID: stored.id!)
@@ -98,7 +100,7 @@ struct ReminderService: Sendable {
         let reminder = try ownReminder(key)
         let now = context.clock.now()
         let value = try value(of: reminder, now: now)
-        try storing { () throws(StoreError) in try context.store.reminders.remove(id: reminder.id!) }
+        try storing { () throws(StoreError) in try stores.reminders.remove(id: reminder.id!) }
         await scheduling.refresh(reminderID: reminder.id!)
         await habits.changed(now: now, activity: .unknown)  // its logs went with it
         await context.changes.publish(.init(.removed, reminder: reminder.id))
@@ -118,7 +120,7 @@ struct ReminderService: Sendable {
             throw .invalidInput(parameter: "limit", message: "limit must be 1 to \(Self.listPageMaximum)")
         }
         let now = context.clock.now()
-        let stored = try storing { () throws(StoreError) in try context.store.reminders.all(after: after, limit: limit + 1) }
+        let stored = try storing { () throws(StoreError) in try stores.reminders.all(after: after, limit: limit + 1) }
         let page = Array(stored.prefix(limit))
         return (try values(of: page, now: now), stored.count > limit ? page.last?.id : nil)
     }
@@ -138,15 +140,15 @@ struct ReminderService: Sendable {
             if let key {
                 page = [try find(key)]
             } else {
-                page = try storing { () throws(StoreError) in try context.store.reminders.all(after: start, limit: Self.listPageSize) }
+                page = try storing { () throws(StoreError) in try stores.reminders.all(after: start, limit: Self.listPageSize) }
             }
             after = key == nil && page.count == Self.listPageSize ? page.last?.id : nil
             let enabled = page.filter(\.enabled)
             let ids = enabled.compactMap(\.id)
             // Without the logs or skips the states would be guessed (a taken dose shown as due): the call fails.
-            let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderIDs: ids, from: from, through: through) }
+            let logs = try storing { () throws(StoreError) in try stores.intake.instants(reminderIDs: ids, from: from, through: through) }
             let skips = try storing { () throws(StoreError) in try scheduling.skips(from: from, through: through, reminderIDs: ids) }
-            let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: ids, from: from, through: through) }
+            let late = try storing { () throws(StoreError) in try stores.intake.lateTakes(reminderIDs: ids, from: from, through: through) }
             for reminder in enabled {
                 // A reminder whose rule or zone cannot be used now has no occurrences (the scheduler says why).
                 guard let rule = try? context.firingRule(of: reminder), let zone = try? context.zone(named: reminder.timeZone) else { continue }
@@ -258,16 +260,16 @@ struct ReminderService: Sendable {
         let from = zone.resolve(LocalDateTime(date: date, time: midnight))
         let through = zone.resolve(LocalDateTime(date: LocalDate(dayNumber: date.dayNumber + 1), time: midnight)).adding(seconds: -1)
         let id = try key.map { key throws(ServiceError) in try find(key).id! }
-        let records = try storing { () throws(StoreError) in try context.store.intake.records(from: from, through: through, reminderID: id) }
+        let records = try storing { () throws(StoreError) in try stores.intake.records(from: from, through: through, reminderID: id) }
         return try intakeValues(records, now: now)
     }
 
     /// Deletes a logged intake: the occurrence it took is due (or missed) again, the one it suppressed fires.
     func deleteLog(id: Int64) async throws(ServiceError) -> IntakeValue {
         let now = context.clock.now()
-        guard let existing = try storing({ () throws(StoreError) in try context.store.intake.record(id: id) }) else { throw .logNotFound(id) }
+        guard let existing = try storing({ () throws(StoreError) in try stores.intake.record(id: id) }) else { throw .logNotFound(id) }
         let value = try intakeValues([existing], now: now)[0]
-        _ = try storing { () throws(StoreError) in try context.store.intake.delete(id: id) }
+        _ = try storing { () throws(StoreError) in try stores.intake.delete(id: id) }
         await scheduling.reconsider(reminderID: existing.reminderId, now: now)
         await habits.changed(now: now, activity: .removed(Instant(secondsSinceEpoch: existing.at), zone: existing.timeZone))
         await context.changes.publish(.init(.logDeleted, reminder: existing.reminderId))
@@ -297,7 +299,7 @@ struct ReminderService: Sendable {
             if effects[key] == nil, let rule = try? context.firingRule(of: reminder) {
                 let from = Instant(secondsSinceEpoch: Int64(day - 2) * 86400)
                 let logs = try storing { () throws(StoreError) in
-                    try context.store.intake.records(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)
+                    try stores.intake.records(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)
                 }
                 // A late take covers only its own occurrence (below).
                 let ordinary = logs.filter { $0.forScheduledAt == nil }
@@ -342,7 +344,7 @@ struct ReminderService: Sendable {
         let schedulable = try await scheduling.schedulable(reminder)
         let (rule, zone) = (schedulable.rule, schedulable.zone)
         let from = now.adding(seconds: -2 * 86400)
-        let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderID: reminder.id!, from: from, through: now) }
+        let logs = try storing { () throws(StoreError) in try stores.intake.instants(reminderID: reminder.id!, from: from, through: now) }
         let skips = try storing { () throws(StoreError) in
             try scheduling.skips(from: from, through: .endOfTime, reminderIDs: [reminder.id!])[reminder.id!] ?? []
         }
@@ -372,7 +374,7 @@ struct ReminderService: Sendable {
         let id = try key.map { key throws(ServiceError) in try find(key).id! }
         let limit = max(1, min(limit, 100_000))
         let entries = try storing { () throws(StoreError) in try scheduling.history(since: start, reminderID: id, limit: limit) }
-        let logs = try storing { () throws(StoreError) in try context.store.intake.records(from: start, through: now, reminderID: id) }
+        let logs = try storing { () throws(StoreError) in try stores.intake.records(from: start, through: now, reminderID: id) }
             .sorted { $0.at > $1.at }.prefix(limit)
         let taken = try zip(intakeValues(Array(logs), now: now), logs).map { (HistoryEntryValue($0, late: $1.forScheduledAt != nil), 2) }
         // Newest first. At one instant: the earlier occurrence first (its window closed as the next one fired),
@@ -383,7 +385,7 @@ struct ReminderService: Sendable {
 
     /// Counts for the Status call.
     func counts() throws(ServiceError) -> (total: Int, enabled: Int) {
-        try storing { () throws(StoreError) in try context.store.reminders.counts() }
+        try storing { () throws(StoreError) in try stores.reminders.counts() }
     }
 
     /// The built-in weekly rest check-in: added once, on the first start; the user may disable or remove it.
@@ -399,7 +401,7 @@ struct ReminderService: Sendable {
     // MARK: Helpers
 
     func find(_ key: String) throws(ServiceError) -> StoredReminder {
-        try storing { () throws(StoreError) in try context.store.reminders.find(key) }
+        try storing { () throws(StoreError) in try stores.reminders.find(key) }
     }
 
     /// A reminder the user may change or remove: not a read-only calendar's alarm (the next scan of its folder
@@ -414,7 +416,7 @@ struct ReminderService: Sendable {
 
     func save(_ reminder: StoredReminder, as change: ReminderChange.Kind) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
-        let saved = try storing { () throws(StoreError) in try context.store.reminders.update(reminder, now: now) }
+        let saved = try storing { () throws(StoreError) in try stores.reminders.update(reminder, now: now) }
         await scheduling.refresh(reminderID: saved.id!)
         await context.changes.publish(.init(change, reminder: saved.id))
         return try value(of: saved, now: now)
@@ -463,4 +465,12 @@ struct ReminderService: Sendable {
         return instant
     }
 
+}
+
+extension ReminderService {
+    /// The stores ReminderService holds, and no other: the reminders and their logs.
+    struct Stores: Sendable {
+        let reminders: RemindersStore
+        let intake: IntakeStore
+    }
 }

@@ -13,7 +13,7 @@ extension ReminderService {
     /// dropped, a row restored from an older remindd) is answered with no next firing and why in its summary,
     /// so that it can be seen and fixed; it never fails the whole answer.
     func values(of reminders: [StoredReminder], now: Instant) throws(ServiceError) -> [ReminderValue] {
-        let epoch = streaks.update(from: context.store)
+        let epoch = streaks.update(from: context.takeHistoryChanges)
         let restDays = habits.restDayNumbers()
         typealias Goal = (reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, settled: GoalStreak.Settled?, from: Instant)
         var unusable: [Int64: String] = [:]
@@ -38,9 +38,9 @@ extension ReminderService {
         // Without the logs, the skips or the late takes a streak would be answered wrong (0, or broken on a day
         // taken late): a store that cannot be read fails the call, as every other read does.
         let (logs, skipsRead, lateRead) = try storing { () throws(StoreError) in
-            (try context.store.intake.instants(reminderIDs: ids, from: earliest, through: now),
+            (try stores.intake.instants(reminderIDs: ids, from: earliest, through: now),
              try scheduling.skips(from: earliest, through: .endOfTime, reminderIDs: ids),
-             try context.store.intake.lateTakes(reminderIDs: ids, from: earliest, through: now))
+             try stores.intake.lateTakes(reminderIDs: ids, from: earliest, through: now))
         }
         var answered: [Int64: ReminderValue] = [:]
         for goal in goals {

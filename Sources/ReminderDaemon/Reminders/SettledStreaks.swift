@@ -29,9 +29,9 @@ final class SettledStreaks: Sendable {
     /// Takes the store's changes and drops the entries they reach.
     /// - Returns: the epoch to pass to ``keep(_:for:zone:epoch:)``, or nil when the changes could not be
     ///   read (everything is dropped, and nothing computed now is kept).
-    func update(from store: ReminderStore) -> UInt64? {
+    func update(from takeChanges: () throws(StoreError) -> HistoryChanges) -> UInt64? {
         // Unreadable changes drop everything kept (below): nothing stale is answered, it is only counted again.
-        let changes = try? store.takeHistoryChanges()
+        let changes = try? takeChanges()
         return state.withLock { state in
             guard let changes else {
                 state.entries = [:]

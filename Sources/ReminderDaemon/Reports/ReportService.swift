@@ -8,6 +8,8 @@ import ReminderStore
 /// The figures are the cores'; this type reads and gathers them.
 struct ReportService: Sendable {
     let context: DaemonContext
+    /// The stores it holds: what a report reads: reminders, doses, outcomes, stock and workouts (it writes none).
+    let stores: Stores
     let reminders: ReminderService
     let habits: HabitService
     let fitness: FitnessService
@@ -36,7 +38,7 @@ struct ReportService: Sendable {
         } else {
             // Every enabled reminder of the user's own: not a calendar's alarm, not the built-in weekly check-in (a
             // question, not something to take: it would only ever count as missed).
-            chosen = try storing { () throws(StoreError) in try context.store.reminders.all() }
+            chosen = try storing { () throws(StoreError) in try stores.reminders.all() }
                 .filter { $0.enabled && $0.delivery.calendar == nil && $0.name != ReminderService.restCheckInName }
         }
         var adherence: [ReportReminderValue] = []
@@ -50,7 +52,7 @@ struct ReportService: Sendable {
             if let kept { adherence.append(kept) }
             if let taken { medications.append(taken) }
         }
-        let profileName = try storing { () throws(StoreError) in try context.store.fitness.profile(FitnessService.profileNameKey) }
+        let profileName = try storing { () throws(StoreError) in try stores.fitness.profile(FitnessService.profileNameKey) }
         let (habit, calories) = try await offTheEventLoops { () throws(ServiceError) in
             named ? (nil, nil) : (try habitFigures(from: from, to: to, now: now), try fitness.calories(from: from, through: to))
         }
@@ -65,11 +67,11 @@ struct ReportService: Sendable {
         let rule = try context.firingRule(of: reminder)
         let (start, end) = Self.reach(from: from, to: to, zone: zone)
         let id = reminder.id!
-        let logs = try storing { () throws(StoreError) in try context.store.intake.instants(reminderID: id, from: start, through: end) }
-        let skipped = try storing { () throws(StoreError) in try context.store.firings.outcomes(reminderID: id, from: start, through: end, state: .skipped) }
-        let late = try storing { () throws(StoreError) in try context.store.intake.lateTakes(reminderIDs: [id], from: start, through: end)[id] ?? [:] }
+        let logs = try storing { () throws(StoreError) in try stores.intake.instants(reminderID: id, from: start, through: end) }
+        let skipped = try storing { () throws(StoreError) in try stores.firings.outcomes(reminderID: id, from: start, through: end, state: .skipped) }
+        let late = try storing { () throws(StoreError) in try stores.intake.lateTakes(reminderIDs: [id], from: start, through: end)[id] ?? [:] }
         let skips = Dictionary(skipped.map { (Instant(secondsSinceEpoch: $0.scheduledAt), $0.reason ?? "") }) { first, _ in first }
-        let forced = try storing { () throws(StoreError) in try context.store.intake.forcedCount(reminderID: id, from: start, through: end) }
+        let forced = try storing { () throws(StoreError) in try stores.intake.forcedCount(reminderID: id, from: start, through: end) }
         let dose = reminder.delivery.medication.dose.map { "\($0.amountText) \($0.unit), " } ?? ""
         return ReportReminderValue(
             reminderId: id, reminderName: reminder.name,
@@ -84,8 +86,8 @@ struct ReportService: Sendable {
         guard let dose = reminder.delivery.medication.dose, let id = reminder.id else { return nil }
         let zone = try context.zone(named: reminder.timeZone)
         let (start, end) = Self.reach(from: from, to: to, zone: zone)
-        let logs = try storing { () throws(StoreError) in try context.store.intake.amounts(reminderID: id, from: start, through: end) }
-        let changes = try storing { () throws(StoreError) in try context.store.stock.changes(reminderID: id, sinceFirstCount: true) }
+        let logs = try storing { () throws(StoreError) in try stores.intake.amounts(reminderID: id, from: start, through: end) }
+        let changes = try storing { () throws(StoreError) in try stores.stock.changes(reminderID: id, sinceFirstCount: true) }
         let figures = MedicationFigures(
             logs: logs.map { ($0.at, $0.amount ?? dose.thousandths) }, stockChanges: changes,
             asNeeded: reminder.rule.asNeeded == true, zone: zone, from: from, through: to)
@@ -111,5 +113,17 @@ struct ReportService: Sendable {
     private static func reach(from: LocalDate, to: LocalDate, zone: TimeZoneRules) -> (start: Instant, end: Instant) {
         (zone.resolve(LocalDateTime(date: LocalDate(dayNumber: from.dayNumber - 2), time: TimeOfDay(hour: 0, minute: 0)!)),
          zone.resolve(LocalDateTime(date: LocalDate(dayNumber: to.dayNumber + 3), time: TimeOfDay(hour: 0, minute: 0)!)))
+    }
+}
+
+extension ReportService {
+    /// The stores ReportService holds, and no other: what a report reads: reminders, doses, outcomes, stock and
+    /// workouts (it writes none).
+    struct Stores: Sendable {
+        let reminders: RemindersStore
+        let intake: IntakeStore
+        let firings: FiringsStore
+        let stock: StockStore
+        let fitness: FitnessStore
     }
 }

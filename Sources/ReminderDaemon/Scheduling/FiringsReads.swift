@@ -8,18 +8,18 @@ import ReminderStore
 extension SchedulingService {
     /// The skipped occurrences scheduled between two instants, per reminder (of `reminderIDs`, or all).
     nonisolated func skips(from: Instant, through: Instant, reminderIDs: [Int64]? = nil) throws(StoreError) -> [Int64: Set<Instant>] {
-        try context.store.firings.skips(from: from, through: through, reminderIDs: reminderIDs)
+        try stores.firings.skips(from: from, through: through, reminderIDs: reminderIDs)
     }
 
     /// Handled firings and decided outcomes since an instant, each newest first, optionally of one reminder;
     /// each with its rank at one instant (a firing before its occurrence's outcome).
     nonisolated func history(since: Instant, reminderID: Int64?, limit: Int) throws(StoreError) -> [(entry: HistoryEntryValue, rank: Int)] {
-        try context.store.firings.history(since: since, reminderID: reminderID, limit: limit).map { (HistoryEntryValue($0), 0) }
-            + context.store.firings.outcomes(since: since, reminderID: reminderID, limit: limit).map { (HistoryEntryValue($0), 1) }
+        try stores.firings.history(since: since, reminderID: reminderID, limit: limit).map { (HistoryEntryValue($0), 0) }
+            + stores.firings.outcomes(since: since, reminderID: reminderID, limit: limit).map { (HistoryEntryValue($0), 1) }
     }
 
     /// Records the user's skip of an occurrence (once); ``reconsider(reminderID:now:)`` then stops its repeats.
     nonisolated func recordSkip(_ event: OccurrenceEvent) throws(StoreError) {
-        _ = try context.store.firings.recordOutcome(OutcomeRecord(event))
+        _ = try stores.firings.recordOutcome(OutcomeRecord(event))
     }
 }

@@ -30,7 +30,7 @@ extension SchedulingService {
         var event = FiringEvent(kind: repeatNumber == nil ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: repeatNumber)
         let noted: Int64?
         do {
-            noted = try context.store.firings.noteAnnouncedAgain(
+            noted = try stores.firings.noteAnnouncedAgain(
                 reminderID: key.reminderID, scheduledAt: key.scheduledAt, at: now, repeats: lifecycle.open[key]?.repeatsSent ?? 0,
                 repeatNumber: repeatNumber)
         } catch {
@@ -55,7 +55,7 @@ extension SchedulingService {
         var event = EscalationEvent(firing: firing, at: now)
         let noted: Int64?
         do {
-            noted = try context.store.firings.noteEscalated(reminderID: key.reminderID, scheduledAt: key.scheduledAt, at: now)
+            noted = try stores.firings.noteEscalated(reminderID: key.reminderID, scheduledAt: key.scheduledAt, at: now)
         } catch {
             noted = nil
             context.say(.warning, "Could not note that \(firing.slotID) was escalated: \(error); a restart before its window ends escalates it again")
@@ -69,7 +69,7 @@ extension SchedulingService {
     func forgetStoredSnooze(_ key: OccurrenceKey) {
         // A stored snooze that could not be removed is harmless: after a restart it announces the occurrence
         // only if it is still due then.
-        try? context.store.firings.removeSnooze(reminderID: key.reminderID, scheduledAt: key.scheduledAt)
+        try? stores.firings.removeSnooze(reminderID: key.reminderID, scheduledAt: key.scheduledAt)
     }
 
     /// The state of an occurrence now, from the store's logs and skips, with the reason of a skip.
@@ -77,7 +77,7 @@ extension SchedulingService {
         let reminder = firing.reminder
         let scheduled = firing.occurrence.instant
         let windowEnd = reminder.windowEnd(of: firing.occurrence)
-        let logs = try context.store.intake.instants(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)
+        let logs = try stores.intake.instants(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)
         let reason = try skipReason(of: firing)
         let status = reminder.rule.state(
             of: firing.occurrence, in: reminder.zone, logs: logs, skips: reason != nil ? [scheduled] : [], windowSeconds: reminder.windowSeconds, now: now)
@@ -98,7 +98,7 @@ extension SchedulingService {
     /// The user's reason for skipping an occurrence ("" when none was given), or nil when it was not skipped.
     func skipReason(of firing: DueFiring) throws(StoreError) -> String? {
         let instant = firing.occurrence.instant
-        let outcomes = try context.store.firings.outcomes(reminderID: firing.reminder.id, from: instant, through: instant)
+        let outcomes = try stores.firings.outcomes(reminderID: firing.reminder.id, from: instant, through: instant)
         return outcomes.first { $0.state == .skipped }.map { $0.reason ?? "" }
     }
 
@@ -116,7 +116,7 @@ extension SchedulingService {
             guard try currentState(of: firing, now: max(now, windowEnd)).status.state == .missed else { return }
             var record = OutcomeRecord(event)
             record.confirmed = false
-            guard let recorded = try context.store.firings.recordOutcome(record) else { return }
+            guard let recorded = try stores.firings.recordOutcome(record) else { return }
             id = recorded
         } catch {
             lifecycle.decideFailed(firing, escalated: escalated, now: now, retrySeconds: Self.storeRetrySeconds)
@@ -135,7 +135,7 @@ extension SchedulingService {
             var retried = FiringEvent(kind: event.kind, firing: waited(event.firing, now: now), handledAt: now, detail: event.detail)
             if retried.kind == .fired && retried.firing.lateSeconds > scheduler.onTimeToleranceSeconds { retried.kind = .late }
             do {
-                let recorded = try context.store.firings.recordFiring(FiringRecord(retried), handledThrough: max(retried.firing.occurrence.instant, now))
+                let recorded = try stores.firings.recordFiring(FiringRecord(retried), handledThrough: max(retried.firing.occurrence.instant, now))
                 unrecorded.removeFirst()
                 if let id = announce(retried, recorded) { confirm(firings: [id]) }
             } catch {

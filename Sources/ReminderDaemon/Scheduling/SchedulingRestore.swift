@@ -11,7 +11,7 @@ extension SchedulingService {
         let ids = reminderID.map { [$0] }
         let skips: [Int64: Set<Instant>]
         do {
-            skips = try context.store.firings.skips(from: now.adding(seconds: -2 * 86400), through: .endOfTime, reminderIDs: ids)
+            skips = try stores.firings.skips(from: now.adding(seconds: -2 * 86400), through: .endOfTime, reminderIDs: ids)
         } catch {
             skipsKnown = false
             return context.say(.error, "Cannot read the skipped occurrences, so 'next' may list them: \(error)")
@@ -27,7 +27,7 @@ extension SchedulingService {
     func restoreSnoozes() {
         let stored: [SnoozeRecord]
         do {
-            stored = try context.store.firings.snoozes()
+            stored = try stores.firings.snoozes()
         } catch {
             return context.say(.error, "The snoozes pending before the restart cannot be read, so they do not fire: \(error)")
         }
@@ -45,7 +45,7 @@ extension SchedulingService {
         let since = now.adding(seconds: -2 * 86400)
         let announced: [FiringRecord]
         do {
-            announced = try context.store.firings.announcedFirings(since: since)
+            announced = try stores.firings.announcedFirings(since: since)
         } catch {
             return context.say(.error, "The occurrences announced before the restart cannot be read, so they are not repeated or decided: \(error)")
         }
@@ -70,8 +70,8 @@ extension SchedulingService {
         let logs: [Int64: [Instant]]
         let decided: [Int64: Set<Instant>]
         do {
-            logs = try context.store.intake.instants(reminderIDs: ids, from: since.adding(seconds: -2 * 86400), through: now)
-            decided = try context.store.firings.decided(from: since, through: now, reminderIDs: ids)
+            logs = try stores.intake.instants(reminderIDs: ids, from: since.adding(seconds: -2 * 86400), through: now)
+            decided = try stores.firings.decided(from: since, through: now, reminderIDs: ids)
         } catch {
             return open
         }
@@ -98,7 +98,7 @@ extension SchedulingService {
             reminder = known
         } else {
             do {
-                let stored = try context.store.reminders.find(String(reminderID))
+                let stored = try stores.reminders.find(String(reminderID))
                 reminder = stored.id == reminderID && stored.enabled ? try schedulable(stored) : nil
             } catch {
                 // Gone (deleted), or a rule or zone that cannot be used now: nothing of it is restored.
@@ -118,7 +118,7 @@ extension SchedulingService {
     func announceUnconfirmed(now: Instant) {
         let pending: FiringsStore.Unconfirmed
         do {
-            pending = try context.store.firings.unconfirmed()
+            pending = try stores.firings.unconfirmed()
         } catch {
             return context.say(.error, "Cannot read what was announced before the restart: \(error); it is looked up at the next start")
         }
@@ -189,7 +189,7 @@ extension SchedulingService {
     /// journal at the next start (and found there), so a refusal costs nothing but that look-up.
     func confirm(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = [], escalations: [Int64] = []) {
         do {
-            try context.store.firings.confirmAnnounced(firings: firings, missed: missed, again: again, escalations: escalations)
+            try stores.firings.confirmAnnounced(firings: firings, missed: missed, again: again, escalations: escalations)
         } catch {
             let count = firings.count + missed.count + again.count + escalations.count
             context.say(.warning, "Could not confirm \(count) \(count == 1 ? "announcement" : "announcements") in the store: \(error); the next start looks them up in the journal")

@@ -38,6 +38,8 @@ actor SchedulingService {
     static let storeRetrySeconds: Int64 = 30
 
     let context: DaemonContext
+    /// The stores it holds: the firings it writes; the reminders and logs it plans and suppresses by, read.
+    let stores: Stores
     let statusReporter: any StatusReporter
     var scheduler = Scheduler()
     /// The status as of the last re-plan (see ``publishedStatus()``).
@@ -81,8 +83,9 @@ actor SchedulingService {
     /// The store's instance id (read at load): with a firing's row id, the key the journal keeps it under.
     var storeInstance = ""
 
-    init(context: DaemonContext, statusReporter: any StatusReporter) {
+    init(context: DaemonContext, stores: Stores, statusReporter: any StatusReporter) {
         self.context = context
+        self.stores = stores
         self.statusReporter = statusReporter
     }
 
@@ -95,7 +98,7 @@ actor SchedulingService {
     /// - Returns: the number of enabled reminders loaded.
     @discardableResult
     func load() async throws(StoreError) -> Int {
-        let (store, loadContext) = (context.store, context)
+        let (store, loadContext) = (stores, context)
         storeInstance = try store.firings.instanceID()
         clockChanged(now: context.clock.now())
         changedWhileLoading = []
@@ -129,7 +132,7 @@ actor SchedulingService {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .unavailable(path: store.path, detail: "\(error)")
+            throw .unavailable(path: context.storePath, detail: "\(error)")
         }
         // Replaced only once everything was read: a load that fails keeps the schedule there was. Built off
         // the actor, so that a firing during a reload is handled on time by the schedule there was (and the
@@ -180,7 +183,7 @@ actor SchedulingService {
         changedWhileLoading?.insert(reminderID)
         let reminder: StoredReminder?
         do {
-            let found = try context.store.reminders.find(String(reminderID))
+            let found = try stores.reminders.find(String(reminderID))
             reminder = found.id == reminderID && found.enabled ? found : nil
         } catch .notFound {
             reminder = nil
@@ -208,7 +211,7 @@ actor SchedulingService {
     /// snooze of the occurrence and survives a restart.
     /// - Returns: when the snooze it replaced was due.
     func snooze(_ firing: DueFiring, until due: Instant) throws(StoreError) -> Instant? {
-        try context.store.firings.setSnooze(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant, dueAt: due)
+        try stores.firings.setSnooze(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant, dueAt: due)
         let replaced = lifecycle.snoozed(firing, until: due)
         replan()
         return replaced
@@ -260,7 +263,7 @@ actor SchedulingService {
     func clockChanged(now: Instant) {
         let rewound: Int
         do {
-            rewound = try context.store.firings.rewindHandled(to: now)
+            rewound = try stores.firings.rewindHandled(to: now)
         } catch {
             return context.say(.error, "The clock may have gone back, but the store cannot re-plan the reminders handled past now: \(error); they are re-planned at the next restart")
         }
@@ -286,7 +289,7 @@ actor SchedulingService {
     func replanFromNow(now: Instant, _ affected: (StoredReminder) -> Bool) -> Int {
         let stored: [StoredReminder]
         do {
-            stored = try context.store.reminders.all()
+            stored = try stores.reminders.all()
         } catch {
             context.say(.error, "Cannot read the reminders to plan them again: \(error); they keep their plans until the next change or restart")
             return 0
@@ -352,8 +355,8 @@ actor SchedulingService {
         let logs: [Int64: [Instant]]
         let skips: [Int64: Set<Instant>]
         do {
-            logs = try context.store.intake.instants(reminderIDs: ids, from: earliest.adding(seconds: -2 * 86400), through: latest)
-            skips = skipsKnown ? [:] : try context.store.firings.skips(from: earliest, through: latest, reminderIDs: ids)
+            logs = try stores.intake.instants(reminderIDs: ids, from: earliest.adding(seconds: -2 * 86400), through: latest)
+            skips = skipsKnown ? [:] : try stores.firings.skips(from: earliest, through: latest, reminderIDs: ids)
         } catch {
             undecided += firings.map { ($0, afterDowntime) }
             storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
@@ -415,7 +418,7 @@ actor SchedulingService {
         guard unrecorded.isEmpty else { return unrecorded += events }  // keep the order
         let recorded: [FiringsStore.FiringRecorded]
         do {
-            recorded = try context.store.firings.recordFirings(events.map { (FiringRecord($0), max($0.firing.occurrence.instant, $0.handledAt)) })
+            recorded = try stores.firings.recordFirings(events.map { (FiringRecord($0), max($0.firing.occurrence.instant, $0.handledAt)) })
         } catch {
             unrecorded += events
             storeRetry = (first.handledAt.adding(seconds: Self.storeRetrySeconds), error.description)
@@ -470,5 +473,15 @@ extension FiringRecord {
             scheduledAt: firing.occurrence.instant.secondsSinceEpoch, handledAt: event.handledAt.secondsSinceEpoch, kind: kind,
             lateSeconds: firing.lateSeconds, slotsDue: firing.slotsDue, detail: event.detail)
         replanned = event.replanned ? 1 : 0
+    }
+}
+
+extension SchedulingService {
+    /// The stores SchedulingService holds, and no other: the firings it writes; the reminders and logs it plans and
+    /// suppresses by, read.
+    struct Stores: Sendable {
+        let firings: FiringsStore
+        let reminders: RemindersStore
+        let intake: IntakeStore
     }
 }

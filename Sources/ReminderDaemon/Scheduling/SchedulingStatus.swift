@@ -31,19 +31,19 @@ extension SchedulingService {
 
     /// The one-line state for STATUS= and Status(): `3 reminders, next: Vitamin D at Sun 09:00`.
     func statusLine() -> String {
-        Self.statusLine(planned: plannedLine(), waiting: waitingLine(), store: context.store)
+        Self.statusLine(planned: plannedLine(), waiting: waitingLine(), storeProblem: context.storeFileProblem)
     }
 
     /// What the `Status` method reports, as of the last re-plan, read without waiting for this actor: a status
     /// call answers at once during a burst of thousands of firings (the next firing is then the burst's).
     nonisolated func publishedStatus() -> (next: (SchedulableReminder, Occurrence)?, line: String) {
         let published = self.published.withLock { $0 }
-        return (published.next, Self.statusLine(planned: published.planned, waiting: published.waiting, store: context.store))
+        return (published.next, Self.statusLine(planned: published.planned, waiting: published.waiting, storeProblem: context.storeFileProblem))
     }
 
-    static func statusLine(planned: String, waiting: String?, store: ReminderStore) -> String {
+    static func statusLine(planned: String, waiting: String?, storeProblem: StoreError?) -> String {
         if let waiting { return "\(waiting); \(planned)" }
-        if let problem = store.fileProblem { return "Cannot write: \(problem); \(planned)" }
+        if let problem = storeProblem { return "Cannot write: \(problem); \(planned)" }
         return planned
     }
 
