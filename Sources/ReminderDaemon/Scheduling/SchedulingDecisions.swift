@@ -131,30 +131,23 @@ extension SchedulingService {
     /// Tries again to decide the firings whose logs could not be read, and to record those the store refused;
     /// each one recorded is announced, marked late when it now is.
     func recordWaiting(now: Instant) {
-        while let event = unrecorded.first {
+        while let event = waitingForStore.nextUnrecorded {
             var retried = FiringEvent(kind: event.kind, firing: waited(event.firing, now: now), handledAt: now, detail: event.detail)
             if retried.kind == .fired && retried.firing.lateSeconds > scheduler.onTimeToleranceSeconds { retried.kind = .late }
             do {
                 let recorded = try stores.firings.recordFiring(FiringRecord(retried), handledThrough: max(retried.firing.occurrence.instant, now))
-                unrecorded.removeFirst()
+                waitingForStore.recordedNext()
                 if let id = announce(retried, recorded) { confirm(firings: [id]) }
             } catch {
-                storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
+                waitingForStore.retryFailed(now: now, reason: error.description)
                 return
             }
         }
-        let waiting = undecided
-        undecided = []
-        storeRetry = nil
         // In runs of the same kind (due at start, or while running), in their order.
-        var start = waiting.startIndex
-        while start < waiting.endIndex {
-            let afterDowntime = waiting[start].afterDowntime
-            let end = waiting[start...].firstIndex { $0.afterDowntime != afterDowntime } ?? waiting.endIndex
-            handle(waiting[start..<end].map { waited($0.firing, now: now) }, now: now, afterDowntime: afterDowntime)
-            start = end
+        for run in waitingForStore.takeUndecided() {
+            handle(run.firings.map { waited($0, now: now) }, now: now, afterDowntime: run.afterDowntime)
         }
-        guard storeRetry == nil else { return }
+        guard waitingForStore.retry == nil else { return }
         context.say(.notice, "The store answers again; every waiting firing was handled")
     }
 

@@ -34,8 +34,8 @@ actor SchedulingService {
     /// Firings due together that are recorded in one transaction and announced before other work may run.
     static let burstChunk = 500
 
-    /// How long to wait before trying again to record firings the store refused.
-    static let storeRetrySeconds: Int64 = 30
+    /// How long to wait before trying the store again.
+    static var storeRetrySeconds: Int64 { StoreRetryQueue<FiringEvent>.retrySeconds }
 
     let context: DaemonContext
     /// The stores it holds: the firings it writes; the reminders and logs it plans and suppresses by, read.
@@ -70,14 +70,9 @@ actor SchedulingService {
     var changedWhileLoading: Set<Int64>?
     /// The reminders timed from their last dose (`--from-last-dose`): a log re-plans them.
     var timedFromLastDose: Set<Int64> = []
-    /// Firings decided but not yet recorded because the store refused the write, oldest first; each is
-    /// announced once its record is durable, so that no slot is announced and then forgotten.
-    var unrecorded: [FiringEvent] = []
-    /// Firings that came due while their logs could not be read (with whether the daemon was starting), oldest
-    /// first: decided and recorded once the store answers, before anything that came due after them.
-    var undecided: [(firing: DueFiring, afterDowntime: Bool)] = []
-    /// When to try ``undecided`` and ``unrecorded`` again, and why the last try failed.
-    var storeRetry: (at: Instant, reason: String)?
+    /// Firings waiting for the store (their logs unread, or their records refused), in order; each is announced
+    /// once its record is durable, so that no slot is announced and then forgotten.
+    var waitingForStore = StoreRetryQueue<FiringEvent>()
     /// The last status reported: it is reported only when it changes (sd_notify blocks when the manager lags).
     var lastStatus: String?
     /// The store's instance id (read at load): with a firing's row id, the key the journal keeps it under.
@@ -312,7 +307,7 @@ actor SchedulingService {
     /// - Parameter afterDowntime: the daemon is starting: what is due was missed while it was not running.
     /// - Returns: the other services' wake-ups that came due (they are cleared; their owners set the next).
     func tick(now: Instant, afterDowntime: Bool = false) async -> [WakeUp] {
-        if let retry = storeRetry, retry.at <= now { recordWaiting(now: now) }
+        if waitingForStore.isDue(now: now) { recordWaiting(now: now) }
         // Windows first: at 20:00 the morning's occurrence is missed (and stops repeating), then the evening's
         // fires.
         for action in lifecycle.windowsClosed(at: now) { perform(action, now: now) }
@@ -334,7 +329,7 @@ actor SchedulingService {
     }
 
     func replan() {
-        let deadlines = [scheduler.nextDeadline(), lifecycle.nextDeadline, storeRetry?.at] + wakeUps.values.map { Optional($0) }
+        let deadlines = [scheduler.nextDeadline(), lifecycle.nextDeadline, waitingForStore.retry?.at] + wakeUps.values.map { Optional($0) }
         context.clock.wake(at: deadlines.compactMap { $0 }.min())
         let snoozes = Dictionary(lifecycle.snoozes.values.map { ($0.firing.reminder.id, $0) }) { $0.due <= $1.due ? $0 : $1 }
         published.withLock { $0 = Published(next: scheduler.nextFiring(), planned: plannedLine(), waiting: waitingLine(), snoozes: snoozes) }
@@ -350,7 +345,7 @@ actor SchedulingService {
     /// firings wait, undecided, with those the store refused to record, and are tried again.
     func handle(_ firings: [DueFiring], now: Instant, afterDowntime: Bool) {
         guard let earliest = firings.map(\.occurrence.instant).min(), let latest = firings.map(\.occurrence.instant).max() else { return }
-        guard undecided.isEmpty && unrecorded.isEmpty else { return undecided += firings.map { ($0, afterDowntime) } }  // keep the order
+        guard waitingForStore.admit(firings, afterDowntime: afterDowntime) else { return }  // behind those waiting
         let ids = Array(Set(firings.map(\.reminder.id)))
         let logs: [Int64: [Instant]]
         let skips: [Int64: Set<Instant>]
@@ -358,8 +353,7 @@ actor SchedulingService {
             logs = try stores.intake.instants(reminderIDs: ids, from: earliest.adding(seconds: -2 * 86400), through: latest)
             skips = skipsKnown ? [:] : try stores.firings.skips(from: earliest, through: latest, reminderIDs: ids)
         } catch {
-            undecided += firings.map { ($0, afterDowntime) }
-            storeRetry = (now.adding(seconds: Self.storeRetrySeconds), error.description)
+            waitingForStore.readFailed(firings, afterDowntime: afterDowntime, now: now, reason: error.description)
             let which = firings[0].slotID + (firings.count > 1 ? " and \(firings.count - 1) more" : "")
             context.say(.error, "Could not read the intake logged for \(which), so it is not announced yet (it may have been taken): \(error); trying again every \(Self.storeRetrySeconds) s")
             return
@@ -415,13 +409,12 @@ actor SchedulingService {
     /// are tried again (announcing a slot the store does not know would announce it again after a restart).
     func record(_ events: [FiringEvent]) {
         guard let first = events.first else { return }
-        guard unrecorded.isEmpty else { return unrecorded += events }  // keep the order
+        guard waitingForStore.admit(events) else { return }  // behind those waiting
         let recorded: [FiringsStore.FiringRecorded]
         do {
             recorded = try stores.firings.recordFirings(events.map { (FiringRecord($0), max($0.firing.occurrence.instant, $0.handledAt)) })
         } catch {
-            unrecorded += events
-            storeRetry = (first.handledAt.adding(seconds: Self.storeRetrySeconds), error.description)
+            waitingForStore.recordFailed(events, at: first.handledAt, reason: error.description)
             let which = first.firing.slotID + (events.count > 1 ? " and \(events.count - 1) more" : "")
             context.say(.error, "Could not record firing \(which), so it is not announced yet: \(error); trying again every \(Self.storeRetrySeconds) s")
             return

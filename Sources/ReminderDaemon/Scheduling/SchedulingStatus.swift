@@ -48,7 +48,7 @@ extension SchedulingService {
     }
 
     func waitingLine() -> String? {
-        storeRetry.map { "Cannot record firings (\(unrecorded.count + undecided.count) waiting, retrying): \($0.reason)" }
+        waitingForStore.statusLine
     }
 
     func plannedLine() -> String {
