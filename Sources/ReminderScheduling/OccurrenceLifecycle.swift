@@ -47,6 +47,20 @@ public struct OpenOccurrence: Sendable, Hashable {
         self.escalation = escalation
     }
 
+    /// The windows a start restores (`open`, as recorded before it), without those that closed meanwhile with
+    /// their occurrence taken (`logs`, by reminder) or decided (`decided`: missed or skipped, by reminder): those
+    /// are done. A window still open, or closed with nothing settled, is kept (the latter to be decided missed).
+    public static func stillToRestore(_ open: [OpenOccurrence], logs: [Int64: [Instant]], decided: [Int64: Set<Instant>], now: Instant) -> [OpenOccurrence] {
+        open.filter { entry in
+            let (reminder, occurrence) = (entry.firing.reminder, entry.firing.occurrence)
+            guard entry.windowEnd <= now else { return true }
+            if decided[reminder.id]?.contains(occurrence.instant) == true { return false }
+            let status = reminder.rule.state(
+                of: occurrence, in: reminder.zone, logs: logs[reminder.id] ?? [], skips: [], windowSeconds: reminder.windowSeconds, now: now)
+            return status.state != .taken
+        }
+    }
+
     /// When it is repeated next, by its reminder's repeat plan (nil: not again).
     public var nextRepeat: Instant? {
         settled ? nil : firing.reminder.delivery.repeating.plan?.next(after: lastAnnounced, sent: repeatsSent, windowEnd: windowEnd)

@@ -23,6 +23,19 @@ struct OccurrenceLifecycleTests {
         return DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0)
     }
 
+    /// What a start restores of the windows recorded before it: one still open stays; one closed meanwhile stays
+    /// only when nothing settled it (it is then decided missed); one taken or decided (missed, skipped) is done.
+    @Test func aStartRestoresTheWindowsNothingSettled() throws {
+        let firing = try firing()
+        let window = OpenOccurrence(firing: firing, windowEnd: at("09:00"), lastAnnounced: at("08:00"))
+        let eight = firing.occurrence.instant
+        #expect(OpenOccurrence.stillToRestore([window], logs: [:], decided: [:], now: at("08:30")) == [window], "still open")
+        #expect(OpenOccurrence.stillToRestore([window], logs: [:], decided: [:], now: at("09:30")) == [window], "closed, nothing settled it")
+        #expect(OpenOccurrence.stillToRestore([window], logs: [1: [at("08:20")]], decided: [:], now: at("09:30")).isEmpty, "taken in its window")
+        #expect(OpenOccurrence.stillToRestore([window], logs: [:], decided: [1: [eight]], now: at("09:30")).isEmpty, "missed or skipped already")
+        #expect(OpenOccurrence.stillToRestore([window], logs: [2: [at("08:20")]], decided: [2: [eight]], now: at("09:30")) == [window], "another reminder's")
+    }
+
     @Test func repeatsWhileDueThenTheClosedWindowIsDecided() throws {
         let firing = try firing(maximum: 2)
         var lifecycle = OccurrenceLifecycle()

@@ -75,14 +75,7 @@ extension SchedulingService {
         } catch {
             return open
         }
-        return open.filter { entry in
-            let (reminder, occurrence) = (entry.firing.reminder, entry.firing.occurrence)
-            guard entry.windowEnd <= now else { return true }
-            if decided[reminder.id]?.contains(occurrence.instant) == true { return false }
-            let status = reminder.rule.state(
-                of: occurrence, in: reminder.zone, logs: logs[reminder.id] ?? [], skips: [], windowSeconds: reminder.windowSeconds, now: now)
-            return status.state != .taken
-        }
+        return OpenOccurrence.stillToRestore(open, logs: logs, decided: decided, now: now)
     }
 
     /// The enabled reminders read so far by a restore, by id (nil: gone, disabled, or not schedulable now).
