@@ -4,11 +4,19 @@ public struct NotificationSettings: ReminderPart {
     /// Critical urgency: the notification stays until acted on.
     public var critical = false
     /// How long the notification's Snooze button puts the occurrence off, in minutes (nil: ``defaultSnoozeMinutes``).
-    public var snoozeMinutes: Int?
+    public var snoozeMinutes: Int? {
+        get { storedSnooze.map(Int.init) }
+        set { storedSnooze = newValue.map { UInt16(clamping: $0) } }
+    }
+    /// ``snoozeMinutes`` in two bytes (1 to 1,440): every reminder of a 100,000 holds a delivery.
+    private var storedSnooze: UInt16?
 
     public init() {}
 
-    public init(critical: Bool, snoozeMinutes: Int? = nil) { (self.critical, self.snoozeMinutes) = (critical, snoozeMinutes) }
+    public init(critical: Bool, snoozeMinutes: Int? = nil) {
+        self.critical = critical
+        self.snoozeMinutes = snoozeMinutes
+    }
 
     /// The urgencies there are.
     public static let urgencies = ["normal", "critical"]
