@@ -52,8 +52,7 @@ public struct FiringsStore: Sendable {
     /// firings due together); each as ``recordFiring(_:handledThrough:)`` does. All or none are recorded.
     public func recordFirings(_ batch: [(record: FiringRecord, handledThrough: Instant)]) throws(StoreError) -> [FiringRecorded] {
         try database.write { db in
-            let handledThrough = try db.cachedStatement(sql: "SELECT handledThrough FROM reminder WHERE id = ?")
-            let advance = try db.cachedStatement(sql: "UPDATE reminder SET handledThrough = max(handledThrough, ?) WHERE id = ?")
+            let handledThrough = try RemindersStore.HandledThrough(db)
             let earlier = try db.cachedStatement(sql: "SELECT count(*) FROM firing WHERE reminderId = ? AND slot = ? AND scheduledAt = ?")
             // SQL: one prepared insert for the whole batch; the record's own insert builds its statement and
             // arguments again for each row (11% of a burst of 10,000). Unconfirmed until announced.
@@ -62,9 +61,8 @@ public struct FiringsStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
                 """)
             return try batch.map { record, through in
-                let handled = try Int64.fetchOne(handledThrough, arguments: [record.reminderId])
-                if let handled, handled >= record.scheduledAt { return .alreadyHandled }
-                try advance.execute(arguments: [through.secondsSinceEpoch, record.reminderId])
+                if let handled = try handledThrough.value(of: record.reminderId), handled >= record.scheduledAt { return .alreadyHandled }
+                try handledThrough.advance(record.reminderId, to: through)
                 let replanned = try Int.fetchOne(earlier, arguments: [record.reminderId, record.slot, record.scheduledAt]) ?? 0
                 try insert.execute(arguments: [
                     record.reminderId, record.reminderName, record.slot, record.scheduledAt, record.handledAt, record.kind.rawValue,
@@ -79,11 +77,7 @@ public struct FiringsStore: Sendable {
     /// in the future again are to be handled again.
     /// - Returns: how many reminders were re-planned.
     public func rewindHandled(to now: Instant) throws(StoreError) -> Int {
-        try database.write { db in
-            try db.execute(
-                sql: "UPDATE reminder SET handledThrough = ? WHERE handledThrough > ?", arguments: [now.secondsSinceEpoch, now.secondsSinceEpoch])
-            return db.changesCount
-        }
+        try database.write { db in try RemindersStore.rewindHandled(to: now, in: db) }
     }
 
     // MARK: Outcomes

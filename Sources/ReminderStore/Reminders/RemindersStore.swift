@@ -128,3 +128,31 @@ public struct RemindersStore: Sendable {
         return found
     }
 }
+
+// MARK: In other stores' transactions
+
+extension RemindersStore {
+    /// A reminder's `handledThrough` as the firings store moves it, in the transaction that records a firing:
+    /// read, and advanced (never lowered there). Prepared once per transaction (a burst records thousands).
+    struct HandledThrough {
+        private let read: Statement
+        private let advance: Statement
+
+        init(_ db: Database) throws {
+            read = try db.cachedStatement(sql: "SELECT handledThrough FROM reminder WHERE id = ?")
+            advance = try db.cachedStatement(sql: "UPDATE reminder SET handledThrough = max(handledThrough, ?) WHERE id = ?")
+        }
+
+        /// Through when the reminder's slots are handled (nil: no such reminder).
+        func value(of reminderID: Int64) throws -> Int64? { try Int64.fetchOne(read, arguments: [reminderID]) }
+
+        /// Moves it to `instant`, unless it is already later.
+        func advance(_ reminderID: Int64, to instant: Instant) throws { try advance.execute(arguments: [instant.secondsSinceEpoch, reminderID]) }
+    }
+
+    /// Lowers every `handledThrough` that is after `now` to `now`, in `db`'s transaction. - Returns: how many.
+    static func rewindHandled(to now: Instant, in db: Database) throws -> Int {
+        try StoredReminder.filter(StoredReminder.Columns.handledThrough > now.secondsSinceEpoch)
+            .updateAll(db, StoredReminder.Columns.handledThrough.set(to: now.secondsSinceEpoch))
+    }
+}
