@@ -116,66 +116,52 @@ extension SchedulingService {
             return context.say(.error, "Cannot read what was announced before the restart: \(error); it is looked up at the next start")
         }
         guard !pending.isEmpty else { return }
-        let instance = storeInstance
-        let firings = pending.firings.compactMap { record in record.id.map { (FiringsStore.announcementKey(instance: instance, firingID: $0), $0, record) } }
-        let missed = pending.missed.compactMap { record in record.id.map { (FiringsStore.announcementKey(instance: instance, outcomeID: $0), $0, record) } }
-        let again = pending.again.compactMap { record in
-            record.id.map { (FiringsStore.announcementKey(instance: instance, firingID: $0, again: Instant(secondsSinceEpoch: record.lastAnnouncedAt ?? record.handledAt)), $0, record) }
-        }
-        let escalations = pending.escalations.compactMap { record in record.id.map { (FiringsStore.announcementKey(instance: instance, escalationOf: $0), $0, record) } }
-        let found = context.ledger.announced(among: Set(firings.map(\.0) + missed.map(\.0) + again.map(\.0) + escalations.map(\.0)))
+        let plan = UnconfirmedAnnouncements(pending, instance: storeInstance)
+        let found = context.ledger.announced(among: plan.keys)
         var reminders = ReminderLookup()
         var announced = 0
-        func restored(_ reminderID: Int64, _ scheduledAt: Int64, _ slot: String, slotsDue: Int = 1) -> DueFiring? {
-            let scheduled = Instant(secondsSinceEpoch: scheduledAt)
-            let late = now.secondsSinceEpoch - scheduledAt
-            guard let firing = restoredFiring(reminderID, at: scheduled, slotsDue: slotsDue, lateSeconds: late, &reminders) else {
-                context.say(.notice, "\(slot) was recorded before a restart but its reminder is gone or disabled now: not announced")
+        func restored(_ record: (reminderID: Int64, scheduledAt: Int64, slot: String), slotsDue: Int = 1) -> DueFiring? {
+            let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
+            let late = now.secondsSinceEpoch - record.scheduledAt
+            guard let firing = restoredFiring(record.reminderID, at: scheduled, slotsDue: slotsDue, lateSeconds: late, &reminders) else {
+                context.say(.notice, "\(record.slot) was recorded before a restart but its reminder is gone or disabled now: not announced")
                 return nil
             }
             announced += 1
             return firing
         }
-        for (key, _, record) in firings where found?.contains(key) != true {
-            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot, slotsDue: record.slotsDue) else { continue }
-            let kind: FiringEvent.Kind = switch record.kind {
-            case .fired, .late: .late
-            case .suppressed: .suppressed
-            case .skipped: .skipped
-            case .postponed: .postponed
+        for announcement in plan.announcements(found: found) {
+            switch announcement {
+            case .firing(let key, let record, let kind):
+                guard let firing = restored((record.reminderId, record.scheduledAt, record.slot), slotsDue: record.slotsDue) else { continue }
+                let event = FiringEvent(
+                    kind: kind, firing: firing, handledAt: now, detail: record.detail, replanned: record.replanned > 0, record: key,
+                    reannounced: found == nil)
+                context.announcer.announce(.firing(event))
+                openWindow(of: event)
+            case .missed(let key, let record):
+                guard let firing = restored((record.reminderId, record.scheduledAt, record.slot)) else { continue }
+                var event = OccurrenceEvent(
+                    state: .missed, firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence),
+                    decidedAt: Instant(secondsSinceEpoch: record.decidedAt), record: key)
+                event.reannounced = found == nil
+                context.announcer.announce(.occurrence(event))
+            case .again(let key, let record, let number):
+                guard let firing = restored((record.reminderId, record.scheduledAt, record.slot)) else { continue }
+                let event = FiringEvent(
+                    kind: number == 0 ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: number == 0 ? nil : number, record: key,
+                    reannounced: found == nil)
+                context.announcer.announce(.firing(event))
+                lifecycle.announcedAfterRestart(OccurrenceKey(firing), at: now)
+            case .escalation(let key, let record, let at):
+                guard let firing = restored((record.reminderId, record.scheduledAt, record.slot)) else { continue }
+                var event = EscalationEvent(firing: firing, at: at)
+                event.record = key
+                context.announcer.announce(.escalation(event))
             }
-            let event = FiringEvent(
-                kind: kind, firing: firing, handledAt: now, detail: record.detail, replanned: record.replanned > 0, record: key,
-                reannounced: found == nil)
-            context.announcer.announce(.firing(event))
-            openWindow(of: event)
         }
-        for (key, _, record) in missed where found?.contains(key) != true {
-            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot) else { continue }
-            var event = OccurrenceEvent(
-                state: .missed, firing: firing, windowEnd: firing.reminder.windowEnd(of: firing.occurrence),
-                decidedAt: Instant(secondsSinceEpoch: record.decidedAt), record: key)
-            event.reannounced = found == nil
-            context.announcer.announce(.occurrence(event))
-        }
-        for (key, _, record) in again where found?.contains(key) != true {
-            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot), let number = record.againPending else { continue }
-            let event = FiringEvent(
-                kind: number == 0 ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: number == 0 ? nil : number, record: key,
-                reannounced: found == nil)
-            context.announcer.announce(.firing(event))
-            lifecycle.announcedAfterRestart(OccurrenceKey(firing), at: now)
-        }
-        for (key, _, record) in escalations where found?.contains(key) != true {
-            guard let firing = restored(record.reminderId, record.scheduledAt, record.slot), let at = record.escalatedAt else { continue }
-            var event = EscalationEvent(firing: firing, at: Instant(secondsSinceEpoch: at))
-            event.record = key
-            context.announcer.announce(.escalation(event))
-        }
-        confirm(firings: firings.map(\.1), missed: missed.map(\.1), again: again.map(\.1), escalations: escalations.map(\.1))
-        let count = firings.count + missed.count + again.count + escalations.count
-        let how = found == nil ? "the journal cannot be read back, so all were announced again" : "\(announced) of them had not reached the journal and were announced now"
-        context.say(.notice, "\(count) \(count == 1 ? "announcement was" : "announcements were") recorded before a restart but not confirmed: \(how)")
+        confirm(firings: plan.confirm.firings, missed: plan.confirm.missed, again: plan.confirm.again, escalations: plan.confirm.escalations)
+        context.say(.notice, plan.notice(announced: announced, journalReadable: found != nil))
     }
 
     /// Confirms that recorded announcements went out. When the store refuses, they are looked up in the

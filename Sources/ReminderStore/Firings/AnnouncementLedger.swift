@@ -47,6 +47,10 @@ extension FiringsStore {
         public var escalations: [FiringRecord] = []
 
         public var isEmpty: Bool { firings.isEmpty && missed.isEmpty && again.isEmpty && escalations.isEmpty }
+
+        public init(firings: [FiringRecord], missed: [OutcomeRecord], again: [FiringRecord], escalations: [FiringRecord] = []) {
+            (self.firings, self.missed, self.again, self.escalations) = (firings, missed, again, escalations)
+        }
     }
 
     /// Marks what was recorded as announced (all in one transaction, not synced: a confirmation lost to a power
