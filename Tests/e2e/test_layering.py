@@ -6,7 +6,7 @@ import os
 import subprocess
 import uuid
 
-from conftest import BIN
+from conftest import BIN, ROOT
 
 
 def test_remindctl_carries_no_server_no_store_and_no_libsystemd():
@@ -16,6 +16,13 @@ def test_remindctl_carries_no_server_no_store_and_no_libsystemd():
         assert f"$s{module}" not in symbols, module
     linked = subprocess.run(["ldd", os.path.join(BIN, "remindctl")], capture_output=True, text=True, check=True).stdout
     assert "libsqlite3" not in linked and "libsystemd" not in linked, linked
+
+
+def test_reminder_core_imports_no_foundation():
+    """The pure core is pure Swift: no file of ReminderCore imports Foundation (or a part of it)."""
+    imports = [f"{path.relative_to(ROOT)}: {line.strip()}" for path in (ROOT / "Sources" / "ReminderCore").rglob("*.swift")
+               for line in path.read_text().splitlines() if line.startswith("import ") and "Foundation" in line]
+    assert not imports, imports
 
 
 def item(uid, modified, description):

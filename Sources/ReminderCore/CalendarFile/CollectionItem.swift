@@ -1,5 +1,3 @@
-import Foundation
-
 /// remindd's items in a linked collection: a vdir (one iCalendar item per file) that vdirsyncer keeps in step
 /// with a CalDAV server, so that every device's remindd, and the task apps of the phone, see the same reminders.
 ///
@@ -147,10 +145,8 @@ public enum CollectionItem {
 
     /// The rule as JSON, keys sorted: the same rule is the same text.
     static func ruleJSON(_ rule: RuleSpec) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A RuleSpec is strings, numbers and booleans: it always encodes.
-        return (try? encoder.encode(rule)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        // A RuleSpec is strings and booleans: it always encodes.
+        (try? FlatJSON.text(of: rule)) ?? "{}"
     }
 
     /// DUE: the end of the occurrence's window (an hour when it has none), in DTSTART's form.
@@ -311,7 +307,7 @@ public enum CollectionItem {
         let ruleProperty = item.first("X-REMINDD-RULE")!
         let rule: RuleSpec
         do {
-            rule = try JSONDecoder().decode(RuleSpec.self, from: Data(ruleProperty.text.utf8))
+            rule = try FlatJSON.decode(RuleSpec.self, from: ruleProperty.text)
         } catch {
             throw fail(ruleProperty.line, "X-REMINDD-RULE is not a rule as remindd writes it")
         }

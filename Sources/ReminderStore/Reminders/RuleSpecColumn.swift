@@ -24,29 +24,9 @@ enum RuleSpecColumn {
         for (key, value) in fields {
             guard let value else { continue }
             if json.utf8.count > 1 { json += "," }
-            json += "\"" + key + "\":" + (["daily", "asNeeded", "fromLastDose"].contains(key) ? value : quoted(value))
+            json += "\"" + key + "\":" + (["daily", "asNeeded", "fromLastDose"].contains(key) ? value : FlatJSON.quoted(value))
         }
         return json + "}"
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return "\"" + text + "\"" }
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     static func decode(_ text: String) throws -> RuleSpec {
