@@ -81,7 +81,7 @@ public enum ICalendar {
         guard reminder.rule.nextOccurrence(after: now.adding(seconds: -1), in: reminder.zone) != nil else { return [] }
         var event = eventHead(reminder, uid: "reminder-\(reminder.id)@remindd", start: set.start, now: now)
         if let rule = set.rule {
-            let text = rule.text.trimmingCharacters(in: .whitespaces)
+            let text = rule.text.withoutSurroundingSpaces
             event.append(text.uppercased().hasPrefix("RRULE:") ? text : "RRULE:" + text)
         }
         event += set.dates.map { "RDATE\(zoneParameter(reminder)):\(local($0))" }

@@ -209,7 +209,8 @@ private struct EventReader {
                 if seconds >= 60, seconds <= 86400 {
                     reminder.repeating.plan = RepeatPlan(intervalSeconds: seconds, maximum: min(count, 100))
                 } else {
-                    planned.notes.append("\(label): its alarm repeats every \(interval.words.replacingOccurrences(of: " after", with: "")): remindd repeats from 1 minute to 24 hours apart, so it does not repeat")
+                    let every = interval.words.hasSuffix(" after") ? String(interval.words.dropLast(" after".count)) : interval.words
+                    planned.notes.append("\(label): its alarm repeats every \(every): remindd repeats from 1 minute to 24 hours apart, so it does not repeat")
                 }
             }
             planned.reminders.append(reminder)

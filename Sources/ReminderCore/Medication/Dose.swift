@@ -61,7 +61,7 @@ public struct Dose: Sendable, Hashable {
         guard let whole = parts.first, !whole.isEmpty, whole.count <= 6, whole.allSatisfy(\.isASCIIDigit) else { return nil }
         let fraction = parts.count == 2 ? parts[1] : ""
         guard fraction.count <= 3, fraction.allSatisfy(\.isASCIIDigit), parts.count == 1 || !fraction.isEmpty else { return nil }
-        let value = Int64(whole)! * 1000 + Int64(fraction.padding(toLength: 3, withPad: "0", startingAt: 0))!
+        let value = Int64(whole)! * 1000 + Int64(fraction + String(repeating: "0", count: 3 - fraction.count))!
         return (1...maximumThousandths).contains(value) ? value : nil
     }
 

@@ -55,7 +55,7 @@ public struct RecurrenceRule: Hashable, Sendable {
     /// - Throws: ``RecurrenceError`` with one line that says what is wrong and what to write.
     public init(parsing text: String) throws(RecurrenceError) {
         self.text = text
-        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        var body = Substring(text.withoutSurroundingSpaces)
         if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
         guard !body.isEmpty else { throw RecurrenceError("the rule is empty: write at least FREQ, e.g. FREQ=DAILY") }
         guard body.utf8.count <= 4096 else { throw RecurrenceError("the rule is longer than 4096 characters") }
