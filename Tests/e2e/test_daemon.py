@@ -185,7 +185,11 @@ def test_kill_9_during_writes_loses_nothing_acknowledged(daemon):
 
     thread = threading.Thread(target=writer)
     thread.start()
-    time.sleep(1.5)
+    # Killed while adds go on, once several were acknowledged (counted, not timed: on a loaded machine 1.5 s held
+    # only 5 of them).
+    deadline = time.time() + 60
+    while len(acknowledged) < 8 and time.time() < deadline:
+        time.sleep(0.05)
     daemon.process.send_signal(signal.SIGKILL)
     daemon.process.wait()
     stop.set()
