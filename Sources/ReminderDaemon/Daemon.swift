@@ -184,7 +184,7 @@ public final class Daemon: Sendable {
         if event == .timeZoneDataChanged {
             context.forgetZoneRules()
             habits.forgetCountedActivities()
-            reminders.streaks.forget()
+            habits.forgetSettledStreaks()
             let replanned = await scheduling.zoneRulesChanged(now: context.clock.now())
             context.say(.info, "Time zone data changed (a tzdata update): \(replanned) \(replanned == 1 ? "reminder" : "reminders") re-planned with the new rules")
         }
@@ -297,9 +297,14 @@ public struct ConfigurationRefused: Error, CustomStringConvertible, Sendable {
 extension ActivitySource {
     /// The adapter over the intake store's logs and the fitness store's workouts.
     static func stores(_ store: ReminderStore) -> ActivitySource {
-        ActivitySource { () throws(StoreError) in
-            let workouts = try store.fitness.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
-            return try store.intake.everyLog() + workouts.map { ($0.at, $0.timeZone) }
-        }
+        ActivitySource(
+            all: { () throws(StoreError) in
+                let workouts = try store.fitness.entries(.workout, from: Instant(secondsSinceEpoch: .min / 2), through: Instant(secondsSinceEpoch: .max / 2))
+                return try store.intake.everyLog() + workouts.map { ($0.at, $0.timeZone) }
+            },
+            goalHistory: { (ids, from, through) throws(StoreError) in
+                (try store.intake.instants(reminderIDs: ids, from: from, through: through),
+                 try store.intake.lateTakes(reminderIDs: ids, from: from, through: through))
+            })
     }
 }

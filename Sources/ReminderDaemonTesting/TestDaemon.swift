@@ -155,14 +155,14 @@ public final class TestDaemon: Sendable {
         }
     }
 
-    /// Makes the store refuse to read logged intake (SQLite: "no such table"), or read it again: a temporary view
-    /// named like the table hides it and reads from a table that does not exist.
-    public func setIntakeReadable(_ readable: Bool) throws {
+    /// Makes the store refuse to read a table, logged intake unless told (SQLite: "no such table"), or read it
+    /// again: a temporary view named like the table hides it and reads from a table that does not exist.
+    public func setReadable(_ readable: Bool, table: String = "intake") throws {
         try database.writeWithoutTransaction { db in
             if readable {
-                try db.execute(sql: "DROP VIEW IF EXISTS temp.intake")
+                try db.execute(sql: "DROP VIEW IF EXISTS temp.\(table)")
             } else {
-                try db.execute(sql: "CREATE TEMP VIEW intake AS SELECT * FROM intake_cannot_be_read")
+                try db.execute(sql: "CREATE TEMP VIEW \(table) AS SELECT * FROM \(table)_cannot_be_read")
             }
         }
     }

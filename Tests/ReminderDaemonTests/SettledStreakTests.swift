@@ -35,6 +35,18 @@ struct SettledStreakTests {
         return kept
     }
 
+    /// The rest days decide whether a missed day breaks a streak: when they cannot be read, the listing fails
+    /// (it answered the streak as if no day had been rested), and answers the full count once they can be read.
+    @Test func aStreakIsNotCountedWithoutItsRestDays() async throws {
+        let daemon = try await daemon()
+        try await daemon.call("RestMark", ["from": .string(date(6))])
+        #expect(try await streak(daemon, "the missed day made a rest day") == 9)
+        try daemon.setReadable(false, table: "restDay")
+        await #expect { try await daemon.call("List") } throws: { ($0 as? VarlinkError)?.name == "io.remindd.Reminders.StoreFailure" }
+        try daemon.setReadable(true, table: "restDay")
+        #expect(try await streak(daemon, "rest days readable again") == 9)
+    }
+
     @Test func eachChangeToAPastDayGivesTheFullCount() async throws {
         let daemon = try await daemon()
         #expect(try await streak(daemon, "logged") == 5)

@@ -52,7 +52,7 @@ struct StoreFailureTests {
         try await daemon.add("Water", ["daily": true, "at": "08:00"], timeZone: "UTC")
         daemon.clock.set(instant("2026-03-02T07:30:00Z"))
         try await daemon.log("Pills")
-        try daemon.setIntakeReadable(false)
+        try daemon.setReadable(false)
         await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
         #expect(daemon.announcer.firings.isEmpty)
         #expect(daemon.status.last?.hasPrefix("Cannot record firings (2 waiting, retrying)") == true)
@@ -62,7 +62,7 @@ struct StoreFailureTests {
         })
         #expect(daemon.clock.wakeUp == instant("2026-03-02T08:00:30Z"))
 
-        try daemon.setIntakeReadable(true)
+        try daemon.setReadable(true)
         await daemon.advance(to: instant("2026-03-02T08:00:30Z"))
         #expect(daemon.firings(of: "Pills").map(\.kind) == [.suppressed])
         #expect(daemon.firings(of: "Water").map(\.kind) == [.fired])  // 30 s: still on time
@@ -82,11 +82,11 @@ struct StoreFailureTests {
         try await daemon.database.write { db in
             try db.execute(sql: "INSERT INTO intake (reminderId, at, timeZone) VALUES (?, ?, 'UTC')", arguments: [pills.id, instant("2026-03-02T08:05:00Z").secondsSinceEpoch])
         }
-        try daemon.setIntakeReadable(false)
+        try daemon.setReadable(false)
         await daemon.advance(to: instant("2026-03-02T09:00:10Z"))
         #expect(daemon.firings(of: "Pills").map(\.kind) == [.fired], "a repeat was announced on a guess")
         #expect(daemon.announcer.occurrences.isEmpty, "decided missed on a guess")
-        try daemon.setIntakeReadable(true)
+        try daemon.setReadable(true)
         await daemon.advance(to: instant("2026-03-02T09:05:00Z"))
         #expect(daemon.announcer.occurrences.isEmpty)
         // Once readable, the log at 08:05 took the 08:00 occurrence: nothing missed.
@@ -99,11 +99,11 @@ struct StoreFailureTests {
         _ = try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
         await daemon.advance(to: instant("2026-03-02T08:01:00Z"))
         try await daemon.call("Log", ["reminder": "Pills"])
-        try daemon.setIntakeReadable(false)
+        try daemon.setReadable(false)
         await #expect { try await daemon.call("Occurrences", [:]) } throws: {
             ($0 as? VarlinkError)?.name == "io.remindd.Reminders.StoreFailure"
         }
-        try daemon.setIntakeReadable(true)
+        try daemon.setReadable(true)
         let answer = try await daemon.call("Occurrences", [:], as: Reminders.Occurrences.Reply.self)
         #expect(answer.occurrences.filter { $0.reminderName == "Pills" }.map(\.state) == ["taken"])
     }
@@ -117,11 +117,11 @@ struct StoreFailureTests {
             await daemon.advance(to: instant("2026-03-0\(day)T08:01:00Z"))
             try await daemon.call("Log", ["reminder": "Pills"])
         }
-        try daemon.setIntakeReadable(false)
+        try daemon.setReadable(false)
         await #expect { try await daemon.call("Get", ["reminder": "Pills"]) } throws: {
             ($0 as? VarlinkError)?.name == "io.remindd.Reminders.StoreFailure"
         }
-        try daemon.setIntakeReadable(true)
+        try daemon.setReadable(true)
         let shown = try await daemon.call("Get", ["reminder": "Pills"], as: [String: ReminderValue].self)["reminder"]
         #expect(shown?.streak == 3)
     }

@@ -7,4 +7,8 @@ import ReminderStore
 struct ActivitySource: Sendable {
     /// Every activity, in any order.
     let all: @Sendable () throws(StoreError) -> [(at: Instant, timeZone: String)]
+    /// The on-time logs and the late takes (occurrence to when it was taken) of some reminders, from one
+    /// instant through another.
+    let goalHistory: @Sendable (_ reminderIDs: [Int64], _ from: Instant, _ through: Instant) throws(StoreError)
+        -> (logs: [Int64: [Instant]], late: [Int64: [Instant: Instant]])
 }

@@ -16,6 +16,8 @@ struct HabitService: Sendable {
     let activities: ActivitySource
     /// The activities counted per day, kept in memory once read and updated by each change (see ``changed``).
     private let kept = KeptActivityDays()
+    /// Each goal's streak before today, shared by the copies of the service.
+    let settledStreaks = SettledStreaks()
 
     init(context: DaemonContext, stores: Stores, scheduling: SchedulingService, activities: ActivitySource) {
         self.context = context
@@ -108,9 +110,8 @@ struct HabitService: Sendable {
     }
 
     /// The rest days as day numbers (read once per listing, not once per reminder).
-    func restDayNumbers() -> Set<Int> {
-        // Only marks rest days in a listing; a listing without them when the store cannot be read says no more.
-        Set(((try? stores.habits.restDays()) ?? []).compactMap { ISO8601.parseDate($0.date)?.dayNumber })
+    func restDayNumbers() throws(ServiceError) -> Set<Int> {
+        Set(try storing { () throws(StoreError) in try stores.habits.restDays() }.compactMap { ISO8601.parseDate($0.date)?.dayNumber })
     }
 
     func streak() throws(ServiceError) -> StreakValue {
@@ -234,7 +235,7 @@ struct HabitService: Sendable {
         }
         let first = LocalDate(year: year, month: monthNumber, day: 1)!.dayNumber
         let length = CivilCalendar.daysInMonth(year: year, month: monthNumber)
-        let rest = restDayNumbers()
+        let rest = try restDayNumbers()
         let days = (first..<(first + length)).map { day in
             let state = day > today ? (rest.contains(day) ? "planned" : "future") : (report.days[day]?.rawValue ?? "none")
             return CalendarDayValue(date: LocalDate(dayNumber: day).description, state: state, today: day == today)

@@ -13,11 +13,10 @@ struct ReminderService: Sendable {
     /// The stores it holds: the reminders and their logs.
     let stores: Stores
     let scheduling: SchedulingService
-    let habits: HabitService
+    /// Each goal's streak for a reply, and what a change to the logs does to habits: the habits'.
+    let habits: any HabitPort
     /// How much a dose is and whether its limits allow it: medication's.
     let medication: any DosePolicy
-    /// Each goal's streak before today, shared by the copies of the service.
-    let streaks = SettledStreaks()
 
     func add(
         name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool, window: String? = nil, delivery change: Delivery.Change = .init()
