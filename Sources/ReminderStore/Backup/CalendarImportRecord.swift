@@ -37,7 +37,7 @@ extension BackupStore {
         try database.read { db in
             var names: [String: String] = [:]
             for row in try CalendarImportRecord.filter(keys.contains(CalendarImportRecord.Columns.key)).fetchAll(db) {
-                names[row.key] = try String.fetchOne(db, sql: "SELECT name FROM reminder WHERE id = ?", arguments: [row.reminderId])
+                names[row.key] = try StoredReminder.fetchOne(db, key: row.reminderId)?.name
             }
             return names
         }
@@ -68,7 +68,7 @@ extension BackupStore {
                     ?? StoredReminder(id: nil, name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: true,
                                       createdAt: min(imported.createdAt, now).secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
                 let updated = reminder.id != nil
-                if let holder = try Int64.fetchOne(db, sql: "SELECT id FROM reminder WHERE name = ? COLLATE NOCASE", arguments: [imported.name]),
+                if let holder = try RemindersStore.holder(ofName: imported.name, in: db),
                     holder != reminder.id {
                     throw StoreError.nameTaken(imported.name)
                 }

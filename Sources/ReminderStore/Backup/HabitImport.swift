@@ -38,7 +38,7 @@ extension BackupStore {
         try database.write { db in
             var ids: [Int64] = []
             for imported in reminders {
-                if try StoredReminder.filter(StoredReminder.Columns.name.collating(.nocase) == imported.name).fetchCount(db) > 0 {
+                if try StoredReminder.all().named(imported.name).fetchCount(db) > 0 {
                     throw StoreError.nameTaken(imported.name)
                 }
                 var reminder = StoredReminder(

@@ -45,8 +45,7 @@ public struct CalendarAlarmsStore: Sendable {
     public func origins(in folder: String) throws(StoreError) -> Set<String> {
         try database.read { db in
             let (low, high) = Self.range(of: folder)
-            let rows = try String.fetchAll(db, sql: "SELECT DISTINCT origin FROM reminder WHERE origin >= ? AND origin < ?", arguments: [low, high])
-            return Set(rows.filter { Self.isDirectlyIn(folder, $0) })
+            return try RemindersStore.origins(within: low..<high, in: db).filter { Self.isDirectlyIn(folder, $0) }
         }
     }
 
@@ -96,7 +95,7 @@ public struct CalendarAlarmsStore: Sendable {
 
     private static func replace(origin: String, with alarms: [Alarm], now: Instant, change: inout Change, _ db: Database) throws {
         // Cached statements: a folder read at start runs these once per item (20,000 compilations took seconds).
-        let existing = try StoredReminder.fetchAll(db.cachedStatement(sql: "SELECT * FROM reminder WHERE origin = ? ORDER BY id"), arguments: [origin])
+        let existing = try RemindersStore.planned(from: origin, in: db)
         for (index, alarm) in alarms.enumerated() {
             if index < existing.count {
                 var row = existing[index]
@@ -126,10 +125,8 @@ public struct CalendarAlarmsStore: Sendable {
         try database.write { db in
             var removed: [Int64] = []
             for origin in origins {
-                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM reminder WHERE origin = ?", arguments: [origin])
-                try db.execute(sql: "DELETE FROM reminder WHERE origin = ?", arguments: [origin])
+                removed += try RemindersStore.removePlanned(from: origin, in: db)
                 try CalendarItemRecord.deleteOne(db, key: origin)
-                removed += ids
             }
             return removed
         }
@@ -143,7 +140,7 @@ public struct CalendarAlarmsStore: Sendable {
     /// The folders (origins without their file name) that hold stored alarms or items read.
     public func folders() throws(StoreError) -> Set<String> {
         try database.read { db in
-            let paths = try String.fetchAll(db, sql: "SELECT DISTINCT origin FROM reminder WHERE origin IS NOT NULL UNION SELECT path FROM calendarItem")
+            let paths = try RemindersStore.origins(in: db).union(try CalendarItemRecord.select(CalendarItemRecord.Columns.path, as: String.self).fetchSet(db))
             return Set(paths.map { String($0[..<($0.lastIndex(of: "/") ?? $0.endIndex)]) })
         }
     }
@@ -155,7 +152,7 @@ public struct CalendarAlarmsStore: Sendable {
         for attempt in 0..<1000 {
             let name = attempt == 0 ? alarm.name : attempt == 1 ? "\(base) (\(calendar))" : "\(base) (\(calendar) \(attempt))"
             if let row, row.name.lowercased() == name.lowercased() { return name }
-            if try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM reminder WHERE name = ? COLLATE NOCASE"), arguments: [name]) == 0 { return name }
+            if try RemindersStore.holder(ofName: name, in: db) == nil { return name }
         }
         throw StoreError.nameTaken(alarm.name)
     }

@@ -47,3 +47,16 @@ extension CollectionItemRecord {
         public static let modifiedAt = Column(CodingKeys.modifiedAt)
     }
 }
+
+extension DerivableRequest<CollectionItemRecord> {
+    /// The items of linked files, not the completions kept under `name#key`.
+    /// SQL: the query interface has no `instr`.
+    func files() -> Self { filter(sql: "instr(fileName, '#') = 0") }
+
+    /// The item that stands for the reminder of `uid` here: its own, or an alias of it.
+    func reminder(uid: String) -> Self {
+        filter(
+            CollectionItemRecord.Columns.uid == uid
+                && [CollectionItemRecord.Kind.reminder.rawValue, CollectionItemRecord.Kind.alias.rawValue].contains(CollectionItemRecord.Columns.kind))
+    }
+}

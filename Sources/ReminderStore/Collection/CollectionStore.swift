@@ -18,6 +18,7 @@ public struct CollectionStore: Sendable {
     /// local rows). The texts of 100,000 items held over 60 MB for a scan that reads none of them.
     public func itemsWithoutText() throws(StoreError) -> [String: CollectionItemRecord] {
         try database.read { db in
+            // SQL: the record decoded with an empty text in place of the column's.
             let rows = try CollectionItemRecord.fetchAll(db, sql: "SELECT fileName, uid, kind, localId, etag, '' AS text, modifiedAt FROM collectionItem")
             return Dictionary(uniqueKeysWithValues: rows.map { ($0.fileName, $0) })
         }
@@ -54,13 +55,13 @@ public struct CollectionStore: Sendable {
     /// to judge whether the folder lost most of them (a count of every row, at each of remindd's own writes, was
     /// most of a publish's cost with 100,000 items).
     public func linkedFileCount() throws(StoreError) -> Int {
-        try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM collectionItem WHERE instr(fileName, '#') = 0") ?? 0 }
+        try database.read { db in try CollectionItemRecord.all().files().fetchCount(db) }
     }
 
     /// The file of the reminder item (or alias) that has `uid`, if any.
     public func fileName(ofReminderUID uid: String) throws(StoreError) -> String? {
         try database.read { db in
-            try String.fetchOne(db, sql: "SELECT fileName FROM collectionItem WHERE uid = ? AND kind IN ('reminder', 'alias')", arguments: [uid])
+            try CollectionItemRecord.all().reminder(uid: uid).select(CollectionItemRecord.Columns.fileName, as: String.self).fetchOne(db)
         }
     }
 
@@ -68,7 +69,7 @@ public struct CollectionStore: Sendable {
     public func keptRecords() throws(StoreError) -> [CollectionItemRecord] {
         try database.read { db in
             try CollectionItemRecord.filter(["taken", "skipped"].contains(CollectionItemRecord.Columns.kind) && CollectionItemRecord.Columns.localId == nil)
-                .filter(sql: "instr(fileName, '#') = 0").fetchAll(db)
+                .files().fetchAll(db)
         }
     }
 
@@ -91,7 +92,7 @@ public struct CollectionStore: Sendable {
     /// The reminders remindd publishes (its own, not a calendar's alarms), by id after `after`, `limit` of them:
     /// a publish of everything reads them a page at a time.
     public func publishedReminders(after: Int64, limit: Int) throws(StoreError) -> [StoredReminder] {
-        try page(StoredReminder.filter(StoredReminder.Columns.origin == nil), after: after, limit: limit)
+        try page(StoredReminder.all().own(), after: after, limit: limit)
     }
 
     /// Every log, by id after `after`, `limit` of them.
@@ -101,7 +102,7 @@ public struct CollectionStore: Sendable {
 
     /// The skips, by id after `after`, `limit` of them.
     public func publishedSkips(after: Int64, limit: Int) throws(StoreError) -> [OutcomeRecord] {
-        try page(OutcomeRecord.filter(OutcomeRecord.Columns.state == OutcomeRecord.State.skipped.rawValue), after: after, limit: limit)
+        try page(OutcomeRecord.all().skips(), after: after, limit: limit)
     }
 
     /// A page of rows by id (each of these tables' `id` is its rowid: an auto-incremented primary key).
@@ -111,9 +112,7 @@ public struct CollectionStore: Sendable {
 
     /// The reminders that have logs or skips.
     public func reminderIDsWithRecords() throws(StoreError) -> Set<Int64> {
-        try database.read { db in
-            Set(try Int64.fetchAll(db, sql: "SELECT reminderId FROM intake UNION SELECT reminderId FROM outcome WHERE state = ?", arguments: [OutcomeRecord.State.skipped.rawValue]))
-        }
+        try database.read { db in try IntakeStore.reminderIDsWithLogs(in: db).union(try FiringsStore.reminderIDsWithSkips(in: db)) }
     }
 
     /// What remindd publishes of the rows in `changes` (those that still exist), with the reminders their logs and
@@ -123,9 +122,9 @@ public struct CollectionStore: Sendable {
     ) {
         try database.read { db in
             let logs = try IntakeRecord.filter(keys: changes.logs).order(IntakeRecord.Columns.id).fetchAll(db)
-            let skips = try OutcomeRecord.filter(keys: changes.skips).filter(OutcomeRecord.Columns.state == OutcomeRecord.State.skipped.rawValue).order(OutcomeRecord.Columns.id).fetchAll(db)
+            let skips = try OutcomeRecord.filter(keys: changes.skips).skips().order(OutcomeRecord.Columns.id).fetchAll(db)
             let reminderIDs = changes.reminders.union(logs.map(\.reminderId)).union(skips.map(\.reminderId))
-            let reminders = try StoredReminder.filter(keys: reminderIDs).filter(StoredReminder.Columns.origin == nil).order(StoredReminder.Columns.id).fetchAll(db)
+            let reminders = try StoredReminder.filter(keys: reminderIDs).own().order(StoredReminder.Columns.id).fetchAll(db)
             let localId = CollectionItemRecord.Columns.localId, kind = CollectionItemRecord.Columns.kind
             let items = try CollectionItemRecord.filter(
                 (kind == CollectionItemRecord.Kind.reminder.rawValue && reminderIDs.contains(localId))
@@ -138,11 +137,7 @@ public struct CollectionStore: Sendable {
 
     /// Whether the reminder of an item's UID exists here (a log's item names its reminder by UID).
     public func isLinkedReminder(uid: String) throws(StoreError) -> Bool {
-        try database.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM collectionItem WHERE uid = ? AND kind IN ('reminder', 'alias') AND localId IN (SELECT id FROM reminder))
-                """, arguments: [uid]) ?? false
-        }
+        try database.read { db in try Self.linkedReminder(uid: uid, in: db) != nil }
     }
 
     /// Applies a reminder another device wrote: changes the reminder its item stands for (keeping this machine's
@@ -154,7 +149,7 @@ public struct CollectionStore: Sendable {
             var dropped: String?
             var row: StoredReminder?
             if let id = item.localId { row = try StoredReminder.fetchOne(db, key: id) }
-            if row == nil, let namesake = try StoredReminder.filter(StoredReminder.Columns.name.collating(.nocase) == reminder.name && StoredReminder.Columns.origin == nil).fetchOne(db) {
+            if row == nil, let namesake = try StoredReminder.all().named(reminder.name).own().fetchOne(db) {
                 // Added on each device before they were linked (or the built-in check-in of each): one reminder, not
                 // two. The smaller UID is kept on both devices: the other device's item becomes an alias here, or
                 // this device's own item gives way to it.
@@ -184,7 +179,7 @@ public struct CollectionStore: Sendable {
             (updated.rule, updated.timeZone, updated.enabled, updated.windowSeconds) = (reminder.rule, reminder.timeZone, reminder.enabled, reminder.windowSeconds)
             updated.delivery = updated.delivery.merging(synced: reminder.delivery)
             try updated.save(db)
-            if row == nil { try Self.restoreKeptLogs(reminder.uid, to: updated.id!, db) }
+            if row == nil { try IntakeStore.restoreKeptLogs(uid: reminder.uid, to: updated.id!, in: db) }
             var saved = item
             saved.localId = updated.id
             try saved.save(db)
@@ -212,19 +207,17 @@ public struct CollectionStore: Sendable {
     }
 
     private static func apply(_ record: CollectionItem.Record, item: CollectionItemRecord, in db: Database) throws -> (reminderID: Int64, forced: Bool)? {
-        guard let reminderID = try Int64.fetchOne(
-            db, sql: "SELECT localId FROM collectionItem WHERE kind IN ('reminder', 'alias') AND uid = ? AND localId IN (SELECT id FROM reminder)",
-            arguments: [record.reminder])
-        else { return nil }
+        guard let reminder = try linkedReminder(uid: record.reminder, in: db) else { return nil }
+        let reminderID = reminder.id!
         var saved = item
         var forced = false
         switch record.kind {
         case .taken:
             // A log put back with its reminder (``restoreKeptLogs``) whose item is read again: the same log.
-            if let same = try Int64.fetchOne(db, sql: """
-                SELECT id FROM intake WHERE reminderId = ? AND at = ? AND forScheduledAt IS ?
-                AND id NOT IN (SELECT localId FROM collectionItem WHERE kind = 'taken' AND localId IS NOT NULL)
-                """, arguments: [reminderID, record.at.secondsSinceEpoch, record.occurrence?.secondsSinceEpoch]) {
+            let sameLogs = try IntakeStore.logs(of: reminderID, at: record.at, for: record.occurrence, in: db)
+            let linkedLogs = try CollectionItemRecord.filter(CollectionItemRecord.Columns.kind == CollectionItemRecord.Kind.taken.rawValue && sameLogs.contains(CollectionItemRecord.Columns.localId))
+                .select(CollectionItemRecord.Columns.localId, as: Int64.self).fetchSet(db)
+            if let same = sameLogs.first(where: { !linkedLogs.contains($0) }) {
                 saved.localId = same
                 try saved.save(db)
                 return (reminderID, false)
@@ -232,25 +225,16 @@ public struct CollectionStore: Sendable {
             var log = IntakeRecord(id: nil, reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone)
             log.forScheduledAt = record.occurrence?.secondsSinceEpoch
             log.amount = record.amount
-            if let limits = try StoredReminder.fetchOne(db, key: reminderID)?.delivery.medication.limits, !limits.isEmpty {
+            if case let limits = reminder.delivery.medication.limits, !limits.isEmpty {
                 let reach = max(limits.minIntervalSeconds ?? 0, 86400)
-                let doses = try Int64.fetchAll(
-                    db, sql: "SELECT at FROM intake WHERE reminderId = ? AND at BETWEEN ? AND ?",
-                    arguments: [reminderID, log.at - reach, log.at + reach])
-                forced = limits.breach(at: record.at, doses: doses.map(Instant.init(secondsSinceEpoch:))) != nil
+                let doses = try IntakeStore.doses(of: reminderID, from: record.at.adding(seconds: -reach), through: record.at.adding(seconds: reach), in: db)
+                forced = limits.breach(at: record.at, doses: doses) != nil
                 log.forced = forced ? true : nil
             }
             try log.insert(db)
             saved.localId = log.id
         case .skipped:
-            let name = try String.fetchOne(db, sql: "SELECT name FROM reminder WHERE id = ?", arguments: [reminderID]) ?? ""
-            let scheduled = (record.occurrence ?? record.at).secondsSinceEpoch
-            let skip = OutcomeRecord(
-                reminderId: reminderID, reminderName: name, slot: "", scheduledAt: scheduled, state: .skipped, decidedAt: record.at.secondsSinceEpoch,
-                reason: record.reason)
-            try skip.insert(db, onConflict: .ignore)
-            saved.localId = try Int64.fetchOne(
-                db, sql: "SELECT id FROM outcome WHERE reminderId = ? AND scheduledAt = ? AND state = 'skipped'", arguments: [reminderID, scheduled])
+            saved.localId = try FiringsStore.recordSkip(of: reminder, occurrence: record.occurrence ?? record.at, at: record.at, reason: record.reason, in: db)
         }
         try saved.save(db)
         return (reminderID, forced)
@@ -266,19 +250,13 @@ public struct CollectionStore: Sendable {
             if let id = item.localId {
                 switch item.kind {
                 case .reminder:
-                    try db.execute(sql: """
-                        INSERT OR REPLACE INTO keptIntake (id, reminderId, reminderName, reminderUid, at, timeZone, forScheduledAt, amount, forced, removedAt)
-                        SELECT intake.id, reminderId, reminder.name, ?, at, intake.timeZone, forScheduledAt, amount, forced, ?
-                        FROM intake JOIN reminder ON reminder.id = intake.reminderId WHERE reminderId = ?
-                        """, arguments: [item.uid, now.secondsSinceEpoch, id])
-                    kept = db.changesCount
-                    if try StoredReminder.deleteOne(db, key: id) { reminderID = id }
+                    guard let reminder = try StoredReminder.fetchOne(db, key: id) else { break }
+                    kept = try IntakeStore.keepLogs(of: reminder, uid: item.uid, now: now, in: db)
+                    if try reminder.delete(db) { reminderID = id }
                 case .taken:
-                    reminderID = try Int64.fetchOne(db, sql: "SELECT reminderId FROM intake WHERE id = ?", arguments: [id])
-                    try db.execute(sql: "DELETE FROM intake WHERE id = ?", arguments: [id])
+                    reminderID = try IntakeStore.deleteLog(id, in: db)
                 case .skipped:
-                    reminderID = try Int64.fetchOne(db, sql: "SELECT reminderId FROM outcome WHERE id = ? AND state = 'skipped'", arguments: [id])
-                    try db.execute(sql: "DELETE FROM outcome WHERE id = ? AND state = 'skipped'", arguments: [id])
+                    reminderID = try FiringsStore.deleteSkip(id, in: db)
                 case .foreign, .alias:
                     break
                 }
@@ -288,6 +266,14 @@ public struct CollectionStore: Sendable {
         }
     }
 
+    /// The reminder an item's UID stands for here (its own item, or an alias), when it exists.
+    private static func linkedReminder(uid: String, in db: Database) throws -> StoredReminder? {
+        for localID in try CollectionItemRecord.all().reminder(uid: uid).select(CollectionItemRecord.Columns.localId, as: Int64?.self).fetchAll(db).compactMap({ $0 }) {
+            if let reminder = try StoredReminder.fetchOne(db, key: localID) { return reminder }
+        }
+        return nil
+    }
+
     /// The id a reminder removed on another device had, when its item comes back and the id is free: its firing
     /// history, outcomes and kept logs are its own again.
     private static func returningID(_ uid: String, _ db: Database) throws -> Int64? {
@@ -295,20 +281,11 @@ public struct CollectionStore: Sendable {
         return try StoredReminder.exists(db, key: id) ? nil : id
     }
 
-    /// Puts back the logs kept when the reminder of this UID was removed on another device, with their own ids.
-    private static func restoreKeptLogs(_ uid: String, to reminderID: Int64, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO intake (id, reminderId, at, timeZone, forScheduledAt, amount, forced)
-            SELECT id, ?, at, timeZone, forScheduledAt, amount, forced FROM keptIntake WHERE reminderUid = ?
-            """, arguments: [reminderID, uid])
-        try KeptIntakeRecord.filter(KeptIntakeRecord.Columns.reminderUid == uid).deleteAll(db)
-    }
-
     /// `name` if no other reminder has it, else "name (2)", "name (3)" ...
     private static func freeName(_ name: String, for id: Int64?, _ db: Database) throws -> String {
         for attempt in 1...1000 {
             let candidate = attempt == 1 ? name : "\(name.prefix(ReminderName.maximumLength - 8)) (\(attempt))"
-            let holder = try Int64.fetchOne(db, sql: "SELECT id FROM reminder WHERE name = ? COLLATE NOCASE", arguments: [candidate])
+            let holder = try RemindersStore.holder(ofName: candidate, in: db)
             if holder == nil || holder == id { return candidate }
         }
         throw StoreError.nameTaken(name)

@@ -28,10 +28,7 @@ public struct StockStore: Sendable {
                 .filter { sinceFirstCount || $0.kind == .added }
             var all: [(at: Instant, change: Stock.Change)] = [(Instant(secondsSinceEpoch: counted.at), .set(counted.amount))]
                 + changes.map { (Instant(secondsSinceEpoch: $0.at), $0.kind == .set ? .set($0.amount) : .added($0.amount)) }
-            // Every dose since the count, by a cursor (years of doses held as rows cost 170 bytes each).
-            let taken = try Row.fetchCursor(
-                db, sql: "SELECT at, amount FROM intake WHERE reminderId = ? AND at >= ? AND amount IS NOT NULL", arguments: [reminderID, counted.at])
-            while let row = try taken.next() { all.append((Instant(secondsSinceEpoch: row[0]), .taken(row[1]))) }
+            try IntakeStore.forEachAmount(of: reminderID, since: Instant(secondsSinceEpoch: counted.at), in: db) { all.append(($0, .taken($1))) }
             return all
         }
     }

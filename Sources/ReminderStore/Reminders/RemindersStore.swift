@@ -12,7 +12,7 @@ public struct RemindersStore: Sendable {
         now: Instant
     ) throws(StoreError) -> StoredReminder {
         try database.write { db in
-            if try StoredReminder.filter(StoredReminder.Columns.name.collating(.nocase) == name).fetchCount(db) > 0 {
+            if try StoredReminder.all().named(name).fetchCount(db) > 0 {
                 throw StoreError.nameTaken(name)
             }
             var reminder = StoredReminder(
@@ -30,7 +30,7 @@ public struct RemindersStore: Sendable {
         try database.write { db in
             guard let id = reminder.id, let old = try StoredReminder.fetchOne(db, key: id) else { throw StoreError.notFound("\(reminder.id ?? 0)") }
             if old.name.lowercased() != reminder.name.lowercased(),
-                try StoredReminder.filter(StoredReminder.Columns.name.collating(.nocase) == reminder.name).fetchCount(db) > 0
+                try StoredReminder.all().named(reminder.name).fetchCount(db) > 0
             {
                 throw StoreError.nameTaken(reminder.name)
             }
@@ -122,7 +122,7 @@ public struct RemindersStore: Sendable {
     public func find(_ key: String) throws(StoreError) -> StoredReminder {
         let found: StoredReminder? = try database.read { db in
             if let id = Int64(key), let byID = try StoredReminder.fetchOne(db, key: id) { return byID }
-            return try StoredReminder.filter(StoredReminder.Columns.name.collating(.nocase) == key).fetchOne(db)
+            return try StoredReminder.all().named(key).fetchOne(db)
         }
         guard let found else { throw StoreError.notFound(key) }
         return found
