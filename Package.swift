@@ -77,11 +77,13 @@ let package = Package(
             name: "ReminderDaemon",
             dependencies: [
                 "FitnessCore", "HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase",
-                "VarlinkServer", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                "VarlinkProtocol", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
+        // Test kit: a seeded random generator and noisy text for property and fuzz tests (links nothing else).
+        .target(name: "SeededRandom", swiftSettings: strictSettings),
         // Test kit: a whole daemon in-process on a manual clock, a recording announcer and an in-memory store.
         .target(
             name: "ReminderDaemonTesting",
@@ -128,7 +130,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase", "ReminderDaemon", "ReminderDaemonTesting"],
+            name: "ReminderCoreTests", dependencies: ["ReminderCore", "TimeZoneDatabase", "SeededRandom"],
             resources: [.copy("Resources/calendar-vectors.jsonl")], swiftSettings: strictSettings),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(name: "FitnessCoreTests", dependencies: ["FitnessCore", "ReminderCore"], swiftSettings: strictSettings),
@@ -137,13 +139,13 @@ let package = Package(
         .testTarget(
             name: "VarlinkTests",
             dependencies: [
-                "VarlinkProtocol", "VarlinkServer", "ReminderDaemonTesting", .product(name: "NIOCore", package: "swift-nio"),
+                "VarlinkProtocol", "VarlinkServer", "SeededRandom", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ReminderDaemonTests",
-            dependencies: ["ReminderDaemon", "ReminderDaemonTesting", "ReminderCore", "ReminderInterface", "ReminderScheduling", "HabitCore", "SystemdSupport", "VarlinkProtocol"],
+            dependencies: ["ReminderDaemon", "ReminderDaemonTesting", "ReminderCore", "ReminderInterface", "ReminderScheduling", "HabitCore", "SystemdSupport", "VarlinkProtocol", "SeededRandom"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "RemindCommandsTests",

@@ -1,5 +1,5 @@
 import ReminderCore
-import ReminderDaemonTesting
+import SeededRandom
 import Testing
 
 /// The limits of a medication taken as needed, at their boundary seconds, and against a count done another way.

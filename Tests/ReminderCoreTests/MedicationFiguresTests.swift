@@ -1,5 +1,5 @@
 import ReminderCore
-import ReminderDaemonTesting
+import SeededRandom
 import Testing
 
 /// A medication's report figures against a count done another way: amounts per local day across a DST change,

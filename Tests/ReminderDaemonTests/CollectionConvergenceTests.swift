@@ -1,6 +1,7 @@
 import Foundation
 import ReminderCore
 import ReminderInterface
+import SeededRandom
 import Testing
 import VarlinkProtocol
 

@@ -1,5 +1,6 @@
 import ReminderCore
 import ReminderInterface
+import SeededRandom
 import Testing
 import VarlinkProtocol
 

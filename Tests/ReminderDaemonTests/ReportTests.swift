@@ -1,6 +1,7 @@
 import ReminderCore
 import ReminderDaemonTesting
 import ReminderInterface
+import SeededRandom
 import Testing
 import TimeZoneDatabase
 import VarlinkProtocol

@@ -2,6 +2,7 @@ import Foundation
 import ReminderCore
 import ReminderDaemon
 import ReminderInterface
+import SeededRandom
 import Testing
 import TimeZoneDatabase
 import VarlinkProtocol

@@ -1,5 +1,5 @@
 import Foundation
-import ReminderDaemonTesting
+import SeededRandom
 import Testing
 
 @testable import VarlinkProtocol

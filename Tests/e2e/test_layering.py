@@ -25,6 +25,27 @@ def test_reminder_core_imports_no_foundation():
     assert not imports, imports
 
 
+def test_the_tests_of_a_pure_core_link_no_daemon_store_or_server():
+    """The tests of a core, the wire types and the CLI link what they test: not the daemon, the store (GRDB),
+    the server (NIO) or the daemon's test kit (which links all three)."""
+    described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT, capture_output=True, text=True,
+                                          check=True, timeout=600).stdout)
+    targets = {target["name"]: target for target in described["targets"]}
+
+    def closure(name):
+        target = targets[name]
+        found = set(target.get("product_dependencies") or [])
+        for dependency in target.get("target_dependencies") or []:
+            found |= {dependency} | closure(dependency)
+        return found
+
+    heavy = {"ReminderDaemon", "ReminderDaemonTesting", "ReminderStore", "VarlinkServer", "GRDB", "NIOCore", "NIOPosix"}
+    pure = ["ReminderCoreTests", "HabitCoreTests", "FitnessCoreTests", "ReminderSchedulingTests", "TimeZoneDatabaseTests",
+            "ReminderInterfaceTests", "RemindCommandsTests"]
+    linked = {name: sorted(closure(name) & heavy) for name in pure}
+    assert all(not modules for modules in linked.values()), linked
+
+
 def item(uid, modified, description):
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTODO", f"UID:{uid}", "SUMMARY:Conflict test",
              f"LAST-MODIFIED:{modified}", f"DESCRIPTION:{description}", "END:VTODO", "END:VCALENDAR"]

@@ -1,6 +1,5 @@
 import ReminderInterface
 import VarlinkProtocol
-import VarlinkServer
 
 /// The daemon's Varlink methods: each feature registers a handler per method of the ``Catalogue`` (its
 /// routes), and the server hands every call of remindd's interfaces to ``handle(_:reply:)``. Tests call the
