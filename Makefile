@@ -7,7 +7,7 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale librsvg2-bin poppler-utils
+APT_PACKAGES := pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils
 # remindctl links the Swift runtime statically (3 ms start-up instead of 6). remindd links it dynamically:
 # only then can NIO take over Swift concurrency's global executor (the hook is a local symbol in the static
 # runtime), and without that libdispatch's workqueue monitor wakes the idle daemon every second.
@@ -75,6 +75,8 @@ bench: release $(VENV)/.ready
 BINDIR  := $(PREFIX)/bin
 UNITDIR ?= $(HOME)/.config/systemd/user
 SHAREDIR := $(PREFIX)/share/remindd
+# The desktop entry notifications name (desktop-entry hint): GNOME's and KDE's notification settings list it.
+APPDIR   := $(PREFIX)/share/applications
 # man finds ~/.local/share/man from ~/.local/bin on PATH; bash-completion loads ~/.local/share/bash-completion
 # on demand; zsh needs ~/.local/share/zsh/site-functions in $fpath; fish reads ~/.config/fish/completions.
 MANDIR  := $(PREFIX)/share/man
@@ -95,6 +97,8 @@ install-user: $(if $(filter debug,$(CONFIG)),build,release)
 	install -m 0644 systemd/remindd.socket $(UNITDIR)/remindd.socket
 	install -m 0644 Sources/ReminderInterface/IDL/*.varlink catalog/remindd.catalog etc/remindd/config.toml share/remindd/exercises.csv $(SHAREDIR)/
 	install -m 0644 share/remindd/routines/*.toml $(SHAREDIR)/routines/
+	install -d $(APPDIR)
+	install -m 0644 share/applications/remindd.desktop $(APPDIR)/
 	# Man pages remindctl(1) and remindd(8), from the commands' own help (argument-parser's generate-manual),
 	# finished with the sections help cannot hold (man/*.sections); remindd.toml(5), the config keys.
 	$(SWIFT) build --product generate-manual
@@ -123,7 +127,7 @@ uninstall-user:
 	@# Folders only when empty: a linked collection (~/.local/share/remindd/collection) is yours, and stays.
 	@rmdir $(SHAREDIR)/routines 2>/dev/null || true
 	@rmdir $(SHAREDIR) 2>/dev/null || echo "Kept $(SHAREDIR): it holds more than remindd installed (your linked collection?)."
-	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man5/remindd.toml.5 $(MANDIR)/man8/remindd.8
+	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man5/remindd.toml.5 $(MANDIR)/man8/remindd.8 $(APPDIR)/remindd.desktop
 	rm -f $(BASH_COMPLETIONS)/remindctl $(ZSH_COMPLETIONS)/_remindctl $(FISH_COMPLETIONS)/remindctl.fish
 	-systemctl --user daemon-reload 2>/dev/null
 	$(if $(PURGE),rm -rf $(HOME)/.local/state/remindd $(HOME)/.config/remindd)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReminderCore
 
 // Each part of a reminder (``ReminderPart``) as add and update take it: its options, the change they make, and
@@ -73,19 +74,35 @@ struct HookOptions: ParsableArguments {
     }
 }
 
-/// `--urgency`, `--snooze` (``NotificationSettings``).
+/// `--urgency`, `--snooze`, `--sound` (``NotificationSettings``).
 struct NotificationOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("normal or critical (the desktop notification stays until acted on).", valueName: "level"),
-            completion: .list(NotificationSettings.urgencies)) var urgency: String?
+    @Option(help: ArgumentHelp(
+        "normal, critical (the desktop notification stays until acted on) or auto (the default: critical for a reminder with a dose).",
+        valueName: "level"),
+            completion: .list(NotificationSettings.Urgency.allCases.map(\.rawValue) + ["auto"])) var urgency: String?
     @Option(help: ArgumentHelp(
         "How long the notification's Snooze button puts it off (5m, 1h; whole minutes, 1m to 24h; default 10m). \"\" (update): the default.",
         valueName: "length")) var snooze: String?
+    @Option(help: ArgumentHelp(
+        "The sound each announcement plays: a sound theme's name (alarm-clock-elapsed, bell), a sound file (.oga, .ogg, .wav, .flac) or none. Default: dose-sound for a dose, reminder-sound for the rest (config.toml). \"\" (update): the default.",
+        valueName: "sound"), completion: .file(extensions: ["oga", "ogg", "wav", "flac"])) var sound: String?
 
-    var change: NotificationSettings.Change { .init(urgency: urgency, snooze: snooze) }
+    /// The change, a relative sound file made absolute from the current folder (the daemon's is another).
+    var change: NotificationSettings.Change {
+        .init(urgency: urgency, snooze: snooze, sound: sound.map { Self.absolute($0, in: FileManager.default.currentDirectoryPath) })
+    }
+
+    /// `text` as an absolute path when it is a relative one (`./alarm.oga`, `sounds/alarm.oga`, `~/alarm.oga`).
+    static func absolute(_ text: String, in folder: String) -> String {
+        if text.hasPrefix("~/") { return NSHomeDirectory() + text.dropFirst() }
+        guard !text.hasPrefix("/"), text.contains("/") || Sound.fileSuffixes.contains(where: { text.hasSuffix("." + $0) }) else { return text }
+        return URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+    }
 
     static func describe(_ part: NotificationSettings.Shown) -> [String] {
         (part.urgency == "normal" ? [] : ["urgency:   \(part.urgency)"])
             + (part.snoozeMinutes == NotificationSettings.defaultSnoozeMinutes ? [] : ["snooze:    \(WindowLength.text(Int64(part.snoozeMinutes) * 60)) from the notification's Snooze button"])
+            + (part.sound.map { ["sound:     \($0)"] } ?? [])
     }
 }
 

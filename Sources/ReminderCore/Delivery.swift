@@ -26,6 +26,13 @@ public struct Delivery: Sendable, Hashable, Codable {
     /// Nothing beyond the journal.
     public var isDefault: Bool { self == Delivery() }
 
+    /// Whether the reminder gives a dose (a fixed one or a tapering course): a medication, announced as one.
+    public var givesDose: Bool { medication.dose != nil || medication.steps != nil }
+
+    /// Whether its notification asks for critical urgency: as set, or else when it gives a dose (GNOME keeps
+    /// only a critical notification on screen; a normal one drops into the list after a few seconds).
+    public var critical: Bool { notification.urgency.map { $0 == .critical } ?? givesDose }
+
     /// What is wrong with settings that did not come through `Add` or `Update` (a restored or hand-edited
     /// row), with the same limits; nil when nothing is.
     public var problem: String? {
@@ -108,6 +115,7 @@ public struct Delivery: Sendable, Hashable, Codable {
 
         fileprivate init(_ delivery: Delivery, on date: LocalDate?) {
             (repeating, hook, notification) = (delivery.repeating.shown(on: date), delivery.hook.shown(on: date), delivery.notification.shown(on: date))
+            notification.urgency = delivery.critical ? NotificationSettings.Urgency.critical.rawValue : NotificationSettings.Urgency.normal.rawValue
             (medication, escalation, calendar) = (delivery.medication.shown(on: date), delivery.escalation.shown(on: date), delivery.calendar)
         }
     }

@@ -35,6 +35,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var collection: String?
     /// What brings the collection in step with the server (`vdirsyncer sync remindd`): program and arguments.
     public var syncCommand: [String]?
+    /// The sounds of reminders that do not choose their own (`dose-sound`, `reminder-sound`).
+    public var sounds = SoundAnnouncer.Defaults()
 
     public init() {}
 
@@ -51,6 +53,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("on-fire", "a command as a list of strings, e.g. [\"/usr/bin/notify-send\", \"remindd\"]"),
         ("on-missed", "a command as a list of strings, e.g. [\"/home/me/bin/tell-carer\"]"),
         ("notifications", "\"desktop\" or \"none\""),
+        ("dose-sound", "a sound theme's name, an absolute path to a sound file, or \"none\", e.g. \"alarm-clock-elapsed\""),
+        ("reminder-sound", "a sound theme's name, an absolute path to a sound file, or \"none\", e.g. \"message-new-instant\""),
         ("collection", "a vdir folder in quotes, e.g. \"~/.local/share/remindd/collection\""),
         ("sync-command", "a command as a list of strings, e.g. [\"/usr/bin/vdirsyncer\", \"sync\", \"remindd\"]"),
         ("calendars", "a list of vdir folders in quotes, e.g. [\"~/.calendars/personal\"]"),
@@ -99,6 +103,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.syncCommand = command
             case ("calendars", .strings(let folders)) where folders.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") }):
                 configuration.calendars = folders
+            case ("dose-sound", .string(let text)) where Sound(text).problem == nil:
+                configuration.sounds.dose = Sound(text)
+            case ("reminder-sound", .string(let text)) where Sound(text).problem == nil:
+                configuration.sounds.reminder = Sound(text)
             case ("notifications", .string(let text)) where text == "desktop" || text == "none":
                 configuration.desktopNotifications = text == "desktop"
             default:

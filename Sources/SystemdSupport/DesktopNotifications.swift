@@ -32,14 +32,23 @@ public final class DesktopNotifications: Sendable {
         /// Stays until acted on or replaced (`expire_timeout` 0, and the `resident` hint: kept after an action
         /// where the server keeps notifications); else the server's default timeout.
         public var staying: Bool
+        /// The `category` hint (`x-remindd.dose`): what kind of notification it is, for the server's settings.
+        public var category: String?
+        /// The `suppress-sound` hint: the application plays its own sound.
+        public var suppressSound: Bool
 
-        public init(summary: String, body: String, actions: [(key: String, label: String)], replacesID: UInt32, critical: Bool, staying: Bool) {
+        public init(
+            summary: String, body: String, actions: [(key: String, label: String)], replacesID: UInt32, critical: Bool, staying: Bool,
+            category: String? = nil, suppressSound: Bool = false
+        ) {
             self.summary = summary
             self.body = body
             self.actions = actions
             self.replacesID = replacesID
             self.critical = critical
             self.staying = staying
+            self.category = category
+            self.suppressSound = suppressSound
         }
     }
 
@@ -219,6 +228,8 @@ public final class DesktopNotifications: Sendable {
         }
 
         /// `Notify(app_name s, replaces_id u, app_icon s, summary s, body s, actions as, hints a{sv}, expire_timeout i)`.
+        /// The hints: `urgency`; `desktop-entry` (the application's name: its `remindd.desktop` is what the
+        /// desktop's notification settings list); `category` and `suppress-sound` when set; `resident` when staying.
         private func append(_ notification: Notification, to message: OpaquePointer) {
             func string(_ text: String) { text.withCString { _ = sd_bus_message_append_basic(message, type("s"), $0) } }
             var replaces = notification.replacesID
@@ -233,23 +244,30 @@ public final class DesktopNotifications: Sendable {
                 string(action.label)
             }
             sd_bus_message_close_container(message)
-            sd_bus_message_open_container(message, type("a"), "{sv}")
-            sd_bus_message_open_container(message, type("e"), "sv")
-            string("urgency")
-            sd_bus_message_open_container(message, type("v"), "y")
-            var urgency: UInt8 = notification.critical ? 2 : 1
-            sd_bus_message_append_basic(message, type("y"), &urgency)
-            sd_bus_message_close_container(message)
-            sd_bus_message_close_container(message)
-            if notification.staying {
+            /// One `{sv}` entry whose value is of D-Bus type `code`, appended by `value`.
+            func hint(_ name: String, _ code: String, _ value: () -> Void) {
                 sd_bus_message_open_container(message, type("e"), "sv")
-                string("resident")
-                sd_bus_message_open_container(message, type("v"), "b")
-                var resident: Int32 = 1
-                sd_bus_message_append_basic(message, type("b"), &resident)
+                string(name)
+                sd_bus_message_open_container(message, type("v"), code)
+                value()
                 sd_bus_message_close_container(message)
                 sd_bus_message_close_container(message)
             }
+            func flag(_ name: String) {
+                hint(name, "b") {
+                    var yes: Int32 = 1
+                    sd_bus_message_append_basic(message, type("b"), &yes)
+                }
+            }
+            sd_bus_message_open_container(message, type("a"), "{sv}")
+            hint("urgency", "y") {
+                var urgency: UInt8 = notification.critical ? 2 : 1
+                sd_bus_message_append_basic(message, type("y"), &urgency)
+            }
+            hint("desktop-entry", "s") { string(applicationName) }
+            if let category = notification.category { hint("category", "s") { string(category) } }
+            if notification.suppressSound { flag("suppress-sound") }
+            if notification.staying { flag("resident") }
             sd_bus_message_close_container(message)
             var expire: Int32 = notification.staying || notification.critical ? 0 : -1  // 0: never expires
             sd_bus_message_append_basic(message, type("i"), &expire)

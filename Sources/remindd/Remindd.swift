@@ -178,10 +178,13 @@ struct Remindd: AsyncParsableCommand {
         let commands = CommandQueue(
             launcher: TransientUnitLauncher.forUserManager(environment: environment) ?? local, fallback: local,
             output: { line, priority in hookOutput.send(line, priority: priority) })
+        let sound = SoundAnnouncer(player: SoundPlayer.find(environment: environment), defaults: settings.sounds, commands: commands, report: report)
         let channels = Channels(
             journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, onMissed: settings.onMissed, commands: commands, report: report),
+            sound: sound,
             desktop: DesktopChannel(
-                enabled: settings.desktopNotifications, clock: clock, connect: { try await DesktopNotifications.connect(applicationName: "remindd") }, report: report))
+                enabled: settings.desktopNotifications, clock: clock, connect: { try await DesktopNotifications.connect(applicationName: "remindd") },
+                playsSounds: sound.playsSounds, report: report))
         let notifier = Notifier()
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
         let moved = try prepareStateDirectory(paths)
@@ -379,15 +382,17 @@ struct Failure: Error, CustomStringConvertible {
 struct Channels: Sendable {
     let journal: JournalAnnouncer
     let hooks: CommandHookAnnouncer
+    let sound: SoundAnnouncer
     let desktop: DesktopChannel
 
-    var all: [any Announcer] { [journal, hooks, desktop] }
+    var all: [any Announcer] { [journal, hooks, sound, desktop] }
 
-    /// Applies a reloaded configuration's `log-level`, `on-fire`, `on-missed` and `notifications`.
+    /// Applies a reloaded configuration's `log-level`, `on-fire`, `on-missed`, the sounds and `notifications`.
     func apply(_ configuration: DaemonConfiguration) {
         journal.setLogLevel(configuration.logLevel)
         hooks.setOnFire(configuration.onFire)
         hooks.setOnMissed(configuration.onMissed)
+        sound.setDefaults(configuration.sounds)
         desktop.setEnabled(configuration.desktopNotifications)
     }
 }

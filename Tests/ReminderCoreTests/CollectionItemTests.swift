@@ -8,7 +8,7 @@ struct CollectionItemTests {
     static let pills = CollectionItem.Reminder(
         uid: "0f3c9a52-remindd", name: "Vitamin D, 1 tablet", rule: RuleSpec(daily: true, at: "08:00,20:00"), timeZone: "Europe/Berlin",
         enabled: true, windowSeconds: 7200, delivery: Delivery(
-            repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 600, maximum: 3)), notification: NotificationSettings(critical: true),
+            repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 600, maximum: 3)), notification: NotificationSettings(urgency: .critical),
             medication: MedicationSettings(dose: Dose(thousandths: 1000, unit: "tablet"))))
 
     private func text(_ reminder: CollectionItem.Reminder = pills, previous: String? = nil, at: String = "2026-11-24T10:00:00Z") throws -> String {

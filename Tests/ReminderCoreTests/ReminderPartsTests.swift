@@ -15,7 +15,7 @@ struct ReminderPartsTests {
 
     static let everything = Delivery(
         repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 600, maximum: 3)), hook: HookSettings(command: ["/bin/echo", "a b"]),
-        notification: NotificationSettings(critical: true),
+        notification: NotificationSettings(urgency: .critical),
         medication: {
             var medication = MedicationSettings(dose: Dose(thousandths: 2000, unit: "tablet"))
             (medication.refillDays, medication.limits) = (5, DoseLimits(minIntervalSeconds: 21600, maxPerDay: 3))
@@ -54,7 +54,7 @@ struct ReminderPartsTests {
             repeating: .init(repeatMax: 0), notification: .init(urgency: "normal"), medication: .init(refillDays: 0, minInterval: ""),
             escalation: .init(escalateAfter: "")), adding: false)
         #expect(changed.repeating.plan == RepeatPlan(intervalSeconds: 600, maximum: nil))
-        #expect(!changed.notification.critical && changed.hook == Self.everything.hook && changed.calendar == "Work")
+        #expect(changed.notification.urgency == .normal && changed.hook == Self.everything.hook && changed.calendar == "Work")
         #expect(changed.medication.limits == DoseLimits(minIntervalSeconds: nil, maxPerDay: 3) && changed.medication.refillDays == nil)
         #expect(changed.medication.dose == Self.everything.medication.dose)
         #expect(changed.escalation == EscalationSettings(command: ["/bin/tell"], afterSeconds: nil))
@@ -67,7 +67,10 @@ struct ReminderPartsTests {
         (Delivery.Change(repeating: .init(repeat: "25h")), true, "repeat", "invalid --repeat '25h'"),
         (Delivery.Change(repeating: .init(repeatMax: 3)), true, "repeatMax", "a repeat maximum needs a repeat interval"),
         (Delivery.Change(repeating: .init(repeat: "10m", repeatMax: 101)), true, "repeatMax", "invalid --repeat-max 101"),
-        (Delivery.Change(notification: .init(urgency: "loud")), false, "urgency", "invalid --urgency 'loud': write normal or critical"),
+        (Delivery.Change(notification: .init(urgency: "loud")), false, "urgency", "invalid --urgency 'loud': write normal, critical or auto"),
+        (Delivery.Change(notification: .init(sound: "Alarm Clock")), true, "sound", "invalid --sound 'Alarm Clock': write a sound theme's name"),
+        (Delivery.Change(notification: .init(sound: "alarm.oga")), false, "sound", "a file is given by its path: write ./alarm.oga"),
+        (Delivery.Change(notification: .init(sound: "/tmp/a\nb.oga")), true, "sound", "write the absolute path of a sound file"),
         (Delivery.Change(notification: .init(snooze: "90s")), true, "snooze", "invalid --snooze '90s': write whole minutes"),
         (Delivery.Change(notification: .init(snooze: "25h")), false, "snooze", "invalid --snooze '25h'"),
         (Delivery.Change(medication: .init(dose: "-2")), true, "dose", "a dose is more than 0"),
@@ -126,5 +129,41 @@ struct ReminderPartsTests {
         } catch {
             #expect(error.parameter == "LIMITS")
         }
+    }
+
+    /// A dose is critical unless the reminder says otherwise (GNOME keeps only a critical notification on
+    /// screen); a reminder without one is normal; rows stored before read the same (`critical` true or absent).
+    @Test func aDoseIsCriticalUnlessSetOtherwise() throws {
+        let dose = try Delivery().applying(Delivery.Change(medication: .init(dose: "500mg")), adding: true)
+        #expect(dose.critical && dose.shown(on: nil).notification.urgency == "critical")
+        #expect(!Delivery().critical && Delivery().shown(on: nil).notification.urgency == "normal")
+        let normal = try dose.applying(Delivery.Change(notification: .init(urgency: "normal")), adding: false)
+        #expect(!normal.critical && normal.shown(on: nil).notification.urgency == "normal")
+        #expect(try normal.applying(Delivery.Change(notification: .init(urgency: "auto")), adding: false).critical)
+        #expect(try normal.applying(Delivery.Change(notification: .init(urgency: "")), adding: false).notification.urgency == nil)
+        // Stored: critical true, false (normal, as set) or absent (automatic); what was stored before reads the same.
+        #expect(String(decoding: try JSONEncoder().encode(normal.notification), as: UTF8.self) == #"{"critical":false}"#)
+        #expect(try JSONDecoder().decode(NotificationSettings.self, from: Data("{}".utf8)).urgency == nil)
+        #expect(try JSONDecoder().decode(NotificationSettings.self, from: Data(#"{"critical":true}"#.utf8)).urgency == .critical)
+        #expect(normal.syncedProperties.contains(SyncedProperty("URGENCY", "NORMAL")))
+        #expect(try Delivery { $0 == "URGENCY" ? "NORMAL" : nil }.notification.urgency == .normal)
+    }
+
+    /// `--sound`: a theme's name, a file or none; stored, shown and checked in the part; a name or none travels to
+    /// other devices, a file (this machine's own) does not, and is kept when another device's item comes.
+    @Test func theSoundIsAPartsOption() throws {
+        let named = try Delivery().applying(Delivery.Change(notification: .init(sound: "bell")), adding: true)
+        #expect(named.notification.sound == .named("bell") && named.shown(on: nil).notification.sound == "bell")
+        #expect(try JSONDecoder().decode(Delivery.self, from: JSONEncoder().encode(named)) == named)
+        #expect(named.syncedProperties == [SyncedProperty("SOUND", "bell")])
+        #expect(try Delivery { $0 == "SOUND" ? "none" : nil }.notification.sound == Sound.none)
+        let file = try Delivery().applying(Delivery.Change(notification: .init(sound: "/home/me/alarm.oga")), adding: true)
+        #expect(file.notification.sound == .file("/home/me/alarm.oga") && file.syncedProperties.isEmpty)
+        #expect(file.merging(synced: Delivery()).notification.sound == .file("/home/me/alarm.oga"))
+        #expect(file.merging(synced: named).notification.sound == .named("bell"))
+        #expect(throws: PartError.self) { try Delivery { $0 == "SOUND" ? "/etc/passwd" : nil } }
+        #expect(try named.applying(Delivery.Change(notification: .init(sound: "")), adding: false).notification.sound == nil)
+        #expect(Sound.looksLikeSound(header: Array("OggS\0\u{2}".utf8)) && Sound.looksLikeSound(header: Array("RIFF\0\0\0\0WAVE".utf8)))
+        #expect(!Sound.looksLikeSound(header: Array("#!/bin/sh\n".utf8)) && !Sound.looksLikeSound(header: []))
     }
 }

@@ -314,7 +314,7 @@ struct AcknowledgingTests {
             (["repeat": "0m"], "1s to 24h"), (["repeat": "25h"], "1s to 24h"), (["repeat": "10"], "1s to 24h"),
             (["repeatMax": 3], "add --repeat 10m"), (["repeat": "10m", "repeatMax": 101], "1 to 100"),
             (["command": .array(["/nonexistent/hook"])], "does not exist"), (["command": .array(["notify-send"])], "not an absolute path"),
-            (["command": .array([.string(notExecutable)])], "chmod +x"), (["urgency": "loud"], "normal or critical"),
+            (["command": .array([.string(notExecutable)])], "chmod +x"), (["urgency": "loud"], "normal, critical or auto"),
         ]
         for (extra, hint) in cases {
             let error = await #expect(throws: VarlinkError.self) { try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC", extra) }

@@ -128,7 +128,7 @@ struct SchedulerTests {
                 expected[id] = nil
             } else {
                 let time = TimeOfDay(hour: Int(random.next() % 24), minute: Int(random.next() % 60))!
-                let delivery = random.next() % 3 == 0 ? Delivery(hook: HookSettings(command: ["/bin/echo", "\(step)"]), notification: NotificationSettings(critical: true)) : Delivery()
+                let delivery = random.next() % 3 == 0 ? Delivery(hook: HookSettings(command: ["/bin/echo", "\(step)"]), notification: NotificationSettings(urgency: .critical)) : Delivery()
                 let window = random.next() % 3 == 0 ? Int64(random.next() % 7200 + 60) : nil
                 let reminder = SchedulableReminder(
                     id: id, name: "r\(id) step \(step)", rule: try RuleSpec(daily: true, at: time.description).makeRule(), zone: utc,

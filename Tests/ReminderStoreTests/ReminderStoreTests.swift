@@ -172,7 +172,7 @@ struct ReminderStoreTests {
         let store = try ReminderStore(path: path)
         let delivery = Delivery(
             repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 600, maximum: 3)), hook: HookSettings(command: ["/bin/echo", "a b"]),
-            notification: NotificationSettings(critical: true))
+            notification: NotificationSettings(urgency: .critical))
         let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, delivery: delivery, now: now)
         let first = try store.intake.log(reminderID: reminder.id!, at: now, timeZone: "UTC")
         let second = try store.intake.log(reminderID: reminder.id!, at: now.adding(seconds: 60), timeZone: "UTC")

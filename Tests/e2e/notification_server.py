@@ -30,7 +30,8 @@ class Notifications(ServiceInterface):
             self.next_id += 1
         record(call="Notify", id=nid, app_name=app_name, replaces_id=replaces_id, summary=summary, body=body,
                actions=actions, urgency=hints["urgency"].value if "urgency" in hints else None, expire_timeout=expire_timeout,
-               resident=hints["resident"].value if "resident" in hints else None)
+               resident=hints["resident"].value if "resident" in hints else None,
+               hints={name: variant.value for name, variant in hints.items()})
         return nid
 
     @method()

@@ -38,6 +38,23 @@ def test_taken_on_the_notification_logs_stops_repeats_and_closes_it(daemon, sess
     assert len(Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_REPEATED)) == 1
 
 
+def test_a_dose_is_critical_and_every_notification_names_remindds_desktop_entry(daemon, session_bus, unique_name):
+    """A reminder with a dose is critical without --urgency (GNOME keeps only critical notifications on screen);
+    one without a dose is normal; both name remindd.desktop and their category, and ask the server to play no
+    sound of its own when remindd plays one (a player is installed: paplay)."""
+    start_on_bus(daemon, session_bus.address)
+    dose, _ = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "500mg")
+    water, _ = add_soon(daemon, unique_name + "-water", "--daily", "--at", "{}")
+    assert dose["urgency"] == "critical" and water["urgency"] == "normal"
+    shown = {c["summary"]: c for c in session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"].startswith(unique_name), count=2)}
+    assert shown[unique_name]["urgency"] == 2 and shown[unique_name + "-water"]["urgency"] == 1, shown
+    assert shown[unique_name]["hints"]["category"] == "x-remindd.dose" and shown[unique_name + "-water"]["hints"]["category"] == "x-remindd.reminder"
+    for call in shown.values():
+        assert call["hints"]["desktop-entry"] == "remindd" and call["hints"]["suppress-sound"] is True, call
+    normal = daemon.ctl_json("update", unique_name, "--urgency", "normal")
+    assert normal["urgency"] == "normal"
+
+
 def test_snooze_on_the_notification_puts_it_off_by_the_reminders_own_length(daemon, session_bus, unique_name):
     """`--snooze 15m`: the button says "Snooze 15 min", and choosing it announces the occurrence again 15 minutes
     later (the daemon's `next`, snoozed); `show` says the length."""

@@ -98,7 +98,12 @@ def test_uninstall_user_removes_exactly_what_install_user_installed(user_manager
     install(env)
     installed = files_under(home) - before
     assert {".local/bin/remindctl", ".config/systemd/user/remindd.service", ".local/share/man/man8/remindd.8",
-            ".local/share/man/man5/remindd.toml.5"} <= installed
+            ".local/share/man/man5/remindd.toml.5", ".local/share/applications/remindd.desktop"} <= installed
+    # The desktop entry the notifications name (desktop-entry): valid, and hidden from menus.
+    entry = home / ".local/share/applications/remindd.desktop"
+    checked = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True)
+    assert checked.returncode == 0 and not checked.stdout.strip(), checked.stdout + checked.stderr
+    assert "NoDisplay=true" in entry.read_text()
     # A linked collection beside the installed data: it stays, and the uninstall ends clean (it ended with make's
     # "Error 1 (ignored)" for the folder it could not remove).
     collection = home / ".local/share/remindd/collection"

@@ -1,8 +1,8 @@
-/// How a reminder's desktop notification asks to be seen and what its Snooze button does (`--urgency`,
-/// `--snooze`).
+/// How a reminder's announcement asks to be seen and heard, and what its Snooze button does (`--urgency`,
+/// `--snooze`, `--sound`).
 public struct NotificationSettings: ReminderPart {
-    /// Critical urgency: the notification stays until acted on.
-    public var critical = false
+    /// The notification's urgency as set (nil: automatic, critical for a dose: see ``Delivery/critical``).
+    public var urgency: Urgency?
     /// How long the notification's Snooze button puts the occurrence off, in minutes (nil: ``defaultSnoozeMinutes``).
     public var snoozeMinutes: Int? {
         get { storedSnooze.map(Int.init) }
@@ -10,16 +10,28 @@ public struct NotificationSettings: ReminderPart {
     }
     /// ``snoozeMinutes`` in two bytes (1 to 1,440): every reminder of a 100,000 holds a delivery.
     private var storedSnooze: UInt16?
+    /// The sound an announcement plays (nil: the default of its kind, the config's `dose-sound` or
+    /// `reminder-sound`).
+    public var sound: Sound? {
+        get { storedSound?.sound }
+        set { storedSound = newValue.map(SoundBox.init) }
+    }
+    /// ``sound`` behind one reference: 8 bytes in each of 100,000 reminders instead of a string's 17.
+    private var storedSound: SoundBox?
+
+    /// A notification's urgency (the specification's 1 and 2; remindd asks for no low urgency).
+    public enum Urgency: String, Sendable, Hashable, CaseIterable {
+        case normal, critical
+    }
 
     public init() {}
 
-    public init(critical: Bool, snoozeMinutes: Int? = nil) {
-        self.critical = critical
+    public init(urgency: Urgency? = nil, snoozeMinutes: Int? = nil, sound: Sound? = nil) {
+        self.urgency = urgency
         self.snoozeMinutes = snoozeMinutes
+        self.sound = sound
     }
 
-    /// The urgencies there are.
-    public static let urgencies = ["normal", "critical"]
     /// The Snooze button's length unless a reminder says otherwise.
     public static let defaultSnoozeMinutes = 10
     /// What `--snooze` may be, in minutes: 1 minute to 24 hours.
@@ -28,26 +40,34 @@ public struct NotificationSettings: ReminderPart {
     /// The Snooze button's length in effect, in minutes.
     public var snooze: Int { snoozeMinutes ?? Self.defaultSnoozeMinutes }
 
-    /// `--urgency normal|critical`, `--snooze 15m` ("" with update: the default).
+    /// `--urgency normal|critical|auto`, `--snooze 15m`, `--sound NAME|FILE|none` ("" with update: the default).
     public struct Change: Codable, Hashable, Sendable {
         public var urgency: String?
         public var snooze: String?
+        public var sound: String?
 
-        public init(urgency: String? = nil, snooze: String? = nil) { (self.urgency, self.snooze) = (urgency, snooze) }
+        public init(urgency: String? = nil, snooze: String? = nil, sound: String? = nil) {
+            (self.urgency, self.snooze, self.sound) = (urgency, snooze, sound)
+        }
     }
 
-    /// As a reply shows it: `urgency`, normal or critical; `snoozeMinutes`, the Snooze button's length in effect.
+    /// As a reply shows it: `urgency`, normal or critical, in effect (``Delivery/Shown`` says it for a dose);
+    /// `snoozeMinutes`, the Snooze button's length in effect; `sound`, as set (absent: the default of its kind).
     public struct Shown: Codable, Hashable, Sendable {
         public var urgency: String
         public var snoozeMinutes: Int
+        public var sound: String?
     }
 
     public static func check(_ change: Change, adding: Bool) throws(PartError) {
-        if let urgency = change.urgency, !urgencies.contains(urgency) {
-            throw PartError("urgency", "invalid --urgency \(quotedInput(urgency)): write normal or critical")
+        if let urgency = change.urgency, !urgency.isEmpty, urgency != "auto", Urgency(rawValue: urgency) == nil {
+            throw PartError("urgency", "invalid --urgency \(quotedInput(urgency)): write normal, critical or auto (critical for a dose)")
         }
         if let text = change.snooze, !text.isEmpty, minutes(text) == nil {
             throw PartError("snooze", "invalid --snooze \(quotedInput(text)): write whole minutes from 1m to 24h such as 5m, 15m or 1h")
+        }
+        if let text = change.sound, !text.isEmpty {
+            if let problem = Sound(text).problem { throw PartError("sound", "invalid --sound \(quotedInput(text)): \(problem)") }
         }
     }
 
@@ -60,45 +80,135 @@ public struct NotificationSettings: ReminderPart {
     public func applying(_ change: Change, adding: Bool) throws(PartError) -> Self {
         try Self.check(change, adding: adding)
         var changed = self
-        if let urgency = change.urgency { changed.critical = urgency == "critical" }
+        if let urgency = change.urgency { changed.urgency = Urgency(rawValue: urgency) }
         if let text = change.snooze { changed.snoozeMinutes = Self.minutes(text) }
+        if let text = change.sound { changed.sound = text.isEmpty ? nil : Sound(text) }
         return changed
     }
 
     public var problem: String? {
-        guard let snoozeMinutes, !Self.snoozeRange.contains(snoozeMinutes) else { return nil }
-        return "snooze \(snoozeMinutes) min is not 1 minute to 24 hours"
+        if let snoozeMinutes, !Self.snoozeRange.contains(snoozeMinutes) { return "snooze \(snoozeMinutes) min is not 1 minute to 24 hours" }
+        return sound?.problem.map { "sound: \($0)" }
     }
 
-    public func shown(on date: LocalDate?) -> Shown { Shown(urgency: critical ? "critical" : "normal", snoozeMinutes: snooze) }
+    public func shown(on date: LocalDate?) -> Shown {
+        Shown(urgency: (urgency ?? .normal).rawValue, snoozeMinutes: snooze, sound: sound?.text)
+    }
 
-    public func merging(synced: Self) -> Self { synced }
+    /// What travels: the urgency, the snooze and a sound by name or none; a sound file is this machine's own.
+    public func merging(synced: Self) -> Self {
+        var merged = synced
+        if case .file = sound, synced.sound == nil { merged.sound = sound }
+        return merged
+    }
 
     public var syncedProperties: [SyncedProperty] {
-        (critical ? [SyncedProperty("URGENCY", "CRITICAL")] : []) + (snoozeMinutes.map { [SyncedProperty("SNOOZE", String($0 * 60))] } ?? [])
+        var properties = urgency.map { [SyncedProperty("URGENCY", $0.rawValue.uppercased())] } ?? []
+        if let snoozeMinutes { properties.append(SyncedProperty("SNOOZE", String(snoozeMinutes * 60))) }
+        if let sound, sound.travels { properties.append(SyncedProperty("SOUND", sound.text)) }
+        return properties
     }
 
     public init(synced property: (String) -> String?) throws(PartError) {
-        critical = property("URGENCY")?.uppercased() == "CRITICAL"
+        if let text = property("URGENCY") {
+            guard let urgency = Urgency(rawValue: text.lowercased()) else { throw PartError("URGENCY", "X-REMINDD-URGENCY is not NORMAL or CRITICAL") }
+            self.urgency = urgency
+        }
         if let text = property("SNOOZE") {
             guard let seconds = Int(text), seconds % 60 == 0, Self.snoozeRange.contains(seconds / 60) else {
                 throw PartError("SNOOZE", "X-REMINDD-SNOOZE is not whole minutes of 1 minute to 24 hours in seconds, e.g. 900")
             }
             snoozeMinutes = seconds / 60
         }
+        if let text = property("SOUND") {
+            let sound = Sound(text)
+            guard sound.travels, sound.problem == nil else { throw PartError("SOUND", "X-REMINDD-SOUND is not a sound's name or none") }
+            self.sound = sound
+        }
     }
 
-    private enum CodingKeys: String, CodingKey { case critical, snoozeMinutes }
+    private enum CodingKeys: String, CodingKey { case critical, snoozeMinutes, sound }
 
+    /// Stored as `critical`: true (critical), false (normal) or absent (automatic), as rows before had it.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        critical = try container.decodeIfPresent(Bool.self, forKey: .critical) ?? false
+        urgency = try container.decodeIfPresent(Bool.self, forKey: .critical).map { $0 ? .critical : .normal }
         snoozeMinutes = try container.decodeIfPresent(Int.self, forKey: .snoozeMinutes)
+        sound = try container.decodeIfPresent(String.self, forKey: .sound).map(Sound.init)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        if critical { try container.encode(critical, forKey: .critical) }
+        try container.encodeIfPresent(urgency.map { $0 == .critical }, forKey: .critical)
         try container.encodeIfPresent(snoozeMinutes, forKey: .snoozeMinutes)
+        try container.encodeIfPresent(sound?.text, forKey: .sound)
     }
+}
+
+/// The sound an announcement plays: none, a sound of the freedesktop sound theme by name
+/// (`alarm-clock-elapsed`), or a file (an absolute path).
+public enum Sound: Sendable, Hashable {
+    case none
+    case named(String)
+    case file(String)
+
+    /// The endings of the sound files remindd's players read.
+    public static let fileSuffixes = ["oga", "ogg", "wav", "flac"]
+
+    /// `none`, a path (starting with `/`), or a name.
+    public init(_ text: String) {
+        if text == "none" { self = .none } else if text.hasPrefix("/") { self = .file(text) } else { self = .named(text) }
+    }
+
+    /// As it is written.
+    public var text: String {
+        switch self {
+        case .none: "none"
+        case .named(let name): name
+        case .file(let path): path
+        }
+    }
+
+    /// Whether it goes into a synced item: a file is this machine's own.
+    public var travels: Bool {
+        if case .file = self { return false }
+        return true
+    }
+
+    /// What is wrong with it as written (the file itself is checked where it is played), or nil.
+    public var problem: String? {
+        switch self {
+        case .none: return nil
+        case .named(let name):
+            let allowed = name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "." || $0 == "_" }
+            guard !name.isEmpty, name.count <= 64, allowed, !name.hasPrefix("."), !name.hasPrefix("-") else {
+                return "write a sound theme's name such as alarm-clock-elapsed, an absolute path to a sound file, or none"
+            }
+            if Self.fileSuffixes.contains(where: { name.hasSuffix("." + $0) }) {
+                return "a file is given by its path: write ./\(name) or its absolute path"
+            }
+            return nil
+        case .file(let path):
+            guard path.utf8.count <= 4096, !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }), !path.hasSuffix("/") else {
+                return "write the absolute path of a sound file (.oga, .ogg, .wav, .flac)"
+            }
+            return nil
+        }
+    }
+
+    /// Whether the first bytes of a file are those of a sound remindd's players read (Ogg, WAV, FLAC).
+    public static func looksLikeSound(header: [UInt8]) -> Bool {
+        func starts(_ magic: String, at offset: Int = 0) -> Bool {
+            header.count >= offset + magic.utf8.count && Array(header[offset..<(offset + magic.utf8.count)]) == Array(magic.utf8)
+        }
+        return starts("OggS") || starts("fLaC") || (starts("RIFF") && starts("WAVE", at: 8))
+    }
+}
+
+/// A ``Sound`` behind a reference (see ``NotificationSettings/sound``).
+private final class SoundBox: Sendable, Hashable {
+    let sound: Sound
+    init(_ sound: Sound) { self.sound = sound }
+    static func == (lhs: SoundBox, rhs: SoundBox) -> Bool { lhs.sound == rhs.sound }
+    func hash(into hasher: inout Hasher) { hasher.combine(sound) }
 }

@@ -47,11 +47,14 @@ public final class DesktopAnnouncer: Announcer {
     }
 
     private let notifications: DesktopNotifications
+    /// remindd plays the sounds itself (``SoundAnnouncer``): a reminder's notification asks for none.
+    private let playsSounds: Bool
     private let report: @Sendable (DaemonMessage) -> Void
     private let state = Mutex(State())
 
-    public init(notifications: DesktopNotifications, report: @escaping @Sendable (DaemonMessage) -> Void) {
+    public init(notifications: DesktopNotifications, playsSounds: Bool = false, report: @escaping @Sendable (DaemonMessage) -> Void) {
         self.notifications = notifications
+        self.playsSounds = playsSounds
         self.report = report
     }
 
@@ -66,41 +69,49 @@ public final class DesktopAnnouncer: Announcer {
             if let calendar = reminder.delivery.calendar {
                 // A calendar's alarm: nothing to take, so Dismiss (and no Skip).
                 show(.reminder(reminder.id), summary: summary, body: "\(calendar): \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(snooze) min")], critical: reminder.delivery.notification.critical, staying: true)
+                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(snooze) min")], critical: reminder.delivery.critical, staying: true,
+                    category: "x-remindd.calendar", sounding: true)
             } else {
                 let dose = firing.firing.dose.map { "Take \($0.description). " } ?? ""
                 show(.reminder(reminder.id), summary: summary, body: "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("taken", "Taken"), ("snooze", "Snooze \(snooze) min"), ("skip", "Skip")], critical: reminder.delivery.notification.critical,
-                    staying: true)
+                    actions: [("taken", "Taken"), ("snooze", "Snooze \(snooze) min"), ("skip", "Skip")], critical: reminder.delivery.critical,
+                    staying: true, category: reminder.delivery.givesDose ? "x-remindd.dose" : "x-remindd.reminder", sounding: true)
             }
         case .occurrence(let occurrence):
             let subject = Subject.reminder(occurrence.firing.reminder.id)
             if occurrence.state == .missed {
                 show(subject, summary: "Missed: \(occurrence.firing.reminder.name)",
                     body: "\(FiringWording.when(occurrence.firing.occurrence)): nothing logged by \(FiringWording.when(occurrence.firing.reminder.zone, occurrence.windowEnd))",
-                    actions: [("late", "Taken late")], critical: false, staying: true)
+                    actions: [("late", "Taken late")], critical: false, staying: true, category: "x-remindd.missed")
             } else {
                 close(subject)
             }
         case .lowStock(let notice):
             show(.lowStock(notice.reminderID), summary: "Running low: \(notice.name)", body: notice.text.prefix(1).uppercased() + notice.text.dropFirst(),
-                actions: [], critical: false, staying: true)
+                actions: [], critical: false, staying: true, category: "x-remindd.stock")
         case .habit(.restSuggestion(let date)):
             show(.restSuggestion(date.description), summary: "Consider a rest day", body: "6 active days in a row: rest is part of training.",
-                actions: [("rest", "Mark rest day")], critical: false, staying: false)
+                actions: [("rest", "Mark rest day")], critical: false, staying: false, category: "x-remindd.habit")
         default:
             return
         }
     }
 
-    private func show(_ subject: Subject, summary: String, body: String, actions: [(String, String)], critical: Bool, staying: Bool) {
+    /// Shows or replaces the subject's notification; `sounding`: an announcement remindd plays a sound for, whose
+    /// notification asks the server to play none when remindd plays its own.
+    private func show(
+        _ subject: Subject, summary: String, body: String, actions: [(String, String)], critical: Bool, staying: Bool, category: String,
+        sounding: Bool = false
+    ) {
         let (tag, replaces) = state.withLock { state in
             defer { state.nextTag += 1 }
             state.pending[state.nextTag] = subject
             return (state.nextTag, state.shown[subject] ?? 0)
         }
         notifications.notify(
-            .init(summary: summary, body: body, actions: actions.map { (key: $0.0, label: $0.1) }, replacesID: replaces, critical: critical, staying: staying),
+            .init(
+                summary: summary, body: body, actions: actions.map { (key: $0.0, label: $0.1) }, replacesID: replaces, critical: critical, staying: staying,
+                category: category, suppressSound: sounding && playsSounds),
             tag: tag)
     }
 

@@ -46,15 +46,20 @@ public final class DesktopChannel: Announcer {
 
     private let clock: any DaemonClock
     private let connect: Connect
+    /// remindd plays the sounds itself: each notification asks the server not to play its own.
+    private let playsSounds: Bool
     private let report: @Sendable (DaemonMessage) -> Void
     private let state: Mutex<State>
     /// Asks ``run(perform:)`` to connect (one request is enough however many come).
     private let requests: AsyncStream<Void>
     private let request: AsyncStream<Void>.Continuation
 
-    public init(enabled: Bool, clock: any DaemonClock, connect: @escaping Connect, report: @escaping @Sendable (DaemonMessage) -> Void) {
+    public init(
+        enabled: Bool, clock: any DaemonClock, connect: @escaping Connect, playsSounds: Bool = false, report: @escaping @Sendable (DaemonMessage) -> Void
+    ) {
         self.clock = clock
         self.connect = connect
+        self.playsSounds = playsSounds
         self.report = report
         self.state = Mutex(State(connection: enabled ? .wanted(again: false) : .none, enabled: enabled))
         (requests, request) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -101,7 +106,7 @@ public final class DesktopChannel: Announcer {
             guard case .wanted(let again) = state.withLock({ $0.connection }) else { continue }
             let announcer: DesktopAnnouncer
             do {
-                announcer = DesktopAnnouncer(notifications: try await connect(), report: report)
+                announcer = DesktopAnnouncer(notifications: try await connect(), playsSounds: playsSounds, report: report)
             } catch is CancellationError {
                 return
             } catch {

@@ -1,0 +1,176 @@
+import Glibc
+import ReminderCore
+import Synchronization
+import SystemdSupport
+
+/// Plays a sound when an occurrence is announced (fired, caught up, snoozed, repeated: a repeat is the nag):
+/// the reminder's `--sound`, or the default of its kind (a dose: `dose-sound`, `alarm-clock-elapsed`; the rest:
+/// `reminder-sound`, `message-new-instant`), through the user's sound server with the first player found at start
+/// (``SoundPlayer``), run as hooks are (a transient unit of the user manager, outside the daemon's sandbox).
+///
+/// Announcing never waits for a sound. One plays at a time: a burst of firings is heard as one sound, not as
+/// 10,000. A sound that cannot be played (no player, a name the sound theme lacks, a player that fails) is said
+/// once in the journal until one plays again.
+public final class SoundAnnouncer: Announcer {
+    /// The sounds of reminders that do not choose their own (config.toml's `dose-sound` and `reminder-sound`).
+    public struct Defaults: Sendable, Hashable {
+        public var dose: Sound
+        public var reminder: Sound
+
+        public init(dose: Sound = .named("alarm-clock-elapsed"), reminder: Sound = .named("message-new-instant")) {
+            (self.dose, self.reminder) = (dose, reminder)
+        }
+    }
+
+    /// How long a sound may play before it is stopped.
+    static let timeLimitMilliseconds: Int32 = 30_000
+
+    private struct State {
+        var defaults: Defaults
+        var playing = false
+        /// What failed and was said, until a sound plays again.
+        var reported: Set<String> = []
+    }
+
+    private let player: SoundPlayer?
+    private let commands: any CommandRunner
+    private let report: @Sendable (DaemonMessage) -> Void
+    private let state: Mutex<State>
+
+    /// - Parameters:
+    ///   - player: what plays a sound (nil: none was found, said at the first sound wanted).
+    ///   - commands: what runs the player.
+    ///   - report: where a sound that cannot be played is said (the journal).
+    public init(player: SoundPlayer?, defaults: Defaults, commands: any CommandRunner, report: @escaping @Sendable (DaemonMessage) -> Void) {
+        self.player = player
+        self.commands = commands
+        self.report = report
+        state = Mutex(State(defaults: defaults))
+    }
+
+    /// Whether remindd plays the sounds itself (a notification then asks the server not to play its own).
+    public var playsSounds: Bool { player != nil }
+
+    /// Applies reloaded defaults.
+    public func setDefaults(_ defaults: Defaults) {
+        state.withLock { $0.defaults = defaults }
+    }
+
+    /// The sound an announcement of a reminder plays.
+    func sound(for delivery: Delivery) -> Sound {
+        if let chosen = delivery.notification.sound { return chosen }
+        let defaults = state.withLock { $0.defaults }
+        return delivery.givesDose ? defaults.dose : defaults.reminder
+    }
+
+    public func announce(_ event: DaemonEvent) {
+        guard case .firing(let firing) = event, firing.kind.reachesThePerson else { return }
+        let sound = sound(for: firing.firing.reminder.delivery)
+        guard sound != .none else { return }
+        guard let player else {
+            return sayOnce("player", "No sound is played: none of pw-play (pipewire-bin), paplay (pulseaudio-utils) or canberra-gtk-play (gnome-session-canberra) is installed; every reminder is still in the journal and on the desktop")
+        }
+        guard let arguments = player.arguments(for: sound) else {
+            return sayOnce("name \(sound.text)", "The sound '\(sound.text)' is not in the sound theme (install sound-theme-freedesktop, or give --sound a file): the announcement of \(firing.firing.reminder.name) is silent")
+        }
+        let start = state.withLock { state -> Bool in
+            guard !state.playing else { return false }
+            state.playing = true
+            return true
+        }
+        guard start else { return }  // one is playing: a burst is heard once
+        let command = UserCommand(
+            arguments: arguments, environment: player.environment, purpose: "sound for \(firing.firing.reminder.name)",
+            timeLimitMilliseconds: Self.timeLimitMilliseconds)
+        commands.run(command) { outcome in self.finished(outcome, playing: sound) }
+    }
+
+    private func finished(_ outcome: CommandOutcome, playing sound: Sound) {
+        let played: Bool
+        switch outcome {
+        case .exited(0), .killedAtTimeLimit, .stoppedWithTheDaemon: played = true
+        default: played = false
+        }
+        state.withLock { state in
+            state.playing = false
+            if played { state.reported = [] }
+        }
+        if !played { sayOnce("play", "A sound could not be played (\(sound.text): \(outcome)); is the sound server running? Every reminder is still in the journal") }
+    }
+
+    private func sayOnce(_ key: String, _ text: String) {
+        guard state.withLock({ $0.reported.insert(key).inserted }) else { return }
+        report(DaemonMessage(.warning, text))
+    }
+}
+
+/// A program that plays a sound file through the user's sound server: the first of PipeWire's `pw-play`,
+/// PulseAudio's `paplay` and libcanberra's `canberra-gtk-play` found in `PATH`. A sound theme's name is found
+/// as the freedesktop Sound Theme Specification says (`sounds/freedesktop/stereo/NAME.oga` under
+/// `$XDG_DATA_HOME` and `$XDG_DATA_DIRS`); `canberra-gtk-play` looks a name up itself.
+public struct SoundPlayer: Sendable, Hashable {
+    /// The player's absolute path.
+    public let program: String
+    /// The folders sound themes are looked up in, in order.
+    public let themeFolders: [String]
+    /// What the player's environment adds: the daemon's `PULSE_SERVER` and `PIPEWIRE_REMOTE` when set (a
+    /// transient unit has the user manager's environment, not the daemon's).
+    public let environment: [String]
+
+    public static let programs = ["pw-play", "paplay", "canberra-gtk-play"]
+
+    /// The first player in `path` (a `PATH` value), with the theme folders of `environment`; nil when none is.
+    public static func find(environment: [String: String]) -> SoundPlayer? {
+        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        let candidates = programs.flatMap { name in folders.map { folder -> String in "\(folder)/\(name)" } }
+        guard let program = candidates.first(where: { path in access(path, X_OK) == 0 }) else { return nil }
+        let home = environment["HOME"].map { "\($0)/.local/share" }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home
+        let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share").split(separator: ":").map(String.init)
+        let forwarded = ["PULSE_SERVER", "PIPEWIRE_REMOTE"].compactMap { name in environment[name].map { "\(name)=\($0)" } }
+        return SoundPlayer(program: program, themeFolders: ([dataHome].compactMap { $0 } + dataDirs).map { $0 + "/sounds" }, environment: forwarded)
+    }
+
+    /// The player's arguments for `sound`, or nil when a name is not in the theme (and the player cannot look it up).
+    func arguments(for sound: Sound) -> [String]? {
+        let canberra = program.hasSuffix("/canberra-gtk-play")
+        switch sound {
+        case .none:
+            return nil
+        case .file(let path):
+            return canberra ? [program, "-f", path] : [program, path]
+        case .named(let name):
+            if let file = themeFile(named: name) { return canberra ? [program, "-f", file] : [program, file] }
+            return canberra ? [program, "-i", name] : nil
+        }
+    }
+
+    /// The file of a sound theme's sound: the freedesktop theme's stereo sound, then one at the theme's top.
+    func themeFile(named name: String) -> String? {
+        for folder in themeFolders {
+            for subfolder in ["freedesktop/stereo", "freedesktop"] {
+                for suffix in ["oga", "ogg", "wav"] {
+                    let path = "\(folder)/\(subfolder)/\(name).\(suffix)"
+                    if access(path, R_OK) == 0 { return path }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Why a sound file cannot be played, in one line that says what to give instead, or nil.
+    public static func problem(withFile path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "'\(path)' does not exist: give the absolute path of a sound file (.oga, .ogg, .wav, .flac)" }
+        guard info.st_mode & S_IFMT == S_IFREG else { return "'\(path)' is not a file: give the absolute path of a sound file" }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "'\(path)' cannot be read: make it readable (chmod a+r), or give another file" }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 12)
+        let count = read(descriptor, &header, header.count)
+        guard count > 0, Sound.looksLikeSound(header: Array(header.prefix(count))) else {
+            return "'\(path)' is not a sound file remindd can play: give an Ogg (.oga, .ogg), WAV or FLAC file"
+        }
+        return nil
+    }
+}

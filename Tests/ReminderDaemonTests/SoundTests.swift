@@ -1,0 +1,154 @@
+import Foundation
+import ReminderCore
+import ReminderDaemonTesting
+import ReminderInterface
+import VarlinkProtocol
+import ReminderScheduling
+import SystemdSupport
+import Testing
+
+@testable import ReminderDaemon
+
+/// Which sound an announcement plays, through which player, and when none is: decided by ``SoundAnnouncer``
+/// with the command runner recorded (the real sound server's recording is `Tests/e2e/test_sound.py`).
+@Suite("Sounds")
+struct SoundTests {
+    let themes: String
+
+    init() throws {
+        themes = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-sounds-\(UUID().uuidString)").path
+        let stereo = themes + "/freedesktop/stereo"
+        try FileManager.default.createDirectory(atPath: stereo, withIntermediateDirectories: true)
+        for name in ["alarm-clock-elapsed", "message-new-instant", "bell"] {
+            try Data("OggS".utf8).write(to: URL(fileURLWithPath: "\(stereo)/\(name).oga"))
+        }
+    }
+
+    func firing(_ name: String, _ delivery: Delivery, kind: FiringEvent.Kind = .fired) throws -> DaemonEvent {
+        let zone = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+        let rule = try RuleSpec(daily: true, at: "08:00").makeRule()
+        let reminder = SchedulableReminder(id: 7, name: name, rule: rule, zone: zone, delivery: delivery)
+        let occurrence = rule.nextOccurrence(after: Instant(secondsSinceEpoch: 1_772_400_000), in: zone)!
+        return .firing(FiringEvent(kind: kind, firing: DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0),
+            handledAt: occurrence.instant.adding(seconds: 1)))
+    }
+
+    func announcer(program: String = "/usr/bin/paplay", defaults: SoundAnnouncer.Defaults = .init()) -> (SoundAnnouncer, RecordingCommandRunner, Lines) {
+        let runner = RecordingCommandRunner()
+        let reports = Lines()
+        let player = SoundPlayer(program: program, themeFolders: ["/nonexistent", themes], environment: ["PULSE_SERVER=unix:/run/test/native"])
+        let sounds = SoundAnnouncer(player: player, defaults: defaults, commands: runner, report: { message in reports.withLock { $0.append(message.text) } })
+        return (sounds, runner, reports)
+    }
+
+    static let dose = Delivery(medication: MedicationSettings(dose: Dose(thousandths: 500_000, unit: "mg")))
+
+    @Test func aDosePlaysTheAlarmAndAnyOtherReminderTheMessageSound() throws {
+        let (sounds, runner, _) = announcer()
+        sounds.announce(try firing("Metformin", Self.dose))
+        #expect(runner.runs.map(\.arguments) == [["/usr/bin/paplay", themes + "/freedesktop/stereo/alarm-clock-elapsed.oga"]])
+        runner.finish(.exited(0))
+        sounds.announce(try firing("Water", Delivery()))
+        #expect(runner.runs.last?.arguments == ["/usr/bin/paplay", themes + "/freedesktop/stereo/message-new-instant.oga"])
+        runner.finish(.exited(0))
+        #expect(sounds.playsSounds)
+    }
+
+    @Test func aRepeatPlaysAgainAndWhatIsNotAnnouncedPlaysNothing() throws {
+        let (sounds, runner, _) = announcer()
+        for kind in [FiringEvent.Kind.fired, .repeated, .snoozed, .late] {
+            sounds.announce(try firing("Metformin", Self.dose, kind: kind))
+            runner.finish(.exited(0))
+        }
+        #expect(runner.runs.count == 4)
+        sounds.announce(try firing("Metformin", Self.dose, kind: .suppressed))
+        #expect(runner.runs.count == 4)
+    }
+
+    @Test func aReminderChoosesItsOwnSoundOrNoneAndTheConfigChoosesTheDefaults() throws {
+        let (sounds, runner, _) = announcer(defaults: .init(dose: .named("bell"), reminder: .none))
+        sounds.announce(try firing("Water", Delivery()))
+        #expect(runner.runs.isEmpty, "reminder-sound = none")
+        sounds.announce(try firing("Metformin", Self.dose))
+        #expect(runner.runs.last?.arguments.last == themes + "/freedesktop/stereo/bell.oga")
+        runner.finish(.exited(0))
+        var silent = Self.dose
+        silent.notification.sound = Sound.none
+        sounds.announce(try firing("Metformin", silent))
+        var file = Delivery()
+        file.notification.sound = .file("/home/me/alarm.wav")
+        sounds.announce(try firing("Water", file))
+        #expect(runner.runs.map { $0.arguments.last } == [themes + "/freedesktop/stereo/bell.oga", "/home/me/alarm.wav"])
+        sounds.setDefaults(.init())
+        runner.finish(.exited(0))
+        sounds.announce(try firing("Water", Delivery()))
+        #expect(runner.runs.last?.arguments.last == themes + "/freedesktop/stereo/message-new-instant.oga")
+    }
+
+    /// A burst of 10,000 firings is heard as one sound, not queued 10,000 times; the next announcement after it
+    /// ended plays again.
+    @Test func aBurstPlaysOneSoundAtATime() throws {
+        let (sounds, runner, _) = announcer()
+        let event = try firing("Metformin", Self.dose)
+        for _ in 0..<10_000 { sounds.announce(event) }
+        #expect(runner.runs.count == 1)
+        runner.finish(.exited(0))
+        sounds.announce(event)
+        #expect(runner.runs.count == 2)
+    }
+
+    /// A player that fails (no sound server), a name the theme lacks, no player at all: each said once in the
+    /// journal, not at every firing; a sound that plays again clears it.
+    @Test func whatCannotBePlayedIsSaidOnce() throws {
+        let (sounds, runner, reports) = announcer()
+        for _ in 0..<3 {
+            sounds.announce(try firing("Metformin", Self.dose))
+            runner.finish(.exited(1))
+        }
+        #expect(reports.withLock { $0 }.count == 1)
+        #expect(reports.withLock { $0 }.first?.contains("could not be played") == true)
+        var unknown = Delivery()
+        unknown.notification.sound = .named("no-such-sound")
+        sounds.announce(try firing("Water", unknown))
+        sounds.announce(try firing("Water", unknown))
+        #expect(reports.withLock { $0 }.count == 2)
+        #expect(reports.withLock { $0 }.last?.contains("'no-such-sound' is not in the sound theme") == true)
+        let none = SoundAnnouncer(player: nil, defaults: .init(), commands: runner, report: { message in reports.withLock { $0.append(message.text) } })
+        none.announce(try firing("Metformin", Self.dose))
+        none.announce(try firing("Metformin", Self.dose))
+        #expect(reports.withLock { $0 }.count == 3 && !none.playsSounds)
+        #expect(reports.withLock { $0 }.last?.contains("pulseaudio-utils") == true)
+    }
+
+    /// canberra-gtk-play looks a theme's name up itself; the daemon's PULSE_SERVER reaches the player.
+    @Test func thePlayerIsFoundInPathAndCanberraTakesANameItself() throws {
+        let (sounds, runner, _) = announcer(program: "/usr/bin/canberra-gtk-play")
+        var unknown = Delivery()
+        unknown.notification.sound = .named("phone-incoming-call")
+        sounds.announce(try firing("Call", unknown))
+        #expect(runner.runs.last?.arguments == ["/usr/bin/canberra-gtk-play", "-i", "phone-incoming-call"])
+        let bin = themes + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: bin + "/paplay", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        let found = try #require(SoundPlayer.find(environment: ["PATH": "/nonexistent:" + bin, "XDG_DATA_DIRS": "/a:/b", "PULSE_SERVER": "unix:/x", "HOME": "/home/me"]))
+        #expect(found.program == bin + "/paplay")
+        #expect(found.themeFolders == ["/home/me/.local/share/sounds", "/a/sounds", "/b/sounds"])
+        #expect(found.environment == ["PULSE_SERVER=unix:/x"])
+        #expect(SoundPlayer.find(environment: ["PATH": "/nonexistent"]) == nil)
+    }
+
+    /// `--sound FILE` is refused unless the file is a sound remindd can play; nothing is changed.
+    @Test func aSoundFileThatIsNotOneIsRefused() async throws {
+        let daemon = try await TestDaemon(now: Instant(secondsSinceEpoch: 1_772_400_000))
+        let script = themes + "/not-a-sound.oga"
+        try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: script))
+        for (path, message) in [(themes + "/missing.oga", "does not exist"), (script, "is not a sound file"), (themes, "is not a file")] {
+            await #expect { try await daemon.call("Add", ["name": "Pills", "rule": .object(["daily": true, "at": "08:00"]), "sound": .string(path)]) } throws: {
+                "\($0)".contains(message)
+            }
+        }
+        let good = themes + "/freedesktop/stereo/bell.oga"
+        let added = try await daemon.call("Add", ["name": "Pills", "rule": .object(["daily": true, "at": "08:00"]), "sound": .string(good)], as: [String: ReminderValue].self)
+        #expect(added["reminder"]?.delivery.notification.sound == good)
+    }
+}
