@@ -431,7 +431,8 @@ def test_at_the_open_file_limit_the_daemon_idles_refuses_fires_and_recovers(daem
     finally:
         for client in held:
             client.close()
-    warnings = [e["MESSAGE"] for e in journald.entries(_PID=str(daemon.process.pid), PRIORITY="4")]
+    # Said once (the firing's sound may not have been played either, at 64 descriptors: said apart).
+    warnings = [e["MESSAGE"] for e in journald.entries(_PID=str(daemon.process.pid), PRIORITY="4") if "sound" not in e["MESSAGE"]]
     assert len(warnings) == 1 and "out of file descriptors (limit 64)" in warnings[0], warnings
     deadline = time.time() + 10
     while (result := daemon.ctl("status", "--json", check=False)).returncode != 0 and time.time() < deadline:
