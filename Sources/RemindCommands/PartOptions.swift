@@ -74,7 +74,7 @@ struct HookOptions: ParsableArguments {
     }
 }
 
-/// `--urgency`, `--snooze`, `--sound` (``NotificationSettings``).
+/// `--urgency`, `--snooze`, `--sound`, `--quiet-hours` (``NotificationSettings``).
 struct NotificationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "normal, critical (the desktop notification stays until acted on) or auto (the default: critical for a reminder with a dose).",
@@ -86,10 +86,14 @@ struct NotificationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The sound each announcement plays: a sound theme's name (alarm-clock-elapsed, bell), a sound file (.oga, .ogg, .wav, .flac) or none. Default: dose-sound for a dose, reminder-sound for the rest (config.toml). \"\" (update): the default.",
         valueName: "sound"), completion: .file(extensions: ["oga", "ogg", "wav", "flac"])) var sound: String?
+    @Option(help: ArgumentHelp(
+        "During config.toml's quiet-hours: ignore them (announced as at any time) or respect them (no sound, low urgency). Default: respect for a reminder without a dose, ignore for a dose. \"\" (update): the default.",
+        valueName: "choice"), completion: .list(NotificationSettings.QuietHoursChoice.allCases.map(\.rawValue))) var quietHours: String?
 
     /// The change, a relative sound file made absolute from the current folder (the daemon's is another).
     var change: NotificationSettings.Change {
-        .init(urgency: urgency, snooze: snooze, sound: sound.map { Self.absolute($0, in: FileManager.default.currentDirectoryPath) })
+        .init(
+            urgency: urgency, snooze: snooze, sound: sound.map { Self.absolute($0, in: FileManager.default.currentDirectoryPath) }, quietHours: quietHours)
     }
 
     /// `text` as an absolute path when it is a relative one (`./alarm.oga`, `sounds/alarm.oga`, `~/alarm.oga`).
@@ -103,6 +107,7 @@ struct NotificationOptions: ParsableArguments {
         (part.urgency == "normal" ? [] : ["urgency:   \(part.urgency)"])
             + (part.snoozeMinutes == NotificationSettings.defaultSnoozeMinutes ? [] : ["snooze:    \(WindowLength.text(Int64(part.snoozeMinutes) * 60)) from the notification's Snooze button"])
             + (part.sound.map { ["sound:     \($0)"] } ?? [])
+            + (part.quietHours.map { ["quiet:     \($0 == "ignore" ? "rings through quiet hours" : "quiet during quiet hours")"] } ?? [])
     }
 }
 

@@ -156,4 +156,20 @@ final class DaemonContext: Sendable {
     func say(_ severity: DaemonMessage.Severity, _ text: String) {
         announcer.announce(.daemon(DaemonMessage(severity, text)))
     }
+
+    /// Announces a firing, marked quiet when config.toml's quiet hours hold at its time in the followed zone and
+    /// they quiet its reminder (``QuietHours/quiets(_:atSecondsSinceMidnight:)``).
+    func announce(firing event: FiringEvent) {
+        var event = event
+        if let quietHours = configuration.quietHours {
+            do throws(ServiceError) {
+                let local = try zone(named: nil).localDateTime(at: event.handledAt).time.secondsSinceMidnight
+                event.quiet = quietHours.quiets(event.firing.reminder.delivery, atSecondsSinceMidnight: local)
+            } catch {
+                // No zone to tell the local time in (its file is gone): announced as at any other time, never
+                // silenced by a missing zone file.
+            }
+        }
+        announcer.announce(.firing(event))
+    }
 }

@@ -29,6 +29,8 @@ public final class DesktopNotifications: Sendable {
         public var replacesID: UInt32
         /// Urgency critical: shown over do-not-disturb, as the server allows.
         public var critical: Bool
+        /// Urgency low (quiet hours): the server shows it without drawing attention. Ignored when critical.
+        public var low: Bool
         /// Stays until acted on or replaced (`expire_timeout` 0, and the `resident` hint: kept after an action
         /// where the server keeps notifications); else the server's default timeout.
         public var staying: Bool
@@ -39,8 +41,9 @@ public final class DesktopNotifications: Sendable {
 
         public init(
             summary: String, body: String, actions: [(key: String, label: String)], replacesID: UInt32, critical: Bool, staying: Bool,
-            category: String? = nil, suppressSound: Bool = false
+            category: String? = nil, suppressSound: Bool = false, low: Bool = false
         ) {
+            self.low = low
             self.summary = summary
             self.body = body
             self.actions = actions
@@ -261,7 +264,7 @@ public final class DesktopNotifications: Sendable {
             }
             sd_bus_message_open_container(message, type("a"), "{sv}")
             hint("urgency", "y") {
-                var urgency: UInt8 = notification.critical ? 2 : 1
+                var urgency: UInt8 = notification.critical ? 2 : notification.low ? 0 : 1
                 sd_bus_message_append_basic(message, type("y"), &urgency)
             }
             hint("desktop-entry", "s") { string(applicationName) }

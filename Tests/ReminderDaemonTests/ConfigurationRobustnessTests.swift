@@ -1,3 +1,4 @@
+import ReminderCore
 import ReminderDaemon
 import SeededRandom
 import Testing
@@ -31,5 +32,18 @@ struct ConfigurationRobustnessTests {
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("\n\non-fire = \(nested)", file: "c") }
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse("on-fire = [[\"/bin/true\"]]", file: "c") }
         #expect((try? DaemonConfiguration.parse("on-fire = [\"/bin/echo\", 'hi']", file: "c"))?.onFire == ["/bin/echo", "hi"])
+    }
+}
+
+/// The alarm's keys: a bad value is refused with the line and what to write.
+@Suite("Config file: sounds and quiet hours")
+struct AlarmConfigurationTests {
+    @Test func soundsAndQuietHoursAreReadAndBadValuesRefused() throws {
+        let read = try DaemonConfiguration.parse("dose-sound = \"bell\"\nreminder-sound = \"none\"\nquiet-hours = \"22:00-07:00\"\n", file: "c")
+        #expect(read.sounds == .init(dose: .named("bell"), reminder: .none) && read.quietHours == QuietHours("22:00-07:00"))
+        #expect(DaemonConfiguration().quietHours == nil && DaemonConfiguration().sounds.dose == .named("alarm-clock-elapsed"))
+        for (line, hint) in [("quiet-hours = \"25:00-07:00\"", "e.g. \"22:00-07:00\""), ("dose-sound = \"Alarm Clock\"", "e.g. \"alarm-clock-elapsed\"")] {
+            #expect { try DaemonConfiguration.parse("\n" + line, file: "c") } throws: { "\($0)".contains("c:2:") && "\($0)".contains(hint) }
+        }
     }
 }

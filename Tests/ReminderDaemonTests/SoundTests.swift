@@ -85,6 +85,35 @@ struct SoundTests {
         #expect(runner.runs.last?.arguments.last == themes + "/freedesktop/stereo/message-new-instant.oga")
     }
 
+    /// A firing announced during quiet hours, quietly: no sound (the journal and hooks as always).
+    @Test func aQuietFiringPlaysNothing() throws {
+        let (sounds, runner, _) = announcer()
+        guard case .firing(var event) = try firing("Water", Delivery()) else { return }
+        event.quiet = true
+        sounds.announce(.firing(event))
+        #expect(runner.runs.isEmpty)
+    }
+
+    /// config.toml's quiet-hours, on the manual clock in the followed zone: a reminder without a dose is
+    /// announced quietly (the journal says so), a dose is not, and `--quiet-hours` turns either around.
+    @Test func quietHoursQuietWhatTheySayInTheFollowedZone() async throws {
+        var configuration = DaemonConfiguration()
+        configuration.quietHours = QuietHours("22:00-07:00")
+        let daemon = try await TestDaemon(now: Instant(secondsSinceEpoch: 1_772_400_000), systemZone: "Europe/Berlin", configuration: configuration)
+        for (name, flags) in [("Water", [:]), ("Pills", ["dose": "1", "unit": "tablet"]), ("Stretch", ["quietHours": "ignore"]),
+                              ("Vitamin", ["dose": "1", "unit": "tablet", "quietHours": "respect"])] as [(String, [String: JSONValue])] {
+            try await daemon.call("Add", ["name": .string(name), "rule": .object(["daily": true, "at": "23:30"])].merging(flags) { $1 })
+            try await daemon.call("Add", ["name": .string(name + " morning"), "rule": .object(["daily": true, "at": "07:00"])].merging(flags) { $1 })
+        }
+        await daemon.advance(by: 2 * 86400)
+        let quiet = { (name: String) in daemon.announcer.firings.filter { $0.firing.reminder.name == name }.map(\.quiet) }
+        #expect(quiet("Water").first == true && quiet("Pills").first == false)
+        #expect(quiet("Stretch").first == false && quiet("Vitamin").first == true)
+        #expect(quiet("Water morning").first == false, "07:00 Berlin is past the end")
+        let entry = JournalAnnouncer.entry(for: .firing(try #require(daemon.announcer.firings.first { $0.firing.reminder.name == "Water" })))
+        #expect(entry.message.hasSuffix("(quiet hours: no sound)") && entry.fields.contains { $0.name == "REMINDER_QUIET" && $0.value == "1" })
+    }
+
     /// A burst of 10,000 firings is heard as one sound, not queued 10,000 times; the next announcement after it
     /// ended plays again.
     @Test func aBurstPlaysOneSoundAtATime() throws {

@@ -41,7 +41,7 @@ def test_the_scripts_complete_the_values_of_urgency_and_report_format(remindctl)
     """The values an option takes from a fixed list are in the generated scripts (fish's, one line per option)."""
     fish = subprocess.run([remindctl, "--generate-completion-script", "fish"], capture_output=True, text=True).stdout
     lines = {line.split("-l '")[1].split("'")[0] + "@" + line.split('"')[1]: line for line in fish.splitlines() if "-l '" in line and '"' in line}
-    for option, command, values in [("urgency", "remindctl add", "normal critical"), ("urgency", "remindctl update", "normal critical"),
+    for option, command, values in [("urgency", "remindctl add", "normal critical auto"), ("urgency", "remindctl update", "normal critical auto"),
                                     ("format", "remindctl report", "text svg png pdf html")]:
         assert lines[f"{option}@{command}"].endswith(f"-rfka '{values}'"), lines.get(f"{option}@{command}")
 

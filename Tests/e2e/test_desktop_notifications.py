@@ -55,6 +55,19 @@ def test_a_dose_is_critical_and_every_notification_names_remindds_desktop_entry(
     assert normal["urgency"] == "normal"
 
 
+def test_during_quiet_hours_a_reminder_is_low_urgency_and_a_dose_stays_critical(daemon, session_bus, unique_name):
+    now = dt.datetime.now(dt.timezone.utc)
+    (daemon.config / "remindd").mkdir(parents=True, exist_ok=True)
+    (daemon.config / "remindd" / "config.toml").write_text(
+        f'quiet-hours = "{(now - dt.timedelta(hours=1)):%H:%M}-{(now + dt.timedelta(hours=1)):%H:%M}"\n')
+    start_on_bus(daemon, session_bus.address)
+    add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "500mg")
+    add_soon(daemon, unique_name + "-water", "--daily", "--at", "{}")
+    shown = {c["summary"]: c for c in session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"].startswith(unique_name), count=2)}
+    assert shown[unique_name]["urgency"] == 2 and shown[unique_name + "-water"]["urgency"] == 0, shown
+    assert shown[unique_name + "-water"]["hints"]["suppress-sound"] is True
+
+
 def test_snooze_on_the_notification_puts_it_off_by_the_reminders_own_length(daemon, session_bus, unique_name):
     """`--snooze 15m`: the button says "Snooze 15 min", and choosing it announces the occurrence again 15 minutes
     later (the daemon's `next`, snoozed); `show` says the length."""

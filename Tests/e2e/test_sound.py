@@ -149,3 +149,27 @@ def test_a_reminder_with_sound_none_is_silent(daemon, sound_server, unique_name,
     assert not recording.onsets()
     assert recording.rms_by_sox(0, 60) < 0.0005
     assert daemon.ctl_json("show", unique_name)["sound"] == "none"
+
+
+def test_during_quiet_hours_a_reminder_is_silent_and_a_dose_rings_through(daemon, sound_server, unique_name, tmp_path):
+    """quiet-hours spanning now: a reminder without a dose fires silently (the journal says quiet hours), a dose
+    after it is heard within 1 s."""
+    import datetime as dt
+    address, client = sound_server
+    now = dt.datetime.now(dt.timezone.utc)
+    span = f"{(now - dt.timedelta(hours=1)):%H:%M}-{(now + dt.timedelta(hours=1)):%H:%M}"
+    (daemon.config / "remindd").mkdir(parents=True, exist_ok=True)
+    (daemon.config / "remindd" / "config.toml").write_text(f'quiet-hours = "{span}"\n')
+    daemon.env["PULSE_SERVER"] = address
+    daemon.start()
+    recording = Recording(client, tmp_path / "quiet.raw")
+    add_soon(daemon, unique_name + "-water", "--daily", "--at", "{}", lead=3)
+    add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "1", "--unit", "tablet", lead=7)
+    water = Journal().wait_for(timeout=20, REMINDER_NAME=unique_name + "-water", MESSAGE_ID=MESSAGE_FIRED)
+    dose = fired_at(unique_name, MESSAGE_FIRED)[0]
+    time.sleep(max(0.0, dose + 2.0 - time.time()))
+    recording.stop()
+    assert water and water[0]["REMINDER_QUIET"] == "1" and water[0]["MESSAGE"].endswith("(quiet hours: no sound)"), water
+    heard = recording.onsets()
+    assert heard and dose - 0.1 <= heard[0] <= dose + 1.0, (heard, dose, int(water[0]["__REALTIME_TIMESTAMP"]) / 1e6)
+    assert "REMINDER_QUIET" not in Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED)[0]

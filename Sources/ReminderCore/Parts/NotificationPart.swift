@@ -1,5 +1,5 @@
 /// How a reminder's announcement asks to be seen and heard, and what its Snooze button does (`--urgency`,
-/// `--snooze`, `--sound`).
+/// `--snooze`, `--sound`, `--quiet-hours`).
 public struct NotificationSettings: ReminderPart {
     /// The notification's urgency as set (nil: automatic, critical for a dose: see ``Delivery/critical``).
     public var urgency: Urgency?
@@ -18,6 +18,16 @@ public struct NotificationSettings: ReminderPart {
     }
     /// ``sound`` behind one reference: 8 bytes in each of 100,000 reminders instead of a string's 17.
     private var storedSound: SoundBox?
+    /// Whether config.toml's quiet hours quiet it (nil: a reminder without a dose is quieted, a dose rings through).
+    public var quietHours: QuietHoursChoice?
+
+    /// What quiet hours do to a reminder, as `--quiet-hours` says.
+    public enum QuietHoursChoice: String, Sendable, Hashable, CaseIterable {
+        /// Announced as at any other time (a reminder without a dose that must be heard at night).
+        case ignore
+        /// Announced quietly (a dose that can wait for the morning's look at the screen).
+        case respect
+    }
 
     /// A notification's urgency (the specification's 1 and 2; remindd asks for no low urgency).
     public enum Urgency: String, Sendable, Hashable, CaseIterable {
@@ -26,10 +36,11 @@ public struct NotificationSettings: ReminderPart {
 
     public init() {}
 
-    public init(urgency: Urgency? = nil, snoozeMinutes: Int? = nil, sound: Sound? = nil) {
+    public init(urgency: Urgency? = nil, snoozeMinutes: Int? = nil, sound: Sound? = nil, quietHours: QuietHoursChoice? = nil) {
         self.urgency = urgency
         self.snoozeMinutes = snoozeMinutes
         self.sound = sound
+        self.quietHours = quietHours
     }
 
     /// The Snooze button's length unless a reminder says otherwise.
@@ -40,23 +51,27 @@ public struct NotificationSettings: ReminderPart {
     /// The Snooze button's length in effect, in minutes.
     public var snooze: Int { snoozeMinutes ?? Self.defaultSnoozeMinutes }
 
-    /// `--urgency normal|critical|auto`, `--snooze 15m`, `--sound NAME|FILE|none` ("" with update: the default).
+    /// `--urgency normal|critical|auto`, `--snooze 15m`, `--sound NAME|FILE|none`, `--quiet-hours ignore|respect`
+    /// ("" with update: the default).
     public struct Change: Codable, Hashable, Sendable {
         public var urgency: String?
         public var snooze: String?
         public var sound: String?
+        public var quietHours: String?
 
-        public init(urgency: String? = nil, snooze: String? = nil, sound: String? = nil) {
-            (self.urgency, self.snooze, self.sound) = (urgency, snooze, sound)
+        public init(urgency: String? = nil, snooze: String? = nil, sound: String? = nil, quietHours: String? = nil) {
+            (self.urgency, self.snooze, self.sound, self.quietHours) = (urgency, snooze, sound, quietHours)
         }
     }
 
     /// As a reply shows it: `urgency`, normal or critical, in effect (``Delivery/Shown`` says it for a dose);
-    /// `snoozeMinutes`, the Snooze button's length in effect; `sound`, as set (absent: the default of its kind).
+    /// `snoozeMinutes`, the Snooze button's length in effect; `sound`, as set (absent: the default of its kind);
+    /// `quietHours`, ignore or respect as set (absent: the default, quiet unless a dose).
     public struct Shown: Codable, Hashable, Sendable {
         public var urgency: String
         public var snoozeMinutes: Int
         public var sound: String?
+        public var quietHours: String?
     }
 
     public static func check(_ change: Change, adding: Bool) throws(PartError) {
@@ -68,6 +83,9 @@ public struct NotificationSettings: ReminderPart {
         }
         if let text = change.sound, !text.isEmpty {
             if let problem = Sound(text).problem { throw PartError("sound", "invalid --sound \(quotedInput(text)): \(problem)") }
+        }
+        if let text = change.quietHours, !text.isEmpty, QuietHoursChoice(rawValue: text) == nil {
+            throw PartError("quietHours", "invalid --quiet-hours \(quotedInput(text)): write ignore (announced as at any time) or respect (announced quietly)")
         }
     }
 
@@ -83,6 +101,7 @@ public struct NotificationSettings: ReminderPart {
         if let urgency = change.urgency { changed.urgency = Urgency(rawValue: urgency) }
         if let text = change.snooze { changed.snoozeMinutes = Self.minutes(text) }
         if let text = change.sound { changed.sound = text.isEmpty ? nil : Sound(text) }
+        if let text = change.quietHours { changed.quietHours = QuietHoursChoice(rawValue: text) }
         return changed
     }
 
@@ -92,7 +111,7 @@ public struct NotificationSettings: ReminderPart {
     }
 
     public func shown(on date: LocalDate?) -> Shown {
-        Shown(urgency: (urgency ?? .normal).rawValue, snoozeMinutes: snooze, sound: sound?.text)
+        Shown(urgency: (urgency ?? .normal).rawValue, snoozeMinutes: snooze, sound: sound?.text, quietHours: quietHours?.rawValue)
     }
 
     /// What travels: the urgency, the snooze and a sound by name or none; a sound file is this machine's own.
@@ -106,6 +125,7 @@ public struct NotificationSettings: ReminderPart {
         var properties = urgency.map { [SyncedProperty("URGENCY", $0.rawValue.uppercased())] } ?? []
         if let snoozeMinutes { properties.append(SyncedProperty("SNOOZE", String(snoozeMinutes * 60))) }
         if let sound, sound.travels { properties.append(SyncedProperty("SOUND", sound.text)) }
+        if let quietHours { properties.append(SyncedProperty("QUIET-HOURS", quietHours.rawValue.uppercased())) }
         return properties
     }
 
@@ -125,9 +145,13 @@ public struct NotificationSettings: ReminderPart {
             guard sound.travels, sound.problem == nil else { throw PartError("SOUND", "X-REMINDD-SOUND is not a sound's name or none") }
             self.sound = sound
         }
+        if let text = property("QUIET-HOURS") {
+            guard let choice = QuietHoursChoice(rawValue: text.lowercased()) else { throw PartError("QUIET-HOURS", "X-REMINDD-QUIET-HOURS is not IGNORE or RESPECT") }
+            quietHours = choice
+        }
     }
 
-    private enum CodingKeys: String, CodingKey { case critical, snoozeMinutes, sound }
+    private enum CodingKeys: String, CodingKey { case critical, snoozeMinutes, sound, quietHours }
 
     /// Stored as `critical`: true (critical), false (normal) or absent (automatic), as rows before had it.
     public init(from decoder: any Decoder) throws {
@@ -135,6 +159,7 @@ public struct NotificationSettings: ReminderPart {
         urgency = try container.decodeIfPresent(Bool.self, forKey: .critical).map { $0 ? .critical : .normal }
         snoozeMinutes = try container.decodeIfPresent(Int.self, forKey: .snoozeMinutes)
         sound = try container.decodeIfPresent(String.self, forKey: .sound).map(Sound.init)
+        quietHours = try container.decodeIfPresent(String.self, forKey: .quietHours).flatMap(QuietHoursChoice.init(rawValue:))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -142,6 +167,7 @@ public struct NotificationSettings: ReminderPart {
         try container.encodeIfPresent(urgency.map { $0 == .critical }, forKey: .critical)
         try container.encodeIfPresent(snoozeMinutes, forKey: .snoozeMinutes)
         try container.encodeIfPresent(sound?.text, forKey: .sound)
+        try container.encodeIfPresent(quietHours?.rawValue, forKey: .quietHours)
     }
 }
 

@@ -65,17 +65,19 @@ public final class DesktopAnnouncer: Announcer {
             var summary = reminder.name
             if firing.kind == .repeated { summary += " (still not taken)" }
             let snooze = reminder.delivery.notification.snooze
+            // Quiet hours quiet only what is not critical: a reminder they quiet shows at low urgency.
+            let critical = reminder.delivery.critical && !firing.quiet
             state.withLock { $0.snoozeMinutes[reminder.id] = snooze }
             if let calendar = reminder.delivery.calendar {
                 // A calendar's alarm: nothing to take, so Dismiss (and no Skip).
                 show(.reminder(reminder.id), summary: summary, body: "\(calendar): \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(snooze) min")], critical: reminder.delivery.critical, staying: true,
-                    category: "x-remindd.calendar", sounding: true)
+                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(snooze) min")], critical: critical, staying: true,
+                    category: "x-remindd.calendar", sounding: true, low: firing.quiet)
             } else {
                 let dose = firing.firing.dose.map { "Take \($0.description). " } ?? ""
                 show(.reminder(reminder.id), summary: summary, body: "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("taken", "Taken"), ("snooze", "Snooze \(snooze) min"), ("skip", "Skip")], critical: reminder.delivery.critical,
-                    staying: true, category: reminder.delivery.givesDose ? "x-remindd.dose" : "x-remindd.reminder", sounding: true)
+                    actions: [("taken", "Taken"), ("snooze", "Snooze \(snooze) min"), ("skip", "Skip")], critical: critical,
+                    staying: true, category: reminder.delivery.givesDose ? "x-remindd.dose" : "x-remindd.reminder", sounding: true, low: firing.quiet)
             }
         case .occurrence(let occurrence):
             let subject = Subject.reminder(occurrence.firing.reminder.id)
@@ -98,10 +100,10 @@ public final class DesktopAnnouncer: Announcer {
     }
 
     /// Shows or replaces the subject's notification; `sounding`: an announcement remindd plays a sound for, whose
-    /// notification asks the server to play none when remindd plays its own.
+    /// notification asks the server to play none when remindd plays its own; `low`: low urgency (quiet hours).
     private func show(
         _ subject: Subject, summary: String, body: String, actions: [(String, String)], critical: Bool, staying: Bool, category: String,
-        sounding: Bool = false
+        sounding: Bool = false, low: Bool = false
     ) {
         let (tag, replaces) = state.withLock { state in
             defer { state.nextTag += 1 }
@@ -111,7 +113,7 @@ public final class DesktopAnnouncer: Announcer {
         notifications.notify(
             .init(
                 summary: summary, body: body, actions: actions.map { (key: $0.0, label: $0.1) }, replacesID: replaces, critical: critical, staying: staying,
-                category: category, suppressSound: sounding && playsSounds),
+                category: category, suppressSound: sounding && (playsSounds || low), low: low),
             tag: tag)
     }
 

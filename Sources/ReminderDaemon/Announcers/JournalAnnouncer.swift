@@ -156,6 +156,10 @@ public final class JournalAnnouncer: Announcer {
             message += " (again: the clock went back)"
             fields.append(("REMINDER_REPLANNED", "1"))
         }
+        if event.quiet {
+            message += " (quiet hours: no sound)"
+            fields.append(("REMINDER_QUIET", "1"))
+        }
         recordFields(record: event.record, reannounced: event.reannounced, &message, &fields)
         return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
     }

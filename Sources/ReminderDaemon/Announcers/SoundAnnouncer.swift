@@ -8,7 +8,7 @@ import SystemdSupport
 /// `reminder-sound`, `message-new-instant`), through the user's sound server with the first player found at start
 /// (``SoundPlayer``), run as hooks are (a transient unit of the user manager, outside the daemon's sandbox).
 ///
-/// Announcing never waits for a sound. One plays at a time: a burst of firings is heard as one sound, not as
+/// During quiet hours a reminder they quiet plays nothing (``FiringEvent/quiet``). Announcing never waits for a sound. One plays at a time: a burst of firings is heard as one sound, not as
 /// 10,000. A sound that cannot be played (no player, a name the sound theme lacks, a player that fails) is said
 /// once in the journal until one plays again.
 public final class SoundAnnouncer: Announcer {
@@ -64,7 +64,7 @@ public final class SoundAnnouncer: Announcer {
     }
 
     public func announce(_ event: DaemonEvent) {
-        guard case .firing(let firing) = event, firing.kind.reachesThePerson else { return }
+        guard case .firing(let firing) = event, firing.kind.reachesThePerson, !firing.quiet else { return }
         let sound = sound(for: firing.firing.reminder.delivery)
         guard sound != .none else { return }
         guard let player else {

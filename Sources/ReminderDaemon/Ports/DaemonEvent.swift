@@ -102,6 +102,8 @@ public struct FiringEvent: Sendable, Hashable {
     public var record: String?
     /// Announced again after a restart because the journal could not tell whether it was announced before.
     public var reannounced: Bool
+    /// Announced during quiet hours, quietly: no sound, no speech, low urgency (the journal and hooks as always).
+    public var quiet = false
 
     public init(
         kind: Kind, firing: DueFiring, handledAt: Instant, detail: String? = nil, replanned: Bool = false, repeatNumber: Int? = nil,

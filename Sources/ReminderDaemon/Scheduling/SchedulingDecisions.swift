@@ -40,7 +40,7 @@ extension SchedulingService {
             noted = nil
         }
         event.record = noted.map { FiringsStore.announcementKey(instance: storeInstance, firingID: $0, again: now) }
-        context.announcer.announce(.firing(event))
+        context.announce(firing: event)
         if let noted { confirm(again: [noted]) }
     }
 

@@ -137,7 +137,7 @@ extension SchedulingService {
                 let event = FiringEvent(
                     kind: kind, firing: firing, handledAt: now, detail: record.detail, replanned: record.replanned > 0, record: key,
                     reannounced: found == nil)
-                context.announcer.announce(.firing(event))
+                context.announce(firing: event)
                 openWindow(of: event)
             case .missed(let key, let record):
                 guard let firing = restored((record.reminderId, record.scheduledAt, record.slot)) else { continue }
@@ -151,7 +151,7 @@ extension SchedulingService {
                 let event = FiringEvent(
                     kind: number == 0 ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: number == 0 ? nil : number, record: key,
                     reannounced: found == nil)
-                context.announcer.announce(.firing(event))
+                context.announce(firing: event)
                 lifecycle.announcedAfterRestart(OccurrenceKey(firing), at: now)
             case .escalation(let key, let record, let at):
                 guard let firing = restored((record.reminderId, record.scheduledAt, record.slot)) else { continue }

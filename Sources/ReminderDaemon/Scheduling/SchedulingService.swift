@@ -430,7 +430,7 @@ actor SchedulingService {
         var event = event
         event.replanned = replanned
         event.record = FiringsStore.announcementKey(instance: storeInstance, firingID: id)
-        context.announcer.announce(.firing(event))
+        context.announce(firing: event)
         openWindow(of: event)
         return id
     }
