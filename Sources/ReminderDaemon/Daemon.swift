@@ -285,6 +285,9 @@ public final class Daemon: Sendable {
     /// The one-line state for STATUS=: `3 reminders, next: Vitamin D at Sun 09:00`.
     public func statusLine() async -> String { await scheduling.statusLine() }
 
+    /// The occurrences announced and still due, to show again on a desktop that appeared.
+    public func stillDue() async -> [FiringEvent] { await scheduling.stillDue() }
+
     /// Ends every Watch stream (at shutdown).
     public func finishWatchers() { watch.finishAll() }
 }

@@ -157,9 +157,14 @@ final class DaemonContext: Sendable {
         announcer.announce(.daemon(DaemonMessage(severity, text)))
     }
 
-    /// Announces a firing, marked quiet when config.toml's quiet hours hold at its time in the followed zone and
-    /// they quiet its reminder (``QuietHours/quiets(_:atSecondsSinceMidnight:)``).
+    /// Announces a firing, marked quiet as ``quieted(_:)`` says.
     func announce(firing event: FiringEvent) {
+        announcer.announce(.firing(quieted(event)))
+    }
+
+    /// A firing marked quiet when config.toml's quiet hours hold at its time in the followed zone and they
+    /// quiet its reminder (``QuietHours/quiets(_:atSecondsSinceMidnight:)``).
+    func quieted(_ event: FiringEvent) -> FiringEvent {
         var event = event
         if let quietHours = configuration.quietHours {
             do throws(ServiceError) {
@@ -170,6 +175,6 @@ final class DaemonContext: Sendable {
                 // silenced by a missing zone file.
             }
         }
-        announcer.announce(.firing(event))
+        return event
     }
 }

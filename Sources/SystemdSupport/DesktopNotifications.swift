@@ -17,6 +17,9 @@ public final class DesktopNotifications: Sendable {
         case actionInvoked(id: UInt32, action: String)
         /// The notification went away (1 expired, 2 dismissed, 3 closed by a call, 4 other).
         case closed(id: UInt32, reason: UInt32)
+        /// A notification server took the bus name (a desktop session started, or its server was restarted):
+        /// what the one before showed is gone, and ids it gave mean nothing now.
+        case serverStarted
     }
 
     /// One notification to show.
@@ -95,6 +98,18 @@ public final class DesktopNotifications: Sendable {
                     return 0
                 }, context)
         }
+        // NameOwnerChanged of the notification service's name: a server that starts (a login, a restart).
+        sd_bus_add_match(
+            bus, nil, "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.Notifications'", { message, userdata, _ in
+                let context = Unmanaged<CallbackContext>.fromOpaque(userdata!).takeUnretainedValue()
+                var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
+                let s = CChar(UInt8(ascii: "s"))
+                guard sd_bus_message_read_basic(message, s, &name) >= 0, sd_bus_message_read_basic(message, s, &old) >= 0,
+                    sd_bus_message_read_basic(message, s, &new) >= 0, let new, new.pointee != 0
+                else { return 0 }
+                context.continuation.yield(.serverStarted)
+                return 0
+            }, context)
         let wake = self.wake
         try DetachedThread.start { handle.run(wake: wake, requests: { self.takeRequests() }) }
     }

@@ -198,6 +198,7 @@ struct Remindd: AsyncParsableCommand {
             configuration: settings, exercises: try Self.loadExercises(dataDirectory),
             routineDirectories: [dataDirectory + "/routines", (paths.configFile as NSString).deletingLastPathComponent + "/routines"],
             journalAvailable: { journal.isJournalAvailable }, ledger: JournalLedger(journal: journal), home: paths.home, commands: commands))
+        channels.desktop.showAgain(from: { await daemon.stillDue() })
         do { try await daemon.startReminders() } catch { throw Failure(error.description) }
         store.releaseMemory()
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system

@@ -245,15 +245,26 @@ class SessionBus:
         self.calls = []
         self.server = None
         if with_server:
-            self.server = subprocess.Popen([sys.executable, str(pathlib.Path(__file__).parent / "notification_server.py")],
-                                           env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address),
-                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-            self.reader = threading.Thread(target=self._read, daemon=True)
-            self.reader.start()
-            assert self.wait_for(lambda c: c["call"] == "ready"), "the notification server did not start"
+            self.start_server()
 
-    def _read(self):
-        for line in self.server.stdout:
+    def start_server(self):
+        """Starts the notification server on the bus (it takes org.freedesktop.Notifications)."""
+        ready = len([c for c in self.calls if c["call"] == "ready"])
+        self.server = subprocess.Popen([sys.executable, str(pathlib.Path(__file__).parent / "notification_server.py")],
+                                       env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address),
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.reader = threading.Thread(target=self._read, args=(self.server,), daemon=True)
+        self.reader.start()
+        assert len(self.wait_for(lambda c: c["call"] == "ready", count=ready + 1)) > ready, "the notification server did not start"
+
+    def restart_server(self):
+        """The notification server stops (what it showed is gone) and a new one starts, as at a new login."""
+        self.server.terminate()
+        self.server.wait(timeout=10)
+        self.start_server()
+
+    def _read(self, server):
+        for line in server.stdout:
             self.calls.append(json.loads(line))
 
     def wait_for(self, match, count=1, timeout=10.0):

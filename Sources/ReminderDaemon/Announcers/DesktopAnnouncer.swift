@@ -11,7 +11,9 @@ import SystemdSupport
 /// the reminder's next occurrence replaces it
 /// (`replaces_id`), never stacks; a log or a skip closes it (`CloseNotification`); a missed occurrence
 /// replaces it with a note that offers "Taken late". A calendar's alarm offers Dismiss and Snooze. The rest suggestion offers "Mark rest day". When the bus has no
-/// notification server, that is said once in the journal, which stays the record of everything.
+/// notification server, that is said once in the journal, which stays the record of everything. When a notification
+/// server starts (a desktop logged in, or its server restarted), every occurrence still due is shown again at once,
+/// "(shown again)": what the server before showed is gone.
 public final class DesktopAnnouncer: Announcer {
     /// What the user chose on a notification.
     public enum Action: Sendable, Hashable {
@@ -46,39 +48,35 @@ public final class DesktopAnnouncer: Announcer {
         var snoozeMinutes: [Int64: Int] = [:]
     }
 
+    /// The occurrences announced and still due (the daemon's), to show again.
+    public typealias StillDue = @Sendable () async -> [FiringEvent]
+
     private let notifications: DesktopNotifications
     /// remindd plays the sounds itself (``SoundAnnouncer``): a reminder's notification asks for none.
     private let playsSounds: Bool
+    private let stillDue: StillDue
     private let report: @Sendable (DaemonMessage) -> Void
     private let state = Mutex(State())
 
-    public init(notifications: DesktopNotifications, playsSounds: Bool = false, report: @escaping @Sendable (DaemonMessage) -> Void) {
+    public init(
+        notifications: DesktopNotifications, playsSounds: Bool = false, stillDue: @escaping StillDue = { [] },
+        report: @escaping @Sendable (DaemonMessage) -> Void
+    ) {
         self.notifications = notifications
         self.playsSounds = playsSounds
+        self.stillDue = stillDue
         self.report = report
+    }
+
+    /// Shows each firing again, "(shown again)" (none is played again: it was heard when it was announced).
+    func showAgain(_ firings: [FiringEvent]) {
+        for firing in firings { show(firing, again: true) }
     }
 
     public func announce(_ event: DaemonEvent) {
         switch event {
         case .firing(let firing) where firing.kind.reachesThePerson:
-            let reminder = firing.firing.reminder
-            var summary = reminder.name
-            if firing.kind == .repeated { summary += " (still not taken)" }
-            let snooze = reminder.delivery.notification.snooze
-            // Quiet hours quiet only what is not critical: a reminder they quiet shows at low urgency.
-            let critical = reminder.delivery.critical && !firing.quiet
-            state.withLock { $0.snoozeMinutes[reminder.id] = snooze }
-            if let calendar = reminder.delivery.calendar {
-                // A calendar's alarm: nothing to take, so Dismiss (and no Skip).
-                show(.reminder(reminder.id), summary: summary, body: "\(calendar): \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(snooze) min")], critical: critical, staying: true,
-                    category: "x-remindd.calendar", sounding: true, low: firing.quiet)
-            } else {
-                let dose = firing.firing.dose.map { "Take \($0.description). " } ?? ""
-                show(.reminder(reminder.id), summary: summary, body: "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
-                    actions: [("taken", "Taken"), ("snooze", "Snooze \(snooze) min"), ("skip", "Skip")], critical: critical,
-                    staying: true, category: reminder.delivery.givesDose ? "x-remindd.dose" : "x-remindd.reminder", sounding: true, low: firing.quiet)
-            }
+            show(firing, again: false)
         case .occurrence(let occurrence):
             let subject = Subject.reminder(occurrence.firing.reminder.id)
             if occurrence.state == .missed {
@@ -96,6 +94,29 @@ public final class DesktopAnnouncer: Announcer {
                 actions: [("rest", "Mark rest day")], critical: false, staying: false, category: "x-remindd.habit")
         default:
             return
+        }
+    }
+
+    /// A reminder's notification for an announced firing (`again`: shown again for a server that appeared).
+    private func show(_ firing: FiringEvent, again: Bool) {
+        let reminder = firing.firing.reminder
+        var summary = reminder.name
+        if firing.kind == .repeated { summary += " (still not taken)" }
+        if again { summary += " (shown again)" }
+        let snooze = reminder.delivery.notification.snooze
+        // Quiet hours quiet only what is not critical: a reminder they quiet shows at low urgency.
+        let critical = reminder.delivery.critical && !firing.quiet
+        state.withLock { $0.snoozeMinutes[reminder.id] = snooze }
+        if let calendar = reminder.delivery.calendar {
+            // A calendar's alarm: nothing to take, so Dismiss (and no Skip).
+            show(.reminder(reminder.id), summary: summary, body: "\(calendar): \(FiringWording.when(firing.firing.occurrence))",
+                actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(snooze) min")], critical: critical, staying: true,
+                category: "x-remindd.calendar", sounding: true, low: firing.quiet)
+        } else {
+            let dose = firing.firing.dose.map { "Take \($0.description). " } ?? ""
+            show(.reminder(reminder.id), summary: summary, body: "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
+                actions: [("taken", "Taken"), ("snooze", "Snooze \(snooze) min"), ("skip", "Skip")], critical: critical,
+                staying: true, category: reminder.delivery.givesDose ? "x-remindd.dose" : "x-remindd.reminder", sounding: true, low: firing.quiet)
         }
     }
 
@@ -160,6 +181,13 @@ public final class DesktopAnnouncer: Announcer {
                 state.withLock { state in
                     if let subject = state.subjects.removeValue(forKey: id), state.shown[subject] == id { state.shown[subject] = nil }
                 }
+            case .serverStarted:
+                // The ids of the server before mean nothing now; what was due is shown again.
+                state.withLock { state in
+                    state.shown = [:]
+                    state.subjects = [:]
+                }
+                showAgain(await stillDue())
             case .actionInvoked(let id, let key):
                 guard let subject = state.withLock({ $0.subjects[id] }) else { continue }
                 switch (subject, key) {

@@ -8,7 +8,8 @@ import SystemdSupport
 /// announcement asks ``run(perform:)`` to connect again, never on the firing path (a bus that hangs blocks a
 /// connect for 25 s, and held up every firing behind it); what is announced while connecting is kept and shown
 /// once connected. A failed try waits a minute (on the daemon's clock) before the next one, so a burst of
-/// firings does not try thousands of times.
+/// firings does not try thousands of times. Once connected, every occurrence still due (``showAgain(from:)``) is
+/// shown again, as it is whenever a notification server starts on the bus.
 public final class DesktopChannel: Announcer {
     /// Opens the connection (production: `DesktopNotifications.connect(applicationName:)` on the session bus).
     public typealias Connect = @Sendable () async throws -> DesktopNotifications
@@ -48,6 +49,8 @@ public final class DesktopChannel: Announcer {
     private let connect: Connect
     /// remindd plays the sounds itself: each notification asks the server not to play its own.
     private let playsSounds: Bool
+    /// Where the occurrences still due are asked for (the daemon, once built).
+    private let stillDue = Mutex<DesktopAnnouncer.StillDue>({ [] })
     private let report: @Sendable (DaemonMessage) -> Void
     private let state: Mutex<State>
     /// Asks ``run(perform:)`` to connect (one request is enough however many come).
@@ -64,6 +67,16 @@ public final class DesktopChannel: Announcer {
         self.state = Mutex(State(connection: enabled ? .wanted(again: false) : .none, enabled: enabled))
         (requests, request) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         if enabled { request.yield() }
+    }
+
+    /// Where the occurrences still due come from, to show them again on a desktop that appears.
+    public func showAgain(from stillDue: @escaping DesktopAnnouncer.StillDue) {
+        self.stillDue.withLock { $0 = stillDue }
+    }
+
+    private func stillDueNow() async -> [FiringEvent] {
+        let ask = stillDue.withLock { $0 }
+        return await ask()
     }
 
     /// The config's `notifications` at reload: on connects if there was no bus.
@@ -106,7 +119,8 @@ public final class DesktopChannel: Announcer {
             guard case .wanted(let again) = state.withLock({ $0.connection }) else { continue }
             let announcer: DesktopAnnouncer
             do {
-                announcer = DesktopAnnouncer(notifications: try await connect(), playsSounds: playsSounds, report: report)
+                announcer = DesktopAnnouncer(
+                    notifications: try await connect(), playsSounds: playsSounds, stillDue: { await self.stillDueNow() }, report: report)
             } catch is CancellationError {
                 return
             } catch {
@@ -121,6 +135,10 @@ public final class DesktopChannel: Announcer {
             }
             if again { report(DaemonMessage(.info, "Connected to the session bus again: desktop notifications are shown")) }
             for event in pending { announcer.announce(event) }
+            // What was due while there was no connection (a bus that went away and came back): shown again, but
+            // for what was just shown.
+            let shown = Set(pending.compactMap { event -> Int64? in if case .firing(let firing) = event { firing.firing.reminder.id } else { nil } })
+            announcer.showAgain(await stillDueNow().filter { !shown.contains($0.firing.reminder.id) })
             await announcer.run(perform: perform)
             guard !Task.isCancelled else { return }
             state.withLock { $0.connection = .lost(retryAfter: nil) }

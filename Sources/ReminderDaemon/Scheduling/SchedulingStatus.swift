@@ -68,4 +68,19 @@ extension SchedulingService {
     nonisolated func pendingSnooze(of reminderID: Int64) -> OccurrenceLifecycle.Snooze? {
         published.withLock { $0.snoozes[reminderID] }
     }
+
+    /// The occurrences announced and still due now (not taken, skipped or missed, and not snoozed), as firings
+    /// to show again (a notification server that appeared, a desktop logged in), marked quiet as their
+    /// announcement would be now; the latest of each reminder.
+    func stillDue() -> [FiringEvent] {
+        let now = context.clock.now()
+        var latest: [Int64: OpenOccurrence] = [:]
+        for (key, entry) in lifecycle.open where !entry.settled && entry.windowEnd > now && pendingSnooze(of: key.reminderID) == nil {
+            if let kept = latest[key.reminderID], kept.firing.occurrence.instant >= entry.firing.occurrence.instant { continue }
+            latest[key.reminderID] = entry
+        }
+        return latest.values.sorted { $0.firing.occurrence.instant < $1.firing.occurrence.instant }.map {
+            context.quieted(FiringEvent(kind: .fired, firing: $0.firing, handledAt: now))
+        }
+    }
 }
