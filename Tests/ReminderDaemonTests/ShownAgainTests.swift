@@ -25,4 +25,19 @@ struct ShownAgainTests {
         await daemon.advance(to: instant("2026-03-02T10:01:00Z"))
         #expect(await daemon.current.stillDue().isEmpty, "the windows closed: missed, not due")
     }
+
+    /// `done` in the very second a dose was announced: the log counts as at or before the occurrence, which made
+    /// it "suppressed", and its notification stayed with its Taken button (found by the e2e test of showing
+    /// again). It is taken: said, and not still due.
+    @Test func doneInTheSecondOfTheAnnouncementTakesIt() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))
+        _ = try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC", ["window": "2h", "repeat": "10m"])
+        await daemon.advance(to: instant("2026-03-02T08:00:00Z"))
+        #expect(daemon.firings(of: "Pills").count == 1)
+        try await daemon.call("Done", ["reminder": "Pills"])
+        #expect(daemon.announcer.occurrences.map(\.state) == [.taken])
+        #expect(await daemon.current.stillDue().isEmpty)
+        await daemon.advance(to: instant("2026-03-02T08:30:00Z"))
+        #expect(daemon.firings(of: "Pills").count == 1, "no repeat")
+    }
 }

@@ -227,9 +227,13 @@ actor SchedulingService {
         for (key, entry) in lifecycle.open where key.reminderID == reminderID {
             guard let status = readState(of: entry.firing, now: now) else { continue }
             let settledNow = lifecycle.reconsidered(key, state: status.state, now: now)
-            if settledNow, status.state == .taken || status.state == .skipped {
+            // A log in the very second the occurrence was announced counts as before it (suppressed): it was
+            // announced all the same, so it is taken, and its notification closes (a Taken left on screen would
+            // record the dose twice).
+            let state: OccurrenceState = status.state == .suppressed ? .taken : status.state
+            if settledNow, state == .taken || state == .skipped {
                 context.announcer.announce(.occurrence(OccurrenceEvent(
-                    state: status.state, firing: entry.firing, windowEnd: entry.windowEnd, decidedAt: now, loggedAt: status.coveredBy,
+                    state: state, firing: entry.firing, windowEnd: entry.windowEnd, decidedAt: now, loggedAt: status.coveredBy,
                     reason: status.skipReason)))
             }
         }
