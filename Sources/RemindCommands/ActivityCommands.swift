@@ -316,13 +316,32 @@ struct HistoryCommand: ParsableCommand {
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the daemon's state.",
-        discussion: "Example:\n  remindctl status --json")
+        discussion: """
+            --format waybar prints one JSON line for a status bar: text (what is due now, else the next \
+            reminder), tooltip (what is due, missed today, how many of today's are done, the next), and class \
+            and alt: due, overdue (due for 10 minutes or more), missed (today) or idle.
+
+            Examples:
+              remindctl status --json
+              remindctl status --format waybar
+            """)
+
+    /// What `--format` prints.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, waybar
+    }
 
     @Flag(help: "Print the status as JSON.") var json = false
+    @Option(help: ArgumentHelp("text, or waybar: one JSON line for a status bar's custom module.", valueName: "format")) var format: Format = .text
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         let status = try connection.call(Reminders.Status.self)
+        if format == .waybar {
+            let today = try connection.call(Reminders.Occurrences.self, .init(date: nil))
+            let line = StatusBarLine(occurrences: today.occurrences, next: status.next, now: CommandContext.current.now(), output: out)
+            return try out.jsonLine(line)
+        }
         if json { return try out.json(status) }
         out.print("remindd \(status.version): \(status.status)")
         out.print("reminders: \(status.reminders) (\(status.enabled) enabled)")

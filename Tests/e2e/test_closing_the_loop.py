@@ -177,3 +177,19 @@ def test_history_tells_the_whole_story_and_calories_have_their_own_command(daemo
     assert daemon.ctl_json("calories", "--from", today)[0]["date"] == today
     old = daemon.ctl("history", "--from", today)
     assert "'history --from' is now 'remindctl calories --from'" in old.stderr and old.stdout == daemon.ctl("calories", "--from", today).stdout
+
+
+def test_the_status_bar_line_says_what_is_due(daemon, unique_name):
+    """remindctl status --format waybar against the real daemon: idle before the dose, due once it fired, one
+    JSON line each time."""
+    daemon.start()
+    _, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "500mg", "--window", "1h")
+    before = json.loads(daemon.ctl("status", "--format", "waybar").stdout)
+    assert before["class"] == "idle" and before["text"].startswith(unique_name), before
+    assert Journal().wait_for(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED)
+    out = daemon.ctl("status", "--format", "waybar").stdout
+    assert out.count("\n") == 1, out
+    due = json.loads(out)
+    assert due["class"] == "due" and due["text"] == f"⏰ {unique_name} 500 mg", due
+    daemon.ctl("done", unique_name)
+    assert json.loads(daemon.ctl("status", "--format", "waybar").stdout)["class"] == "idle"
