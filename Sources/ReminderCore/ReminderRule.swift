@@ -17,6 +17,12 @@ public struct ReminderRule: Hashable, Sendable {
         var countsFromLastDose = false
     }
 
+    /// When it fires relative to each instance of a calendar event (its VALARM), or nil: it fires at its times.
+    public var alarmOffset: AlarmOffset? {
+        guard case .recurrence(let set) = days, set.alarm != .zero else { return nil }
+        return set.alarm
+    }
+
     /// No firing before this local date-time (the first day, and the anchor of `every` rules).
     public var start: LocalDateTime? {
         get { bounds?.value.start }

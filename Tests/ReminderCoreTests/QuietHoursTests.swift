@@ -35,3 +35,20 @@ struct QuietHoursTests {
         #expect(!night.quiets(habit, atSecondsSinceMidnight: at) && night.quiets(dose, atSecondsSinceMidnight: at))
     }
 }
+
+/// An event's alarm says the event's own time: ``AlarmOffset/instance(ofAlarmAt:in:)`` undoes
+/// ``AlarmOffset/instant(for:in:)``, across a change of summer time too.
+@Suite("Alarm offsets undone")
+struct AlarmOffsetTests {
+    @Test(arguments: ["-PT15M", "PT10M", "-P1D", "-P1DT2H", "-PT36H", "-P1W"])
+    func theEventIsFoundFromItsAlarm(_ text: String) throws {
+        let berlin = try zone("Europe/Berlin")
+        let offset = try AlarmOffset(parsing: text)
+        // Around the end of summer time in Berlin (2026-10-25 03:00 CEST -> 02:00 CET) and an ordinary day.
+        for start in ["2026-10-25T09:30", "2026-10-26T01:00", "2026-11-24T21:34"] {
+            let local = try #require(ISO8601.parseDateTime(start))
+            let alarm = offset.instant(for: local, in: berlin)
+            #expect(offset.instance(ofAlarmAt: alarm, in: berlin) == berlin.resolve(local), "\(text) \(start)")
+        }
+    }
+}

@@ -45,6 +45,9 @@ def test_a_khal_event_with_a_15_minute_alarm_is_announced_15_minutes_before_once
     assert [e["REMINDER_ANNOUNCEMENT"] for e in entries] == ["fired"], entries
     assert entries[0]["SCHEDULED_UTC"] == alarm.strftime("%Y-%m-%dT%H:%M:%SZ")
     assert entries[0]["REMINDER_CALENDAR"] == "personal"
+    # It says the event's own time, not only the alarm's.
+    assert entries[0]["EVENT_UTC"] == start.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), entries[0]
+    assert f"for the event at {start:%a %H:%M}, in 15m)" in entries[0]["MESSAGE"], entries[0]["MESSAGE"]  # in the calendar zone
     assert int(entries[0]["LATE_SECONDS"]) <= 1
     time.sleep(2)
     assert len(journald.entries(REMINDER_NAME=name, _PID=daemon.process.pid)) == 1, "announced more than once"

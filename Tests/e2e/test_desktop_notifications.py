@@ -93,6 +93,25 @@ def test_a_new_notification_server_shows_the_dose_still_due_again_once(daemon, s
     assert wait_until(lambda: daemon.ctl_json("log", "list", "--reminder", unique_name))
 
 
+def test_an_imported_meetings_alarm_says_when_the_meeting_is_and_offers_dismiss(daemon, session_bus, unique_name, tmp_path):
+    """A meeting imported from a calendar file (Thunderbird's, here written by hand) with a 15-minute alarm: its
+    notification says the meeting's own time and offers Dismiss and Snooze, not Taken."""
+    start_on_bus(daemon, session_bus.address)
+    meeting = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=15, seconds=4)).replace(microsecond=0)
+    ics = tmp_path / "meeting.ics"
+    ics.write_text("\r\n".join([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", "BEGIN:VEVENT",
+        f"UID:{unique_name}@example.org", f"SUMMARY:{unique_name}", f"DTSTART:{meeting:%Y%m%dT%H%M%SZ}",
+        f"DTEND:{meeting + dt.timedelta(hours=1):%Y%m%dT%H%M%SZ}", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M",
+        "DESCRIPTION:Reminder", "END:VALARM", "END:VEVENT", "END:VCALENDAR", ""]))
+    daemon.ctl("import", "--format", "ics", str(ics))
+    shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name, timeout=15)
+    assert shown, "the alarm was not shown"
+    assert shown[0]["actions"] == ["dismiss", "Dismiss", "snooze", "Snooze 10 min"], shown[0]
+    clock = f"{meeting:%a %H:%M}" + (f":{meeting:%S}" if meeting.second else "")  # seconds only when not zero
+    assert shown[0]["body"] == f"at {clock}, in 15m", shown[0]["body"]
+
+
 def test_snooze_on_the_notification_puts_it_off_by_the_reminders_own_length(daemon, session_bus, unique_name):
     """`--snooze 15m`: the button says "Snooze 15 min", and choosing it announces the occurrence again 15 minutes
     later (the daemon's `next`, snoozed); `show` says the length."""

@@ -187,7 +187,9 @@ private struct EventReader {
                 do { offset = try AlarmOffset(parsing: trigger.value) } catch { throw fail(trigger.line, "TRIGGER: \(error.message)") }
                 if trigger.parameters["RELATED"]?.uppercased() == "END" { offset = AlarmOffset(days: offset.days, seconds: offset.seconds + endSeconds) }
                 when = offset.words
-                if recurs {
+                // An event with an alarm before or after it is a recurrence (of one instance, when it does not
+                // recur) with the alarm's offset: the announcement can then say the event's own time.
+                if recurs || offset != .zero {
                     spec = RuleSpec(start: start.local.description, rrule: rule.map { _ in item.first("RRULE")!.value } ?? "-",
                                     rdate: Self.list(dates), exdate: Self.list(exceptions.sorted()), alarm: offset == .zero ? nil : offset.text)
                 } else {

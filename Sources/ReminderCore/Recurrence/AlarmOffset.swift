@@ -81,4 +81,10 @@ public struct AlarmOffset: Hashable, Sendable {
         let moved = LocalDateTime(localSeconds: local.localSeconds + Int64(days) * 86400)
         return zone.resolve(moved).adding(seconds: Int64(seconds))
     }
+
+    /// The instance an alarm at `instant` is for (``instant(for:in:)`` undone): the event's own time.
+    public func instance(ofAlarmAt instant: Instant, in zone: TimeZoneRules) -> Instant {
+        let shifted = zone.localDateTime(at: instant.adding(seconds: -Int64(seconds)))
+        return zone.resolve(LocalDateTime(localSeconds: shifted.localSeconds - Int64(days) * 86400))
+    }
 }

@@ -107,9 +107,10 @@ public final class DesktopAnnouncer: Announcer {
         // Quiet hours quiet only what is not critical: a reminder they quiet shows at low urgency.
         let critical = reminder.delivery.critical && !firing.quiet
         state.withLock { $0.snoozeMinutes[reminder.id] = snooze }
-        if let calendar = reminder.delivery.calendar {
-            // A calendar's alarm: nothing to take, so Dismiss (and no Skip).
-            show(.reminder(reminder.id), summary: summary, body: "\(calendar): \(FiringWording.when(firing.firing.occurrence))",
+        if FiringWording.isEvent(reminder) {
+            // An event's alarm: nothing to take, so Dismiss (and no Skip); it says the event's own time.
+            let when = FiringWording.event(firing.firing)?.text ?? FiringWording.when(firing.firing.occurrence)
+            show(.reminder(reminder.id), summary: summary, body: (reminder.delivery.calendar.map { "\($0): " } ?? "") + when,
                 actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(snooze) min")], critical: critical, staying: true,
                 category: "x-remindd.calendar", sounding: true, low: firing.quiet)
         } else {

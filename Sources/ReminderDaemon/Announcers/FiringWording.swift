@@ -32,10 +32,28 @@ enum FiringWording {
         return "\(local.date.weekday.displayName) \(local.time)"
     }
 
+    /// The event an alarm is for (a calendar's, or an imported event's VALARM): its own time, and `at Wed 21:34, in
+    /// 15m` (`at Wed 21:34, started 5m ago` for an alarm after its start); nil for a reminder without an offset.
+    static func event(_ firing: DueFiring) -> (instant: Instant, text: String)? {
+        guard let offset = firing.reminder.rule.alarmOffset else { return nil }
+        let zone = firing.reminder.zone
+        let event = offset.instance(ofAlarmAt: firing.occurrence.instant, in: zone)
+        let apart = event.secondsSinceEpoch - firing.occurrence.instant.secondsSinceEpoch
+        let relative = apart >= 0 ? "in \(duration(seconds: apart))" : "started \(duration(seconds: -apart)) ago"
+        return (event, "at \(when(zone, event)), \(relative)")
+    }
+
+    /// Whether a reminder is an event's alarm (a read-only calendar's, or an imported event with an alarm before
+    /// or after it): dismissed or snoozed, never "taken".
+    static func isEvent(_ reminder: SchedulableReminder) -> Bool {
+        reminder.delivery.calendar != nil || reminder.rule.alarmOffset != nil
+    }
+
     /// `Vitamin D (weekly, Sun 09:00)`; with a dose, `Metformin, 2 tablets (daily, Sun 08:00)`.
     static func reminder(_ firing: DueFiring) -> String {
         let dose = firing.dose.map { ", \($0.description)" } ?? ""
-        return "\(firing.reminder.name)\(dose) (\(kind(of: firing.reminder.rule)), \(when(firing.occurrence)))"
+        let event = event(firing).map { ", for the event \($0.text)" } ?? ""
+        return "\(firing.reminder.name)\(dose) (\(kind(of: firing.reminder.rule)), \(when(firing.occurrence))\(event))"
     }
 
     /// The fields a dose adds to a firing's journal entry and to a hook's environment: `REMINDER_DOSE=2`,
