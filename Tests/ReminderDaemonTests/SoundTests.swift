@@ -134,12 +134,16 @@ struct SoundTests {
             sounds.announce(try firing("Metformin", Self.dose))
             runner.finish(.exited(1))
         }
+        #expect(runner.runs.count == 1, "none tried for a minute after a failure")
         #expect(reports.withLock { $0 }.count == 1)
         #expect(reports.withLock { $0 }.first?.contains("could not be played") == true)
         var unknown = Delivery()
         unknown.notification.sound = .named("no-such-sound")
-        sounds.announce(try firing("Water", unknown))
-        sounds.announce(try firing("Water", unknown))
+        let named = SoundAnnouncer(
+            player: SoundPlayer(program: "/usr/bin/paplay", themeFolders: [themes], environment: []), defaults: .init(), commands: RecordingCommandRunner(),
+            report: { message in reports.withLock { $0.append(message.text) } })
+        named.announce(try firing("Water", unknown))
+        named.announce(try firing("Water", unknown))
         #expect(reports.withLock { $0 }.count == 2)
         #expect(reports.withLock { $0 }.last?.contains("'no-such-sound' is not in the sound theme") == true)
         let none = SoundAnnouncer(player: nil, defaults: .init(), commands: runner, report: { message in reports.withLock { $0.append(message.text) } })
@@ -147,6 +151,22 @@ struct SoundTests {
         none.announce(try firing("Metformin", Self.dose))
         #expect(reports.withLock { $0 }.count == 3 && !none.playsSounds)
         #expect(reports.withLock { $0 }.last?.contains("pulseaudio-utils") == true)
+    }
+
+    /// Without a sound server, a burst does not start a player per firing: after a failure none is tried for a
+    /// minute (of the firings' time), then one is.
+    @Test func afterAFailureNoneIsTriedForAMinute() throws {
+        let (sounds, runner, _) = announcer()
+        guard case .firing(let first) = try firing("Metformin", Self.dose) else { return }
+        sounds.announce(.firing(first))
+        runner.finish(.exited(1))
+        var later = first
+        later.handledAt = first.handledAt.adding(seconds: 59)
+        sounds.announce(.firing(later))
+        #expect(runner.runs.count == 1)
+        later.handledAt = first.handledAt.adding(seconds: 60)
+        sounds.announce(.firing(later))
+        #expect(runner.runs.count == 2)
     }
 
     /// canberra-gtk-play looks a theme's name up itself; the daemon's PULSE_SERVER reaches the player.

@@ -10,7 +10,7 @@ import SystemdSupport
 ///
 /// During quiet hours a reminder they quiet plays nothing (``FiringEvent/quiet``). Announcing never waits for a sound. One plays at a time: a burst of firings is heard as one sound, not as
 /// 10,000. A sound that cannot be played (no player, a name the sound theme lacks, a player that fails) is said
-/// once in the journal until one plays again.
+/// once in the journal until one plays again; after a player failed, none is tried for a minute.
 public final class SoundAnnouncer: Announcer {
     /// The sounds of reminders that do not choose their own (config.toml's `dose-sound` and `reminder-sound`).
     public struct Defaults: Sendable, Hashable {
@@ -25,9 +25,17 @@ public final class SoundAnnouncer: Announcer {
     /// How long a sound may play before it is stopped.
     static let timeLimitMilliseconds: Int32 = 30_000
 
+    /// After a sound could not be played, how long no other is tried (a burst of firings without a sound server
+    /// would start a player for each).
+    static let retrySeconds: Int64 = 60
+
     private struct State {
         var defaults: Defaults
         var playing = false
+        /// When the sound playing now was asked for (the firing's time).
+        var started: Instant?
+        /// No sound is tried before this (the last one failed).
+        var silentUntil: Instant?
         /// What failed and was said, until a sound plays again.
         var reported: Set<String> = []
     }
@@ -70,15 +78,17 @@ public final class SoundAnnouncer: Announcer {
         guard let player else {
             return sayOnce("player", "No sound is played: none of pw-play (pipewire-bin), paplay (pulseaudio-utils) or canberra-gtk-play (gnome-session-canberra) is installed; every reminder is still in the journal and on the desktop")
         }
-        guard let arguments = player.arguments(for: sound) else {
-            return sayOnce("name \(sound.text)", "The sound '\(sound.text)' is not in the sound theme (install sound-theme-freedesktop, or give --sound a file): the announcement of \(firing.firing.reminder.name) is silent")
-        }
+        // One at a time, asked first: in a burst of 10,000 the others cost a lock each, not a theme lookup.
         let start = state.withLock { state -> Bool in
-            guard !state.playing else { return false }
-            state.playing = true
+            guard !state.playing, state.silentUntil.map({ firing.handledAt >= $0 }) ?? true else { return false }
+            (state.playing, state.started) = (true, firing.handledAt)
             return true
         }
         guard start else { return }  // one is playing: a burst is heard once
+        guard let arguments = player.arguments(for: sound) else {
+            state.withLock { $0.playing = false }
+            return sayOnce("name \(sound.text)", "The sound '\(sound.text)' is not in the sound theme (install sound-theme-freedesktop, or give --sound a file): the announcement of \(firing.firing.reminder.name) is silent")
+        }
         let command = UserCommand(
             arguments: arguments, environment: player.environment, purpose: "sound for \(firing.firing.reminder.name)",
             timeLimitMilliseconds: Self.timeLimitMilliseconds)
@@ -94,6 +104,7 @@ public final class SoundAnnouncer: Announcer {
         state.withLock { state in
             state.playing = false
             if played { state.reported = [] }
+            state.silentUntil = played ? nil : state.started?.adding(seconds: Self.retrySeconds)
         }
         if !played { sayOnce("play", "A sound could not be played (\(sound.text): \(outcome)); is the sound server running? Every reminder is still in the journal") }
     }
