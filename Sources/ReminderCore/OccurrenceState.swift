@@ -48,8 +48,9 @@ extension ReminderRule {
 
     /// The state of each occurrence on `date` at `now`.
     ///
-    /// In order: suppressed when the suppression rule covers it (at least k logs of its day at or before the
-    /// k-th occurrence); taken when a log falls in its window (from its instant to the window's end); skipped
+    /// In order: suppressed when the suppression rule covers it by logs before it (at least k logs of its day
+    /// before the k-th occurrence); taken when a log falls in its window (from its instant to the window's end:
+    /// a log in its very second takes it, as `done` right after the announcement does); skipped
     /// when `skips` holds its instant; otherwise upcoming before its instant, due until its window ends, then
     /// missed. Windows of one reminder never overlap, so a log takes at most one occurrence.
     /// - Parameters:
@@ -88,7 +89,9 @@ extension ReminderRule {
         now: Instant, takenLate: [Instant: Instant]
     ) -> OccurrenceStatus {
         let end = windowEnd(of: occurrence, windowSeconds: windowSeconds, in: zone)
-        if case .suppressed = suppression(of: occurrence, dayLogs: dayLogs, in: zone, ordinal: ordinal) {
+        // Logs before it: one in its very second is in its window (taken), though the firing, deciding in that
+        // second, holds back for it (``suppression(of:logs:in:)`` counts it).
+        if case .suppressed = suppression(of: occurrence, dayLogs: dayLogs.filter { $0 < occurrence.instant }, in: zone, ordinal: ordinal) {
             return OccurrenceStatus(occurrence: occurrence, windowEnd: end, state: .suppressed, coveredBy: dayLogs.filter { $0 <= occurrence.instant }.max())
         }
         if let log = dayLogs.filter({ $0 >= occurrence.instant && $0 < end }).min() {

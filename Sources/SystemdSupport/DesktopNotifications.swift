@@ -41,11 +41,14 @@ public final class DesktopNotifications: Sendable {
         public var category: String?
         /// The `suppress-sound` hint: the application plays its own sound.
         public var suppressSound: Bool
+        /// Expires after this long (over `staying` and `critical`).
+        public var expireMilliseconds: Int32?
 
         public init(
             summary: String, body: String, actions: [(key: String, label: String)], replacesID: UInt32, critical: Bool, staying: Bool,
-            category: String? = nil, suppressSound: Bool = false, low: Bool = false
+            category: String? = nil, suppressSound: Bool = false, low: Bool = false, expireMilliseconds: Int32? = nil
         ) {
+            self.expireMilliseconds = expireMilliseconds
             self.low = low
             self.summary = summary
             self.body = body
@@ -287,7 +290,7 @@ public final class DesktopNotifications: Sendable {
             if notification.suppressSound { flag("suppress-sound") }
             if notification.staying { flag("resident") }
             sd_bus_message_close_container(message)
-            var expire: Int32 = notification.staying || notification.critical ? 0 : -1  // 0: never expires
+            var expire: Int32 = notification.expireMilliseconds ?? (notification.staying || notification.critical ? 0 : -1)  // 0: never expires
             sd_bus_message_append_basic(message, type("i"), &expire)
         }
 

@@ -43,6 +43,18 @@ struct OccurrenceStateTests {
         #expect(states(logs: ["2026-11-22T21:00:00-05:00"], now: "2026-11-23T09:00:00-05:00") == [.due, .upcoming])
     }
 
+    /// `done` in the very second a dose was announced: `today` said "suppressed" (the log counted as before it),
+    /// though the dose was announced and then taken. A log at its instant is in its window: taken.
+    @Test func aLogInTheVerySecondOfTheOccurrenceTakesIt() {
+        let statuses = twice.states(
+            on: day, in: ny, logs: [instant("2026-11-23T08:00:00-05:00")], skips: [], windowSeconds: nil, now: instant("2026-11-23T08:00:00-05:00"))
+        #expect(statuses.map(\.state) == [.taken, .upcoming])
+        #expect(statuses[0].coveredBy == instant("2026-11-23T08:00:00-05:00"))
+        // The firing, deciding in that second, still holds back for the log.
+        let morning = twice.occurrences(on: day, in: ny)[0]
+        #expect(twice.suppression(of: morning, logs: [instant("2026-11-23T08:00:00-05:00")], in: ny).reason != nil)
+    }
+
     @Test func aSkipIsKeptUnlessALogTakesTheOccurrence() {
         #expect(states(skips: ["2026-11-23T08:00:00-05:00"], now: "2026-11-23T21:00:00-05:00") == [.skipped, .due])
         #expect(states(logs: ["2026-11-23T09:00:00-05:00"], skips: ["2026-11-23T08:00:00-05:00"], now: "2026-11-23T21:00:00-05:00")

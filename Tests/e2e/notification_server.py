@@ -3,7 +3,8 @@ specification defines it), on the session bus given by DBUS_SESSION_BUS_ADDRESS.
 
 It prints each call it receives as one JSON line on stdout ({"call": "Notify", ...}), and reads commands on
 stdin: `invoke ID KEY` emits ActionInvoked(ID, KEY) and then, as servers do, closes the notification
-(NotificationClosed(ID, 2)).
+(NotificationClosed(ID, 2)) unless it has the `resident` hint (the specification: "the server will not
+automatically remove the notification when an action has been invoked").
 """
 import asyncio
 import json
@@ -21,6 +22,7 @@ class Notifications(ServiceInterface):
     def __init__(self):
         super().__init__("org.freedesktop.Notifications")
         self.next_id = 1
+        self.resident = set()
 
     @method()
     def Notify(self, app_name: "s", replaces_id: "u", app_icon: "s", summary: "s", body: "s", actions: "as",
@@ -28,6 +30,10 @@ class Notifications(ServiceInterface):
         nid = replaces_id or self.next_id
         if not replaces_id:
             self.next_id += 1
+        if "resident" in hints and hints["resident"].value:
+            self.resident.add(nid)
+        else:
+            self.resident.discard(nid)
         record(call="Notify", id=nid, app_name=app_name, replaces_id=replaces_id, summary=summary, body=body,
                actions=actions, urgency=hints["urgency"].value if "urgency" in hints else None, expire_timeout=expire_timeout,
                resident=hints["resident"].value if "resident" in hints else None,
@@ -69,7 +75,8 @@ async def main():
         command, nid, key = line.decode().split()
         if command == "invoke":
             server.ActionInvoked(int(nid), key)
-            server.NotificationClosed(int(nid), 2)
+            if int(nid) not in server.resident:
+                server.NotificationClosed(int(nid), 2)
 
 
 asyncio.run(main())

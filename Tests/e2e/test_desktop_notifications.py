@@ -13,6 +13,25 @@ def start_on_bus(daemon, bus_address):
     daemon.start()
 
 
+def labels(call):
+    """The buttons a notification shows."""
+    return call["actions"][1::2]
+
+
+def key(call, label):
+    """The action key of the button labelled `label` (it names the occurrences it acts on: `taken:7`)."""
+    return call["actions"][call["actions"].index(label) - 1]
+
+
+def names(call):
+    """The reminders a notification lists: `3 due: A, B, C (still not taken)` lists A, B and C."""
+    summary = call["summary"]
+    for suffix in (" (shown again)", " (still not taken)"):
+        summary = summary.removesuffix(suffix)
+    head, _, listed = summary.partition(" due: ")
+    return listed.split(", ") if head.isdigit() else [summary]
+
+
 def test_taken_on_the_notification_logs_stops_repeats_and_closes_it(daemon, session_bus, unique_name):
     """A repeating reminder is shown with Taken / Snooze 10 min / Skip; its repeat replaces the notification
     (same id, not a second one); choosing Taken logs the intake, ends the repeats and closes it. Its dose is in
@@ -21,13 +40,14 @@ def test_taken_on_the_notification_logs_stops_repeats_and_closes_it(daemon, sess
     reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--repeat", "3s", "--urgency", "critical", "--dose", "2", "--unit", "tablet")
     mine = lambda c: c["call"] == "Notify" and c["summary"].startswith(unique_name)
     first, repeat = session_bus.wait_for(mine, count=2)
-    assert first["actions"] == ["taken", "Taken", "snooze", "Snooze 10 min", "skip", "Skip"]
+    rid = reminder["id"]
+    assert first["actions"] == [f"taken:{rid}", "Taken", f"snooze:{rid}/10", "Snooze 10 min", f"skip:{rid}", "Skip"]
     assert first["app_name"] == "remindd" and first["urgency"] == 2 and first["replaces_id"] == 0
     assert first["body"].startswith("Take 2 tablets. Daily, ")
     fired = wait_until(lambda: Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED))
     assert [(e["REMINDER_DOSE"], e["REMINDER_UNIT"]) for e in fired] == [("2", "tablet")], fired
     assert repeat["replaces_id"] == first["id"] and repeat["summary"] == f"{unique_name} (still not taken)"
-    session_bus.invoke(first["id"], "taken")
+    session_bus.invoke(first["id"], key(first, "Taken"))
     closed = session_bus.wait_for(lambda c: c["call"] == "CloseNotification" and c["id"] == first["id"])
     logs = daemon.ctl_json("log", "list", "--reminder", unique_name)
     assert len(logs) == 1 and dt.datetime.fromisoformat(logs[0]["takes"]) == instant, logs
@@ -43,13 +63,16 @@ def test_a_dose_is_critical_and_every_notification_names_remindds_desktop_entry(
     one without a dose is normal; both name remindd.desktop and their category, and ask the server to play no
     sound of its own when remindd plays one (a player is installed: paplay)."""
     start_on_bus(daemon, session_bus.address)
-    dose, _ = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "500mg")
     water, _ = add_soon(daemon, unique_name + "-water", "--daily", "--at", "{}")
-    assert dose["urgency"] == "critical" and water["urgency"] == "normal"
-    shown = {c["summary"]: c for c in session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"].startswith(unique_name), count=2)}
-    assert shown[unique_name]["urgency"] == 2 and shown[unique_name + "-water"]["urgency"] == 1, shown
-    assert shown[unique_name]["hints"]["category"] == "x-remindd.dose" and shown[unique_name + "-water"]["hints"]["category"] == "x-remindd.reminder"
-    for call in shown.values():
+    assert water["urgency"] == "normal"
+    shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name + "-water")
+    assert shown[0]["urgency"] == 1 and shown[0]["hints"]["category"] == "x-remindd.reminder", shown
+    daemon.ctl("done", unique_name + "-water")
+    dose, _ = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "500mg")
+    assert dose["urgency"] == "critical"
+    shown += session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name)
+    assert shown[1]["urgency"] == 2 and shown[1]["hints"]["category"] == "x-remindd.dose", shown
+    for call in shown:
         assert call["hints"]["desktop-entry"] == "remindd" and call["hints"]["suppress-sound"] is True, call
     normal = daemon.ctl_json("update", unique_name, "--urgency", "normal")
     assert normal["urgency"] == "normal"
@@ -61,35 +84,38 @@ def test_during_quiet_hours_a_reminder_is_low_urgency_and_a_dose_stays_critical(
     (daemon.config / "remindd" / "config.toml").write_text(
         f'quiet-hours = "{(now - dt.timedelta(hours=1)):%H:%M}-{(now + dt.timedelta(hours=1)):%H:%M}"\n')
     start_on_bus(daemon, session_bus.address)
+    add_soon(daemon, unique_name + "-water", "--daily", "--at", "{}", "--window", "1h")
+    water = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name + "-water")
+    assert water[0]["urgency"] == 0 and water[0]["hints"]["suppress-sound"] is True, water
+    # The dose comes due while the water is still due: one notification lists both, and the dose makes it critical.
     add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "500mg")
-    add_soon(daemon, unique_name + "-water", "--daily", "--at", "{}")
-    shown = {c["summary"]: c for c in session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"].startswith(unique_name), count=2)}
-    assert shown[unique_name]["urgency"] == 2 and shown[unique_name + "-water"]["urgency"] == 0, shown
-    assert shown[unique_name + "-water"]["hints"]["suppress-sound"] is True
+    both = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"].startswith("2 due: "))
+    assert both and sorted(names(both[0])) == sorted([unique_name, unique_name + "-water"]), both
+    assert both[0]["urgency"] == 2 and both[0]["replaces_id"] == water[0]["id"], both
 
 
 def test_a_new_notification_server_shows_the_dose_still_due_again_once(daemon, session_bus, unique_name):
     """The desktop's notification server restarts (or a desktop logs in): what it showed is gone. The dose still
     due is on the new one within 2 s, once, "(shown again)"; a reminder already taken is not."""
     start_on_bus(daemon, session_bus.address)
-    add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "1", "--unit", "tablet", "--window", "1h")
+    dose, _ = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "1", "--unit", "tablet", "--window", "1h")
     _, taken_at = add_soon(daemon, unique_name + "-taken", "--daily", "--at", "{}", "--window", "1h")
-    mine = lambda c: c["call"] == "Notify" and c["summary"].startswith(unique_name)
-    assert len(session_bus.wait_for(mine, count=2)) == 2
+    mine = lambda c: c["call"] == "Notify" and unique_name in c["summary"]
+    assert session_bus.wait_for(lambda c: mine(c) and sorted(names(c)) == sorted([unique_name, unique_name + "-taken"]))
     sleep_until(taken_at + dt.timedelta(seconds=1))
     daemon.ctl("done", unique_name + "-taken")
-    assert session_bus.wait_for(lambda c: c["call"] == "CloseNotification")
+    assert session_bus.wait_for(lambda c: mine(c) and c["summary"] == unique_name), "the group did not lose the one taken"
     before = len(session_bus.calls)
     session_bus.restart_server()
     restarted = time.time()
     again = session_bus.wait_for(lambda c: mine(c) and "(shown again)" in c["summary"], timeout=5)
     assert again and time.time() - restarted < 2.5, again
     assert again[0]["summary"] == f"{unique_name} (shown again)" and again[0]["urgency"] == 2 and again[0]["replaces_id"] == 0
-    assert again[0]["actions"] == ["taken", "Taken", "snooze", "Snooze 10 min", "skip", "Skip"]
+    assert labels(again[0]) == ["Taken", "Snooze 10 min", "Skip"] and key(again[0], "Taken") == f"taken:{dose['id']}"
     time.sleep(1.5)
     assert [c["summary"] for c in session_bus.calls[before:] if mine(c)] == [f"{unique_name} (shown again)"]
     # Its Taken works on the new server.
-    session_bus.invoke(again[0]["id"], "taken")
+    session_bus.invoke(again[0]["id"], key(again[0], "Taken"))
     assert wait_until(lambda: daemon.ctl_json("log", "list", "--reminder", unique_name))
 
 
@@ -107,7 +133,8 @@ def test_an_imported_meetings_alarm_says_when_the_meeting_is_and_offers_dismiss(
     daemon.ctl("import", "--format", "ics", str(ics))
     shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name, timeout=15)
     assert shown, "the alarm was not shown"
-    assert shown[0]["actions"] == ["dismiss", "Dismiss", "snooze", "Snooze 10 min"], shown[0]
+    assert labels(shown[0]) == ["Dismiss", "Snooze 10 min"], shown[0]
+    assert key(shown[0], "Dismiss").startswith("dismiss:"), shown[0]
     clock = f"{meeting:%a %H:%M}" + (f":{meeting:%S}" if meeting.second else "")  # seconds only when not zero
     assert shown[0]["body"] == f"at {clock}, in 15m", shown[0]["body"]
 
@@ -119,9 +146,10 @@ def test_snooze_on_the_notification_puts_it_off_by_the_reminders_own_length(daem
     reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--window", "1h", "--snooze", "15m")
     assert reminder["snoozeMinutes"] == 15
     shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name)
-    assert shown and shown[0]["actions"] == ["taken", "Taken", "snooze", "Snooze 15 min", "skip", "Skip"], shown
+    assert shown and labels(shown[0]) == ["Taken", "Snooze 15 min", "Skip"], shown
+    assert key(shown[0], "Snooze 15 min") == f"snooze:{reminder['id']}/15"
     asked = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
-    session_bus.invoke(shown[0]["id"], "snooze")
+    session_bus.invoke(shown[0]["id"], key(shown[0], "Snooze 15 min"))
     snoozed = wait_until(lambda: (lambda r: r if r["next"] and r["next"].get("snoozed") else None)(daemon.ctl_json("show", unique_name)))
     done = dt.datetime.now(dt.timezone.utc)
     until = dt.datetime.fromisoformat(snoozed["next"]["utc"].replace("Z", "+00:00"))
@@ -133,10 +161,10 @@ def test_taken_late_on_the_missed_notification_records_the_dose_late(daemon, ses
     """The Missed note offers Taken late (it had no button: a late dose could not be recorded from it); choosing
     it logs the dose now for that occurrence, which is then taken-late, in the journal and in `today`."""
     start_on_bus(daemon, session_bus.address)
-    _, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--window", "2s")
+    reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--window", "2s")
     missed = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"Missed: {unique_name}", timeout=15)
-    assert missed and missed[0]["actions"] == ["late", "Taken late"], missed
-    session_bus.invoke(missed[0]["id"], "late")
+    assert missed and missed[0]["actions"] == [f"late:{reminder['id']}", "Taken late"], missed
+    session_bus.invoke(missed[0]["id"], key(missed[0], "Taken late"))
     entries = Journal().wait_for(REMINDER_NAME=unique_name, REMINDER_STATE="taken-late")
     assert len(entries) == 1 and entries[0]["MESSAGE"].startswith(f"Taken late: {unique_name}")
     assert session_bus.wait_for(lambda c: c["call"] == "CloseNotification" and c["id"] == missed[0]["id"])
@@ -207,23 +235,27 @@ def test_a_reload_turns_desktop_notifications_on_and_off(daemon, session_bus, un
         add_soon(daemon, name, "--daily", "--at", "{}")
         assert Journal().wait_for(REMINDER_NAME=name, MESSAGE_ID=MESSAGE_FIRED)
 
+    def listed(name):
+        return session_bus.wait_for(lambda c: c["call"] == "Notify" and name in names(c))
+
     config.write_text('notifications = "none"\n')
     start_on_bus(daemon, session_bus.address)
-    fire(f"{unique_name}-off")
+    fire(f"{unique_name}-a-off")
     reload("desktop")
-    fire(f"{unique_name}-on")
-    assert session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name}-on")
+    assert [c["summary"] for c in listed(f"{unique_name}-a-off")] == [f"{unique_name}-a-off (shown again)"]
+    fire(f"{unique_name}-b-on")
+    assert listed(f"{unique_name}-b-on")
     reload("none")
-    fire(f"{unique_name}-off-again")
+    fire(f"{unique_name}-c-off")
     # On once more: the bus delivers one connection's calls in order, so a Notify for the one fired while off
     # would come before this one's.
     reload("desktop")
-    fire(f"{unique_name}-on-again")
-    assert session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name}-on-again")
-    shown = [c["summary"] for c in session_bus.calls if c["call"] == "Notify" and c["summary"].startswith(unique_name)]
+    fire(f"{unique_name}-d-on")
+    assert listed(f"{unique_name}-d-on")
     # Turned on, it connects, and the one fired while off, still due, is shown then (once); turned on again over
     # the connection kept, nothing fired while off is shown.
-    assert sorted(shown) == sorted([f"{unique_name}-off (shown again)", f"{unique_name}-on", f"{unique_name}-on-again"]), shown
+    shown = {name for c in session_bus.calls if c["call"] == "Notify" for name in names(c)}
+    assert f"{unique_name}-c-off" not in shown and f"{unique_name}-d-on" in shown, shown
 
 
 def lose_the_bus(daemon, tmp_path, unique_name):

@@ -6,19 +6,25 @@ import SystemdSupport
 /// Shows announcements as desktop notifications (the freedesktop Desktop Notifications Specification) with
 /// actions, and hands the actions the user chooses back to the daemon.
 ///
-/// A reminder's notification, and the note that it was missed, stay until acted on or replaced (they do not
-/// expire after the server's few seconds, as they did). One notification per reminder: a repeat, a snooze or
-/// the reminder's next occurrence replaces it
-/// (`replaces_id`), never stacks; a log or a skip closes it (`CloseNotification`); a missed occurrence
-/// replaces it with a note that offers "Taken late". A calendar's alarm offers Dismiss and Snooze. The rest suggestion offers "Mark rest day". When the bus has no
-/// notification server, that is said once in the journal, which stays the record of everything. When a notification
-/// server starts (a desktop logged in, or its server restarted), every occurrence still due is shown again at once,
-/// "(shown again)": what the server before showed is gone.
+/// remindd shows one notification at a time, updated in place (`replaces_id`): what ``NotificationBoard``
+/// says is due now, with the notes below. A repeat, a snooze that ended, a dose that came due, one taken (here,
+/// from the CLI or on another device) update it; nothing left to show closes it. Notification servers queue
+/// (Debian's notification-daemon shows one bubble at a time, GNOME Shell holds banners behind a critical one),
+/// so a second bubble of remindd's own could hide a dose for as long as the first stayed.
+///
+/// Closing: Debian's notification-daemon 3.20 keeps drawing a bubble closed by `CloseNotification` (for any
+/// client) and queues every later one behind it; only a bubble that expires goes. So a notification is closed
+/// by replacing it with an expiring "Nothing is due now" first, then `CloseNotification` (a server that
+/// closes it at once, as GNOME's does, never draws the replacement).
+///
+/// It stays until acted on (no timeout, `resident`). When the bus has no notification server, that is said once
+/// in the journal, which stays the record of everything. When a notification server starts (a desktop logged
+/// in, or its server restarted), everything still due is shown again at once, "(shown again)".
 public final class DesktopAnnouncer: Announcer {
-    /// What the user chose on a notification.
+    /// What the user chose on a notification, for one occurrence (a group's button is several).
     public enum Action: Sendable, Hashable {
         case taken(reminderID: Int64)
-        /// "Taken late" on the Missed notification.
+        /// "Taken late" on the Missed note.
         case takenLate(reminderID: Int64)
         case snooze(reminderID: Int64, minutes: Int)
         case skip(reminderID: Int64)
@@ -27,25 +33,35 @@ public final class DesktopAnnouncer: Announcer {
         case markRestDay(String)
     }
 
-    /// What a notification is about.
-    private enum Subject: Hashable {
-        case reminder(Int64)
-        case restSuggestion(String)
-        case lowStock(Int64)
-    }
-
     private struct State {
+        var board = NotificationBoard()
         var nextTag: UInt64 = 1
-        /// Notify calls waiting for their id.
-        var pending: [UInt64: Subject] = [:]
-        /// Subjects whose notification is to be closed as soon as its id comes.
-        var closeWhenShown: Set<UInt64> = []
-        var shown: [Subject: UInt32] = [:]
-        var subjects: [UInt32: Subject] = [:]
+        /// The server's id of remindd's notification on screen (nil: none).
+        var shownID: UInt32?
+        /// A `Notify` whose id has not come yet: changes meanwhile wait for it, so that they replace it rather
+        /// than show a second notification.
+        var inFlight: UInt64?
+        /// The board changed while a `Notify` was in flight: shown once its id comes.
+        var stale = false
+        /// `Notify` calls that close a notification (the expiring replacement), with the id they replace: a
+        /// replacement given an id of its own (what it replaced was gone) is closed too.
+        var farewells: [UInt64: UInt32] = [:]
+        /// The ids this server gave remindd's notifications lately: only their actions are carried out.
+        var ours: [UInt32] = []
         /// A failure was reported and nothing has been shown since: do not report again.
         var failureReported = false
-        /// The Snooze button's length of each reminder shown (its `--snooze`).
-        var snoozeMinutes: [Int64: Int] = [:]
+
+        mutating func nextTagTaken() -> UInt64 {
+            defer { nextTag += 1 }
+            return nextTag
+        }
+    }
+
+    /// What ``update()`` sends, decided under the lock and sent after it.
+    private enum Sending {
+        case nothing
+        case show(DesktopNotifications.Notification, tag: UInt64)
+        case close(UInt32, farewell: UInt64)
     }
 
     /// The occurrences announced and still due (the daemon's), to show again.
@@ -70,86 +86,96 @@ public final class DesktopAnnouncer: Announcer {
 
     /// Shows each firing again, "(shown again)" (none is played again: it was heard when it was announced).
     func showAgain(_ firings: [FiringEvent]) {
-        for firing in firings { show(firing, again: true) }
+        guard !firings.isEmpty else { return }
+        state.withLock { state in
+            for firing in firings { state.board.announce(Self.line(firing, again: true)) }
+        }
+        update()
     }
 
     public func announce(_ event: DaemonEvent) {
-        switch event {
-        case .firing(let firing) where firing.kind.reachesThePerson:
-            show(firing, again: false)
-        case .occurrence(let occurrence):
-            let subject = Subject.reminder(occurrence.firing.reminder.id)
-            if occurrence.state == .missed {
-                show(subject, summary: "Missed: \(occurrence.firing.reminder.name)",
-                    body: "\(FiringWording.when(occurrence.firing.occurrence)): nothing logged by \(FiringWording.when(occurrence.firing.reminder.zone, occurrence.windowEnd))",
-                    actions: [("late", "Taken late")], critical: false, staying: true, category: "x-remindd.missed")
-            } else {
-                close(subject)
+        state.withLock { state in
+            switch event {
+            case .firing(let firing) where firing.kind.reachesThePerson:
+                state.board.announce(Self.line(firing, again: false))
+            case .occurrence(let occurrence) where occurrence.state == .missed:
+                let firing = occurrence.firing
+                state.board.missed(
+                    reminderID: firing.reminder.id, name: firing.reminder.name,
+                    text: "\(FiringWording.when(firing.occurrence)): nothing logged by \(FiringWording.when(firing.reminder.zone, occurrence.windowEnd))")
+            case .occurrence(let occurrence):
+                state.board.settle(reminderID: occurrence.firing.reminder.id)
+            case .lowStock(let notice):
+                state.board.note(.lowStock(reminderID: notice.reminderID, name: notice.name, text: notice.text.capitalizedFirst))
+            case .habit(.restSuggestion(let date)):
+                state.board.note(.restSuggestion(date: date.description))
+            default:
+                return
             }
-        case .lowStock(let notice):
-            show(.lowStock(notice.reminderID), summary: "Running low: \(notice.name)", body: notice.text.prefix(1).uppercased() + notice.text.dropFirst(),
-                actions: [], critical: false, staying: true, category: "x-remindd.stock")
-        case .habit(.restSuggestion(let date)):
-            show(.restSuggestion(date.description), summary: "Consider a rest day", body: "6 active days in a row: rest is part of training.",
-                actions: [("rest", "Mark rest day")], critical: false, staying: false, category: "x-remindd.habit")
-        default:
-            return
         }
+        update()
     }
 
-    /// A reminder's notification for an announced firing (`again`: shown again for a server that appeared).
-    private func show(_ firing: FiringEvent, again: Bool) {
+    /// A firing's line: its name, what to take, when (an event's alarm: the event's own time).
+    private static func line(_ firing: FiringEvent, again: Bool) -> NotificationBoard.Due {
         let reminder = firing.firing.reminder
-        var summary = reminder.name
-        if firing.kind == .repeated { summary += " (still not taken)" }
-        if again { summary += " (shown again)" }
-        let snooze = reminder.delivery.notification.snooze
-        // Quiet hours quiet only what is not critical: a reminder they quiet shows at low urgency.
-        let critical = reminder.delivery.critical && !firing.quiet
-        state.withLock { $0.snoozeMinutes[reminder.id] = snooze }
-        if FiringWording.isEvent(reminder) {
-            // An event's alarm: nothing to take, so Dismiss (and no Skip); it says the event's own time.
-            let when = FiringWording.event(firing.firing)?.text ?? FiringWording.when(firing.firing.occurrence)
-            show(.reminder(reminder.id), summary: summary, body: (reminder.delivery.calendar.map { "\($0): " } ?? "") + when,
-                actions: [("dismiss", "Dismiss"), ("snooze", "Snooze \(snooze) min")], critical: critical, staying: true,
-                category: "x-remindd.calendar", sounding: true, low: firing.quiet)
+        let event = FiringWording.isEvent(reminder)
+        let when = FiringWording.when(firing.firing.occurrence)
+        let detail: String
+        let brief: String
+        if event {
+            let eventTime = FiringWording.event(firing.firing)?.text ?? when
+            detail = (reminder.delivery.calendar.map { "\($0): " } ?? "") + eventTime
+            brief = "\(reminder.name) \(eventTime)"
         } else {
             let dose = firing.firing.dose.map { "Take \($0.description). " } ?? ""
-            show(.reminder(reminder.id), summary: summary, body: "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(FiringWording.when(firing.firing.occurrence))",
-                actions: [("taken", "Taken"), ("snooze", "Snooze \(snooze) min"), ("skip", "Skip")], critical: critical,
-                staying: true, category: reminder.delivery.givesDose ? "x-remindd.dose" : "x-remindd.reminder", sounding: true, low: firing.quiet)
+            detail = "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(when)"
+            brief = "\(reminder.name)\(firing.firing.dose.map { " \($0.description)" } ?? "") (\(when))"
         }
+        return NotificationBoard.Due(
+            reminderID: reminder.id, name: reminder.name, detail: detail, brief: brief, event: event,
+            // Quiet hours quiet only what is not critical: a reminder they quiet shows at low urgency.
+            critical: reminder.delivery.critical && !firing.quiet, quiet: firing.quiet, givesDose: reminder.delivery.givesDose,
+            repeated: firing.kind == .repeated, shownAgain: again, snoozeMinutes: reminder.delivery.notification.snooze)
     }
 
-    /// Shows or replaces the subject's notification; `sounding`: an announcement remindd plays a sound for, whose
-    /// notification asks the server to play none when remindd plays its own; `low`: low urgency (quiet hours).
-    private func show(
-        _ subject: Subject, summary: String, body: String, actions: [(String, String)], critical: Bool, staying: Bool, category: String,
-        sounding: Bool = false, low: Bool = false
-    ) {
-        let (tag, replaces) = state.withLock { state in
-            defer { state.nextTag += 1 }
-            state.pending[state.nextTag] = subject
-            return (state.nextTag, state.shown[subject] ?? 0)
-        }
-        notifications.notify(
-            .init(
-                summary: summary, body: body, actions: actions.map { (key: $0.0, label: $0.1) }, replacesID: replaces, critical: critical, staying: staying,
-                category: category, suppressSound: sounding && (playsSounds || low), low: low),
-            tag: tag)
-    }
-
-    private func close(_ subject: Subject) {
-        let id: UInt32? = state.withLock { state in
-            if let id = state.shown.removeValue(forKey: subject) {
-                state.subjects[id] = nil
-                return id
+    /// Shows what the board says now: replaces the notification on screen, shows one, or closes it; waits for
+    /// a `Notify` in flight (its id is what the next one replaces).
+    private func update() {
+        let sending = state.withLock { state -> Sending in
+            if state.inFlight != nil {
+                state.stale = true
+                return .nothing
             }
-            // Not shown yet: close it as soon as its id comes.
-            for (tag, pending) in state.pending where pending == subject { state.closeWhenShown.insert(tag) }
-            return nil
+            guard let content = state.board.content else {
+                guard let id = state.shownID else { return .nothing }
+                state.shownID = nil
+                let farewell = state.nextTagTaken()
+                state.farewells[farewell] = id
+                return .close(id, farewell: farewell)
+            }
+            let tag = state.nextTagTaken()
+            state.inFlight = tag
+            return .show(
+                DesktopNotifications.Notification(
+                    summary: content.summary, body: content.body, actions: content.actions.map { (key: $0.key, label: $0.label) },
+                    replacesID: state.shownID ?? 0, critical: content.critical, staying: content.staying, category: content.category,
+                    suppressSound: content.sounding && (playsSounds || content.low), low: content.low),
+                tag: tag)
         }
-        if let id { notifications.close(id: id) }
+        switch sending {
+        case .nothing:
+            return
+        case .show(let notification, let tag):
+            notifications.notify(notification, tag: tag)
+        case .close(let id, let farewell):
+            notifications.notify(
+                DesktopNotifications.Notification(
+                    summary: "remindd", body: "Nothing is due now.", actions: [], replacesID: id, critical: false, staying: false,
+                    suppressSound: true, low: true, expireMilliseconds: 1000),
+                tag: farewell)
+            notifications.close(id: id)
+        }
     }
 
     /// Handles what the notification server says until the bus goes away: ids of shown notifications,
@@ -158,50 +184,55 @@ public final class DesktopAnnouncer: Announcer {
         for await event in notifications.events {
             switch event {
             case .shown(let tag, let id):
-                let closeNow = state.withLock { state -> Bool in
+                let (closeFarewell, again) = state.withLock { state -> (Bool, Bool) in
+                    if let replaced = state.farewells.removeValue(forKey: tag) { return (replaced != id, false) }
+                    guard tag == state.inFlight else { return (false, false) }
+                    state.inFlight = nil
                     state.failureReported = false
-                    guard let subject = state.pending.removeValue(forKey: tag) else { return false }
-                    if state.closeWhenShown.remove(tag) != nil { return true }
-                    if let old = state.shown[subject], old != id { state.subjects[old] = nil }
-                    state.shown[subject] = id
-                    state.subjects[id] = subject
-                    return false
+                    state.shownID = id
+                    if !state.ours.contains(id) { state.ours = Array((state.ours + [id]).suffix(16)) }
+                    defer { state.stale = false }
+                    return (false, state.stale)
                 }
-                if closeNow { notifications.close(id: id) }
+                // The expiring replacement got an id of its own (what it replaced was gone): it goes too.
+                if closeFarewell { notifications.close(id: id) }
+                if again { update() }
             case .failed(let tag, let error):
                 let first = state.withLock { state -> Bool in
-                    state.pending[tag] = nil
-                    state.closeWhenShown.remove(tag)
+                    state.farewells[tag] = nil
+                    if tag == state.inFlight {
+                        state.inFlight = nil
+                        state.stale = false
+                    }
                     defer { state.failureReported = true }
                     return !state.failureReported
                 }
                 if first {
                     report(DaemonMessage(.warning, "Desktop notifications are not shown: \(error) (no notification server on the session bus?); every reminder is still in the journal"))
                 }
-            case .closed(let id, _):
+            case .closed(let id, let reason):
+                // Closed by the user, or expired: its notes were seen. What is due stays due, and is shown at
+                // its next change (a repeat, another dose due).
                 state.withLock { state in
-                    if let subject = state.subjects.removeValue(forKey: id), state.shown[subject] == id { state.shown[subject] = nil }
+                    guard id == state.shownID else { return }
+                    state.shownID = nil
+                    if reason != 3 { state.board.closed() }
                 }
             case .serverStarted:
                 // The ids of the server before mean nothing now; what was due is shown again.
                 state.withLock { state in
-                    state.shown = [:]
-                    state.subjects = [:]
+                    state.shownID = nil
+                    state.inFlight = nil
+                    state.stale = false
+                    state.ours = []
+                    state.farewells = [:]
                 }
-                showAgain(await stillDue())
+                let lines = await stillDue().map { Self.line($0, again: true) }
+                state.withLock { $0.board.replaceDue(with: lines) }
+                update()
             case .actionInvoked(let id, let key):
-                guard let subject = state.withLock({ $0.subjects[id] }) else { continue }
-                switch (subject, key) {
-                case (.reminder(let reminderID), "taken"): await perform(.taken(reminderID: reminderID))
-                case (.reminder(let reminderID), "late"): await perform(.takenLate(reminderID: reminderID))
-                case (.reminder(let reminderID), "snooze"):
-                    let minutes = state.withLock { $0.snoozeMinutes[reminderID] } ?? NotificationSettings.defaultSnoozeMinutes
-                    await perform(.snooze(reminderID: reminderID, minutes: minutes))
-                case (.reminder(let reminderID), "skip"): await perform(.skip(reminderID: reminderID))
-                case (.reminder(let reminderID), "dismiss"): await perform(.dismiss(reminderID: reminderID))
-                case (.restSuggestion(let date), "rest"): await perform(.markRestDay(date))
-                default: continue
-                }
+                guard state.withLock({ $0.ours.contains(id) }) else { continue }
+                for action in Action.parse(key) { await perform(action) }
             }
         }
     }
