@@ -74,7 +74,7 @@ struct HookOptions: ParsableArguments {
     }
 }
 
-/// `--urgency`, `--snooze`, `--sound`, `--quiet-hours` (``NotificationSettings``).
+/// `--urgency`, `--snooze`, `--sound`, `--quiet-hours`, `--before` (``NotificationSettings``).
 struct NotificationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "normal, critical (the desktop notification stays until acted on) or auto (the default: critical for a reminder with a dose).",
@@ -89,11 +89,15 @@ struct NotificationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "During config.toml's quiet-hours: ignore them (announced as at any time) or respect them (no sound, low urgency). Default: respect for a reminder without a dose, ignore for a dose. \"\" (update): the default.",
         valueName: "choice"), completion: .list(NotificationSettings.QuietHoursChoice.allCases.map(\.rawValue))) var quietHours: String?
+    @Option(help: ArgumentHelp(
+        "A notice that long before each occurrence (\"Metformin in 15 min\"; low urgency, not an occurrence): 15m, or up to 4 such as 15m,1h (whole minutes, 1m to 7d, shorter than the time from the occurrence before). \"\" (update): none.",
+        valueName: "lengths")) var before: String?
 
     /// The change, a relative sound file made absolute from the current folder (the daemon's is another).
     var change: NotificationSettings.Change {
         .init(
-            urgency: urgency, snooze: snooze, sound: sound.map { Self.absolute($0, in: FileManager.default.currentDirectoryPath) }, quietHours: quietHours)
+            urgency: urgency, snooze: snooze, sound: sound.map { Self.absolute($0, in: FileManager.default.currentDirectoryPath) }, quietHours: quietHours,
+            before: before)
     }
 
     /// `text` as an absolute path when it is a relative one (`./alarm.oga`, `sounds/alarm.oga`, `~/alarm.oga`).
@@ -108,6 +112,7 @@ struct NotificationOptions: ParsableArguments {
             + (part.snoozeMinutes == NotificationSettings.defaultSnoozeMinutes ? [] : ["snooze:    \(WindowLength.text(Int64(part.snoozeMinutes) * 60)) from the notification's Snooze button"])
             + (part.sound.map { ["sound:     \($0)"] } ?? [])
             + (part.quietHours.map { ["quiet:     \($0 == "ignore" ? "rings through quiet hours" : "quiet during quiet hours")"] } ?? [])
+            + (part.beforeMinutes.map { ["before:    a notice \($0.map { WindowLength.text(Int64($0) * 60) }.joined(separator: " and ")) before each occurrence"] } ?? [])
     }
 }
 

@@ -81,6 +81,21 @@ struct CollectionItemTests {
     /// Values with a comma are TEXT with it escaped: a bare comma separates values (RFC 5545 3.3.11), and
     /// Radicale's parser kept only `21600` of `X-REMINDD-LIMITS:21600,3`, so the second device refused the
     /// medication. Both forms read back; the unescaped one is what remindd wrote before.
+    /// `--before 15m`: a task app warns too, with an alarm 15 minutes before each of the day's times; other remindd
+    /// devices read the lengths back.
+    @Test func noticesBeforeAreAlarmsBeforeEachTimeAndReadBack() throws {
+        var reminder = Self.pills
+        reminder.delivery.notification.beforeMinutes = [15, 60]
+        let written = try text(reminder)
+        for trigger in ["PT0S", "PT12H", "-PT15M", "PT11H45M", "-PT1H", "PT11H"] {
+            #expect(written.contains("TRIGGER:\(trigger)\r\n"), "\(trigger)")
+        }
+        #expect(written.contains("DESCRIPTION:Vitamin D\\, 1 tablet in 15m\r\n"))
+        #expect(written.contains("X-REMINDD-BEFORE:900\\,3600\r\n"), "\(written)")
+        #expect(try CollectionItem.read(written, file: "a.ics") == .reminder(reminder))
+        #expect(try text(reminder, previous: written) == written)
+    }
+
     @Test func settingsWithACommaAreEscapedAndReadBackEitherWay() throws {
         var reminder = Self.pills
         reminder.delivery.medication.limits = DoseLimits(minIntervalSeconds: 21600, maxPerDay: 3)

@@ -7,6 +7,8 @@ import time
 from conftest import Journal, SessionBus, wait_until
 from test_closing_the_loop import MESSAGE_FIRED, MESSAGE_REPEATED, add_soon, sleep_until
 
+MESSAGE_COMING_UP = "ca531a038aa646e0aac53225a4727fa2"
+
 
 def start_on_bus(daemon, bus_address):
     daemon.env["DBUS_SESSION_BUS_ADDRESS"] = bus_address
@@ -307,3 +309,19 @@ def test_a_hung_session_bus_delays_no_firing(daemon, tmp_path, unique_name):
     finally:
         bus.daemon.send_signal(signal.SIGCONT)
         bus.stop()
+
+
+def test_a_notice_before_is_a_low_urgency_notification_and_a_journal_entry_not_an_occurrence(daemon, session_bus, unique_name):
+    """`--before 1m`: a minute before the occurrence, "NAME in 1m" at low urgency, with no buttons (nothing is due
+    yet); the journal's entry has its own MESSAGE_ID; `today` still lists the occurrence as upcoming."""
+    start_on_bus(daemon, session_bus.address)
+    reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "500mg", "--before", "1m", lead=64)
+    assert reminder["beforeMinutes"] == [1], reminder
+    shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == f"{unique_name} in 1m", timeout=15)
+    assert shown and shown[0]["urgency"] == 0 and shown[0]["actions"] == [], shown
+    assert shown[0]["body"].startswith("Take 500 mg at "), shown[0]
+    entries = Journal().wait_for(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_COMING_UP)
+    assert len(entries) == 1 and entries[0]["BEFORE_MINUTES"] == "1" and entries[0]["REMINDER_ANNOUNCEMENT"] == "before", entries
+    assert abs(int(entries[0]["__REALTIME_TIMESTAMP"]) / 1e6 - (instant.timestamp() - 60)) < 1.0
+    states = [o["state"] for o in daemon.ctl_json("today")["occurrences"] if o["reminderName"] == unique_name]
+    assert states == ["upcoming"], states

@@ -121,8 +121,17 @@ public enum CollectionItem {
                 triggers.append(AlarmOffset(days: 0, seconds: start.time.secondsSinceMidnight - first.time.secondsSinceMidnight).text)
             }
         }
-        let alarms = triggers.flatMap { trigger in
+        var alarms = triggers.flatMap { trigger in
             ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + ICalendar.text(reminder.name), "TRIGGER:" + trigger, "X-REMINDD-ALARM:1", "END:VALARM"]
+        }
+        // `--before`: an alarm that long before each of the others, so that a task app warns too.
+        for minutes in reminder.delivery.notification.beforeMinutes ?? [] {
+            for trigger in triggers {
+                guard let at = try? AlarmOffset(parsing: trigger), at.days == 0 else { continue }  // ours: always parses
+                let before = AlarmOffset(days: 0, seconds: at.seconds - minutes * 60).text
+                alarms += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + ICalendar.text("\(reminder.name) in \(WindowLength.text(Int64(minutes) * 60))"),
+                           "TRIGGER:" + before, "X-REMINDD-ALARM:1", "END:VALARM"]
+            }
         }
         return merged(component: "VTODO", uid: reminder.uid, own: own + settings, alarm: alarms, previous: previous)
     }

@@ -1,5 +1,5 @@
-/// How a reminder's announcement asks to be seen and heard, and what its Snooze button does (`--urgency`,
-/// `--snooze`, `--sound`, `--quiet-hours`).
+/// How a reminder's announcement asks to be seen and heard, what its Snooze button does, and the notices that
+/// warn before it (`--urgency`, `--snooze`, `--sound`, `--quiet-hours`, `--before`).
 public struct NotificationSettings: ReminderPart {
     /// The notification's urgency as set (nil: automatic, critical for a dose: see ``Delivery/critical``).
     public var urgency: Urgency?
@@ -20,6 +20,8 @@ public struct NotificationSettings: ReminderPart {
     private var storedSound: SoundBox?
     /// Whether config.toml's quiet hours quiet it (nil: a reminder without a dose is quieted, a dose rings through).
     public var quietHours: QuietHoursChoice?
+    /// How many minutes before each occurrence a notice warns of it ("Metformin in 15 min"), ascending; nil: none.
+    public var beforeMinutes: [Int]?
 
     /// What quiet hours do to a reminder, as `--quiet-hours` says.
     public enum QuietHoursChoice: String, Sendable, Hashable, CaseIterable {
@@ -36,7 +38,10 @@ public struct NotificationSettings: ReminderPart {
 
     public init() {}
 
-    public init(urgency: Urgency? = nil, snoozeMinutes: Int? = nil, sound: Sound? = nil, quietHours: QuietHoursChoice? = nil) {
+    public init(
+        urgency: Urgency? = nil, snoozeMinutes: Int? = nil, sound: Sound? = nil, quietHours: QuietHoursChoice? = nil, beforeMinutes: [Int]? = nil
+    ) {
+        self.beforeMinutes = beforeMinutes
         self.urgency = urgency
         self.snoozeMinutes = snoozeMinutes
         self.sound = sound
@@ -48,30 +53,37 @@ public struct NotificationSettings: ReminderPart {
     /// What `--snooze` may be, in minutes: 1 minute to 24 hours.
     public static let snoozeRange = 1...1440
 
+    /// What `--before` may be, in minutes: 1 minute to 7 days; at most ``beforeLimit`` of them.
+    public static let beforeRange = 1...10080
+    public static let beforeLimit = 4
+
     /// The Snooze button's length in effect, in minutes.
     public var snooze: Int { snoozeMinutes ?? Self.defaultSnoozeMinutes }
 
-    /// `--urgency normal|critical|auto`, `--snooze 15m`, `--sound NAME|FILE|none`, `--quiet-hours ignore|respect`
-    /// ("" with update: the default).
+    /// `--urgency normal|critical|auto`, `--snooze 15m`, `--sound NAME|FILE|none`, `--quiet-hours ignore|respect`,
+    /// `--before 15m,1h` ("" with update: the default; for `--before`, none).
     public struct Change: Codable, Hashable, Sendable {
         public var urgency: String?
         public var snooze: String?
         public var sound: String?
         public var quietHours: String?
+        public var before: String?
 
-        public init(urgency: String? = nil, snooze: String? = nil, sound: String? = nil, quietHours: String? = nil) {
-            (self.urgency, self.snooze, self.sound, self.quietHours) = (urgency, snooze, sound, quietHours)
+        public init(urgency: String? = nil, snooze: String? = nil, sound: String? = nil, quietHours: String? = nil, before: String? = nil) {
+            (self.urgency, self.snooze, self.sound, self.quietHours, self.before) = (urgency, snooze, sound, quietHours, before)
         }
     }
 
     /// As a reply shows it: `urgency`, normal or critical, in effect (``Delivery/Shown`` says it for a dose);
     /// `snoozeMinutes`, the Snooze button's length in effect; `sound`, as set (absent: the default of its kind);
-    /// `quietHours`, ignore or respect as set (absent: the default, quiet unless a dose).
+    /// `quietHours`, ignore or respect as set (absent: the default, quiet unless a dose); `beforeMinutes`, the
+    /// notices before each occurrence (absent: none).
     public struct Shown: Codable, Hashable, Sendable {
         public var urgency: String
         public var snoozeMinutes: Int
         public var sound: String?
         public var quietHours: String?
+        public var beforeMinutes: [Int]?
     }
 
     public static func check(_ change: Change, adding: Bool) throws(PartError) {
@@ -87,6 +99,23 @@ public struct NotificationSettings: ReminderPart {
         if let text = change.quietHours, !text.isEmpty, QuietHoursChoice(rawValue: text) == nil {
             throw PartError("quietHours", "invalid --quiet-hours \(quotedInput(text)): write ignore (announced as at any time) or respect (announced quietly)")
         }
+        if let text = change.before, !text.isEmpty, beforeMinutes(text) == nil {
+            throw PartError(
+                "before", "invalid --before \(quotedInput(text)): write up to \(beforeLimit) lengths of whole minutes from 1m to 7d, such as 15m or 15m,1h")
+        }
+    }
+
+    /// The minutes `text` lists (`15m,1h`), ascending and each once; nil when one is not 1 minute to 7 days of
+    /// whole minutes, or there are more than ``beforeLimit``.
+    private static func beforeMinutes(_ text: String) -> [Int]? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).withoutSurroundingSpaces }
+        guard parts.count <= beforeLimit else { return nil }
+        var minutes: [Int] = []
+        for part in parts {
+            guard let seconds = WindowLength.seconds(part), seconds % 60 == 0, beforeRange.contains(Int(seconds / 60)) else { return nil }
+            minutes.append(Int(seconds / 60))
+        }
+        return Array(Set(minutes)).sorted()
     }
 
     /// The whole minutes `text` stands for (`15m`, `1h`), or nil when it is not 1 minute to 24 hours of them.
@@ -102,19 +131,24 @@ public struct NotificationSettings: ReminderPart {
         if let text = change.snooze { changed.snoozeMinutes = Self.minutes(text) }
         if let text = change.sound { changed.sound = text.isEmpty ? nil : Sound(text) }
         if let text = change.quietHours { changed.quietHours = QuietHoursChoice(rawValue: text) }
+        if let text = change.before { changed.beforeMinutes = text.isEmpty ? nil : Self.beforeMinutes(text) }
         return changed
     }
 
     public var problem: String? {
         if let snoozeMinutes, !Self.snoozeRange.contains(snoozeMinutes) { return "snooze \(snoozeMinutes) min is not 1 minute to 24 hours" }
+        if let beforeMinutes, beforeMinutes.count > Self.beforeLimit || !beforeMinutes.allSatisfy(Self.beforeRange.contains) {
+            return "before: not up to \(Self.beforeLimit) lengths of 1 minute to 7 days"
+        }
         return sound?.problem.map { "sound: \($0)" }
     }
 
     public func shown(on date: LocalDate?) -> Shown {
-        Shown(urgency: (urgency ?? .normal).rawValue, snoozeMinutes: snooze, sound: sound?.text, quietHours: quietHours?.rawValue)
+        Shown(urgency: (urgency ?? .normal).rawValue, snoozeMinutes: snooze, sound: sound?.text, quietHours: quietHours?.rawValue, beforeMinutes: beforeMinutes)
     }
 
-    /// What travels: the urgency, the snooze and a sound by name or none; a sound file is this machine's own.
+    /// What travels: the urgency, the snooze, a sound by name or none, quiet hours, the notices before; a sound
+    /// file is this machine's own.
     public func merging(synced: Self) -> Self {
         var merged = synced
         if case .file = sound, synced.sound == nil { merged.sound = sound }
@@ -126,6 +160,7 @@ public struct NotificationSettings: ReminderPart {
         if let snoozeMinutes { properties.append(SyncedProperty("SNOOZE", String(snoozeMinutes * 60))) }
         if let sound, sound.travels { properties.append(SyncedProperty("SOUND", sound.text)) }
         if let quietHours { properties.append(SyncedProperty("QUIET-HOURS", quietHours.rawValue.uppercased())) }
+        if let beforeMinutes { properties.append(SyncedProperty("BEFORE", beforeMinutes.map { String($0 * 60) }.joined(separator: ","))) }
         return properties
     }
 
@@ -149,9 +184,16 @@ public struct NotificationSettings: ReminderPart {
             guard let choice = QuietHoursChoice(rawValue: text.lowercased()) else { throw PartError("QUIET-HOURS", "X-REMINDD-QUIET-HOURS is not IGNORE or RESPECT") }
             quietHours = choice
         }
+        if let text = property("BEFORE") {
+            let seconds = text.split(separator: ",").map { Int($0) }
+            guard !seconds.isEmpty, seconds.count <= Self.beforeLimit,
+                seconds.allSatisfy({ $0.map { $0 % 60 == 0 && Self.beforeRange.contains($0 / 60) } ?? false })
+            else { throw PartError("BEFORE", "X-REMINDD-BEFORE is not up to 4 lengths in seconds of whole minutes, 1 minute to 7 days, e.g. 900,3600") }
+            beforeMinutes = Array(Set(seconds.compactMap { $0.map { $0 / 60 } })).sorted()
+        }
     }
 
-    private enum CodingKeys: String, CodingKey { case critical, snoozeMinutes, sound, quietHours }
+    private enum CodingKeys: String, CodingKey { case critical, snoozeMinutes, sound, quietHours, beforeMinutes }
 
     /// Stored as `critical`: true (critical), false (normal) or absent (automatic), as rows before had it.
     public init(from decoder: any Decoder) throws {
@@ -160,6 +202,7 @@ public struct NotificationSettings: ReminderPart {
         snoozeMinutes = try container.decodeIfPresent(Int.self, forKey: .snoozeMinutes)
         sound = try container.decodeIfPresent(String.self, forKey: .sound).map(Sound.init)
         quietHours = try container.decodeIfPresent(String.self, forKey: .quietHours).flatMap(QuietHoursChoice.init(rawValue:))
+        beforeMinutes = try container.decodeIfPresent([Int].self, forKey: .beforeMinutes)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -168,6 +211,7 @@ public struct NotificationSettings: ReminderPart {
         try container.encodeIfPresent(snoozeMinutes, forKey: .snoozeMinutes)
         try container.encodeIfPresent(sound?.text, forKey: .sound)
         try container.encodeIfPresent(quietHours?.rawValue, forKey: .quietHours)
+        try container.encodeIfPresent(beforeMinutes, forKey: .beforeMinutes)
     }
 }
 

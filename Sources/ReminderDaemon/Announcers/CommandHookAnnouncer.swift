@@ -1,5 +1,6 @@
 import Glibc
 import ReminderCore
+import ReminderScheduling
 import Synchronization
 import SystemdSupport
 
@@ -63,6 +64,9 @@ public final class CommandHookAnnouncer: Announcer {
             (name, configured, command, variables) = (reminder.name, nil, reminder.delivery.escalation.command, { Self.environment(for: escalation) })
         case .lowStock(let notice):
             (name, configured, command, variables) = (notice.name, onFire.withLock { $0 }, notice.command, { Self.environment(for: notice) })
+        case .headsUp(let notice):
+            (name, configured, command, variables) = (
+                notice.reminder.name, onFire.withLock { $0 }, notice.reminder.delivery.hook.command, { Self.environment(for: notice) })
         default:
             return
         }
@@ -113,6 +117,19 @@ public final class CommandHookAnnouncer: Announcer {
             ("STOCK_LEFT", notice.left.amountText), ("REMINDER_UNIT", notice.left.unit), ("STOCK_DAYS", String(notice.days)),
             ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_MESSAGE", "Running low: \(notice.name), \(notice.text)"),
         ]
+    }
+
+    /// The variables a hook gets for a notice before an occurrence: REMINDER_STATE=upcoming,
+    /// REMINDER_ANNOUNCEMENT=before, BEFORE_MINUTES.
+    public static func environment(for notice: HeadsUp) -> [(String, String)] {
+        let firing = notice.firing
+        let before = FiringWording.duration(seconds: Int64(notice.minutesBefore) * 60)
+        return [
+            ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name), ("REMINDER_SLOT", firing.slotID),
+            ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_STATE", "upcoming"), ("REMINDER_ANNOUNCEMENT", "before"),
+            ("BEFORE_MINUTES", String(notice.minutesBefore)), ("REMINDER_LOCAL", firing.occurrence.localISO8601),
+            ("REMINDER_MESSAGE", "Coming up in \(before): \(FiringWording.reminder(firing))"),
+        ] + FiringWording.doseFields(firing.dose)
     }
 
     /// The variables a hook gets for a firing, in this order.

@@ -109,6 +109,12 @@ public final class DesktopAnnouncer: Announcer {
                 state.board.note(.lowStock(reminderID: notice.reminderID, name: notice.name, text: notice.text.capitalizedFirst))
             case .habit(.restSuggestion(let date)):
                 state.board.note(.restSuggestion(date: date.description))
+            case .headsUp(let notice):
+                let dose = notice.firing.dose.map { "Take \($0.description) " } ?? ""
+                state.board.note(.comingUp(
+                    reminderID: notice.reminder.id,
+                    title: "\(notice.reminder.name) in \(FiringWording.duration(seconds: Int64(notice.minutesBefore) * 60))",
+                    text: "\(dose)at \(FiringWording.when(notice.occurrence))".capitalizedFirst))
             default:
                 return
             }

@@ -22,6 +22,8 @@ public enum MessageID {
     public static let lowStock = "3f0b8e5c7a2d4e61b9c4a7d2e8f15c30"
     /// An occurrence still not taken at its reminder's `--escalate-after` delay: escalated.
     public static let escalated = "b81d5f3e6c2a4097a3e8d1c6f5b2e049"
+    /// A notice before an occurrence (`--before`).
+    public static let comingUp = "ca531a038aa646e0aac53225a4727fa2"
 }
 
 /// The journal as the ``AnnouncementLedger``: looks firings up by their `REMINDER_RECORD` field.
@@ -110,6 +112,16 @@ public final class JournalAnnouncer: Announcer {
                 ("ESCALATED_UTC", escalation.at.description), ("REMINDER_ESCALATED_LATE", escalation.late ? "1" : "0"),
             ] + FiringWording.doseFields(firing.dose) + (escalation.record.map { [("REMINDER_RECORD", $0)] } ?? [])
             return Entry(message: message, priority: .warning, fields: fields.map(Entry.Field.init))
+        case .headsUp(let notice):
+            let firing = notice.firing
+            let fields = [
+                ("MESSAGE_ID", MessageID.comingUp), ("REMINDER_ID", String(notice.reminder.id)), ("REMINDER_NAME", notice.reminder.name),
+                ("REMINDER_SLOT", firing.slotID), ("SCHEDULED_UTC", notice.occurrence.instant.description), ("REMINDER_ANNOUNCEMENT", "before"),
+                ("BEFORE_MINUTES", String(notice.minutesBefore)),
+            ] + FiringWording.doseFields(firing.dose)
+            return Entry(
+                message: "Coming up in \(FiringWording.duration(seconds: Int64(notice.minutesBefore) * 60)): \(FiringWording.reminder(firing))", priority: .info,
+                fields: fields.map(Entry.Field.init))
         }
     }
 

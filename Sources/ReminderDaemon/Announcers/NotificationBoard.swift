@@ -41,9 +41,12 @@ struct NotificationBoard: Sendable, Equatable {
         case missed(reminderID: Int64, name: String, text: String)
         case lowStock(reminderID: Int64, name: String, text: String)
         case restSuggestion(date: String)
+        /// A notice before an occurrence (`--before`): `Metformin in 15m`, `Take 500 mg at Thu 08:00`.
+        case comingUp(reminderID: Int64, title: String, text: String)
 
         var title: String {
             switch self {
+            case .comingUp(_, let title, _): title
             case .missed(_, let name, _): "Missed: \(name)"
             case .lowStock(_, let name, _): "Running low: \(name)"
             case .restSuggestion: "Consider a rest day"
@@ -52,7 +55,7 @@ struct NotificationBoard: Sendable, Equatable {
 
         var text: String {
             switch self {
-            case .missed(_, _, let text), .lowStock(_, _, let text): text
+            case .missed(_, _, let text), .lowStock(_, _, let text), .comingUp(_, _, let text): text
             case .restSuggestion: "6 active days in a row: rest is part of training."
             }
         }
@@ -62,6 +65,7 @@ struct NotificationBoard: Sendable, Equatable {
             case .missed: "x-remindd.missed"
             case .lowStock: "x-remindd.stock"
             case .restSuggestion: "x-remindd.habit"
+            case .comingUp: "x-remindd.before"
             }
         }
     }
@@ -99,6 +103,7 @@ struct NotificationBoard: Sendable, Equatable {
     /// An occurrence announced (or announced again: a repeat, a snooze that ended): its line, in place of the
     /// reminder's line before.
     mutating func announce(_ line: Due) {
+        notes.removeAll { if case .comingUp(line.reminderID, _, _) = $0 { true } else { false } }
         if let index = due.firstIndex(where: { $0.reminderID == line.reminderID }) {
             due[index] = line
         } else {
@@ -139,6 +144,7 @@ struct NotificationBoard: Sendable, Equatable {
         switch (a, b) {
         case (.missed(let x, _, _), .missed(let y, _, _)), (.lowStock(let x, _, _), .lowStock(let y, _, _)): x == y
         case (.restSuggestion, .restSuggestion): true
+        case (.comingUp(let x, _, _), .comingUp(let y, _, _)): x == y
         default: false
         }
     }
@@ -201,10 +207,12 @@ struct NotificationBoard: Sendable, Equatable {
         }
         for case .restSuggestion(let date) in notes { actions.append(Action(choices: [.markRestDay(date)], label: "Mark rest day")) }
         let single = notes.count == 1
+        // Notices before occurrences alone are low urgency: nothing is due yet.
+        let onlyComingUp = notes.allSatisfy { if case .comingUp = $0 { true } else { false } }
         return Content(
             summary: single ? first.title : notes.map(\.title).joined(separator: "; "),
             body: single ? first.text : notes.map { "\($0.title): \($0.text)" }.joined(separator: "\n"), actions: actions,
-            critical: false, low: false, staying: notes.contains { if case .restSuggestion = $0 { false } else { true } },
+            critical: false, low: onlyComingUp, staying: notes.contains { if case .restSuggestion = $0 { false } else { true } },
             category: first.category, sounding: false)
     }
 }

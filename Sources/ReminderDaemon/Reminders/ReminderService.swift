@@ -29,6 +29,7 @@ struct ReminderService: Sendable {
         let timeZone = try Self.zoneName(timeZone, of: rule)
         let zone = try context.zone(named: timeZone)
         try Self.checkFires(rule, spec, zone: zone, now: now)
+        try Self.checkBefore(delivery, rule: rule, zone: zone, now: now)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
         try Self.checkEscalation(delivery, windowSeconds: windowSeconds)
         let stored = try storing { () throws(StoreError) in
@@ -68,7 +69,19 @@ struct ReminderService: Sendable {
             try Self.checkFires(try Self.rule(reminder.rule), reminder.rule, zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
         }
         try Self.checkEscalation(reminder.delivery, windowSeconds: reminder.windowSeconds)
+        if change.notification.before != nil || spec != nil || timeZone != nil {
+            try Self.checkBefore(
+                reminder.delivery, rule: try Self.rule(reminder.rule), zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
+        }
         return try await save(reminder, as: .updated)
+    }
+
+    /// Refuses a notice before (`--before`) that would come before the occurrence before the one it warns of.
+    static func checkBefore(_ delivery: Delivery, rule: ReminderRule, zone: TimeZoneRules, now: Instant) throws(ServiceError) {
+        guard let minutes = delivery.notification.beforeMinutes,
+            let problem = HeadsUpPlan.problem(beforeMinutes: minutes, rule: rule, zone: zone, now: now)
+        else { return }
+        throw .invalidInput(parameter: "before", message: problem)
     }
 
     /// The rule of a tapering course (``RuleSpec/ending(with:)``).

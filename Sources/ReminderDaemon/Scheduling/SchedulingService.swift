@@ -42,6 +42,8 @@ actor SchedulingService {
     let stores: Stores
     let statusReporter: any StatusReporter
     var scheduler = Scheduler()
+    /// The notices before occurrences (`--before`), planned from now (see SchedulingHeadsUps.swift).
+    var headsUps = HeadsUpPlan()
     /// The status as of the last re-plan (see ``publishedStatus()``).
     struct Published: Sendable {
         var next: (SchedulableReminder, Occurrence)?
@@ -132,8 +134,9 @@ actor SchedulingService {
         // Replaced only once everything was read: a load that fails keeps the schedule there was. Built off
         // the actor, so that a firing during a reload is handled on time by the schedule there was (and the
         // store's handledThrough keeps the new schedule from announcing it again).
-        let (scheduler, count) = await Self.buildScheduler(loaded, context: context)
+        let (scheduler, headsUps, count) = await Self.buildScheduler(loaded, context: context)
         self.scheduler = scheduler
+        self.headsUps = headsUps
         timedFromLastDose = Set(loaded.joined().filter { $0.0.rule.fromLastDose == true }.compactMap(\.0.id))
         for row in store.reminders.takeUnusableRows() {
             context.say(.warning, "A stored reminder cannot be used and is left out (it does not fire): \(row); restore a backup, or remove the row by hand while remindd is stopped")
@@ -148,10 +151,12 @@ actor SchedulingService {
         return count
     }
 
-    /// The schedule of the loaded reminders, and how many there were.
+    /// The schedule of the loaded reminders, their notices before from now, and how many there were.
     @concurrent
-    static func buildScheduler(_ loaded: [[(StoredReminder, ReminderRule?)]], context: DaemonContext) async -> (Scheduler, Int) {
+    static func buildScheduler(_ loaded: [[(StoredReminder, ReminderRule?)]], context: DaemonContext) async -> (Scheduler, HeadsUpPlan, Int) {
         var scheduler = Scheduler()
+        var headsUps = HeadsUpPlan()
+        let now = context.clock.now()
         var count = 0
         scheduler.reserveCapacity(loaded.map(\.count).reduce(0, +))
         for (reminder, rule) in loaded.joined() {
@@ -162,12 +167,12 @@ actor SchedulingService {
                 context.say(.warning, "Reminder \(reminder.name) (id \(reminder.id!)) cannot be scheduled: its rule or zone is invalid now")
                 continue
             }
-            scheduler.schedule(
-                SchedulableReminder(
-                    id: reminder.id!, name: reminder.name, rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery),
-                handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+            let schedulable = SchedulableReminder(
+                id: reminder.id!, name: reminder.name, rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
+            scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+            if reminder.delivery.notification.beforeMinutes != nil { headsUps.plan(schedulable, after: now) }
         }
-        return (scheduler, count)
+        return (scheduler, headsUps, count)
     }
 
     // MARK: Changes from the services
@@ -188,11 +193,14 @@ actor SchedulingService {
             return replan()
         }
         scheduler.remove(id: reminderID)
+        headsUps.remove(id: reminderID)
         timedFromLastDose.remove(reminderID)
         if reminder?.rule.fromLastDose == true { timedFromLastDose.insert(reminderID) }
         if let reminder {
             do {
-                scheduler.schedule(try schedulable(reminder), handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+                let schedulable = try schedulable(reminder)
+                scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+                headsUps.plan(schedulable, after: context.clock.now())
             } catch {
                 context.say(.warning, "Reminder \(reminder.name) (id \(reminderID)) cannot be scheduled: \(error.message)")
             }
@@ -299,6 +307,7 @@ actor SchedulingService {
             guard let id = reminder.id, let schedulable = try? schedulable(reminder) else { continue }
             scheduler.remove(id: id)
             scheduler.schedule(schedulable, handledThrough: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)))
+            headsUps.plan(schedulable, after: now)
             replanned += 1
         }
         replan()
@@ -326,6 +335,7 @@ actor SchedulingService {
         }
         for action in lifecycle.againDue(at: now) { perform(action, now: now) }
         for action in lifecycle.escalationsDue(at: now) { perform(action, now: now) }
+        giveHeadsUps(now: now)
         let dueWakeUps = WakeUp.allCases.filter { wakeUps[$0].map { $0 <= now } ?? false }
         for wakeUp in dueWakeUps { wakeUps[wakeUp] = nil }
         replan()
@@ -333,7 +343,7 @@ actor SchedulingService {
     }
 
     func replan() {
-        let deadlines = [scheduler.nextDeadline(), lifecycle.nextDeadline, waitingForStore.retry?.at] + wakeUps.values.map { Optional($0) }
+        let deadlines = [scheduler.nextDeadline(), lifecycle.nextDeadline, waitingForStore.retry?.at, headsUps.nextDeadline()] + wakeUps.values.map { Optional($0) }
         context.clock.wake(at: deadlines.compactMap { $0 }.min())
         let snoozes = Dictionary(lifecycle.snoozes.values.map { ($0.firing.reminder.id, $0) }) { $0.due <= $1.due ? $0 : $1 }
         published.withLock { $0 = Published(next: scheduler.nextFiring(), planned: plannedLine(), waiting: waitingLine(), snoozes: snoozes) }
