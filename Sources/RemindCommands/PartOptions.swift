@@ -74,7 +74,7 @@ struct HookOptions: ParsableArguments {
     }
 }
 
-/// `--urgency`, `--snooze`, `--sound`, `--quiet-hours`, `--before` (``NotificationSettings``).
+/// `--urgency`, `--snooze`, `--sound`, `--quiet-hours`, `--before`, `--speak` (``NotificationSettings``).
 struct NotificationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "normal, critical (the desktop notification stays until acted on) or auto (the default: critical for a reminder with a dose).",
@@ -92,12 +92,15 @@ struct NotificationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "A notice that long before each occurrence (\"Metformin in 15 min\"; low urgency, not an occurrence): 15m, or up to 4 such as 15m,1h (whole minutes, 1m to 7d, shorter than the time from the occurrence before). \"\" (update): none.",
         valueName: "lengths")) var before: String?
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Say each announcement aloud through speech-dispatcher (\"Time for Metformin, 500 milligrams\"), or not; without either, as config.toml's speak says (none by default)."))
+    var speak: Bool?
 
     /// The change, a relative sound file made absolute from the current folder (the daemon's is another).
     var change: NotificationSettings.Change {
         .init(
             urgency: urgency, snooze: snooze, sound: sound.map { Self.absolute($0, in: FileManager.default.currentDirectoryPath) }, quietHours: quietHours,
-            before: before)
+            before: before, speak: speak)
     }
 
     /// `text` as an absolute path when it is a relative one (`./alarm.oga`, `sounds/alarm.oga`, `~/alarm.oga`).
@@ -108,11 +111,18 @@ struct NotificationOptions: ParsableArguments {
     }
 
     static func describe(_ part: NotificationSettings.Shown) -> [String] {
-        (part.urgency == "normal" ? [] : ["urgency:   \(part.urgency)"])
-            + (part.snoozeMinutes == NotificationSettings.defaultSnoozeMinutes ? [] : ["snooze:    \(WindowLength.text(Int64(part.snoozeMinutes) * 60)) from the notification's Snooze button"])
-            + (part.sound.map { ["sound:     \($0)"] } ?? [])
-            + (part.quietHours.map { ["quiet:     \($0 == "ignore" ? "rings through quiet hours" : "quiet during quiet hours")"] } ?? [])
-            + (part.beforeMinutes.map { ["before:    a notice \($0.map { WindowLength.text(Int64($0) * 60) }.joined(separator: " and ")) before each occurrence"] } ?? [])
+        var lines: [String] = []
+        if part.urgency != "normal" { lines.append("urgency:   \(part.urgency)") }
+        if part.snoozeMinutes != NotificationSettings.defaultSnoozeMinutes {
+            lines.append("snooze:    \(WindowLength.text(Int64(part.snoozeMinutes) * 60)) from the notification's Snooze button")
+        }
+        if let sound = part.sound { lines.append("sound:     \(sound)") }
+        if let quiet = part.quietHours { lines.append("quiet:     \(quiet == "ignore" ? "rings through quiet hours" : "quiet during quiet hours")") }
+        if let speak = part.speak { lines.append("speak:     \(speak ? "said aloud" : "never said aloud")") }
+        if let before = part.beforeMinutes {
+            lines.append("before:    a notice \(before.map { WindowLength.text(Int64($0) * 60) }.joined(separator: " and ")) before each occurrence")
+        }
+        return lines
     }
 }
 

@@ -35,7 +35,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var collection: String?
     /// What brings the collection in step with the server (`vdirsyncer sync remindd`): program and arguments.
     public var syncCommand: [String]?
-    /// The sounds of reminders that do not choose their own (`dose-sound`, `reminder-sound`).
+    /// The sounds of reminders that do not choose their own (`dose-sound`, `reminder-sound`), and who is spoken
+    /// to (`speak`).
     public var sounds = SoundAnnouncer.Defaults()
     /// When reminders without a dose are announced quietly (`quiet-hours`); nil: never.
     public var quietHours: QuietHours?
@@ -58,6 +59,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("dose-sound", "a sound theme's name, an absolute path to a sound file, or \"none\", e.g. \"alarm-clock-elapsed\""),
         ("reminder-sound", "a sound theme's name, an absolute path to a sound file, or \"none\", e.g. \"message-new-instant\""),
         ("quiet-hours", "two times of day in quotes, from-to, e.g. \"22:00-07:00\""),
+        ("speak", "\"doses\", \"all\" or \"none\""),
         ("collection", "a vdir folder in quotes, e.g. \"~/.local/share/remindd/collection\""),
         ("sync-command", "a command as a list of strings, e.g. [\"/usr/bin/vdirsyncer\", \"sync\", \"remindd\"]"),
         ("calendars", "a list of vdir folders in quotes, e.g. [\"~/.calendars/personal\"]"),
@@ -110,6 +112,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.sounds.dose = Sound(text)
             case ("reminder-sound", .string(let text)) where Sound(text).problem == nil:
                 configuration.sounds.reminder = Sound(text)
+            case ("speak", .string(let text)) where SpeakChoice(rawValue: text) != nil:
+                configuration.sounds.speak = SpeakChoice(rawValue: text) ?? .none
             case ("quiet-hours", .string(let text)) where QuietHours(text) != nil:
                 configuration.quietHours = QuietHours(text)
             case ("notifications", .string(let text)) where text == "desktop" || text == "none":

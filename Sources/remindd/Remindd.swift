@@ -178,7 +178,9 @@ struct Remindd: AsyncParsableCommand {
         let commands = CommandQueue(
             launcher: TransientUnitLauncher.forUserManager(environment: environment) ?? local, fallback: local,
             output: { line, priority in hookOutput.send(line, priority: priority) })
-        let sound = SoundAnnouncer(player: SoundPlayer.find(environment: environment), defaults: settings.sounds, commands: commands, report: report)
+        let sound = SoundAnnouncer(
+            player: SoundPlayer.find(environment: environment), speaker: Speaker.find(environment: environment), defaults: settings.sounds, commands: commands,
+            report: report)
         let channels = Channels(
             journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, onMissed: settings.onMissed, commands: commands, report: report),
             sound: sound,

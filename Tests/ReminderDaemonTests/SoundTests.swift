@@ -33,11 +33,15 @@ struct SoundTests {
             handledAt: occurrence.instant.adding(seconds: 1)))
     }
 
-    func announcer(program: String = "/usr/bin/paplay", defaults: SoundAnnouncer.Defaults = .init()) -> (SoundAnnouncer, RecordingCommandRunner, Lines) {
+    func announcer(
+        program: String = "/usr/bin/paplay", defaults: SoundAnnouncer.Defaults = .init(),
+        speaker: Speaker? = Speaker(program: "/usr/bin/spd-say", language: "de", environment: [])
+    ) -> (SoundAnnouncer, RecordingCommandRunner, Lines) {
         let runner = RecordingCommandRunner()
         let reports = Lines()
         let player = SoundPlayer(program: program, themeFolders: ["/nonexistent", themes], environment: ["PULSE_SERVER=unix:/run/test/native"])
-        let sounds = SoundAnnouncer(player: player, defaults: defaults, commands: runner, report: { message in reports.withLock { $0.append(message.text) } })
+        let sounds = SoundAnnouncer(
+            player: player, speaker: speaker, defaults: defaults, commands: runner, report: { message in reports.withLock { $0.append(message.text) } })
         return (sounds, runner, reports)
     }
 
@@ -199,5 +203,73 @@ struct SoundTests {
         let good = themes + "/freedesktop/stereo/bell.oga"
         let added = try await daemon.call("Add", ["name": "Pills", "rule": .object(["daily": true, "at": "08:00"]), "sound": .string(good)], as: [String: ReminderValue].self)
         #expect(added["reminder"]?.delivery.notification.sound == good)
+    }
+
+    // MARK: Speech
+
+    @Test func aSpokenDoseIsSaidAfterItsSoundInTheLocalesLanguage() throws {
+        let (sounds, runner, _) = announcer(defaults: .init(speak: .doses))
+        sounds.announce(try firing("Metformin", Self.dose))
+        #expect(runner.runs.count == 1, "the sound first")
+        runner.finish(.exited(0))
+        #expect(runner.runs.last?.arguments == ["/usr/bin/spd-say", "--wait", "--language", "de", "--", "Time for Metformin, 500 milligrams."])
+        runner.finish(.exited(0))
+        sounds.announce(try firing("Water", Delivery()))
+        runner.finish(.exited(0))
+        #expect(runner.runs.count == 3 && !runner.finish(.exited(0)), "speak = doses: the water is not said")
+    }
+
+    @Test func nothingIsSaidWithoutSpeakAndASoundlessReminderIsSaidAtOnce() throws {
+        let (sounds, runner, _) = announcer()
+        sounds.announce(try firing("Metformin", Self.dose))
+        runner.finish(.exited(0))
+        #expect(runner.runs.count == 1, "speak = none by default")
+        var spoken = Delivery()
+        spoken.notification.speak = true
+        spoken.notification.sound = Sound.none
+        sounds.announce(try firing("Stretch", spoken))
+        #expect(runner.runs.last?.arguments.last == "Time for Stretch.")
+        runner.finish(.exited(0))
+        var unspoken = Self.dose
+        unspoken.notification.speak = false
+        let (all, allRunner, _) = announcer(defaults: .init(speak: .all))
+        all.announce(try firing("Metformin", unspoken))
+        allRunner.finish(.exited(0))
+        #expect(allRunner.runs.count == 1, "--no-speak over speak = all")
+    }
+
+    /// A burst of five doses while the alarm plays: one sentence after it, three named and the rest counted.
+    @Test func aBurstIsOneSentence() throws {
+        let (sounds, runner, _) = announcer(defaults: .init(speak: .doses))
+        for name in ["Metformin", "Ramipril", "Vitamin D", "Aspirin", "Statin"] { sounds.announce(try firing(name, Self.dose)) }
+        #expect(runner.runs.count == 1)
+        runner.finish(.exited(0))
+        #expect(runner.runs.last?.arguments.last == "Time for Metformin, 500 milligrams; Ramipril, 500 milligrams; Vitamin D, 500 milligrams; and 2 more.")
+        sounds.announce(try firing("Late one", Self.dose))
+        #expect(runner.runs.count == 2, "while speaking nothing else starts")
+    }
+
+    @Test func noSpeechDispatcherIsSaidOnceAndAQuietFiringSaysNothing() throws {
+        let (sounds, runner, reports) = announcer(defaults: .init(speak: .all), speaker: nil)
+        for _ in 0..<2 {
+            sounds.announce(try firing("Metformin", Self.dose))
+            runner.finish(.exited(0))
+        }
+        #expect(reports.withLock { $0 }.filter { $0.contains("speech-dispatcher is not installed") }.count == 1)
+        let (quiet, quietRunner, _) = announcer(defaults: .init(speak: .all))
+        guard case .firing(var event) = try firing("Water", Delivery()) else { return }
+        event.quiet = true
+        quiet.announce(.firing(event))
+        #expect(quietRunner.runs.isEmpty)
+    }
+
+    @Test func theLanguageIsTheLocalesAndADoseIsSaidInWords() {
+        let find = { (locale: [String: String]) in Speaker.find(environment: ["PATH": "/usr/bin"].merging(locale) { $1 })?.language }
+        if Speaker.find(environment: ["PATH": "/usr/bin"]) != nil {
+            #expect(find(["LANG": "de_DE.UTF-8"]) == "de" && find(["LANG": "C.UTF-8"]) == "en" && find([:]) == "en")
+            #expect(find(["LANG": "fr_FR.UTF-8", "LC_MESSAGES": "es_ES.UTF-8"]) == "es" && find(["LC_ALL": "pt_BR", "LANG": "de_DE"]) == "pt")
+        }
+        #expect(Speaker.spoken(Dose(thousandths: 1000, unit: "mg")) == "1 milligram")
+        #expect(Speaker.spoken(Dose(thousandths: 2000, unit: "tablet")) == "2 tablets")
     }
 }

@@ -173,3 +173,28 @@ def test_during_quiet_hours_a_reminder_is_silent_and_a_dose_rings_through(daemon
     heard = recording.onsets()
     assert heard and dose - 0.1 <= heard[0] <= dose + 1.0, (heard, dose, int(water[0]["__REALTIME_TIMESTAMP"]) / 1e6)
     assert "REMINDER_QUIET" not in Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED)[0]
+
+
+def test_a_spoken_reminder_is_said_aloud_through_speech_dispatcher_and_one_without_speak_is_not(daemon, sound_server, unique_name, tmp_path):
+    """--speak with --sound none: speech-dispatcher (spd-say, espeak-ng) says it on the sound server within a few
+    seconds of the firing (spd-say starts speech-dispatcher, which loads espeak-ng first: within 2 s); a reminder without
+    --speak, also soundless, fired first, says nothing."""
+    if shutil.which("spd-say") is None:
+        pytest.fail("spd-say is missing: make test installs speech-dispatcher")
+    address, client = sound_server
+    daemon.env["PULSE_SERVER"] = address
+    daemon.start()
+    recording = Recording(client, tmp_path / "speech.raw")
+    add_soon(daemon, unique_name + "-unspoken", "--daily", "--at", "{}", "--sound", "none", lead=3)
+    reminder, _ = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "500mg", "--sound", "none", "--speak", lead=8)
+    assert reminder["speak"] is True
+    unspoken = fired_at(unique_name + "-unspoken", MESSAGE_FIRED)[0]
+    spoken = fired_at(unique_name, MESSAGE_FIRED)[0]
+    time.sleep(max(0.0, spoken + 6.0 - time.time()))
+    recording.stop()
+    heard = recording.onsets()
+    assert recording.rms_by_sox(unspoken, spoken - unspoken - 0.2) < 0.0005, "something was heard for the reminder without --speak"
+    # Measured here: 0.4 to 0.5 s (speech-dispatcher started for the sentence).
+    assert heard and spoken - 0.1 <= heard[0] <= spoken + 2.0, (heard, spoken)
+    assert recording.rms_by_sox(heard[0], 1.5) > 0.004
+    assert not Journal().entries(_PID=daemon.process.pid, PRIORITY="4"), "a warning (speech not said?)"

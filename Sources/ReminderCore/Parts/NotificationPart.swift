@@ -1,5 +1,5 @@
 /// How a reminder's announcement asks to be seen and heard, what its Snooze button does, and the notices that
-/// warn before it (`--urgency`, `--snooze`, `--sound`, `--quiet-hours`, `--before`).
+/// warn before it (`--urgency`, `--snooze`, `--sound`, `--quiet-hours`, `--before`, `--speak`).
 public struct NotificationSettings: ReminderPart {
     /// The notification's urgency as set (nil: automatic, critical for a dose: see ``Delivery/critical``).
     public var urgency: Urgency?
@@ -22,6 +22,8 @@ public struct NotificationSettings: ReminderPart {
     public var quietHours: QuietHoursChoice?
     /// How many minutes before each occurrence a notice warns of it ("Metformin in 15 min"), ascending; nil: none.
     public var beforeMinutes: [Int]?
+    /// Whether its announcement is spoken (`--speak`, `--no-speak`); nil: as config.toml's `speak` says.
+    public var speak: Bool?
 
     /// What quiet hours do to a reminder, as `--quiet-hours` says.
     public enum QuietHoursChoice: String, Sendable, Hashable, CaseIterable {
@@ -39,9 +41,11 @@ public struct NotificationSettings: ReminderPart {
     public init() {}
 
     public init(
-        urgency: Urgency? = nil, snoozeMinutes: Int? = nil, sound: Sound? = nil, quietHours: QuietHoursChoice? = nil, beforeMinutes: [Int]? = nil
+        urgency: Urgency? = nil, snoozeMinutes: Int? = nil, sound: Sound? = nil, quietHours: QuietHoursChoice? = nil, beforeMinutes: [Int]? = nil,
+        speak: Bool? = nil
     ) {
         self.beforeMinutes = beforeMinutes
+        self.speak = speak
         self.urgency = urgency
         self.snoozeMinutes = snoozeMinutes
         self.sound = sound
@@ -61,29 +65,33 @@ public struct NotificationSettings: ReminderPart {
     public var snooze: Int { snoozeMinutes ?? Self.defaultSnoozeMinutes }
 
     /// `--urgency normal|critical|auto`, `--snooze 15m`, `--sound NAME|FILE|none`, `--quiet-hours ignore|respect`,
-    /// `--before 15m,1h` ("" with update: the default; for `--before`, none).
+    /// `--before 15m,1h` ("" with update: the default; for `--before`, none), `--speak`/`--no-speak`.
     public struct Change: Codable, Hashable, Sendable {
         public var urgency: String?
         public var snooze: String?
         public var sound: String?
         public var quietHours: String?
         public var before: String?
+        public var speak: Bool?
 
-        public init(urgency: String? = nil, snooze: String? = nil, sound: String? = nil, quietHours: String? = nil, before: String? = nil) {
-            (self.urgency, self.snooze, self.sound, self.quietHours, self.before) = (urgency, snooze, sound, quietHours, before)
+        public init(
+            urgency: String? = nil, snooze: String? = nil, sound: String? = nil, quietHours: String? = nil, before: String? = nil, speak: Bool? = nil
+        ) {
+            (self.urgency, self.snooze, self.sound, self.quietHours, self.before, self.speak) = (urgency, snooze, sound, quietHours, before, speak)
         }
     }
 
     /// As a reply shows it: `urgency`, normal or critical, in effect (``Delivery/Shown`` says it for a dose);
     /// `snoozeMinutes`, the Snooze button's length in effect; `sound`, as set (absent: the default of its kind);
     /// `quietHours`, ignore or respect as set (absent: the default, quiet unless a dose); `beforeMinutes`, the
-    /// notices before each occurrence (absent: none).
+    /// notices before each occurrence (absent: none); `speak`, as set (absent: config.toml's `speak`).
     public struct Shown: Codable, Hashable, Sendable {
         public var urgency: String
         public var snoozeMinutes: Int
         public var sound: String?
         public var quietHours: String?
         public var beforeMinutes: [Int]?
+        public var speak: Bool?
     }
 
     public static func check(_ change: Change, adding: Bool) throws(PartError) {
@@ -132,6 +140,7 @@ public struct NotificationSettings: ReminderPart {
         if let text = change.sound { changed.sound = text.isEmpty ? nil : Sound(text) }
         if let text = change.quietHours { changed.quietHours = QuietHoursChoice(rawValue: text) }
         if let text = change.before { changed.beforeMinutes = text.isEmpty ? nil : Self.beforeMinutes(text) }
+        if let speak = change.speak { changed.speak = speak }
         return changed
     }
 
@@ -144,7 +153,8 @@ public struct NotificationSettings: ReminderPart {
     }
 
     public func shown(on date: LocalDate?) -> Shown {
-        Shown(urgency: (urgency ?? .normal).rawValue, snoozeMinutes: snooze, sound: sound?.text, quietHours: quietHours?.rawValue, beforeMinutes: beforeMinutes)
+        Shown(urgency: (urgency ?? .normal).rawValue, snoozeMinutes: snooze, sound: sound?.text, quietHours: quietHours?.rawValue, beforeMinutes: beforeMinutes,
+            speak: speak)
     }
 
     /// What travels: the urgency, the snooze, a sound by name or none, quiet hours, the notices before; a sound
@@ -161,6 +171,7 @@ public struct NotificationSettings: ReminderPart {
         if let sound, sound.travels { properties.append(SyncedProperty("SOUND", sound.text)) }
         if let quietHours { properties.append(SyncedProperty("QUIET-HOURS", quietHours.rawValue.uppercased())) }
         if let beforeMinutes { properties.append(SyncedProperty("BEFORE", beforeMinutes.map { String($0 * 60) }.joined(separator: ","))) }
+        if let speak { properties.append(SyncedProperty("SPEAK", speak ? "TRUE" : "FALSE")) }
         return properties
     }
 
@@ -191,9 +202,13 @@ public struct NotificationSettings: ReminderPart {
             else { throw PartError("BEFORE", "X-REMINDD-BEFORE is not up to 4 lengths in seconds of whole minutes, 1 minute to 7 days, e.g. 900,3600") }
             beforeMinutes = Array(Set(seconds.compactMap { $0.map { $0 / 60 } })).sorted()
         }
+        if let text = property("SPEAK") {
+            guard ["TRUE", "FALSE"].contains(text.uppercased()) else { throw PartError("SPEAK", "X-REMINDD-SPEAK is not TRUE or FALSE") }
+            speak = text.uppercased() == "TRUE"
+        }
     }
 
-    private enum CodingKeys: String, CodingKey { case critical, snoozeMinutes, sound, quietHours, beforeMinutes }
+    private enum CodingKeys: String, CodingKey { case critical, snoozeMinutes, sound, quietHours, beforeMinutes, speak }
 
     /// Stored as `critical`: true (critical), false (normal) or absent (automatic), as rows before had it.
     public init(from decoder: any Decoder) throws {
@@ -203,6 +218,7 @@ public struct NotificationSettings: ReminderPart {
         sound = try container.decodeIfPresent(String.self, forKey: .sound).map(Sound.init)
         quietHours = try container.decodeIfPresent(String.self, forKey: .quietHours).flatMap(QuietHoursChoice.init(rawValue:))
         beforeMinutes = try container.decodeIfPresent([Int].self, forKey: .beforeMinutes)
+        speak = try container.decodeIfPresent(Bool.self, forKey: .speak)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -212,6 +228,7 @@ public struct NotificationSettings: ReminderPart {
         try container.encodeIfPresent(sound?.text, forKey: .sound)
         try container.encodeIfPresent(quietHours?.rawValue, forKey: .quietHours)
         try container.encodeIfPresent(beforeMinutes, forKey: .beforeMinutes)
+        try container.encodeIfPresent(speak, forKey: .speak)
     }
 }
 

@@ -1,24 +1,31 @@
 import Glibc
 import ReminderCore
+import ReminderScheduling
 import Synchronization
 import SystemdSupport
 
 /// Plays a sound when an occurrence is announced (fired, caught up, snoozed, repeated: a repeat is the nag):
 /// the reminder's `--sound`, or the default of its kind (a dose: `dose-sound`, `alarm-clock-elapsed`; the rest:
 /// `reminder-sound`, `message-new-instant`), through the user's sound server with the first player found at start
-/// (``SoundPlayer``), run as hooks are (a transient unit of the user manager, outside the daemon's sandbox).
+/// (``SoundPlayer``), run as hooks are (a transient unit of the user manager, outside the daemon's sandbox); then,
+/// for a reminder that is spoken (`--speak`, config.toml's `speak`), says it through speech-dispatcher
+/// (``Speaker``): "Time for Metformin, 500 milligrams."
 ///
-/// During quiet hours a reminder they quiet plays nothing (``FiringEvent/quiet``). Announcing never waits for a sound. One plays at a time: a burst of firings is heard as one sound, not as
-/// 10,000. A sound that cannot be played (no player, a name the sound theme lacks, a player that fails) is said
-/// once in the journal until one plays again; after a player failed, none is tried for a minute.
+/// During quiet hours a reminder they quiet plays and says nothing (``FiringEvent/quiet``). Announcing never
+/// waits for a sound. One announcement is heard at a time: a burst of firings is one sound, not 10,000, and
+/// one sentence that names the first three spoken and counts the rest ("; and 9,997 more"). A sound or speech that
+/// cannot be played (no player, a name the sound theme lacks, no speech-dispatcher, a player that fails) is said
+/// once in the journal until one plays again; after a player failed, no sound is tried for a minute.
 public final class SoundAnnouncer: Announcer {
     /// The sounds of reminders that do not choose their own (config.toml's `dose-sound` and `reminder-sound`).
+    /// And who is spoken to (`speak`).
     public struct Defaults: Sendable, Hashable {
         public var dose: Sound
         public var reminder: Sound
+        public var speak: SpeakChoice
 
-        public init(dose: Sound = .named("alarm-clock-elapsed"), reminder: Sound = .named("message-new-instant")) {
-            (self.dose, self.reminder) = (dose, reminder)
+        public init(dose: Sound = .named("alarm-clock-elapsed"), reminder: Sound = .named("message-new-instant"), speak: SpeakChoice = .none) {
+            (self.dose, self.reminder, self.speak) = (dose, reminder, speak)
         }
     }
 
@@ -29,9 +36,23 @@ public final class SoundAnnouncer: Announcer {
     /// would start a player for each).
     static let retrySeconds: Int64 = 60
 
+    /// How long a sentence may take before it is stopped.
+    static let speechLimitMilliseconds: Int32 = 60_000
+
+    /// The keys of what is said once of speech (kept when a sound plays).
+    private static let speechReports: Set = ["speaker", "speech"]
+
+    /// What is heard now.
+    private enum Phase {
+        case idle, sounding, speaking
+    }
+
     private struct State {
         var defaults: Defaults
-        var playing = false
+        var phase = Phase.idle
+        /// The firings to say once the sound ends (the first ``Speaker/named``), and how many more.
+        var toSay: [DueFiring] = []
+        var moreToSay = 0
         /// When the sound playing now was asked for (the firing's time).
         var started: Instant?
         /// No sound is tried before this (the last one failed).
@@ -41,16 +62,22 @@ public final class SoundAnnouncer: Announcer {
     }
 
     private let player: SoundPlayer?
+    private let speaker: Speaker?
     private let commands: any CommandRunner
     private let report: @Sendable (DaemonMessage) -> Void
     private let state: Mutex<State>
 
     /// - Parameters:
     ///   - player: what plays a sound (nil: none was found, said at the first sound wanted).
+    ///   - speaker: what says an announcement (nil: speech-dispatcher is not installed, said at the first wanted).
     ///   - commands: what runs the player.
     ///   - report: where a sound that cannot be played is said (the journal).
-    public init(player: SoundPlayer?, defaults: Defaults, commands: any CommandRunner, report: @escaping @Sendable (DaemonMessage) -> Void) {
+    public init(
+        player: SoundPlayer?, speaker: Speaker? = nil, defaults: Defaults, commands: any CommandRunner,
+        report: @escaping @Sendable (DaemonMessage) -> Void
+    ) {
         self.player = player
+        self.speaker = speaker
         self.commands = commands
         self.report = report
         state = Mutex(State(defaults: defaults))
@@ -71,28 +98,61 @@ public final class SoundAnnouncer: Announcer {
         return delivery.givesDose ? defaults.dose : defaults.reminder
     }
 
+    /// Whether an announcement of a reminder is said aloud.
+    func speaks(_ delivery: Delivery) -> Bool {
+        if let chosen = delivery.notification.speak { return chosen }
+        switch state.withLock({ $0.defaults.speak }) {
+        case .all: return true
+        case .doses: return delivery.givesDose
+        case .none: return false
+        }
+    }
+
     public func announce(_ event: DaemonEvent) {
         guard case .firing(let firing) = event, firing.kind.reachesThePerson, !firing.quiet else { return }
-        let sound = sound(for: firing.firing.reminder.delivery)
-        guard sound != .none else { return }
-        guard let player else {
-            return sayOnce("player", "No sound is played: none of pw-play (pipewire-bin), paplay (pulseaudio-utils) or canberra-gtk-play (gnome-session-canberra) is installed; every reminder is still in the journal and on the desktop")
-        }
-        // One at a time, asked first: in a burst of 10,000 the others cost a lock each, not a theme lookup.
+        let delivery = firing.firing.reminder.delivery
+        let sound = sound(for: delivery)
+        let speaks = speaks(delivery)
+        guard sound != .none || speaks else { return }
+        // One at a time, asked first: in a burst of 10,000 the others cost a lock each, not a theme lookup; while
+        // the sound plays, what is to be said joins the sentence after it.
         let start = state.withLock { state -> Bool in
-            guard !state.playing, state.silentUntil.map({ firing.handledAt >= $0 }) ?? true else { return false }
-            (state.playing, state.started) = (true, firing.handledAt)
-            return true
+            switch state.phase {
+            case .sounding:
+                if speaks {
+                    if state.toSay.count < Speaker.named { state.toSay.append(firing.firing) } else { state.moreToSay += 1 }
+                }
+                return false
+            case .speaking:
+                return false
+            case .idle:
+                (state.phase, state.started, state.toSay, state.moreToSay) = (.sounding, firing.handledAt, speaks ? [firing.firing] : [], 0)
+                return true
+            }
         }
-        guard start else { return }  // one is playing: a burst is heard once
+        guard start else { return }
+        play(sound, for: firing)
+    }
+
+    /// Plays the sound, then says what is to be said.
+    private func play(_ sound: Sound, for firing: FiringEvent) {
+        guard sound != .none else { return speak() }
+        guard let player else {
+            sayOnce("player", "No sound is played: none of pw-play (pipewire-bin), paplay (pulseaudio-utils) or canberra-gtk-play (gnome-session-canberra) is installed; every reminder is still in the journal and on the desktop")
+            return speak()
+        }
+        guard state.withLock({ state in state.silentUntil.map { firing.handledAt >= $0 } ?? true }) else { return speak() }
         guard let arguments = player.arguments(for: sound) else {
-            state.withLock { $0.playing = false }
-            return sayOnce("name \(sound.text)", "The sound '\(sound.text)' is not in the sound theme (install sound-theme-freedesktop, or give --sound a file): the announcement of \(firing.firing.reminder.name) is silent")
+            sayOnce("name \(sound.text)", "The sound '\(sound.text)' is not in the sound theme (install sound-theme-freedesktop, or give --sound a file): the announcement of \(firing.firing.reminder.name) is silent")
+            return speak()
         }
         let command = UserCommand(
             arguments: arguments, environment: player.environment, purpose: "sound for \(firing.firing.reminder.name)",
             timeLimitMilliseconds: Self.timeLimitMilliseconds)
-        commands.run(command) { outcome in self.finished(outcome, playing: sound) }
+        commands.run(command) { outcome in
+            self.finished(outcome, playing: sound)
+            self.speak()
+        }
     }
 
     private func finished(_ outcome: CommandOutcome, playing sound: Sound) {
@@ -102,11 +162,37 @@ public final class SoundAnnouncer: Announcer {
         default: played = false
         }
         state.withLock { state in
-            state.playing = false
-            if played { state.reported = [] }
+            if played { state.reported = state.reported.filter { Self.speechReports.contains($0) } }  // a missing speech-dispatcher stays said
             state.silentUntil = played ? nil : state.started?.adding(seconds: Self.retrySeconds)
         }
         if !played { sayOnce("play", "A sound could not be played (\(sound.text): \(outcome)); is the sound server running? Every reminder is still in the journal") }
+    }
+
+    /// Says what the sound was for, if anything is to be said; then nothing is heard.
+    private func speak() {
+        let (words, wanted) = state.withLock { state -> (String?, Bool) in
+            let wanted = !state.toSay.isEmpty
+            defer { (state.toSay, state.moreToSay) = ([], 0) }
+            guard wanted, speaker != nil else {
+                state.phase = .idle
+                return (nil, wanted)
+            }
+            state.phase = .speaking
+            return (Speaker.words(for: state.toSay, more: state.moreToSay), wanted)
+        }
+        guard let speaker, let words else {
+            if wanted { sayOnce("speaker", "Nothing is said aloud: speech-dispatcher is not installed (apt install speech-dispatcher espeak-ng); every reminder is still in the journal") }
+            return
+        }
+        let command = UserCommand(
+            arguments: speaker.arguments(saying: words), environment: speaker.environment, purpose: "speech", timeLimitMilliseconds: Self.speechLimitMilliseconds)
+        commands.run(command) { outcome in
+            self.state.withLock { $0.phase = .idle }
+            switch outcome {
+            case .exited(0), .killedAtTimeLimit, .stoppedWithTheDaemon: self.state.withLock { _ = $0.reported.remove("speech") }
+            default: self.sayOnce("speech", "An announcement could not be said aloud (\(outcome)); is speech-dispatcher working (spd-say test)? Every reminder is still in the journal")
+            }
+        }
     }
 
     private func sayOnce(_ key: String, _ text: String) {

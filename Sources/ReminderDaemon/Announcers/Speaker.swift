@@ -1,0 +1,64 @@
+import Glibc
+import ReminderCore
+import ReminderScheduling
+
+/// Who is spoken to: config.toml's `speak` (a reminder's `--speak` or `--no-speak` overrides it).
+public enum SpeakChoice: String, Sendable, Hashable, CaseIterable {
+    /// Reminders with a dose are said aloud.
+    case doses
+    case all
+    /// Only reminders that say `--speak` (the default).
+    case none
+}
+
+/// speech-dispatcher's `spd-say` (package speech-dispatcher, with espeak-ng: the stack Orca uses), found in
+/// `PATH` at start, and the words an announcement says.
+public struct Speaker: Sendable, Hashable {
+    /// `spd-say`'s absolute path.
+    public let program: String
+    /// The language asked for: the locale's (`LC_ALL`, `LC_MESSAGES`, `LANG`), `de` from `de_DE.UTF-8`; `en`
+    /// for C and POSIX. The words are English until remindd's messages are translated.
+    public let language: String
+    /// What its environment adds: the daemon's `PULSE_SERVER`, `PIPEWIRE_REMOTE` and `SPEECHD_ADDRESS` when set
+    /// (a transient unit has the user manager's environment).
+    public let environment: [String]
+
+    /// The speaker of `environment`, or nil when `spd-say` is not installed.
+    public static func find(environment: [String: String]) -> Speaker? {
+        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        let candidates = folders.map { folder -> String in "\(folder)/spd-say" }
+        guard let program = candidates.first(where: { path in access(path, X_OK) == 0 }) else { return nil }
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
+        let code = locale.prefix { $0.isLetter }.lowercased()
+        let language = code.count >= 2 && code.count <= 3 && code != "c" ? code : "en"
+        let forwarded = ["PULSE_SERVER", "PIPEWIRE_REMOTE", "SPEECHD_ADDRESS"].compactMap { name in environment[name].map { "\(name)=\($0)" } }
+        return Speaker(program: program, language: language, environment: forwarded)
+    }
+
+    /// `spd-say` saying `text` and waiting until it is said (so that one is said at a time).
+    func arguments(saying text: String) -> [String] {
+        [program, "--wait", "--language", language, "--", text]
+    }
+
+    /// The most reminders one announcement names; the rest are counted.
+    static let named = 3
+
+    /// `Time for Metformin, 500 milligrams.`; several at once: `Time for Metformin, 500 milligrams; Ramipril,
+    /// 5 milligrams; and 2 more.`
+    static func words(for firings: [DueFiring], more: Int) -> String {
+        let items = firings.prefix(named).map { firing in
+            [firing.reminder.name, firing.dose.map(spoken)].compactMap { $0 }.joined(separator: ", ")
+        }
+        let others = more + max(0, firings.count - named)
+        var said = items.joined(separator: "; ")
+        if others > 0 { said += "; and \(others) more" }
+        return "Time for \(said)."
+    }
+
+    /// A dose as it is said: `500 milligrams`, `2 tablets`, `1 tablet`.
+    static func spoken(_ dose: Dose) -> String {
+        let words = ["mg": "milligrams", "mcg": "micrograms", "µg": "micrograms", "g": "grams", "ml": "millilitres", "IU": "international units"]
+        guard let word = words[dose.unit] else { return dose.description }
+        return "\(dose.amountText) \(dose.amountText == "1" ? String(word.dropLast()) : word)"
+    }
+}
