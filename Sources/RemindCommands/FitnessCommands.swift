@@ -206,13 +206,12 @@ struct FoodDeleteCommand: ParsableCommand {
     }
 }
 
-/// `remindctl today` and `remindctl day DATE`: food and workouts in one list, then the totals.
-/// `Occurrences` as remindctl reads it.
-
-/// A day as `today` and `day` show it: each reminder's occurrences with their states, food and workouts.
+/// A day as `today` and `day` show it: each reminder's occurrences with their states, how many of each
+/// medication's doses are taken, food and workouts.
 private struct DayReport: Encodable {
     let date: String
     let occurrences: [OccurrenceValue]
+    let doses: [DoseCount]
     /// Today only: each medication taken as needed, and when its next dose is allowed.
     let asNeeded: [AsNeededValue]?
     let food: [LogEntryValue]
@@ -227,9 +226,10 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
     let day = try connection.call(Fitness.Day.self, .init(date: date))
     let reply = try connection.call(Reminders.Occurrences.self, .init(date: day.date))
     let (occurrences, asNeeded) = (reply.occurrences, reply.asNeeded ?? [])
+    let doses = DoseCount.counts(of: occurrences)
     if json {
         return try out.json(DayReport(
-            date: day.date, occurrences: occurrences, asNeeded: reply.asNeeded, food: day.food, workouts: day.workouts, consumed: day.consumed,
+            date: day.date, occurrences: occurrences, doses: doses, asNeeded: reply.asNeeded, food: day.food, workouts: day.workouts, consumed: day.consumed,
             burned: day.burned, net: day.net))
     }
     if !occurrences.isEmpty {
@@ -240,8 +240,42 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
         })
         out.print("")
     }
+    if !doses.isEmpty {
+        out.print("Doses: " + doses.map(\.text).joined(separator: " · "))
+        out.print("")
+    }
     printAsNeeded(asNeeded)
     printDay(day)
+}
+
+/// How many of a medication's doses of the day are taken: `Metformin 2 of 3 taken, 1 missed`.
+struct DoseCount: Encodable, Equatable {
+    let reminderName: String
+    /// Taken: in their window, late, or logged ahead (suppressed).
+    let taken: Int
+    let of: Int
+    let missed: Int
+    let skipped: Int
+
+    /// One for each reminder with a dose, in the order of their first occurrence.
+    static func counts(of occurrences: [OccurrenceValue]) -> [DoseCount] {
+        var order: [String] = []
+        var grouped: [String: [String]] = [:]
+        for occurrence in occurrences where occurrence.dose != nil {
+            if grouped[occurrence.reminderName] == nil { order.append(occurrence.reminderName) }
+            grouped[occurrence.reminderName, default: []].append(occurrence.state)
+        }
+        return order.map { name in
+            let states = grouped[name] ?? []
+            return DoseCount(
+                reminderName: name, taken: states.filter { ["taken", "taken-late", "suppressed"].contains($0) }.count, of: states.count,
+                missed: states.filter { $0 == "missed" }.count, skipped: states.filter { $0 == "skipped" }.count)
+        }
+    }
+
+    var text: String {
+        "\(reminderName) \(taken) of \(of) taken" + (missed > 0 ? ", \(missed) missed" : "") + (skipped > 0 ? ", \(skipped) skipped" : "")
+    }
 }
 
 /// The medications taken as needed, under their own heading (`today`, `next`).

@@ -269,8 +269,44 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let value = try connection.call(Reminders.Get.self, .init(reminder: reminder)).reminder
-        if json { return try out.json(value) }
-        describe(value, followed: value.timeZone == nil ? zoneReason(try connection.call(Reminders.Status.self)) : nil)
+        let reply = try connection.call(Reminders.Get.self, .init(reminder: reminder))
+        if json { return try out.json(ReminderWithLadder(reminder: reply.reminder, ladder: reply.ladder)) }
+        describe(reply.reminder, followed: reply.reminder.timeZone == nil ? zoneReason(try connection.call(Reminders.Status.self)) : nil)
+        if reply.reminder.rule.asNeeded != true {
+            out.print("ladder:    what each occurrence's announcements do")
+            for step in reply.ladder { out.print("  " + Self.line(step)) }
+        }
+    }
+
+    /// `+10m      repeated every 10m, up to 3 times: critical, alarm-clock-elapsed, said aloud`.
+    static func line(_ step: AnnouncementLadder.Step) -> String {
+        let when = step.afterSeconds.map { $0 == 0 ? "at its time" : ($0 < 0 ? "-" : "+") + WindowLength.text(abs($0)) } ?? "at the next one"
+        var what: String
+        switch step.what {
+        case "before": what = "a notice"
+        case "repeated":
+            what = "repeated every \(WindowLength.text(step.everySeconds ?? 0))" + (step.times.map { ", up to \($0) \($0 == 1 ? "time" : "times")" } ?? " until taken")
+        case "missed": what = "missed if nothing is logged" + (step.afterSeconds == nil ? " (or at the day's end)" : "")
+        case "escalated": what = "escalated if not taken yet"
+        default: what = step.what
+        }
+        var said = [step.urgency.map { "\($0) urgency" }, step.sound.map { "sound \($0)" }, step.spoken ? "said aloud" : nil].compactMap { $0 }
+        if step.what == "missed" { said = ["a Missed note"] }
+        said += step.commands.map { "runs \($0)" }
+        return when + String(repeating: " ", count: max(1, 14 - when.count)) + what + (said.isEmpty ? "" : ": " + said.joined(separator: ", "))
+    }
+}
+
+/// `show --json`: the reminder's fields and its ladder.
+private struct ReminderWithLadder: Encodable {
+    let reminder: ReminderValue
+    let ladder: [AnnouncementLadder.Step]
+
+    private enum Key: String, CodingKey { case ladder }
+
+    func encode(to encoder: any Encoder) throws {
+        try reminder.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(ladder, forKey: .ladder)
     }
 }

@@ -147,7 +147,7 @@ import VarlinkProtocol
     /// the times (it was refused with "no schedule given").
     @Test func updateChangesThePartOfTheRuleItIsGivenAndKeepsTheRest() {
         let daemon = StubDaemon(replies: Samples.replies.merging([
-            "io.remindd.Reminders.Get": #"{"reminder": {"id": 1, "name": "Pills", "rule": {"weekly": "mon,wed", "at": "08:00", "until": "2027-06-30"}, "summary": "weekly", "effectiveTimeZone": "UTC", "enabled": true, "streak": 0, "urgency": "normal", "snoozeMinutes": 10}}"#,
+            "io.remindd.Reminders.Get": #"{"reminder": {"id": 1, "name": "Pills", "rule": {"weekly": "mon,wed", "at": "08:00", "until": "2027-06-30"}, "summary": "weekly", "effectiveTimeZone": "UTC", "enabled": true, "streak": 0, "urgency": "normal", "snoozeMinutes": 10}, "ladder": []}"#,
         ]) { $1 })
         let harness = CommandHarness(daemon: daemon)
         #expect(harness.run("update", "Pills", "--at", "10:00").error == nil)

@@ -47,7 +47,7 @@ enum Samples {
         "io.remindd.Reminders.Enable": #"{"reminder": \#(reminder)}"#,
         "io.remindd.Reminders.Disable": #"{"reminder": \#(reminder)}"#,
         "io.remindd.Reminders.List": #"{"reminders": [\#(reminder)]}"#,
-        "io.remindd.Reminders.Get": #"{"reminder": \#(reminder)}"#,
+        "io.remindd.Reminders.Get": #"{"reminder": \#(reminder), "ladder": [{"afterSeconds": 0, "what": "announced", "urgency": "normal", "sound": "message-new-instant", "spoken": false, "commands": []}, {"what": "missed", "urgency": "normal", "spoken": false, "commands": []}]}"#,
         "io.remindd.Reminders.Occurrences": #"{"date": "2026-11-22", "occurrences": [\#(occurrence)]}"#,
         "io.remindd.Reminders.Next": #"{"firings": [\#(firing), \#(tokyoFiring)]}"#,
         "io.remindd.Reminders.Log": #"{"log": \#(intake), "cancelledSnoozes": 0}"#,

@@ -29,4 +29,25 @@ import Testing
         let missed = try line([occurrence("Metformin", at: "07:00", "missed")])
         #expect(missed["class"] == "missed" && missed["tooltip"]?.hasPrefix("Missed today: Metformin") == true)
     }
+
+    /// `today` lists every dose of the day, taken ones too, and says how many of each medication's are taken.
+    @Test func todaySaysHowManyOfEachMedicationsDosesAreTaken() throws {
+        var replies = Samples.replies
+        let mg = #", "dose": 500, "unit": "mg""#
+        let occurrences = [
+            occurrence("Metformin", at: "07:00", "taken", dose: mg), occurrence("Water", at: "07:10", "missed"),
+            occurrence("Metformin", at: "12:00", "suppressed", dose: mg), occurrence("Metformin", at: "19:00", "upcoming", dose: mg),
+            occurrence("Ramipril", at: "07:00", "missed", dose: mg),
+        ]
+        replies["io.remindd.Reminders.Occurrences"] = #"{"date": "2026-11-22", "occurrences": [\#(occurrences.joined(separator: ", "))]}"#
+        let text = CommandHarness(daemon: StubDaemon(replies: replies)).run("today")
+        #expect(text.error == nil)
+        #expect(text.output.contains("Doses: Metformin 2 of 3 taken · Ramipril 0 of 1 taken, 1 missed\n"), "\(text.output)")
+        let json = CommandHarness(daemon: StubDaemon(replies: replies)).run("today", "--json")
+        struct Count: Decodable { let reminderName: String, taken: Int, of: Int, missed: Int }
+        struct Day: Decodable { let doses: [Count] }
+        let doses = try JSONDecoder().decode(Day.self, from: Data(json.output.utf8)).doses
+        #expect(doses.map(\.reminderName) == ["Metformin", "Ramipril"])
+        #expect(doses.map(\.taken) == [2, 0] && doses.map(\.of) == [3, 1] && doses.map(\.missed) == [0, 1])
+    }
 }

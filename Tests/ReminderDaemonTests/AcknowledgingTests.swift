@@ -288,7 +288,7 @@ struct AcknowledgingTests {
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
         try await daemon.call("Skip", ["reminder": "Pills"])
         #expect(try await next(daemon).first?.utc == "2026-03-03T08:00:00Z")
-        #expect(try await daemon.call("Get", ["reminder": "Pills"], as: [String: ReminderValue].self)["reminder"]?.next?.utc == "2026-03-03T08:00:00Z")
+        #expect(try await daemon.call(Reminders.Get.self, .init(reminder: "Pills")).reminder.next?.utc == "2026-03-03T08:00:00Z")
         let second = try await daemon.call("Skip", ["reminder": "Pills"], as: [String: OccurrenceValue].self)["occurrence"]!
         #expect(second.utc == "2026-03-03T08:00:00Z")
         let snoozed = try await daemon.call("Snooze", ["reminder": "Pills", "minutes": 5], as: SnoozeReply.self)

@@ -113,7 +113,7 @@ struct ClockChangeTests {
 
         await daemon.setSystemZone("America/New_York")
         #expect(daemon.announcer.events.contains(.daemon(DaemonMessage(.info, "System time zone is now America/New_York; re-planning reminders that follow it"))))
-        let follows = try await daemon.call("Get", ["reminder": "Follows"], as: [String: ReminderValue].self)["reminder"]!
+        let follows = try await daemon.call(Reminders.Get.self, .init(reminder: "Follows")).reminder
         #expect(follows.effectiveTimeZone == "America/New_York")
         #expect(follows.next?.utc == "2026-01-12T14:00:00Z")
 
@@ -162,7 +162,7 @@ struct ClockChangeTests {
         try await daemon.restart()
         await daemon.advance(to: instant("2026-10-25T03:00:00Z"))
         #expect(daemon.firings(of: "Night").count == 1)
-        let night = try await daemon.call("Get", ["reminder": "Night"], as: [String: ReminderValue].self)["reminder"]!
+        let night = try await daemon.call(Reminders.Get.self, .init(reminder: "Night")).reminder
         #expect(night.next?.utc == "2026-10-26T01:30:00Z")
     }
 }

@@ -54,8 +54,8 @@ struct HeadsUpTests {
             let refused = await #expect(throws: VarlinkError.self) { try await daemon.call("Update", ["reminder": "Water", "before": .string(before)]) }
             #expect(refused?.string("message")?.contains(says) == true, "\(before): \(String(describing: refused?.string("message")))")
         }
-        let shown = try await daemon.call("Get", ["reminder": "Water"], as: [String: ReminderValue].self)["reminder"]
-        #expect(shown?.delivery.notification.beforeMinutes == nil)
+        let shown = try await daemon.call(Reminders.Get.self, .init(reminder: "Water")).reminder
+        #expect(shown.delivery.notification.beforeMinutes == nil)
         let refused = await #expect(throws: VarlinkError.self) {
             try await daemon.call("Add", ["name": "Hourly", "rule": .object(["daily": true, "at": "08:00,09:00"]), "before": "2h"])
         }

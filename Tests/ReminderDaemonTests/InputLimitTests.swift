@@ -17,7 +17,7 @@ struct InputLimitTests {
         for name in [String(repeating: "x", count: 100_000), "   "] {
             await #expect(throws: VarlinkError.self) { try await daemon.call("Update", ["reminder": "Pills", "name": .string(name)]) }
         }
-        let reminder = try await daemon.call("Get", ["reminder": "Pills"], as: [String: ReminderValue].self)["reminder"]!
+        let reminder = try await daemon.call(Reminders.Get.self, .init(reminder: "Pills")).reminder
         #expect(reminder.name == "Pills")
     }
 

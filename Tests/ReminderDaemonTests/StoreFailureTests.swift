@@ -122,8 +122,8 @@ struct StoreFailureTests {
             ($0 as? VarlinkError)?.name == "io.remindd.Reminders.StoreFailure"
         }
         try daemon.setReadable(true)
-        let shown = try await daemon.call("Get", ["reminder": "Pills"], as: [String: ReminderValue].self)["reminder"]
-        #expect(shown?.streak == 3)
+        let shown = try await daemon.call(Reminders.Get.self, .init(reminder: "Pills")).reminder
+        #expect(shown.streak == 3)
     }
 
     @Test func aRestartWhileTheFiringWaitsAnnouncesItOnce() async throws {

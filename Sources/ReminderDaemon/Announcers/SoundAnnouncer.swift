@@ -27,6 +27,21 @@ public final class SoundAnnouncer: Announcer {
         public init(dose: Sound = .named("alarm-clock-elapsed"), reminder: Sound = .named("message-new-instant"), speak: SpeakChoice = .none) {
             (self.dose, self.reminder, self.speak) = (dose, reminder, speak)
         }
+
+        /// The sound an announcement of a reminder plays: its own, else its kind's.
+        public func sound(for delivery: Delivery) -> Sound {
+            delivery.notification.sound ?? (delivery.givesDose ? dose : reminder)
+        }
+
+        /// Whether an announcement of a reminder is said aloud: its own `--speak` or `--no-speak`, else `speak`.
+        public func speaks(_ delivery: Delivery) -> Bool {
+            if let chosen = delivery.notification.speak { return chosen }
+            switch speak {
+            case .all: return true
+            case .doses: return delivery.givesDose
+            case .none: return false
+            }
+        }
     }
 
     /// How long a sound may play before it is stopped.
@@ -91,28 +106,11 @@ public final class SoundAnnouncer: Announcer {
         state.withLock { $0.defaults = defaults }
     }
 
-    /// The sound an announcement of a reminder plays.
-    func sound(for delivery: Delivery) -> Sound {
-        if let chosen = delivery.notification.sound { return chosen }
-        let defaults = state.withLock { $0.defaults }
-        return delivery.givesDose ? defaults.dose : defaults.reminder
-    }
-
-    /// Whether an announcement of a reminder is said aloud.
-    func speaks(_ delivery: Delivery) -> Bool {
-        if let chosen = delivery.notification.speak { return chosen }
-        switch state.withLock({ $0.defaults.speak }) {
-        case .all: return true
-        case .doses: return delivery.givesDose
-        case .none: return false
-        }
-    }
-
     public func announce(_ event: DaemonEvent) {
         guard case .firing(let firing) = event, firing.kind.reachesThePerson, !firing.quiet else { return }
         let delivery = firing.firing.reminder.delivery
-        let sound = sound(for: delivery)
-        let speaks = speaks(delivery)
+        let defaults = state.withLock { $0.defaults }
+        let (sound, speaks) = (defaults.sound(for: delivery), defaults.speaks(delivery))
         guard sound != .none || speaks else { return }
         // One at a time, asked first: in a burst of 10,000 the others cost a lock each, not a theme lookup; while
         // the sound plays, what is to be said joins the sentence after it.

@@ -32,7 +32,7 @@ extension ReminderService {
                 try await reply(.init(reminders: page.reminders, after: page.next), nil)
             }
         }
-        router.on(Reminders.Get.self) { p in .init(reminder: try get(key: p.reminder)) }
+        router.on(Reminders.Get.self) { p in .init(reminder: try get(key: p.reminder), ladder: try ladder(key: p.reminder).steps) }
         router.on(Reminders.Occurrences.self) { p in try await occurrences(date: p.date, key: p.reminder) }
         router.on(Reminders.Preview.self) { p in
             .init(firings: try preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10, steps: p.steps))

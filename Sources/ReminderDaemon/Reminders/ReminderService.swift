@@ -183,6 +183,17 @@ struct ReminderService: Sendable {
         try value(of: try find(key), now: context.clock.now())
     }
 
+    /// What each announcement of the reminder's occurrences does, with config.toml's defaults filled in.
+    func ladder(key: String) throws(ServiceError) -> AnnouncementLadder {
+        let reminder = try find(key)
+        let configuration = context.configuration
+        return AnnouncementLadder(
+            delivery: reminder.delivery, windowSeconds: reminder.windowSeconds,
+            defaults: .init(
+                sound: configuration.sounds.sound(for: reminder.delivery), speaks: configuration.sounds.speaks(reminder.delivery),
+                onFire: configuration.onFire?.first, onMissed: configuration.onMissed?.first))
+    }
+
     func preview(rule spec: RuleSpec, timeZone: String?, after: String?, count: Int, steps: String? = nil) throws(ServiceError) -> [FiringValue] {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
         let delivery = try Self.applying(Delivery.Change(medication: .init(steps: steps)), to: Delivery(), adding: true)

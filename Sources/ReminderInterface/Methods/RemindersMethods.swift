@@ -148,9 +148,14 @@ extension Reminders {
         }
     }
 
+    /// One reminder, and what each announcement of its occurrences does (``AnnouncementLadder``).
     public enum Get: RemindersMethod {
         public typealias Parameters = ReminderKey
-        public typealias Reply = ReminderReply
+        public struct Reply: Codable, Sendable, Hashable {
+            public var reminder: ReminderValue
+            public var ladder: [AnnouncementLadder.Step]
+            public init(reminder: ReminderValue, ladder: [AnnouncementLadder.Step]) { (self.reminder, self.ladder) = (reminder, ladder) }
+        }
     }
 
     /// The occurrences of a day and their states.
