@@ -131,6 +131,10 @@ def main():
     print(f"  firings in the journal:             {len(journal_times)} of {COUNT}")
     print(f"  firings to the Watch client:         {len(arrivals)} of {COUNT}")
     print(f"  last journal entry after the instant: {last_journal * 1000:.0f} ms   target < 1000 ms: {verdict(last_journal < 1 and len(journal_times) == COUNT)}")
+    if journal_times:
+        ordered = sorted(journal_times)
+        quarters = [ordered[min(len(ordered) - 1, len(ordered) * q // 4)] - due for q in (0, 1, 2, 3)]
+        print("  journal entries after the instant:    first, 25%, 50%, 75%: " + ", ".join(f"{t * 1000:.0f}" for t in quarters) + " ms")
     print(f"  last Watch event after the instant:   {last_watch * 1000:.0f} ms")
     print(f"  remindctl status, idle (baseline):    {statistics.median(baseline) * 1000:.1f} ms")
     if during:

@@ -120,13 +120,35 @@ func watch(_ watcher: FolderWatcher, _ folders: [String], report: @Sendable (Dae
     }
 }
 
-/// Desktop notifications: connects when asked and carries out the actions chosen, until the group stops.
+/// Desktop notifications: connects when asked and carries out the actions chosen, until the group stops; watches
+/// the session bus's socket file (inotify: no wake-ups while nothing changes), so that a bus that comes back is
+/// connected to at once and what is due shown again.
 struct DesktopService: Service {
     let channel: DesktopChannel
     let perform: DesktopChannel.Perform
+    /// The bus's socket (``DesktopChannel/busSocket(environment:)``); nil: none to watch.
+    let busSocket: (folder: String, name: String)?
+    let report: @Sendable (DaemonMessage) -> Void
 
     func run() async {
-        await cancelWhenGracefulShutdown { await channel.run(perform: perform) }
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await channel.run(perform: perform) }
+                guard let busSocket else { return }
+                let watcher: FolderWatcher
+                do { watcher = try FolderWatcher() } catch {
+                    return report(DaemonMessage(.notice, "The session bus's socket is not watched (\(error)): a restarted bus is connected to at the next announcement"))
+                }
+                if let problem = watcher.watch([busSocket.folder]).first?.problem {
+                    report(DaemonMessage(.notice, "The session bus's folder \(busSocket.folder) is not watched (\(problem)): a restarted bus is connected to at the next announcement"))
+                }
+                group.addTask {
+                    // Ends when the group is cancelled (the stream's iteration is).
+                    for await change in watcher.changes where change.names?.contains(busSocket.name) ?? true { channel.busAppeared() }
+                    watcher.stop()
+                }
+            }
+        }
     }
 }
 

@@ -228,7 +228,8 @@ struct Remindd: AsyncParsableCommand {
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
                 .init(service: CommandRunnerService(commands: commands)),
-                .init(service: DesktopService(channel: channels.desktop, perform: daemon.perform)),
+                .init(service: DesktopService(
+                    channel: channels.desktop, perform: daemon.perform, busSocket: DesktopChannel.busSocket(environment: environment), report: report)),
                 .init(service: WatchdogService(notifier: notifier)),
                 .init(service: ClockEventsService(monitor: monitor, daemon: daemon, requestReload: requestReload, notifier: notifier),
                       successTerminationBehavior: .gracefullyShutdownGroup),

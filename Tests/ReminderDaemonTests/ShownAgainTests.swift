@@ -40,4 +40,14 @@ struct ShownAgainTests {
         await daemon.advance(to: instant("2026-03-02T08:30:00Z"))
         #expect(daemon.firings(of: "Pills").count == 1, "no repeat")
     }
+
+    /// The socket file whose return means the bus is back: where sd-bus connects.
+    @Test func theBusSocketWatchedIsWhereSdBusConnects() {
+        let socket = { (environment: [String: String]) in DesktopChannel.busSocket(environment: environment).map { "\($0.folder) \($0.name)" } }
+        #expect(socket(["XDG_RUNTIME_DIR": "/run/user/1000"]) == "/run/user/1000 bus")
+        #expect(socket(["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/test/bus,guid=1234", "XDG_RUNTIME_DIR": "/run/user/1000"]) == "/tmp/test bus")
+        #expect(socket(["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=/tmp/dbus-x"]) == nil)
+        #expect(socket(["DBUS_SESSION_BUS_ADDRESS": "tcp:host=127.0.0.1,port=5"]) == nil)
+        #expect(socket([:]) == nil)
+    }
 }

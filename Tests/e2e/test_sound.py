@@ -19,13 +19,9 @@ RATE = 16000
 WINDOW = RATE // 50  # 20 ms
 
 
-@pytest.fixture
-def sound_server(tmp_path):
-    """PulseAudio with one null sink, its socket in a private runtime folder; yields the PULSE_SERVER value."""
-    runtime = tmp_path / "pulse-runtime"
-    home = tmp_path / "pulse-home"
-    runtime.mkdir(mode=0o700)
-    home.mkdir()
+def start_sound_server(runtime, home):
+    """PulseAudio with one null sink (remindd_test), its socket at `runtime`/pulse/native, where a client whose
+    XDG_RUNTIME_DIR is `runtime` finds it; returns the process, the PULSE_SERVER value and a client's environment."""
     env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), HOME=str(home))
     env.pop("DBUS_SESSION_BUS_ADDRESS", None)
     server = subprocess.Popen(
@@ -36,6 +32,17 @@ def sound_server(tmp_path):
     client = dict(env, PULSE_SERVER=address)
     assert wait_until(lambda: subprocess.run(["pactl", "info"], env=client, capture_output=True).returncode == 0, timeout=15), \
         server.stderr.read() if server.poll() is not None else "pulseaudio did not answer"
+    return server, address, client
+
+
+@pytest.fixture
+def sound_server(tmp_path):
+    """PulseAudio with one null sink, its socket in a private runtime folder; yields the PULSE_SERVER value."""
+    runtime = tmp_path / "pulse-runtime"
+    home = tmp_path / "pulse-home"
+    runtime.mkdir(mode=0o700)
+    home.mkdir()
+    server, address, client = start_sound_server(runtime, home)
     yield address, client
     server.terminate()
     server.wait(timeout=10)

@@ -386,12 +386,15 @@ def readme_quick_start():
 
 def test_the_readme_quick_start_fires_a_reminder_in_the_journal_and_on_the_screen(user_manager, journald, tmp_path):
     """A new user's first steps, as the README writes them, in a fresh `systemd --user` session with a desktop:
-    Xvfb, a session bus at $XDG_RUNTIME_DIR/bus (where dbus-user-session puts it) and Debian's
-    notification-daemon. "Try it" fires in the journal and a notification is drawn, still there 12 s later. Only `make install-user`
+    Xvfb, a session bus at $XDG_RUNTIME_DIR/bus (where dbus-user-session puts it), Debian's notification-daemon
+    and a sound server at $XDG_RUNTIME_DIR/pulse/native (PulseAudio's place, with a null sink recorded). "Try
+    it", a dose, fires in the journal, its alarm is heard within 1 s (played in a transient unit of the user
+    manager), and a notification is drawn, still there 12 s later. Only `make install-user`
     gets CONFIG=debug (a release build takes minutes), and the last line, `journalctl -f`, which would not end,
     is read by the test through the journal instead."""
     from conftest import SessionBus
     from test_notification_screenshot import ARTIFACTS, NOTIFICATION_DAEMON, Screen
+    from test_sound import Recording, start_sound_server
     env, home = user_manager.env, user_manager.home
     lines = readme_quick_start()
     assert lines[0] == "make install-user" and lines[-1].startswith("journalctl --user -t remindd -f"), lines
@@ -400,6 +403,8 @@ def test_the_readme_quick_start_fires_a_reminder_in_the_journal_and_on_the_scree
     bus = SessionBus(user_manager.runtime, with_server=False)
     server = subprocess.Popen([NOTIFICATION_DAEMON], env=dict(os.environ, DISPLAY=screen.display, DBUS_SESSION_BUS_ADDRESS=bus.address, NO_AT_BRIDGE="1"),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sound, _, listener = start_sound_server(user_manager.runtime, user_manager.home)
+    recording = Recording(listener, tmp_path / "quick-start.raw")
     try:
         script = "set -e\ncd " + str(ROOT) + "\n" + "\n".join(
             ["make -s install-user CONFIG=debug >/dev/null" if line == "make install-user" else line for line in lines[:-1]])
@@ -410,6 +415,7 @@ def test_the_readme_quick_start_fires_a_reminder_in_the_journal_and_on_the_scree
         pid = run(env, "systemctl", "--user", "show", "-p", "MainPID", "--value", "remindd.service").stdout.strip()
         fired = journald.wait_for(timeout=60, _PID=pid, REMINDER_NAME="Try it")
         assert fired and fired[0]["MESSAGE_ID"] == MESSAGE_FIRED, fired
+        assert fired[0].get("REMINDER_DOSE") == "1", fired[0]
         shot = screen.wait_for(lambda shot: Screen.notifications(shot) >= 1, timeout=15)
         shown_at = time.time()
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -420,7 +426,14 @@ def test_the_readme_quick_start_fires_a_reminder_in_the_journal_and_on_the_scree
         later = screen.grab()
         later.save(ARTIFACTS / "quick-start-later.png")
         assert Screen.notifications(later) == 1, "the notification was gone within 12 s (see quick-start-later.png)"
+        recording.stop()
+        heard, at = recording.onsets(), int(fired[0]["__REALTIME_TIMESTAMP"]) / 1e6
+        assert heard and at - 0.1 <= heard[0] <= at + 1.0, f"the dose's alarm was not heard within 1 s: {heard}, fired at {at}"
     finally:
+        if recording.process.poll() is None:
+            recording.stop()
+        sound.terminate()
+        sound.wait(timeout=10)
         run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket", check=False)
         server.terminate()
         server.wait(timeout=10)

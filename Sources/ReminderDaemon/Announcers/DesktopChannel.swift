@@ -79,6 +79,41 @@ public final class DesktopChannel: Announcer {
         return await ask()
     }
 
+    /// The session bus's socket appeared (its bus was restarted, or a desktop logged in while remindd ran): when
+    /// the connection was lost, or there was no bus, it connects at once, and what is still due is shown again,
+    /// rather than at the next announcement.
+    public func busAppeared() {
+        let connect = state.withLock { state -> Bool in
+            guard state.enabled else { return false }
+            switch state.connection {
+            case .none, .lost:
+                state.connection = .wanted(again: true)
+                return true
+            case .wanted, .connected:
+                return false
+            }
+        }
+        if connect { request.yield() }
+    }
+
+    /// Where the session bus's socket is: `DBUS_SESSION_BUS_ADDRESS`'s `unix:path=`, else `$XDG_RUNTIME_DIR/bus`
+    /// (as sd-bus looks); nil for an address without a file (abstract, TCP).
+    public static func busSocket(environment: [String: String]) -> (folder: String, name: String)? {
+        let path: String
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
+            guard let first = address.split(separator: ";").first, first.hasPrefix("unix:"),
+                let entry = first.dropFirst(5).split(separator: ",").first(where: { $0.hasPrefix("path=") })
+            else { return nil }
+            path = String(entry.dropFirst(5))
+        } else {
+            guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+            path = runtime + "/bus"
+        }
+        guard let slash = path.lastIndex(of: "/"), path.hasPrefix("/") else { return nil }
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        return (folder, String(path[path.index(after: slash)...]))
+    }
+
     /// The config's `notifications` at reload: on connects if there was no bus.
     public func setEnabled(_ enabled: Bool) {
         let connect = state.withLock { state -> Bool in
