@@ -35,6 +35,12 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var collection: String?
     /// What brings the collection in step with the server (`vdirsyncer sync remindd`): program and arguments.
     public var syncCommand: [String]?
+    /// How often the sync command runs when nothing else runs it (`sync-interval`), so that other devices' changes
+    /// come without waiting for vdirsyncer's own timer (15 minutes); nil: only after changes and before decisions.
+    public var syncIntervalSeconds: Int64? = DaemonConfiguration.defaultSyncIntervalSeconds
+    /// Five minutes: a dose logged on another device is known here within about five minutes, at a run of
+    /// vdirsyncer (about a second) every five minutes, and only while a collection is linked.
+    public static let defaultSyncIntervalSeconds: Int64 = 300
     /// The sounds of reminders that do not choose their own (`dose-sound`, `reminder-sound`), and who is spoken
     /// to (`speak`).
     public var sounds = SoundAnnouncer.Defaults()
@@ -62,6 +68,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("speak", "\"doses\", \"all\" or \"none\""),
         ("collection", "a vdir folder in quotes, e.g. \"~/.local/share/remindd/collection\""),
         ("sync-command", "a command as a list of strings, e.g. [\"/usr/bin/vdirsyncer\", \"sync\", \"remindd\"]"),
+        ("sync-interval", "a length from 1m to 24h in quotes, e.g. \"5m\", or \"off\""),
         ("calendars", "a list of vdir folders in quotes, e.g. [\"~/.calendars/personal\"]"),
     ]
 
@@ -106,6 +113,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.collection = folder
             case ("sync-command", .strings(let command)) where !command.isEmpty:
                 configuration.syncCommand = command
+            case ("sync-interval", .string("off")):
+                configuration.syncIntervalSeconds = nil
+            case ("sync-interval", .string(let text)) where WindowLength.seconds(text).map({ (60...86_400).contains($0) }) == true:
+                configuration.syncIntervalSeconds = WindowLength.seconds(text)
             case ("calendars", .strings(let folders)) where folders.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") }):
                 configuration.calendars = folders
             case ("dose-sound", .string(let text)) where Sound(text).problem == nil:

@@ -11,12 +11,13 @@ import Testing
 /// minute); a failure is reported once; a sync that hangs delays no firing.
 @Suite("Sync command")
 struct CollectionSyncCommandTests {
-    private func daemon(_ runner: RecordingCommandRunner) async throws -> (TestDaemon, String) {
+    private func daemon(_ runner: RecordingCommandRunner, interval: Int64? = DaemonConfiguration.defaultSyncIntervalSeconds) async throws -> (TestDaemon, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-sync-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = DaemonConfiguration()
         configuration.collection = folder
         configuration.syncCommand = ["/usr/bin/vdirsyncer", "sync", "remindd"]
+        configuration.syncIntervalSeconds = interval
         let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin", configuration: configuration, commands: runner)
         runner.attach(daemon.clock)
         return (daemon, folder)
@@ -54,6 +55,36 @@ struct CollectionSyncCommandTests {
         #expect(runner.runs.count == before + 2)  // the change made meanwhile
     }
 
+    /// A dose logged on another device came here only when something here synced (533 s once): `sync-interval`
+    /// (5 minutes by default) runs it after the last run ended; "off" does not.
+    @Test func withNothingChangingTheSyncRunsEveryIntervalAndNotWhenOff() async throws {
+        let runner = RecordingCommandRunner()
+        let (daemon, folder) = try await daemon(runner)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        await daemon.advance(by: 5)
+        #expect(runner.runs.count == 1)
+        runner.finish(.exited(0))
+        try await settled { await !daemon.current.syncRunning() }
+        let ended = daemon.clock.now()
+        await daemon.advance(to: ended.adding(seconds: 299))
+        #expect(runner.runs.count == 1)
+        await daemon.advance(to: ended.adding(seconds: 300))
+        #expect(runner.runs.count == 2 && runner.runs.last?.at == ended.adding(seconds: 300))
+        runner.finish(.exited(1))  // a failed run: the next after the interval all the same
+        try await settled { await !daemon.current.syncRunning() }
+        await daemon.advance(by: 300)
+        #expect(runner.runs.count == 3)
+
+        let quiet = RecordingCommandRunner()
+        let (off, offFolder) = try await self.daemon(quiet, interval: nil)
+        defer { try? FileManager.default.removeItem(atPath: offFolder) }
+        await off.advance(by: 5)
+        quiet.finish(.exited(0))
+        try await settled { await !off.current.syncRunning() }
+        await off.advance(by: 3600)
+        #expect(quiet.runs.count == 1)
+    }
+
     @Test func aFailingSyncIsReportedOnceAndAHangingOneDelaysNoFiring() async throws {
         let runner = RecordingCommandRunner()
         let (daemon, folder) = try await daemon(runner)
@@ -83,7 +114,7 @@ struct CollectionSyncCommandTests {
 
     @Test func aSyncRunsBeforeARepeatOrTheWindowEndAtMostOnceAMinute() async throws {
         let runner = RecordingCommandRunner()
-        let (daemon, folder) = try await daemon(runner)
+        let (daemon, folder) = try await daemon(runner, interval: nil)  // only the runs before decisions
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", ["window": "30m", "repeat": "10m"])
         await daemon.advance(by: 5)

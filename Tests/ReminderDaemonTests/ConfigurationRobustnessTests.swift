@@ -42,7 +42,14 @@ struct AlarmConfigurationTests {
         let read = try DaemonConfiguration.parse("dose-sound = \"bell\"\nreminder-sound = \"none\"\nquiet-hours = \"22:00-07:00\"\n", file: "c")
         #expect(read.sounds == .init(dose: .named("bell"), reminder: .none) && read.quietHours == QuietHours("22:00-07:00"))
         #expect(DaemonConfiguration().quietHours == nil && DaemonConfiguration().sounds.dose == .named("alarm-clock-elapsed"))
-        for (line, hint) in [("quiet-hours = \"25:00-07:00\"", "e.g. \"22:00-07:00\""), ("dose-sound = \"Alarm Clock\"", "e.g. \"alarm-clock-elapsed\"")] {
+        let spoken = try DaemonConfiguration.parse("speak = \"doses\"\nsync-interval = \"10m\"\n", file: "c")
+        #expect(spoken.sounds.speak == .doses && spoken.syncIntervalSeconds == 600)
+        #expect(try DaemonConfiguration.parse("sync-interval = \"off\"\n", file: "c").syncIntervalSeconds == nil)
+        #expect(DaemonConfiguration().sounds.speak == SpeakChoice.none && DaemonConfiguration().syncIntervalSeconds == 300)
+        for (line, hint) in [
+            ("quiet-hours = \"25:00-07:00\"", "e.g. \"22:00-07:00\""), ("dose-sound = \"Alarm Clock\"", "e.g. \"alarm-clock-elapsed\""),
+            ("speak = \"loud\"", "\"doses\", \"all\" or \"none\""), ("sync-interval = \"30s\"", "from 1m to 24h"),
+        ] {
             #expect { try DaemonConfiguration.parse("\n" + line, file: "c") } throws: { "\($0)".contains("c:2:") && "\($0)".contains(hint) }
         }
     }

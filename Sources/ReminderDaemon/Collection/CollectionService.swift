@@ -58,7 +58,7 @@ actor CollectionService {
     private struct SyncState {
         var running = false
         var again = false
-        /// A finished run's "one more" is being planned.
+        /// A finished run's next run (one more, or the one after `sync-interval`) is being planned.
         var planningAgain = false
         var lastStarted: Instant?
         /// A failure was reported and no run succeeded since: do not report again.
@@ -171,9 +171,12 @@ actor CollectionService {
         }
     }
 
-    /// A run ended: reported once when it failed (until one succeeds), and run again if asked meanwhile.
+    /// A run ended: reported once when it failed (until one succeeds), and run again if asked meanwhile; else
+    /// the next runs after `sync-interval`.
     private func syncFinished(_ outcome: CommandOutcome, of run: UserCommand) async {
-        sync.running = false
+        // Until the next run is planned, it counts as running (tests wait for that).
+        (sync.running, sync.planningAgain) = (false, true)
+        defer { sync.planningAgain = false }
         if let problem = outcome.problem(of: run) {
             if !sync.failing {
                 context.say(problem.severity, problem.text + "; reminders fire from what this device has, and the next change tries again (said once until a sync succeeds)")
@@ -184,9 +187,10 @@ actor CollectionService {
             context.say(.info, "The \(run.purpose) works again")
         }
         if sync.again {
-            (sync.again, sync.planningAgain) = (false, true)
+            sync.again = false
             await requestSync(at: context.clock.now())
-            sync.planningAgain = false
+        } else if let interval = context.configuration.syncIntervalSeconds {
+            await requestSync(at: context.clock.now().adding(seconds: interval))
         }
     }
 
