@@ -90,7 +90,7 @@ struct NotificationOptions: ParsableArguments {
         "During config.toml's quiet-hours: ignore them (announced as at any time) or respect them (no sound, low urgency). Default: respect for a reminder without a dose, ignore for a dose. \"\" (update): the default.",
         valueName: "choice"), completion: .list(NotificationSettings.QuietHoursChoice.allCases.map(\.rawValue))) var quietHours: String?
     @Option(help: ArgumentHelp(
-        "A notice that long before each occurrence (\"Metformin in 15 min\"; low urgency, not an occurrence): 15m, or up to 4 such as 15m,1h (whole minutes, 1m to 7d, shorter than the time from the occurrence before). \"\" (update): none.",
+        "A notice that long before each occurrence (\"Metformin in 15m\"; low urgency, not an occurrence): 15m, or up to 4 such as 15m,1h (whole minutes, 1m to 7d, shorter than the time from the occurrence before). \"\" (update): none.",
         valueName: "lengths")) var before: String?
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
         "Say each announcement aloud through speech-dispatcher (\"Time for Metformin, 500 milligrams\"), or not; without either, as config.toml's speak says (none by default)."))

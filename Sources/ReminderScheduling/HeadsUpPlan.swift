@@ -1,7 +1,7 @@
 import HeapModule
 import ReminderCore
 
-/// A notice before an occurrence (`--before 15m`): "Metformin in 15 min". Not an occurrence: it is not taken,
+/// A notice before an occurrence (`--before 15m`): "Metformin in 15m". Not an occurrence: it is not taken,
 /// missed or repeated.
 public struct HeadsUp: Sendable, Hashable {
     public let reminder: SchedulableReminder

@@ -20,7 +20,7 @@ public struct NotificationSettings: ReminderPart {
     private var storedSound: SoundBox?
     /// Whether config.toml's quiet hours quiet it (nil: a reminder without a dose is quieted, a dose rings through).
     public var quietHours: QuietHoursChoice?
-    /// How many minutes before each occurrence a notice warns of it ("Metformin in 15 min"), ascending; nil: none.
+    /// How many minutes before each occurrence a notice warns of it ("Metformin in 15m"), ascending; nil: none.
     public var beforeMinutes: [Int]?
     /// Whether its announcement is spoken (`--speak`, `--no-speak`); nil: as config.toml's `speak` says.
     public var speak: Bool?

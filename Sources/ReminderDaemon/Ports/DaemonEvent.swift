@@ -19,7 +19,7 @@ public enum DaemonEvent: Sendable, Hashable {
     /// An occurrence still not taken or skipped its reminder's `--escalate-after` past its time: its
     /// escalation command runs (once per occurrence).
     case escalation(EscalationEvent)
-    /// A notice before an occurrence (`--before`): "Metformin in 15 min".
+    /// A notice before an occurrence (`--before`): "Metformin in 15m".
     case headsUp(HeadsUp)
 }
 
