@@ -109,8 +109,9 @@ def test_doses_due_together_are_one_bubble_and_take_all_takes_every_one(daemon, 
     # Take all, clicked on the screen.
     x, y = buttons(updated)[0]
     subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], env={"DISPLAY": screen.display}, check=True)
-    taken = lambda: [o for o in daemon.ctl_json("today")["occurrences"] if o["reminderName"] in names and o["state"] == "taken"]
-    assert len(wait_until(lambda: (lambda t: t if len(t) == 3 else None)(taken()), timeout=10) or []) == 3, daemon.ctl("today").stdout
+    day = instant.strftime("%Y-%m-%d")  # the occurrences' own day, whatever the clock says now
+    taken = lambda: [o for o in daemon.ctl_json("day", day)["occurrences"] if o["reminderName"] in names and o["state"] == "taken"]
+    assert len(wait_until(lambda: (lambda t: t if len(t) == 3 else None)(taken()), timeout=10) or []) == 3, daemon.ctl("day", day).stdout
     logs = [log for name in names for log in daemon.ctl_json("log", "list", "--reminder", name)]
     assert sorted(dt.datetime.fromisoformat(log["takes"]) for log in logs) == [instant] * 3, logs
     gone = screen.wait_for(lambda shot: shot.getbbox() is None, timeout=3)

@@ -235,7 +235,7 @@ actor SchedulingService {
         for (key, entry) in lifecycle.open where key.reminderID == reminderID {
             guard let status = readState(of: entry.firing, now: now) else { continue }
             let settledNow = lifecycle.reconsidered(key, state: status.state, now: now)
-            // A log in the very second the occurrence was announced counts as before it (suppressed): it was
+            // A log dated before an occurrence already announced (`log --at` earlier) suppresses it: it was
             // announced all the same, so it is taken, and its notification closes (a Taken left on screen would
             // record the dose twice).
             let state: OccurrenceState = status.state == .suppressed ? .taken : status.state
