@@ -191,6 +191,8 @@ public final class Daemon: Sendable {
         if event == .clockChanged { await scheduling.clockChanged(now: context.clock.now()) }
         let now = context.clock.now()
         await perform(await scheduling.tick(now: now), now: now)
+        // A one-off missed: its task in the collection is cancelled.
+        if await scheduling.takeMissed() { await context.changes.publish(.init(.missed)) }
         await collection.syncBeforeDecisions(now: context.clock.now())
     }
 

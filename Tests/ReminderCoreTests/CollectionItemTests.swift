@@ -109,6 +109,29 @@ struct CollectionItemTests {
         #expect(try CollectionItem.read(try text(reminder), file: "a.ics") == .reminder(reminder))
     }
 
+    /// A one-off is a task due at its time; closed by remindd, it says so, and is not read back as a completion
+    /// (its log is an item of its own); a task app's own completion still is.
+    @Test func aOneOffIsDueAtItsTimeAndItsClosureIsNoCompletion() throws {
+        let once = CollectionItem.Reminder(uid: "once-1", name: "Antibiotic", rule: RuleSpec(once: "2026-12-01T09:00"), timeZone: "Europe/Berlin")
+        let open = try text(once)
+        #expect(open.contains("DUE;TZID=Europe/Berlin:20261201T090000\r\n") && !open.contains("DTSTART"), "\(open)")
+        #expect(open.contains("TRIGGER;RELATED=END:PT0S\r\n"))
+        #expect(CollectionItem.closure(of: open) == nil)
+        let taken = CollectionItem.text(
+            once, rule: try once.rule.makeRule(), zone: try zone("Europe/Berlin"), modifiedAt: instant("2026-11-24T10:00:00Z"),
+            previous: open.replacingOccurrences(of: "END:VTODO", with: "STATUS:NEEDS-ACTION\r\nEND:VTODO"), closure: .taken(at: instant("2026-12-01T08:05:00Z")))
+        #expect(taken.contains("STATUS:COMPLETED\r\nCOMPLETED:20261201T080500Z\r\nPERCENT-COMPLETE:100\r\n") && !taken.contains("NEEDS-ACTION"), "\(taken)")
+        #expect(CollectionItem.closure(of: taken) == .taken(at: instant("2026-12-01T08:05:00Z")))
+        #expect(CollectionItem.completions(taken).isEmpty)
+        #expect(try CollectionItem.read(taken, file: "a.ics") == .reminder(once))
+        let missed = CollectionItem.text(
+            once, rule: try once.rule.makeRule(), zone: try zone("Europe/Berlin"), modifiedAt: instant("2026-11-24T10:00:00Z"), previous: taken, closure: .missed)
+        #expect(missed.contains("STATUS:CANCELLED\r\n") && !missed.contains("COMPLETED:"), "\(missed)")
+        #expect(CollectionItem.closure(of: missed) == .missed)
+        let doneInAnApp = missed.replacingOccurrences(of: "STATUS:CANCELLED", with: "STATUS:COMPLETED")
+        #expect(CollectionItem.completions(doneInAnApp).map(\.key) == ["done"])
+    }
+
     @Test func anotherClientsTaskIsForeign() throws {
         let todo = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:abc@todoman\r\nSUMMARY:Buy pills\r\nDUE:20261201T180000\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
         #expect(try CollectionItem.read(todo, file: "t.ics") == .foreign("abc@todoman"))

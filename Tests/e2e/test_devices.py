@@ -12,6 +12,7 @@ import time
 import uuid
 
 import pytest
+from pathlib import Path
 
 from conftest import BIN, Daemon, utc_now, wait_until
 
@@ -288,8 +289,11 @@ def test_a_task_todoman_adds_to_the_collection_fires_and_todo_done_takes_it(devi
     firings = wait_until(lambda: [f for f in laptop.json("next", "--count", "50") if f["reminderName"] == unique_name])
     assert [f["utc"] for f in firings] == [due.strftime("%Y-%m-%dT%H:%M:%SZ")]
 
+    # remindd writes the task back as its reminder; todoman still shows it due at its time, not an hour later.
+    assert wait_until(lambda: any("X-REMINDD-RULE" in p.read_text() and unique_name in p.read_text() for p in Path(laptop.vdir).glob("*.ics")))
     listed = subprocess.run(["todoman", "--config", str(config), "--porcelain", "list"], env=env, capture_output=True, text=True, timeout=120)
     task = next(t for t in json.loads(listed.stdout) if t["summary"] == unique_name)
+    assert task["due"] == int(due.timestamp()), task
     done = subprocess.run(["todoman", "--config", str(config), "done", str(task["id"])], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     logs = wait_until(lambda: [l for l in laptop.json("log", "list") if l["reminderName"] == unique_name])
@@ -297,6 +301,16 @@ def test_a_task_todoman_adds_to_the_collection_fires_and_todo_done_takes_it(devi
     # The other device learns it with the next sync, once.
     sync_all(laptop, desktop)
     assert wait_until(lambda: [l["utc"] for l in desktop.json("log", "list") if l["reminderName"] == unique_name]) == [logs[0]["utc"]]
+
+    # A one-off added and taken with remindctl leaves todoman's open tasks (it stayed there for ever).
+    def open_tasks():
+        listed = subprocess.run(["todoman", "--config", str(config), "--porcelain", "list"], env=env, capture_output=True, text=True, timeout=120)
+        return [t["summary"] for t in json.loads(listed.stdout)]
+    pills = unique_name + " pills"
+    laptop.ctl("add", pills, "--once", due.strftime("%Y-%m-%dT%H:%M"), "--tz", "UTC")
+    assert wait_until(lambda: pills in open_tasks())
+    laptop.ctl("log", pills)
+    assert wait_until(lambda: pills not in open_tasks())
 
 
 def comparable(device, name):

@@ -84,13 +84,48 @@ public enum CollectionItem {
         return "remindd-" + String(hash, radix: 16) + ".ics"
     }
 
+    /// How a one-off reminder's task was closed by remindd, so that a task app stops showing and ringing it:
+    /// taken (STATUS:COMPLETED at the log's time), skipped or missed (STATUS:CANCELLED). `X-REMINDD-CLOSED` says
+    /// remindd wrote it: a task closed so is not read back as another client's `todo done` (its log travels as
+    /// its own item).
+    public enum Closure: Sendable, Hashable {
+        case taken(at: Instant)
+        case skipped, missed
+
+        var lines: [String] {
+            switch self {
+            case .taken(let at): ["STATUS:COMPLETED", "COMPLETED:" + ICalendar.utc(at), "PERCENT-COMPLETE:100", "X-REMINDD-CLOSED:TAKEN"]
+            case .skipped: ["STATUS:CANCELLED", "X-REMINDD-CLOSED:SKIPPED"]
+            case .missed: ["STATUS:CANCELLED", "X-REMINDD-CLOSED:MISSED"]
+            }
+        }
+
+        /// What a closure owns in the task, replaced when it is written (another client's status then goes).
+        static let owned: Set<String> = ["STATUS", "COMPLETED", "PERCENT-COMPLETE"]
+    }
+
+    /// How remindd closed the task of an item's text, if it did (another device may have).
+    public static func closure(of text: String?) -> Closure? {
+        // Text that is not iCalendar has no closure (it is refused where it is read as an item).
+        guard let text, let master = try? masterTask(text), let closed = master.first("X-REMINDD-CLOSED")?.value.uppercased() else { return nil }
+        switch closed {
+        case "TAKEN": return master.first("COMPLETED").flatMap { utcInstant($0.value) }.map { .taken(at: $0) }
+        case "SKIPPED": return .skipped
+        case "MISSED": return .missed
+        default: return nil
+        }
+    }
+
     /// A reminder's item. `previous` is the item's text as last read or written: what remindd does not own in it
     /// is kept.
     /// - Parameters:
     ///   - rule: the reminder's rule, made (the caller checked it).
     ///   - zone: the zone it fires in (its own, or this device's).
     ///   - modifiedAt: the last change (`LAST-MODIFIED`, which the conflict resolver compares).
-    public static func text(_ reminder: Reminder, rule: ReminderRule, zone: TimeZoneRules, modifiedAt: Instant, previous: String?) -> String {
+    ///   - closure: a one-off's task closed (nil: its status is left as other clients set it).
+    public static func text(
+        _ reminder: Reminder, rule: ReminderRule, zone: TimeZoneRules, modifiedAt: Instant, previous: String?, closure: Closure? = nil
+    ) -> String {
         var own = ["UID:" + ICalendar.text(reminder.uid), "DTSTAMP:" + ICalendar.utc(modifiedAt), "LAST-MODIFIED:" + ICalendar.utc(modifiedAt)]
         if let created = reminder.created { own.append("CREATED:" + ICalendar.utc(created)) }
         own.append("SUMMARY:" + ICalendar.text(reminder.name))
@@ -99,12 +134,22 @@ public enum CollectionItem {
         let events = ICalendar.events(shown, now: modifiedAt)
         let event = events.prefix { $0 != "END:VEVENT" }
         var trigger = "PT0S"
+        // A one-off is a task due at its time (as a task app writes one, `todoman new --due`): DUE alone, its alarm
+        // at the DUE. A series needs DTSTART (RFC 5545 3.8.5.3); its DUE is the window's end (an hour without one:
+        // clients refuse a DUE that is not after DTSTART).
+        let oneOff = !event.contains { $0.hasPrefix("RRULE") || $0.hasPrefix("RDATE") }
         for line in event {
             let name = String(line.prefix { $0 != ":" && $0 != ";" })
-            if ["DTSTART", "RRULE", "RDATE", "EXDATE", "X-REMINDD-ONCALENDAR"].contains(name) { own.append(line) }
+            if ["RRULE", "RDATE", "EXDATE", "X-REMINDD-ONCALENDAR"].contains(name) { own.append(line) }
             if name == "TRIGGER" { trigger = String(line.dropFirst("TRIGGER:".count)) }
-            if name == "DTSTART" { own.append("DUE" + line.dropFirst("DTSTART".count).prefix { $0 != ":" } + ":" + due(line, zone: zone, window: reminder.windowSeconds)) }
+            if name == "DTSTART", oneOff {
+                own.append("DUE" + line.dropFirst("DTSTART".count))
+            } else if name == "DTSTART" {
+                own.append(line)
+                own.append("DUE" + line.dropFirst("DTSTART".count).prefix { $0 != ":" } + ":" + due(line, zone: zone, window: reminder.windowSeconds))
+            }
         }
+        let related = oneOff ? ";RELATED=END" : ""
         var settings = ["X-REMINDD-RULE:" + ICalendar.text(ruleJSON(reminder.rule))]
         if let timeZone = reminder.timeZone { settings.append("X-REMINDD-TZ:" + timeZone) }
         if !reminder.enabled { settings.append("X-REMINDD-ENABLED:FALSE") }
@@ -122,7 +167,7 @@ public enum CollectionItem {
             }
         }
         var alarms = triggers.flatMap { trigger in
-            ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + ICalendar.text(reminder.name), "TRIGGER:" + trigger, "X-REMINDD-ALARM:1", "END:VALARM"]
+            ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + ICalendar.text(reminder.name), "TRIGGER\(related):" + trigger, "X-REMINDD-ALARM:1", "END:VALARM"]
         }
         // `--before`: an alarm that long before each of the others, so that a task app warns too.
         for minutes in reminder.delivery.notification.beforeMinutes ?? [] {
@@ -130,10 +175,12 @@ public enum CollectionItem {
                 guard let at = try? AlarmOffset(parsing: trigger), at.days == 0 else { continue }  // ours: always parses
                 let before = AlarmOffset(days: 0, seconds: at.seconds - minutes * 60).text
                 alarms += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + ICalendar.text("\(reminder.name) in \(WindowLength.text(Int64(minutes) * 60))"),
-                           "TRIGGER:" + before, "X-REMINDD-ALARM:1", "END:VALARM"]
+                           "TRIGGER\(related):" + before, "X-REMINDD-ALARM:1", "END:VALARM"]
             }
         }
-        return merged(component: "VTODO", uid: reminder.uid, own: own + settings, alarm: alarms, previous: previous)
+        return merged(
+            component: "VTODO", uid: reminder.uid, own: own + settings + (closure?.lines ?? []), alarm: alarms, previous: previous,
+            alsoOwned: closure == nil ? [] : Closure.owned)
     }
 
     /// A log's or a skip's item.
@@ -171,7 +218,7 @@ public enum CollectionItem {
     /// `previous` with the first `component` of `uid` (not an override) given remindd's lines: its owned
     /// properties and `X-REMINDD-` settings replaced by `own`, remindd's alarm by `alarm`; every other line kept
     /// where it was. Without a usable `previous`: a new VCALENDAR.
-    private static func merged(component: String, uid: String, own: [String], alarm: [String], previous: String?) -> String {
+    private static func merged(component: String, uid: String, own: [String], alarm: [String], previous: String?, alsoOwned: Set<String>) -> String {
         var lines: [String] = []
         if let previous {
             do {
@@ -221,7 +268,7 @@ public enum CollectionItem {
                 continue
             }
             let name = String(upper.prefix { $0 != ":" && $0 != ";" })
-            if owned.contains(name) || name.hasPrefix("X-REMINDD-") { continue }
+            if owned.contains(name) || alsoOwned.contains(name) || name.hasPrefix("X-REMINDD-") { continue }
             kept.append(line)
         }
         let result = Array(lines[...begin]) + own + kept + alarm + Array(lines[end...])
@@ -277,6 +324,8 @@ public enum CollectionItem {
         do { items = try ICalendarReader.read(text, file: "").flatMap(\.components).filter { $0.name == "VTODO" } } catch { return [] }
         var found: [Completion] = []
         for item in items where item.first("STATUS")?.value.uppercased() == "COMPLETED" {
+            // Closed by remindd for a log that is an item of its own: not a completion to log again.
+            if item.first("RECURRENCE-ID") == nil, item.first("X-REMINDD-CLOSED")?.value.uppercased() == "TAKEN" { continue }
             let key = item.first("RECURRENCE-ID").map { String($0.value.prefix(40)) } ?? "done"
             guard !found.contains(where: { $0.key == key }) else { continue }
             let completed = item.first("COMPLETED")?.value.uppercased()
@@ -296,16 +345,20 @@ public enum CollectionItem {
 
     /// The LAST-MODIFIED of a reminder's item (the conflict resolver keeps the later version), if it has one.
     public static func lastModified(_ text: String) -> Instant? {
-        do {
-            let items = try ICalendarReader.read(text, file: "").flatMap(\.components)
-            let master = items.first { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }
-            guard let value = master?.first("LAST-MODIFIED")?.value.uppercased(), value.hasSuffix("Z"),
-                let local = ICalendarTime.dateTime(String(value.dropLast()))
-            else { return nil }
-            return Instant(secondsSinceEpoch: local.localSeconds)
-        } catch {
-            return nil
-        }
+        guard let master = try? masterTask(text), let value = master.first("LAST-MODIFIED")?.value else { return nil }
+        return utcInstant(value)
+    }
+
+    /// The first VTODO of an item that is not an override (nil: none). - Throws: when it is not iCalendar.
+    private static func masterTask(_ text: String) throws(FileLineError) -> ICalendarComponent? {
+        try ICalendarReader.read(text, file: "").flatMap(\.components).first { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }
+    }
+
+    /// A UTC date-time value (`20261224T170000Z`) as an instant; nil for any other form.
+    private static func utcInstant(_ value: String) -> Instant? {
+        let value = value.uppercased()
+        guard value.hasSuffix("Z"), let local = ICalendarTime.dateTime(String(value.dropLast())) else { return nil }
+        return Instant(secondsSinceEpoch: local.localSeconds)
     }
 
     private static func reminder(_ item: ICalendarComponent, fail: (Int, String) -> FileLineError) throws(FileLineError) -> Reminder {

@@ -76,7 +76,7 @@ struct CollectionPublisher: Sendable {
                     present[.reminder]?.insert(reminder.id!)
                     liveUIDs.insert(uid)
                     if pages.withRecords.contains(reminder.id!) { reminderUIDs[reminder.id!] = (uid, reminder.name) }
-                    if let text = text(of: reminder, uid: uid, item: item, now: now) {
+                    if let text = try text(of: reminder, uid: uid, item: item, now: now) {
                         add(CollectionItemRecord(
                             fileName: item?.fileName ?? CollectionItem.fileName(uid: uid), uid: uid, kind: .reminder, localId: reminder.id, etag: "",
                             text: text.text, modifiedAt: text.modified.secondsSinceEpoch))
@@ -121,16 +121,30 @@ struct CollectionPublisher: Sendable {
 
     /// A reminder's item text and its LAST-MODIFIED, or nil when its item is up to date (or it cannot be
     /// scheduled here: its item is left as it says).
-    private func text(of reminder: StoredReminder, uid: String, item: CollectionItemRecord?, now: Instant) -> (text: String, modified: Instant)? {
+    private func text(of reminder: StoredReminder, uid: String, item: CollectionItemRecord?, now: Instant) throws(StoreError) -> (text: String, modified: Instant)? {
         let fields = CollectionItem.Reminder(
             uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
             windowSeconds: reminder.windowSeconds, created: Instant(secondsSinceEpoch: reminder.createdAt), delivery: reminder.delivery)
         guard let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
+        let closure = reminder.rule.once == nil ? nil : try closure(of: reminder, previous: item?.text)
         let modified = item.map { Instant(secondsSinceEpoch: $0.modifiedAt) } ?? now
-        let text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text)
+        let text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text, closure: closure)
         guard text != item?.text else { return nil }
         guard item != nil else { return (text, modified) }
-        return (CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: now, previous: item?.text), now)
+        return (CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: now, previous: item?.text, closure: closure), now)
+    }
+
+    /// How a one-off reminder's task is closed: taken at its first log, else skipped or missed; nil while it is
+    /// open, or when a task app completed the item itself (its status stays as that app wrote it). What another
+    /// device closed stays closed until this one knows better: a task is never reopened for want of a log.
+    private func closure(of reminder: StoredReminder, previous: String?) throws(StoreError) -> CollectionItem.Closure? {
+        let outcome = try stores.collection.oneOffOutcome(reminderID: reminder.id!)
+        if let log = outcome.firstLog { return outcome.loggedByCompletion ? nil : .taken(at: Instant(secondsSinceEpoch: log.at)) }
+        switch outcome.outcome {
+        case .skipped: return .skipped
+        case .missed: return .missed
+        case nil: return CollectionItem.closure(of: previous)
+        }
     }
 
     typealias Rows = (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord])

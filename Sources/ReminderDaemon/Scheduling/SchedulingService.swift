@@ -61,6 +61,8 @@ actor SchedulingService {
     /// How many alarms each calendar announced in the last minute (a calendar's alarms together are bounded).
     var calendarFloodGate = CalendarFloodGate()
     var wakeUps: [WakeUp: Instant] = [:]
+    /// An occurrence was recorded missed since ``takeMissed()`` was last asked (a change the collection publishes).
+    var missedSinceAsked = false
     /// Occurrences the user skipped before they came due (they are recorded skipped, not announced, and `next`
     /// passes over them); kept here so that a firing asks the store for its skip only when there is one.
     var skippedAhead: Set<OccurrenceKey> = []

@@ -24,8 +24,8 @@ public struct CollectionChanges: Sendable, Hashable {
 
 extension ReminderStore {
     /// The temporary table and triggers behind ``CollectionStore/takeChanges()``. A skip is an `outcome` row in
-    /// state `skipped`; a reminder's `handledThrough` moves at every firing and is not published, so it is not
-    /// a change.
+    /// state `skipped`; a missed occurrence changes its reminder's item (a one-off's task is then cancelled); a
+    /// reminder's `handledThrough` moves at every firing and is not published, so it is not a change.
     static let collectionChangeTriggers = """
         CREATE TEMP TABLE IF NOT EXISTS changedForCollection (kind TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (kind, id));
         \(["INSERT": "NEW", "DELETE": "OLD"].map { event, row in
@@ -43,6 +43,8 @@ extension ReminderStore {
             BEGIN INSERT OR IGNORE INTO changedForCollection VALUES ('reminder', NEW.id); END;
         CREATE TEMP TRIGGER IF NOT EXISTS collectionLogUPDATE AFTER UPDATE ON main.intake BEGIN
             INSERT OR IGNORE INTO changedForCollection VALUES ('log', NEW.id); END;
+        CREATE TEMP TRIGGER IF NOT EXISTS collectionMissedINSERT AFTER INSERT ON main.outcome WHEN NEW.state = 'missed' BEGIN
+            INSERT OR IGNORE INTO changedForCollection VALUES ('reminder', NEW.reminderId); END;
         CREATE TEMP TRIGGER IF NOT EXISTS collectionSkipUPDATE AFTER UPDATE ON main.outcome WHEN OLD.state = 'skipped' OR NEW.state = 'skipped' BEGIN
             INSERT OR IGNORE INTO changedForCollection VALUES ('skip', NEW.id); END;
         """
@@ -62,6 +64,34 @@ extension CollectionStore {
             }
             if !changes.isEmpty { try db.execute(sql: "DELETE FROM temp.changedForCollection") }
             return changes
+        }
+    }
+}
+
+/// What became of a one-off reminder's occurrence, for its task's status in the collection.
+public struct OneOffOutcome: Sendable, Hashable {
+    /// Its first log, and whether that log is a task app's completion of the reminder's own item (`todo done`,
+    /// kept under `file#key`): the item then already says so.
+    public var firstLog: IntakeRecord?
+    public var loggedByCompletion = false
+    /// Skipped or missed, when it was not taken.
+    public var outcome: OutcomeRecord.State?
+}
+
+extension CollectionStore {
+    /// What became of a one-off reminder's occurrence (see ``OneOffOutcome``).
+    public func oneOffOutcome(reminderID: Int64) throws(StoreError) -> OneOffOutcome {
+        try database.read { db in
+            var found = OneOffOutcome()
+            found.firstLog = try IntakeRecord.filter(IntakeRecord.Columns.reminderId == reminderID).order(IntakeRecord.Columns.at).fetchOne(db)
+            if let log = found.firstLog {
+                found.loggedByCompletion = try CollectionItemRecord.filter(
+                    CollectionItemRecord.Columns.kind == CollectionItemRecord.Kind.taken.rawValue && CollectionItemRecord.Columns.localId == log.id
+                        && CollectionItemRecord.Columns.fileName.like("%#%")
+                ).fetchCount(db) > 0
+            }
+            found.outcome = try OutcomeRecord.filter(OutcomeRecord.Columns.reminderId == reminderID).order(OutcomeRecord.Columns.decidedAt).fetchOne(db)?.state
+            return found
         }
     }
 }
