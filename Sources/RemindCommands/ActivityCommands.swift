@@ -63,6 +63,7 @@ struct LogAddCommand: ParsableCommand {
         if json { return try out.json(reply) }
         out.print(describe(reply.log, verb: "Logged"))
         if reply.cancelledSnoozes > 0 { out.print("Cancelled its pending snooze.") }
+        if let unsynced = reply.unsynced { Output.warn(unsynced) }
     }
 }
 
@@ -148,6 +149,7 @@ struct DoneCommand: ParsableCommand {
         let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder, amount: amount, force: force ? true : nil))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, verb: "Taken:"))
+        if let unsynced = reply.unsynced { Output.warn(unsynced) }
     }
 }
 

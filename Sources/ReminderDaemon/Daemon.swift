@@ -77,14 +77,15 @@ public final class Daemon: Sendable {
             context: context, stores: .init(firings: store.firings, reminders: store.reminders, intake: store.intake), statusReporter: ports.status)
         let habits = HabitService(context: context, stores: .init(habits: store.habits), scheduling: scheduling, activities: .stores(store))
         let medication = MedicationService(context: context, stores: .init(stock: store.stock, reminders: store.reminders, intake: store.intake))
+        let collection = CollectionService(
+            context: context, stores: .init(collection: store.collection), scheduling: scheduling, habits: habits, home: ports.home, commands: ports.commands)
         let reminders = ReminderService(
-            context: context, stores: .init(reminders: store.reminders, intake: store.intake), scheduling: scheduling, habits: habits, medication: medication)
+            context: context, stores: .init(reminders: store.reminders, intake: store.intake), scheduling: scheduling, habits: habits, medication: medication,
+            freshness: collection)
         let fitness = FitnessService(context: context, stores: .init(fitness: store.fitness), habits: habits)
         let routines = RoutineService(context: context, reminders: reminders, habits: habits, fitness: fitness)
         (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
         calendars = CalendarService(context: context, stores: .init(calendarAlarms: store.calendarAlarms), scheduling: scheduling, home: ports.home)
-        let collection = CollectionService(
-            context: context, stores: .init(collection: store.collection), scheduling: scheduling, habits: habits, home: ports.home, commands: ports.commands)
         self.collection = collection
 
         self.medication = medication

@@ -41,6 +41,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
     /// Five minutes: a dose logged on another device is known here within about five minutes, at a run of
     /// vdirsyncer (about a second) every five minutes, and only while a collection is linked.
     public static let defaultSyncIntervalSeconds: Int64 = 300
+    /// How long `log` and `done` of a medication with limits wait for the sync before deciding on what this device
+    /// has: vdirsyncer's run with nothing to bring takes about a second; a server that cannot be reached is given
+    /// up after ten. Not read from config.toml (tests shorten it).
+    public var syncWait: Duration = .seconds(10)
     /// The sounds of reminders that do not choose their own (`dose-sound`, `reminder-sound`), and who is spoken
     /// to (`speak`).
     public var sounds = SoundAnnouncer.Defaults()

@@ -424,10 +424,12 @@ public struct AsNeededValue: Codable, Sendable, Hashable {
 public struct LogReply: Codable, Sendable, Hashable {
     public var log: IntakeValue
     public var cancelledSnoozes: Int
+    /// Set when the dose's limits were checked without other devices' latest doses (the linked collection could
+    /// not be synced first): why.
+    public var unsynced: String?
 
-    public init(log: IntakeValue, cancelledSnoozes: Int) {
-        self.log = log
-        self.cancelledSnoozes = cancelledSnoozes
+    public init(log: IntakeValue, cancelledSnoozes: Int, unsynced: String? = nil) {
+        (self.log, self.cancelledSnoozes, self.unsynced) = (log, cancelledSnoozes, unsynced)
     }
 }
 

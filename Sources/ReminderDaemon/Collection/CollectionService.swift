@@ -28,7 +28,7 @@ actor CollectionService {
     private let scheduling: SchedulingService
     private let habits: HabitService
     private let home: String
-    private let commands: (any CommandRunner)?
+    let commands: (any CommandRunner)?
     /// Problems already reported (an item's name and version): each is said once.
     private var reported: Set<String> = []
     /// Why the folder is not taken as the collection now (nil: it is): set by a scan that finds it missing,
@@ -55,7 +55,7 @@ actor CollectionService {
     private var publishAgain = false
 
     /// The sync command's runs: one at a time, one more asked for while it runs.
-    private struct SyncState {
+    struct SyncState {
         var running = false
         var again = false
         /// A finished run's next run (one more, or the one after `sync-interval`) is being planned.
@@ -63,8 +63,14 @@ actor CollectionService {
         var lastStarted: Instant?
         /// A failure was reported and no run succeeded since: do not report again.
         var failing = false
+        /// Runs started and ended so far; those waiting for the end of a run (``freshen()``), by the number of
+        /// the run they wait for, with what it said (nil: it succeeded).
+        var started = 0
+        var ended = 0
+        var waiting: [Int: (run: Int, continuation: CheckedContinuation<String?, Never>)] = [:]
+        var nextWaiter = 0
     }
-    private var sync = SyncState()
+    var sync = SyncState()
 
     /// How long after a local change the sync runs (changes meanwhile go in the same run).
     static let syncDelaySeconds: Int64 = 2
@@ -136,7 +142,7 @@ actor CollectionService {
     // MARK: The sync command
 
     /// Runs the sync command at `instant` (or earlier, if a run is planned sooner).
-    private func requestSync(at instant: Instant) async {
+    func requestSync(at instant: Instant) async {
         guard folder != nil, context.configuration.syncCommand != nil, commands != nil else { return }
         if let planned = await scheduling.wakeUp(.collectionSync), planned <= instant { return }
         await scheduling.setWakeUp(.collectionSync, at: instant)
@@ -162,6 +168,7 @@ actor CollectionService {
         guard let command = context.configuration.syncCommand, let commands else { return }
         guard !sync.running else { return sync.again = true }
         (sync.running, sync.lastStarted) = (true, now)
+        sync.started += 1
         let run = UserCommand(
             arguments: command, environment: [], purpose: "sync command \(command.joined(separator: " "))",
             timeLimitMilliseconds: Self.syncTimeLimitMilliseconds)
@@ -177,7 +184,13 @@ actor CollectionService {
         // Until the next run is planned, it counts as running (tests wait for that).
         (sync.running, sync.planningAgain) = (false, true)
         defer { sync.planningAgain = false }
-        if let problem = outcome.problem(of: run) {
+        sync.ended += 1
+        let problem = outcome.problem(of: run)
+        for (id, waiter) in sync.waiting where waiter.run <= sync.ended {
+            sync.waiting[id] = nil
+            waiter.continuation.resume(returning: problem?.text)
+        }
+        if let problem {
             if !sync.failing {
                 context.say(problem.severity, problem.text + "; reminders fire from what this device has, and the next change tries again (said once until a sync succeeds)")
             }

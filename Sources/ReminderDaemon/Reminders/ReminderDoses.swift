@@ -15,28 +15,54 @@ extension ReminderService {
         let zone = try context.zone(named: reminder.timeZone)
         let instant = try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "intake can be logged for now or a past time")
         let day = zone.localDateTime(at: instant).date
-        return try await logIntake(reminder, at: instant, amount: try medication.amount(amount, of: reminder, on: day, force: force), force: force, now: now)
+        let unsynced = await freshen(before: reminder, force: force)
+        var reply = try await logIntake(
+            reminder, at: instant, amount: try medication.amount(amount, of: reminder, on: day, force: force), force: force, now: now, unsynced: unsynced)
+        reply.unsynced = unsynced
+        return reply
+    }
+
+    /// Brings other devices' doses in before the limits of `reminder` are checked (a medication with limits, or
+    /// taken as needed, not forced). - Returns: why that could not be done (nil: done, or not needed).
+    private func freshen(before reminder: StoredReminder, force: Bool) async -> String? {
+        guard !force, reminder.delivery.medication.limits != nil || reminder.rule.asNeeded == true else { return nil }
+        return await freshness.freshen().map { "the collection was not synced before the dose limits were checked: \($0); decided on the doses this device has" }
     }
 
     /// Logs an intake now, taking the occurrence that is due; refused when none is.
     func done(key: String, amount: String? = nil, force: Bool = false) async throws(ServiceError) -> LogReply {
-        let now = context.clock.now()
+        var now = context.clock.now()
         let reminder = try find(key)
         let taken = try medication.amount(amount, of: reminder, on: try context.zone(named: reminder.timeZone).localDateTime(at: now).date, force: force)
+        let unsynced = await freshen(before: reminder, force: force)
+        now = context.clock.now()  // the sync took a while
+        var reply: LogReply
         // Taken as needed: nothing is ever due, and "done" is the dose taken now.
-        if reminder.rule.asNeeded == true { return try await logIntake(reminder, at: now, amount: taken, force: force, now: now) }
-        let target = try await target(of: reminder, ahead: false, now: now)
-        guard target.status != nil else {
-            throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(target, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
+        if reminder.rule.asNeeded == true {
+            reply = try await logIntake(reminder, at: now, amount: taken, force: force, now: now, unsynced: unsynced)
+        } else {
+            let target = try await target(of: reminder, ahead: false, now: now)
+            guard target.status != nil else {
+                throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(target, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
+            }
+            reply = try await logIntake(reminder, at: now, amount: taken, force: force, now: now, unsynced: unsynced)
         }
-        return try await logIntake(reminder, at: now, amount: taken, force: force, now: now)
+        reply.unsynced = unsynced
+        return reply
     }
 
     /// Records a dose; one its reminder's limits do not allow is refused, with when the next one is, unless
     /// `force` (then it is recorded as forced).
-    func logIntake(_ reminder: StoredReminder, at instant: Instant, amount: Int64?, force: Bool, now: Instant) async throws(ServiceError) -> LogReply {
+    /// `unsynced`: why other devices' doses could not be brought in first (said with a refusal).
+    func logIntake(
+        _ reminder: StoredReminder, at instant: Instant, amount: Int64?, force: Bool, now: Instant, unsynced: String? = nil
+    ) async throws(ServiceError) -> LogReply {
         let zone = try context.zone(named: reminder.timeZone)
-        let forced = try medication.forced(reminder, at: instant, force: force, now: now)
+        let forced: Bool
+        do { forced = try medication.forced(reminder, at: instant, force: force, now: now) } catch {
+            guard let unsynced, case .doseNotAllowed(let name, let allowed, let message) = error else { throw error }
+            throw .doseNotAllowed(name, allowedFrom: allowed, message + " (\(unsynced))")
+        }
         // After the window of a missed occurrence closed, before the next: it takes that one late.
         if let late = try lateOccurrence(takenBy: instant, of: reminder) {
             let record = try await recordLateTake(reminder, late, at: instant, amount: amount, forced: forced, now: now)

@@ -17,6 +17,8 @@ struct ReminderService: Sendable {
     let habits: any HabitPort
     /// How much a dose is and whether its limits allow it: medication's.
     let medication: any DosePolicy
+    /// Other devices' doses brought in before a dose's limits are checked: the linked collection's.
+    let freshness: any DoseFreshness
 
     func add(
         name: String, rule spec: RuleSpec, timeZone: String?, enabled: Bool, window: String? = nil, delivery change: Delivery.Change = .init()
