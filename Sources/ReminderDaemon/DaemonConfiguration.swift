@@ -45,6 +45,16 @@ public struct DaemonConfiguration: Hashable, Sendable {
     /// has: vdirsyncer's run with nothing to bring takes about a second; a server that cannot be reached is given
     /// up after ten. Not read from config.toml (tests shorten it).
     public var syncWait: Duration = .seconds(10)
+    /// How reminders are written into the collection (`collection-mode`): each as one recurring task (the
+    /// default: what remindd devices, khal, todoman and jtx Board read), or as a journal with each occurrence
+    /// of the next ``occurrenceWindowSeconds`` a plain task of its own, which every phone task app completes
+    /// correctly (``OccurrenceTask``).
+    public var collectionMode: CollectionMode = .recurring
+    public enum CollectionMode: String, Sendable, Hashable {
+        case recurring, occurrences
+    }
+    /// How far ahead (and, once decided, how long after) occurrence tasks are kept (`occurrence-window`, 12h to 7d).
+    public var occurrenceWindowSeconds: Int64 = 48 * 3600
     /// The sounds of reminders that do not choose their own (`dose-sound`, `reminder-sound`), and who is spoken
     /// to (`speak`).
     public var sounds = SoundAnnouncer.Defaults()
@@ -73,6 +83,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("collection", "a vdir folder in quotes, e.g. \"~/.local/share/remindd/collection\""),
         ("sync-command", "a command as a list of strings, e.g. [\"/usr/bin/vdirsyncer\", \"sync\", \"remindd\"]"),
         ("sync-interval", "a length from 1m to 24h in quotes, e.g. \"5m\", or \"off\""),
+        ("collection-mode", "\"recurring\" or \"occurrences\""),
+        ("occurrence-window", "a length from 12h to 7d in quotes, e.g. \"48h\""),
         ("calendars", "a list of vdir folders in quotes, e.g. [\"~/.calendars/personal\"]"),
     ]
 
@@ -121,6 +133,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.syncIntervalSeconds = nil
             case ("sync-interval", .string(let text)) where WindowLength.seconds(text).map({ (60...86_400).contains($0) }) == true:
                 configuration.syncIntervalSeconds = WindowLength.seconds(text)
+            case ("collection-mode", .string(let text)) where CollectionMode(rawValue: text) != nil:
+                configuration.collectionMode = CollectionMode(rawValue: text)!
+            case ("occurrence-window", .string(let text)) where WindowLength.seconds(text, in: 12 * 3600...7 * 86_400) != nil:
+                configuration.occurrenceWindowSeconds = WindowLength.seconds(text, in: 12 * 3600...7 * 86_400)!
             case ("calendars", .strings(let folders)) where folders.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") }):
                 configuration.calendars = folders
             case ("dose-sound", .string(let text)) where Sound(text).problem == nil:

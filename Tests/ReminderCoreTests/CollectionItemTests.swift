@@ -132,6 +132,31 @@ struct CollectionItemTests {
         #expect(CollectionItem.completions(doneInAnApp).map(\.key) == ["done"])
     }
 
+    /// An occurrence task reads back as whose and which occurrence; what an app did to it is read from STATUS,
+    /// PERCENT-COMPLETE or COMPLETED (any of them), and remindd's own closure is not an app's doing.
+    @Test func anOccurrenceTaskSaysWhatAnAppDidToIt() throws {
+        let task = OccurrenceTask(reminder: "r1@remindd", occurrence: instant("2026-12-01T07:00:00Z"), name: "Metformin", dose: Dose(thousandths: 500_000, unit: "mg"), beforeMinutes: [15])
+        let open = task.text(previous: nil)
+        #expect(task.uid == "r1@remindd-20261201T070000Z" && open.contains("TRIGGER;RELATED=END:-PT15M\r\n"), "\(open)")
+        #expect(task.text(previous: open) == open)
+        func marked(_ lines: String) throws -> OccurrenceTask.Marked? {
+            guard case .occurrence(let read) = try CollectionItem.read(open.replacingOccurrences(of: "END:VTODO", with: lines + "END:VTODO"), file: "t.ics") else { return nil }
+            #expect(read.reminder == "r1@remindd" && read.occurrence == instant("2026-12-01T07:00:00Z"))
+            return read.marked
+        }
+        #expect(try marked("") == nil)
+        #expect(try marked("STATUS:COMPLETED\r\nCOMPLETED:20261201T071000Z\r\n") == .completed(at: instant("2026-12-01T07:10:00Z")))
+        #expect(try marked("PERCENT-COMPLETE:100\r\n") == .completed(at: nil))
+        #expect(try marked("COMPLETED:20261201T071000Z\r\n") == .completed(at: instant("2026-12-01T07:10:00Z")))
+        #expect(try marked("STATUS:CANCELLED\r\n") == .cancelled)
+        #expect(try marked("STATUS:COMPLETED\r\nX-REMINDD-CLOSED:TAKEN\r\n") == nil)
+        #expect(try marked("STATUS:COMPLETED\r\nX-REMINDD-CLOSED:MISSED\r\n") == .completed(at: nil))  // taken late after all
+        var closed = task
+        closed.closure = .taken(at: instant("2026-12-01T07:05:00Z"))
+        let text = closed.text(previous: open.replacingOccurrences(of: "END:VTODO", with: "STATUS:NEEDS-ACTION\r\nCATEGORIES:Health\r\nEND:VTODO"))
+        #expect(text.contains("STATUS:COMPLETED\r\n") && !text.contains("NEEDS-ACTION") && text.contains("CATEGORIES:Health\r\n"), "\(text)")
+    }
+
     @Test func anotherClientsTaskIsForeign() throws {
         let todo = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:abc@todoman\r\nSUMMARY:Buy pills\r\nDUE:20261201T180000\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
         #expect(try CollectionItem.read(todo, file: "t.ics") == .foreign("abc@todoman"))

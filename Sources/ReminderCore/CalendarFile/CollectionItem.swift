@@ -66,6 +66,8 @@ public enum CollectionItem {
     public enum Content: Sendable, Hashable {
         case reminder(Reminder)
         case record(Record)
+        /// One occurrence of a reminder as a plain task (``OccurrenceTask``).
+        case occurrence(OccurrenceTask.Read)
         /// Not remindd's (another client's task or event): its UID.
         case foreign(String)
     }
@@ -123,12 +125,26 @@ public enum CollectionItem {
     ///   - zone: the zone it fires in (its own, or this device's).
     ///   - modifiedAt: the last change (`LAST-MODIFIED`, which the conflict resolver compares).
     ///   - closure: a one-off's task closed (nil: its status is left as other clients set it).
+    ///   - asJournal: written as a VJOURNAL that task apps do not show, without schedule or alarms (its
+    ///     occurrences are tasks of their own, ``OccurrenceTask``).
     public static func text(
-        _ reminder: Reminder, rule: ReminderRule, zone: TimeZoneRules, modifiedAt: Instant, previous: String?, closure: Closure? = nil
+        _ reminder: Reminder, rule: ReminderRule, zone: TimeZoneRules, modifiedAt: Instant, previous: String?, closure: Closure? = nil,
+        asJournal: Bool = false
     ) -> String {
         var own = ["UID:" + ICalendar.text(reminder.uid), "DTSTAMP:" + ICalendar.utc(modifiedAt), "LAST-MODIFIED:" + ICalendar.utc(modifiedAt)]
         if let created = reminder.created { own.append("CREATED:" + ICalendar.utc(created)) }
         own.append("SUMMARY:" + ICalendar.text(reminder.name))
+        var settings = ["X-REMINDD-RULE:" + ICalendar.text(ruleJSON(reminder.rule))]
+        if let timeZone = reminder.timeZone { settings.append("X-REMINDD-TZ:" + timeZone) }
+        if !reminder.enabled { settings.append("X-REMINDD-ENABLED:FALSE") }
+        if let window = reminder.windowSeconds { settings.append("X-REMINDD-WINDOW:\(window)") }
+        // Every value is TEXT, escaped (RFC 5545 3.3.11): a bare comma separates values, and a server's parser
+        // (Radicale's vobject) kept only the first (`21600,3` came back as `21600`).
+        settings += reminder.delivery.syncedProperties.map { "X-REMINDD-\($0.name):" + ICalendar.text($0.text) }
+        if asJournal {
+            own.append("DESCRIPTION:" + ICalendar.text("A remindd reminder: its occurrences are tasks of their own."))
+            return merged(component: "VJOURNAL", uid: reminder.uid, own: own + settings, alarm: [], previous: previous, alsoOwned: ["DESCRIPTION"])
+        }
         // What other clients show and fire: the schedule as of the change, in the zone it fires in.
         let shown = ICalendar.Reminder(id: 0, name: reminder.name, rule: rule, zoneName: reminder.timeZone ?? zone.identifier, zone: zone)
         let events = ICalendar.events(shown, now: modifiedAt)
@@ -150,13 +166,6 @@ public enum CollectionItem {
             }
         }
         let related = oneOff ? ";RELATED=END" : ""
-        var settings = ["X-REMINDD-RULE:" + ICalendar.text(ruleJSON(reminder.rule))]
-        if let timeZone = reminder.timeZone { settings.append("X-REMINDD-TZ:" + timeZone) }
-        if !reminder.enabled { settings.append("X-REMINDD-ENABLED:FALSE") }
-        if let window = reminder.windowSeconds { settings.append("X-REMINDD-WINDOW:\(window)") }
-        // Every value is TEXT, escaped (RFC 5545 3.3.11): a bare comma separates values, and a server's parser
-        // (Radicale's vobject) kept only the first (`21600,3` came back as `21600`).
-        settings += reminder.delivery.syncedProperties.map { "X-REMINDD-\($0.name):" + ICalendar.text($0.text) }
         // A task has one schedule: the first time of day's. The day's other times (same days) are alarms after it.
         var triggers = [trigger]
         let starts = events.filter { $0.hasPrefix("DTSTART") }.compactMap { line in ICalendarTime.dateTime(String(line.split(separator: ":").last ?? "")) }
@@ -218,7 +227,7 @@ public enum CollectionItem {
     /// `previous` with the first `component` of `uid` (not an override) given remindd's lines: its owned
     /// properties and `X-REMINDD-` settings replaced by `own`, remindd's alarm by `alarm`; every other line kept
     /// where it was. Without a usable `previous`: a new VCALENDAR.
-    private static func merged(component: String, uid: String, own: [String], alarm: [String], previous: String?, alsoOwned: Set<String>) -> String {
+    static func merged(component: String, uid: String, own: [String], alarm: [String], previous: String?, alsoOwned: Set<String>) -> String {
         var lines: [String] = []
         if let previous {
             do {
@@ -285,7 +294,11 @@ public enum CollectionItem {
         if let journal = items.first(where: { $0.name == "VJOURNAL" && $0.first("X-REMINDD-RECORD") != nil }) {
             return .record(try record(journal, fail: fail))
         }
-        guard let master = items.first(where: { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil && $0.first("X-REMINDD-RULE") != nil }) else {
+        if let task = items.first(where: { $0.name == "VTODO" && $0.first("X-REMINDD-OCCURRENCE-OF") != nil }) {
+            return .occurrence(try OccurrenceTask.read(task, fail: fail))
+        }
+        // A reminder: its recurring task, or (`collection-mode = "occurrences"`) a journal that task apps do not show.
+        guard let master = items.first(where: { ["VTODO", "VJOURNAL"].contains($0.name) && $0.first("RECURRENCE-ID") == nil && $0.first("X-REMINDD-RULE") != nil }) else {
             let uid = items.first?.first("UID")?.value ?? ""
             return .foreign(uid)
         }
@@ -355,7 +368,7 @@ public enum CollectionItem {
     }
 
     /// A UTC date-time value (`20261224T170000Z`) as an instant; nil for any other form.
-    private static func utcInstant(_ value: String) -> Instant? {
+    static func utcInstant(_ value: String) -> Instant? {
         let value = value.uppercased()
         guard value.hasSuffix("Z"), let local = ICalendarTime.dateTime(String(value.dropLast())) else { return nil }
         return Instant(secondsSinceEpoch: local.localSeconds)

@@ -27,6 +27,8 @@ struct CollectionPublisher: Sendable {
         var incomplete = false
         /// Problems to say once each (by key).
         var problems: [(key: String, text: String)] = []
+        /// When the occurrence tasks' window next takes in or lets go of an occurrence.
+        var nextWindowChange: Instant?
     }
 
     /// Rows read at a time in a publish of everything: 100,000 reminders read at once held 70 MB.
@@ -61,6 +63,7 @@ struct CollectionPublisher: Sendable {
         var reminderUIDs: [Int64: (uid: String, name: String)] = [:]
         var liveUIDs: Set<String> = []
         var present: [CollectionItemRecord.Kind: Set<Int64>] = [.reminder: [], .taken: [], .skipped: []]
+        let asJournal = context.configuration.collectionMode == .occurrences
         var batch: [CollectionItemRecord] = []
         func add(_ item: CollectionItemRecord) {
             batch.append(item)
@@ -69,6 +72,7 @@ struct CollectionPublisher: Sendable {
         do {
             try Pages.each(pages.reminders, id: \.id) { reminders throws(StoreError) in
                 let texts = everything ? try stores.collection.texts(of: reminders.compactMap { byRow[.reminder]?[$0.id!]?.fileName }) : [:]
+                let tasks = try stores.collection.occurrenceItems(reminderIDs: Set(reminders.compactMap(\.id)))
                 for reminder in reminders {
                     var item = byRow[.reminder]?[reminder.id!]
                     if everything, let fileName = item?.fileName { item?.text = texts[fileName] ?? "" }
@@ -76,10 +80,23 @@ struct CollectionPublisher: Sendable {
                     present[.reminder]?.insert(reminder.id!)
                     liveUIDs.insert(uid)
                     if pages.withRecords.contains(reminder.id!) { reminderUIDs[reminder.id!] = (uid, reminder.name) }
-                    if let text = try text(of: reminder, uid: uid, item: item, now: now) {
+                    if let text = try text(of: reminder, uid: uid, item: item, now: now, asJournal: asJournal) {
                         add(CollectionItemRecord(
                             fileName: item?.fileName ?? CollectionItem.fileName(uid: uid), uid: uid, kind: .reminder, localId: reminder.id, etag: "",
                             text: text.text, modifiedAt: text.modified.secondsSinceEpoch))
+                    }
+                    let (due, next) = try occurrenceTasks(of: reminder, uid: uid, previous: tasks, now: now)
+                    if let next { outcome.nextWindowChange = min(outcome.nextWindowChange ?? next, next) }
+                    for (fileName, task) in due {
+                        let text = task.text(previous: tasks[fileName]?.text)
+                        guard text != tasks[fileName]?.text else { continue }
+                        add(CollectionItemRecord(
+                            fileName: fileName, uid: task.uid, kind: .occurrence, localId: reminder.id, etag: "", text: text, modifiedAt: task.occurrence.secondsSinceEpoch))
+                    }
+                    // Out of the window, no longer an occurrence (the schedule changed), or the mode is `recurring`.
+                    let kept = Set(due.map(\.fileName))
+                    for stale in tasks.values where stale.localId == reminder.id && !kept.contains(stale.fileName) {
+                        remove(stale.fileName, vdir, &outcome)
                     }
                 }
             }
@@ -115,23 +132,27 @@ struct CollectionPublisher: Sendable {
             return outcome
         }
         write(&batch, vdir, &outcome)
+        present[.occurrence] = present[.reminder]  // a removed reminder's tasks go with it
         removeDeleted(items, present: present, liveUIDs: liveUIDs, vdir, &outcome)
         return outcome
     }
 
     /// A reminder's item text and its LAST-MODIFIED, or nil when its item is up to date (or it cannot be
     /// scheduled here: its item is left as it says).
-    private func text(of reminder: StoredReminder, uid: String, item: CollectionItemRecord?, now: Instant) throws(StoreError) -> (text: String, modified: Instant)? {
+    /// (`asJournal`: its occurrences are tasks of their own, see ``occurrenceTasks(of:uid:previous:now:)``.)
+    private func text(of reminder: StoredReminder, uid: String, item: CollectionItemRecord?, now: Instant, asJournal: Bool) throws(StoreError) -> (text: String, modified: Instant)? {
         let fields = CollectionItem.Reminder(
             uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
             windowSeconds: reminder.windowSeconds, created: Instant(secondsSinceEpoch: reminder.createdAt), delivery: reminder.delivery)
         guard let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
-        let closure = reminder.rule.once == nil ? nil : try closure(of: reminder, previous: item?.text)
+        let closure = reminder.rule.once == nil || asJournal ? nil : try closure(of: reminder, previous: item?.text)
         let modified = item.map { Instant(secondsSinceEpoch: $0.modifiedAt) } ?? now
-        let text = CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text, closure: closure)
-        guard text != item?.text else { return nil }
-        guard item != nil else { return (text, modified) }
-        return (CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: now, previous: item?.text, closure: closure), now)
+        func text(at modified: Instant) -> String {
+            CollectionItem.text(fields, rule: rule, zone: zone, modifiedAt: modified, previous: item?.text, closure: closure, asJournal: asJournal)
+        }
+        guard text(at: modified) != item?.text else { return nil }
+        guard item != nil else { return (text(at: modified), modified) }
+        return (text(at: now), now)
     }
 
     /// How a one-off reminder's task is closed: taken at its first log, else skipped or missed; nil while it is
@@ -208,14 +229,19 @@ struct CollectionPublisher: Sendable {
                 do { try stores.collection.save(kept) } catch { context.say(.error, "Collection: could not note \(item.fileName): \(error)") }
                 continue
             }
-            do {
-                try vdir.remove(item.fileName)
-                try stores.collection.forget(fileName: item.fileName)
-                outcome.changed += 1
-            } catch {
-                context.say(.error, "Collection \(folder): could not remove \(item.fileName): \(error)")
-                outcome.incomplete = true
-            }
+            remove(item.fileName, vdir, &outcome)
+        }
+    }
+
+    /// Removes an item's file and forgets it.
+    private func remove(_ fileName: String, _ vdir: VdirFolder, _ outcome: inout Outcome) {
+        do {
+            try vdir.remove(fileName)
+            try stores.collection.forget(fileName: fileName)
+            outcome.changed += 1
+        } catch {
+            context.say(.error, "Collection \(folder): could not remove \(fileName): \(error)")
+            outcome.incomplete = true
         }
     }
 

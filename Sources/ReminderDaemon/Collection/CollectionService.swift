@@ -33,7 +33,7 @@ actor CollectionService {
     private var reported: Set<String> = []
     /// Why the folder is not taken as the collection now (nil: it is): set by a scan that finds it missing,
     /// unreadable or emptied, cleared by one that finds it back and by ``relink()``.
-    private(set) var heldBecause: String? {
+    var heldBecause: String? {
         didSet {
             if heldBecause == nil { publishEverything = true }
             published.withLock { $0 = heldBecause }
@@ -44,7 +44,7 @@ actor CollectionService {
     /// Whether the next publish looks at every row: at start, when the folder is used again, and after a write
     /// into it failed (what changed before is not known). Otherwise it looks at the rows written since the last
     /// publish (``CollectionChanges``): one log with 100,000 reminders linked read every row and item before.
-    private var publishEverything = true
+    var publishEverything = true
     /// A publish, a scan or a relink is running (they take turns: a scan must not apply an item a publish is
     /// rewriting); those waiting for their turn; and whether a publish was asked for meanwhile. Held from the
     /// start until ``readFolder()``: a call's change before it (the calendars are read first) ran the first
@@ -109,10 +109,14 @@ actor CollectionService {
             publishAgain = false
             let publisher = CollectionPublisher(context: context, stores: stores, folder: folder)
             let everything = publishEverything
+            publishEverything = false  // set again meanwhile (the window moved): another publish of everything
             let outcome = await offTheEventLoops { publisher.publish(everything: everything) }
-            publishEverything = outcome.incomplete
+            if outcome.incomplete { publishEverything = true }
             for problem in outcome.problems { reportOnce(problem.key, .error, problem.text) }
             changed += outcome.changed
+            if let next = outcome.nextWindowChange, await scheduling.wakeUp(.collectionWindow).map({ next < $0 }) ?? true {
+                await scheduling.setWakeUp(.collectionWindow, at: next)
+            }
         } while publishAgain && waiting.isEmpty && heldBecause == nil
         release()
         if changed > 0 { await requestSync(at: context.clock.now().adding(seconds: Self.syncDelaySeconds)) }
@@ -120,7 +124,7 @@ actor CollectionService {
     }
 
     /// Waits until no publish or scan runs, then holds the collection.
-    private func acquire() async {
+    func acquire() async {
         if busy {
             await withCheckedContinuation { waiting.append($0) }  // handed over by ``release()``: busy stays set
         } else {
@@ -129,7 +133,7 @@ actor CollectionService {
     }
 
     /// Hands the collection to the next scan or relink waiting, else frees it.
-    private func release() {
+    func release() {
         if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 
@@ -292,6 +296,7 @@ actor CollectionService {
         }
         // Reminders before logs and skips: a log refers to its reminder by UID.
         var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
+        var tasks: [(entry: VdirFolder.Entry, text: String, task: OccurrenceTask.Read)] = []
         var uids = found.uids
         for (index, entry) in found.changed.enumerated() {
             // Calls, firings and the actor's other callers go on between every 64 items read.
@@ -363,11 +368,14 @@ actor CollectionService {
                 }
             case .record(let record):
                 records.append((entry, text, record))
+            case .occurrence(let task):
+                tasks.append((entry, text, task))
             case .foreign(let uid):
                 (item.uid, item.localId) = (uid, nil)
                 do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
             }
         }
+        records += taskRecords(tasks, known: items, vdir: vdir, now: now)
         // Logs kept while their reminder was gone: applied now if it is back.
         if !replan.isEmpty {
             let kept: [CollectionItemRecord]
@@ -424,66 +432,12 @@ actor CollectionService {
             """)
     }
 
-    /// `remindctl collection relink`: takes the folder as it is now as the collection (it was reset, emptied or
-    /// moved on purpose, or the config names another one): every item remindd linked that it lacks is written
-    /// into it again as remindd last wrote or read it, nothing here is removed, then it is read and published as
-    /// usual. - Returns: the folder and how many items were written back.
-    func relink() async throws(ServiceError) -> (folder: String, restored: Int) {
-        guard let folder else {
-            throw .invalidInput(parameter: "collection", message: "no collection is linked: set 'collection' in config.toml (see 'man remindd.toml')")
-        }
-        await acquire()
-        let restored: Int
-        do { restored = try writeBack(folder) } catch {
-            release()
-            throw error
-        }
-        release()
-        await scan()
-        await publish()
-        return (folder, restored)
-    }
-
-    /// Writes every item the folder lacks back into it (see ``relink()``). - Returns: how many.
-    private func writeBack(_ folder: String) throws(ServiceError) -> Int {
-        let vdir = VdirFolder(path: folder)
-        let listing: [VdirFolder.Entry]
-        do { listing = try vdir.list().entries } catch {
-            throw .invalidInput(parameter: "collection", message: "\(folder) cannot be read (\(error)): mount it, or create it with 'mkdir -p \(folder)'")
-        }
-        let names = Set(listing.map(\.name))
-        let items = try storing { () throws(StoreError) in try stores.collection.items() }
-        var restored = 0
-        var restoring: [CollectionItemRecord] = []
-        for item in items.values.sorted(by: { $0.fileName < $1.fileName }) where !item.fileName.contains("#") && !names.contains(item.fileName) {
-            if item.kind == .alias {
-                // Another device's copy that gave way to this one: not brought back.
-                try storing { () throws(StoreError) in try stores.collection.forget(fileName: item.fileName) }
-                continue
-            }
-            restoring.append(item)
-        }
-        for (item, result) in zip(restoring, vdir.write(restoring.map { ($0.fileName, $0.text) })) {
-            do {
-                var written = item
-                written.etag = try result.get()
-                try stores.collection.save(written)
-                restored += 1
-            } catch {
-                reportOnce("write \(item.fileName)", .error, "Collection \(folder): could not write \(item.fileName) back: \(error); relink again")
-            }
-        }
-        if let was = heldBecause { context.say(.notice, "Collection \(folder) relinked (it was not used: \(was)); \(restored) items written back into it") }
-        heldBecause = nil
-        return restored
-    }
-
     /// Said once: a scan applies nothing while the store cannot say what was linked.
     private func linkedUnreadable(_ folder: String, _ error: StoreError) {
         reportOnce("store \(error)", .error, "Collection \(folder): what was linked cannot be read (\(error)); nothing is applied from the folder until it can")
     }
 
-    private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
+    func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
         guard reported.insert(key).inserted else { return }
         context.say(severity, text)
     }

@@ -20,6 +20,8 @@ actor SchedulingService {
         case restSuggestion
         /// The linked collection's next run of its sync command.
         case collectionSync
+        /// The occurrence tasks' window next takes in or lets go of an occurrence.
+        case collectionWindow
     }
 
     /// The next instant an announced occurrence is announced again or decided (a repeat, a snooze, the end of

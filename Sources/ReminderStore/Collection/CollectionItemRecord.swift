@@ -12,6 +12,8 @@ public struct CollectionItemRecord: Codable, Sendable, Hashable, FetchableRecord
         case taken
         /// A skipped occurrence (`localId`: outcome.id).
         case skipped
+        /// One occurrence of a reminder as a task of its own (`localId`: reminder.id).
+        case occurrence
         /// Another client's task or event, left alone (`localId`: nil).
         case foreign
         /// Another device's item for a reminder of the same name that this device published under a smaller

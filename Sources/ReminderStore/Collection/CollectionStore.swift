@@ -127,7 +127,7 @@ public struct CollectionStore: Sendable {
             let reminders = try StoredReminder.filter(keys: reminderIDs).own().order(StoredReminder.Columns.id).fetchAll(db)
             let localId = CollectionItemRecord.Columns.localId, kind = CollectionItemRecord.Columns.kind
             let items = try CollectionItemRecord.filter(
-                (kind == CollectionItemRecord.Kind.reminder.rawValue && reminderIDs.contains(localId))
+                ([CollectionItemRecord.Kind.reminder.rawValue, CollectionItemRecord.Kind.occurrence.rawValue].contains(kind) && reminderIDs.contains(localId))
                     || (kind == CollectionItemRecord.Kind.taken.rawValue && changes.logs.contains(localId))
                     || (kind == CollectionItemRecord.Kind.skipped.rawValue && changes.skips.contains(localId))
             ).fetchAll(db)
@@ -257,8 +257,8 @@ public struct CollectionStore: Sendable {
                     reminderID = try IntakeStore.deleteLog(id, in: db)
                 case .skipped:
                     reminderID = try FiringsStore.deleteSkip(id, in: db)
-                case .foreign, .alias:
-                    break
+                case .foreign, .alias, .occurrence:
+                    break  // an occurrence task deleted in an app: written again while it is in the window
                 }
             }
             _ = try CollectionItemRecord.deleteOne(db, key: item.fileName)
@@ -267,7 +267,7 @@ public struct CollectionStore: Sendable {
     }
 
     /// The reminder an item's UID stands for here (its own item, or an alias), when it exists.
-    private static func linkedReminder(uid: String, in db: Database) throws -> StoredReminder? {
+    static func linkedReminder(uid: String, in db: Database) throws -> StoredReminder? {
         for localID in try CollectionItemRecord.all().reminder(uid: uid).select(CollectionItemRecord.Columns.localId, as: Int64?.self).fetchAll(db).compactMap({ $0 }) {
             if let reminder = try StoredReminder.fetchOne(db, key: localID) { return reminder }
         }

@@ -1,0 +1,93 @@
+/// One occurrence of a reminder as a plain task in the linked collection (`collection-mode = "occurrences"`):
+/// what every phone task app syncs and completes correctly, where the recurring task's instances are read
+/// differently by each app. Due at the occurrence (DTSTART and DUE, in UTC), an alarm at its time and at the
+/// `--before` times, the dose in SUMMARY and DESCRIPTION, `RELATED-TO` its reminder.
+///
+/// Every device writes the same text for the same occurrence and state (its UID comes from the reminder's UID and
+/// the instant; DTSTAMP is the instant), so two devices writing it do not conflict. Pure.
+public struct OccurrenceTask: Sendable, Hashable {
+    /// The reminder's UID.
+    public var reminder: String
+    public var occurrence: Instant
+    /// What a task app shows: the reminder's name, and the dose of that day.
+    public var name: String
+    public var dose: Dose?
+    public var beforeMinutes: [Int]
+    /// Taken, skipped or missed here (nil: open, or closed by the app itself).
+    public var closure: CollectionItem.Closure?
+
+    public init(reminder: String, occurrence: Instant, name: String, dose: Dose? = nil, beforeMinutes: [Int] = [], closure: CollectionItem.Closure? = nil) {
+        (self.reminder, self.occurrence, self.name, self.dose, self.beforeMinutes, self.closure) = (reminder, occurrence, name, dose, beforeMinutes, closure)
+    }
+
+    /// The task's UID: its reminder's and the instant (`<reminder>-20261201T070000Z`).
+    public var uid: String { reminder + "-" + ICalendar.utc(occurrence) }
+
+    /// The task's text; `previous` is the file as last read or written (what an app added to it is kept).
+    public func text(previous: String?) -> String {
+        let at = ICalendar.utc(occurrence)
+        // LAST-MODIFIED: the instant, or the dose's time once taken, so that of two versions written on two
+        // devices between syncs the conflict resolver keeps the closed one.
+        var modified = at
+        if case .taken(let taken)? = closure { modified = ICalendar.utc(max(taken, occurrence)) }
+        var own = ["UID:" + ICalendar.text(uid), "DTSTAMP:" + at, "LAST-MODIFIED:" + modified,
+                   "SUMMARY:" + ICalendar.text(name + (dose.map { ", \($0.description)" } ?? "")), "DTSTART:" + at, "DUE:" + at]
+        if let dose { own.append("DESCRIPTION:" + ICalendar.text("Take \(dose.description)")) }
+        own += ["RELATED-TO;RELTYPE=PARENT:" + ICalendar.text(reminder), "X-REMINDD-OCCURRENCE-OF:" + ICalendar.text(reminder), "X-REMINDD-OCCURRENCE:" + at]
+        own += closure?.lines ?? []
+        var alarms = Self.alarm(name, trigger: "PT0S")
+        for minutes in beforeMinutes {
+            alarms += Self.alarm("\(name) in \(WindowLength.text(Int64(minutes) * 60))", trigger: AlarmOffset(days: 0, seconds: -minutes * 60).text)
+        }
+        return CollectionItem.merged(
+            component: "VTODO", uid: uid, own: own, alarm: alarms, previous: previous,
+            alsoOwned: Self.owned.union(closure == nil ? [] : CollectionItem.Closure.owned))
+    }
+
+    /// What the task's text owns besides a reminder's (``CollectionItem/owned``): replaced when it is written.
+    static let owned: Set<String> = ["DESCRIPTION", "RELATED-TO"]
+
+    private static func alarm(_ description: String, trigger: String) -> [String] {
+        ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + ICalendar.text(description), "TRIGGER;RELATED=END:" + trigger, "X-REMINDD-ALARM:1", "END:VALARM"]
+    }
+
+    /// An occurrence task as read back: whose, which occurrence, and what an app did to it.
+    public struct Read: Sendable, Hashable {
+        public var uid: String
+        public var reminder: String
+        public var occurrence: Instant
+        /// Marked done in an app (STATUS:COMPLETED, PERCENT-COMPLETE:100 or COMPLETED, any of them), with
+        /// COMPLETED when it says when; or cancelled; nil while open, or as remindd closed it.
+        public var marked: Marked?
+    }
+
+    /// What an app did to an occurrence task.
+    public enum Marked: Sendable, Hashable {
+        case completed(at: Instant?)
+        case cancelled
+    }
+
+    /// Reads an occurrence task (the caller found `X-REMINDD-OCCURRENCE-OF` in it).
+    static func read(_ item: ICalendarComponent, fail: (Int, String) -> FileLineError) throws(FileLineError) -> Read {
+        guard let uid = item.first("UID")?.text, !uid.isEmpty else { throw fail(item.line, "a remindd occurrence task without UID") }
+        let owner = item.first("X-REMINDD-OCCURRENCE-OF")!
+        guard !owner.text.isEmpty else { throw fail(owner.line, "X-REMINDD-OCCURRENCE-OF names no reminder") }
+        guard let property = item.first("X-REMINDD-OCCURRENCE"), let occurrence = CollectionItem.utcInstant(property.value) else {
+            throw fail(item.first("X-REMINDD-OCCURRENCE")?.line ?? item.line, "X-REMINDD-OCCURRENCE is not a UTC date-time such as 20261224T170000Z")
+        }
+        let status = item.first("STATUS")?.value.uppercased()
+        let completedAt = item.first("COMPLETED").flatMap { CollectionItem.utcInstant($0.value) }
+        var marked: Marked?
+        if status == "CANCELLED" {
+            marked = .cancelled
+        } else if status == "COMPLETED" || item.first("PERCENT-COMPLETE")?.value == "100" || item.first("COMPLETED") != nil {
+            marked = .completed(at: completedAt)
+        }
+        // As remindd closed it (its log or skip travels as an item of its own): not an app's doing.
+        switch (item.first("X-REMINDD-CLOSED")?.value.uppercased(), marked) {
+        case ("TAKEN", .completed?), ("SKIPPED", .cancelled?), ("MISSED", .cancelled?): marked = nil
+        default: break
+        }
+        return Read(uid: uid, reminder: owner.text, occurrence: occurrence, marked: marked)
+    }
+}

@@ -1,0 +1,146 @@
+import ReminderCore
+import ReminderStore
+
+/// `collection-mode = "occurrences"`: each occurrence from `occurrence-window` before now to as long after it as a
+/// plain task (``OccurrenceTask``), closed when its dose is taken, skipped or missed anywhere, so that a phone's
+/// task app shows and rings what is due and stops when it is done.
+extension CollectionPublisher {
+    /// At most this many tasks for one reminder (the nearest to now): one every minute would be 5,760 in two days.
+    static let tasksPerReminder = 200
+
+    /// The tasks a reminder has now, each with its file, and when the window next takes in or lets go of one of
+    /// its occurrences (nil: never). None for a reminder that is disabled, taken as needed, counted from the last
+    /// dose, or in `recurring` mode.
+    func occurrenceTasks(
+        of reminder: StoredReminder, uid: String, previous: [String: CollectionItemRecord], now: Instant
+    ) throws(StoreError) -> (tasks: [(fileName: String, task: OccurrenceTask)], nextChange: Instant?) {
+        guard context.configuration.collectionMode == .occurrences, reminder.enabled, reminder.rule.asNeeded != true,
+            let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone), !rule.countsFromLastDose
+        else { return ([], nil) }
+        let window = context.configuration.occurrenceWindowSeconds
+        let created = Instant(secondsSinceEpoch: reminder.createdAt)
+        let from = max(now.adding(seconds: -window), created)
+        let horizon = now.adding(seconds: window)
+        let found = rule.occurrences(after: from.adding(seconds: -1), count: Self.tasksPerReminder + 1, in: zone)
+        let occurrences = found.prefix(Self.tasksPerReminder).filter { $0.instant <= horizon }
+        // Next: the first occurrence beyond the horizon comes in, or the oldest one goes out.
+        var next = [found.first { $0.instant > horizon }.map { $0.instant.adding(seconds: -window) }]
+        next.append(occurrences.first.map { $0.instant.adding(seconds: window + 1) })
+        guard !occurrences.isEmpty else { return ([], next.compactMap { $0 }.min()) }
+        // Logs up to two days before the first: suppression counts a day's logs before its occurrences.
+        let facts = try stores.collection.occurrenceFacts(
+            reminderID: reminder.id!, from: occurrences[0].instant.adding(seconds: -2 * 86_400), through: horizon)
+        let tasks: [(fileName: String, task: OccurrenceTask)] = occurrences.compactMap { occurrence in
+            var task = OccurrenceTask(
+                reminder: uid, occurrence: occurrence.instant, name: reminder.name, dose: reminder.delivery.medication.dose(on: occurrence.scheduledDate),
+                beforeMinutes: reminder.delivery.notification.beforeMinutes ?? [])
+            let fileName = CollectionItem.fileName(uid: task.uid)
+            let status = rule.state(
+                of: occurrence, in: zone, logs: facts.logInstants, skips: facts.skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: facts.takenLate)
+            // A task is made for what is still to come or due; one decided before it had a task (a device linked
+            // in the evening, a time the schedule had not before it changed) gets none.
+            guard previous[fileName] != nil || [.upcoming, .due].contains(status.state) else { return nil }
+            switch status.state {
+            case .taken, .suppressed, .takenLate:
+                // Completed in an app: its status stays as the app wrote it.
+                let log = facts.logs.first { $0.at == status.coveredBy }
+                task.closure = log?.completing == fileName ? nil : status.coveredBy.map { .taken(at: $0) }
+            case .skipped: task.closure = .skipped
+            case .missed: task.closure = .missed
+            case .upcoming, .due:
+                // Closed by another device whose log or skip this one has not read yet: not reopened.
+                task.closure = CollectionItem.closure(of: previous[fileName]?.text)
+            }
+            return (fileName, task)
+        }
+        return (tasks, next.compactMap { $0 }.filter { $0 > now }.min())
+    }
+}
+
+extension CollectionService {
+    /// The window moved past an occurrence: every reminder's tasks are looked at again (those that came into it
+    /// written, those that left it removed).
+    func windowMoved() async {
+        publishEverything = true
+        await publish()
+    }
+}
+
+extension CollectionService {
+    /// What task apps did to occurrence tasks (read after the reminders of the same scan): a task completed is a
+    /// dose at its COMPLETED time (or when it was seen), a task cancelled a skip, each once, and never for an
+    /// occurrence already taken or skipped here (a dose logged on the laptop and ticked on the phone is one dose).
+    /// Each becomes a log or skip item of its own, its UID the task's with `-taken` or `-skipped`: every device
+    /// that reads the completion writes the same item, and reads the others' as the log it has.
+    /// - Returns: the logs and skips to apply, their items already written into the folder.
+    func taskRecords(
+        _ tasks: [(entry: VdirFolder.Entry, text: String, task: OccurrenceTask.Read)], known: [String: CollectionItemRecord], vdir: VdirFolder, now: Instant
+    ) -> [(VdirFolder.Entry, String, CollectionItem.Record)] {
+        var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
+        for (entry, text, task) in tasks {
+            var item = CollectionItemRecord(
+                fileName: entry.name, uid: task.uid, kind: .occurrence, localId: nil, etag: entry.etag, text: text, modifiedAt: task.occurrence.secondsSinceEpoch)
+            defer {
+                do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
+            }
+            let reminder: StoredReminder?
+            do { reminder = try stores.collection.reminder(uid: task.reminder) } catch {
+                context.say(.error, "Collection: could not read the reminder of \(entry.name): \(error)")
+                continue
+            }
+            item.localId = reminder?.id
+            guard let marked = task.marked else { continue }
+            guard let reminder, let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else {
+                reportOnce("\(entry.name) \(entry.etag) task", .warning, "Collection: item \(entry.name) marks an occurrence of a reminder that is not here (\(VdirFolder.printable(task.reminder))): not taken as a dose")
+                continue
+            }
+            let occurrence = rule.nextOccurrence(after: task.occurrence.adding(seconds: -1), in: zone)
+            guard let occurrence, occurrence.instant == task.occurrence, task.occurrence.secondsSinceEpoch >= reminder.createdAt else {
+                reportOnce("\(entry.name) \(entry.etag) task", .warning, "Collection: item \(entry.name) marks \(task.occurrence), which is not an occurrence of \(reminder.name): not taken as a dose")
+                continue
+            }
+            let suffix = if case .completed = marked { "-taken" } else { "-skipped" }
+            let uid = task.uid + suffix
+            let fileName = CollectionItem.fileName(uid: uid)
+            let status: OccurrenceStatus
+            do {
+                // Applied already (here, or read as another device's item).
+                guard known[fileName] == nil, try stores.collection.items(named: [fileName]).isEmpty else { continue }
+                let facts = try stores.collection.occurrenceFacts(
+                    reminderID: reminder.id!, from: task.occurrence.adding(seconds: -2 * 86_400), through: task.occurrence.adding(seconds: 2 * 86_400))
+                status = rule.state(
+                    of: occurrence, in: zone, logs: facts.logInstants, skips: facts.skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: facts.takenLate)
+            } catch {
+                context.say(.error, "Collection: could not read the doses of \(reminder.name) for \(entry.name): \(error); read again at the next change")
+                item.etag = ""
+                continue
+            }
+            var record: CollectionItem.Record
+            switch marked {
+            case .completed(let at):
+                // Taken already (logged on another device, or here): the same dose, not a second one.
+                guard ![.taken, .suppressed, .takenLate].contains(status.state) else { continue }
+                let when = at ?? now
+                record = CollectionItem.Record(uid: uid, kind: .taken, reminder: task.reminder, at: when, timeZone: reminder.timeZone ?? context.followedZone.name)
+                if when >= status.windowEnd { record.occurrence = task.occurrence }  // after its window: taken late
+            case .cancelled:
+                guard [.upcoming, .due, .missed].contains(status.state) else { continue }
+                record = CollectionItem.Record(
+                    uid: uid, kind: .skipped, reminder: task.reminder, at: now, timeZone: "UTC", occurrence: task.occurrence, reason: "cancelled in a task app")
+            }
+            if let refusal = refusal(of: record, now: now) {
+                reportOnce("\(entry.name) \(entry.etag) task", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
+                continue
+            }
+            let recordText = CollectionItem.text(record, reminderName: reminder.name)
+            do {
+                let etag = try vdir.write(fileName, recordText)
+                records.append((VdirFolder.Entry(name: fileName, etag: etag), recordText, record))
+            } catch {
+                context.say(.error, "Collection: could not write \(fileName) for \(entry.name): \(error); read again at the next change")
+                item.etag = ""
+            }
+        }
+        return records
+    }
+}
