@@ -44,7 +44,7 @@ test-swift: deps
 VENV := .build/venv
 $(VENV)/.ready: deps Makefile
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check pytest pexpect varlink dbus-next pillow icalendar python-dateutil recurring-ical-events
+	$(VENV)/bin/pip install -q --disable-pip-version-check pytest pexpect varlink dbus-next pillow icalendar python-dateutil recurring-ical-events caldav==1.4.0
 	touch $@
 
 test-e2e: $(VENV)/.ready

@@ -61,7 +61,7 @@ def make_calendar(base):
 class Device:
     """A remindd daemon with its linked collection and its vdirsyncer configuration."""
 
-    def __init__(self, root, name, calendar_url, journald, sync_command=False):
+    def __init__(self, root, name, calendar_url, journald, sync_command=False, settings=""):
         self.name = name
         self.root = root / name
         self.vdir = self.root / "vdir"
@@ -90,7 +90,7 @@ class Device:
             password = "secret"
             """))
         self.daemon = Daemon(self.root / "daemon")
-        settings = f'collection = "{self.vdir}"\n'
+        settings = f'collection = "{self.vdir}"\n' + settings
         if sync_command:
             settings += f'sync-command = ["/usr/bin/vdirsyncer", "-c", "{self.vdirsyncer_config}", "sync"]\n'
         (self.daemon.config / "remindd").mkdir(parents=True, exist_ok=True)
@@ -344,3 +344,101 @@ def test_every_setting_at_its_extremes_survives_the_server_both_ways(devices, un
     assert wait_until(lambda: comparable(laptop, pills).get("repeatMax") == 5)
     for name in (painkiller, pills):
         assert comparable(laptop, name) == comparable(desktop, name), name
+
+
+def midday_zone():
+    """A fixed-offset zone in which it is now between 08:00 and 12:00, so that the next few hours are one local day
+    (suppression and the day's listings count local days) wherever in the UTC day the test runs."""
+    for hours in range(-12, 15):
+        local = utc_now() + dt.timedelta(hours=hours)
+        if 8 <= local.hour < 12:
+            # POSIX's sign is the reverse: Etc/GMT-3 is three hours ahead of UTC.
+            return (f"Etc/GMT{-hours:+d}" if hours else "UTC"), dt.timedelta(hours=hours)
+    raise AssertionError("no offset from -12 to +14 puts now between 08:00 and 12:00")
+
+
+class PhoneApp:
+    """The phone: a CalDAV client on the server directly, as DAVx5 is for a phone's task app."""
+
+    def __init__(self, calendar_url):
+        import caldav
+        self.calendar = caldav.DAVClient(url=calendar_url, username="alice", password="secret").calendar(url=calendar_url)
+
+    def tasks(self, name):
+        """remindd's occurrence tasks of `name`, by their X-REMINDD-OCCURRENCE (UTC)."""
+        found = {}
+        for todo in self.calendar.todos(include_completed=True):
+            text = todo.data
+            if "X-REMINDD-OCCURRENCE-OF:" in text and f"SUMMARY:{name}" in text:
+                occurrence = next(l for l in text.splitlines() if l.startswith("X-REMINDD-OCCURRENCE:")).split(":", 1)[1].strip()
+                found[occurrence] = todo
+        return found
+
+    @staticmethod
+    def mark(todo, lines):
+        """Adds `lines` to the task, as an app marking it does, and saves it on the server."""
+        todo.data = todo.data.replace("END:VTODO", "\r\n".join(lines) + "\r\nEND:VTODO")
+        todo.save()
+
+
+@pytest.fixture
+def phone_devices(journald, radicale, tmp_path):
+    calendar = make_calendar(radicale)
+    mode = 'collection-mode = "occurrences"\n'
+    made = [Device(tmp_path, "laptop", calendar, journald, settings=mode), Device(tmp_path, "desktop", calendar, journald, settings=mode)]
+    yield made, PhoneApp(calendar)
+    for device in made:
+        device.stop()
+
+
+def test_a_phone_closes_the_loop_through_the_server_with_occurrence_tasks(phone_devices, unique_name):
+    """The phone completes one occurrence task as Tasks.org does (STATUS and COMPLETED), another as jtx Board does
+    (PERCENT-COMPLETE and COMPLETED), cancels a third: after each computer's sync each dose is taken at its
+    COMPLETED time, once, and the third skipped. A dose logged on the laptop: after its sync the phone reads its
+    task completed before the task's alarm."""
+    (laptop, desktop), phone = phone_devices
+    zone, offset = midday_zone()
+    local_now = (utc_now() + offset).replace(microsecond=0)
+    times = [(local_now + dt.timedelta(hours=h)).strftime("%H:%M:%S") for h in (1, 2, 3)]
+    laptop.ctl("add", unique_name, "--daily", "--at", ",".join(times), "--tz", zone, "--dose", "500mg", "--window", "30m")
+    occurrences = [f["utc"] for f in laptop.json("next", "--count", "50") if f["reminderName"] == unique_name][:3]
+    sync_all(laptop, desktop)
+    compact = [o.replace("-", "").replace(":", "") for o in occurrences]
+    tasks = wait_until(lambda: (lambda t: t if set(compact) <= set(t) else None)(phone.tasks(unique_name)), timeout=20)
+    assert "DUE:" + compact[0] in tasks[compact[0]].data and "SUMMARY:" + unique_name + "\\, 500 mg" in tasks[compact[0]].data
+
+    completed = [(utc_now() - dt.timedelta(seconds=s)).replace(microsecond=0) for s in (90, 60)]
+    stamp = [c.strftime("%Y%m%dT%H%M%SZ") for c in completed]
+    PhoneApp.mark(tasks[compact[0]], ["STATUS:COMPLETED", "COMPLETED:" + stamp[0]])               # Tasks.org
+    PhoneApp.mark(tasks[compact[1]], ["PERCENT-COMPLETE:100", "COMPLETED:" + stamp[1]])           # jtx Board
+    PhoneApp.mark(tasks[compact[2]], ["STATUS:CANCELLED"])
+    expected = sorted(c.strftime("%Y-%m-%dT%H:%M:%SZ") for c in completed)
+
+    def logs(device):
+        days = sorted({c.strftime("%Y-%m-%d") for c in completed})
+        return sorted(l["utc"] for day in days for l in device.json("log", "list", "--date", day) if l["reminderName"] == unique_name)
+
+    def states(device):
+        local_day = (dt.datetime.strptime(occurrences[0], "%Y-%m-%dT%H:%M:%SZ") + offset).strftime("%Y-%m-%d")
+        return [o["state"] for o in device.json("day", local_day)["occurrences"] if o["reminderName"] == unique_name]
+
+    for device in (laptop, desktop):
+        device.sync()
+        assert wait_until(lambda: logs(device) == expected, timeout=20), (device.name, logs(device))
+        assert wait_until(lambda: states(device)[2:] == ["skipped"]), (device.name, states(device))
+    sync_all(laptop, desktop)
+    settled(laptop, desktop)
+    for device in (laptop, desktop):
+        assert logs(device) == expected, device.name  # once: reading each other's items added none
+
+    # A dose logged on the laptop ahead of its time: after the laptop's sync the phone has its task completed,
+    # before the alarm rings.
+    early = unique_name + " early"
+    at = (utc_now() + offset + dt.timedelta(seconds=120)).replace(microsecond=0)
+    laptop.ctl("add", early, "--daily", "--at", at.strftime("%H:%M:%S"), "--tz", zone)
+    occurrence = next(f["utc"] for f in laptop.json("next", "--count", "50") if f["reminderName"] == early)
+    laptop.ctl("log", early)
+    laptop.sync()
+    task = phone.tasks(early)[occurrence.replace("-", "").replace(":", "")]
+    assert "STATUS:COMPLETED" in task.data and "X-REMINDD-CLOSED:TAKEN" in task.data, task.data
+    assert utc_now() < dt.datetime.strptime(occurrence, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
