@@ -203,7 +203,7 @@ public final class Daemon: Sendable {
             switch wakeUp {
             case .restSuggestion: await habits.restSuggestionDue(now: now)
             case .collectionSync: await collection.syncDue(now: now)
-            case .collectionWindow: await collection.windowMoved()
+            case .collectionUpkeep: await collection.windowMoved()
             }
         }
     }

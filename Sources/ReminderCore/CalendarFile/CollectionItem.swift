@@ -66,6 +66,8 @@ public enum CollectionItem {
     public enum Content: Sendable, Hashable {
         case reminder(Reminder)
         case record(Record)
+        /// A month of a reminder's logs and skips (``CollectionArchive``).
+        case archive(CollectionArchive)
         /// One occurrence of a reminder as a plain task (``OccurrenceTask``).
         case occurrence(OccurrenceTask.Read)
         /// Not remindd's (another client's task or event): its UID.
@@ -293,6 +295,9 @@ public enum CollectionItem {
         let items = calendars.flatMap(\.components).filter { ["VTODO", "VEVENT", "VJOURNAL"].contains($0.name) }
         if let journal = items.first(where: { $0.name == "VJOURNAL" && $0.first("X-REMINDD-RECORD") != nil }) {
             return .record(try record(journal, fail: fail))
+        }
+        if let journal = items.first(where: { $0.name == "VJOURNAL" && $0.first("X-REMINDD-ARCHIVE") != nil }) {
+            return .archive(try CollectionArchive.read(journal, fail: fail))
         }
         if let task = items.first(where: { $0.name == "VTODO" && $0.first("X-REMINDD-OCCURRENCE-OF") != nil }) {
             return .occurrence(try OccurrenceTask.read(task, fail: fail))

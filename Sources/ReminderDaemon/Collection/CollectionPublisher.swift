@@ -27,14 +27,15 @@ struct CollectionPublisher: Sendable {
         var incomplete = false
         /// Problems to say once each (by key).
         var problems: [(key: String, text: String)] = []
-        /// When the occurrence tasks' window next takes in or lets go of an occurrence.
-        var nextWindowChange: Instant?
+        /// When the occurrence tasks' window next takes in or lets go of an occurrence, or a month is next folded.
+        var nextUpkeep: Instant?
     }
 
     /// Rows read at a time in a publish of everything: 100,000 reminders read at once held 70 MB.
     static let pageSize = 2_000
 
-    func publish(everything: Bool) -> Outcome {
+    /// `refold`: months whose archive read here lacked records this device has (written again, whole).
+    func publish(everything: Bool, refold: Set<CollectionStore.Month> = []) -> Outcome {
         var outcome = Outcome()
         let vdir = VdirFolder(path: folder)
         let now = context.clock.now()
@@ -65,6 +66,14 @@ struct CollectionPublisher: Sendable {
         var present: [CollectionItemRecord.Kind: Set<Int64>] = [.reminder: [], .taken: [], .skipped: []]
         let asJournal = context.configuration.collectionMode == .occurrences
         var batch: [CollectionItemRecord] = []
+        // A log or skip dated in a month already folded (logged late, or from another device): its month is
+        // folded again with it at once.
+        let cutoff = CollectionArchive.foldBefore(now: now).secondsSinceEpoch
+        var refold = refold
+        func lateForArchive(_ kind: CollectionItemRecord.Kind, _ id: Int64, reminderID: Int64, at: Int64) {
+            guard !everything, at < cutoff, byRow[kind]?[id]?.fileName.contains("#") != true else { return }
+            refold.insert(CollectionStore.Month(reminderID: reminderID, month: CollectionArchive.month(of: Instant(secondsSinceEpoch: at))))
+        }
         func add(_ item: CollectionItemRecord) {
             batch.append(item)
             if batch.count >= Self.batchSize { write(&batch, vdir, &outcome) }
@@ -86,7 +95,7 @@ struct CollectionPublisher: Sendable {
                             text: text.text, modifiedAt: text.modified.secondsSinceEpoch))
                     }
                     let (due, next) = try occurrenceTasks(of: reminder, uid: uid, previous: tasks, now: now)
-                    if let next { outcome.nextWindowChange = min(outcome.nextWindowChange ?? next, next) }
+                    if let next { outcome.nextUpkeep = min(outcome.nextUpkeep ?? next, next) }
                     for (fileName, task) in due {
                         let text = task.text(previous: tasks[fileName]?.text)
                         guard text != tasks[fileName]?.text else { continue }
@@ -103,6 +112,7 @@ struct CollectionPublisher: Sendable {
             try Pages.each(pages.logs, id: \.id) { logs in
                 for log in logs {
                     present[.taken]?.insert(log.id!)
+                    lateForArchive(.taken, log.id!, reminderID: log.reminderId, at: log.at)
                     guard byRow[.taken]?[log.id!] == nil, let reminder = reminderUIDs[log.reminderId] else { continue }  // no reminder: a calendar's alarm
                     var record = CollectionItem.Record(
                         uid: UUID().uuidString.lowercased() + "@remindd", kind: .taken, reminder: reminder.uid, at: Instant(secondsSinceEpoch: log.at),
@@ -116,6 +126,7 @@ struct CollectionPublisher: Sendable {
             try Pages.each(pages.skips, id: \.id) { skips in
                 for skip in skips {
                     present[.skipped]?.insert(skip.id!)
+                    lateForArchive(.skipped, skip.id!, reminderID: skip.reminderId, at: skip.decidedAt)
                     guard byRow[.skipped]?[skip.id!] == nil, let reminder = reminderUIDs[skip.reminderId] else { continue }
                     let record = CollectionItem.Record(
                         uid: UUID().uuidString.lowercased() + "@remindd", kind: .skipped, reminder: reminder.uid, at: Instant(secondsSinceEpoch: skip.decidedAt),
@@ -133,7 +144,11 @@ struct CollectionPublisher: Sendable {
         }
         write(&batch, vdir, &outcome)
         present[.occurrence] = present[.reminder]  // a removed reminder's tasks go with it
-        removeDeleted(items, present: present, liveUIDs: liveUIDs, vdir, &outcome)
+        refold.formUnion(removeDeleted(items, present: present, liveUIDs: liveUIDs, vdir, &outcome))
+        if everything || !refold.isEmpty {
+            let next = fold(now: now, refold: refold, vdir, &outcome)
+            outcome.nextUpkeep = min(outcome.nextUpkeep ?? next, next)
+        }
         return outcome
     }
 
@@ -209,12 +224,27 @@ struct CollectionPublisher: Sendable {
     /// What was deleted here: its item goes. A completion's log deleted here: the completion stays in its item, and
     /// is not taken again. A log that went with its reminder stays in the collection, kept for another device: the
     /// reminder may come back from there (changed there while it was removed here), and its logs with it.
+    /// A log or skip deleted here that an archive holds: its row goes, and its month is folded again without it.
+    /// - Returns: those months.
     private func removeDeleted(
         _ items: [String: CollectionItemRecord], present: [CollectionItemRecord.Kind: Set<Int64>], liveUIDs: Set<String>, _ vdir: VdirFolder,
         _ outcome: inout Outcome
-    ) {
-        for item in items.values where item.kind != .foreign && item.kind != .alias {
+    ) -> Set<CollectionStore.Month> {
+        var refold: Set<CollectionStore.Month> = []
+        for item in items.values where item.kind != .foreign && item.kind != .alias && item.kind != .archive {
             guard let id = item.localId, present[item.kind]?.contains(id) != true else { continue }
+            if item.fileName.contains("-archive-"), item.fileName.contains("#") {
+                let archive = String(item.fileName.prefix { $0 != "#" })
+                do {
+                    if let reminderID = try stores.collection.items(named: [archive])[archive]?.localId {
+                        refold.insert(CollectionStore.Month(reminderID: reminderID, month: CollectionArchive.month(of: Instant(secondsSinceEpoch: item.modifiedAt))))
+                    }
+                    try stores.collection.forget(fileName: item.fileName)
+                } catch {
+                    context.say(.error, "Collection: could not note the removal of \(item.fileName): \(error)")
+                }
+                continue
+            }
             var orphaned = item.fileName.contains("#")
             // The row's text was read (or written) as a record before: one that no longer reads is not a record.
             // (Read here when the items were read without their texts; one that cannot be read is no record.)
@@ -231,6 +261,7 @@ struct CollectionPublisher: Sendable {
             }
             remove(item.fileName, vdir, &outcome)
         }
+        return refold
     }
 
     /// Removes an item's file and forgets it.

@@ -45,6 +45,8 @@ actor CollectionService {
     /// into it failed (what changed before is not known). Otherwise it looks at the rows written since the last
     /// publish (``CollectionChanges``): one log with 100,000 reminders linked read every row and item before.
     var publishEverything = true
+    /// Months whose archive, read here, lacked records this device has: written again at the next publish.
+    var refold: Set<CollectionStore.Month> = []
     /// A publish, a scan or a relink is running (they take turns: a scan must not apply an item a publish is
     /// rewriting); those waiting for their turn; and whether a publish was asked for meanwhile. Held from the
     /// start until ``readFolder()``: a call's change before it (the calendars are read first) ran the first
@@ -108,14 +110,15 @@ actor CollectionService {
         repeat {
             publishAgain = false
             let publisher = CollectionPublisher(context: context, stores: stores, folder: folder)
-            let everything = publishEverything
-            publishEverything = false  // set again meanwhile (the window moved): another publish of everything
-            let outcome = await offTheEventLoops { publisher.publish(everything: everything) }
+            let (everything, refold) = (publishEverything, refold)
+            (publishEverything, self.refold) = (false, [])  // set again meanwhile (the window moved): another publish
+            let outcome = await offTheEventLoops { publisher.publish(everything: everything, refold: refold) }
+            if outcome.incomplete { self.refold.formUnion(refold) }
             if outcome.incomplete { publishEverything = true }
             for problem in outcome.problems { reportOnce(problem.key, .error, problem.text) }
             changed += outcome.changed
-            if let next = outcome.nextWindowChange, await scheduling.wakeUp(.collectionWindow).map({ next < $0 }) ?? true {
-                await scheduling.setWakeUp(.collectionWindow, at: next)
+            if let next = outcome.nextUpkeep, await scheduling.wakeUp(.collectionUpkeep).map({ next < $0 }) ?? true {
+                await scheduling.setWakeUp(.collectionUpkeep, at: next)
             }
         } while publishAgain && waiting.isEmpty && heldBecause == nil
         release()
@@ -233,17 +236,18 @@ actor CollectionService {
         defer { release() }
         let vdir = VdirFolder(path: folder)
         let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
-        let items: [String: CollectionItemRecord]
+        var items: [String: CollectionItemRecord]
         // A folder that is gone is read whole (and held).
         let named = access(folder, R_OK | X_OK) == 0 ? named : nil
         // Read on NIO's thread pool: the entries the watcher named in a second of a publish (thousands of
         // remindd's own writes) held an event loop, and a `Status` call, for up to a second.
         let store = stores.collection
-        do {
-            items = try await offTheEventLoops { () throws(StoreError) in
+        func readItems() async throws(StoreError) -> [String: CollectionItemRecord] {
+            try await offTheEventLoops { () throws(StoreError) in
                 if let named { try store.items(named: named) } else { try store.itemsWithoutText() }
             }
-        } catch {
+        }
+        do { items = try await readItems() } catch {
             linkedUnreadable(folder, error)
             return
         }
@@ -254,6 +258,13 @@ actor CollectionService {
         } catch {
             hold(folder, because: error.code == ENOENT ? "the folder does not exist" : "it cannot be read (\(error))")
             return
+        }
+        // Another device folded old logs into an archive: the logs' own items, gone with it, are not deletions.
+        if adoptArchived(listing.entries, items: items, vdir: vdir) {
+            do { items = try await readItems() } catch {
+                linkedUnreadable(folder, error)
+                return
+            }
         }
         for refused in listing.refused {
             reportOnce("\(refused.name) \(refused.reason)", .warning, "Collection: item \(VdirFolder.printable(refused.name)) is not read: \(refused.reason)")
@@ -297,6 +308,7 @@ actor CollectionService {
         // Reminders before logs and skips: a log refers to its reminder by UID.
         var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
         var tasks: [(entry: VdirFolder.Entry, text: String, task: OccurrenceTask.Read)] = []
+        var archives: [(entry: VdirFolder.Entry, text: String, archive: CollectionArchive)] = []
         var uids = found.uids
         for (index, entry) in found.changed.enumerated() {
             // Calls, firings and the actor's other callers go on between every 64 items read.
@@ -370,12 +382,15 @@ actor CollectionService {
                 records.append((entry, text, record))
             case .occurrence(let task):
                 tasks.append((entry, text, task))
+            case .archive(let archive):
+                archives.append((entry, text, archive))
             case .foreign(let uid):
                 (item.uid, item.localId) = (uid, nil)
                 do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
             }
         }
         records += taskRecords(tasks, known: items, vdir: vdir, now: now)
+        for (entry, text, archive) in archives { records += archiveRecords(archive, entry: entry, text: text) }
         // Logs kept while their reminder was gone: applied now if it is back.
         if !replan.isEmpty {
             let kept: [CollectionItemRecord]

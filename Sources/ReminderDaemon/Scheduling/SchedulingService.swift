@@ -20,8 +20,9 @@ actor SchedulingService {
         case restSuggestion
         /// The linked collection's next run of its sync command.
         case collectionSync
-        /// The occurrence tasks' window next takes in or lets go of an occurrence.
-        case collectionWindow
+        /// The collection's upkeep: the occurrence tasks' window takes in or lets go of an occurrence, or a month
+        /// of logs becomes old enough to fold.
+        case collectionUpkeep
     }
 
     /// The next instant an announced occurrence is announced again or decided (a repeat, a snooze, the end of

@@ -20,6 +20,9 @@ public struct CollectionItemRecord: Codable, Sendable, Hashable, FetchableRecord
         /// UID before the two were linked (`localId`: that reminder): the other device drops it for this one; logs
         /// made there meanwhile refer to it and count for this reminder.
         case alias
+        /// A month of a reminder's logs and skips (`localId`: reminder.id); each record it holds has a row of its
+        /// own, `archive-file#record-uid`, of kind `taken` or `skipped`.
+        case archive
     }
 
     public var fileName: String
