@@ -14,6 +14,8 @@ public struct CollectionArchive: Sendable, Hashable {
     /// Which part of the month (1, 2 ...): a month of more than ``recordsPerItem`` records is several items.
     public var part: Int
     public var records: [CollectionItem.Record]
+    /// The UIDs of records this month held that were deleted (on any device): deleted everywhere, never written back.
+    public var deleted: [String] = []
 
     /// Records are folded once their whole month is older than this (about two months of items stay live).
     public static let retentionDays: Int64 = 60
@@ -39,12 +41,15 @@ public struct CollectionArchive: Sendable, Hashable {
         return Instant(secondsSinceEpoch: Int64(LocalDate(year: date.year, month: date.month, day: 1)!.dayNumber) * 86_400)
     }
 
-    /// A reminder's records of one month as archive items, ``recordsPerItem`` to an item, sorted.
-    public static func items(reminder: String, month: String, records: [CollectionItem.Record]) -> [CollectionArchive] {
-        let sorted = records.sorted { ($0.at, $0.uid) < ($1.at, $1.uid) }
-        return stride(from: 0, to: sorted.count, by: recordsPerItem).enumerated().map { index, start in
-            CollectionArchive(reminder: reminder, month: month, part: index + 1, records: Array(sorted[start..<min(start + recordsPerItem, sorted.count)]))
+    /// A reminder's records of one month as archive items, ``recordsPerItem`` to an item, sorted; the deletions
+    /// in the first.
+    public static func items(reminder: String, month: String, records: [CollectionItem.Record], deleted: Set<String> = []) -> [CollectionArchive] {
+        let sorted = records.filter { !deleted.contains($0.uid) }.sorted { ($0.at, $0.uid) < ($1.at, $1.uid) }
+        var items = stride(from: 0, to: max(sorted.count, 1), by: recordsPerItem).enumerated().map { index, start in
+            CollectionArchive(reminder: reminder, month: month, part: index + 1, records: Array(sorted[min(start, sorted.count)..<min(start + recordsPerItem, sorted.count)]))
         }
+        items[0].deleted = deleted.sorted()
+        return items
     }
 
     /// The item's text (the same on every device for the same records).
@@ -55,14 +60,38 @@ public struct CollectionArchive: Sendable, Hashable {
                      "SUMMARY:" + ICalendar.text("\(reminderName): \(records.count) records of \(month)" + (part > 1 ? " (part \(part))" : "")),
                      "RELATED-TO;RELTYPE=PARENT:" + ICalendar.text(reminder), "X-REMINDD-ARCHIVE:" + month + (part > 1 ? ";\(part)" : "")]
         lines += records.map { "X-REMINDD-ARCHIVED:" + ICalendar.text(Self.line($0)) }
+        lines += deleted.map { "X-REMINDD-ARCHIVE-DELETED:" + ICalendar.text(Self.escaped($0)) }
         lines += ["END:VJOURNAL", "END:VCALENDAR"]
         return lines.map(ICalendar.fold).joined(separator: "\r\n") + "\r\n"
     }
 
     /// One record: `TAKEN uid 20260901T070500Z Europe/Berlin occurrence amount reason...` (`-` for what it lacks).
     static func line(_ record: CollectionItem.Record) -> String {
-        [record.kind.rawValue.uppercased(), record.uid, ICalendar.utc(record.at), record.timeZone, record.occurrence.map(ICalendar.utc) ?? "-",
+        [record.kind.rawValue.uppercased(), escaped(record.uid), ICalendar.utc(record.at), escaped(record.timeZone), record.occurrence.map(ICalendar.utc) ?? "-",
          record.amount.map { Dose.text(thousandths: $0) } ?? "-", record.reason ?? ""].joined(separator: " ")
+    }
+
+    /// A field without spaces (`%` and space as `%25` and `%20`), and back.
+    private static func escaped(_ field: String) -> String {
+        field.map { $0 == "%" ? "%25" : $0 == " " ? "%20" : String($0) }.joined()
+    }
+
+    private static func unescaped(_ field: String) -> String {
+        var result = ""
+        var rest = Substring(field)
+        while let first = rest.first {
+            if rest.hasPrefix("%20") {
+                result.append(" ")
+                rest = rest.dropFirst(3)
+            } else if rest.hasPrefix("%25") {
+                result.append("%")
+                rest = rest.dropFirst(3)
+            } else {
+                result.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        return result
     }
 
     /// Reads an archive item (the caller found `X-REMINDD-ARCHIVE` in it). - Throws: a line that is not a record as
@@ -86,11 +115,17 @@ public struct CollectionArchive: Sendable, Hashable {
                 month == Self.month(of: at)
             else { throw fail(property.line, "X-REMINDD-ARCHIVED is not a record of \(month) as remindd writes it") }
             var record = CollectionItem.Record(
-                uid: fields[1], kind: kind, reminder: reminder, at: at, timeZone: fields[3], occurrence: instant(fields[4]),
+                uid: unescaped(fields[1]), kind: kind, reminder: reminder, at: at, timeZone: unescaped(fields[3]), occurrence: instant(fields[4]),
                 reason: fields[6].isEmpty ? nil : String(fields[6].prefix(500)))
             record.amount = Dose.thousandths(fields[5])
             records.append(record)
         }
-        return CollectionArchive(reminder: reminder, month: month, part: part, records: records)
+        let deleted = item.properties.filter { $0.name == "X-REMINDD-ARCHIVE-DELETED" }
+        guard deleted.count <= recordsPerItem, deleted.allSatisfy({ !$0.text.isEmpty }) else {
+            throw fail(header.line, "X-REMINDD-ARCHIVE-DELETED is not a list of at most \(recordsPerItem) UIDs")
+        }
+        var archive = CollectionArchive(reminder: reminder, month: month, part: part, records: records)
+        archive.deleted = deleted.map { unescaped($0.text) }
+        return archive
     }
 }

@@ -34,7 +34,8 @@ extension CollectionPublisher {
 
     private func fold(_ month: CollectionStore.Month, _ vdir: VdirFolder, _ outcome: inout Outcome) throws(StoreError) {
         guard let reminder = try stores.collection.link(ofReminder: month.reminderID) else { return }
-        let stored = try stores.collection.records(of: month)
+        let deleted = try stores.collection.removedRecords(reminderUID: reminder.uid, month: month.month)
+        let stored = try stores.collection.records(of: month).filter { $0.row.map { !deleted.contains($0.uid) } ?? true }
         // Each record keeps the UID its item had (or that an archive gave it), so that devices fold alike.
         let records = stored.map { row in
             var uid = row.row.map { String($0.uid) } ?? ""
@@ -45,7 +46,7 @@ extension CollectionPublisher {
             record.amount = row.amount
             return (row, record)
         }
-        let archives = CollectionArchive.items(reminder: reminder.uid, month: month.month, records: records.map(\.1))
+        let archives = CollectionArchive.items(reminder: reminder.uid, month: month.month, records: records.map(\.1), deleted: deleted)
         let fileOf = Dictionary(archives.flatMap { archive in archive.records.map { ($0.uid, CollectionItem.fileName(uid: archive.uid)) } }) { a, _ in a }
         // An archive whose text would not change is not written again (vdirsyncer's etag is the file's mtime).
         let written = try stores.collection.texts(of: archives.map { CollectionItem.fileName(uid: $0.uid) })

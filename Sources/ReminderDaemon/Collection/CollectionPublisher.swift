@@ -224,7 +224,8 @@ struct CollectionPublisher: Sendable {
     /// What was deleted here: its item goes. A completion's log deleted here: the completion stays in its item, and
     /// is not taken again. A log that went with its reminder stays in the collection, kept for another device: the
     /// reminder may come back from there (changed there while it was removed here), and its logs with it.
-    /// A log or skip deleted here that an archive holds: its row goes, and its month is folded again without it.
+    /// A log or skip deleted here that an archive holds: its row says it was removed, and its month is folded again
+    /// with it among the deletions.
     /// - Returns: those months.
     private func removeDeleted(
         _ items: [String: CollectionItemRecord], present: [CollectionItemRecord.Kind: Set<Int64>], liveUIDs: Set<String>, _ vdir: VdirFolder,
@@ -236,10 +237,14 @@ struct CollectionPublisher: Sendable {
             if item.fileName.contains("-archive-"), item.fileName.contains("#") {
                 let archive = String(item.fileName.prefix { $0 != "#" })
                 do {
-                    if let reminderID = try stores.collection.items(named: [archive])[archive]?.localId {
-                        refold.insert(CollectionStore.Month(reminderID: reminderID, month: CollectionArchive.month(of: Instant(secondsSinceEpoch: item.modifiedAt))))
-                    }
-                    try stores.collection.forget(fileName: item.fileName)
+                    // Gone with its reminder (kept aside for it, if another device removed it): left as it is.
+                    guard let reminderID = try stores.collection.items(named: [archive])[archive]?.localId,
+                        try stores.collection.link(ofReminder: reminderID) != nil
+                    else { continue }
+                    refold.insert(CollectionStore.Month(reminderID: reminderID, month: CollectionArchive.month(of: Instant(secondsSinceEpoch: item.modifiedAt))))
+                    var removed = item
+                    (removed.kind, removed.localId) = (.removed, nil)
+                    try stores.collection.save(removed)
                 } catch {
                     context.say(.error, "Collection: could not note the removal of \(item.fileName): \(error)")
                 }

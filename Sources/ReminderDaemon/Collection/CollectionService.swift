@@ -390,7 +390,12 @@ actor CollectionService {
             }
         }
         records += taskRecords(tasks, known: items, vdir: vdir, now: now)
-        for (entry, text, archive) in archives { records += archiveRecords(archive, entry: entry, text: text) }
+        // Archives read now, and those of reminders that came back (their records went with them here).
+        for (entry, text, archive) in archives + archivesOf(returned: replan, except: Set(archives.map(\.entry.name))) {
+            let (archived, deletedFrom) = archiveRecords(archive, entry: entry, text: text, vdir: vdir, now: now)
+            records += archived
+            if let deletedFrom { reconsider.insert(deletedFrom) }
+        }
         // Logs kept while their reminder was gone: applied now if it is back.
         if !replan.isEmpty {
             let kept: [CollectionItemRecord]
@@ -410,7 +415,9 @@ actor CollectionService {
             var item = CollectionItemRecord(
                 fileName: entry.name, uid: record.uid, kind: record.kind == .taken ? .taken : .skipped, localId: nil, etag: entry.etag, text: text,
                 modifiedAt: record.at.secondsSinceEpoch)
-            if let known = items[entry.name], known.kind == item.kind, known.localId != nil {
+            // (An archive's record is returned only when its log is not here: its row, if any, is one left by a log
+            // that went with its reminder.)
+            if let known = items[entry.name], known.kind == item.kind, known.localId != nil, !(entry.etag.isEmpty && entry.name.contains("-archive-")) {
                 // A log is never edited: a new version of its file changes nothing here.
                 item.localId = known.localId
                 do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }

@@ -83,14 +83,45 @@ extension CollectionStore {
         }
     }
 
-    /// The rows of these UIDs, by UID (an archive's records this device has, under any file).
+    /// The UIDs of a reminder's records deleted from the archives of a month (their `removed` rows).
+    public func removedRecords(reminderUID: String, month: String) throws(StoreError) -> Set<String> {
+        try database.read { db in
+            let prefix = CollectionItem.fileName(uid: reminderUID + "-archive-" + month)
+            let stem = String(prefix.dropLast(".ics".count))
+            let rows = try CollectionItemRecord.filter(CollectionItemRecord.Columns.kind == CollectionItemRecord.Kind.removed.rawValue
+                && CollectionItemRecord.Columns.fileName.like(stem + "%#%")).fetchAll(db)
+            return Set(rows.map(\.uid))
+        }
+    }
+
+    /// The rows of these UIDs whose log or skip exists here (or that say it was removed), by UID: an archive's
+    /// records this device has, under any file. A row left by a log that went with its reminder is not one.
     public func rows(uids: Set<String>) throws(StoreError) -> [String: CollectionItemRecord] {
         try database.read { db in
             var found: [String: CollectionItemRecord] = [:]
-            for chunk in stride(from: 0, to: uids.count, by: 500).map({ Array(Array(uids)[$0..<min($0 + 500, uids.count)]) }) {
-                for row in try CollectionItemRecord.filter(chunk.contains(CollectionItemRecord.Columns.uid)).fetchAll(db) { found[row.uid] = row }
+            let all = Array(uids)
+            for start in stride(from: 0, to: all.count, by: 500) {
+                for row in try CollectionItemRecord.filter(all[start..<min(start + 500, all.count)].contains(CollectionItemRecord.Columns.uid)).fetchAll(db) {
+                    switch row.kind {
+                    case .taken: if let id = row.localId, try IntakeRecord.exists(db, key: id) { found[row.uid] = row }
+                    case .skipped: if let id = row.localId, try OutcomeRecord.exists(db, key: id) { found[row.uid] = row }
+                    case .removed: found[row.uid] = row
+                    default: continue
+                    }
+                }
             }
             return found
+        }
+    }
+
+    /// The archive items of the reminders with these UIDs.
+    public func archives(ofReminders uids: [String]) throws(StoreError) -> [CollectionItemRecord] {
+        try database.read { db in
+            try uids.flatMap { uid in
+                let stem = String(CollectionItem.fileName(uid: uid + "-archive-").dropLast(".ics".count))
+                return try CollectionItemRecord.filter(CollectionItemRecord.Columns.kind == CollectionItemRecord.Kind.archive.rawValue
+                    && CollectionItemRecord.Columns.fileName.like(stem + "%")).fetchAll(db)
+            }
         }
     }
 

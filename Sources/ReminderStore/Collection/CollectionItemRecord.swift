@@ -23,6 +23,9 @@ public struct CollectionItemRecord: Codable, Sendable, Hashable, FetchableRecord
         /// A month of a reminder's logs and skips (`localId`: reminder.id); each record it holds has a row of its
         /// own, `archive-file#record-uid`, of kind `taken` or `skipped`.
         case archive
+        /// A record an archive holds that was deleted (`localId`: nil), under `archive-file#record-uid`: the archive
+        /// says so, so that another device deletes it too rather than writing it back.
+        case removed
     }
 
     public var fileName: String

@@ -257,7 +257,7 @@ public struct CollectionStore: Sendable {
                     reminderID = try IntakeStore.deleteLog(id, in: db)
                 case .skipped:
                     reminderID = try FiringsStore.deleteSkip(id, in: db)
-                case .foreign, .alias, .occurrence, .archive:
+                case .foreign, .alias, .occurrence, .archive, .removed:
                     break  // an occurrence task deleted in an app: written again while it is in the window
                 }
             }
