@@ -6,9 +6,9 @@ import Testing
 @testable import ReminderDaemon
 @testable import ReminderDaemonTesting
 
-/// Logs and skips whose month is more than 60 days old are folded into one archive item per reminder per month:
-/// the collection stays about two months of items long, every device folds into the same items, a device that
-/// reads an archive has every record in it, and no log is lost or doubled.
+/// Logs and skips more than 60 days old (by UTC day) are folded into one archive item per reminder per quarter:
+/// the collection stays 60 days of items long, every device folds into the same items, a device that reads an
+/// archive has every record in it, and no log is lost or doubled.
 @Suite("Folding the collection")
 struct CollectionFoldingTests {
     typealias Devices = CollectionSyncTests.Devices
@@ -48,17 +48,17 @@ struct CollectionFoldingTests {
         let logged = try await Self.history(devices)
         try await devices.sync()
         #expect(try await Self.logCount(devices.desktop) == logged)
-        // December 1: August and September are older than 60 days (whole months): logged late, they went into
-        // their archives at once.
+        // December 1: August to October 1 are older than 60 days: logged late, they went into the archives of
+        // the third and fourth quarters at once.
         let before = try devices.files("laptop")
-        #expect(before.filter { $0.contains("-archive-") }.count == 2)
-        #expect(try Self.logItems(devices, "laptop").count == (31 + 29) * 3 + 1, "October and November to the 29th, and the skip")
-        // December 31: October is; the laptop's upkeep wake-up folds it.
+        #expect(before.filter { $0.contains("-archive-") }.sorted().map { $0.suffix(11) } == ["2026-07.ics", "2026-10.ics"])
+        #expect(try Self.logItems(devices, "laptop").count == (30 + 29) * 3 + 1, "October 2 to November 29, and the skip")
+        // December 31: October is; the laptop's upkeep wake-ups (each midnight) fold it a day at a time.
         await devices.laptop.advance(to: instant("2026-12-31T00:00:05Z"))
         let folded = try devices.files("laptop")
         let archives = folded.filter { $0.contains("-archive-") }
-        #expect(archives.count == 3, "\(archives)")
-        #expect(folded.count == before.count - 31 * 3 + 1, "\(folded.count) of \(before.count)")
+        #expect(archives.count == 2, "\(archives)")
+        #expect(folded.count == before.count - 30 * 3, "\(folded.count) of \(before.count): \(folded)")
         #expect(try await Self.logCount(devices.laptop) == logged)
         // The desktop takes the fold as it is: the items gone are no deletions (nothing held, no log lost), and it
         // does not write them back.
@@ -102,9 +102,9 @@ struct CollectionFoldingTests {
         #expect(try await Self.logCount(devices.laptop) == logged + 2)
         #expect(try await Self.logCount(devices.desktop) == logged + 2)
         #expect(try devices.files("desktop") == (try devices.files("laptop")))
-        let september = try #require(try devices.files("laptop").first { $0.hasSuffix("-archive-2026-09.ics") })
+        let september = try #require(try devices.files("laptop").first { $0.hasSuffix("-archive-2026-07.ics") })
         let text = try String(contentsOfFile: devices.root + "/laptop/" + september, encoding: .utf8)
-        #expect(text.components(separatedBy: "X-REMINDD-ARCHIVED:").count - 1 == 92)
+        #expect(text.components(separatedBy: "X-REMINDD-ARCHIVED:").count - 1 == 61 * 3 + 2)
     }
 
     /// Hostile archives: garbage, a record of another month, too many records; refused and said once.
@@ -114,7 +114,7 @@ struct CollectionFoldingTests {
         let reminder = try #require(try devices.files("laptop").compactMap { try String(contentsOfFile: devices.root + "/laptop/" + $0, encoding: .utf8) }
             .first { $0.contains("SUMMARY:Metformin") })
         let uid = try #require(reminder.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }).dropFirst(4)
-        let good = CollectionArchive(reminder: String(uid), month: "2026-09", records: [
+        let good = CollectionArchive(reminder: String(uid), month: "2026-07", records: [
             CollectionItem.Record(uid: "a@x", kind: .taken, reminder: String(uid), at: instant("2026-09-01T08:00:00Z"), timeZone: "UTC"),
         ]).text(reminderName: "Metformin")
         let lines = (0..<6000).map { "X-REMINDD-ARCHIVED:TAKEN r\($0) 20260901T080000Z UTC - - " }.joined(separator: "\r\n")

@@ -1,15 +1,16 @@
-/// A month of one reminder's logs and skips folded into one item of the linked collection: a VJOURNAL whose
+/// A quarter of one reminder's logs and skips folded into one item of the linked collection: a VJOURNAL whose
 /// `X-REMINDD-ARCHIVED` lines each hold one record as its own item held it (UID, kind, time, zone, occurrence,
 /// amount, reason), read back exactly. With records older than ``retentionDays`` folded so, the live collection
-/// holds about two months of items whatever the history's length (one year of 10 reminders at 3 doses a day was
-/// 11,000 items, and each vdirsyncer run listed every one).
+/// holds 60 days of items and four archives a year per reminder whatever the history's length (one year of 10
+/// reminders at 3 doses a day was 11,000 items, and each vdirsyncer run listed every one; three years are now
+/// about 1,930).
 ///
 /// Every device folds the same months into the same UIDs with the same text (records sorted by time and UID), so
 /// two devices folding at once write the same item; a device that lacks a record of an archive imports it. Pure.
 public struct CollectionArchive: Sendable, Hashable {
     /// The reminder's UID.
     public var reminder: String
-    /// The UTC month of the records' times, `2026-09`.
+    /// The UTC quarter of the records' times, named by its first month: `2026-07` for July to September.
     public var month: String
     /// Which part of the month (1, 2 ...): a month of more than ``recordsPerItem`` records is several items.
     public var part: Int
@@ -17,7 +18,7 @@ public struct CollectionArchive: Sendable, Hashable {
     /// The UIDs of records this month held that were deleted (on any device): deleted everywhere, never written back.
     public var deleted: [String] = []
 
-    /// Records are folded once their whole month is older than this (about two months of items stay live).
+    /// Records are folded once their UTC day is older than this: 60 days of items stay live.
     public static let retentionDays: Int64 = 60
     /// At most this many records in one item (about 100 bytes each: an item is at most 1 MiB).
     public static let recordsPerItem = 5_000
@@ -28,17 +29,17 @@ public struct CollectionArchive: Sendable, Hashable {
 
     public var uid: String { reminder + "-archive-" + month + (part > 1 ? "-\(part)" : "") }
 
-    /// The UTC month of an instant, `2026-09`.
+    /// The UTC quarter of an instant, named by its first month: `2026-07` for any time from July to September.
     public static func month(of instant: Instant) -> String {
         let date = LocalDateTime(localSeconds: instant.secondsSinceEpoch).date
-        return String(date.description.prefix(7))
+        return LocalDate(year: date.year, month: (date.month - 1) / 3 * 3 + 1, day: 1)!.description.prefix(7).description
     }
 
-    /// The first instant of the month that holds the instant `retentionDays` before `now`: records before it are
-    /// folded.
+    /// The start of the UTC day `retentionDays` before `now`'s: records before it are folded. (The same on every
+    /// device on the same day, so devices fold alike.)
     public static func foldBefore(now: Instant) -> Instant {
-        let date = LocalDateTime(localSeconds: now.adding(seconds: -retentionDays * 86_400).secondsSinceEpoch).date
-        return Instant(secondsSinceEpoch: Int64(LocalDate(year: date.year, month: date.month, day: 1)!.dayNumber) * 86_400)
+        let day = now.adding(seconds: -retentionDays * 86_400).secondsSinceEpoch
+        return Instant(secondsSinceEpoch: day - ((day % 86_400) + 86_400) % 86_400)
     }
 
     /// A reminder's records of one month as archive items, ``recordsPerItem`` to an item, sorted; the deletions
@@ -100,9 +101,9 @@ public struct CollectionArchive: Sendable, Hashable {
         guard let reminder = item.first("RELATED-TO")?.text, !reminder.isEmpty else { throw fail(item.line, "a remindd archive without RELATED-TO (its reminder)") }
         let header = item.first("X-REMINDD-ARCHIVE")!
         let parts = header.value.split(separator: ";")
-        guard let month = parts.first.map(String.init), month.count == 7, ISO8601.parseDate(month + "-01") != nil,
+        guard let month = parts.first.map(String.init), month.count == 7, let first = ISO8601.parseDate(month + "-01"), first.month % 3 == 1,
             parts.count <= 2, let part = parts.count == 2 ? Int(parts[1]) : 1, (1...10_000).contains(part)
-        else { throw fail(header.line, "X-REMINDD-ARCHIVE is not a month such as 2026-09") }
+        else { throw fail(header.line, "X-REMINDD-ARCHIVE is not a quarter's first month such as 2026-07") }
         let lines = item.properties.filter { $0.name == "X-REMINDD-ARCHIVED" }
         guard lines.count <= recordsPerItem else { throw fail(header.line, "an archive of \(lines.count) records: at most \(recordsPerItem)") }
         var records: [CollectionItem.Record] = []

@@ -80,8 +80,10 @@ extension CollectionService {
             // Records of the month this device has that this version lacks: under their own items, or noted as in
             // this archive.
             let inIt = Set(archive.records.map(\.uid))
-            let lacking = try stores.collection.records(of: month).compactMap(\.row).filter { row in
-                !inIt.contains(row.uid) && !removedHere.contains(row.uid) && (!row.fileName.contains("#") || row.fileName == entry.name + "#" + row.uid)
+            let cutoff = CollectionArchive.foldBefore(now: now)
+            let lacking = try stores.collection.records(of: month).filter { record in
+                guard let row = record.row, !inIt.contains(row.uid), !removedHere.contains(row.uid) else { return false }
+                return row.fileName == entry.name + "#" + row.uid || (!row.fileName.contains("#") && record.at < cutoff)
             }
             if !lacking.isEmpty || (archive.part == 1 && !removedHere.isSubset(of: archive.deleted)) { refold.insert(month) }
             let records = archive.records.filter { known[$0.uid] == nil && !removedHere.contains($0.uid) }

@@ -2,8 +2,8 @@ import Foundation
 import ReminderCore
 import ReminderStore
 
-/// Old logs and skips folded into one archive item per reminder per month (``CollectionArchive``): the live
-/// collection stays about two months of items long. The store keeps every log and skip (and so the backup): only
+/// Old logs and skips folded into one archive item per reminder per quarter (``CollectionArchive``): the live
+/// collection stays 60 days of items long. The store keeps every log and skip (and so the backup): only
 /// the collection's items change.
 extension CollectionPublisher {
     /// Folds the months whose records are all older than the retention, and `refold` (an archive read here
@@ -17,7 +17,7 @@ extension CollectionPublisher {
             return nextFold(after: now)
         }
         for month in months.sorted() {
-            do { try fold(month, vdir, &outcome) } catch {
+            do { try fold(month, before: cutoff, vdir, &outcome) } catch {
                 outcome.problems.append(("fold \(month.month) \(error)", "Collection \(folder): could not fold \(month.month): \(error); its items stay as they are"))
                 outcome.incomplete = true
             }
@@ -25,17 +25,19 @@ extension CollectionPublisher {
         return nextFold(after: now)
     }
 
-    /// When the fold cutoff next moves (a month later than now's cutoff, plus the retention).
+    /// When the fold cutoff next moves: the next UTC midnight (a day more of records is old enough).
     private func nextFold(after now: Instant) -> Instant {
-        let cutoff = LocalDateTime(localSeconds: CollectionArchive.foldBefore(now: now).secondsSinceEpoch).date
-        let next = cutoff.month == 12 ? LocalDate(year: cutoff.year + 1, month: 1, day: 1)! : LocalDate(year: cutoff.year, month: cutoff.month + 1, day: 1)!
-        return Instant(secondsSinceEpoch: Int64(next.dayNumber) * 86_400 + CollectionArchive.retentionDays * 86_400)
+        CollectionArchive.foldBefore(now: now).adding(seconds: (CollectionArchive.retentionDays + 1) * 86_400)
     }
 
-    private func fold(_ month: CollectionStore.Month, _ vdir: VdirFolder, _ outcome: inout Outcome) throws(StoreError) {
+    /// Folds a reminder's quarter: the records before `cutoff`, and those an archive holds already.
+    private func fold(_ month: CollectionStore.Month, before cutoff: Instant, _ vdir: VdirFolder, _ outcome: inout Outcome) throws(StoreError) {
         guard let reminder = try stores.collection.link(ofReminder: month.reminderID) else { return }
         let deleted = try stores.collection.removedRecords(reminderUID: reminder.uid, month: month.month)
-        let stored = try stores.collection.records(of: month).filter { $0.row.map { !deleted.contains($0.uid) } ?? true }
+        let stored = try stores.collection.records(of: month).filter { record in
+            guard let row = record.row else { return record.at < cutoff }
+            return !deleted.contains(row.uid) && (record.at < cutoff || row.fileName.contains("-archive-"))
+        }
         // Each record keeps the UID its item had (or that an archive gave it), so that devices fold alike.
         let records = stored.map { row in
             var uid = row.row.map { String($0.uid) } ?? ""

@@ -114,6 +114,7 @@ struct CollectionPublisher: Sendable {
                     present[.taken]?.insert(log.id!)
                     lateForArchive(.taken, log.id!, reminderID: log.reminderId, at: log.at)
                     guard byRow[.taken]?[log.id!] == nil, let reminder = reminderUIDs[log.reminderId] else { continue }  // no reminder: a calendar's alarm
+                    guard log.at >= cutoff else { continue }  // old enough to go straight into its archive (below)
                     var record = CollectionItem.Record(
                         uid: UUID().uuidString.lowercased() + "@remindd", kind: .taken, reminder: reminder.uid, at: Instant(secondsSinceEpoch: log.at),
                         timeZone: log.timeZone, occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)))
@@ -127,7 +128,7 @@ struct CollectionPublisher: Sendable {
                 for skip in skips {
                     present[.skipped]?.insert(skip.id!)
                     lateForArchive(.skipped, skip.id!, reminderID: skip.reminderId, at: skip.decidedAt)
-                    guard byRow[.skipped]?[skip.id!] == nil, let reminder = reminderUIDs[skip.reminderId] else { continue }
+                    guard byRow[.skipped]?[skip.id!] == nil, let reminder = reminderUIDs[skip.reminderId], skip.decidedAt >= cutoff else { continue }
                     let record = CollectionItem.Record(
                         uid: UUID().uuidString.lowercased() + "@remindd", kind: .skipped, reminder: reminder.uid, at: Instant(secondsSinceEpoch: skip.decidedAt),
                         timeZone: "UTC", occurrence: Instant(secondsSinceEpoch: skip.scheduledAt), reason: skip.reason.flatMap { $0.isEmpty ? nil : $0 })

@@ -15,7 +15,7 @@ extension CollectionStore {
         public var row: CollectionItemRecord?
     }
 
-    /// The reminders and months (UTC, `2026-09`) that have logs or skips before `cutoff` not folded yet: with an
+    /// The reminders and quarters (UTC, named by their first month: `2026-07`) that have logs or skips before `cutoff` not folded yet: with an
     /// item of their own, or none. A task app's completion kept in its task's item (`file#key`) is not folded: the
     /// item says it.
     public func monthsToFold(before cutoff: Instant) throws(StoreError) -> Set<Month> {
@@ -36,7 +36,7 @@ extension CollectionStore {
         }
     }
 
-    /// A reminder and a UTC month.
+    /// A reminder and a UTC quarter (``CollectionArchive/month``).
     public struct Month: Sendable, Hashable, Comparable {
         public var reminderID: Int64
         public var month: String
@@ -45,10 +45,10 @@ extension CollectionStore {
 
         public static func < (a: Month, b: Month) -> Bool { (a.reminderID, a.month) < (b.reminderID, b.month) }
 
-        /// Its first instant and the next month's.
+        /// Its first instant and the next quarter's.
         var span: (from: Int64, to: Int64) {
             let first = ISO8601.parseDate(month + "-01")!
-            let next = first.month == 12 ? LocalDate(year: first.year + 1, month: 1, day: 1)! : LocalDate(year: first.year, month: first.month + 1, day: 1)!
+            let next = first.month >= 10 ? LocalDate(year: first.year + 1, month: 1, day: 1)! : LocalDate(year: first.year, month: first.month + 3, day: 1)!
             return (Int64(first.dayNumber) * 86_400, Int64(next.dayNumber) * 86_400)
         }
     }
