@@ -26,8 +26,8 @@ struct CollectionArchiveTests {
         #expect(CollectionArchive.month(of: instant("2026-09-30T23:59:59Z")) == "2026-07")
         #expect(CollectionArchive.month(of: instant("2026-10-01T00:00:00Z")) == "2026-10")
         #expect(CollectionArchive.month(of: instant("2027-03-31T12:00:00Z")) == "2027-01")
-        #expect(CollectionArchive.foldBefore(now: instant("2026-12-31T00:00:05Z")) == instant("2026-11-01T00:00:00Z"))
-        #expect(CollectionArchive.foldBefore(now: instant("2026-12-30T23:59:59Z")) == instant("2026-10-31T00:00:00Z"))
+        #expect(CollectionArchive.foldBefore(now: instant("2026-12-31T00:00:05Z")) == instant("2026-12-17T00:00:00Z"))
+        #expect(CollectionArchive.foldBefore(now: instant("2026-12-30T23:59:59Z")) == instant("2026-12-16T00:00:00Z"))
     }
 
     @Test func aRecordPerItemLimitSplitsAQuarterIntoParts() throws {

@@ -1,9 +1,9 @@
 /// A quarter of one reminder's logs and skips folded into one item of the linked collection: a VJOURNAL whose
 /// `X-REMINDD-ARCHIVED` lines each hold one record as its own item held it (UID, kind, time, zone, occurrence,
 /// amount, reason), read back exactly. With records older than ``retentionDays`` folded so, the live collection
-/// holds 60 days of items and four archives a year per reminder whatever the history's length (one year of 10
+/// holds 14 days of items and four archives a year per reminder whatever the history's length (one year of 10
 /// reminders at 3 doses a day was 11,000 items, and each vdirsyncer run listed every one; three years are now
-/// about 1,930).
+/// about 560).
 ///
 /// Every device folds the same months into the same UIDs with the same text (records sorted by time and UID), so
 /// two devices folding at once write the same item; a device that lacks a record of an archive imports it. Pure.
@@ -18,8 +18,12 @@ public struct CollectionArchive: Sendable, Hashable {
     /// The UIDs of records this month held that were deleted (on any device): deleted everywhere, never written back.
     public var deleted: [String] = []
 
-    /// Records are folded once their UTC day is older than this: 60 days of items stay live.
-    public static let retentionDays: Int64 = 60
+    /// Records are folded once their UTC day is older than this: 14 days of items stay live. Measured with
+    /// Radicale and vdirsyncer on a 2-core machine, three years of 10 reminders at 3 doses a day: with 60 days,
+    /// 1,930 items, a new device's first upload 214 s and a sync with nothing changed 4 s; with 30 days, 1,041
+    /// items, 80 s and 2.2 s (against 60 s and 2 s wanted); 14 days are about 560 items. Old records are rarely
+    /// edited, and one that is (a dose entered late) goes into its archive at once.
+    public static let retentionDays: Int64 = 14
     /// At most this many records in one item (about 100 bytes each: an item is at most 1 MiB).
     public static let recordsPerItem = 5_000
 

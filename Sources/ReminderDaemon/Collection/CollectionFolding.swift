@@ -3,7 +3,7 @@ import ReminderCore
 import ReminderStore
 
 /// Old logs and skips folded into one archive item per reminder per quarter (``CollectionArchive``): the live
-/// collection stays 60 days of items long. The store keeps every log and skip (and so the backup): only
+/// collection stays 14 days of items long. The store keeps every log and skip (and so the backup): only
 /// the collection's items change.
 extension CollectionPublisher {
     /// Folds the months whose records are all older than the retention, and `refold` (an archive read here
