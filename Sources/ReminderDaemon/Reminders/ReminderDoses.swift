@@ -4,8 +4,8 @@ import ReminderInterface
 import ReminderScheduling
 import ReminderStore
 
-/// Logging a dose: its time, and `done`; how much it takes and whether its limits allow it are medication's
-/// (``DosePolicy``).
+/// Logging a dose: its time, and `done`, and deleting a log; how much it takes and whether its limits allow it
+/// are medication's (``DosePolicy``).
 extension ReminderService {
     /// Logs an intake now or at a past time; it cancels the pending snoozes and repeats of what it takes.
     /// `amount`: how much was taken (`1`, `0.5`), in the dose's unit; default: the reminder's dose.
@@ -25,7 +25,7 @@ extension ReminderService {
     /// Brings other devices' doses in before the limits of `reminder` are checked (a medication with limits, or
     /// taken as needed, not forced). - Returns: why that could not be done (nil: done, or not needed).
     private func freshen(before reminder: StoredReminder, force: Bool) async -> String? {
-        guard !force, reminder.delivery.medication.limits != nil || reminder.rule.asNeeded == true else { return nil }
+        guard !force, !reminder.delivery.medication.limits.isEmpty || reminder.rule.asNeeded == true else { return nil }
         return await freshness.freshen().map { "the collection was not synced before the dose limits were checked: \($0); decided on the doses this device has" }
     }
 
@@ -76,5 +76,17 @@ extension ReminderService {
         await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
         await context.changes.publish(.init(.logged, reminder: reminder.id))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
+    }
+
+    /// Deletes a logged intake: the occurrence it took is due (or missed) again, the one it suppressed fires.
+    func deleteLog(id: Int64) async throws(ServiceError) -> IntakeValue {
+        let now = context.clock.now()
+        guard let existing = try storing({ () throws(StoreError) in try stores.intake.record(id: id) }) else { throw .logNotFound(id) }
+        let value = try intakeValues([existing], now: now)[0]
+        _ = try storing { () throws(StoreError) in try stores.intake.delete(id: id) }
+        await scheduling.reconsider(reminderID: existing.reminderId, now: now)
+        await habits.changed(now: now, activity: .removed(Instant(secondsSinceEpoch: existing.at), zone: existing.timeZone))
+        await context.changes.publish(.init(.logDeleted, reminder: existing.reminderId))
+        return value
     }
 }

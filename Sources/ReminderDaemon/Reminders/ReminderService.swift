@@ -289,18 +289,6 @@ struct ReminderService: Sendable {
         return try intakeValues(records, now: now)
     }
 
-    /// Deletes a logged intake: the occurrence it took is due (or missed) again, the one it suppressed fires.
-    func deleteLog(id: Int64) async throws(ServiceError) -> IntakeValue {
-        let now = context.clock.now()
-        guard let existing = try storing({ () throws(StoreError) in try stores.intake.record(id: id) }) else { throw .logNotFound(id) }
-        let value = try intakeValues([existing], now: now)[0]
-        _ = try storing { () throws(StoreError) in try stores.intake.delete(id: id) }
-        await scheduling.reconsider(reminderID: existing.reminderId, now: now)
-        await habits.changed(now: now, activity: .removed(Instant(secondsSinceEpoch: existing.at), zone: existing.timeZone))
-        await context.changes.publish(.init(.logDeleted, reminder: existing.reminderId))
-        return value
-    }
-
     /// The interface records of some logs, each with the occurrence it takes or suppresses (by the states of
     /// its reminder's occurrences on its local day). Of several logs in one second, the first takes and the
     /// last suppresses.
