@@ -7,13 +7,15 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils xdotool speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
-# remindctl links the Swift runtime statically (3 ms start-up instead of 6). remindd links it dynamically:
-# only then can NIO take over Swift concurrency's global executor (the hook is a local symbol in the static
-# runtime), and without that libdispatch's workqueue monitor wakes the idle daemon every second.
-CLI_RELEASE_FLAGS := -c release --static-swift-stdlib
+APT_PACKAGES := debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils xdotool speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
+# One release build for every installed binary (make install-user, make deb, make bench share it, so none
+# undoes another): both link the Swift runtime as shared libraries, which install copies from the toolchain into
+# $(PREFIX)/lib/remindd and the binaries find there ($$ORIGIN/../lib/remindd), so nothing needs the toolchain
+# after it. remindd must link them dynamically: only then can NIO take over Swift concurrency's global executor
+# (the hook is a local symbol in the static runtime), and without that libdispatch's workqueue monitor wakes
+# the idle daemon every second. remindctl shares them (6 ms to start instead of 3, 60 MB less to install).
 
-.PHONY: all build release deps test test-swift test-e2e bench run install-user uninstall-user install-catalog clean
+.PHONY: all build release deps test test-root test-swift test-e2e test-package deb bench run install install-user uninstall-user install-catalog clean
 
 all: build
 
@@ -34,7 +36,7 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release --product remindd
-	$(SWIFT) build $(CLI_RELEASE_FLAGS) --product remindctl
+	$(SWIFT) build -c release --product remindctl
 
 test-swift: deps
 	$(SWIFT) build --build-tests
@@ -51,7 +53,20 @@ test-e2e: $(VENV)/.ready
 	$(SWIFT) build
 	$(VENV)/bin/python -m pytest -q --durations=30 Tests/e2e
 
-test: test-swift test-e2e
+# The Debian package (make deb), checked as a distribution checks one: lintian, then installed into a fresh
+# Debian 12 root (debootstrap minbase, no Swift in it) where it must work, and purged.
+# make test checks the package built from the debug build the tests ran (DEB_BUILD_OPTIONS=noopt, Debian's
+# own switch; a release build takes ten minutes more on two cores): the same debian/rules and make install.
+test-package: $(VENV)/.ready
+	$(MAKE) deb DEB_BUILD_OPTIONS=noopt
+	$(VENV)/bin/python -m pytest -q Tests/package
+
+# The Debian root the package is tested in is made while the Swift build runs (it waits on the network, the
+# build on the processors); Tests/package waits for it.
+test-root:
+	@mkdir -p .build; sh Tests/package/prepare-root > .build/prepare-root.log 2>&1 &
+
+test: deps test-root test-swift test-e2e test-package
 
 bench: release $(VENV)/.ready
 	@command -v strace >/dev/null || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
@@ -59,7 +74,7 @@ bench: release $(VENV)/.ready
 	@pkg-config --exists libical || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libical-dev; }
-	$(SWIFT) build $(CLI_RELEASE_FLAGS) --product NextFireBenchmark
+	$(SWIFT) build -c release --product NextFireBenchmark
 	$$(command -v cc || command -v clang) -O2 -o .build/release/rrule_libical Benchmarks/rrule_libical.c $$(pkg-config --cflags --libs libical)
 	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
 	$(VENV)/bin/python Benchmarks/rrule_baselines.py .build/release
@@ -73,17 +88,28 @@ bench: release $(VENV)/.ready
 	ALL=1 python3 Benchmarks/collection_scale.py .build/release
 	python3 Benchmarks/report_speed.py .build/release
 
-BINDIR  := $(PREFIX)/bin
-UNITDIR ?= $(HOME)/.config/systemd/user
-SHAREDIR := $(PREFIX)/share/remindd
+# Where `make install` puts things, under $(DESTDIR)$(PREFIX): install-user uses the home's folders (below),
+# the Debian package (debian/rules) the system's.
+BINDIR   = $(PREFIX)/bin
+# The Swift runtime libraries the binaries load (they look in $ORIGIN/../lib/remindd).
+LIBDIR   = $(PREFIX)/lib/remindd
+SHAREDIR = $(PREFIX)/share/remindd
 # The desktop entry notifications name (desktop-entry hint): GNOME's and KDE's notification settings list it.
-APPDIR   := $(PREFIX)/share/applications
+APPDIR   = $(PREFIX)/share/applications
+MANDIR   = $(PREFIX)/share/man
+UNITDIR ?= $(HOME)/.config/systemd/user
+# journalctl reads catalogs from /usr/lib/systemd/catalog only: a home install keeps its copy with the data
+# (make install-catalog, as root, copies it there).
+CATALOGDIR ?= $(SHAREDIR)
 # man finds ~/.local/share/man from ~/.local/bin on PATH; bash-completion loads ~/.local/share/bash-completion
 # on demand; zsh needs ~/.local/share/zsh/site-functions in $fpath; fish reads ~/.config/fish/completions.
-MANDIR  := $(PREFIX)/share/man
-BASH_COMPLETIONS := $(PREFIX)/share/bash-completion/completions
-ZSH_COMPLETIONS  := $(PREFIX)/share/zsh/site-functions
+BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS  ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS ?= $(HOME)/.config/fish/completions
+# Binaries are stripped (remindd 57 MB -> ?, remindctl ? -> ?); the package strips them itself, keeping the
+# symbols in remindd-dbgsym, and passes STRIP= .
+STRIP ?= -s
+D = $(DESTDIR)
 
 # The daemon in the foreground with its built-in defaults (state in ~/.local/state/remindd). Ctrl-C stops it.
 run: build
@@ -91,28 +117,39 @@ run: build
 
 # CONFIG=debug installs the debug build (the end-to-end test does, to avoid a second, release build).
 CONFIG ?= release
-install-user: $(if $(filter debug,$(CONFIG)),build,release)
-	install -d $(BINDIR) $(UNITDIR) $(SHAREDIR)/routines
-	install -m 0755 .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl $(BINDIR)/
-	sed 's|%h/.local/bin|$(BINDIR)|' systemd/remindd.service > $(UNITDIR)/remindd.service
-	install -m 0644 systemd/remindd.socket $(UNITDIR)/remindd.socket
-	install -m 0644 Sources/ReminderInterface/IDL/*.varlink catalog/remindd.catalog etc/remindd/config.toml share/remindd/exercises.csv $(SHAREDIR)/
-	install -m 0644 share/remindd/routines/*.toml $(SHAREDIR)/routines/
-	install -d $(APPDIR)
-	install -m 0644 share/applications/remindd.desktop $(APPDIR)/
-	# Man pages remindctl(1) and remindd(8), from the commands' own help (argument-parser's generate-manual),
-	# finished with the sections help cannot hold (man/*.sections); remindd.toml(5), the config keys.
-	$(SWIFT) build --product generate-manual
-	install -d $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man8 $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
-	.build/debug/generate-manual $(BINDIR)/remindctl --section 1 --output-directory $(MANDIR)/man1
-	.build/debug/generate-manual $(BINDIR)/remindd --section 8 --output-directory $(MANDIR)/man8
-	sh man/finish-manual $(MANDIR)/man1/remindctl.1 man/remindctl.1.sections
-	sh man/finish-manual $(MANDIR)/man8/remindd.8 man/remindd.8.sections
-	install -m 0644 man/remindd.toml.5 $(MANDIR)/man5/
+install: $(if $(filter debug,$(CONFIG)),build,release)
+	@command -v patchelf >/dev/null || { echo "make install needs patchelf: sudo apt install patchelf" >&2; exit 1; }
+	install -d $(D)$(BINDIR) $(D)$(LIBDIR) $(D)$(UNITDIR) $(D)$(CATALOGDIR) $(D)$(SHAREDIR)/routines $(D)$(APPDIR) \
+	  $(D)$(MANDIR)/man1 $(D)$(MANDIR)/man5 $(D)$(MANDIR)/man7 $(D)$(MANDIR)/man8 \
+	  $(D)$(BASH_COMPLETIONS) $(D)$(ZSH_COMPLETIONS) $(D)$(FISH_COMPLETIONS)
+	install -m 0755 $(STRIP) .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl $(D)$(BINDIR)/
+	# The Swift runtime libraries the binaries load (ldd names them in the toolchain's folder), and the binaries
+	# told to find them there instead of in the toolchain.
+	ldd .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl | awk '$$3 ~ "/lib/swift/" { print $$3 }' | sort -u \
+	  | xargs -I{} install -m 0644 $(STRIP) {} $(D)$(LIBDIR)/
+	patchelf --set-rpath '$$ORIGIN/../lib/remindd' $(D)$(BINDIR)/remindd $(D)$(BINDIR)/remindctl
+	sed 's|%h/.local/bin|$(BINDIR)|' systemd/remindd.service > $(D)$(UNITDIR)/remindd.service
+	chmod 0644 $(D)$(UNITDIR)/remindd.service
+	install -m 0644 systemd/remindd.socket $(D)$(UNITDIR)/
+	install -m 0644 catalog/remindd.catalog $(D)$(CATALOGDIR)/
+	install -m 0644 Sources/ReminderInterface/IDL/*.varlink etc/remindd/config.toml share/remindd/exercises.csv $(D)$(SHAREDIR)/
+	install -m 0644 share/remindd/routines/*.toml $(D)$(SHAREDIR)/routines/
+	install -m 0644 share/applications/remindd.desktop $(D)$(APPDIR)/
+	# Man pages: remindctl(1) with a page per subcommand (remindctl-add(1) ..., `man remindctl add`) and
+	# remindd(8), from the commands' own help (argument-parser's generate-manual), finished with the sections
+	# help cannot hold; remindd.toml(5), the config keys; remindd-rules(7), the rule languages.
+	$(SWIFT) build -c $(CONFIG) --product generate-manual
+	sh man/write-manuals .build/$(CONFIG)/generate-manual $(D)$(BINDIR) $(D)$(MANDIR)
+	install -m 0644 man/remindd.toml.5 $(D)$(MANDIR)/man5/
+	install -m 0644 man/remindd-rules.7 $(D)$(MANDIR)/man7/
 	# Completions that ask the running daemon for reminder names, exercise ids and routine ids.
-	$(BINDIR)/remindctl --generate-completion-script bash > $(BASH_COMPLETIONS)/remindctl
-	$(BINDIR)/remindctl --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_remindctl
-	$(BINDIR)/remindctl --generate-completion-script fish > $(FISH_COMPLETIONS)/remindctl.fish
+	# (bash-completion sources the file: no #! line.)
+	$(D)$(BINDIR)/remindctl --generate-completion-script bash | sed '1{/^#!/d}' > $(D)$(BASH_COMPLETIONS)/remindctl
+	$(D)$(BINDIR)/remindctl --generate-completion-script zsh > $(D)$(ZSH_COMPLETIONS)/_remindctl
+	$(D)$(BINDIR)/remindctl --generate-completion-script fish > $(D)$(FISH_COMPLETIONS)/remindctl.fish
+
+# In the home: binaries in ~/.local/bin, the runtime in ~/.local/lib/remindd, units in ~/.config/systemd/user.
+install-user: install
 	@echo
 	@echo "Installed remindd and remindctl to $(BINDIR), units to $(UNITDIR), man pages to $(MANDIR), completions. Now run:"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now remindd.socket remindd.service"
@@ -123,16 +160,31 @@ install-user: $(if $(filter debug,$(CONFIG)),build,release)
 uninstall-user:
 	-systemctl --user disable --now remindd.socket remindd.service 2>/dev/null
 	rm -f $(BINDIR)/remindd $(BINDIR)/remindctl $(UNITDIR)/remindd.service $(UNITDIR)/remindd.socket
+	rm -rf $(LIBDIR)
 	rm -f $(addprefix $(SHAREDIR)/,$(notdir $(wildcard Sources/ReminderInterface/IDL/*.varlink)) remindd.catalog config.toml exercises.csv)
 	rm -f $(addprefix $(SHAREDIR)/routines/,$(notdir $(wildcard share/remindd/routines/*.toml)))
 	@# Folders only when empty: a linked collection (~/.local/share/remindd/collection) is yours, and stays.
 	@rmdir $(SHAREDIR)/routines 2>/dev/null || true
 	@rmdir $(SHAREDIR) 2>/dev/null || echo "Kept $(SHAREDIR): it holds more than remindd installed (your linked collection?)."
-	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man5/remindd.toml.5 $(MANDIR)/man8/remindd.8 $(APPDIR)/remindd.desktop
+	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man1/remindctl-*.1 $(MANDIR)/man5/remindd.toml.5 $(MANDIR)/man7/remindd-rules.7 \
+	  $(MANDIR)/man8/remindd.8 $(APPDIR)/remindd.desktop
 	rm -f $(BASH_COMPLETIONS)/remindctl $(ZSH_COMPLETIONS)/_remindctl $(FISH_COMPLETIONS)/remindctl.fish
 	-systemctl --user daemon-reload 2>/dev/null
 	$(if $(PURGE),rm -rf $(HOME)/.local/state/remindd $(HOME)/.config/remindd)
 	@echo "Removed remindd. $(if $(PURGE),Its state and config are gone too.,Your reminders and logs stay in ~/.local/state/remindd (make uninstall-user PURGE=1 removes them).)"
+
+# The Debian package, built as Debian builds one (dpkg-buildpackage, debian/), moved from .. to .build/deb.
+DEB_BUILD_DEPS := debhelper dpkg-dev fakeroot patchelf pkg-config libsqlite3-dev libsystemd-dev
+deb:
+	@missing=""; for p in $(DEB_BUILD_DEPS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	[ -z "$$missing" ] || { echo "make deb needs:$$missing. Install them: sudo apt install$$missing" >&2; exit 1; }
+	@command -v $(SWIFT) >/dev/null || { echo "make deb needs the Swift toolchain on PATH (https://www.swift.org/install/linux/)" >&2; exit 1; }
+	dpkg-buildpackage -b -us -uc
+	@version=$$(dpkg-parsechangelog -SVersion); mkdir -p .build/deb; \
+	mv ../remindd_$${version}_* ../remindd-dbgsym_$${version}_* .build/deb/; \
+	echo "Built .build/deb/remindd_$${version}_amd64.deb: sudo apt install ./.build/deb/remindd_$${version}_amd64.deb"
 
 install-catalog:
 	install -D -m 0644 catalog/remindd.catalog /usr/lib/systemd/catalog/remindd.catalog

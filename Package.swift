@@ -13,17 +13,21 @@ let package = Package(
         .executable(name: "remindctl", targets: ["remindctl"]),
         .executable(name: "remindd", targets: ["remindd"]),
     ],
+    // Exact versions: the ones the tests passed with (Package.resolved is not kept: the package mirror's commit
+    // ids are not GitHub's). Their own dependencies (swift-atomics, swift-system, swift-async-algorithms) resolve
+    // within the ranges these versions name.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // Pure core: rules, time-zone arithmetic, next-fire computation, suppression. No I/O, no clock reads.
-        .target(name: "ReminderCore", swiftSettings: strictSettings),
+        // The version is debian/changelog's first line (Resources/changelog links to it), embedded when built.
+        .target(name: "ReminderCore", resources: [.embedInCode("Resources/changelog")], swiftSettings: strictSettings),
         // Adapter: reads TZif files from the system's tzdata (/usr/share/zoneinfo) and finds the system zone.
         .target(name: "TimeZoneDatabase", dependencies: ["ReminderCore"], swiftSettings: strictSettings),
         // Pure habit rules: days, streaks with rest days and freezes, recovery, achievements, strength.

@@ -34,7 +34,7 @@ struct CollectionShowCommand: ParsableCommand {
     func run() throws {
         let state = try connection.call(Reminders.Status.self).collection
         if json { return try out.json(state) }
-        guard let state else { return out.print("No collection is linked: set 'collection' in config.toml (see the README's \"On every device\").") }
+        guard let state else { return out.print("No collection is linked: set 'collection' in config.toml (see remindd.toml(5), and the manual's \"Calendars and devices\").") }
         out.print("collection: \(state.folder)")
         if let why = state.heldBecause {
             out.print("not used:   \(why); nothing is removed here or written there until it is back ('remindctl collection relink' takes it as it is)")
@@ -77,7 +77,7 @@ struct ResolveConflictCommand: ParsableCommand {
         commandName: "resolve-conflict",
         abstract: "Settle a vdirsyncer conflict on a linked collection's item: keep the later version in both files.",
         discussion: """
-            For vdirsyncer's pair of the linked collection (see the README's "On every device"):
+            For vdirsyncer's pair of the linked collection (see the manual's "Calendars and devices", docs/devices.md):
               conflict_resolution = ["command", "remindctl", "resolve-conflict"]
             vdirsyncer calls it with the two versions of an item that changed on both sides since the last sync. \
             The version with the later LAST-MODIFIED is kept (equal times: the same one on every device), \

@@ -292,10 +292,13 @@ struct Remindd: AsyncParsableCommand {
         notifier.ready(status: await daemon.statusLine())
     }
 
-    /// `../share/remindd` next to the executable (`~/.local/bin` -> `~/.local/share/remindd`), or the checkout's
-    /// `share/remindd` for a binary run from its build folder (`make run`).
+    /// `../share/remindd` next to the executable (`~/.local/bin` -> `~/.local/share/remindd`, `/usr/bin` ->
+    /// `/usr/share/remindd`), or the checkout's `share/remindd` for a binary run from its build folder (`make run`).
+    /// The executable is the kernel's `/proc/self/exe` (`argv[0]` is only `remindd` when a shell found it in PATH;
+    /// it is the fallback where /proc is not mounted).
     static func defaultDataDirectory() -> String {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable = URL(fileURLWithPath: running).resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/remindd").path
         if FileManager.default.fileExists(atPath: installed + "/exercises.csv") { return installed }
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

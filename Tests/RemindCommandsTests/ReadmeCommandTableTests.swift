@@ -3,11 +3,12 @@ import Foundation
 @testable import RemindCommands
 import Testing
 
-/// The README's command table is the command tree: one row per command, with its abstract and whether it
-/// takes --json. A new or renamed command fails this until the table is updated (the failure prints it).
+/// The manual's command table (docs/reminders.md) is the command tree: one row per command, with its abstract
+/// and whether it takes --json. A new or renamed command fails this until the table is updated (the failure
+/// prints it).
 @Suite struct ReadmeCommandTableTests {
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
+        .appendingPathComponent("docs/reminders.md")
 
     @Test func theReadmeListsEveryCommandWithItsAbstract() throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
@@ -15,7 +16,7 @@ import Testing
         let end = try #require(text.range(of: "<!-- /commands -->", range: start.upperBound..<text.endIndex))
         let table = String(text[start.upperBound..<end.lowerBound])
         let expected = Self.table()
-        #expect(table == expected, "the README's command table should be:\n\(expected)")
+        #expect(table == expected, "docs/reminders.md's command table should be:\n\(expected)")
     }
 
     static func table() -> String {

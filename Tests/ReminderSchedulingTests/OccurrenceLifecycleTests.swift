@@ -138,7 +138,6 @@ struct OccurrenceLifecycleTests {
         #expect(step13 == at("08:15"), "a second snooze replaces the first")
         let step14 = lifecycle.againDue(at: at("08:20"))
         #expect(step14.isEmpty, "no repeat while snoozed")
-        let key = OccurrenceKey(firing)
         let step15 = lifecycle.againDue(at: at("08:25"))
         #expect(step15 == [.announceAgain(firing, .snoozed)], "the snooze, and no repeat beside it")
         let step16 = lifecycle.stateRead(.due, for: firing, again: .snoozed, now: at("08:25"), retrySeconds: 30)

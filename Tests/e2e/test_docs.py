@@ -1,0 +1,157 @@
+"""The README and the manual in docs/: every relative link leads somewhere, and the README stays short."""
+import os
+import pathlib
+import subprocess
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def anchors(markdown):
+    """The anchors GitHub makes of a document's headings: lower case, punctuation dropped, spaces as dashes."""
+    made = set()
+    for line in markdown.splitlines():
+        if line.startswith("#") and " " in line and not line.startswith("#!"):
+            text = line.lstrip("#").strip().lower()
+            made.add(re.sub(r"[^\w\- ]", "", text).replace(" ", "-"))
+    return made
+
+
+def test_every_relative_link_in_the_readme_and_the_manual_resolves():
+    broken = []
+    for document in DOCUMENTS:
+        text = document.read_text()
+        # Code blocks hold shell and config text, not links.
+        prose = re.sub(r"```.*?```", "", text, flags=re.S)
+        for target in LINK.findall(prose):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            resolved = (document.parent / path).resolve() if path else document
+            if not resolved.exists():
+                broken.append(f"{document.relative_to(ROOT)}: {target} (no such file)")
+            elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved.read_text()):
+                broken.append(f"{document.relative_to(ROOT)}: {target} (no such heading)")
+    assert broken == []
+
+
+def test_the_readme_is_read_in_five_minutes_and_starts_with_the_two_commands():
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) < 250
+    first_block = text.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert [line.split()[:2] for line in first_block] == [["make", "run"], ["make", "test"]], first_block
+    # Every chapter of the manual is linked from the README.
+    for chapter in sorted((ROOT / "docs").glob("*.md")):
+        assert f"(docs/{chapter.name})" in text, chapter.name
+
+
+def setup_blocks(document):
+    """The blocks a document marks `<!-- set-up: NAME -->`: NAME -> the block's text, its indentation removed."""
+    blocks = {}
+    pattern = re.compile(r"<!-- set-up: ([\w-]+) -->\n( *)```\w*\n(.*?)\n\2```", re.S)
+    for name, indent, body in pattern.findall((ROOT / document).read_text()):
+        blocks[name] = "\n".join(line[len(indent):] for line in body.splitlines()) + "\n"
+    return blocks
+
+
+def console_commands(block):
+    """A console block's commands: its `$ ` lines with their continuation lines, trailing comments off."""
+    commands, current = [], None
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            current = line[2:]
+        elif current is not None and line.startswith(" "):
+            current += " " + line.strip()
+        else:
+            current = None
+            continue
+        if current.endswith("\\"):
+            current = current[:-1].rstrip()
+            continue
+        commands.append(re.sub(r"\s+# .*$", "", current))
+        current = None
+    return commands
+
+
+def test_the_device_set_up_works_as_written_in_a_fresh_home(journald, tmp_path, unique_name):
+    """Calendars and devices' set-up, block by block as docs/devices.md writes it, in a new home: Radicale with
+    its own folder, vdirsyncer with its password file, remindd linked to the collection, todoman and khal with
+    their configs. Only the port (a free one instead of 5232) and the last steps that need a user manager
+    (`systemctl --user ...`, checked to name units that exist) differ; the daemon is started by hand instead."""
+    from conftest import BIN, Daemon, wait_until
+    from test_devices import free_port
+    blocks = setup_blocks("docs/devices.md")
+    assert set(blocks) == {"khal", "radicale", "vdirsyncer", "vdirsyncer-run", "remindd", "todoman"}, set(blocks)
+    port = str(free_port())
+    home = tmp_path / "home"
+    (home / ".config").mkdir(parents=True)
+    daemon = Daemon(tmp_path / "daemon")
+    env = dict(os.environ, HOME=str(home), XDG_RUNTIME_DIR=str(daemon.runtime), TZ="UTC", PATH=f"{BIN}:{os.environ['PATH']}")
+    for unset in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"):
+        env.pop(unset, None)
+    daemon.env = dict(env, NOTIFY_SOCKET=daemon.notify_path)
+
+    def shell(command):
+        result = subprocess.run(["sh", "-c", command.replace("5232", port)], cwd=home, env=env, capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 0, f"{command}\n{result.stdout}{result.stderr}"
+        return result.stdout
+
+    def write(path, text):
+        target = home / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text.replace("5232", port))
+
+    server = None
+    try:
+        # 1. Radicale, its users file and its own storage folder; the calendar made with curl.
+        commands = console_commands(blocks["radicale"])
+        assert [c.split()[0] for c in commands] == ["printf", "radicale", "curl"], commands
+        shell(commands[0])
+        assert commands[1].endswith(" &")
+        server = subprocess.Popen(["sh", "-c", "exec " + commands[1][:-2].replace("5232", port)], cwd=home, env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        def listening():
+            return subprocess.run(["curl", "-s", "-o", "/dev/null", f"http://127.0.0.1:{port}/"], env=env).returncode == 0
+        assert wait_until(listening, timeout=20)
+        shell(commands[2])
+        assert any((home / ".local/share/radicale/collections").rglob(".Radicale.props")), "no calendar in Radicale's folder"
+
+        # 2. vdirsyncer: its config, the password file, discover and a first sync.
+        write(".config/vdirsyncer/config", blocks["vdirsyncer"])
+        commands = console_commands(blocks["vdirsyncer-run"])
+        assert commands[-1] == "systemctl --user enable --now vdirsyncer.timer", commands
+        assert pathlib.Path("/usr/lib/systemd/user/vdirsyncer.timer").exists()
+        for command in commands[:-1]:
+            shell(command)
+
+        # 3. remindd linked to the collection, with the sync command; a reminder added reaches the server.
+        write(".config/remindd/config.toml", blocks["remindd"])
+        daemon.start()
+        shell(f'remindctl add "{unique_name}" --daily --at 09:00')
+
+        def on_the_server():
+            listing = subprocess.run(["curl", "-s", "-u", "alice:secret", "-X", "PROPFIND", "-H", "Depth: 1",
+                                      "--data", '<propfind xmlns="DAV:"><prop><getetag/></prop></propfind>',
+                                      f"http://127.0.0.1:{port}/alice/remindd/"], env=env, capture_output=True, text=True)
+            return listing.stdout.count(".ics</") >= 1
+        assert wait_until(on_the_server, timeout=30), "the reminder never reached the server"
+
+        # todoman reads the same folder with the documented config.
+        write(".config/todoman/config.py", blocks["todoman"])
+        assert unique_name in shell("todoman list")
+
+        # khal, with its documented config, writes an event that remindd could read as a calendar.
+        write(".config/khal/config", blocks["khal"])
+        shell("mkdir -p ~/.calendars/personal")
+        shell("khal new -m 15m 2026-11-26 10:00 11:00 Dentist")
+        assert "Dentist" in shell("khal list 2026-11-26 1d")
+    finally:
+        if daemon.process:
+            daemon.stop()
+        if server:
+            server.terminate()
+            server.wait(timeout=10)
