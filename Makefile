@@ -117,7 +117,12 @@ run: build
 
 # CONFIG=debug installs the debug build (the end-to-end test does, to avoid a second, release build).
 CONFIG ?= release
-install: $(if $(filter debug,$(CONFIG)),build,release)
+# argument-parser's generate-manual, built once per configuration: it comes from the pinned argument-parser, so
+# only a change of Package.swift makes it again (building it at each install made SwiftPM plan the build anew).
+.build/%/generate-manual: Package.swift
+	$(SWIFT) build -c $* --product generate-manual
+
+install: $(if $(filter debug,$(CONFIG)),build,release) .build/$(CONFIG)/generate-manual
 	@command -v patchelf >/dev/null || { echo "make install needs patchelf: sudo apt install patchelf" >&2; exit 1; }
 	install -d $(D)$(BINDIR) $(D)$(LIBDIR) $(D)$(UNITDIR) $(D)$(CATALOGDIR) $(D)$(SHAREDIR)/routines $(D)$(APPDIR) \
 	  $(D)$(MANDIR)/man1 $(D)$(MANDIR)/man5 $(D)$(MANDIR)/man7 $(D)$(MANDIR)/man8 \
@@ -138,7 +143,6 @@ install: $(if $(filter debug,$(CONFIG)),build,release)
 	# Man pages: remindctl(1) with a page per subcommand (remindctl-add(1) ..., `man remindctl add`) and
 	# remindd(8), from the commands' own help (argument-parser's generate-manual), finished with the sections
 	# help cannot hold; remindd.toml(5), the config keys; remindd-rules(7), the rule languages.
-	$(SWIFT) build -c $(CONFIG) --product generate-manual
 	sh man/write-manuals .build/$(CONFIG)/generate-manual $(D)$(BINDIR) $(D)$(MANDIR)
 	install -m 0644 man/remindd.toml.5 $(D)$(MANDIR)/man5/
 	install -m 0644 man/remindd-rules.7 $(D)$(MANDIR)/man7/

@@ -4,6 +4,8 @@ import pathlib
 import subprocess
 import re
 
+from conftest import BIN
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -80,7 +82,7 @@ def test_the_device_set_up_works_as_written_in_a_fresh_home(journald, tmp_path, 
     its own folder, vdirsyncer with its password file, remindd linked to the collection, todoman and khal with
     their configs. Only the port (a free one instead of 5232) and the last steps that need a user manager
     (`systemctl --user ...`, checked to name units that exist) differ; the daemon is started by hand instead."""
-    from conftest import BIN, Daemon, wait_until
+    from conftest import Daemon, wait_until
     from test_devices import free_port
     blocks = setup_blocks("docs/devices.md")
     assert set(blocks) == {"khal", "radicale", "vdirsyncer", "vdirsyncer-run", "remindd", "todoman"}, set(blocks)
@@ -155,3 +157,35 @@ def test_the_device_set_up_works_as_written_in_a_fresh_home(journald, tmp_path, 
         if server:
             server.terminate()
             server.wait(timeout=10)
+
+
+def readme_commands(section):
+    """The remindctl commands a README section gives, in its order: its shell blocks' lines and its inline code."""
+    text = (ROOT / "README.md").read_text().split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
+    commands = []
+    for block, inline in re.findall(r"```sh\n(.*?)```|`(remindctl [^`]+)`", text, flags=re.S):
+        lines = block.splitlines() if block else [inline]
+        commands += [line.split("  #", 1)[0].strip() for line in lines if line.startswith("remindctl ")]
+    return commands
+
+
+def test_what_people_do_most_works_as_the_readme_writes_it(daemon, tmp_path):
+    """Each remindctl command of the README's "What people do most", run as written, in its order, against a
+    daemon: none is refused (but `done` when nothing is due, which says what to run instead), the dose is logged,
+    and the PDF report is a PDF."""
+    commands = readme_commands("What people do most")
+    assert len(commands) >= 8 and commands[0].startswith("remindctl add Metformin"), commands
+    daemon.start()
+    for command in commands:
+        result = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=dict(daemon.env, PATH=f"{BIN}:{os.environ['PATH']}"),
+                                capture_output=True, text=True, timeout=60)
+        if command.startswith("remindctl done ") and result.returncode == 1:
+            # `done` takes the occurrence that is due; at any other time it says what to run instead.
+            assert "is due now" in result.stderr and "remindctl log" in result.stderr, result.stderr
+            continue
+        assert result.returncode == 0, f"{command}: {result.stderr}"
+    history = daemon.ctl_json("history", "--since", "1d")
+    # The two `remindctl log` lines: logged ahead of a dose, or taking one, depending on the hour it runs.
+    kinds = [entry["kind"] for entry in history if entry["reminderName"] == "Metformin" and entry["kind"] != "fired"]
+    assert len(kinds) == 2 and set(kinds) <= {"logged", "logged-ahead", "taken", "taken-late"}, history
+    assert (tmp_path / "adherence.pdf").read_bytes().startswith(b"%PDF")
