@@ -13,7 +13,8 @@ APT_PACKAGES := debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-con
 # $(PREFIX)/lib/remindd and the binaries find there ($$ORIGIN/../lib/remindd), so nothing needs the toolchain
 # after it. remindd must link them dynamically: only then can NIO take over Swift concurrency's global executor
 # (the hook is a local symbol in the static runtime), and without that libdispatch's workqueue monitor wakes
-# the idle daemon every second. remindctl shares them (6 ms to start instead of 3, 60 MB less to install).
+# the idle daemon every second. remindctl shares them (12 ms to start instead of about 3, 60 MB less to
+# install: docs/performance.md).
 
 .PHONY: all build release deps test test-root test-swift test-e2e test-package deb bench run install install-user uninstall-user install-catalog clean
 
@@ -59,7 +60,7 @@ test-e2e: $(VENV)/.ready
 # own switch; a release build takes ten minutes more on two cores): the same debian/rules and make install.
 test-package: $(VENV)/.ready
 	$(MAKE) deb DEB_BUILD_OPTIONS=noopt
-	$(VENV)/bin/python -m pytest -q Tests/package
+	REMINDD_DEB_DIR=.build/deb-noopt $(VENV)/bin/python -m pytest -q Tests/package
 
 # The Debian root the package is tested in is made while the Swift build runs (it waits on the network, the
 # build on the processors); Tests/package waits for it.
@@ -106,8 +107,8 @@ CATALOGDIR ?= $(SHAREDIR)
 BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS  ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS ?= $(HOME)/.config/fish/completions
-# Binaries are stripped (remindd 57 MB -> ?, remindctl ? -> ?); the package strips them itself, keeping the
-# symbols in remindd-dbgsym, and passes STRIP= .
+# Binaries are stripped (release: remindd 61.5 MB -> 16.0 MB, remindctl 21.1 MB -> 5.5 MB); the package strips
+# them itself, keeping the symbols in remindd-dbgsym, and passes STRIP= .
 STRIP ?= -s
 D = $(DESTDIR)
 
@@ -177,18 +178,26 @@ uninstall-user:
 	$(if $(PURGE),rm -rf $(HOME)/.local/state/remindd $(HOME)/.config/remindd)
 	@echo "Removed remindd. $(if $(PURGE),Its state and config are gone too.,Your reminders and logs stay in ~/.local/state/remindd (make uninstall-user PURGE=1 removes them).)"
 
-# The Debian package, built as Debian builds one (dpkg-buildpackage, debian/), moved from .. to .build/deb.
+# The Debian package, built as Debian builds one (dpkg-buildpackage, debian/), moved from .. to .build/deb
+# (DEB_BUILD_OPTIONS=noopt: the debug build, to .build/deb-noopt). Made again only when a file of the source
+# changed: a second `make deb` with no change takes a second.
 DEB_BUILD_DEPS := debhelper dpkg-dev fakeroot patchelf pkg-config libsqlite3-dev libsystemd-dev
-deb:
+DEB_DIR := .build/deb$(if $(filter noopt,$(DEB_BUILD_OPTIONS)),-noopt)
+SOURCE_FILES := $(wildcard $(shell git ls-files 2>/dev/null || find Sources Package.swift Makefile debian man share systemd catalog etc -type f))
+
+deb: $(DEB_DIR)/built
+
+$(DEB_DIR)/built: $(SOURCE_FILES)
 	@missing=""; for p in $(DEB_BUILD_DEPS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	[ -z "$$missing" ] || { echo "make deb needs:$$missing. Install them: sudo apt install$$missing" >&2; exit 1; }
 	@command -v $(SWIFT) >/dev/null || { echo "make deb needs the Swift toolchain on PATH (https://www.swift.org/install/linux/)" >&2; exit 1; }
 	dpkg-buildpackage -b -us -uc
-	@version=$$(dpkg-parsechangelog -SVersion); mkdir -p .build/deb; \
-	mv ../remindd_$${version}_* ../remindd-dbgsym_$${version}_* .build/deb/; \
-	echo "Built .build/deb/remindd_$${version}_amd64.deb: sudo apt install ./.build/deb/remindd_$${version}_amd64.deb"
+	@version=$$(dpkg-parsechangelog -SVersion); rm -rf $(DEB_DIR); mkdir -p $(DEB_DIR); \
+	mv ../remindd_$${version}_* ../remindd-dbgsym_$${version}_* $(DEB_DIR)/; \
+	touch $@; \
+	echo "Built $(DEB_DIR)/remindd_$${version}_amd64.deb: sudo apt install ./$(DEB_DIR)/remindd_$${version}_amd64.deb"
 
 install-catalog:
 	install -D -m 0644 catalog/remindd.catalog /usr/lib/systemd/catalog/remindd.catalog

@@ -15,7 +15,8 @@ import tarfile
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-DEBS = ROOT / ".build" / "deb"
+# make test checks the debug build's package (.build/deb-noopt); by hand, the release one is checked the same way.
+DEBS = pathlib.Path(os.environ.get("REMINDD_DEB_DIR", ROOT / ".build" / "deb"))
 CACHE = pathlib.Path(os.environ.get("REMINDD_TEST_CACHE", "/var/cache/remindd-tests"))
 # What the daemon keeps for the user in the root: the one thing a purge must leave.
 USER_STATE = "/home/tester"
@@ -184,3 +185,13 @@ def test_the_package_installs_runs_and_purges_in_a_fresh_debian_root_without_swi
     left = sorted(path for path in after - before if not path.startswith(USER_STATE.lstrip("/")))
     assert left == [], left
     assert (debian_root.path / USER_STATE.lstrip("/") / ".local/state/remindd/remindd.sqlite").exists()
+
+
+def test_make_deb_without_its_build_packages_says_which_to_install():
+    """`make deb` checks its build packages first and names the missing ones with the command that installs them
+    (one more, that no machine has, stands for a missing one)."""
+    result = subprocess.run(["make", "-s", "--always-make", "deb", "DEB_BUILD_DEPS=debhelper no-such-package-for-remindd"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert "make deb needs: no-such-package-for-remindd. Install them: sudo apt install no-such-package-for-remindd" in result.stderr, result.stderr
+    assert "debhelper" not in result.stderr.split("needs:")[1].split(".")[0]
