@@ -7,7 +7,7 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils xdotool speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
+APT_PACKAGES := gettext locales debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils xdotool speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
 # One release build for every installed binary (make install-user, make deb, make bench share it, so none
 # undoes another): both link the Swift runtime as shared libraries, which install copies from the toolchain into
 # $(PREFIX)/lib/remindd and the binaries find there ($$ORIGIN/../lib/remindd), so nothing needs the toolchain
@@ -16,7 +16,7 @@ APT_PACKAGES := debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-con
 # the idle daemon every second. remindctl shares them (12 ms to start instead of about 3, 60 MB less to
 # install: docs/performance.md).
 
-.PHONY: all build release deps test test-root test-swift test-e2e test-package deb bench run install install-user uninstall-user install-catalog clean
+.PHONY: all build release deps locale pot test test-root test-swift test-e2e test-package deb bench run install install-user uninstall-user install-catalog clean
 
 all: build
 
@@ -32,12 +32,27 @@ deps:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
-build: deps
+build: deps locale
 	$(SWIFT) build
 
-release: deps
+release: deps locale
 	$(SWIFT) build -c release --product remindd
 	$(SWIFT) build -c release --product remindctl
+
+# The languages: po/LANG.po, compiled where a program run from the checkout finds them (.build/locale, as
+# /usr/share/locale for an installed one). msgcmp refuses a language that lacks a message of the template;
+# msgfmt --check one whose format strings do not take the template's arguments.
+LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
+locale: $(LANGUAGES:%=.build/locale/%/LC_MESSAGES/remindd.mo)
+
+.build/locale/%/LC_MESSAGES/remindd.mo: po/%.po po/remindd.pot
+	@mkdir -p $(@D)
+	msgcmp po/$*.po po/remindd.pot
+	msgfmt --check --statistics -o $@ po/$*.po
+
+# The template, from the message tables in the sources (DaemonMessages, CommandMessages).
+pot:
+	po/extract-messages
 
 test-swift: deps
 	$(SWIFT) build --build-tests
@@ -50,7 +65,7 @@ $(VENV)/.ready: deps Makefile
 	$(VENV)/bin/pip install -q --disable-pip-version-check pytest pexpect varlink dbus-next pillow icalendar python-dateutil recurring-ical-events caldav==1.4.0
 	touch $@
 
-test-e2e: $(VENV)/.ready
+test-e2e: $(VENV)/.ready locale
 	$(SWIFT) build
 	$(VENV)/bin/python -m pytest -q --durations=30 Tests/e2e
 
@@ -98,6 +113,8 @@ SHAREDIR = $(PREFIX)/share/remindd
 # The desktop entry notifications name (desktop-entry hint): GNOME's and KDE's notification settings list it.
 APPDIR   = $(PREFIX)/share/applications
 MANDIR   = $(PREFIX)/share/man
+# The message catalogs (remindd.mo), where the programs look for them: ../share/locale from their bin.
+LOCALEDIR = $(PREFIX)/share/locale
 UNITDIR ?= $(HOME)/.config/systemd/user
 # journalctl reads catalogs from /usr/lib/systemd/catalog only: a home install keeps its copy with the data
 # (make install-catalog, as root, copies it there).
@@ -123,7 +140,7 @@ CONFIG ?= release
 .build/%/generate-manual: Package.swift
 	$(SWIFT) build -c $* --product generate-manual
 
-install: $(if $(filter debug,$(CONFIG)),build,release) .build/$(CONFIG)/generate-manual
+install: $(if $(filter debug,$(CONFIG)),build,release) locale .build/$(CONFIG)/generate-manual
 	@command -v patchelf >/dev/null || { echo "make install needs patchelf: sudo apt install patchelf" >&2; exit 1; }
 	install -d $(D)$(BINDIR) $(D)$(LIBDIR) $(D)$(UNITDIR) $(D)$(CATALOGDIR) $(D)$(SHAREDIR)/routines $(D)$(APPDIR) \
 	  $(D)$(MANDIR)/man1 $(D)$(MANDIR)/man5 $(D)$(MANDIR)/man7 $(D)$(MANDIR)/man8 \
@@ -137,7 +154,9 @@ install: $(if $(filter debug,$(CONFIG)),build,release) .build/$(CONFIG)/generate
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/remindd.service > $(D)$(UNITDIR)/remindd.service
 	chmod 0644 $(D)$(UNITDIR)/remindd.service
 	install -m 0644 systemd/remindd.socket $(D)$(UNITDIR)/
-	install -m 0644 catalog/remindd.catalog $(D)$(CATALOGDIR)/
+	install -m 0644 catalog/remindd*.catalog $(D)$(CATALOGDIR)/
+	for lang in $(LANGUAGES); do \
+	  install -D -m 0644 .build/locale/$$lang/LC_MESSAGES/remindd.mo $(D)$(LOCALEDIR)/$$lang/LC_MESSAGES/remindd.mo; done
 	install -m 0644 Sources/ReminderInterface/IDL/*.varlink etc/remindd/config.toml share/remindd/exercises.csv $(D)$(SHAREDIR)/
 	install -m 0644 share/remindd/routines/*.toml $(D)$(SHAREDIR)/routines/
 	install -m 0644 share/applications/remindd.desktop $(D)$(APPDIR)/
@@ -166,7 +185,8 @@ uninstall-user:
 	-systemctl --user disable --now remindd.socket remindd.service 2>/dev/null
 	rm -f $(BINDIR)/remindd $(BINDIR)/remindctl $(UNITDIR)/remindd.service $(UNITDIR)/remindd.socket
 	rm -rf $(LIBDIR)
-	rm -f $(addprefix $(SHAREDIR)/,$(notdir $(wildcard Sources/ReminderInterface/IDL/*.varlink)) remindd.catalog config.toml exercises.csv)
+	rm -f $(addprefix $(SHAREDIR)/,$(notdir $(wildcard Sources/ReminderInterface/IDL/*.varlink) $(wildcard catalog/*.catalog)) config.toml exercises.csv)
+	rm -f $(LANGUAGES:%=$(LOCALEDIR)/%/LC_MESSAGES/remindd.mo)
 	rm -f $(addprefix $(SHAREDIR)/routines/,$(notdir $(wildcard share/remindd/routines/*.toml)))
 	@# Folders only when empty: a linked collection (~/.local/share/remindd/collection) is yours, and stays.
 	@rmdir $(SHAREDIR)/routines 2>/dev/null || true
@@ -181,7 +201,7 @@ uninstall-user:
 # The Debian package, built as Debian builds one (dpkg-buildpackage, debian/), moved from .. to .build/deb
 # (DEB_BUILD_OPTIONS=noopt: the debug build, to .build/deb-noopt). Made again only when a file of the source
 # changed: a second `make deb` with no change takes a second.
-DEB_BUILD_DEPS := debhelper dpkg-dev fakeroot patchelf pkg-config libsqlite3-dev libsystemd-dev
+DEB_BUILD_DEPS := gettext debhelper dpkg-dev fakeroot patchelf pkg-config libsqlite3-dev libsystemd-dev
 DEB_DIR := .build/deb$(if $(filter noopt,$(DEB_BUILD_OPTIONS)),-noopt)
 SOURCE_FILES := $(wildcard $(shell git ls-files 2>/dev/null || find Sources Package.swift Makefile debian man share systemd catalog etc -type f))
 
@@ -200,7 +220,7 @@ $(DEB_DIR)/built: $(SOURCE_FILES)
 	echo "Built $(DEB_DIR)/remindd_$${version}_amd64.deb: sudo apt install ./$(DEB_DIR)/remindd_$${version}_amd64.deb"
 
 install-catalog:
-	install -D -m 0644 catalog/remindd.catalog /usr/lib/systemd/catalog/remindd.catalog
+	install -D -m 0644 -t /usr/lib/systemd/catalog catalog/remindd*.catalog
 	journalctl --update-catalog
 
 clean:

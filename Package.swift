@@ -47,6 +47,10 @@ let package = Package(
         // remindctl, which links no libsystemd: the C part (SCM_RIGHTS, memfd_create), then the entries.
         .target(name: "CJournalNative"),
         .target(name: "JournalNative", dependencies: ["CJournalNative"], swiftSettings: strictSettings),
+        // Messages in the user's language: glibc's gettext and LC_TIME names (the C part), the catalog port with
+        // its gettext adapter and English as written.
+        .target(name: "CGettext"),
+        .target(name: "Translation", dependencies: ["CGettext", "ReminderCore"], swiftSettings: strictSettings),
         // Adapter: the SQLite store (GRDB), schema migrations, durable record of fired slots.
         .target(
             name: "ReminderStore",
@@ -81,7 +85,7 @@ let package = Package(
             name: "ReminderDaemon",
             dependencies: [
                 "FitnessCore", "HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase",
-                "VarlinkProtocol", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                "Translation", "VarlinkProtocol", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
@@ -91,14 +95,18 @@ let package = Package(
         // Test kit: a whole daemon in-process on a manual clock, a recording announcer and an in-memory store.
         .target(
             name: "ReminderDaemonTesting",
-            dependencies: ["ReminderDaemon", "ReminderCore", "ReminderInterface", "ReminderStore", "FitnessCore", "TimeZoneDatabase", "VarlinkProtocol", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ReminderDaemon", "ReminderCore", "ReminderInterface", "ReminderStore", "FitnessCore", "TimeZoneDatabase", "Translation", "VarlinkProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         // Thin executable: the daemon.
         .executableTarget(
             name: "remindd",
             dependencies: [
-                "ReminderDaemon", "ReminderInterface", "SystemdSupport", "FitnessCore", "ReminderCore", "ReminderStore", "TimeZoneDatabase", "VarlinkServer",
+                "ReminderDaemon", "ReminderInterface", "SystemdSupport", "FitnessCore", "ReminderCore", "ReminderStore", "TimeZoneDatabase", "Translation",
+                "VarlinkServer",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
@@ -110,7 +118,7 @@ let package = Package(
         .target(
             name: "RemindCommands",
             dependencies: [
-                "HabitCore", "JournalNative", "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "VarlinkProtocol",
+                "HabitCore", "JournalNative", "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "Translation", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -149,13 +157,17 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ReminderDaemonTests",
-            dependencies: ["ReminderDaemon", "ReminderDaemonTesting", "ReminderCore", "ReminderInterface", "ReminderScheduling", "HabitCore", "SystemdSupport", "VarlinkProtocol", "SeededRandom"],
+            dependencies: [
+                "ReminderDaemon", "ReminderDaemonTesting", "ReminderCore", "ReminderInterface", "ReminderScheduling", "HabitCore", "SystemdSupport",
+                "Translation", "VarlinkProtocol", "SeededRandom",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "RemindCommandsTests",
             dependencies: ["RemindCommands", "ReminderCore", "ReminderInterface", "VarlinkProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings),
         .testTarget(name: "ReminderInterfaceTests", dependencies: ["ReminderInterface", "VarlinkProtocol"], swiftSettings: strictSettings),
+        .testTarget(name: "TranslationTests", dependencies: ["Translation", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(name: "TimeZoneDatabaseTests", dependencies: ["ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
     ]
 )

@@ -4,6 +4,7 @@ import Glibc
 import ReminderCore
 import ReminderInterface
 import VarlinkProtocol
+import Translation
 
 
 struct LogCommand: ParsableCommand {
@@ -25,11 +26,17 @@ struct LogCommand: ParsableCommand {
     )
 }
 
-/// The line that tells what a log did: `Logged Meds at Sun 08:05: takes the 08:00 dose`.
-private func describe(_ log: IntakeValue, verb: String) -> String {
-    var line = "\(verb) \(log.reminderName)\(doseText(log.amount, log.unit).map { ", \($0)," } ?? "") at \(out.time(log.local)) (log \(log.id)\(log.forced == true ? ", forced past its limits" : ""))"
-    if let takes = log.takes { line += ": takes the \(out.clockTime(takes)) occurrence" }
-    if let suppresses = log.suppresses { line += ": the \(out.clockTime(suppresses)) occurrence will not be announced (already logged)" }
+/// The line that tells what a log did: `Logged Meds at Sun 08:05 (log 3): takes the 08:00 occurrence`;
+/// `taken`: `Taken: Meds at ...` (done).
+private func describe(_ log: IntakeValue, taken: Bool) -> String {
+    let forced = log.forced == true
+    let message =
+        taken
+        ? (forced ? CommandMessages.takenNowForced : CommandMessages.takenNow) : (forced ? CommandMessages.loggedForced : CommandMessages.logged)
+    let name = log.reminderName + (doseText(log.amount, log.unit).map { ", \($0)," } ?? "")
+    var line = out.words(message, name, out.time(log.local), log.id)
+    if let takes = log.takes { line = out.words(CommandMessages.takesOccurrence, line, out.clockTime(takes)) }
+    if let suppresses = log.suppresses { line = out.words(CommandMessages.suppressesOccurrence, line, out.clockTime(suppresses)) }
     return line
 }
 
@@ -61,8 +68,8 @@ struct LogAddCommand: ParsableCommand {
         let reply = try connection.call(
             Reminders.Log.self, .init(reminder: reminder, at: CommandContext.current.typedTime(at), amount: amount, force: force ? true : nil))
         if json { return try out.json(reply) }
-        out.print(describe(reply.log, verb: "Logged"))
-        if reply.cancelledSnoozes > 0 { out.print("Cancelled its pending snooze.") }
+        out.print(describe(reply.log, taken: false))
+        if reply.cancelledSnoozes > 0 { out.print(out.words(CommandMessages.cancelledSnooze)) }
         if let unsynced = reply.unsynced { Output.warn(unsynced) }
     }
 }
@@ -78,15 +85,22 @@ struct LogListCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        if let date, ISO8601.parseDate(date) == nil { throw CLIError("invalid --date '\(date)': write YYYY-MM-DD") }
+        if let date, ISO8601.parseDate(date) == nil { throw CLIError(out.words(CommandMessages.badDate, date)) }
         let logs = try connection.call(Reminders.Logs.self, .init(date: date, reminder: reminder)).logs
         if json { return try out.json(logs) }
-        if logs.isEmpty { return out.print("Nothing logged \(date.map { "on \($0)" } ?? "today").") }
+        if logs.isEmpty {
+            return out.print(date.map { out.words(CommandMessages.nothingLoggedOn, $0) } ?? out.words(CommandMessages.nothingLoggedToday))
+        }
         out.table(
-            ["ID", "TIME", "REMINDER", "AMOUNT", "EFFECT"],
+            out.headings(CommandMessages.id, CommandMessages.time, CommandMessages.reminder, CommandMessages.amount, CommandMessages.effect),
             logs.map { log in
-                let effect = log.takes.map { "takes \(out.clockTime($0))" } ?? log.suppresses.map { "suppresses \(out.clockTime($0))" } ?? "-"
-                return [String(log.id), out.time(log.local), log.reminderName, doseText(log.amount, log.unit) ?? "-", effect + (log.forced == true ? " (forced)" : "")]
+                let effect =
+                    log.takes.map { out.words(CommandMessages.takes, out.clockTime($0)) }
+                    ?? log.suppresses.map { out.words(CommandMessages.suppresses, out.clockTime($0)) } ?? "-"
+                return [
+                    String(log.id), out.time(log.local), log.reminderName, doseText(log.amount, log.unit) ?? "-",
+                    log.forced == true ? out.words(CommandMessages.forced, effect) : effect,
+                ]
             })
     }
 }
@@ -103,12 +117,12 @@ struct LogDeleteCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard confirmDeletion("log \(id)", yes: yes) else { return out.print("Nothing deleted.") }
+        guard confirmDeletion("log \(id)", yes: yes) else { return out.print(out.words(CommandMessages.nothingDeleted)) }
         let log = try connection.call(Reminders.DeleteLog.self, .init(id: id)).log
         if json { return try out.json(log) }
-        var line = "Deleted log \(log.id): \(log.reminderName) at \(out.time(log.local))"
-        if let takes = log.takes { line += "; the \(out.clockTime(takes)) occurrence is no longer taken" }
-        if let suppresses = log.suppresses { line += "; the \(out.clockTime(suppresses)) occurrence will be announced again" }
+        var line = out.words(CommandMessages.deletedLog, log.id, log.reminderName, out.time(log.local))
+        if let takes = log.takes { line = out.words(CommandMessages.noLongerTaken, line, out.clockTime(takes)) }
+        if let suppresses = log.suppresses { line = out.words(CommandMessages.announcedAgain, line, out.clockTime(suppresses)) }
         out.print(line)
     }
 }
@@ -139,16 +153,16 @@ struct DoneCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        if late, amount != nil { throw CLIError("--late takes the reminder's dose: leave --amount out, or log it with remindctl log \"\(reminder)\" --amount \(amount!)") }
+        if late, let amount { throw CLIError(out.words(CommandMessages.lateWithAmount, reminder, amount)) }
         if late {
             let occurrence = try connection.call(Reminders.TakeLate.self, .init(reminder: reminder)).occurrence
             if json { return try out.json(occurrence) }
-            let logged = occurrence.loggedUtc.map { " (logged \(out.clock($0)))" } ?? ""
-            return out.print("Taken late: \(occurrence.reminderName), the occurrence of \(out.time(occurrence.local))\(logged)")
+            let line = out.words(CommandMessages.takenLateLine, occurrence.reminderName, out.time(occurrence.local))
+            return out.print(occurrence.loggedUtc.map { out.words(CommandMessages.loggedAt, line, out.clock($0)) } ?? line)
         }
         let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder, amount: amount, force: force ? true : nil))
         if json { return try out.json(reply) }
-        out.print(describe(reply.log, verb: "Taken:"))
+        out.print(describe(reply.log, taken: true))
         if let unsynced = reply.unsynced { Output.warn(unsynced) }
     }
 }
@@ -172,7 +186,8 @@ struct SkipCommand: ParsableCommand {
     func run() throws {
         let occurrence = try connection.call(Reminders.Skip.self, .init(reminder: reminder, reason: reason)).occurrence
         if json { return try out.json(occurrence) }
-        out.print("Skipped \(occurrence.reminderName) at \(out.time(occurrence.local))\(reason.map { ": \($0)" } ?? "")")
+        let line = out.words(CommandMessages.skippedLine, occurrence.reminderName, out.time(occurrence.local))
+        out.print(reason.map { out.words(CommandMessages.withReason, line, $0) } ?? line)
     }
 }
 
@@ -196,14 +211,13 @@ struct SnoozeCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard (1...1440).contains(minutes) else { throw CLIError("invalid --minutes \(minutes): snooze for 1 to 1440 minutes") }
+        guard (1...1440).contains(minutes) else { throw CLIError(out.words(CommandMessages.badMinutes, minutes)) }
         let reply = try connection.call(Reminders.Snooze.self, .init(reminder: reminder, minutes: minutes))
         if json { return try out.json(reply) }
         let name = reply.occurrence.reminderName
-        var line = reply.postponed
-            ? "Postponed \(name) (\(out.clockTime(reply.occurrence.local))) to \(out.time(reply.until))"
-            : "Snoozed \(name) (\(out.clockTime(reply.occurrence.local))) until \(out.time(reply.until))"
-        if let replaced = reply.replaced { line += "; replaces the snooze until \(out.clockTime(replaced))" }
+        var line = out.words(
+            reply.postponed ? CommandMessages.postponedLine : CommandMessages.snoozedLine, name, out.clockTime(reply.occurrence.local), out.time(reply.until))
+        if let replaced = reply.replaced { line = out.words(CommandMessages.replacesSnooze, line, out.clockTime(replaced)) }
         out.print(line)
     }
 }
@@ -218,19 +232,21 @@ struct NextCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard count >= 1 else { throw CLIError("invalid --count \(count): give 1 or more") }
+        guard count >= 1 else { throw CLIError(out.words(CommandMessages.badCount, count)) }
         let reply = try connection.call(Reminders.Next.self, .init(count: count))
         let firings = reply.firings
         if json { return try out.json(firings) }
         printAsNeeded(reply.asNeeded ?? [])
-        if firings.isEmpty { return out.print("Nothing scheduled.") }
+        if firings.isEmpty { return out.print(out.words(CommandMessages.nothingScheduled)) }
         // As systemctl list-timers: when in the user's zone (the reminder's own time noted where its zone
         // differs), and how long until then.
-        out.table(["WHEN", "LEFT", "REMINDER", "SLOT"], firings.map { firing in
+        out.table(out.headings(CommandMessages.when, CommandMessages.left, CommandMessages.reminder, CommandMessages.slot), firings.map { firing in
             let instant = Output.instant(firing.utc)
+            var name = nameWithDose(firing.reminderName, firing.dose, firing.unit)
+            if firing.snoozed == true { name = out.words(CommandMessages.snoozedMark, name) }
             return [
                 out.time(firing.utc) + out.ownZoneNote(local: firing.local, zoneName: nil), instant.map(out.left) ?? "-",
-                nameWithDose(firing.reminderName, firing.dose, firing.unit) + (firing.snoozed == true ? " (snoozed)" : "") + (firing.calendar.map { " [\($0)]" } ?? ""), firing.slot,
+                name + (firing.calendar.map { " [\($0)]" } ?? ""), firing.slot,
             ]
         })
     }

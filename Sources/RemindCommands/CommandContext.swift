@@ -3,6 +3,7 @@ import ReminderCore
 import Synchronization
 import TimeZoneDatabase
 import VarlinkProtocol
+import Translation
 
 /// What a command runs against: the daemon, standard output, the environment, the clock and the user's zone.
 /// remindctl runs with the real ones (``system``); tests bind a stub daemon and capture the output with
@@ -18,19 +19,24 @@ public struct CommandContext: Sendable {
     public var now: @Sendable () -> Instant
     /// The zone times are shown in: the user's current one (`TZ`, else the system's).
     public var zone: TimeZoneRules
+    /// The language the commands speak: the shell's (`LANG`, `LC_MESSAGES`); English as written by default.
+    public var words: any MessageCatalog
 
     public init(
         connect: @escaping @Sendable (String) throws -> any VarlinkClient, write: @escaping @Sendable (String) -> Void,
-        environment: [String: String], stdoutIsTerminal: Bool, stdinIsTerminal: Bool, now: @escaping @Sendable () -> Instant, zone: TimeZoneRules
+        environment: [String: String], stdoutIsTerminal: Bool, stdinIsTerminal: Bool, now: @escaping @Sendable () -> Instant, zone: TimeZoneRules,
+        words: any MessageCatalog = UntranslatedCatalog()
     ) {
         (self.connect, self.write, self.environment) = (connect, write, environment)
-        (self.stdoutIsTerminal, self.stdinIsTerminal, self.now, self.zone) = (stdoutIsTerminal, stdinIsTerminal, now, zone)
+        (self.stdoutIsTerminal, self.stdinIsTerminal, self.now, self.zone, self.words) = (stdoutIsTerminal, stdinIsTerminal, now, zone, words)
     }
 
     @TaskLocal public static var current: CommandContext = .system
 
-    /// The process's own: its socket connections, standard output, environment, real clock and zone.
+    /// The process's own: its socket connections, standard output, environment, real clock, zone and language
+    /// (its locale is set here, when remindctl first asks for it, before it starts any thread).
     public static let system: CommandContext = {
+        let words = GettextCatalog.start(executable: GettextCatalog.runningExecutable())
         let environment = SystemEnvironment.variables()
         let database = TimeZoneDatabase.system(environment: environment)
         let zone = (try? database.rules(named: database.systemZoneName(environment: environment))) ?? TimeZoneRules(identifier: "UTC", fixedOffset: 0)
@@ -47,7 +53,7 @@ public struct CommandContext: Sendable {
                 }
             },
             environment: environment, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1, stdinIsTerminal: isatty(STDIN_FILENO) == 1,
-            now: SystemEnvironment.now, zone: zone)
+            now: SystemEnvironment.now, zone: zone, words: words)
     }()
 }
 

@@ -6,6 +6,7 @@ import ReminderCore
 import ReminderInterface
 import TimeZoneDatabase
 import VarlinkProtocol
+import Translation
 
 /// How to reach the daemon: `--socket`, else `$REMINDD_SOCKET`, else `$XDG_RUNTIME_DIR/remindd/control.sock`.
 struct ConnectionOptions: ParsableArguments {
@@ -50,44 +51,43 @@ struct ConnectionOptions: ParsableArguments {
             do {
                 return try body(connection)
             } catch let error as VarlinkError where error.name == Self.reminderNotFound {
-                throw CLIError(Self.describe(error) + Self.didYouMean(error.string("reminder") ?? "", connection))
+                let line = Self.describe(error)
+                throw CLIError(Self.didYouMean(error.string("reminder") ?? "", connection).map { out.words(CommandMessages.didYouMean, line, $0) } ?? line)
             }
         } catch let error as CLIError {
             throw error
         } catch VarlinkConnection.ConnectionError.notRunning(let path) {
-            throw CLIError("remindd is not running (nothing listens on \(path)): start it with 'systemctl --user enable --now remindd.socket remindd.service'")
+            throw CLIError(out.words(CommandMessages.notRunning, path))
         } catch let error as VarlinkError {
             throw CLIError(Self.describe(error))
         } catch VarlinkConnection.ConnectionError.notAccepting(_, let seconds) {
-            throw CLIError("remindd did not accept the connection within \(seconds) s (too many open connections?): try again, and see 'journalctl --user -u remindd'")
+            throw CLIError(out.words(CommandMessages.notAccepting, seconds))
         } catch VarlinkConnection.ConnectionError.timedOut(let seconds) {
-            throw CLIError("remindd did not answer within \(seconds) s: see 'systemctl --user status remindd' and 'journalctl --user -u remindd'")
+            throw CLIError(out.words(CommandMessages.noAnswer, seconds))
         } catch let error as VarlinkConnection.ConnectionError {
-            throw CLIError("cannot talk to remindd: \(error)")
+            throw CLIError(out.words(CommandMessages.cannotTalk, error))
         }
     }
 
     private static let reminderNotFound = Reminders.interface + "." + RemindErrors.ReminderNotFound.errorName
 
-    /// ` (did you mean 'Vitamin D'?)` when a reminder's name is one typo away from `typed`.
-    private static func didYouMean(_ typed: String, _ connection: any VarlinkClient) -> String {
-        guard let names = try? connection.call(Reminders.List.self, .init(limit: 1000)).reminders.map(\.name),
-            let near = EditDistance.suggestion(for: typed, among: names)
-        else { return "" }
-        return " (did you mean '\(near)'?)"
+    /// `Vitamin D` when a reminder's name is one typo away from `typed`.
+    private static func didYouMean(_ typed: String, _ connection: any VarlinkClient) -> String? {
+        guard let names = try? connection.call(Reminders.List.self, .init(limit: 1000)).reminders.map(\.name) else { return nil }
+        return EditDistance.suggestion(for: typed, among: names)
     }
 
     /// Words for the daemon's errors.
     static func describe(_ error: VarlinkError) -> String {
         switch error.name {
         case reminderNotFound:
-            return "no reminder '\(error.string("reminder") ?? "?")': see 'remindctl list' for names and ids"
+            return out.words(CommandMessages.noSuchReminder, error.string("reminder") ?? "?")
         case let name where name.hasPrefix("io.remindd.") && name.hasSuffix("." + RemindErrors.NameTaken.errorName):  // any interface's
-            return "a reminder named '\(error.string("name") ?? "?")' already exists: choose another name, or change it with 'remindctl update'"
+            return out.words(CommandMessages.nameTaken, error.string("name") ?? "?")
         case "org.varlink.service.InvalidParameter":
-            return "the daemon refused the parameter '\(error.string("parameter") ?? "?")'"
+            return out.words(CommandMessages.parameterRefused, error.string("parameter") ?? "?")
         case "org.varlink.service.PermissionDenied":
-            return "remindd refused the connection: it serves only the user it runs as"
+            return out.words(CommandMessages.notYourDaemon)
         default:
             return error.description
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import ReminderCore
 import ReminderInterface
+import Translation
 
 private func printExercises(_ exercises: [ExerciseValue]) {
     out.table(["EXERCISE", "CATEGORY", "LIGHT", "MODERATE", "VIGOROUS"], exercises.map { e in
@@ -232,16 +233,22 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
             date: day.date, occurrences: occurrences, doses: doses, asNeeded: reply.asNeeded, food: day.food, workouts: day.workouts, consumed: day.consumed,
             burned: day.burned, net: day.net))
     }
+    if let date = ISO8601.parseDate(day.date) {
+        out.print(out.paint(out.dayTitle(date), .bold))
+        out.print("")
+    }
     if !occurrences.isEmpty {
-        out.table(["TIME", "REMINDER", "STATE"], occurrences.map { occurrence in
-            let logged = occurrence.loggedUtc.map { " (logged \(out.clock($0)))" } ?? ""
-            let state = occurrence.state == "taken-late" ? "taken late" : occurrence.state
-            return [out.clockTime(occurrence.local), nameWithDose(occurrence.reminderName, occurrence.dose, occurrence.unit), state + (["taken", "taken-late"].contains(occurrence.state) ? logged : "")]
+        out.table(out.headings(CommandMessages.time, CommandMessages.reminder, CommandMessages.state), occurrences.map { occurrence in
+            var state = out.state(occurrence.state)
+            if ["taken", "taken-late"].contains(occurrence.state), let logged = occurrence.loggedUtc {
+                state = out.words(CommandMessages.loggedAt, state, out.clock(logged))
+            }
+            return [out.clockTime(occurrence.local), nameWithDose(occurrence.reminderName, occurrence.dose, occurrence.unit), state]
         })
         out.print("")
     }
     if !doses.isEmpty {
-        out.print("Doses: " + doses.map(\.text).joined(separator: " · "))
+        out.print(out.words(CommandMessages.doses, doses.map(\.text).joined(separator: " · ")))
         out.print("")
     }
     printAsNeeded(asNeeded)
@@ -273,33 +280,42 @@ struct DoseCount: Encodable, Equatable {
         }
     }
 
+    /// `Metformin 2 of 3 taken, 1 missed`, in the output's language.
     var text: String {
-        "\(reminderName) \(taken) of \(of) taken" + (missed > 0 ? ", \(missed) missed" : "") + (skipped > 0 ? ", \(skipped) skipped" : "")
+        var text = out.words(CommandMessages.doseCount, reminderName, taken, of)
+        if missed > 0 { text = out.words(CommandMessages.dosesMissed, text, missed) }
+        if skipped > 0 { text = out.words(CommandMessages.dosesSkipped, text, skipped) }
+        return text
     }
 }
 
 /// The medications taken as needed, under their own heading (`today`, `next`).
 func printAsNeeded(_ values: [AsNeededValue]) {
     guard !values.isEmpty else { return }
-    out.print("As needed:")
+    out.print(out.words(CommandMessages.asNeeded))
     let width = values.map { [$0.reminderName, doseText($0.dose, $0.unit)].compactMap { $0 }.joined(separator: " ").displayWidth }.max() ?? 0
     for value in values { out.print("  " + asNeededLine(value, nameWidth: width)) }
     out.print("")
 }
 
 private func printDay(_ day: DayValue) {
-    let rows = (day.food.map { (out.clock($0.local), "food", $0.name, "+\($0.kcal)") }
-        + day.workouts.map { (out.clock($0.local), "workout", "\($0.name), \($0.minutes ?? 0) min \($0.intensity ?? "")", "-\($0.kcal)") })
+    let (food, workout) = (out.words(CommandMessages.food), out.words(CommandMessages.workout))
+    let rows = (day.food.map { (out.clock($0.local), food, $0.name, "+\($0.kcal)") }
+        + day.workouts.map { (out.clock($0.local), workout, "\($0.name), \($0.minutes ?? 0) min \($0.intensity ?? "")", "-\($0.kcal)") })
         .sorted { $0.0 < $1.0 }
     if rows.isEmpty {
         // Only food and workouts: the doses above are logged (the message said "Nothing logged" under them).
-        out.print("No food or workouts logged on \(day.date).")
+        out.print(out.words(CommandMessages.noFoodOrWorkouts, day.date))
     } else {
-        out.table(["TIME", "KIND", "ENTRY", "KCAL"], rows.map { [$0.0, $0.1, $0.2, $0.3] })
+        out.table(
+            out.headings(CommandMessages.time, CommandMessages.kind, CommandMessages.entry, CommandMessages.kcal), rows.map { [$0.0, $0.1, $0.2, $0.3] })
         out.print("")
     }
-    let net = day.net < 0 ? out.paint("\(day.net) kcal (deficit)", .green) : out.paint("+\(day.net) kcal (surplus)", .red)
-    out.print("consumed \(day.consumed) kcal · burned \(day.burned) kcal · net \(day.net == 0 ? "0 kcal" : net)")
+    let net =
+        day.net == 0
+        ? out.words(CommandMessages.zeroKcal)
+        : day.net < 0 ? out.paint(out.words(CommandMessages.deficit, day.net), .green) : out.paint(out.words(CommandMessages.surplus, day.net), .red)
+    out.print(out.words(CommandMessages.netLine, day.consumed, day.burned, net))
 }
 
 struct TodayCommand: ParsableCommand {

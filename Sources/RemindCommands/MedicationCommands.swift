@@ -2,6 +2,7 @@ import ArgumentParser
 import ReminderCore
 import ReminderInterface
 import VarlinkProtocol
+import Translation
 
 struct StockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,13 +26,13 @@ struct StockCommand: ParsableCommand {
 
 /// `60 tablets: enough through Fri 2026-12-18 (24 days)`.
 private func describe(_ stock: StockValue) -> String {
-    guard let left = stock.left else { return "not counted yet: remindctl stock set \"\(stock.reminderName)\" 30" }
+    guard let left = stock.left else { return out.words(CommandMessages.notCounted, stock.reminderName) }
     let amount = doseText(left, stock.unit) ?? "\(left)"
-    if stock.outlastsTheRule { return "\(amount): more than the reminder's schedule needs" }
+    if stock.outlastsTheRule { return out.words(CommandMessages.outlasts, amount) }
     guard let through = stock.through, let days = stock.days, let date = ISO8601.parseDate(through) else {
-        return "\(amount): not enough for the next dose (\(doseText(stock.dose, stock.unit) ?? ""))"
+        return out.words(CommandMessages.notEnough, amount, doseText(stock.dose, stock.unit) ?? "")
     }
-    return "\(amount): enough through \(date.weekday.displayName) \(through) (\(plural(days, "day")))"
+    return out.words(CommandMessages.enoughThrough, count: days, amount, "\(out.weekday(date)) \(through)", days)
 }
 
 struct StockShowCommand: ParsableCommand {
@@ -46,8 +47,8 @@ struct StockShowCommand: ParsableCommand {
     func run() throws {
         let stocks = try connection.call(Medication.Stock.self, .init(reminder: reminder)).stocks
         if json { return try out.json(stocks) }
-        if stocks.isEmpty { return out.print("No reminder has a dose: add one with remindctl update NAME --dose 2 --unit tablet") }
-        out.table(["REMINDER", "DOSE", "STOCK"], stocks.map { [$0.reminderName, doseText($0.dose, $0.unit) ?? "-", describe($0)] })
+        if stocks.isEmpty { return out.print(out.words(CommandMessages.noDoses)) }
+        out.table(out.headings(CommandMessages.reminder, CommandMessages.dose, CommandMessages.stock), stocks.map { [$0.reminderName, doseText($0.dose, $0.unit) ?? "-", describe($0)] })
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 import ReminderCore
 import ReminderInterface
 import VarlinkProtocol
+import Translation
 
 /// remindctl's one output layer: lines, JSON, tables aligned by display width, colour, plurals, and times
 /// in the user's zone. Every command writes through it.
@@ -13,6 +14,9 @@ struct Output {
     var colour: Bool {
         context.stdoutIsTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty && context.environment["TERM"] != "dumb"
     }
+
+    /// The language of the output (the context's).
+    var words: any MessageCatalog { context.words }
 
     func print(_ text: String = "", terminator: String = "\n") {
         context.write(text + terminator)
@@ -55,9 +59,37 @@ struct Output {
         colour ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 
-    /// `Sun 2026-11-22 09:00 +01:00`: an instant in the user's zone.
+    /// `Sun 2026-11-22 09:00 +01:00`: an instant in the user's zone (the weekday as LC_TIME names it).
     func time(_ instant: Instant) -> String {
-        TimeText.display(instant, offsetSeconds: context.zone.offset(at: instant))
+        let offset = context.zone.offset(at: instant)
+        let local = LocalDateTime(localSeconds: instant.secondsSinceEpoch + Int64(offset))
+        return "\(weekday(local.date)) \(local.date) \(local.time) \(ISO8601.formatOffset(offset))"
+    }
+
+    /// `Sun`, `So`, `dim.`: a date's weekday, short, in the output's language.
+    func weekday(_ date: LocalDate) -> String {
+        words.name(of: date.weekday, abbreviated: true)
+    }
+
+    /// `Friday 27 November 2026`, `Freitag, 27. November 2026`: a day as a heading.
+    func dayTitle(_ date: LocalDate) -> String {
+        words(
+            CommandMessages.dayTitle, words.name(of: date.weekday, abbreviated: false), date.day, words.name(ofMonth: date.month, abbreviated: false),
+            date.year)
+    }
+
+    /// An occurrence's state in words: `taken late` for `taken-late`.
+    func state(_ state: String) -> String {
+        let said: [String: Message] = [
+            "upcoming": CommandMessages.upcoming, "due": CommandMessages.due, "taken": CommandMessages.taken, "taken-late": CommandMessages.takenLate,
+            "skipped": CommandMessages.skipped, "missed": CommandMessages.missed, "suppressed": CommandMessages.suppressed,
+        ]
+        return said[state].map { words($0) } ?? state
+    }
+
+    /// Column headings in the output's language.
+    func headings(_ messages: Message...) -> [String] {
+        messages.map { words($0) }
     }
 
     /// An ISO 8601 instant (`...Z` or with an offset) in the user's zone; the text as it is when it does not parse.
@@ -75,7 +107,13 @@ struct Output {
     /// `15:10` today, `tomorrow 08:00`, else `Wed 2026-12-02 08:00`: a nearby ISO 8601 time on the user's clock.
     func near(_ iso: String) -> String {
         guard let instant = Self.instant(iso) else { return iso }
-        return TimeText.near(instant, in: context.zone, now: context.now())
+        let local = context.zone.localDateTime(at: instant)
+        switch local.date.dayNumber - context.zone.localDayNumber(at: context.now()) {
+        case 0: return "\(local.time)"
+        case 1: return words(CommandMessages.tomorrowAt, local.time)
+        case -1: return words(CommandMessages.yesterdayAt, local.time)
+        default: return "\(weekday(local.date)) \(local.date) \(local.time)"
+        }
     }
 
     /// `08:00`: an ISO 8601 time (`...Z` or with an offset) on the user's clock.
@@ -96,11 +134,11 @@ struct Output {
     /// `in 2h 14min`, `in 45s`, `in 3d 4h`; `now`; `5min ago` (as `systemctl list-timers` counts).
     func left(until instant: Instant) -> String {
         let seconds = instant.secondsSinceEpoch - context.now().secondsSinceEpoch
-        if seconds == 0 { return "now" }
+        if seconds == 0 { return words(CommandMessages.now) }
         let magnitude = abs(seconds)
         let parts: [(Int64, String)] = [(magnitude / 86400, "d"), (magnitude / 3600 % 24, "h"), (magnitude / 60 % 60, "min"), (magnitude % 60, "s")]
         let shown = parts.drop { $0.0 == 0 }.prefix(2).filter { $0.0 > 0 }.map { "\($0.0)\($0.1)" }.joined(separator: " ")
-        return seconds > 0 ? "in \(shown)" : "\(shown) ago"
+        return seconds > 0 ? words(CommandMessages.inTime, shown) : words(CommandMessages.timeAgo, shown)
     }
 
     static func instant(_ iso: String) -> Instant? {
@@ -153,7 +191,6 @@ func limitsText(minIntervalSeconds: Int64?, maxPerDay: Int?) -> String? {
 /// taken as needed, for `today` and `next`.
 func asNeededLine(_ value: AsNeededValue, nameWidth: Int) -> String {
     let name = [value.reminderName, doseText(value.dose, value.unit)].compactMap { $0 }.joined(separator: " ")
-    let when = value.allowedNow ? "allowed now" : "allowed from \(out.near(value.allowedFromUtc))"
-    let left = value.leftInADay.map { ", \($0) more in 24 hours" } ?? ""
-    return name.padded(toDisplayWidth: nameWidth) + "  " + when + left
+    let when = value.allowedNow ? out.words(CommandMessages.allowedNow) : out.words(CommandMessages.allowedFrom, out.near(value.allowedFromUtc))
+    return name.padded(toDisplayWidth: nameWidth) + "  " + (value.leftInADay.map { out.words(CommandMessages.moreInADay, when, $0) } ?? when)
 }

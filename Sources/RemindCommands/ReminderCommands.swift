@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReminderCore
 import ReminderInterface
+import Translation
 
 /// Prints one reminder as `key: value` lines; `followed` is why remindd follows its zone (``zoneReason(_:)``),
 /// for one without its own.
@@ -246,14 +247,15 @@ struct ListCommand: ParsableCommand {
         let reminders = try connection.allReminders()
         if json { return try out.json(reminders) }
         if reminders.isEmpty {
-            out.print("No reminders. Add one with: remindctl add \"Vitamin D\" --weekly sun --at 09:00")
+            out.print(out.words(CommandMessages.noReminders))
             return
         }
         out.table(
-            ["ID", "NAME", "SCHEDULE", "ZONE", "STREAK", "NEXT"],
+            out.headings(CommandMessages.id, CommandMessages.name, CommandMessages.schedule, CommandMessages.zone, CommandMessages.streak, CommandMessages.next),
             reminders.map { r -> [String] in
                 let name = nameWithDose(r.name, r.delivery.medication.dose, r.delivery.medication.unit) + (r.delivery.calendar.map { " [\($0)]" } ?? "")
-                let next = r.enabled ? (r.next.map { out.time($0.local) + ($0.snoozed == true ? " (snoozed)" : "") } ?? "-") : "disabled"
+                let shown = { (next: FiringValue) in next.snoozed == true ? out.words(CommandMessages.snoozedMark, out.time(next.local)) : out.time(next.local) }
+                let next = r.enabled ? (r.next.map(shown) ?? "-") : out.words(CommandMessages.disabled)
                 return [String(r.id), name, r.summary, r.effectiveTimeZone, String(r.streak), next]
             })
     }

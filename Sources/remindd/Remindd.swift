@@ -13,6 +13,7 @@ import ServiceLifecycle
 import Synchronization
 import SystemdSupport
 import TimeZoneDatabase
+import Translation
 import VarlinkProtocol
 import VarlinkServer
 
@@ -60,7 +61,9 @@ struct Remindd: AsyncParsableCommand {
     /// Runs before anything else: runs Swift concurrency on NIO's event loops instead of libdispatch's
     /// thread pool, whose workqueue monitor would otherwise wake the process every second for as long as it
     /// lives (an idle daemon must make no wake-ups).
-    static func prepareProcess() {
+    /// Returns the language announcements are made in: the environment's (LANG, LC_MESSAGES), set here because
+    /// setting a locale is not safe once threads run.
+    static func prepareProcess() -> GettextCatalog {
         // One malloc arena: the start-up work spread over threads would otherwise leave half-used arenas
         // behind (before the scheduler stored its states densely, 100,000 reminders took 123 MB resident
         // with glibc's default arenas and 89 MB with one).
@@ -78,10 +81,12 @@ struct Remindd: AsyncParsableCommand {
         // worker started from a background thread at nice 10 (a raise needs CAP_SYS_NICE). The worker then
         // keeps its creator's priority, which is what remindd wants; the log only filled the journal.
         setenv("LIBDISPATCH_LOG", "NO", 0)
+        return GettextCatalog.start(executable: GettextCatalog.runningExecutable())
     }
 
+    /// What `AsyncParsableCommand` asks for; `main.swift` calls ``serve(words:)`` after ``prepareProcess()``.
     func run() async throws {
-        try await serve()
+        try await serve(words: Self.prepareProcess())
     }
 
     /// `--check-config`: prints `FILE: OK`, or throws the one-line reason (exit status 1).
@@ -145,7 +150,7 @@ struct Remindd: AsyncParsableCommand {
     }
 
     /// Runs the daemon until SIGTERM or SIGINT.
-    func serve() async throws {
+    func serve(words: any MessageCatalog) async throws {
         let environment = ProcessInfo.processInfo.environment
         let zones = TimeZoneDatabase.system(environment: environment)
         let journal = Journal(identifier: "remindd")
@@ -169,7 +174,7 @@ struct Remindd: AsyncParsableCommand {
         // The collection's folder is not made here: one that is missing is a disk not mounted yet or a folder
         // moved, which the collection holds back until it is there (only --prepare-state makes it).
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
-        let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel)
+        let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel, words: words)
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
         let clock = SystemClock(monitor: monitor, zones: zones)
         // Under a user manager, commands run as its transient units (outside the sandbox); else as children.
@@ -179,14 +184,15 @@ struct Remindd: AsyncParsableCommand {
             launcher: TransientUnitLauncher.forUserManager(environment: environment) ?? local, fallback: local,
             output: { line, priority in hookOutput.send(line, priority: priority) })
         let sound = SoundAnnouncer(
-            player: SoundPlayer.find(environment: environment), speaker: Speaker.find(environment: environment), defaults: settings.sounds, commands: commands,
+            player: SoundPlayer.find(environment: environment), speaker: Speaker.find(environment: environment), defaults: settings.sounds, words: words,
+            commands: commands,
             report: report)
         let channels = Channels(
             journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, onMissed: settings.onMissed, commands: commands, report: report),
             sound: sound,
             desktop: DesktopChannel(
                 enabled: settings.desktopNotifications, clock: clock, connect: { try await DesktopNotifications.connect(applicationName: "remindd") },
-                playsSounds: sound.playsSounds, report: report))
+                playsSounds: sound.playsSounds, words: words, report: report))
         let notifier = Notifier()
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
         let moved = try prepareStateDirectory(paths)
@@ -297,8 +303,7 @@ struct Remindd: AsyncParsableCommand {
     /// The executable is the kernel's `/proc/self/exe` (`argv[0]` is only `remindd` when a shell found it in PATH;
     /// it is the fallback where /proc is not mounted).
     static func defaultDataDirectory() -> String {
-        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let executable = URL(fileURLWithPath: running).resolvingSymlinksInPath()
+        let executable = URL(fileURLWithPath: GettextCatalog.runningExecutable()).resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/remindd").path
         if FileManager.default.fileExists(atPath: installed + "/exercises.csv") { return installed }
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

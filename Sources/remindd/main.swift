@@ -1,5 +1,5 @@
 // Process set-up that must precede every thread, then the command (parsed and run as AsyncParsableCommand.main does).
-Remindd.prepareProcess()
+let words = Remindd.prepareProcess()
 do {
     var command = try Remindd.parseAsRoot()
     if let daemon = command as? Remindd, daemon.checkConfig {
@@ -7,7 +7,7 @@ do {
     } else if let daemon = command as? Remindd, daemon.prepareState {
         try daemon.printStatePreparation()
     } else if let daemon = command as? Remindd {
-        try await daemon.serve()
+        try await daemon.serve(words: words)
     } else {
         try command.run()  // --help, --version
     }

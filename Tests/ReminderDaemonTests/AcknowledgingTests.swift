@@ -2,6 +2,7 @@ import Foundation
 import ReminderCore
 import ReminderInterface
 import Testing
+import Translation
 import VarlinkProtocol
 
 @testable import ReminderDaemon
@@ -49,7 +50,7 @@ struct AcknowledgingTests {
         #expect(first.snoozed == true && first.utc == "2026-03-02T08:15:00Z" && first.slot == "reminder-\(first.reminderId)-08-00")
         await daemon.advance(to: instant("2026-03-02T12:00:00Z"))
         #expect(kinds(daemon, "Pills") == ["fired@2026-03-02T08:00:00Z", "snoozed@2026-03-02T08:15:00Z"])
-        let entry = JournalAnnouncer.entry(for: .firing(daemon.firings(of: "Pills")[1]))
+        let entry = JournalAnnouncer.entry(for: .firing(daemon.firings(of: "Pills")[1]), in: english)
         #expect(entry.fields.contains(.init(name: "MESSAGE_ID", value: MessageID.snoozed)))
         #expect(entry.fields.contains(.init(name: "REMINDER_ANNOUNCEMENT", value: "snoozed")))
     }
@@ -91,7 +92,7 @@ struct AcknowledgingTests {
         await daemon.current.perform(.takenLate(reminderID: id))
         let taken = try #require(daemon.announcer.occurrences.last)
         #expect(taken.state == .takenLate && taken.loggedAt == instant("2026-03-03T13:00:00Z"))
-        let entry = JournalAnnouncer.entry(for: .occurrence(taken))
+        let entry = JournalAnnouncer.entry(for: .occurrence(taken), in: english)
         #expect(entry.message == "Taken late: Pills (twice a day, Tue 08:00) (logged Tue 13:00)")
         #expect(entry.fields.contains(.init(name: "REMINDER_STATE", value: "taken-late")))
         let day = try await daemon.call(Reminders.Occurrences.self, .init(date: "2026-03-03")).occurrences
@@ -126,7 +127,7 @@ struct AcknowledgingTests {
         try await daemon.restart()
         await daemon.advance(to: instant("2026-03-02T12:00:00Z"))
         #expect(kinds(daemon, "Pills") == ["postponed@2026-03-02T08:00:00Z", "snoozed@2026-03-02T08:10:00Z"])
-        #expect(JournalAnnouncer.entry(for: .firing(daemon.firings(of: "Pills")[0])).priority == .info)
+        #expect(JournalAnnouncer.entry(for: .firing(daemon.firings(of: "Pills")[0]), in: english).priority == .info)
         // It was announced, at the snooze: left alone, it is missed at the window's end like any other.
         await daemon.advance(to: instant("2026-03-03T00:00:00Z"))
         #expect(states(daemon, "Pills") == ["missed:2026-03-02T08:00:00Z"])
@@ -217,7 +218,7 @@ struct AcknowledgingTests {
         #expect(daemon.firings(of: "Pills").compactMap(\.repeatNumber) == [1, 2, 3])
         #expect(kinds(daemon, "Drops") == ["fired@2026-03-02T08:00:00Z", "repeated@2026-03-02T08:10:00Z", "repeated@2026-03-02T08:20:00Z"])
         #expect(states(daemon, "Drops") == ["missed:2026-03-02T08:00:00Z"])
-        let entry = JournalAnnouncer.entry(for: .firing(daemon.firings(of: "Pills")[1]))
+        let entry = JournalAnnouncer.entry(for: .firing(daemon.firings(of: "Pills")[1]), in: english)
         #expect(entry.message == "Reminder (repeat 1, still not taken): Pills (daily, Mon 08:00)")
         #expect(entry.fields.contains(.init(name: "MESSAGE_ID", value: MessageID.repeated)))
     }
@@ -332,3 +333,6 @@ extension VarlinkError {
         return nil
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

@@ -1,6 +1,7 @@
 import ReminderCore
 import ReminderInterface
 import Testing
+import Translation
 
 @testable import ReminderDaemon
 @testable import ReminderDaemonTesting
@@ -74,7 +75,7 @@ struct CrashSafetyTests {
         let again = daemon.announcer.firings.filter(\.reannounced)
         #expect(Set(again.map(\.firing.reminder.name)) == ["Pills", "Vitamin D", "Water"])
         #expect(again.allSatisfy { $0.kind == .late && $0.record != nil })
-        #expect(JournalAnnouncer.entry(for: .firing(again[0])).fields.contains(.init(name: "REMINDER_REANNOUNCED", value: "1")))
+        #expect(JournalAnnouncer.entry(for: .firing(again[0]), in: english).fields.contains(.init(name: "REMINDER_REANNOUNCED", value: "1")))
         try await daemon.restart()
         #expect(daemon.announcer.firings.count == 6)
     }
@@ -110,7 +111,7 @@ struct CrashSafetyTests {
         let keys = first.announcer.firings.compactMap(\.record)
         #expect(Set(keys).count == 3)
         #expect(Set(keys).isDisjoint(with: second.announcer.firings.compactMap(\.record)))
-        let entry = JournalAnnouncer.entry(for: .firing(first.announcer.firings[0]))
+        let entry = JournalAnnouncer.entry(for: .firing(first.announcer.firings[0]), in: english)
         #expect(entry.fields.contains(.init(name: "REMINDER_RECORD", value: keys[0])))
     }
 
@@ -196,8 +197,11 @@ struct CrashSafetyTests {
         }
         let missed = daemon.announcer.occurrences.filter(\.reannounced)
         #expect(missed.map(\.firing.reminder.name) == ["Pills"])
-        #expect(JournalAnnouncer.entry(for: .occurrence(missed[0])).fields.contains(.init(name: "REMINDER_REANNOUNCED", value: "1")))
+        #expect(JournalAnnouncer.entry(for: .occurrence(missed[0]), in: english).fields.contains(.init(name: "REMINDER_REANNOUNCED", value: "1")))
         let repeats = daemon.firings(of: "Drops").filter { $0.kind == .repeated }
         #expect(repeats.map(\.reannounced) == [false, true] && repeats.map(\.repeatNumber) == [1, 1])
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

@@ -3,6 +3,7 @@ import ReminderCore
 import ReminderDaemonTesting
 import ReminderInterface
 import Testing
+import Translation
 import VarlinkProtocol
 
 @testable import ReminderDaemon
@@ -30,7 +31,7 @@ struct DoseTests {
 
         await daemon.advance(to: instant("2026-12-01T07:00:30Z"))
         let fired = try #require(daemon.firings(of: "Metformin").first)
-        let entry = JournalAnnouncer.entry(for: .firing(fired))
+        let entry = JournalAnnouncer.entry(for: .firing(fired), in: english)
         let fields = Dictionary(entry.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         #expect(fields["REMINDER_DOSE"] == "2" && fields["REMINDER_UNIT"] == "tablet")
         #expect(entry.message.hasPrefix("Reminder: Metformin, 2 tablets (daily, Tue 08:00)"))
@@ -118,3 +119,6 @@ struct DoseTests {
         #expect(try await daemon.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.map(\.amount) == [200, 100000])
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

@@ -4,6 +4,7 @@ import ReminderDaemonTesting
 import ReminderInterface
 import SystemdSupport
 import Testing
+import Translation
 import VarlinkProtocol
 
 @testable import ReminderDaemon
@@ -143,7 +144,7 @@ struct EscalationTests {
         let late = try #require(written.first { $0.key.hasPrefix("own-\(pills.id)-\(wednesday)-") }?.value)
         #expect(late["REMINDER_STATE"] == "overdue" && late["REMINDER_ESCALATED_LATE"] == "1" && late["ESCALATED_UTC"] == "2026-12-02T08:40:00Z")
         #expect(late["REMINDER_DOSE"] == "1" && late["REMINDER_MESSAGE"]?.hasPrefix("Not taken 30m after its time: Pills, 1 tablet") == true)
-        let entry = JournalAnnouncer.entry(for: .escalation(all[1]))
+        let entry = JournalAnnouncer.entry(for: .escalation(all[1]), in: english)
         let fields = Dictionary(uniqueKeysWithValues: entry.fields.map { ($0.name, $0.value) })
         #expect(fields["MESSAGE_ID"] == MessageID.escalated && fields["REMINDER_ESCALATED_LATE"] == "1" && entry.priority == .warning)
         commands.stopAll()
@@ -210,3 +211,6 @@ struct EscalationTests {
         #expect(try DaemonConfiguration.parse("on-missed = [\"/bin/true\", \"x\"]\n", file: "config.toml").onMissed == ["/bin/true", "x"])
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

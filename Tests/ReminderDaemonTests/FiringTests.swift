@@ -1,6 +1,7 @@
 import ReminderCore
 import ReminderInterface
 import Testing
+import Translation
 import VarlinkProtocol
 
 @testable import ReminderDaemon
@@ -109,7 +110,7 @@ struct FiringTests {
         #expect(firings.map(\.kind) == [.fired, .snoozed])
         #expect(firings.last?.scheduled == instant("2026-03-02T08:00:00Z"))
         #expect(firings.last?.handledAt == instant("2026-03-02T08:12:00Z"))
-        #expect(JournalAnnouncer.entry(for: .firing(firings[1])).message == "Reminder (snoozed): Pills (daily, Mon 08:00)")
+        #expect(JournalAnnouncer.entry(for: .firing(firings[1]), in: english).message == "Reminder (snoozed): Pills (daily, Mon 08:00)")
     }
 
     @Test func watchStreamsEachFiring() async throws {
@@ -226,3 +227,6 @@ struct BurstTests {
         #expect(daemon.announcer.firings.filter { $0.firing.reminder.name.hasPrefix("Burst ") }.count == count)
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

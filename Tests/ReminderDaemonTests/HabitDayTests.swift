@@ -2,6 +2,7 @@ import HabitCore
 import ReminderCore
 import ReminderInterface
 import Testing
+import Translation
 import VarlinkProtocol
 
 @testable import ReminderDaemon
@@ -91,7 +92,7 @@ struct HabitDayTests {
         try await daemon.call("Streak")
         let unlocked = daemon.announcer.events.filter { $0 == .habit(.achievement(.firstRestDay)) }
         #expect(unlocked.count == 1)
-        let entry = JournalAnnouncer.entry(for: unlocked[0])
+        let entry = JournalAnnouncer.entry(for: unlocked[0], in: english)
         #expect(entry.message == "Achievement unlocked: Recovery Mode (+10 XP)")
         #expect(entry.fields.first == .init(name: "MESSAGE_ID", value: MessageID.achievement))
     }
@@ -113,3 +114,6 @@ struct HabitDayTests {
         #expect(daemon.announcer.events.filter { $0 == suggestion }.count == 1)
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

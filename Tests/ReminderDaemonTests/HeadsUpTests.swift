@@ -4,6 +4,7 @@ import ReminderInterface
 import ReminderScheduling
 import VarlinkProtocol
 import Testing
+import Translation
 
 @testable import ReminderDaemon
 
@@ -26,7 +27,7 @@ struct HeadsUpTests {
         #expect(notices(daemon).map(\.minutesBefore) == [30, 15])
         #expect(notices(daemon).allSatisfy { $0.occurrence.instant == instant("2026-03-02T08:00:00Z") })
         #expect(daemon.firings(of: "Metformin").isEmpty && daemon.announcer.occurrences.isEmpty, "no firing, nothing missed or taken")
-        let entry = JournalAnnouncer.entry(for: .headsUp(try #require(notices(daemon).last)))
+        let entry = JournalAnnouncer.entry(for: .headsUp(try #require(notices(daemon).last)), in: english)
         #expect(entry.message.hasPrefix("Coming up in 15m: Metformin, 500 mg (daily, Mon 08:00)"), "\(entry.message)")
         #expect(entry.fields.contains(.init(name: "REMINDER_ANNOUNCEMENT", value: "before")))
         #expect(entry.fields.contains(.init(name: "MESSAGE_ID", value: MessageID.comingUp)))
@@ -62,3 +63,6 @@ struct HeadsUpTests {
         #expect(refused?.string("message")?.contains("give less than that") == true)
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

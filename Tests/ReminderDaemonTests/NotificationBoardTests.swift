@@ -1,4 +1,5 @@
 import Testing
+import Translation
 
 @testable import ReminderDaemon
 
@@ -16,7 +17,7 @@ struct NotificationBoardTests {
     @Test func oneDueIsItsOwnNotificationWithTakenSnoozeAndSkip() throws {
         var board = NotificationBoard()
         board.announce(dose(7, "Metformin", "500 mg"))
-        let content = try #require(board.content)
+        let content = try #require(board.content(in: english))
         #expect(content.summary == "Metformin" && content.body == "Take 500 mg. Daily, Sun 08:00")
         #expect(content.actions.map(\.label) == ["Taken", "Snooze 10 min", "Skip"])
         #expect(content.actions.map(\.key) == ["taken:7", "snooze:7/10", "skip:7"])
@@ -28,7 +29,7 @@ struct NotificationBoardTests {
         board.announce(dose(1, "Metformin", "500 mg"))
         board.announce(dose(2, "Ramipril", "5 mg"))
         board.announce(dose(3, "Vitamin D", "1 tablet"))
-        let content = try #require(board.content)
+        let content = try #require(board.content(in: english))
         #expect(content.summary == "3 due: Metformin, Ramipril, Vitamin D")
         #expect(content.body == "Metformin 500 mg (Sun 08:00)\nRamipril 5 mg (Sun 08:00)\nVitamin D 1 tablet (Sun 08:00)")
         #expect(content.actions.map(\.label) == ["Take all", "Snooze all 10 min", "Skip all"])
@@ -36,11 +37,11 @@ struct NotificationBoardTests {
         #expect(DesktopAnnouncer.Action.parse(takeAll.key) == [.taken(reminderID: 1), .taken(reminderID: 2), .taken(reminderID: 3)])
         // One taken from the CLI: the group updates, then the last one left is its own notification again.
         board.settle(reminderID: 2)
-        #expect(board.content?.summary == "2 due: Metformin, Vitamin D")
+        #expect(board.content(in: english)?.summary == "2 due: Metformin, Vitamin D")
         board.settle(reminderID: 1)
-        #expect(board.content?.summary == "Vitamin D" && board.content?.actions.first?.key == "taken:3")
+        #expect(board.content(in: english)?.summary == "Vitamin D" && board.content(in: english)?.actions.first?.key == "taken:3")
         board.settle(reminderID: 3)
-        #expect(board.content == nil, "nothing left: the notification closes")
+        #expect(board.content(in: english) == nil, "nothing left: the notification closes")
     }
 
     @Test func aRepeatReplacesItsLineAndSaysItIsStillNotTaken() throws {
@@ -49,14 +50,14 @@ struct NotificationBoardTests {
         var again = dose(1, "Metformin", "500 mg")
         again.repeated = true
         board.announce(again)
-        #expect(board.due.count == 1 && board.content?.summary == "Metformin (still not taken)")
+        #expect(board.due.count == 1 && board.content(in: english)?.summary == "Metformin (still not taken)")
     }
 
     @Test func anEventsAlarmInAGroupIsDismissedNeverTaken() throws {
         var board = NotificationBoard()
         board.announce(dose(1, "Metformin", "500 mg"))
         board.announce(dose(2, "Dentist", "", snooze: 5, event: true))
-        let content = try #require(board.content)
+        let content = try #require(board.content(in: english))
         let keys = content.actions.map { DesktopAnnouncer.Action.parse($0.key) }
         #expect(keys == [
             [.taken(reminderID: 1)], [.snooze(reminderID: 1, minutes: 10), .snooze(reminderID: 2, minutes: 5)],
@@ -68,21 +69,21 @@ struct NotificationBoardTests {
     @Test func notesJoinWhatIsDueAndAloneOfferTheirAction() throws {
         var board = NotificationBoard()
         board.note(.lowStock(reminderID: 4, name: "Prednisone", text: "3 tablets left"))
-        #expect(board.content?.summary == "Running low: Prednisone" && board.content?.actions == [])
+        #expect(board.content(in: english)?.summary == "Running low: Prednisone" && board.content(in: english)?.actions == [])
         board.announce(dose(1, "Insulin", "8 units"))
-        let withDose = try #require(board.content)
+        let withDose = try #require(board.content(in: english))
         #expect(withDose.summary == "Insulin" && withDose.critical)
         #expect(withDose.body == "Take 8 units. Daily, Sun 08:00\nRunning low: Prednisone: 3 tablets left")
         #expect(withDose.actions.map(\.key) == ["taken:1", "snooze:1/10", "skip:1"])
         board.missed(reminderID: 1, name: "Insulin", text: "Sun 08:00: nothing logged by Sun 09:00")
-        let notes = try #require(board.content)
+        let notes = try #require(board.content(in: english))
         #expect(notes.summary == "Running low: Prednisone; Missed: Insulin" && !notes.critical)
         #expect(notes.actions.map(\.label) == ["Taken late"] && notes.actions.map(\.key) == ["late:1"])
         // The dose taken late: its note goes; the user closes the notification: the stock note goes too.
         board.settle(reminderID: 1)
-        #expect(board.content?.summary == "Running low: Prednisone")
+        #expect(board.content(in: english)?.summary == "Running low: Prednisone")
         board.closed()
-        #expect(board.content == nil)
+        #expect(board.content(in: english) == nil)
     }
 
     @Test func theUserClosingItKeepsWhatIsDue() {
@@ -96,19 +97,19 @@ struct NotificationBoardTests {
     @Test func aLongGroupActsOnlyOnWhatItLists() throws {
         var board = NotificationBoard()
         for id in 1...11 { board.announce(dose(Int64(id), "Pill \(id)", "1 tablet")) }
-        let content = try #require(board.content)
+        let content = try #require(board.content(in: english))
         #expect(content.summary.hasPrefix("11 due: Pill 1, Pill 2,") && content.summary.hasSuffix(", …"))
         #expect(content.body.hasSuffix("and 3 more: remindctl today"))
-        #expect(content.actions.map(\.label) == ["Take these 8", "Snooze these 8 10 min", "Skip these 8"])
+        #expect(content.actions.map(\.label) == ["Take these 8", "Snooze these 8, 10 min", "Skip these 8"])
         #expect(DesktopAnnouncer.Action.parse(content.actions[0].key).count == 8)
     }
 
     @Test func quietHoursMakeAGroupLowOnlyWhenNothingInItIsCritical() throws {
         var board = NotificationBoard()
         board.announce(dose(1, "Water", "1 glass", quiet: true))
-        #expect(board.content?.low == true && board.content?.critical == false)
+        #expect(board.content(in: english)?.low == true && board.content(in: english)?.critical == false)
         board.announce(dose(2, "Insulin", "8 units"))
-        #expect(board.content?.low == false && board.content?.critical == true)
+        #expect(board.content(in: english)?.low == false && board.content(in: english)?.critical == true)
     }
 
     @Test func keysRemindDidNotWriteDoNothing() {
@@ -122,3 +123,6 @@ struct NotificationBoardTests {
         #expect(DesktopAnnouncer.Action.parse(all.map(\.key).joined(separator: ",")) == all)
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

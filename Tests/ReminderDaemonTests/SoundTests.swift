@@ -6,6 +6,7 @@ import VarlinkProtocol
 import ReminderScheduling
 import SystemdSupport
 import Testing
+import Translation
 
 @testable import ReminderDaemon
 
@@ -41,7 +42,7 @@ struct SoundTests {
         let reports = Lines()
         let player = SoundPlayer(program: program, themeFolders: ["/nonexistent", themes], environment: ["PULSE_SERVER=unix:/run/test/native"])
         let sounds = SoundAnnouncer(
-            player: player, speaker: speaker, defaults: defaults, commands: runner, report: { message in reports.withLock { $0.append(message.text) } })
+            player: player, speaker: speaker, defaults: defaults, words: english, commands: runner, report: { message in reports.withLock { $0.append(message.text) } })
         return (sounds, runner, reports)
     }
 
@@ -114,7 +115,7 @@ struct SoundTests {
         #expect(quiet("Water").first == true && quiet("Pills").first == false)
         #expect(quiet("Stretch").first == false && quiet("Vitamin").first == true)
         #expect(quiet("Water morning").first == false, "07:00 Berlin is past the end")
-        let entry = JournalAnnouncer.entry(for: .firing(try #require(daemon.announcer.firings.first { $0.firing.reminder.name == "Water" })))
+        let entry = JournalAnnouncer.entry(for: .firing(try #require(daemon.announcer.firings.first { $0.firing.reminder.name == "Water" })), in: english)
         #expect(entry.message.hasSuffix("(quiet hours: no sound)") && entry.fields.contains { $0.name == "REMINDER_QUIET" && $0.value == "1" })
     }
 
@@ -144,13 +145,13 @@ struct SoundTests {
         var unknown = Delivery()
         unknown.notification.sound = .named("no-such-sound")
         let named = SoundAnnouncer(
-            player: SoundPlayer(program: "/usr/bin/paplay", themeFolders: [themes], environment: []), defaults: .init(), commands: RecordingCommandRunner(),
+            player: SoundPlayer(program: "/usr/bin/paplay", themeFolders: [themes], environment: []), defaults: .init(), words: english, commands: RecordingCommandRunner(),
             report: { message in reports.withLock { $0.append(message.text) } })
         named.announce(try firing("Water", unknown))
         named.announce(try firing("Water", unknown))
         #expect(reports.withLock { $0 }.count == 2)
         #expect(reports.withLock { $0 }.last?.contains("'no-such-sound' is not in the sound theme") == true)
-        let none = SoundAnnouncer(player: nil, defaults: .init(), commands: runner, report: { message in reports.withLock { $0.append(message.text) } })
+        let none = SoundAnnouncer(player: nil, defaults: .init(), words: english, commands: runner, report: { message in reports.withLock { $0.append(message.text) } })
         none.announce(try firing("Metformin", Self.dose))
         none.announce(try firing("Metformin", Self.dose))
         #expect(reports.withLock { $0 }.count == 3 && !none.playsSounds)
@@ -269,7 +270,10 @@ struct SoundTests {
             #expect(find(["LANG": "de_DE.UTF-8"]) == "de" && find(["LANG": "C.UTF-8"]) == "en" && find([:]) == "en")
             #expect(find(["LANG": "fr_FR.UTF-8", "LC_MESSAGES": "es_ES.UTF-8"]) == "es" && find(["LC_ALL": "pt_BR", "LANG": "de_DE"]) == "pt")
         }
-        #expect(Speaker.spoken(Dose(thousandths: 1000, unit: "mg")) == "1 milligram")
-        #expect(Speaker.spoken(Dose(thousandths: 2000, unit: "tablet")) == "2 tablets")
+        #expect(Speaker.spoken(Dose(thousandths: 1000, unit: "mg"), in: english) == "1 milligram")
+        #expect(Speaker.spoken(Dose(thousandths: 2000, unit: "tablet"), in: english) == "2 tablets")
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

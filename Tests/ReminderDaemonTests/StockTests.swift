@@ -4,6 +4,7 @@ import ReminderDaemonTesting
 import ReminderStore
 import ReminderInterface
 import Testing
+import Translation
 import VarlinkProtocol
 
 @testable import ReminderDaemon
@@ -104,7 +105,7 @@ struct StockTests {
         let notice = try #require(notices.first)
         #expect(notice.name == "Pills" && notice.left == Dose(thousandths: 2000, unit: "tablet") && notice.through == LocalDate(year: 2026, month: 12, day: 4))
         #expect(notice.days == 2 && notice.refillDays == 3 && notice.command == ["/bin/true"])
-        let entry = JournalAnnouncer.entry(for: .lowStock(notice))
+        let entry = JournalAnnouncer.entry(for: .lowStock(notice), in: english)
         let fields = Dictionary(entry.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         #expect(fields["MESSAGE_ID"] == MessageID.lowStock && fields["STOCK_LEFT"] == "2" && fields["STOCK_THROUGH"] == "2026-12-04")
         #expect(entry.message == "Running low: Pills, 2 tablets left: enough through Fri 2026-12-04 (2 days); refill within 3 days")
@@ -146,3 +147,6 @@ struct StockTests {
         #expect(try await stock(daemon, "Pills").left == nil)
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

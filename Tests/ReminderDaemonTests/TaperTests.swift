@@ -2,6 +2,7 @@ import ReminderCore
 import ReminderDaemonTesting
 import ReminderInterface
 import Testing
+import Translation
 import TimeZoneDatabase
 import VarlinkProtocol
 
@@ -32,7 +33,7 @@ struct TaperTests {
         #expect(fired.map { $0.firing.dose?.thousandths } == expected)
         // 2026-12-01 23:30 in New York (04:30 UTC on the 2nd) is still the 40 mg step.
         let lateEvening = try #require(fired.first { $0.scheduled == instant("2026-12-02T04:30:00Z") })
-        let fields = Dictionary(JournalAnnouncer.entry(for: .firing(lateEvening)).fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        let fields = Dictionary(JournalAnnouncer.entry(for: .firing(lateEvening), in: english).fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         #expect(fields["REMINDER_DOSE"] == "40" && fields["REMINDER_UNIT"] == "mg")
         // The course ends with its last day: the last firing is 2026-12-04 23:30 in New York, and none after.
         #expect(fired.last?.scheduled == instant("2026-12-05T04:30:00Z"))
@@ -109,3 +110,6 @@ struct TaperTests {
         #expect(try await daemon.call(Reminders.List.self, .init()).reminders.allSatisfy { $0.name != "Prednisone" }, "nothing added")
     }
 }
+
+/// The messages as the tables write them.
+private let english = UntranslatedCatalog()

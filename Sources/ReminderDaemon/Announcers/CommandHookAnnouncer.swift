@@ -91,7 +91,7 @@ public final class CommandHookAnnouncer: Announcer {
             ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_LOCAL", firing.occurrence.localISO8601),
             ("REMINDER_STATE", "missed"), ("WINDOW_END_UTC", event.windowEnd.description), ("DECIDED_UTC", event.decidedAt.description),
             ("REMINDER_DECIDED_LATE", event.decidedAt.secondsSinceEpoch > event.windowEnd.secondsSinceEpoch + 60 ? "1" : "0"),
-            ("REMINDER_MESSAGE", "Missed: \(FiringWording.reminder(firing)), nothing logged by \(FiringWording.when(firing.reminder.zone, event.windowEnd))"),
+            ("REMINDER_MESSAGE", "Missed: \(FiringWording.english.reminder(firing)), nothing logged by \(FiringWording.english.when(firing.reminder.zone, event.windowEnd))"),
         ]
         if event.reannounced { variables.append(("REMINDER_REANNOUNCED", "1")) }
         return variables + FiringWording.doseFields(firing.dose)
@@ -106,7 +106,7 @@ public final class CommandHookAnnouncer: Announcer {
             ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name), ("REMINDER_SLOT", firing.slotID),
             ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_LOCAL", firing.occurrence.localISO8601),
             ("REMINDER_STATE", "overdue"), ("ESCALATED_UTC", event.at.description), ("REMINDER_ESCALATED_LATE", event.late ? "1" : "0"),
-            ("REMINDER_MESSAGE", "Not taken \(after) after its time: \(FiringWording.reminder(firing))"),
+            ("REMINDER_MESSAGE", "Not taken \(after) after its time: \(FiringWording.english.reminder(firing))"),
         ] + FiringWording.doseFields(firing.dose)
     }
 
@@ -115,7 +115,7 @@ public final class CommandHookAnnouncer: Announcer {
         [
             ("REMINDER_ID", String(notice.reminderID)), ("REMINDER_NAME", notice.name), ("REMINDER_STATE", "low-stock"),
             ("STOCK_LEFT", notice.left.amountText), ("REMINDER_UNIT", notice.left.unit), ("STOCK_DAYS", String(notice.days)),
-            ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_MESSAGE", "Running low: \(notice.name), \(notice.text)"),
+            ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_MESSAGE", "Running low: \(notice.name), \(FiringWording.english.stock(notice))"),
         ]
     }
 
@@ -128,7 +128,7 @@ public final class CommandHookAnnouncer: Announcer {
             ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name), ("REMINDER_SLOT", firing.slotID),
             ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_STATE", "upcoming"), ("REMINDER_ANNOUNCEMENT", "before"),
             ("BEFORE_MINUTES", String(notice.minutesBefore)), ("REMINDER_LOCAL", firing.occurrence.localISO8601),
-            ("REMINDER_MESSAGE", "Coming up in \(before): \(FiringWording.reminder(firing))"),
+            ("REMINDER_MESSAGE", "Coming up in \(before): \(FiringWording.english.reminder(firing))"),
         ] + FiringWording.doseFields(firing.dose)
     }
 
@@ -139,7 +139,7 @@ public final class CommandHookAnnouncer: Announcer {
             ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name), ("REMINDER_SLOT", firing.slotID),
             ("SCHEDULED_UTC", firing.occurrence.instant.description), ("FIRED_UTC", event.handledAt.description),
             ("REMINDER_STATE", "due"), ("REMINDER_ANNOUNCEMENT", event.kind.rawValue),
-            ("REMINDER_LOCAL", firing.occurrence.localISO8601), ("REMINDER_MESSAGE", "Reminder: \(FiringWording.reminder(firing))"),
+            ("REMINDER_LOCAL", firing.occurrence.localISO8601), ("REMINDER_MESSAGE", "Reminder: \(FiringWording.english.reminder(firing))"),
         ]
         if let calendar = firing.reminder.delivery.calendar { variables.append(("REMINDER_CALENDAR", calendar)) }
         return variables + FiringWording.doseFields(firing.dose)

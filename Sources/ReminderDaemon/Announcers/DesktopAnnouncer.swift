@@ -2,6 +2,7 @@ import HabitCore
 import ReminderCore
 import Synchronization
 import SystemdSupport
+import Translation
 
 /// Shows announcements as desktop notifications (the freedesktop Desktop Notifications Specification) with
 /// actions, and hands the actions the user chooses back to the daemon.
@@ -73,12 +74,16 @@ public final class DesktopAnnouncer: Announcer {
     private let stillDue: StillDue
     private let report: @Sendable (DaemonMessage) -> Void
     private let state = Mutex(State())
+    /// The language the notification speaks (the daemon's).
+    private let wording: FiringWording
+    private var words: any MessageCatalog { wording.words }
 
     public init(
-        notifications: DesktopNotifications, playsSounds: Bool = false, stillDue: @escaping StillDue = { [] },
+        notifications: DesktopNotifications, playsSounds: Bool = false, words: any MessageCatalog, stillDue: @escaping StillDue = { [] },
         report: @escaping @Sendable (DaemonMessage) -> Void
     ) {
         self.notifications = notifications
+        self.wording = FiringWording(words: words)
         self.playsSounds = playsSounds
         self.stillDue = stillDue
         self.report = report
@@ -88,7 +93,7 @@ public final class DesktopAnnouncer: Announcer {
     func showAgain(_ firings: [FiringEvent]) {
         guard !firings.isEmpty else { return }
         state.withLock { state in
-            for firing in firings { state.board.announce(Self.line(firing, again: true)) }
+            for firing in firings { state.board.announce(line(firing, again: true)) }
         }
         update()
     }
@@ -97,24 +102,24 @@ public final class DesktopAnnouncer: Announcer {
         state.withLock { state in
             switch event {
             case .firing(let firing) where firing.kind.reachesThePerson:
-                state.board.announce(Self.line(firing, again: false))
+                state.board.announce(line(firing, again: false))
             case .occurrence(let occurrence) where occurrence.state == .missed:
                 let firing = occurrence.firing
                 state.board.missed(
                     reminderID: firing.reminder.id, name: firing.reminder.name,
-                    text: "\(FiringWording.when(firing.occurrence)): nothing logged by \(FiringWording.when(firing.reminder.zone, occurrence.windowEnd))")
+                    text: words(DaemonMessages.nothingLoggedBy, wording.when(firing.occurrence), wording.when(firing.reminder.zone, occurrence.windowEnd)))
             case .occurrence(let occurrence):
                 state.board.settle(reminderID: occurrence.firing.reminder.id)
             case .lowStock(let notice):
-                state.board.note(.lowStock(reminderID: notice.reminderID, name: notice.name, text: notice.text.capitalizedFirst))
+                state.board.note(.lowStock(reminderID: notice.reminderID, name: notice.name, text: wording.stock(notice).capitalizedFirst))
             case .habit(.restSuggestion(let date)):
                 state.board.note(.restSuggestion(date: date.description))
             case .headsUp(let notice):
-                let dose = notice.firing.dose.map { "Take \($0.description) " } ?? ""
+                let when = wording.when(notice.occurrence)
                 state.board.note(.comingUp(
                     reminderID: notice.reminder.id,
-                    title: "\(notice.reminder.name) in \(FiringWording.duration(seconds: Int64(notice.minutesBefore) * 60))",
-                    text: "\(dose)at \(FiringWording.when(notice.occurrence))".capitalizedFirst))
+                    title: words(DaemonMessages.comingUpTitle, notice.reminder.name, FiringWording.duration(seconds: Int64(notice.minutesBefore) * 60)),
+                    text: notice.firing.dose.map { words(DaemonMessages.takeDoseAt, $0.description, when) } ?? words(DaemonMessages.comingUpAt, when)))
             default:
                 return
             }
@@ -123,19 +128,19 @@ public final class DesktopAnnouncer: Announcer {
     }
 
     /// A firing's line: its name, what to take, when (an event's alarm: the event's own time).
-    private static func line(_ firing: FiringEvent, again: Bool) -> NotificationBoard.Due {
+    private func line(_ firing: FiringEvent, again: Bool) -> NotificationBoard.Due {
         let reminder = firing.firing.reminder
         let event = FiringWording.isEvent(reminder)
-        let when = FiringWording.when(firing.firing.occurrence)
+        let when = wording.when(firing.firing.occurrence)
         let detail: String
         let brief: String
         if event {
-            let eventTime = FiringWording.event(firing.firing)?.text ?? when
+            let eventTime = wording.event(firing.firing)?.text ?? when
             detail = (reminder.delivery.calendar.map { "\($0): " } ?? "") + eventTime
             brief = "\(reminder.name) \(eventTime)"
         } else {
-            let dose = firing.firing.dose.map { "Take \($0.description). " } ?? ""
-            detail = "\(dose)\(FiringWording.kind(of: reminder.rule).capitalizedFirst), \(when)"
+            let kind = words(DaemonMessages.kindDetail, wording.kind(of: reminder.rule).capitalizedFirst, when)
+            detail = firing.firing.dose.map { words(DaemonMessages.takeDose, $0.description) + " " + kind } ?? kind
             brief = "\(reminder.name)\(firing.firing.dose.map { " \($0.description)" } ?? "") (\(when))"
         }
         return NotificationBoard.Due(
@@ -153,7 +158,7 @@ public final class DesktopAnnouncer: Announcer {
                 state.stale = true
                 return .nothing
             }
-            guard let content = state.board.content else {
+            guard let content = state.board.content(in: words) else {
                 guard let id = state.shownID else { return .nothing }
                 state.shownID = nil
                 let farewell = state.nextTagTaken()
@@ -177,7 +182,7 @@ public final class DesktopAnnouncer: Announcer {
         case .close(let id, let farewell):
             notifications.notify(
                 DesktopNotifications.Notification(
-                    summary: "remindd", body: "Nothing is due now.", actions: [], replacesID: id, critical: false, staying: false,
+                    summary: "remindd", body: words(DaemonMessages.nothingDue), actions: [], replacesID: id, critical: false, staying: false,
                     suppressSound: true, low: true, expireMilliseconds: 1000),
                 tag: farewell)
             notifications.close(id: id)
@@ -233,7 +238,7 @@ public final class DesktopAnnouncer: Announcer {
                     state.ours = []
                     state.farewells = [:]
                 }
-                let lines = await stillDue().map { Self.line($0, again: true) }
+                let lines = await stillDue().map { self.line($0, again: true) }
                 state.withLock { $0.board.replaceDue(with: lines) }
                 update()
             case .actionInvoked(let id, let key):

@@ -1,6 +1,7 @@
 import ReminderCore
 import Synchronization
 import SystemdSupport
+import Translation
 
 /// Desktop notifications that follow the config's `notifications`: connects to the session bus when they are
 /// on (at start, or at a reload that turns them on) and tries again at the next reload when there was no bus;
@@ -52,15 +53,19 @@ public final class DesktopChannel: Announcer {
     /// Where the occurrences still due are asked for (the daemon, once built).
     private let stillDue = Mutex<DesktopAnnouncer.StillDue>({ [] })
     private let report: @Sendable (DaemonMessage) -> Void
+    /// The notifications' language (the daemon's).
+    private let words: any MessageCatalog
     private let state: Mutex<State>
     /// Asks ``run(perform:)`` to connect (one request is enough however many come).
     private let requests: AsyncStream<Void>
     private let request: AsyncStream<Void>.Continuation
 
     public init(
-        enabled: Bool, clock: any DaemonClock, connect: @escaping Connect, playsSounds: Bool = false, report: @escaping @Sendable (DaemonMessage) -> Void
+        enabled: Bool, clock: any DaemonClock, connect: @escaping Connect, playsSounds: Bool = false, words: any MessageCatalog,
+        report: @escaping @Sendable (DaemonMessage) -> Void
     ) {
         self.clock = clock
+        self.words = words
         self.connect = connect
         self.playsSounds = playsSounds
         self.report = report
@@ -155,7 +160,7 @@ public final class DesktopChannel: Announcer {
             let announcer: DesktopAnnouncer
             do {
                 announcer = DesktopAnnouncer(
-                    notifications: try await connect(), playsSounds: playsSounds, stillDue: { await self.stillDueNow() }, report: report)
+                    notifications: try await connect(), playsSounds: playsSounds, words: words, stillDue: { await self.stillDueNow() }, report: report)
             } catch is CancellationError {
                 return
             } catch {

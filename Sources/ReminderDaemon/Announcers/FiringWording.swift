@@ -1,46 +1,58 @@
 import ReminderCore
 import ReminderScheduling
+import Translation
 
-/// Human wording of firings, for the journal's MESSAGE and the daemon's STATUS.
-enum FiringWording {
-    /// `weekly`, `daily`, `twice a day`, `every 3 days`...
-    static func kind(of rule: ReminderRule) -> String {
+/// Human wording of firings, for the notification and the journal's MESSAGE, in the language of its catalog
+/// (the daemon's environment's); ``english`` for the service's STATUS and the hooks' environment, which scripts
+/// read.
+struct FiringWording: Sendable {
+    let words: any MessageCatalog
+
+    /// The words as the tables write them.
+    static let english = FiringWording(words: UntranslatedCatalog())
+
+    /// `weekly`, `daily`, `twice a day`, `every 3 days`... (a preset's name and an RRULE's description stay
+    /// English: they are the rule languages').
+    func kind(of rule: ReminderRule) -> String {
         if let preset = rule.preset { return preset.rawValue.lowercased() }
         switch rule.days {
-        case .daily: return "daily"
-        case .weekly: return "weekly"
-        case .monthly, .nthWeekday: return "monthly"
-        case .yearly: return "yearly"
-        case .everyDays(let n): return "every \(n) days"
-        case .everyWeeks(let n, _): return "every \(n) weeks"
-        case .once: return "once"
-        case .recurrence(let set): return set.rule?.howOften ?? "once"
-        case .calendar: return "on calendar"
-        case .asNeeded: return "as needed"
+        case .daily: return words(DaemonMessages.daily)
+        case .weekly: return words(DaemonMessages.weekly)
+        case .monthly, .nthWeekday: return words(DaemonMessages.monthly)
+        case .yearly: return words(DaemonMessages.yearly)
+        case .everyDays(let n): return words(DaemonMessages.everyDays, count: n, n)
+        case .everyWeeks(let n, _): return words(DaemonMessages.everyWeeks, count: n, n)
+        case .once: return words(DaemonMessages.once)
+        case .recurrence(let set): return set.rule?.howOften ?? words(DaemonMessages.once)
+        case .calendar: return words(DaemonMessages.onCalendar)
+        case .asNeeded: return words(DaemonMessages.asNeeded)
         }
     }
 
-    /// `Sun 09:00` (local to the firing's zone).
-    static func when(_ occurrence: Occurrence) -> String {
-        let local = occurrence.localDateTime
-        return "\(local.date.weekday.displayName) \(local.time)"
+    /// `Sun 09:00` (local to the firing's zone; the weekday as LC_TIME names it: `So 09:00`).
+    func when(_ occurrence: Occurrence) -> String {
+        when(occurrence.localDateTime)
     }
 
     /// `Sun 12:00` for an instant in a zone.
-    static func when(_ zone: TimeZoneRules, _ instant: Instant) -> String {
-        let local = zone.localDateTime(at: instant)
-        return "\(local.date.weekday.displayName) \(local.time)"
+    func when(_ zone: TimeZoneRules, _ instant: Instant) -> String {
+        when(zone.localDateTime(at: instant))
+    }
+
+    private func when(_ local: LocalDateTime) -> String {
+        "\(words.name(of: local.date.weekday, abbreviated: true)) \(local.time)"
     }
 
     /// The event an alarm is for (a calendar's, or an imported event's VALARM): its own time, and `at Wed 21:34, in
     /// 15m` (`at Wed 21:34, started 5m ago` for an alarm after its start); nil for a reminder without an offset.
-    static func event(_ firing: DueFiring) -> (instant: Instant, text: String)? {
+    func event(_ firing: DueFiring) -> (instant: Instant, text: String)? {
         guard let offset = firing.reminder.rule.alarmOffset else { return nil }
         let zone = firing.reminder.zone
         let event = offset.instance(ofAlarmAt: firing.occurrence.instant, in: zone)
         let apart = event.secondsSinceEpoch - firing.occurrence.instant.secondsSinceEpoch
-        let relative = apart >= 0 ? "in \(duration(seconds: apart))" : "started \(duration(seconds: -apart)) ago"
-        return (event, "at \(when(zone, event)), \(relative)")
+        let relative =
+            apart >= 0 ? words(DaemonMessages.eventIn, Self.duration(seconds: apart)) : words(DaemonMessages.eventStarted, Self.duration(seconds: -apart))
+        return (event, words(DaemonMessages.eventAt, when(zone, event), relative))
     }
 
     /// Whether a reminder is an event's alarm (a read-only calendar's, or an imported event with an alarm before
@@ -50,10 +62,18 @@ enum FiringWording {
     }
 
     /// `Vitamin D (weekly, Sun 09:00)`; with a dose, `Metformin, 2 tablets (daily, Sun 08:00)`.
-    static func reminder(_ firing: DueFiring) -> String {
+    func reminder(_ firing: DueFiring) -> String {
         let dose = firing.dose.map { ", \($0.description)" } ?? ""
-        let event = event(firing).map { ", for the event \($0.text)" } ?? ""
-        return "\(firing.reminder.name)\(dose) (\(kind(of: firing.reminder.rule)), \(when(firing.occurrence))\(event))"
+        let whenAndKind = "\(kind(of: firing.reminder.rule)), \(when(firing.occurrence))"
+        let about = event(firing).map { words(DaemonMessages.forTheEvent, whenAndKind, $0.text) } ?? whenAndKind
+        return "\(firing.reminder.name)\(dose) (\(about))"
+    }
+
+    /// `12 tablets left: enough through Fri 2026-12-18 (6 days)`.
+    func stock(_ notice: LowStockNotice) -> String {
+        guard let through = notice.through else { return words(DaemonMessages.stockNotEnough, notice.left.description) }
+        let day = "\(words.name(of: through.weekday, abbreviated: true)) \(through)"
+        return words(DaemonMessages.stockThrough, count: notice.days, notice.left.description, day, notice.days)
     }
 
     /// The fields a dose adds to a firing's journal entry and to a hook's environment: `REMINDER_DOSE=2`,

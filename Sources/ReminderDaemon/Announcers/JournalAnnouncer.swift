@@ -1,6 +1,7 @@
 import HabitCore
 import ReminderCore
 import Synchronization
+import Translation
 import SystemdSupport
 
 /// The journal MESSAGE_IDs of remindd's entries (128-bit, fixed forever; explained by `catalog/remindd.catalog`).
@@ -67,12 +68,15 @@ public final class JournalAnnouncer: Announcer {
 
     private let journal: Journal
     private let maximumPriority: Mutex<Journal.Priority>
+    private let words: any MessageCatalog
 
     /// - Parameters:
     ///   - journal: the journal writer (identifier `remindd`).
     ///   - logLevel: the config's `log-level`: less important entries are not written.
-    public init(journal: Journal, logLevel: String) {
+    ///   - words: the language of the MESSAGE lines (the fields are the same in every language).
+    public init(journal: Journal, logLevel: String, words: any MessageCatalog) {
         self.journal = journal
+        self.words = words
         maximumPriority = Mutex(Journal.Priority(name: logLevel) ?? .debug)
     }
 
@@ -82,30 +86,32 @@ public final class JournalAnnouncer: Announcer {
     }
 
     public func announce(_ event: DaemonEvent) {
-        let entry = Self.entry(for: event)
+        let entry = Self.entry(for: event, in: words)
         guard entry.priority <= maximumPriority.withLock({ $0 }) else { return }
         journal.send(entry.message, priority: entry.priority, fields: entry.fields.map { ($0.name, $0.value) })
     }
 
-    /// The entry for an event: its wording, priority and structured fields.
-    public static func entry(for event: DaemonEvent) -> Entry {
+    /// The entry for an event: its wording (in the language of `words`), priority and structured fields.
+    public static func entry(for event: DaemonEvent, in words: any MessageCatalog) -> Entry {
+        let wording = FiringWording(words: words)
         switch event {
-        case .firing(let firing): return entry(for: firing)
-        case .occurrence(let occurrence): return entry(for: occurrence)
+        case .firing(let firing): return entry(for: firing, wording)
+        case .occurrence(let occurrence): return entry(for: occurrence, wording)
         case .habit(let notice): return entry(for: notice)
         case .daemon(let message):
             return Entry(message: message.text, priority: Journal.Priority(rawValue: message.severity.rawValue) ?? .info, fields: [])
         case .lowStock(let notice):
-            return Entry(message: "Running low: \(notice.name), \(notice.text); refill within \(notice.refillDays) days", priority: .warning, fields: [
+            let message = words(DaemonMessages.runningLowLine, count: notice.refillDays, notice.name, wording.stock(notice), notice.refillDays)
+            return Entry(message: message, priority: .warning, fields: [
                 ("MESSAGE_ID", MessageID.lowStock), ("REMINDER_ID", String(notice.reminderID)), ("REMINDER_NAME", notice.name),
                 ("STOCK_LEFT", notice.left.amountText), ("REMINDER_UNIT", notice.left.unit), ("STOCK_DAYS", String(notice.days)),
                 ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_REFILL_DAYS", String(notice.refillDays)),
             ].map(Entry.Field.init))
         case .escalation(let escalation):
             let firing = escalation.firing
-            var message = "Not taken \(FiringWording.duration(seconds: escalation.firing.reminder.delivery.escalation.afterSeconds ?? 0)) after its time, escalated: "
-                + FiringWording.reminder(firing)
-            if escalation.late { message += " (late: remindd was not running at \(FiringWording.when(firing.reminder.zone, escalation.due)))" }
+            let after = FiringWording.duration(seconds: escalation.firing.reminder.delivery.escalation.afterSeconds ?? 0)
+            var message = words(DaemonMessages.escalated, after, wording.reminder(firing))
+            if escalation.late { message = words(DaemonMessages.escalatedLate, message, wording.when(firing.reminder.zone, escalation.due)) }
             let fields = [
                 ("MESSAGE_ID", MessageID.escalated), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
                 ("REMINDER_SLOT", firing.slotID), ("SCHEDULED_UTC", firing.occurrence.instant.description), ("REMINDER_STATE", "overdue"),
@@ -120,39 +126,40 @@ public final class JournalAnnouncer: Announcer {
                 ("BEFORE_MINUTES", String(notice.minutesBefore)),
             ] + FiringWording.doseFields(firing.dose)
             return Entry(
-                message: "Coming up in \(FiringWording.duration(seconds: Int64(notice.minutesBefore) * 60)): \(FiringWording.reminder(firing))", priority: .info,
+                message: words(DaemonMessages.comingUpLine, FiringWording.duration(seconds: Int64(notice.minutesBefore) * 60), wording.reminder(firing)),
+                priority: .info,
                 fields: fields.map(Entry.Field.init))
         }
     }
 
-    private static func entry(for event: FiringEvent) -> Entry {
-        let firing = event.firing
+    private static func entry(for event: FiringEvent, _ wording: FiringWording) -> Entry {
+        let (firing, words, about) = (event.firing, wording.words, wording.reminder(event.firing))
         var message: String
         var priority = Journal.Priority.notice
         var messageID = MessageID.fired
         switch event.kind {
         case .fired:
-            message = "Reminder: \(FiringWording.reminder(firing))"
+            message = words(DaemonMessages.fired, about)
         case .snoozed:
             messageID = MessageID.snoozed
-            message = "Reminder (snoozed): \(FiringWording.reminder(firing))"
+            message = words(DaemonMessages.snoozed, about)
         case .repeated:
             messageID = MessageID.repeated
-            message = "Reminder (repeat \(event.repeatNumber ?? 1), still not taken): \(FiringWording.reminder(firing))"
+            message = words(DaemonMessages.repeated, event.repeatNumber ?? 1, about)
         case .postponed:
             messageID = MessageID.snoozed
             priority = .info
-            message = "Postponed reminder: \(FiringWording.reminder(firing))"
-            if let detail = event.detail { message += ": \(detail)" }
+            message = words(DaemonMessages.postponed, about)
+            if let detail = event.detail { message = words(DaemonMessages.withDetail, message, detail) }
         case .late:
             messageID = MessageID.caughtUp
-            message = "Reminder: \(FiringWording.reminder(firing)), late by \(FiringWording.duration(seconds: firing.lateSeconds))"
-            if firing.slotsDue > 1 { message += " (missed \(firing.slotsDue) times)" }
+            message = words(DaemonMessages.late, about, FiringWording.duration(seconds: firing.lateSeconds))
+            if firing.slotsDue > 1 { message = words(DaemonMessages.missedTimes, message, firing.slotsDue) }
         case .suppressed, .skipped:
             messageID = MessageID.suppressed
             priority = .debug
-            message = "\(event.kind == .suppressed ? "Suppressed reminder" : "Missed reminder"): \(FiringWording.reminder(firing))"
-            if let detail = event.detail { message += ": \(detail)" }
+            message = words(event.kind == .suppressed ? DaemonMessages.suppressed : DaemonMessages.missedReminder, about)
+            if let detail = event.detail { message = words(DaemonMessages.withDetail, message, detail) }
         }
         var fields = [
             ("MESSAGE_ID", messageID), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
@@ -162,48 +169,50 @@ public final class JournalAnnouncer: Announcer {
         ]
         if let number = event.repeatNumber { fields.append(("REMINDER_REPEAT", String(number))) }
         if let calendar = firing.reminder.delivery.calendar { fields.append(("REMINDER_CALENDAR", calendar)) }
-        if let event = FiringWording.event(firing) { fields.append(("EVENT_UTC", event.instant.description)) }
+        if let event = wording.event(firing) { fields.append(("EVENT_UTC", event.instant.description)) }
         fields += FiringWording.doseFields(firing.dose)
         if let detail = event.detail { fields.append(("REMINDER_DETAIL", detail)) }
         if event.replanned {
-            message += " (again: the clock went back)"
+            message = words(DaemonMessages.clockWentBack, message)
             fields.append(("REMINDER_REPLANNED", "1"))
         }
         if event.quiet {
-            message += " (quiet hours: no sound)"
+            message = words(DaemonMessages.quietHours, message)
             fields.append(("REMINDER_QUIET", "1"))
         }
-        recordFields(record: event.record, reannounced: event.reannounced, &message, &fields)
+        recordFields(record: event.record, reannounced: event.reannounced, words, &message, &fields)
         return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
     }
 
     /// The record's key, by which the next start finds the entry after a crash, and whether it was announced
     /// again after one.
-    private static func recordFields(record: String?, reannounced: Bool, _ message: inout String, _ fields: inout [(String, String)]) {
+    private static func recordFields(
+        record: String?, reannounced: Bool, _ words: any MessageCatalog, _ message: inout String, _ fields: inout [(String, String)]
+    ) {
         if let record { fields.append(("REMINDER_RECORD", record)) }
         if reannounced {
-            message += " (announced again after a restart: the journal could not tell whether it was before)"
+            message = words(DaemonMessages.announcedAgain, message)
             fields.append(("REMINDER_REANNOUNCED", "1"))
         }
     }
 
-    private static func entry(for event: OccurrenceEvent) -> Entry {
-        let firing = event.firing
+    private static func entry(for event: OccurrenceEvent, _ wording: FiringWording) -> Entry {
+        let (firing, words, about) = (event.firing, wording.words, wording.reminder(event.firing))
+        let logged = { (message: String) in event.loggedAt.map { words(DaemonMessages.loggedAt, message, wording.when(firing.reminder.zone, $0)) } ?? message }
         var message: String
         var messageID = MessageID.acknowledged
         var priority = Journal.Priority.info
         switch event.state {
         case .taken:
-            let logged = event.loggedAt.map { " (logged \(FiringWording.when(firing.reminder.zone, $0)))" } ?? ""
-            message = "Taken: \(FiringWording.reminder(firing))\(logged)"
+            message = logged(words(DaemonMessages.takenLine, about))
         case .takenLate:
-            let logged = event.loggedAt.map { " (logged \(FiringWording.when(firing.reminder.zone, $0)))" } ?? ""
-            message = "Taken late: \(FiringWording.reminder(firing))\(logged)"
+            message = logged(words(DaemonMessages.takenLateLine, about))
         case .skipped:
-            message = "Skipped: \(FiringWording.reminder(firing))" + (event.reason.map { $0.isEmpty ? "" : ": \($0)" } ?? "")
+            message = words(DaemonMessages.skippedLine, about)
+            if let reason = event.reason, !reason.isEmpty { message = words(DaemonMessages.withDetail, message, reason) }
         default:
             (messageID, priority) = (MessageID.missed, .notice)
-            message = "Missed: \(FiringWording.reminder(firing)): nothing logged by \(FiringWording.when(firing.reminder.zone, event.windowEnd))"
+            message = words(DaemonMessages.missedLine, about, wording.when(firing.reminder.zone, event.windowEnd))
         }
         var fields = [
             ("MESSAGE_ID", messageID), ("REMINDER_ID", String(firing.reminder.id)), ("REMINDER_NAME", firing.reminder.name),
@@ -212,7 +221,7 @@ public final class JournalAnnouncer: Announcer {
         ]
         if let logged = event.loggedAt { fields.append(("LOGGED_UTC", logged.description)) }
         if let reason = event.reason, !reason.isEmpty { fields.append(("REMINDER_REASON", reason)) }
-        recordFields(record: event.record, reannounced: event.reannounced, &message, &fields)
+        recordFields(record: event.record, reannounced: event.reannounced, words, &message, &fields)
         return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
     }
 

@@ -1,3 +1,5 @@
+import Translation
+
 /// What remindd's one desktop notification says, as a value: every occurrence announced and still due, then the
 /// notes (missed, running low, a rest day suggested). remindd shows one notification at a time and updates it in
 /// place, because notification servers queue: Debian's notification-daemon shows one bubble at a time and GNOME
@@ -44,20 +46,25 @@ struct NotificationBoard: Sendable, Equatable {
         /// A notice before an occurrence (`--before`): `Metformin in 15m`, `Take 500 mg at Thu 08:00`.
         case comingUp(reminderID: Int64, title: String, text: String)
 
-        var title: String {
+        func title(in words: any MessageCatalog) -> String {
             switch self {
             case .comingUp(_, let title, _): title
-            case .missed(_, let name, _): "Missed: \(name)"
-            case .lowStock(_, let name, _): "Running low: \(name)"
-            case .restSuggestion: "Consider a rest day"
+            case .missed(_, let name, _): words(DaemonMessages.missedTitle, name)
+            case .lowStock(_, let name, _): words(DaemonMessages.runningLowTitle, name)
+            case .restSuggestion: words(DaemonMessages.restTitle)
             }
         }
 
-        var text: String {
+        func text(in words: any MessageCatalog) -> String {
             switch self {
             case .missed(_, _, let text), .lowStock(_, _, let text), .comingUp(_, _, let text): text
-            case .restSuggestion: "6 active days in a row: rest is part of training."
+            case .restSuggestion: words(DaemonMessages.restText)
             }
+        }
+
+        /// `Missed: Metformin: Sun 08:00: nothing logged by Sun 10:00`, a note's line under others.
+        func line(in words: any MessageCatalog) -> String {
+            words(DaemonMessages.noteLine, title(in: words), text(in: words))
         }
 
         var category: String {
@@ -149,9 +156,9 @@ struct NotificationBoard: Sendable, Equatable {
         }
     }
 
-    /// The notification to show now; nil when there is nothing to show.
-    var content: Content? {
-        if due.isEmpty { return notesAlone }
+    /// The notification to show now, in the words of `words`; nil when there is nothing to show.
+    func content(in words: any MessageCatalog) -> Content? {
+        if due.isEmpty { return notesAlone(in: words) }
         let shown = Array(due.prefix(Self.listed))
         var summary: String
         var lines: [String]
@@ -159,17 +166,17 @@ struct NotificationBoard: Sendable, Equatable {
         if let only = shown.first, due.count == 1 {
             summary = only.name
             lines = [only.detail]
-            actions = Self.actions(for: only)
+            actions = Self.actions(for: only, in: words)
         } else {
             let names = shown.map(\.name).joined(separator: ", ") + (due.count > shown.count ? ", …" : "")
-            summary = "\(due.count) due: \(names)"
+            summary = words(DaemonMessages.dueSummary, count: due.count, due.count, names)
             lines = shown.map(\.brief)
-            if due.count > shown.count { lines.append("and \(due.count - shown.count) more: remindctl today") }
-            actions = Self.groupActions(for: shown, all: due.count == shown.count)
+            if due.count > shown.count { lines.append(words(DaemonMessages.andMore, due.count - shown.count)) }
+            actions = Self.groupActions(for: shown, all: due.count == shown.count, in: words)
         }
-        if due.contains(where: \.repeated) { summary += " (still not taken)" }
-        if due.allSatisfy(\.shownAgain) { summary += " (shown again)" }
-        lines += notes.map { "\($0.title): \($0.text)" }
+        if due.contains(where: \.repeated) { summary = words(DaemonMessages.stillNotTaken, summary) }
+        if due.allSatisfy(\.shownAgain) { summary = words(DaemonMessages.shownAgain, summary) }
+        lines += notes.map { $0.line(in: words) }
         let critical = due.contains { $0.critical && !$0.quiet }
         let category =
             due.contains(where: \.givesDose) ? "x-remindd.dose" : due.allSatisfy(\.event) ? "x-remindd.calendar" : "x-remindd.reminder"
@@ -178,40 +185,57 @@ struct NotificationBoard: Sendable, Equatable {
             low: !critical && due.allSatisfy(\.quiet), staying: true, category: category, sounding: true)
     }
 
-    private static func actions(for line: Due) -> [Action] {
-        let snooze = Action(choices: [.snooze(reminderID: line.reminderID, minutes: line.snoozeMinutes)], label: "Snooze \(line.snoozeMinutes) min")
-        if line.event { return [Action(choices: [.dismiss(reminderID: line.reminderID)], label: "Dismiss"), snooze] }
-        return [Action(choices: [.taken(reminderID: line.reminderID)], label: "Taken"), snooze, Action(choices: [.skip(reminderID: line.reminderID)], label: "Skip")]
+    private static func actions(for line: Due, in words: any MessageCatalog) -> [Action] {
+        let snooze = Action(
+            choices: [.snooze(reminderID: line.reminderID, minutes: line.snoozeMinutes)], label: words(DaemonMessages.snoozeMinutes, line.snoozeMinutes))
+        if line.event { return [Action(choices: [.dismiss(reminderID: line.reminderID)], label: words(DaemonMessages.dismiss)), snooze] }
+        return [
+            Action(choices: [.taken(reminderID: line.reminderID)], label: words(DaemonMessages.taken)), snooze,
+            Action(choices: [.skip(reminderID: line.reminderID)], label: words(DaemonMessages.skip)),
+        ]
     }
 
     /// Take all (what can be taken: an event's alarm is not), Snooze all, Skip all (an event's alarm is
-    /// dismissed); "these" when the notification does not list every occurrence due.
-    private static func groupActions(for lines: [Due], all: Bool) -> [Action] {
-        let which = all ? "all" : "these \(lines.count)"
+    /// dismissed); "these N" when the notification does not list every occurrence due.
+    private static func groupActions(for lines: [Due], all: Bool, in words: any MessageCatalog) -> [Action] {
+        let count = lines.count
         var actions: [Action] = []
         let takeable = lines.filter { !$0.event }
-        if !takeable.isEmpty { actions.append(Action(choices: takeable.map { .taken(reminderID: $0.reminderID) }, label: "Take \(which)")) }
+        if !takeable.isEmpty {
+            let label = all ? words(DaemonMessages.takeAll) : words(DaemonMessages.takeThese, count)
+            actions.append(Action(choices: takeable.map { .taken(reminderID: $0.reminderID) }, label: label))
+        }
+        // The length is named when every line snoozes for as long.
         let minutes = Set(lines.map(\.snoozeMinutes))
-        let length = minutes.count == 1 ? minutes.first.map { " \($0) min" } ?? "" : ""
-        actions.append(Action(choices: lines.map { .snooze(reminderID: $0.reminderID, minutes: $0.snoozeMinutes) }, label: "Snooze \(which)\(length)"))
-        actions.append(Action(choices: lines.map { $0.event ? .dismiss(reminderID: $0.reminderID) : .skip(reminderID: $0.reminderID) }, label: "Skip \(which)"))
+        let snooze =
+            switch (all, minutes.count == 1 ? minutes.first : nil) {
+            case (true, let length?): words(DaemonMessages.snoozeAllMinutes, length)
+            case (true, nil): words(DaemonMessages.snoozeAll)
+            case (false, let length?): words(DaemonMessages.snoozeTheseMinutes, count, length)
+            case (false, nil): words(DaemonMessages.snoozeThese, count)
+            }
+        actions.append(Action(choices: lines.map { .snooze(reminderID: $0.reminderID, minutes: $0.snoozeMinutes) }, label: snooze))
+        let skip = all ? words(DaemonMessages.skipAll) : words(DaemonMessages.skipThese, count)
+        actions.append(Action(choices: lines.map { $0.event ? .dismiss(reminderID: $0.reminderID) : .skip(reminderID: $0.reminderID) }, label: skip))
         return actions
     }
 
     /// The notes alone: the first's title (and how many more), every note's text, and their actions.
-    private var notesAlone: Content? {
+    private func notesAlone(in words: any MessageCatalog) -> Content? {
         guard let first = notes.first else { return nil }
         let missed = notes.compactMap { if case .missed(let id, let name, _) = $0 { (id, name) } else { nil } }
         var actions = missed.prefix(2).map { id, name in
-            Action(choices: [.takenLate(reminderID: id)], label: missed.count == 1 ? "Taken late" : "\(name) taken late")
+            Action(
+                choices: [.takenLate(reminderID: id)],
+                label: missed.count == 1 ? words(DaemonMessages.takenLate) : words(DaemonMessages.nameTakenLate, name))
         }
-        for case .restSuggestion(let date) in notes { actions.append(Action(choices: [.markRestDay(date)], label: "Mark rest day")) }
+        for case .restSuggestion(let date) in notes { actions.append(Action(choices: [.markRestDay(date)], label: words(DaemonMessages.markRestDay))) }
         let single = notes.count == 1
         // Notices before occurrences alone are low urgency: nothing is due yet.
         let onlyComingUp = notes.allSatisfy { if case .comingUp = $0 { true } else { false } }
         return Content(
-            summary: single ? first.title : notes.map(\.title).joined(separator: "; "),
-            body: single ? first.text : notes.map { "\($0.title): \($0.text)" }.joined(separator: "\n"), actions: actions,
+            summary: single ? first.title(in: words) : notes.map { $0.title(in: words) }.joined(separator: "; "),
+            body: single ? first.text(in: words) : notes.map { $0.line(in: words) }.joined(separator: "\n"), actions: actions,
             critical: false, low: onlyComingUp, staying: notes.contains { if case .restSuggestion = $0 { false } else { true } },
             category: first.category, sounding: false)
     }

@@ -3,6 +3,7 @@ import ReminderCore
 import ReminderScheduling
 import Synchronization
 import SystemdSupport
+import Translation
 
 /// Plays a sound when an occurrence is announced (fired, caught up, snoozed, repeated: a repeat is the nag):
 /// the reminder's `--sound`, or the default of its kind (a dose: `dose-sound`, `alarm-clock-elapsed`; the rest:
@@ -80,18 +81,22 @@ public final class SoundAnnouncer: Announcer {
     private let speaker: Speaker?
     private let commands: any CommandRunner
     private let report: @Sendable (DaemonMessage) -> Void
+    /// The spoken words' language (the daemon's; the speaker is asked for the same language).
+    private let words: any MessageCatalog
     private let state: Mutex<State>
 
     /// - Parameters:
     ///   - player: what plays a sound (nil: none was found, said at the first sound wanted).
     ///   - speaker: what says an announcement (nil: speech-dispatcher is not installed, said at the first wanted).
+    ///   - words: the language announcements are said in.
     ///   - commands: what runs the player.
     ///   - report: where a sound that cannot be played is said (the journal).
     public init(
-        player: SoundPlayer?, speaker: Speaker? = nil, defaults: Defaults, commands: any CommandRunner,
+        player: SoundPlayer?, speaker: Speaker? = nil, defaults: Defaults, words: any MessageCatalog, commands: any CommandRunner,
         report: @escaping @Sendable (DaemonMessage) -> Void
     ) {
         self.player = player
+        self.words = words
         self.speaker = speaker
         self.commands = commands
         self.report = report
@@ -176,7 +181,7 @@ public final class SoundAnnouncer: Announcer {
                 return (nil, wanted)
             }
             state.phase = .speaking
-            return (Speaker.words(for: state.toSay, more: state.moreToSay), wanted)
+            return (Speaker.words(for: state.toSay, more: state.moreToSay, in: self.words), wanted)
         }
         guard let speaker, let words else {
             if wanted { sayOnce("speaker", "Nothing is said aloud: speech-dispatcher is not installed (apt install speech-dispatcher espeak-ng); every reminder is still in the journal") }

@@ -1,6 +1,7 @@
 import Glibc
 import ReminderCore
 import ReminderScheduling
+import Translation
 
 /// Who is spoken to: config.toml's `speak` (a reminder's `--speak` or `--no-speak` overrides it).
 public enum SpeakChoice: String, Sendable, Hashable, CaseIterable {
@@ -17,7 +18,7 @@ public struct Speaker: Sendable, Hashable {
     /// `spd-say`'s absolute path.
     public let program: String
     /// The language asked for: the locale's (`LC_ALL`, `LC_MESSAGES`, `LANG`), `de` from `de_DE.UTF-8`; `en`
-    /// for C and POSIX. The words are English until remindd's messages are translated.
+    /// for C and POSIX: the language of the daemon's messages.
     public let language: String
     /// What its environment adds: the daemon's `PULSE_SERVER`, `PIPEWIRE_REMOTE` and `SPEECHD_ADDRESS` when set
     /// (a transient unit has the user manager's environment).
@@ -44,21 +45,24 @@ public struct Speaker: Sendable, Hashable {
     static let named = 3
 
     /// `Time for Metformin, 500 milligrams.`; several at once: `Time for Metformin, 500 milligrams; Ramipril,
-    /// 5 milligrams; and 2 more.`
-    static func words(for firings: [DueFiring], more: Int) -> String {
+    /// 5 milligrams; and 2 more.` (in the language of `words`).
+    static func words(for firings: [DueFiring], more: Int, in words: any MessageCatalog) -> String {
         let items = firings.prefix(named).map { firing in
-            [firing.reminder.name, firing.dose.map(spoken)].compactMap { $0 }.joined(separator: ", ")
+            [firing.reminder.name, firing.dose.map { spoken($0, in: words) }].compactMap { $0 }.joined(separator: ", ")
         }
         let others = more + max(0, firings.count - named)
         var said = items.joined(separator: "; ")
-        if others > 0 { said += "; and \(others) more" }
-        return "Time for \(said)."
+        if others > 0 { said = words(DaemonMessages.andMoreSaid, said, others) }
+        return words(DaemonMessages.timeFor, said)
     }
 
-    /// A dose as it is said: `500 milligrams`, `2 tablets`, `1 tablet`.
-    static func spoken(_ dose: Dose) -> String {
-        let words = ["mg": "milligrams", "mcg": "micrograms", "µg": "micrograms", "g": "grams", "ml": "millilitres", "IU": "international units"]
-        guard let word = words[dose.unit] else { return dose.description }
-        return "\(dose.amountText) \(dose.amountText == "1" ? String(word.dropLast()) : word)"
+    /// A dose as it is said: `500 milligrams`, `2 tablets`, `1 tablet` (a unit of the user's own, as written).
+    static func spoken(_ dose: Dose, in words: any MessageCatalog) -> String {
+        let said = [
+            "mg": DaemonMessages.milligrams, "mcg": DaemonMessages.micrograms, "µg": DaemonMessages.micrograms, "g": DaemonMessages.grams,
+            "ml": DaemonMessages.millilitres, "IU": DaemonMessages.internationalUnits,
+        ]
+        guard let message = said[dose.unit] else { return dose.description }
+        return words(message, count: dose.amountText == "1" ? 1 : 2, dose.amountText)
     }
 }

@@ -56,12 +56,6 @@ public struct LowStockNotice: Sendable, Hashable {
     public var refillDays: Int
     /// The reminder's own `--exec` hook, run for the notice too.
     public var command: [String]?
-
-    /// `12 tablets left: enough through Fri 2026-12-18 (6 days)`.
-    public var text: String {
-        guard let through else { return "\(left.description) left: not enough for the next dose" }
-        return "\(left.description) left: enough through \(through.weekday.displayName) \(through) (\(days) \(days == 1 ? "day" : "days"))"
-    }
 }
 
 /// A handled slot of a reminder.

@@ -397,7 +397,7 @@ actor SchedulingService {
                 return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""))
             }
             if let snooze = lifecycle.snoozes[OccurrenceKey(firing)] {
-                let until = FiringWording.when(firing.reminder.zone, snooze.due)
+                let until = FiringWording.english.when(firing.reminder.zone, snooze.due)
                 return FiringEvent(kind: .postponed, firing: firing, handledAt: now, detail: "snoozed until \(until)")
             }
             if let calendar = firing.reminder.delivery.calendar,

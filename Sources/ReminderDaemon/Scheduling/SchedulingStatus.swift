@@ -58,10 +58,10 @@ extension SchedulingService {
         // A snooze due first is what comes next (the line named the reminder after it).
         if let snooze = lifecycle.snoozes.values.min(by: { $0.due < $1.due }), next.map({ snooze.due <= $0.1.instant }) ?? true {
             let reminder = snooze.firing.reminder
-            return "\(count) \(noun), next: \(reminder.name) (snoozed) at \(FiringWording.when(reminder.zone, snooze.due))"
+            return "\(count) \(noun), next: \(reminder.name) (snoozed) at \(FiringWording.english.when(reminder.zone, snooze.due))"
         }
         guard let (reminder, occurrence) = next else { return "\(count) \(noun), none scheduled" }
-        return "\(count) \(noun), next: \(reminder.name) at \(FiringWording.when(occurrence))"
+        return "\(count) \(noun), next: \(reminder.name) at \(FiringWording.english.when(occurrence))"
     }
 
     /// The earliest pending snooze of a reminder, as of the last re-plan, read without waiting for this actor.

@@ -1,0 +1,32 @@
+#include "gettext_shim.h"
+
+#include <langinfo.h>
+#include <libintl.h>
+#include <locale.h>
+#include <stddef.h>
+
+static const char domain[] = "remindd";
+
+const char *remindd_start_translation(const char *folder) {
+    setlocale(LC_CTYPE, "");
+    setlocale(LC_TIME, "");
+    const char *messages = setlocale(LC_MESSAGES, "");
+    if (folder != NULL) bindtextdomain(domain, folder);
+    bind_textdomain_codeset(domain, "UTF-8");
+    return messages != NULL ? messages : "C";
+}
+
+const char *remindd_translate(const char *text, const char *plural, unsigned long count) {
+    if (plural == NULL) return dgettext(domain, text);
+    return dngettext(domain, text, plural, count);
+}
+
+const char *remindd_weekday_name(int weekday, int abbreviated) {
+    if (weekday < 0 || weekday > 6) return "";
+    return nl_langinfo((abbreviated ? ABDAY_1 : DAY_1) + weekday);
+}
+
+const char *remindd_month_name(int month, int abbreviated) {
+    if (month < 1 || month > 12) return "";
+    return nl_langinfo((abbreviated ? ABMON_1 : MON_1) + month - 1);
+}

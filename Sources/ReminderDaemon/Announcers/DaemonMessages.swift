@@ -1,0 +1,93 @@
+import Translation
+
+/// Everything the daemon says to a person that is translated, in one table: the notification's summary, body and
+/// buttons, the spoken words, the journal's MESSAGE lines of firings, intakes, skips, misses and stock. The
+/// journal's fields, the hooks' environment and the service's STATUS stay English: scripts read them.
+/// `po/extract-messages` reads this table into `po/remindd.pot`.
+enum DaemonMessages {
+    // How often: a reminder's kind in the notification and the journal.
+    static let daily = Message("daily")
+    static let weekly = Message("weekly")
+    static let monthly = Message("monthly")
+    static let yearly = Message("yearly")
+    static let once = Message("once")
+    static let onCalendar = Message("on calendar")
+    static let asNeeded = Message("as needed")
+    static let everyDays = Message("every %1$d day", plural: "every %1$d days")
+    static let everyWeeks = Message("every %1$d week", plural: "every %1$d weeks")
+
+    // An event's alarm: `at Wed 21:34, in 15m`.
+    static let eventIn = Message("in %1$s")
+    static let eventStarted = Message("started %1$s ago")
+    static let eventAt = Message("at %1$s, %2$s")
+    static let forTheEvent = Message("%1$s, for the event %2$s")
+
+    // The notification.
+    static let taken = Message("Taken")
+    static let skip = Message("Skip")
+    static let dismiss = Message("Dismiss")
+    static let snoozeMinutes = Message("Snooze %1$d min")
+    static let takeAll = Message("Take all")
+    static let takeThese = Message("Take these %1$d")
+    static let snoozeAll = Message("Snooze all")
+    static let snoozeAllMinutes = Message("Snooze all %1$d min")
+    static let snoozeThese = Message("Snooze these %1$d")
+    static let snoozeTheseMinutes = Message("Snooze these %1$d, %2$d min")
+    static let skipAll = Message("Skip all")
+    static let skipThese = Message("Skip these %1$d")
+    static let takenLate = Message("Taken late")
+    static let nameTakenLate = Message("%1$s taken late")
+    static let markRestDay = Message("Mark rest day")
+    static let dueSummary = Message("%1$d due: %2$s", plural: "%1$d due: %2$s")
+    static let andMore = Message("and %1$d more: remindctl today")
+    static let stillNotTaken = Message("%1$s (still not taken)")
+    static let shownAgain = Message("%1$s (shown again)")
+    static let noteLine = Message("%1$s: %2$s")
+    static let missedTitle = Message("Missed: %1$s")
+    static let runningLowTitle = Message("Running low: %1$s")
+    static let restTitle = Message("Consider a rest day")
+    static let restText = Message("6 active days in a row: rest is part of training.")
+    static let takeDose = Message("Take %1$s.")
+    static let kindDetail = Message("%1$s, %2$s")
+    static let nothingLoggedBy = Message("%1$s: nothing logged by %2$s")
+    static let comingUpTitle = Message("%1$s in %2$s")
+    static let takeDoseAt = Message("Take %1$s at %2$s")
+    static let comingUpAt = Message("At %1$s")
+    static let nothingDue = Message("Nothing is due now.")
+
+    // Stock.
+    static let stockThrough = Message("%1$s left: enough through %2$s (%3$d day)", plural: "%1$s left: enough through %2$s (%3$d days)")
+    static let stockNotEnough = Message("%1$s left: not enough for the next dose")
+
+    // The journal's MESSAGE lines.
+    static let fired = Message("Reminder: %1$s")
+    static let snoozed = Message("Reminder (snoozed): %1$s")
+    static let repeated = Message("Reminder (repeat %1$d, still not taken): %2$s")
+    static let postponed = Message("Postponed reminder: %1$s")
+    static let late = Message("Reminder: %1$s, late by %2$s")
+    static let missedTimes = Message("%1$s (missed %2$d times)")
+    static let suppressed = Message("Suppressed reminder: %1$s")
+    static let missedReminder = Message("Missed reminder: %1$s")
+    static let withDetail = Message("%1$s: %2$s")
+    static let clockWentBack = Message("%1$s (again: the clock went back)")
+    static let quietHours = Message("%1$s (quiet hours: no sound)")
+    static let announcedAgain = Message("%1$s (announced again after a restart: the journal could not tell whether it was before)")
+    static let takenLine = Message("Taken: %1$s")
+    static let takenLateLine = Message("Taken late: %1$s")
+    static let loggedAt = Message("%1$s (logged %2$s)")
+    static let skippedLine = Message("Skipped: %1$s")
+    static let missedLine = Message("Missed: %1$s: nothing logged by %2$s")
+    static let runningLowLine = Message("Running low: %1$s, %2$s; refill within %3$d day", plural: "Running low: %1$s, %2$s; refill within %3$d days")
+    static let escalated = Message("Not taken %1$s after its time, escalated: %2$s")
+    static let escalatedLate = Message("%1$s (late: remindd was not running at %2$s)")
+    static let comingUpLine = Message("Coming up in %1$s: %2$s")
+
+    // Spoken.
+    static let timeFor = Message("Time for %1$s.")
+    static let andMoreSaid = Message("%1$s; and %2$d more")
+    static let milligrams = Message("%1$s milligram", plural: "%1$s milligrams")
+    static let micrograms = Message("%1$s microgram", plural: "%1$s micrograms")
+    static let grams = Message("%1$s gram", plural: "%1$s grams")
+    static let millilitres = Message("%1$s millilitre", plural: "%1$s millilitres")
+    static let internationalUnits = Message("%1$s international unit", plural: "%1$s international units")
+}
