@@ -102,6 +102,8 @@ enum CommandMessages {
     static let notEnough = Message("%1$s: not enough for the next dose (%2$s)")
     static let enoughThrough = Message("%1$s: enough through %2$s (%3$d day)", plural: "%1$s: enough through %2$s (%3$d days)")
 
+    // Errors.
+    static let error = Message("Error: %1$s")
     // The daemon's errors, in words.
     static let noSuchReminder = Message("no reminder '%1$s': see 'remindctl list' for names and ids")
     static let didYouMean = Message("%1$s (did you mean '%2$s'?)")

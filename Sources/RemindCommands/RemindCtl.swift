@@ -63,7 +63,16 @@ extension RemindCtl {
             FileHandleOutput.standardError("Error: \(message)\n")
             Glibc.exit(64)
         }
-        main(arguments)
+        // ArgumentParser's main, but a failure of remindctl's own says "Error" in the user's language.
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch let error as CLIError {
+            FileHandleOutput.standardError(out.words(CommandMessages.error, error.description) + "\n")
+            Glibc.exit(EXIT_FAILURE)
+        } catch {
+            exit(withError: error)
+        }
     }
 
     /// Options people reach for that remindctl does not have, with what to do instead (argument-parser's nearest

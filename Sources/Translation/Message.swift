@@ -2,7 +2,7 @@
 /// message about a count, its English plural. Arguments are positional (`%1$s`, `%2$d`), so that a translation
 /// can put them in its own order; `%%` is a percent sign.
 ///
-/// Every message lives in its target's table (`DaemonMessages`, `CommandMessages`) as a `Message("...")` with
+/// Every message lives in its target's table (`DaemonMessages`, `CommandMessages`), made with this initializer and
 /// literal text: `po/extract-messages` reads the tables to write the template, `po/remindd.pot`.
 public struct Message: Sendable, Hashable {
     /// The English text, also the key of its translations.

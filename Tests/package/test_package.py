@@ -20,6 +20,8 @@ DEBS = pathlib.Path(os.environ.get("REMINDD_DEB_DIR", ROOT / ".build" / "deb"))
 CACHE = pathlib.Path(os.environ.get("REMINDD_TEST_CACHE", "/var/cache/remindd-tests"))
 # What the daemon keeps for the user in the root: the one thing a purge must leave.
 USER_STATE = "/home/tester"
+# The languages the package speaks besides English (po/LANG.po, catalog/remindd.LANG.catalog).
+LANGUAGES = ("de", "es", "fr")
 
 
 def package():
@@ -59,7 +61,7 @@ class DebianRoot:
 
     def files(self):
         """Every file, link and folder of the root, but for what apt, dpkg, man-db and logs keep for themselves."""
-        kept_by_tools = ("var/lib/apt/", "var/lib/dpkg/", "var/cache/", "var/log/", "tmp/", "proc/", "root/",
+        kept_by_tools = ("var/lib/apt/", "var/lib/dpkg/", "var/cache/", "var/log/", "tmp/", "proc/", "root/", "run/",
                          "etc/ld.so.cache")
         found = set()
         for folder, folders, names in os.walk(self.path):
@@ -106,6 +108,8 @@ def test_the_package_installs_runs_and_purges_in_a_fresh_debian_root_without_swi
         assert library in depends, depends
     print(f"{deb.name}: Installed-Size {field(deb, 'Installed-Size')} KiB; Depends: {depends}")
 
+    # A German user: the locale as the package locales would make it (glibc finds it in /usr/lib/locale).
+    subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8", str(debian_root.path / "usr/lib/locale/de_DE.UTF-8")], check=True)
     before = debian_root.files()
     assert not (debian_root.path / "opt" / "swift").exists() and not any(debian_root.path.glob("usr/bin/swift*"))
     shutil.copy(deb, debian_root.path / "tmp" / deb.name)
@@ -137,7 +141,9 @@ def test_the_package_installs_runs_and_purges_in_a_fresh_debian_root_without_swi
                       "usr/share/zsh/vendor-completions/_remindctl", "usr/share/fish/vendor_completions.d/remindctl.fish",
                       "usr/share/remindd/exercises.csv", "usr/share/applications/remindd.desktop",
                       "usr/share/man/man5/remindd.toml.5.gz", "usr/share/man/man7/remindd-rules.7.gz",
-                      "usr/share/man/man8/remindd.8.gz", "usr/share/doc/remindd/copyright"):
+                      "usr/share/man/man8/remindd.8.gz", "usr/share/doc/remindd/copyright",
+                      *[f"usr/share/locale/{language}/LC_MESSAGES/remindd.mo" for language in LANGUAGES],
+                      *[f"usr/lib/systemd/catalog/remindd.{language}.catalog" for language in LANGUAGES]):
         assert (debian_root.path / installed).exists(), installed
     service = (debian_root.path / "usr/lib/systemd/user/remindd.service").read_text()
     assert "ExecStart=/usr/bin/remindd\n" in service and "%h/.local/bin" not in service, service
@@ -158,12 +164,18 @@ def test_the_package_installs_runs_and_purges_in_a_fresh_debian_root_without_swi
     for page in ("remindd", "remindd.toml", "remindd-rules"):
         assert len(debian_root.run(f"MANWIDTH=80 man {page}").stdout.splitlines()) > 20, page
 
-    # A user's daemon with its own folders: it starts, checks its config, takes a reminder and fires it.
+    # A user's daemon with its own folders, in German: it starts, checks its config, takes a reminder and fires
+    # it, in the root's own journal (a journald started for the test), which journalctl -x explains in German.
     user = {"HOME": USER_STATE, "XDG_RUNTIME_DIR": "/tmp/run", "XDG_STATE_HOME": f"{USER_STATE}/.local/state",
             "XDG_CONFIG_HOME": f"{USER_STATE}/.config", "TZ": "UTC"}
     debian_root.run(f"mkdir -p -m 0700 /tmp/run {USER_STATE} && remindd --check-config", env=user)
     session = debian_root.run("""
-        remindd > /tmp/remindd.out 2>&1 &
+        # journald wants the cgroup tree (mounted in this namespace only; gone with it).
+        mount -t sysfs sysfs /sys && mount -t cgroup2 cgroup2 /sys/fs/cgroup
+        /lib/systemd/systemd-journald > /dev/null 2>&1 &
+        journald=$!
+        for i in $(seq 100); do [ -S /run/systemd/journal/socket ] && break; sleep 0.1; done
+        LANG=de_DE.UTF-8 remindd > /tmp/remindd.out 2>&1 &
         daemon=$!
         for i in $(seq 100); do [ -S /tmp/run/remindd/control.sock ] && break; sleep 0.1; done
         remindctl add "Packaged dose" --in 2s --dose 1 --unit tablet > /dev/null
@@ -175,9 +187,15 @@ def test_the_package_installs_runs_and_purges_in_a_fresh_debian_root_without_swi
         done
         cat /tmp/history.json
         kill $daemon; wait $daemon || true
+        LANG=de_DE.UTF-8 journalctl -x --no-pager MESSAGE_ID=4f1c2a7e9b3d4c58a6e0f2b1d7c39a51 > /tmp/explained.txt
+        kill $journald; wait $journald || true
     """, env=user, timeout=120)
     history = json.loads(session.stdout)
     assert [entry["kind"] for entry in history if entry["reminderName"] == "Packaged dose"] == ["fired"], session.stdout
+    explained = (debian_root.path / "tmp/explained.txt").read_text()
+    # The daemon's MESSAGE from the installed remindd.mo, and the explanation from the installed German catalog.
+    assert "remindd[" in explained and "]: Erinnerung: Packaged dose, 1 tablet (einmalig, " in explained, explained
+    assert "Erinnerung ausgelöst: Packaged dose" in explained, explained
 
     # Purged: nothing of it is left in the root but the user's own state.
     debian_root.run("apt-get purge -y -q --autoremove remindd")

@@ -1,0 +1,158 @@
+"""remindd in the user's language (gettext): a daemon whose environment says LANG=de_DE.UTF-8 shows its
+notification and writes its journal MESSAGE in German, with the journal's fields as in every language;
+remindctl follows its own shell's language; the catalog explains in German. The locales are made with localedef
+into a folder of the test's own (LOCPATH), as a machine with `locales` installed would have them.
+
+Also here: the checks of the message tables and their translations (po/): the template lists every message of
+the tables, and msgfmt refuses a translation whose arguments do not match its message."""
+import datetime as dt
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT, Journal, wait_until
+from test_closing_the_loop import MESSAGE_ACKNOWLEDGED, MESSAGE_FIRED, add_soon
+
+LANGUAGES = {"de": "de_DE", "fr": "fr_FR", "es": "es_ES"}
+
+
+@pytest.fixture(scope="module")
+def locales(tmp_path_factory):
+    """A LOCPATH holding de_DE.UTF-8, fr_FR.UTF-8 and es_ES.UTF-8, compiled from glibc's sources (package locales)."""
+    folder = tmp_path_factory.mktemp("locales")
+    for name in LANGUAGES.values():
+        subprocess.run(["localedef", "-i", name, "-f", "UTF-8", str(folder / f"{name}.UTF-8")], check=True, capture_output=True)
+    return folder
+
+
+def in_language(env, locales, name):
+    """`env` with the language `name` (`de_DE`) and nothing that would override it."""
+    env = {k: v for k, v in env.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_TIME")}
+    return dict(env, LANG=f"{name}.UTF-8", LOCPATH=str(locales))
+
+
+def local_names(locales, name, instant, form):
+    """What glibc's `date` says for `instant` in the locale `name` (`%a`: the short weekday): the oracle for
+    the names remindd takes from LC_TIME."""
+    return subprocess.run(["date", "-u", "-d", f"@{int(instant.timestamp())}", f"+{form}"], check=True, capture_output=True, text=True,
+                          env=dict(os.environ, LC_ALL=f"{name}.UTF-8", LOCPATH=str(locales))).stdout.strip()
+
+
+def test_a_german_daemon_notifies_and_journals_in_german_with_the_same_fields(daemon, session_bus, locales, unique_name):
+    daemon.env = in_language(daemon.env, locales, "de_DE")
+    daemon.env["DBUS_SESSION_BUS_ADDRESS"] = session_bus.address
+    daemon.start()
+    reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "2", "--unit", "tablet")
+    shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name)
+    assert shown, session_bus.calls
+    rid, weekday, clock = reminder["id"], local_names(locales, "de_DE", instant, "%a"), instant.strftime("%H:%M:%S")
+    # The spec-written server's record: the summary is the name, the body and the buttons German.
+    assert shown[0]["actions"] == [f"taken:{rid}", "Genommen", f"snooze:{rid}/10", "Schlummern 10 Min.", f"skip:{rid}", "Auslassen"]
+    assert shown[0]["body"] == f"Nehmen Sie 2 tablets. Täglich, {weekday} {clock}"
+
+    fired = Journal().wait_for(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED)
+    assert len(fired) == 1, fired
+    assert fired[0]["MESSAGE"] == f"Erinnerung: {unique_name}, 2 tablets (täglich, {weekday} {clock})"
+    # The fields are an API: the same names and values in every language.
+    assert (fired[0]["REMINDER_ID"], fired[0]["REMINDER_DOSE"], fired[0]["REMINDER_UNIT"]) == (str(rid), "2", "tablet")
+    assert fired[0]["REMINDER_ANNOUNCEMENT"] == "fired" and fired[0]["SCHEDULED_UTC"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    session_bus.invoke(shown[0]["id"], f"taken:{rid}")
+    taken = Journal().wait_for(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_ACKNOWLEDGED)
+    assert len(taken) == 1 and taken[0]["REMINDER_STATE"] == "taken", taken
+    assert taken[0]["MESSAGE"].startswith(f"Genommen: {unique_name}, 2 tablets (täglich, {weekday} {clock}) (erfasst {weekday} ")
+
+    # remindctl in the same language: today's heading names the day as glibc's German does, the columns and
+    # the state are German.
+    today = daemon.ctl("today").stdout
+    heading = subprocess.run(["date", "-u", "+%A, %-d. %B %Y"], capture_output=True, text=True, check=True,
+                             env=dict(os.environ, LC_ALL="de_DE.UTF-8", LOCPATH=str(locales))).stdout.strip()
+    assert today.splitlines()[0] == heading, today
+    assert "ZEIT" in today and "ERINNERUNG" in today and "STATUS" in today, today
+    assert f"{clock[:5]}" in today and f"genommen (erfasst {clock[:5]}" in today, today
+    assert f"Dosen: {unique_name}: 1 von 1 genommen" in today.splitlines(), today
+
+
+def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locales, unique_name):
+    daemon.start()
+    english, german, french, spanish = (
+        dict(daemon.env, LANG="C"), in_language(daemon.env, locales, "de_DE"), in_language(daemon.env, locales, "fr_FR"),
+        in_language(daemon.env, locales, "es_ES"))
+    remindctl = str(ROOT / ".build" / "debug" / "remindctl")
+    run = lambda env, *args: subprocess.run([remindctl, *args], env=env, capture_output=True, text=True)
+    # An error of the CLI's own, and the daemon's, put in words.
+    assert run(english, "snooze", unique_name, "--minutes", "0").stderr.strip() == \
+        "Error: invalid --minutes 0: snooze for 1 to 1440 minutes"
+    assert run(german, "snooze", unique_name, "--minutes", "0").stderr.strip() == \
+        "Fehler: ungültiges --minutes 0: schlummern Sie 1 bis 1440 Minuten"
+    assert f"no reminder '{unique_name}'" in run(english, "done", unique_name).stderr
+    assert f"keine Erinnerung '{unique_name}'" in run(german, "done", unique_name).stderr
+    assert f"aucun rappel '{unique_name}'" in run(french, "done", unique_name).stderr
+    assert f"no hay ningún recordatorio '{unique_name}'" in run(spanish, "done", unique_name).stderr
+    # A log: the weekday of the time it was logged at, in each language's own short form.
+    daemon.ctl("add", unique_name, "--daily", "--at", "23:59", "--tz", "UTC")
+    logged = run(french, "log", unique_name, "--at", "00:00")
+    assert logged.returncode == 0, logged.stderr
+    midnight = dt.datetime.now(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    assert logged.stdout.startswith(f"{unique_name} noté, {local_names(locales, 'fr_FR', midnight, '%a')} "), logged.stdout
+    listed = run(spanish, "log", "list")
+    assert listed.stdout.split()[:5] == ["ID", "HORA", "RECORDATORIO", "CANTIDAD", "EFECTO"], listed.stdout
+    assert run(english, "log", "list").stdout.split()[:5] == ["ID", "TIME", "REMINDER", "AMOUNT", "EFFECT"]
+
+
+def test_every_catalog_explains_in_its_language(tmp_path, locales):
+    """The translated catalogs compile, explain every MESSAGE_ID the English one does, and journalctl chooses
+    the one of its locale (what `journalctl -x` shows: the package test reads that in a Debian root)."""
+    catalogs = tmp_path / "usr" / "lib" / "systemd" / "catalog"
+    catalogs.mkdir(parents=True)
+    for path in (ROOT / "catalog").glob("remindd*.catalog"):
+        shutil.copy(path, catalogs)
+    compiled = subprocess.run(["journalctl", f"--root={tmp_path}", "--update-catalog"], capture_output=True, text=True, check=True)
+    assert compiled.stderr == "", compiled.stderr
+    ids = lambda text: sorted(line.split()[1] for line in text.splitlines() if line.startswith("-- "))
+    english = ids((ROOT / "catalog" / "remindd.catalog").read_text())
+    for language in LANGUAGES:
+        assert ids((ROOT / "catalog" / f"remindd.{language}.catalog").read_text()) == english, language
+    subjects = {"C": "Subject: Reminder fired: @REMINDER_NAME@", "de_DE": "Subject: Erinnerung ausgelöst: @REMINDER_NAME@",
+                "fr_FR": "Subject: Rappel déclenché : @REMINDER_NAME@", "es_ES": "Subject: Recordatorio activado: @REMINDER_NAME@"}
+    for name, subject in subjects.items():
+        env = dict(os.environ, LANG=name if name == "C" else f"{name}.UTF-8", LOCPATH=str(locales))
+        env.pop("LC_ALL", None), env.pop("LC_MESSAGES", None), env.pop("LANGUAGE", None)
+        shown = subprocess.run(["journalctl", f"--root={tmp_path}", "--dump-catalog", MESSAGE_FIRED], env=env, capture_output=True,
+                               text=True, check=True).stdout
+        assert subject in shown.splitlines(), (name, shown)
+
+
+def test_the_template_lists_every_message_of_the_tables():
+    """po/remindd.pot is what po/extract-messages writes from the tables now (make pot)."""
+    check = subprocess.run([str(ROOT / "po" / "extract-messages"), "--check"], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+
+
+def test_the_template_check_fails_for_a_message_it_does_not_list(tmp_path):
+    """The check is not vacuous: a message added to a table and not to the template is named."""
+    copy = tmp_path / "remindd"
+    shutil.copytree(ROOT / "po", copy / "po")
+    shutil.copytree(ROOT / "Sources" / "Translation", copy / "Sources" / "Translation")
+    (copy / "Sources" / "Translation" / "New.swift").write_text('let added = Message("A message no template has: %1$s")\n')
+    check = subprocess.run([str(copy / "po" / "extract-messages"), "--check"], capture_output=True, text=True)
+    assert check.returncode == 1 and "A message no template has: %1$s" in check.stderr, check.stderr
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_each_translation_is_complete_and_its_arguments_match(language, tmp_path):
+    """What make does for each language: msgcmp (every message of the template translated) and msgfmt --check
+    (each translation takes its message's arguments); and a translation with an argument dropped is refused."""
+    po = ROOT / "po" / f"{language}.po"
+    subprocess.run(["msgcmp", str(po), str(ROOT / "po" / "remindd.pot")], check=True, capture_output=True)
+    subprocess.run(["msgfmt", "--check", "-o", str(tmp_path / "ok.mo"), str(po)], check=True, capture_output=True)
+    lines = po.read_text().splitlines()
+    # The first translation with a second argument loses it.
+    index = next(i for i, line in enumerate(lines) if line.startswith('msgstr "') and "%2$s" in line)
+    lines[index] = lines[index].replace("%2$s", "")
+    (tmp_path / "broken.po").write_text("\n".join(lines) + "\n")
+    refused = subprocess.run(["msgfmt", "--check", "-o", str(tmp_path / "broken.mo"), str(tmp_path / "broken.po")], capture_output=True, text=True)
+    assert refused.returncode != 0 and "format" in refused.stderr, refused.stderr
