@@ -114,7 +114,8 @@ def test_every_catalog_explains_in_its_language(tmp_path, locales):
     assert compiled.stderr == "", compiled.stderr
     ids = lambda text: sorted(line.split()[1] for line in text.splitlines() if line.startswith("-- "))
     english = ids((ROOT / "catalog" / "remindd.catalog").read_text())
-    for language in LANGUAGES:
+    # Every language of po/ explains the journal too.
+    for language in sorted(path.stem for path in (ROOT / "po").glob("*.po")):
         assert ids((ROOT / "catalog" / f"remindd.{language}.catalog").read_text()) == english, language
     subjects = {"C": "Subject: Reminder fired: @REMINDER_NAME@", "de_DE": "Subject: Erinnerung ausgelöst: @REMINDER_NAME@",
                 "fr_FR": "Subject: Rappel déclenché : @REMINDER_NAME@", "es_ES": "Subject: Recordatorio activado: @REMINDER_NAME@"}

@@ -21,7 +21,7 @@ CACHE = pathlib.Path(os.environ.get("REMINDD_TEST_CACHE", "/var/cache/remindd-te
 # What the daemon keeps for the user in the root: the one thing a purge must leave.
 USER_STATE = "/home/tester"
 # The languages the package speaks besides English (po/LANG.po, catalog/remindd.LANG.catalog).
-LANGUAGES = ("de", "es", "fr")
+LANGUAGES = sorted(path.stem for path in (ROOT / "po").glob("*.po"))
 
 
 def package():
