@@ -24,7 +24,15 @@ struct ConnectionOptions: ParsableArguments {
 
     /// Calls a method of the catalogue and decodes its reply.
     func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) throws -> Method.Reply {
-        try withConnection { connection in try connection.call(method, parameters) }
+        try withConnection { connection in
+            do {
+                return try connection.call(method, parameters)
+            } catch let error as VarlinkError where error.name == Self.nothingDue {
+                // Said by what was asked, in the user's language (the daemon's message is English).
+                guard let said = Self.nothingDue(error, calling: Method.name) else { throw error }
+                throw CLIError(said)
+            }
+        }
     }
 
     /// Calls a method without parameters.
@@ -70,6 +78,20 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     private static let reminderNotFound = Reminders.interface + "." + RemindErrors.ReminderNotFound.errorName
+    private static let nothingDue = Reminders.interface + "." + RemindErrors.NothingDue.errorName
+
+    /// Why `done`, `done --late`, `skip` or `snooze` found nothing to act on; nil for another method.
+    static func nothingDue(_ error: VarlinkError, calling method: String) -> String? {
+        guard let reminder = error.string("reminder") else { return nil }
+        switch method {
+        case Reminders.Done.name:
+            return error.string("next").map { out.words(CommandMessages.nothingDueNext, reminder, $0) } ?? out.words(CommandMessages.nothingDueNow, reminder)
+        case Reminders.TakeLate.name: return out.words(CommandMessages.nothingMissed, reminder)
+        case Reminders.Skip.name: return out.words(CommandMessages.nothingToSkip, reminder)
+        case Reminders.Snooze.name: return out.words(CommandMessages.nothingToSnooze, reminder)
+        default: return nil
+        }
+    }
 
     /// `Vitamin D` when a reminder's name is one typo away from `typed`.
     private static func didYouMean(_ typed: String, _ connection: any VarlinkClient) -> String? {

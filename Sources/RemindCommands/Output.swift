@@ -166,8 +166,28 @@ extension Output {
 /// Why remindd follows the zone it follows, in words: "config.toml's time-zone; the system's is UTC" or
 /// "the system's".
 func zoneReason(_ status: StatusValue) -> String {
-    guard status.timeZoneSource == "config" else { return "the system's" }
-    return "config.toml's time-zone" + (status.systemTimeZone == status.timeZone ? "" : "; the system's is \(status.systemTimeZone)")
+    guard status.timeZoneSource == "config" else { return out.words(CommandMessages.systemsZone) }
+    if status.systemTimeZone == status.timeZone { return out.words(CommandMessages.configZone) }
+    return out.words(CommandMessages.configZoneNotSystems, status.systemTimeZone)
+}
+
+/// A line of `show`: its label (none: a line that goes on the one above) and what it says.
+struct ShownLine {
+    let label: Message?
+    let text: String
+
+    init(_ label: Message?, _ text: String) {
+        (self.label, self.text) = (label, text)
+    }
+}
+
+extension Output {
+    /// `label: text` lines, the texts aligned after the widest label in the output's language.
+    func print(_ lines: [ShownLine]) {
+        let labels = lines.map { line in line.label.map { words($0) + ":" } ?? "" }
+        let width = labels.map(\.displayWidth).max() ?? 0
+        for (label, line) in zip(labels, lines) { print(label.padded(toDisplayWidth: width + 1) + line.text) }
+    }
 }
 
 /// `Metformin (2 tablets)`: a reminder's name with the dose it asks for, if any.
@@ -183,7 +203,9 @@ func doseText(_ amount: Double?, _ unit: String?) -> String? {
 
 /// `at least 6h apart, at most 3 in 24 hours`, or nil without limits.
 func limitsText(minIntervalSeconds: Int64?, maxPerDay: Int?) -> String? {
-    let parts = [minIntervalSeconds.map { "at least \(WindowLength.text($0)) apart" }, maxPerDay.map { "at most \($0) in 24 hours" }].compactMap { $0 }
+    let parts = [
+        minIntervalSeconds.map { out.words(CommandMessages.atLeastApart, WindowLength.text($0)) }, maxPerDay.map { out.words(CommandMessages.atMostInADay, $0) },
+    ].compactMap { $0 }
     return parts.isEmpty ? nil : parts.joined(separator: ", ")
 }
 

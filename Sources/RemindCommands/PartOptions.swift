@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReminderCore
+import Translation
 
 // Each part of a reminder (``ReminderPart``) as add and update take it: its options, the change they make, and
 // the lines `show` prints of it. The checks are the part's own (``Delivery/check(_:adding:)``), run before
@@ -34,7 +35,7 @@ struct DeliveryOptions: ParsableArguments {
     }
 
     /// The lines `show` prints of each part.
-    static func describe(_ delivery: Delivery.Shown) -> [String] {
+    static func describe(_ delivery: Delivery.Shown) -> [ShownLine] {
         RepeatOptions.describe(delivery.repeating) + HookOptions.describe(delivery.hook) + EscalationOptions.describe(delivery.escalation)
             + NotificationOptions.describe(delivery.notification) + MedicationOptions.describe(delivery.medication)
     }
@@ -56,8 +57,11 @@ struct RepeatOptions: ParsableArguments {
 
     var change: RepeatSettings.Change { .init(repeat: interval, repeatMax: repeatMax) }
 
-    static func describe(_ part: RepeatSettings) -> [String] {
-        part.plan.map { ["repeat:    every \(WindowLength.text($0.intervalSeconds)) until taken or skipped\($0.maximum.map { ", at most \($0) times" } ?? "")"] } ?? []
+    static func describe(_ part: RepeatSettings) -> [ShownLine] {
+        guard let plan = part.plan else { return [] }
+        let every = WindowLength.text(plan.intervalSeconds)
+        let text = plan.maximum.map { out.words(CommandMessages.repeatEveryAtMost, every, $0) } ?? out.words(CommandMessages.repeatEvery, every)
+        return [ShownLine(CommandMessages.repeatLabel, text)]
     }
 }
 
@@ -69,8 +73,8 @@ struct HookOptions: ParsableArguments {
 
     func change() throws -> HookSettings.Change { .init(command: try DeliveryOptions.words(exec, option: "--exec")) }
 
-    static func describe(_ part: HookSettings) -> [String] {
-        part.command.map { ["exec:      \(ShellWords.join($0))"] } ?? []
+    static func describe(_ part: HookSettings) -> [ShownLine] {
+        part.command.map { [ShownLine(CommandMessages.execLabel, ShellWords.join($0))] } ?? []
     }
 }
 
@@ -110,17 +114,22 @@ struct NotificationOptions: ParsableArguments {
         return URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
     }
 
-    static func describe(_ part: NotificationSettings.Shown) -> [String] {
-        var lines: [String] = []
-        if part.urgency != "normal" { lines.append("urgency:   \(part.urgency)") }
+    static func describe(_ part: NotificationSettings.Shown) -> [ShownLine] {
+        let words = out.words
+        var lines: [ShownLine] = []
+        if part.urgency != "normal" { lines.append(ShownLine(CommandMessages.urgencyLabel, part.urgency)) }
         if part.snoozeMinutes != NotificationSettings.defaultSnoozeMinutes {
-            lines.append("snooze:    \(WindowLength.text(Int64(part.snoozeMinutes) * 60)) from the notification's Snooze button")
+            lines.append(ShownLine(CommandMessages.snoozeLabel, words(CommandMessages.snoozeFromButton, WindowLength.text(Int64(part.snoozeMinutes) * 60))))
         }
-        if let sound = part.sound { lines.append("sound:     \(sound)") }
-        if let quiet = part.quietHours { lines.append("quiet:     \(quiet == "ignore" ? "rings through quiet hours" : "quiet during quiet hours")") }
-        if let speak = part.speak { lines.append("speak:     \(speak ? "said aloud" : "never said aloud")") }
-        if let before = part.beforeMinutes {
-            lines.append("before:    a notice \(before.map { WindowLength.text(Int64($0) * 60) }.joined(separator: " and ")) before each occurrence")
+        if let sound = part.sound { lines.append(ShownLine(CommandMessages.soundLabel, sound)) }
+        if let quiet = part.quietHours {
+            lines.append(ShownLine(CommandMessages.quietLabel, words(quiet == "ignore" ? CommandMessages.ringsThroughQuiet : CommandMessages.quietDuringQuiet)))
+        }
+        if let speak = part.speak { lines.append(ShownLine(CommandMessages.speakLabel, words(speak ? CommandMessages.saidAloud : CommandMessages.neverSaidAloud))) }
+        if let before = part.beforeMinutes, let lengths = before.map({ WindowLength.text(Int64($0) * 60) }).reduce(nil, { (said: String?, length) in
+            said.map { words(CommandMessages.and, $0, length) } ?? length
+        }) {
+            lines.append(ShownLine(CommandMessages.beforeLabel, words(CommandMessages.noticeBefore, lengths)))
         }
         return lines
     }
@@ -150,13 +159,16 @@ struct MedicationOptions: ParsableArguments {
         .init(dose: dose, unit: unit, refillDays: refillDays, minInterval: minInterval, maxPerDay: maxPerDay, steps: steps)
     }
 
-    static func describe(_ part: MedicationSettings.Shown) -> [String] {
-        var lines: [String] = []
-        if part.steps == nil, let dose = doseText(part.dose, part.unit) { lines.append("dose:      \(dose)") }
-        if let limits = limitsText(minIntervalSeconds: part.minIntervalSeconds, maxPerDay: part.maxPerDay) { lines.append("limits:    \(limits)") }
+    static func describe(_ part: MedicationSettings.Shown) -> [ShownLine] {
+        var lines: [ShownLine] = []
+        if part.steps == nil, let dose = doseText(part.dose, part.unit) { lines.append(ShownLine(CommandMessages.doseLabel, dose)) }
+        if let limits = limitsText(minIntervalSeconds: part.minIntervalSeconds, maxPerDay: part.maxPerDay) {
+            lines.append(ShownLine(CommandMessages.limitsLabel, limits))
+        }
         for (index, step) in (part.steps ?? []).enumerated() {
-            let dose = doseText(step.dose, step.unit) ?? ""
-            lines.append("\(index == 0 ? "steps:    " : "          ") \(step.current ? "▸" : " ") \(dose) until \(step.through)\(step.current ? " (today)" : "")")
+            let until = out.words(CommandMessages.stepUntil, doseText(step.dose, step.unit) ?? "", step.through)
+            let text = (step.current ? "▸ " : "  ") + (step.current ? out.words(CommandMessages.today, until) : until)
+            lines.append(ShownLine(index == 0 ? CommandMessages.stepsLabel : nil, text))
         }
         return lines
     }
@@ -175,9 +187,11 @@ struct EscalationOptions: ParsableArguments {
         .init(escalateCommand: try DeliveryOptions.words(exec, option: "--escalate-exec"), escalateAfter: after)
     }
 
-    static func describe(_ part: EscalationSettings) -> [String] {
-        guard let command = part.command else { return [] }
-        let when = part.afterSeconds.map { "when an occurrence is not taken \(WindowLength.text($0)) after its time, or missed" } ?? "when an occurrence is missed"
-        return ["escalate:  \(ShellWords.join(command)) (\(when))"]
+    static func describe(_ part: EscalationSettings) -> [ShownLine] {
+        guard let command = part.command.map(ShellWords.join) else { return [] }
+        let text =
+            part.afterSeconds.map { out.words(CommandMessages.escalateWhenLate, command, WindowLength.text($0)) }
+            ?? out.words(CommandMessages.escalateWhenMissed, command)
+        return [ShownLine(CommandMessages.escalateLabel, text)]
     }
 }

@@ -3,21 +3,31 @@ import ReminderCore
 import ReminderInterface
 import Translation
 
-/// Prints one reminder as `key: value` lines; `followed` is why remindd follows its zone (``zoneReason(_:)``),
-/// for one without its own.
-private func describe(_ reminder: ReminderValue, followed: String? = nil) {
-    out.print("id:        \(reminder.id)")
-    out.print("name:      \(reminder.name)")
-    out.print("schedule:  \(reminder.summary)")
-    let zoneWhy = reminder.timeZone == nil ? "follows remindd's zone\(followed.map { ", \($0)" } ?? "")" : "its own"
-    out.print("time zone: \(reminder.effectiveTimeZone) (\(zoneWhy))")
-    out.print("enabled:   \(reminder.enabled ? "yes" : "no")")
+/// One reminder as `key: value` lines (the schedule as remindd's rule language says it); `followed` is why
+/// remindd follows its zone (``zoneReason(_:)``), for one without its own.
+private func describe(_ reminder: ReminderValue, followed: String? = nil) -> [ShownLine] {
+    let words = out.words
+    let zone =
+        reminder.timeZone != nil
+        ? words(CommandMessages.itsOwnZone, reminder.effectiveTimeZone)
+        : followed.map { words(CommandMessages.followsZoneBecause, reminder.effectiveTimeZone, $0) }
+            ?? words(CommandMessages.followsZone, reminder.effectiveTimeZone)
+    var lines = [
+        ShownLine(CommandMessages.idLabel, String(reminder.id)), ShownLine(CommandMessages.nameLabel, reminder.name),
+        ShownLine(CommandMessages.scheduleLabel, reminder.summary), ShownLine(CommandMessages.timeZoneLabel, zone),
+        ShownLine(CommandMessages.enabledLabel, words(reminder.enabled ? CommandMessages.yes : CommandMessages.no)),
+    ]
     if reminder.rule.asNeeded != true {  // no occurrences: no streak, no window
-        out.print("streak:    \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") with every slot logged")
-        out.print("window:    \(reminder.windowSeconds.map { "\(WindowLength.text($0)) after each occurrence" } ?? "until the next occurrence, at most the day's end")")
+        lines.append(ShownLine(CommandMessages.streakLabel, words(CommandMessages.streakDays, count: reminder.streak, reminder.streak)))
+        let window = reminder.windowSeconds.map { words(CommandMessages.windowAfter, WindowLength.text($0)) } ?? words(CommandMessages.windowUntilNext)
+        lines.append(ShownLine(CommandMessages.windowLabel, window))
     }
-    for line in DeliveryOptions.describe(reminder.delivery) { out.print(line) }
-    if let next = reminder.next { out.print("next:      \(out.time(next.local))  \(next.slot)" + (next.snoozed == true ? " (snoozed)" : "")) }
+    lines += DeliveryOptions.describe(reminder.delivery)
+    if let next = reminder.next {
+        let when = "\(out.time(next.local))  \(next.slot)"
+        lines.append(ShownLine(CommandMessages.nextLabel, next.snoozed == true ? words(CommandMessages.snoozedMark, when) : when))
+    }
+    return lines
 }
 
 /// Refuses a window the daemon would refuse, before connecting.
@@ -173,7 +183,7 @@ struct UpdateCommand: ParsableCommand {
                 reminder: reminder, name: name, rule: spec, timeZone: timeZone, window: window, delivery: try delivery.change()))
         }
         if json { return try out.json(reply.reminder) }
-        describe(reply.reminder)
+        out.print(describe(reply.reminder))
         if let zoneNote { out.print(zoneNote) }
     }
 }
@@ -273,29 +283,38 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         let reply = try connection.call(Reminders.Get.self, .init(reminder: reminder))
         if json { return try out.json(ReminderWithLadder(reminder: reply.reminder, ladder: reply.ladder)) }
-        describe(reply.reminder, followed: reply.reminder.timeZone == nil ? zoneReason(try connection.call(Reminders.Status.self)) : nil)
+        var lines = describe(reply.reminder, followed: reply.reminder.timeZone == nil ? zoneReason(try connection.call(Reminders.Status.self)) : nil)
+        if reply.reminder.rule.asNeeded != true { lines.append(ShownLine(CommandMessages.ladderLabel, out.words(CommandMessages.ladderHeading))) }
+        out.print(lines)
         if reply.reminder.rule.asNeeded != true {
-            out.print("ladder:    what each occurrence's announcements do")
             for step in reply.ladder { out.print("  " + Self.line(step)) }
         }
     }
 
     /// `+10m      repeated every 10m, up to 3 times: critical, alarm-clock-elapsed, said aloud`.
     static func line(_ step: AnnouncementLadder.Step) -> String {
-        let when = step.afterSeconds.map { $0 == 0 ? "at its time" : ($0 < 0 ? "-" : "+") + WindowLength.text(abs($0)) } ?? "at the next one"
-        var what: String
-        switch step.what {
-        case "before": what = "a notice"
-        case "repeated":
-            what = "repeated every \(WindowLength.text(step.everySeconds ?? 0))" + (step.times.map { ", up to \($0) \($0 == 1 ? "time" : "times")" } ?? " until taken")
-        case "missed": what = "missed if nothing is logged" + (step.afterSeconds == nil ? " (or at the day's end)" : "")
-        case "escalated": what = "escalated if not taken yet"
-        default: what = step.what
-        }
-        var said = [step.urgency.map { "\($0) urgency" }, step.sound.map { "sound \($0)" }, step.spoken ? "said aloud" : nil].compactMap { $0 }
-        if step.what == "missed" { said = ["a Missed note"] }
-        said += step.commands.map { "runs \($0)" }
-        return when + String(repeating: " ", count: max(1, 14 - when.count)) + what + (said.isEmpty ? "" : ": " + said.joined(separator: ", "))
+        let words = out.words
+        let when =
+            step.afterSeconds.map { $0 == 0 ? words(CommandMessages.atItsTime) : ($0 < 0 ? "-" : "+") + WindowLength.text(abs($0)) }
+            ?? words(CommandMessages.atTheNextOne)
+        let every = WindowLength.text(step.everySeconds ?? 0)
+        let what =
+            switch step.what {
+            case "before": words(CommandMessages.aNotice)
+            case "announced": words(CommandMessages.announced)
+            case "repeated":
+                step.times.map { words(CommandMessages.repeatedUpTo, count: $0, every, $0) } ?? words(CommandMessages.repeatedUntilTaken, every)
+            case "missed": words(step.afterSeconds == nil ? CommandMessages.missedOrDayEnd : CommandMessages.missedIfNothingLogged)
+            case "escalated": words(CommandMessages.escalatedIfNotTaken)
+            default: step.what
+            }
+        var said = [
+            step.urgency.map { words(CommandMessages.urgencyLevel, $0) }, step.sound.map { words(CommandMessages.soundNamed, $0) },
+            step.spoken ? words(CommandMessages.saidAloud) : nil,
+        ].compactMap { $0 }
+        if step.what == "missed" { said = [words(CommandMessages.aMissedNote)] }
+        said += step.commands.map { words(CommandMessages.runs, $0) }
+        return when.padded(toDisplayWidth: max(when.displayWidth + 1, 14)) + what + (said.isEmpty ? "" : ": " + said.joined(separator: ", "))
     }
 }
 

@@ -10,8 +10,9 @@ enum ServiceError: Error {
     case invalidRule(String)
     case invalidTime(parameter: String, message: String)
     case unknownTimeZone(String, String)
-    /// Nothing of the reminder is due (done), or due or ahead (skip, snooze): its name and why.
-    case nothingDue(String, String)
+    /// Nothing of the reminder is due (done), due or ahead (skip, snooze), or missed lately (done --late): its name,
+    /// why, and for done its next occurrence (local time with offset).
+    case nothingDue(String, String, next: String? = nil)
     /// A dose its reminder's limits do not allow: the reminder's name, from when the next is, and why.
     case doseNotAllowed(String, allowedFrom: Instant, String)
     case logNotFound(Int64)
@@ -53,7 +54,7 @@ enum ServiceError: Error {
         case .invalidRule(let message): RemindErrors.InvalidRule(message: message)
         case .invalidTime(let parameter, let message): RemindErrors.InvalidTime(parameter: parameter, message: message)
         case .unknownTimeZone(let zone, let message): RemindErrors.UnknownTimeZone(timeZone: zone, message: message)
-        case .nothingDue(let reminder, let message): RemindErrors.NothingDue(reminder: reminder, message: message)
+        case .nothingDue(let reminder, let message, let next): RemindErrors.NothingDue(reminder: reminder, message: message, next: next)
         case .doseNotAllowed(let reminder, let allowed, let message):
             RemindErrors.DoseNotAllowed(reminder: reminder, allowedFromUtc: allowed.description, message: message)
         case .logNotFound(let id):

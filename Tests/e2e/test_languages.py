@@ -94,6 +94,9 @@ def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locale
     assert f"no hay ningún recordatorio '{unique_name}'" in run(spanish, "done", unique_name).stderr
     # A log: the weekday of the time it was logged at, in each language's own short form.
     daemon.ctl("add", unique_name, "--daily", "--at", "23:59", "--tz", "UTC")
+    # Nothing due yet: the daemon says why in a structured error, each remindctl in its language.
+    assert f"nothing of {unique_name} is due now (next: " in run(english, "done", unique_name).stderr
+    assert f"nichts von {unique_name} ist jetzt fällig (nächster Termin: " in run(german, "done", unique_name).stderr
     logged = run(french, "log", unique_name, "--at", "00:00")
     assert logged.returncode == 0, logged.stderr
     midnight = dt.datetime.now(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)

@@ -43,7 +43,11 @@ extension ReminderService {
         } else {
             let target = try await target(of: reminder, ahead: false, now: now)
             guard target.status != nil else {
-                throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due now\(nextText(target, now: now)): to record an intake anyway, run remindctl log \"\(reminder.name)\"")
+                let next = nextLocal(target, now: now)
+                throw .nothingDue(
+                    reminder.name,
+                    "nothing of \(reminder.name) is due now\(next.map { " (next: \($0))" } ?? ""): to record an intake anyway, run remindctl log \"\(reminder.name)\"",
+                    next: next)
             }
             reply = try await logIntake(reminder, at: now, amount: taken, force: force, now: now, unsynced: unsynced)
         }

@@ -373,10 +373,9 @@ struct ReminderService: Sendable {
         return Target(reminder: schedulable, status: status.state == .upcoming ? status : nil, skips: skips)
     }
 
-    /// ` (next: 2026-11-22T20:00:00+01:00)`: the next occurrence that is not skipped, or nothing when the rule has ended.
-    func nextText(_ target: Target, now: Instant) -> String {
-        guard let next = target.reminder.rule.nextOccurrence(after: now, in: target.reminder.zone, passing: target.skips) else { return "" }
-        return " (next: \(next.localISO8601))"
+    /// `2026-11-22T20:00:00+01:00`: the next occurrence that is not skipped, or nil when the rule has ended.
+    func nextLocal(_ target: Target, now: Instant) -> String? {
+        target.reminder.rule.nextOccurrence(after: now, in: target.reminder.zone, passing: target.skips)?.localISO8601
     }
 
     func history(since: String?, key: String?, limit: Int) throws(ServiceError) -> [HistoryEntryValue] {

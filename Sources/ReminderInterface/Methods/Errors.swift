@@ -32,11 +32,13 @@ public enum RemindErrors {
         public init(timeZone: String, message: String) { (self.timeZone, self.message) = (timeZone, message) }
     }
 
-    /// Nothing of the reminder is due (Done), or due or ahead (Skip, Snooze).
+    /// Nothing of the reminder is due (Done), due or ahead (Skip, Snooze), or missed lately (TakeLate).
     public struct NothingDue: VarlinkErrorParameters {
         public var reminder: String
         public var message: String
-        public init(reminder: String, message: String) { (self.reminder, self.message) = (reminder, message) }
+        /// Done: the next occurrence that is not skipped, its local time with offset; nil when the rule has ended.
+        public var next: String?
+        public init(reminder: String, message: String, next: String? = nil) { (self.reminder, self.message, self.next) = (reminder, message, next) }
     }
 
     /// A dose sooner than the reminder's minimum interval, or past its maximum in 24 hours.
