@@ -8,9 +8,12 @@ import ReminderCore
 public struct GettextCatalog: MessageCatalog {
     /// The locale messages are in (`de_DE.UTF-8`; `C` when the environment's is not installed).
     public let locale: String
+    /// The language of the catalog gettext found for that locale (`de`), or `en`: none was found (a language
+    /// remindd has no translation for, or `C`), so the words are English.
+    public let language: String
 
-    private init(locale: String) {
-        self.locale = locale
+    private init(locale: String, language: String) {
+        (self.locale, self.language) = (locale, language)
     }
 
     /// Sets the process's locale from its environment (messages, dates and characters; numbers stay C) and
@@ -18,8 +21,17 @@ public struct GettextCatalog: MessageCatalog {
     /// `executable`: the program's own path, which says where its catalogs are (``localeFolder(executable:)``).
     public static func start(executable: String) -> GettextCatalog {
         let folder = localeFolder(executable: executable)
-        let locale = folder.withCString { remindd_start_translation($0) }
-        return GettextCatalog(locale: String(cString: locale))
+        let locale = String(cString: folder.withCString { remindd_start_translation($0) })
+        // The empty message is the catalog's header, when a catalog was found.
+        let header = String(cString: remindd_translate("", nil, 1))
+        return GettextCatalog(locale: locale, language: language(ofHeader: header))
+    }
+
+    /// `de` from a catalog's header (its `Language: de` line); `en` for no header or no language.
+    public static func language(ofHeader header: String) -> String {
+        let line = header.split(separator: "\n").first { $0.hasPrefix("Language:") }
+        let language = line.map { String($0.dropFirst("Language:".count).filter { !$0.isWhitespace }) } ?? ""
+        return language.isEmpty ? "en" : language
     }
 
     /// Where the catalogs of a program at `executable` are: `.build/locale` in a checkout (a program run from its

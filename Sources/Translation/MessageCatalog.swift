@@ -4,6 +4,8 @@ import ReminderCore
 /// The daemon speaks its environment's language, remindctl its shell's (``GettextCatalog``); tests use English
 /// as the tables write it (``UntranslatedCatalog``).
 public protocol MessageCatalog: Sendable {
+    /// The language the words are in (`de`; `en` when nothing is translated): what a voice should read them in.
+    var language: String { get }
     /// The message's format string in this language (the plural form for `count` when it has one).
     func template(_ message: Message, count: Int) -> String
     /// `Sun`/`Sunday` in English, `So`/`Sonntag` in German.
@@ -29,6 +31,8 @@ extension MessageCatalog {
 /// under `LANG=C`, and what tests read.
 public struct UntranslatedCatalog: MessageCatalog {
     public init() {}
+
+    public var language: String { "en" }
 
     public func template(_ message: Message, count: Int) -> String {
         guard let plural = message.plural, count != 1 else { return message.text }

@@ -184,7 +184,7 @@ struct Remindd: AsyncParsableCommand {
             launcher: TransientUnitLauncher.forUserManager(environment: environment) ?? local, fallback: local,
             output: { line, priority in hookOutput.send(line, priority: priority) })
         let sound = SoundAnnouncer(
-            player: SoundPlayer.find(environment: environment), speaker: Speaker.find(environment: environment), defaults: settings.sounds, words: words,
+            player: SoundPlayer.find(environment: environment), speaker: Speaker.find(environment: environment, language: words.language), defaults: settings.sounds, words: words,
             commands: commands,
             report: report)
         let channels = Channels(

@@ -11,6 +11,7 @@ import Translation
 struct TranslatedWordingTests {
     /// A language that writes each message as «its English text», and weekdays as `D1`...`D7`.
     struct MarkingCatalog: MessageCatalog {
+        var language: String { "xx" }
         func template(_ message: Message, count: Int) -> String {
             "«" + (count == 1 ? message.text : message.plural ?? message.text) + "»"
         }

@@ -17,13 +17,16 @@ from conftest import ROOT, Journal, wait_until
 from test_closing_the_loop import MESSAGE_ACKNOWLEDGED, MESSAGE_FIRED, add_soon
 
 LANGUAGES = {"de": "de_DE", "fr": "fr_FR", "es": "es_ES"}
+# A locale remindd has no translation for.
+UNTRANSLATED = "it_IT"
 
 
 @pytest.fixture(scope="module")
 def locales(tmp_path_factory):
-    """A LOCPATH holding de_DE.UTF-8, fr_FR.UTF-8 and es_ES.UTF-8, compiled from glibc's sources (package locales)."""
+    """A LOCPATH holding de_DE.UTF-8, fr_FR.UTF-8, es_ES.UTF-8 and it_IT.UTF-8, compiled from glibc's sources
+    (package locales)."""
     folder = tmp_path_factory.mktemp("locales")
-    for name in LANGUAGES.values():
+    for name in [*LANGUAGES.values(), UNTRANSLATED]:
         subprocess.run(["localedef", "-i", name, "-f", "UTF-8", str(folder / f"{name}.UTF-8")], check=True, capture_output=True)
     return folder
 
@@ -76,6 +79,26 @@ def test_a_german_daemon_notifies_and_journals_in_german_with_the_same_fields(da
     assert f"Dosen: {unique_name}: 1 von 1 genommen" in today.splitlines(), today
 
 
+def test_a_reminder_is_read_aloud_by_a_voice_of_the_language_its_words_are_in(daemon, locales, unique_name, tmp_path):
+    """A German daemon asks speech-dispatcher for a German voice and German words; one whose locale remindd has
+    no translation for (Italian) says English words with an English voice, not English words in Italian. spd-say
+    is a stand-in first in PATH that writes down what it is asked to say."""
+    folder, said = tmp_path / "bin", tmp_path / "said.txt"
+    folder.mkdir()
+    (folder / "spd-say").write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {said}\n')
+    (folder / "spd-say").chmod(0o755)
+    for locale, expected in [("de_DE", "--wait --language de -- Zeit für {}, 500 Milligramm."),
+                             (UNTRANSLATED, "--wait --language en -- Time for {}, 500 milligrams.")]:
+        daemon.stop()
+        daemon.env = dict(in_language(daemon.env, locales, locale), PATH=f"{folder}:{os.environ['PATH']}")
+        daemon.start()
+        name = f"{unique_name}-{locale}"
+        add_soon(daemon, name, "--daily", "--at", "{}", "--dose", "500mg", "--sound", "none", "--speak", lead=3)
+        line = expected.format(name)
+        assert wait_until(lambda: said.exists() and line in said.read_text().splitlines(), timeout=15), \
+            said.read_text() if said.exists() else "nothing was said"
+
+
 def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locales, unique_name):
     daemon.start()
     english, german, french, spanish = (
@@ -89,6 +112,7 @@ def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locale
     assert run(german, "snooze", unique_name, "--minutes", "0").stderr.strip() == \
         "Fehler: ungültiges --minutes 0: schlummern Sie 1 bis 1440 Minuten"
     assert f"no reminder '{unique_name}'" in run(english, "done", unique_name).stderr
+    assert f"no reminder '{unique_name}'" in run(dict(english, LANG="C.UTF-8"), "done", unique_name).stderr
     assert f"keine Erinnerung '{unique_name}'" in run(german, "done", unique_name).stderr
     assert f"aucun rappel '{unique_name}'" in run(french, "done", unique_name).stderr
     assert f"no hay ningún recordatorio '{unique_name}'" in run(spanish, "done", unique_name).stderr

@@ -17,21 +17,18 @@ public enum SpeakChoice: String, Sendable, Hashable, CaseIterable {
 public struct Speaker: Sendable, Hashable {
     /// `spd-say`'s absolute path.
     public let program: String
-    /// The language asked for: the locale's (`LC_ALL`, `LC_MESSAGES`, `LANG`), `de` from `de_DE.UTF-8`; `en`
-    /// for C and POSIX: the language of the daemon's messages.
+    /// The voice's language: the language the words are in (the daemon's messages'), so that German words are
+    /// read by a German voice and, where remindd has no translation, English words by an English one.
     public let language: String
     /// What its environment adds: the daemon's `PULSE_SERVER`, `PIPEWIRE_REMOTE` and `SPEECHD_ADDRESS` when set
     /// (a transient unit has the user manager's environment).
     public let environment: [String]
 
-    /// The speaker of `environment`, or nil when `spd-say` is not installed.
-    public static func find(environment: [String: String]) -> Speaker? {
+    /// The speaker of `environment` reading words in `language`, or nil when `spd-say` is not installed.
+    public static func find(environment: [String: String], language: String) -> Speaker? {
         let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
         let candidates = folders.map { folder -> String in "\(folder)/spd-say" }
         guard let program = candidates.first(where: { path in access(path, X_OK) == 0 }) else { return nil }
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
-        let code = locale.prefix { $0.isLetter }.lowercased()
-        let language = code.count >= 2 && code.count <= 3 && code != "c" ? code : "en"
         let forwarded = ["PULSE_SERVER", "PIPEWIRE_REMOTE", "SPEECHD_ADDRESS"].compactMap { name in environment[name].map { "\(name)=\($0)" } }
         return Speaker(program: program, language: language, environment: forwarded)
     }
