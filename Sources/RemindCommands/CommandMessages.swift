@@ -168,6 +168,11 @@ enum CommandMessages {
     // Errors.
     static let error = Message("Error: %1$s")
     // The daemon's errors, in words.
+    static let lastDoseAt = Message("%1$s: the last dose was at %2$s (at least %3$s apart)")
+    static let anotherDoseAt = Message("%1$s: another dose was logged at %2$s (at least %3$s apart)")
+    static let wouldBeDose = Message("%1$s: it would be dose %2$d in the 24 hours from %3$s (at most %4$d)")
+    static let nextAllowedFrom = Message("%1$s; the next is allowed from %2$s")
+    static let forceAnyway = Message("%1$s; --force to log it anyway")
     static let nothingDueNow = Message("nothing of %1$s is due now: to record an intake anyway, run remindctl log \"%1$s\"")
     static let nothingDueNext = Message("nothing of %1$s is due now (next: %2$s): to record an intake anyway, run remindctl log \"%1$s\"")
     static let nothingMissed = Message("nothing of %1$s was missed in the last two days to take late: to record an intake, run remindctl log \"%1$s\"")

@@ -31,6 +31,10 @@ struct ConnectionOptions: ParsableArguments {
                 // Said by what was asked, in the user's language (the daemon's message is English).
                 guard let said = Self.nothingDue(error, calling: Method.name) else { throw error }
                 throw CLIError(said)
+            } catch let error as VarlinkError where error.name == Self.doseNotAllowed {
+                // Facts that do not decode (a daemon of another version) leave the daemon's own English message.
+                guard let refusal = try? error.parameters.decode(RemindErrors.DoseNotAllowed.self), let said = Self.words(for: refusal) else { throw error }
+                throw CLIError(said)
             }
         }
     }
@@ -79,6 +83,29 @@ struct ConnectionOptions: ParsableArguments {
 
     private static let reminderNotFound = Reminders.interface + "." + RemindErrors.ReminderNotFound.errorName
     private static let nothingDue = Reminders.interface + "." + RemindErrors.NothingDue.errorName
+    private static let doseNotAllowed = Reminders.interface + "." + RemindErrors.DoseNotAllowed.errorName
+
+    /// A dose the reminder's limits refused, in words: which limit, the dose it is too close to, from when the
+    /// next is allowed; nil when the daemon sent no facts (an older one: its English message is shown).
+    static func words(for refusal: RemindErrors.DoseNotAllowed) -> String? {
+        let words = out.words
+        guard let at = refusal.atUtc.flatMap(Output.instant), let other = refusal.otherUtc, let otherInstant = Output.instant(other),
+            let allowed = Output.instant(refusal.allowedFromUtc)
+        else { return nil }
+        var line: String
+        switch (refusal.limit, refusal.minIntervalSeconds, refusal.count, refusal.maxPerDay) {
+        case ("interval", let interval?, _, _):
+            let message = otherInstant <= at ? CommandMessages.lastDoseAt : CommandMessages.anotherDoseAt
+            line = words(message, refusal.reminder, out.near(other), WindowLength.text(interval))
+        case ("per-day", _, let count?, let most?):
+            line = words(CommandMessages.wouldBeDose, refusal.reminder, count, out.near(other), most)
+        default:
+            return nil
+        }
+        if allowed > at { line = words(CommandMessages.nextAllowedFrom, line, out.near(refusal.allowedFromUtc)) }
+        line = words(CommandMessages.forceAnyway, line)
+        return refusal.unsynced.map { "\(line) (\($0))" } ?? line
+    }
 
     /// Why `done`, `done --late`, `skip` or `snooze` found nothing to act on; nil for another method.
     static func nothingDue(_ error: VarlinkError, calling method: String) -> String? {

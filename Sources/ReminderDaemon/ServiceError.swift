@@ -14,7 +14,7 @@ enum ServiceError: Error {
     /// why, and for done its next occurrence (local time with offset).
     case nothingDue(String, String, next: String? = nil)
     /// A dose its reminder's limits do not allow: the reminder's name, from when the next is, and why.
-    case doseNotAllowed(String, allowedFrom: Instant, String)
+    case doseNotAllowed(DoseRefusal, String)
     case logNotFound(Int64)
     case habit(String)
     case invalidInput(parameter: String, message: String)
@@ -55,8 +55,7 @@ enum ServiceError: Error {
         case .invalidTime(let parameter, let message): RemindErrors.InvalidTime(parameter: parameter, message: message)
         case .unknownTimeZone(let zone, let message): RemindErrors.UnknownTimeZone(timeZone: zone, message: message)
         case .nothingDue(let reminder, let message, let next): RemindErrors.NothingDue(reminder: reminder, message: message, next: next)
-        case .doseNotAllowed(let reminder, let allowed, let message):
-            RemindErrors.DoseNotAllowed(reminder: reminder, allowedFromUtc: allowed.description, message: message)
+        case .doseNotAllowed(let refusal, let message): refusal.parameters(message: message)
         case .logNotFound(let id):
             RemindErrors.LogNotFound(id: id, message: "no log with id \(id): see 'remindctl log list' (add --date YYYY-MM-DD for another day)")
         case .invalidInput(let parameter, let message): RemindErrors.InvalidInput(parameter: parameter, message: message)

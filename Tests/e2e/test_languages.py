@@ -125,6 +125,14 @@ def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locale
     assert logged.returncode == 0, logged.stderr
     midnight = dt.datetime.now(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
     assert logged.stdout.startswith(f"{unique_name} noté, {local_names(locales, 'fr_FR', midnight, '%a')} "), logged.stdout
+    # A dose its limits refuse: the daemon sends the facts, remindctl says them (English as the daemon does).
+    daemon.ctl("add", unique_name + "-ibu", "--as-needed", "--dose", "400", "--unit", "mg", "--min-interval", "6h")
+    daemon.ctl("log", unique_name + "-ibu")
+    refused = run(english, "log", unique_name + "-ibu")
+    assert refused.returncode == 1 and refused.stderr.startswith(f"Error: {unique_name}-ibu: the last dose was at "), refused.stderr
+    assert "(at least 6h apart); the next is allowed from " in refused.stderr and refused.stderr.strip().endswith("; --force to log it anyway")
+    refused = run(german, "log", unique_name + "-ibu").stderr
+    assert refused.startswith(f"Fehler: {unique_name}-ibu: letzte Dosis ") and "(mindestens 6h Abstand); die nächste ist erlaubt ab " in refused, refused
     listed = run(spanish, "log", "list")
     assert listed.stdout.split()[:5] == ["ID", "HORA", "RECORDATORIO", "CANTIDAD", "EFECTO"], listed.stdout
     assert run(english, "log", "list").stdout.split()[:5] == ["ID", "TIME", "REMINDER", "AMOUNT", "EFFECT"]

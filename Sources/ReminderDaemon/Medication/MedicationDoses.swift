@@ -80,7 +80,32 @@ extension MedicationService: DosePolicy {
             why = "it would be dose \(count) in the 24 hours from \(when(first)) (at most \(limits.maxPerDay ?? 0))"
         }
         let next = allowed > instant ? "; the next is allowed from \(when(allowed))" : ""
-        return .doseNotAllowed(
-            reminder.name, allowedFrom: allowed, "\(reminder.name): \(why)\(next); --force to log it anyway")
+        let refusal = DoseRefusal(reminder: reminder.name, at: instant, breach: breach, limits: limits, allowedFrom: allowed)
+        return .doseNotAllowed(refusal, "\(reminder.name): \(why)\(next); --force to log it anyway")
+    }
+}
+
+/// A dose refused by its reminder's limits, as facts: its error carries them so that a client says it in its
+/// own words (remindctl in the user's language); the error's `message` is the daemon's English.
+struct DoseRefusal: Sendable, Hashable {
+    var reminder: String
+    /// The dose asked for.
+    var at: Instant
+    var breach: DoseLimits.Breach
+    var limits: DoseLimits
+    /// From when a dose keeps to the limits.
+    var allowedFrom: Instant
+    /// Why other devices' doses could not be brought in first.
+    var unsynced: String?
+
+    func parameters(message: String) -> RemindErrors.DoseNotAllowed {
+        var error = RemindErrors.DoseNotAllowed(
+            reminder: reminder, allowedFromUtc: allowedFrom.description, message: message, atUtc: at.description,
+            minIntervalSeconds: limits.minIntervalSeconds, maxPerDay: limits.maxPerDay, unsynced: unsynced)
+        switch breach {
+        case .tooSoon(let other): (error.limit, error.otherUtc) = ("interval", other.description)
+        case .tooMany(let count, let first): (error.limit, error.otherUtc, error.count) = ("per-day", first.description, count)
+        }
+        return error
     }
 }

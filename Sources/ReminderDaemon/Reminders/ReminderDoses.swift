@@ -64,8 +64,9 @@ extension ReminderService {
         let zone = try context.zone(named: reminder.timeZone)
         let forced: Bool
         do { forced = try medication.forced(reminder, at: instant, force: force, now: now) } catch {
-            guard let unsynced, case .doseNotAllowed(let name, let allowed, let message) = error else { throw error }
-            throw .doseNotAllowed(name, allowedFrom: allowed, message + " (\(unsynced))")
+            guard let unsynced, case .doseNotAllowed(var refusal, let message) = error else { throw error }
+            refusal.unsynced = unsynced
+            throw .doseNotAllowed(refusal, message + " (\(unsynced))")
         }
         // After the window of a missed occurrence closed, before the next: it takes that one late.
         if let late = try lateOccurrence(takenBy: instant, of: reminder) {

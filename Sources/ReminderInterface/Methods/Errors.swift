@@ -41,13 +41,30 @@ public enum RemindErrors {
         public init(reminder: String, message: String, next: String? = nil) { (self.reminder, self.message, self.next) = (reminder, message, next) }
     }
 
-    /// A dose sooner than the reminder's minimum interval, or past its maximum in 24 hours.
+    /// A dose sooner than the reminder's minimum interval, or past its maximum in 24 hours, with the facts a client
+    /// words it from: the limit broken, the dose asked for, the other dose, and from when the next is allowed.
     public struct DoseNotAllowed: VarlinkErrorParameters {
         public var reminder: String
         public var allowedFromUtc: String
         public var message: String
-        public init(reminder: String, allowedFromUtc: String, message: String) {
-            (self.reminder, self.allowedFromUtc, self.message) = (reminder, allowedFromUtc, message)
+        /// `interval` (another dose, at `otherUtc`, is closer than `minIntervalSeconds`) or `per-day` (it would be
+        /// dose `count` in the 24 hours from `otherUtc`, more than `maxPerDay`).
+        public var limit: String?
+        /// The dose that was refused.
+        public var atUtc: String?
+        public var otherUtc: String?
+        public var count: Int?
+        public var minIntervalSeconds: Int64?
+        public var maxPerDay: Int?
+        /// Why other devices' doses could not be brought in first, when they could not.
+        public var unsynced: String?
+
+        public init(
+            reminder: String, allowedFromUtc: String, message: String, limit: String? = nil, atUtc: String? = nil, otherUtc: String? = nil,
+            count: Int? = nil, minIntervalSeconds: Int64? = nil, maxPerDay: Int? = nil, unsynced: String? = nil
+        ) {
+            (self.reminder, self.allowedFromUtc, self.message, self.limit, self.atUtc) = (reminder, allowedFromUtc, message, limit, atUtc)
+            (self.otherUtc, self.count, self.minIntervalSeconds, self.maxPerDay, self.unsynced) = (otherUtc, count, minIntervalSeconds, maxPerDay, unsynced)
         }
     }
 
