@@ -65,8 +65,13 @@ struct LogAddCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        // A time ahead is refused here, in the user's language, as the daemon would refuse it.
+        let context = CommandContext.current
+        if let at, let instant = TimeText.instant(at, now: context.now(), zone: context.zone), instant > context.now() {
+            throw CLIError(out.words(CommandMessages.intakeInTheFuture, out.time(instant, typed: at)))
+        }
         let reply = try connection.call(
-            Reminders.Log.self, .init(reminder: reminder, at: CommandContext.current.typedTime(at), amount: amount, force: force ? true : nil))
+            Reminders.Log.self, .init(reminder: reminder, at: context.typedTime(at), amount: amount, force: force ? true : nil))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, taken: false))
         if reply.cancelledSnoozes > 0 { out.print(out.words(CommandMessages.cancelledSnooze)) }

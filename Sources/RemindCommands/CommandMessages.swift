@@ -76,6 +76,7 @@ enum CommandMessages {
     static let takesOccurrence = Message("%1$s: takes the %2$s occurrence")
     static let suppressesOccurrence = Message("%1$s: the %2$s occurrence will not be announced (already logged)")
     static let cancelledSnooze = Message("Cancelled its pending snooze.")
+    static let intakeInTheFuture = Message("%1$s is in the future: intake can be logged for now or a past time")
     static let badDate = Message("invalid --date '%1$s': write YYYY-MM-DD")
     static let nothingLoggedToday = Message("Nothing logged today.")
     static let nothingLoggedOn = Message("Nothing logged on %1$s.")

@@ -61,7 +61,16 @@ struct Output {
 
     /// `Sun 2026-11-22 09:00 +01:00`: an instant in the user's zone (the weekday as LC_TIME names it).
     func time(_ instant: Instant) -> String {
-        let offset = context.zone.offset(at: instant)
+        time(instant, offsetSeconds: context.zone.offset(at: instant))
+    }
+
+    /// An instant read from what the user typed, shown as they wrote it: at the offset the text gave, else in
+    /// the user's zone.
+    func time(_ instant: Instant, typed text: String) -> String {
+        time(instant, offsetSeconds: ISO8601.parseInstant(text)?.offsetSeconds ?? context.zone.offset(at: instant))
+    }
+
+    private func time(_ instant: Instant, offsetSeconds offset: Int) -> String {
         let local = LocalDateTime(localSeconds: instant.secondsSinceEpoch + Int64(offset))
         return "\(weekday(local.date)) \(local.date) \(local.time) \(ISO8601.formatOffset(offset))"
     }

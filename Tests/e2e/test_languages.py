@@ -133,6 +133,14 @@ def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locale
     assert "(at least 6h apart); the next is allowed from " in refused.stderr and refused.stderr.strip().endswith("; --force to log it anyway")
     refused = run(german, "log", unique_name + "-ibu").stderr
     assert refused.startswith(f"Fehler: {unique_name}-ibu: letzte Dosis ") and "(mindestens 6h Abstand); die nächste ist erlaubt ab " in refused, refused
+    # A time ahead, refused by remindctl in its language, shown as typed with the locale's weekday.
+    ahead = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=2)).replace(second=0, microsecond=0)
+    typed = ahead.strftime("%Y-%m-%dT%H:%M")
+    shown = f"{local_names(locales, 'fr_FR', ahead, '%a')} {ahead.strftime('%Y-%m-%d %H:%M')} +00:00"
+    assert run(french, "log", unique_name, "--at", typed).stderr.strip() == \
+        f"Erreur : {shown} est dans le futur : une prise se note pour maintenant ou pour un moment passé"
+    assert run(english, "log", unique_name, "--at", typed).stderr.strip().endswith(
+        "is in the future: intake can be logged for now or a past time")
     listed = run(spanish, "log", "list")
     assert listed.stdout.split()[:5] == ["ID", "HORA", "RECORDATORIO", "CANTIDAD", "EFECTO"], listed.stdout
     assert run(english, "log", "list").stdout.split()[:5] == ["ID", "TIME", "REMINDER", "AMOUNT", "EFFECT"]
