@@ -210,8 +210,9 @@ public final class Daemon: Sendable {
 
     /// Carries out what the user chose on a desktop notification, as the matching remindctl command would;
     /// a choice that no longer applies (the occurrence was already taken) is said in the journal.
+    /// - Returns: false when nothing of the choice applies now (nothing due, the reminder gone): its line goes.
     @Sendable
-    public func perform(_ action: DesktopAnnouncer.Action) async {
+    public func perform(_ action: DesktopAnnouncer.Action) async -> Bool {
         do {
             switch action {
             case .taken(let id): _ = try await reminders.done(key: String(id))
@@ -221,8 +222,13 @@ public final class Daemon: Sendable {
             case .dismiss(let id): _ = try await reminders.skip(key: String(id), reason: "dismissed")
             case .markRestDay(let date): _ = try await habits.markRest(from: date, to: nil, reason: nil, light: [])
             }
+            return true
         } catch {
             context.say(.notice, "Notification action \(action) not carried out: \(error.message)")
+            switch error {
+            case .nothingDue, .notFound: return false
+            default: return true
+            }
         }
     }
 

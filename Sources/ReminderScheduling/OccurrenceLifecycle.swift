@@ -47,17 +47,23 @@ public struct OpenOccurrence: Sendable, Hashable {
         self.escalation = escalation
     }
 
-    /// The windows a start restores (`open`, as recorded before it), without those that closed meanwhile with
-    /// their occurrence taken (`logs`, by reminder) or decided (`decided`: missed or skipped, by reminder): those
-    /// are done. A window still open, or closed with nothing settled, is kept (the latter to be decided missed).
+    /// The windows a start restores (`open`, as recorded before it), as they stand now from the logs (`logs`, by
+    /// reminder) and the outcomes (`decided`: missed or skipped, by reminder): a window closed with its occurrence
+    /// taken or decided is done (dropped); one still open whose occurrence was taken or skipped is settled, so it
+    /// is neither shown again nor repeated (a restart showed a dose taken that morning as due again). A window
+    /// still open and due, or closed with nothing settled (to be decided missed), is kept as recorded.
     public static func stillToRestore(_ open: [OpenOccurrence], logs: [Int64: [Instant]], decided: [Int64: Set<Instant>], now: Instant) -> [OpenOccurrence] {
-        open.filter { entry in
+        open.compactMap { entry in
             let (reminder, occurrence) = (entry.firing.reminder, entry.firing.occurrence)
-            guard entry.windowEnd <= now else { return true }
-            if decided[reminder.id]?.contains(occurrence.instant) == true { return false }
+            let skipped = decided[reminder.id]?.contains(occurrence.instant) == true
             let status = reminder.rule.state(
-                of: occurrence, in: reminder.zone, logs: logs[reminder.id] ?? [], skips: [], windowSeconds: reminder.windowSeconds, now: now)
-            return status.state != .taken
+                of: occurrence, in: reminder.zone, logs: logs[reminder.id] ?? [], skips: skipped ? [occurrence.instant] : [],
+                windowSeconds: reminder.windowSeconds, now: max(occurrence.instant, min(now, entry.windowEnd.adding(seconds: -1))))
+            let settled = status.state != .due
+            if entry.windowEnd <= now { return settled ? nil : entry }
+            var restored = entry
+            restored.settled = restored.settled || settled
+            return restored
         }
     }
 

@@ -9,14 +9,16 @@ import Synchronization
 public final class DesktopNotifications: Sendable {
     /// What the notification server said.
     public enum Event: Sendable, Hashable {
-        /// A `Notify` was answered: the request's tag and the notification's id.
-        case shown(tag: UInt64, id: UInt32)
+        /// A `Notify` was answered: the request's tag, the notification's id, and the unique bus name of the
+        /// server that answered (whose signals alone speak for that notification).
+        case shown(tag: UInt64, id: UInt32, server: String)
         /// A `Notify` failed (no notification server, or it refused): the D-Bus error.
         case failed(tag: UInt64, error: String)
-        /// The user chose an action.
-        case actionInvoked(id: UInt32, action: String)
-        /// The notification went away (1 expired, 2 dismissed, 3 closed by a call, 4 other).
-        case closed(id: UInt32, reason: UInt32)
+        /// The user chose an action: so says `sender`, the unique bus name that sent the signal (any client on
+        /// the bus can send one; only the server that showed the notification speaks for it).
+        case actionInvoked(id: UInt32, action: String, sender: String)
+        /// The notification went away (1 expired, 2 dismissed, 3 closed by a call, 4 other), as `sender` says.
+        case closed(id: UInt32, reason: UInt32, sender: String)
         /// A notification server took the bus name (a desktop session started, or its server was restarted):
         /// what the one before showed is gone, and ids it gave mean nothing now.
         case serverStarted
@@ -89,14 +91,15 @@ public final class DesktopNotifications: Sendable {
                     let context = Unmanaged<CallbackContext>.fromOpaque(userdata!).takeUnretainedValue()
                     var id: UInt32 = 0
                     guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &id) >= 0 else { return 0 }
+                    let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
                     if String(cString: sd_bus_message_get_member(message)) == "ActionInvoked" {
                         var action: UnsafePointer<CChar>?
                         guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &action) >= 0, let action else { return 0 }
-                        context.continuation.yield(.actionInvoked(id: id, action: String(cString: action)))
+                        context.continuation.yield(.actionInvoked(id: id, action: String(cString: action), sender: sender))
                     } else {
                         var reason: UInt32 = 0
                         _ = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &reason)
-                        context.continuation.yield(.closed(id: id, reason: reason))
+                        context.continuation.yield(.closed(id: id, reason: reason, sender: sender))
                     }
                     return 0
                 }, context)
@@ -236,7 +239,8 @@ public final class DesktopNotifications: Sendable {
                     } else {
                         var id: UInt32 = 0
                         _ = sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &id)
-                        reporter.continuation.yield(.shown(tag: box.tag, id: id))
+                        let server = sd_bus_message_get_sender(reply).map { String(cString: $0) } ?? ""
+                        reporter.continuation.yield(.shown(tag: box.tag, id: id, server: server))
                     }
                     return 0
                 }, box, 0)

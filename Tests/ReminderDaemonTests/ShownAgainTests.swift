@@ -26,6 +26,36 @@ struct ShownAgainTests {
         #expect(await daemon.current.stillDue().isEmpty, "the windows closed: missed, not due")
     }
 
+    /// A day of doses taken, skipped and snoozed, then a restart (every login, boot, language change): nothing of
+    /// it is due, so nothing is shown again. (Before: every dose announced that day came back "(shown again)",
+    /// Taken button and all, while `today` said taken.)
+    @Test func aDayTakenThenARestartShowsNothing() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T05:00:00Z"))
+        for (name, at) in [("Metformin", "06:00,12:00,18:00"), ("Ramipril", "07:00"), ("Water", "08:00"), ("Stretch", "09:00")] {
+            _ = try await daemon.add(name, ["daily": true, "at": .string(at)], timeZone: "UTC", ["window": "12h", "repeat": "30m"])
+        }
+        await daemon.advance(to: instant("2026-03-02T06:00:30Z"))
+        try await daemon.call("Done", ["reminder": "Metformin"])
+        await daemon.advance(to: instant("2026-03-02T07:01:00Z"))
+        try await daemon.call("Done", ["reminder": "Ramipril"])
+        await daemon.advance(to: instant("2026-03-02T08:01:00Z"))
+        try await daemon.call("Skip", ["reminder": "Water"])
+        await daemon.advance(to: instant("2026-03-02T12:00:30Z"))
+        try await daemon.call("Done", ["reminder": "Metformin"])
+        try await daemon.call("Snooze", ["reminder": "Stretch", "minutes": 60])
+        #expect(await daemon.current.stillDue().isEmpty)
+        try await daemon.restart()
+        #expect(await daemon.current.stillDue().isEmpty, "taken, skipped and snoozed are not due after a restart")
+        // And the repeats stay quiet: nothing taken or skipped is announced again in the afternoon; the snooze
+        // ends at 13:00:30 and Stretch is announced again then.
+        let before = daemon.announcer.firings.count
+        await daemon.advance(to: instant("2026-03-02T16:00:00Z"))
+        #expect(Set(daemon.announcer.firings.dropFirst(before).map(\.firing.reminder.name)) == ["Stretch"], "no repeat of a dose taken")
+        // The one still due after a restart is still shown.
+        try await daemon.restart()
+        #expect(await daemon.current.stillDue().map(\.firing.reminder.name) == ["Stretch"])
+    }
+
     /// `done` in the very second a dose was announced: the log counts as at or before the occurrence, which made
     /// it "suppressed", and its notification stayed with its Taken button (found by the e2e test of showing
     /// again). It is taken: said, and not still due.

@@ -34,6 +34,12 @@ struct OccurrenceLifecycleTests {
         #expect(OpenOccurrence.stillToRestore([window], logs: [1: [at("08:20")]], decided: [:], now: at("09:30")).isEmpty, "taken in its window")
         #expect(OpenOccurrence.stillToRestore([window], logs: [:], decided: [1: [eight]], now: at("09:30")).isEmpty, "missed or skipped already")
         #expect(OpenOccurrence.stillToRestore([window], logs: [2: [at("08:20")]], decided: [2: [eight]], now: at("09:30")) == [window], "another reminder's")
+        // Still open, but taken or skipped before the restart: restored settled (not shown again, not repeated).
+        var settled = window
+        settled.settled = true
+        #expect(OpenOccurrence.stillToRestore([window], logs: [1: [at("08:20")]], decided: [:], now: at("08:30")) == [settled], "taken, still open")
+        #expect(OpenOccurrence.stillToRestore([window], logs: [:], decided: [1: [eight]], now: at("08:30")) == [settled], "skipped, still open")
+        #expect(OpenOccurrence.stillToRestore([window], logs: [1: [at("08:20")]], decided: [:], now: at("07:30")) == [settled], "clock set back")
     }
 
     @Test func repeatsWhileDueThenTheClosedWindowIsDecided() throws {

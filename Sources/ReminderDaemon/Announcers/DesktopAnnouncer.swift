@@ -34,7 +34,7 @@ public final class DesktopAnnouncer: Announcer {
         case markRestDay(String)
     }
 
-    private struct State {
+    fileprivate struct State {
         var board = NotificationBoard()
         var nextTag: UInt64 = 1
         /// The server's id of remindd's notification on screen (nil: none).
@@ -47,8 +47,15 @@ public final class DesktopAnnouncer: Announcer {
         /// `Notify` calls that close a notification (the expiring replacement), with the id they replace: a
         /// replacement given an id of its own (what it replaced was gone) is closed too.
         var farewells: [UInt64: UInt32] = [:]
-        /// The ids this server gave remindd's notifications lately: only their actions are carried out.
-        var ours: [UInt32] = []
+        /// The action keys of the `Notify` in flight: what its notification offers, once its id comes.
+        var inFlightKeys: [String] = []
+        /// What remindd's notifications shown lately offered, by the id the server gave them (the last 16): a
+        /// click is carried out only when it is one of these keys, from the server that showed it.
+        var offered: [UInt32: Offer] = [:]
+        /// The ids of `offered`, oldest first.
+        var offeredOrder: [UInt32] = []
+        /// A click was refused and said; later refusals are not (a client flooding the bus fills no journal).
+        var refusalReported = false
         /// A failure was reported and nothing has been shown since: do not report again.
         var failureReported = false
 
@@ -57,6 +64,16 @@ public final class DesktopAnnouncer: Announcer {
             return nextTag
         }
     }
+
+    /// What one notification offered: its action keys, and the unique bus name of the server that showed it.
+    fileprivate struct Offer {
+        var server: String
+        var keys: Set<String>
+    }
+
+    /// The longest action key remindd writes is a few hundred bytes (8 lines of `snooze:ID/MINUTES`): a longer
+    /// one was not written by remindd.
+    static let longestKey = 1024
 
     /// What ``update()`` sends, decided under the lock and sent after it.
     private enum Sending {
@@ -110,6 +127,8 @@ public final class DesktopAnnouncer: Announcer {
                     text: words(DaemonMessages.nothingLoggedBy, wording.when(firing.occurrence), wording.when(firing.reminder.zone, occurrence.windowEnd)))
             case .occurrence(let occurrence):
                 state.board.settle(reminderID: occurrence.firing.reminder.id)
+            case .withdrawn(let reminderID):
+                state.board.withdraw(reminderID: reminderID)
             case .lowStock(let notice):
                 state.board.note(.lowStock(reminderID: notice.reminderID, name: notice.name, text: wording.stock(notice).capitalizedFirst))
             case .habit(.restSuggestion(let date)):
@@ -167,6 +186,7 @@ public final class DesktopAnnouncer: Announcer {
             }
             let tag = state.nextTagTaken()
             state.inFlight = tag
+            state.inFlightKeys = content.actions.map(\.key)
             return .show(
                 DesktopNotifications.Notification(
                     summary: content.summary, body: content.body, actions: content.actions.map { (key: $0.key, label: $0.label) },
@@ -191,17 +211,22 @@ public final class DesktopAnnouncer: Announcer {
 
     /// Handles what the notification server says until the bus goes away: ids of shown notifications,
     /// failures (reported once), closed notifications, and the actions chosen, which `perform` carries out.
-    public func run(perform: @escaping @Sendable (Action) async -> Void) async {
+    /// - Parameter perform: carries out one choice; false when nothing of it applies now (its occurrence was
+    ///   taken, skipped or deleted meanwhile): its line goes from the notification.
+    public func run(perform: @escaping @Sendable (Action) async -> Bool) async {
         for await event in notifications.events {
             switch event {
-            case .shown(let tag, let id):
+            case .shown(let tag, let id, let server):
                 let (closeFarewell, again) = state.withLock { state -> (Bool, Bool) in
-                    if let replaced = state.farewells.removeValue(forKey: tag) { return (replaced != id, false) }
+                    if let replaced = state.farewells.removeValue(forKey: tag) {
+                        state.forgetOffer(of: id)
+                        return (replaced != id, false)
+                    }
                     guard tag == state.inFlight else { return (false, false) }
                     state.inFlight = nil
                     state.failureReported = false
                     state.shownID = id
-                    if !state.ours.contains(id) { state.ours = Array((state.ours + [id]).suffix(16)) }
+                    state.remember(Offer(server: server, keys: Set(state.inFlightKeys)), of: id)
                     defer { state.stale = false }
                     return (false, state.stale)
                 }
@@ -221,11 +246,11 @@ public final class DesktopAnnouncer: Announcer {
                 if first {
                     report(DaemonMessage(.warning, "Desktop notifications are not shown: \(error) (no notification server on the session bus?); every reminder is still in the journal"))
                 }
-            case .closed(let id, let reason):
+            case .closed(let id, let reason, let sender):
                 // Closed by the user, or expired: its notes were seen. What is due stays due, and is shown at
                 // its next change (a repeat, another dose due).
                 state.withLock { state in
-                    guard id == state.shownID else { return }
+                    guard id == state.shownID, state.offered[id]?.server == sender else { return }
                     state.shownID = nil
                     if reason != 3 { state.board.closed() }
                 }
@@ -235,16 +260,73 @@ public final class DesktopAnnouncer: Announcer {
                     state.shownID = nil
                     state.inFlight = nil
                     state.stale = false
-                    state.ours = []
+                    state.offered = [:]
+                    state.offeredOrder = []
                     state.farewells = [:]
                 }
                 let lines = await stillDue().map { self.line($0, again: true) }
                 state.withLock { $0.board.replaceDue(with: lines) }
                 update()
-            case .actionInvoked(let id, let key):
-                guard state.withLock({ $0.ours.contains(id) }) else { continue }
-                for action in Action.parse(key) { await perform(action) }
+            case .actionInvoked(let id, let key, let sender):
+                guard let choices = choices(clicked: key, on: id, from: sender) else { continue }
+                var nothingDue: [Int64] = []
+                for choice in choices where await !perform(choice) {
+                    if let id = choice.reminderID { nothingDue.append(id) }
+                }
+                // A line whose click found nothing due (taken elsewhere, deleted) goes from the notification.
+                guard !nothingDue.isEmpty else { continue }
+                state.withLock { state in for id in nothingDue { state.board.settle(reminderID: id) } }
+                update()
             }
+        }
+    }
+
+    /// The choices of a click on notification `id`, when it is one that notification offered and the server
+    /// that showed it sent it; nil for anything else (another application's notification, whose clicks every
+    /// client on the bus hears, passes silently; a key remindd did not offer, or one sent by another client,
+    /// is refused, said once).
+    private func choices(clicked key: String, on id: UInt32, from sender: String) -> [Action]? {
+        let verdict = state.withLock { state -> String? in
+            guard let offer = state.offered[id] else { return nil }
+            if offer.server != sender { return "sent by \(sender), not by the notification server \(offer.server)" }
+            if key.utf8.count > Self.longestKey { return "a key of \(key.utf8.count) bytes" }
+            if !offer.keys.contains(key) { return "a choice the notification did not offer (\(key.prefix(80)))" }
+            return ""
+        }
+        guard let verdict else { return nil }
+        if verdict.isEmpty { return Action.parse(key) }
+        let first = state.withLock { state in
+            defer { state.refusalReported = true }
+            return !state.refusalReported
+        }
+        if first { report(DaemonMessage(.warning, "A click on remindd's notification was refused: \(verdict); nothing was logged (later refusals are not said)")) }
+        return nil
+    }
+}
+
+extension DesktopAnnouncer.State {
+    /// Keeps what notification `id` offers (in place of what it offered before an update), forgetting the oldest
+    /// beyond 16.
+    fileprivate mutating func remember(_ offer: DesktopAnnouncer.Offer, of id: UInt32) {
+        offeredOrder.removeAll { $0 == id }
+        offeredOrder.append(id)
+        offered[id] = offer
+        while offeredOrder.count > 16 { offered[offeredOrder.removeFirst()] = nil }
+    }
+
+    /// Notification `id` was replaced by an expiring "Nothing is due now": it offers nothing.
+    fileprivate mutating func forgetOffer(of id: UInt32) {
+        offeredOrder.removeAll { $0 == id }
+        offered[id] = nil
+    }
+}
+
+extension DesktopAnnouncer.Action {
+    /// The reminder the choice acts on (nil: a rest day).
+    var reminderID: Int64? {
+        switch self {
+        case .taken(let id), .takenLate(let id), .snooze(let id, _), .skip(let id), .dismiss(let id): id
+        case .markRestDay: nil
         }
     }
 }

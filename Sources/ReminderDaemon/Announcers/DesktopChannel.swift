@@ -15,7 +15,7 @@ public final class DesktopChannel: Announcer {
     /// Opens the connection (production: `DesktopNotifications.connect(applicationName:)` on the session bus).
     public typealias Connect = @Sendable () async throws -> DesktopNotifications
     /// Carries out what the user chose on a notification.
-    public typealias Perform = @Sendable (DesktopAnnouncer.Action) async -> Void
+    public typealias Perform = @Sendable (DesktopAnnouncer.Action) async -> Bool
 
     private enum Connection {
         /// No bus when last tried (said once): no try until a reload turns notifications on.

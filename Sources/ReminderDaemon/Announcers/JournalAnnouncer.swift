@@ -86,6 +86,8 @@ public final class JournalAnnouncer: Announcer {
     }
 
     public func announce(_ event: DaemonEvent) {
+        // A withdrawn reminder is said where it is deleted or disabled (its own entry there).
+        if case .withdrawn = event { return }
         let entry = Self.entry(for: event, in: words)
         guard entry.priority <= maximumPriority.withLock({ $0 }) else { return }
         journal.send(entry.message, priority: entry.priority, fields: entry.fields.map { ($0.name, $0.value) })
@@ -98,6 +100,8 @@ public final class JournalAnnouncer: Announcer {
         case .firing(let firing): return entry(for: firing, wording)
         case .occurrence(let occurrence): return entry(for: occurrence, wording)
         case .habit(let notice): return entry(for: notice)
+        case .withdrawn(let reminderID):
+            return Entry(message: "Reminder \(reminderID) is no longer due", priority: .debug, fields: [("REMINDER_ID", String(reminderID))].map(Entry.Field.init))
         case .daemon(let message):
             return Entry(message: message.text, priority: Journal.Priority(rawValue: message.severity.rawValue) ?? .info, fields: [])
         case .lowStock(let notice):

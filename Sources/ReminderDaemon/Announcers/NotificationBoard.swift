@@ -124,6 +124,17 @@ struct NotificationBoard: Sendable, Equatable {
         notes.removeAll { if case .missed(reminderID, _, _) = $0 { true } else { false } }
     }
 
+    /// The reminder was deleted or disabled: its line and every note of it go.
+    mutating func withdraw(reminderID: Int64) {
+        due.removeAll { $0.reminderID == reminderID }
+        notes.removeAll {
+            switch $0 {
+            case .missed(let id, _, _), .lowStock(let id, _, _), .comingUp(let id, _, _): id == reminderID
+            case .restSuggestion: false
+            }
+        }
+    }
+
     /// The reminder's occurrence was missed: its line becomes a note.
     mutating func missed(reminderID: Int64, name: String, text: String) {
         settle(reminderID: reminderID)

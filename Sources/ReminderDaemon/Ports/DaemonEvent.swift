@@ -21,6 +21,9 @@ public enum DaemonEvent: Sendable, Hashable {
     case escalation(EscalationEvent)
     /// A notice before an occurrence (`--before`): "Metformin in 15m".
     case headsUp(HeadsUp)
+    /// A reminder was deleted or disabled (here or on another device): nothing of it is due any more, and a
+    /// notification that lists it drops it. (The journal says the change where it is made.)
+    case withdrawn(reminderID: Int64)
 }
 
 /// An occurrence escalated at its reminder's `--escalate-after` delay.

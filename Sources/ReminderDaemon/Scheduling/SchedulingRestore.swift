@@ -60,12 +60,14 @@ extension SchedulingService {
         }, since: since, now: now))
     }
 
-    /// Restored windows without those that closed with the occurrence taken or decided (missed, skipped), found
-    /// in one read of the logs and one of the outcomes: deciding each again, one at a time, was most of a
-    /// start-up with a long history (12 of 108 ms with 30 occurrences a day). What cannot be read is kept, to
-    /// be decided on its own (a closed window nothing settled is decided, recorded and announced as missed).
+    /// Restored windows as they stand now, found in one read of the logs and one of the outcomes (deciding each
+    /// again, one at a time, was most of a start-up with a long history: 12 of 108 ms with 30 occurrences a
+    /// day): a window that closed with its occurrence taken or decided (missed, skipped) is gone, one still open
+    /// whose occurrence was taken or skipped is settled (not shown again, not repeated). What cannot be read is
+    /// kept as recorded, to be decided on its own (a closed window nothing settled is decided, recorded and
+    /// announced as missed; an open one is read again before it is repeated or shown again).
     func withoutClosedAndSettled(_ open: [OpenOccurrence], since: Instant, now: Instant) -> [OpenOccurrence] {
-        let ids = Array(Set(open.filter { $0.windowEnd <= now }.map(\.firing.reminder.id)))
+        let ids = Array(Set(open.map(\.firing.reminder.id)))
         guard !ids.isEmpty else { return open }
         let logs: [Int64: [Instant]]
         let decided: [Int64: Set<Instant>]
@@ -73,6 +75,7 @@ extension SchedulingService {
             logs = try stores.intake.instants(reminderIDs: ids, from: since.adding(seconds: -2 * 86400), through: now)
             decided = try stores.firings.decided(from: since, through: now, reminderIDs: ids)
         } catch {
+            // Each is read again before it is repeated or shown again (``stillDue()``), or decided.
             return open
         }
         return OpenOccurrence.stillToRestore(open, logs: logs, decided: decided, now: now)

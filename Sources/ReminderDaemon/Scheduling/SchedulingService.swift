@@ -211,6 +211,8 @@ actor SchedulingService {
             }
         } else {
             lifecycle.removeReminder(reminderID)
+            // Nothing of it is due any more: a notification that lists it says so at once.
+            context.announcer.announce(.withdrawn(reminderID: reminderID))
         }
         replan()
     }

@@ -69,9 +69,11 @@ extension SchedulingService {
         published.withLock { $0.snoozes[reminderID] }
     }
 
-    /// The occurrences announced and still due now (not taken, skipped or missed, and not snoozed), as firings
-    /// to show again (a notification server that appeared, a desktop logged in), marked quiet as their
-    /// announcement would be now; the latest of each reminder.
+    /// The occurrences announced and still due now by the store (not taken, skipped or missed, and not
+    /// snoozed), as firings to show again (a notification server that appeared, a desktop logged in), marked
+    /// quiet as their announcement would be now; the latest of each reminder. Each is read from the store
+    /// before it is listed: one found settled meanwhile settles here too; one whose state cannot be read is not
+    /// shown on a guess (the dose may have been taken), as a repeat is not.
     func stillDue() -> [FiringEvent] {
         let now = context.clock.now()
         var latest: [Int64: OpenOccurrence] = [:]
@@ -79,7 +81,12 @@ extension SchedulingService {
             if let kept = latest[key.reminderID], kept.firing.occurrence.instant >= entry.firing.occurrence.instant { continue }
             latest[key.reminderID] = entry
         }
-        return latest.values.sorted { $0.firing.occurrence.instant < $1.firing.occurrence.instant }.map {
+        let due = latest.values.filter { entry in
+            guard let state = readState(of: entry.firing, now: now)?.state else { return false }
+            if state != .due { _ = lifecycle.reconsidered(OccurrenceKey(entry.firing), state: state, now: now) }
+            return state == .due
+        }
+        return due.sorted { $0.firing.occurrence.instant < $1.firing.occurrence.instant }.map {
             context.quieted(FiringEvent(kind: .fired, firing: $0.firing, handledAt: now))
         }
     }
