@@ -69,7 +69,7 @@ async def main():
     await bus.request_name("org.freedesktop.Notifications")
     record(call="ready")
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
+    reader = asyncio.StreamReader(limit=1 << 24)  # a forged key of 100,000 choices is one long line
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line := await reader.readline():
         command, nid, key = line.decode().split()

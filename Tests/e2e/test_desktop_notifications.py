@@ -1,7 +1,9 @@
 """Desktop notifications end to end: the real remindd on a real dbus-daemon, talking to a notification server
 that follows the freedesktop specification (notification_server.py) and records what it is asked."""
 import datetime as dt
+import os
 import signal
+import subprocess
 import time
 
 from conftest import Journal, SessionBus, wait_until
@@ -58,6 +60,31 @@ def test_taken_on_the_notification_logs_stops_repeats_and_closes_it(daemon, sess
     time.sleep(6.5)  # two more repeat intervals
     assert len([c for c in session_bus.calls if mine(c)]) == 2
     assert len(Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_REPEATED)) == 1
+
+
+def test_a_click_counts_only_as_its_notification_offered_it_and_from_the_server_that_showed_it(daemon, session_bus, unique_name):
+    """Forged clicks (#57 item 4): the action key named reminders and any key was carried out, from any client
+    on the bus. Now another client sending the bubble's own Taken, the server sending a key the bubble did not
+    offer (an as-needed painkiller nobody was shown) and a key of 100,000 choices log nothing, and are said in
+    the journal once; the real click then logs the dose once."""
+    start_on_bus(daemon, session_bus.address)
+    painkiller = daemon.ctl_json("add", f"{unique_name}-pain", "--as-needed", "--dose", "1", "--unit", "tablet", "--min-interval", "4h")
+    reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--window", "1h", "--dose", "1", "--unit", "tablet")
+    shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name, timeout=15)
+    assert shown, "the dose was not shown"
+    nid, taken = shown[0]["id"], key(shown[0], "Taken")
+    subprocess.run(["gdbus", "emit", "--session", "--object-path", "/org/freedesktop/Notifications",
+                    "--signal", "org.freedesktop.Notifications.ActionInvoked", f"uint32 {nid}", f"'{taken}'"],
+                   env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=session_bus.address), check=True, capture_output=True)
+    session_bus.invoke(nid, f"taken:{painkiller['id']}")
+    session_bus.invoke(nid, ",".join([f"taken:{painkiller['id']}"] * 100_000))
+    session_bus.invoke(nid, taken)
+    logs = wait_until(lambda: daemon.ctl_json("log", "list", "--reminder", unique_name))
+    assert len(logs) == 1 and dt.datetime.fromisoformat(logs[0]["takes"]) == instant, logs
+    assert daemon.ctl_json("log", "list", "--reminder", f"{unique_name}-pain") == []
+    refused = [e["MESSAGE"] for e in Journal().entries(_PID=str(daemon.process.pid)) if "was refused" in e["MESSAGE"]]
+    assert len(refused) == 1 and "not by the notification server" in refused[0], refused
+    assert daemon.ctl_json("status")  # answered at once: nothing held it
 
 
 def test_a_dose_is_critical_and_every_notification_names_remindds_desktop_entry(daemon, session_bus, unique_name):
