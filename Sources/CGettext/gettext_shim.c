@@ -7,13 +7,16 @@
 
 static const char domain[] = "remindd";
 
-const char *remindd_start_translation(const char *folder) {
+const char *remindd_set_locale(void) {
     setlocale(LC_CTYPE, "");
     setlocale(LC_TIME, "");
     const char *messages = setlocale(LC_MESSAGES, "");
-    if (folder != NULL) bindtextdomain(domain, folder);
-    bind_textdomain_codeset(domain, "UTF-8");
     return messages != NULL ? messages : "C";
+}
+
+void remindd_bind_catalogs(const char *folder) {
+    bindtextdomain(domain, folder);
+    bind_textdomain_codeset(domain, "UTF-8");
 }
 
 const char *remindd_translate(const char *text, const char *plural, unsigned long count) {

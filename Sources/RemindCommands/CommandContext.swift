@@ -37,6 +37,7 @@ public struct CommandContext: Sendable {
     /// (its locale is set here, when remindctl first asks for it, before it starts any thread).
     public static let system: CommandContext = {
         let words = GettextCatalog.start(executable: GettextCatalog.runningExecutable())
+        if let refusal = words.refusal { FileHandleOutput.standardError("remindctl: \(refusal)\n") }
         let environment = SystemEnvironment.variables()
         let database = TimeZoneDatabase.system(environment: environment)
         let zone = (try? database.rules(named: database.systemZoneName(environment: environment))) ?? TimeZoneRules(identifier: "UTC", fixedOffset: 0)

@@ -1,5 +1,6 @@
 import CGettext
 import FoundationEssentials
+import Glibc
 import ReminderCore
 
 /// The messages in the environment's language through glibc's gettext: catalogs `remindd.mo` in
@@ -11,20 +12,56 @@ public struct GettextCatalog: MessageCatalog {
     /// The language of the catalog gettext found for that locale (`de`), or `en`: none was found (a language
     /// remindd has no translation for, or `C`), so the words are English.
     public let language: String
+    /// A damaged catalog that was refused, in one line to say once ("The German catalog at PATH is damaged
+    /// (...); messages stay in English"); nil when none was.
+    public let refusal: String?
 
-    private init(locale: String, language: String) {
-        (self.locale, self.language) = (locale, language)
+    private init(locale: String, language: String, refusal: String?) {
+        (self.locale, self.language, self.refusal) = (locale, language, refusal)
     }
 
     /// Sets the process's locale from its environment (messages, dates and characters; numbers stay C) and
     /// binds remindd's catalogs: call once, first thing in `main`, before any thread starts.
     /// `executable`: the program's own path, which says where its catalogs are (``localeFolder(executable:)``).
+    /// A catalog gettext would read that is damaged is refused (``CompiledCatalog``): the messages stay in
+    /// English, and ``refusal`` says why.
     public static func start(executable: String) -> GettextCatalog {
+        let locale = String(cString: remindd_set_locale())
         let folder = localeFolder(executable: executable)
-        let locale = String(cString: folder.withCString { remindd_start_translation($0) })
+        let languages = getenv("LANGUAGE").map { String(cString: $0) }
+        let refusal = CompiledCatalog.names(locale: locale, languages: languages).lazy.compactMap { name -> String? in
+            let path = "\(folder)/\(name)/LC_MESSAGES/remindd.mo"
+            return problem(ofCatalogAt: path).map {
+                "The \(CompiledCatalog.languageName(name)) catalog at \(path) is damaged (\($0)); messages stay in English"
+            }
+        }.first
+        // Refused: bound to a folder that holds no catalog, so gettext reads none and every message is English.
+        remindd_bind_catalogs(refusal == nil ? folder : "/dev/null")
         // The empty message is the catalog's header, when a catalog was found.
         let header = String(cString: remindd_translate("", nil, 1))
-        return GettextCatalog(locale: locale, language: language(ofHeader: header))
+        return GettextCatalog(locale: locale, language: language(ofHeader: header), refusal: refusal)
+    }
+
+    /// Why the catalog at `path` must not be read; nil when it is sound or there is none. It is opened without
+    /// blocking (a FIFO put in its place would hold the program) and read only when it is a regular file of
+    /// reasonable size.
+    static func problem(ofCatalogAt path: String) -> String? {
+        let file = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return errno == ENOENT || errno == ENOTDIR ? nil : String(cString: strerror(errno)) }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0 else { return String(cString: strerror(errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
+        guard status.st_size <= 64 << 20 else { return "\(status.st_size) bytes, more than any catalog" }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes[filled...].withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { return "it could not be read whole" }
+            filled += got
+        }
+        return CompiledCatalog.problem(in: bytes)
     }
 
     /// `de` from a catalog's header (its `Language: de` line); `en` for no header or no language.

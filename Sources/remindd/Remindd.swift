@@ -150,7 +150,7 @@ struct Remindd: AsyncParsableCommand {
     }
 
     /// Runs the daemon until SIGTERM or SIGINT.
-    func serve(words: any MessageCatalog) async throws {
+    func serve(words: GettextCatalog) async throws {
         let environment = ProcessInfo.processInfo.environment
         let zones = TimeZoneDatabase.system(environment: environment)
         let journal = Journal(identifier: "remindd")
@@ -176,6 +176,7 @@ struct Remindd: AsyncParsableCommand {
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel, words: words)
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
+        if let refusal = words.refusal { report(DaemonMessage(.warning, refusal)) }
         let clock = SystemClock(monitor: monitor, zones: zones)
         // Under a user manager, commands run as its transient units (outside the sandbox); else as children.
         let local = ChildProcessLauncher()

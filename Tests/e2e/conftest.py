@@ -97,6 +97,8 @@ class Daemon:
         self.listener = threading.Thread(target=self._listen, daemon=True)
         self.listener.start()
         self.process = None
+        # Where remindd and remindctl are run from (a test may run copies installed elsewhere).
+        self.bin = BIN
         self.env = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), XDG_STATE_HOME=str(self.state),
                         XDG_CONFIG_HOME=str(self.config), NOTIFY_SOCKET=self.notify_path, TZ="UTC")
 
@@ -106,7 +108,7 @@ class Daemon:
 
     def start(self, *args, wait=True, preexec_fn=None):
         self.notifications.clear()
-        self.process = subprocess.Popen([str(BIN / "remindd"), *args], env=self.env, preexec_fn=preexec_fn,
+        self.process = subprocess.Popen([str(self.bin / "remindd"), *args], env=self.env, preexec_fn=preexec_fn,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if wait:
             assert self.wait_notification("READY=1"), f"no READY=1; stderr: {self.stop()}"
@@ -141,7 +143,7 @@ class Daemon:
                 return seen()
 
     def ctl(self, *args, check=True):
-        result = subprocess.run([str(BIN / "remindctl"), *args], env=self.env, capture_output=True, text=True)
+        result = subprocess.run([str(self.bin / "remindctl"), *args], env=self.env, capture_output=True, text=True)
         if check:
             assert result.returncode == 0, f"remindctl {args}: {result.stderr}"
         return result

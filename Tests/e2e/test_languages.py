@@ -9,11 +9,12 @@ import datetime as dt
 import os
 import re
 import shutil
+import struct
 import subprocess
 
 import pytest
 
-from conftest import ROOT, Journal, wait_until
+from conftest import BIN, ROOT, Journal, wait_until
 from test_closing_the_loop import MESSAGE_ACKNOWLEDGED, MESSAGE_FIRED, add_soon
 
 LANGUAGES = {"de": "de_DE", "fr": "fr_FR", "es": "es_ES"}
@@ -101,6 +102,37 @@ def test_a_reminder_is_read_aloud_by_a_voice_of_the_language_its_words_are_in(da
         line = expected.format(name)
         assert wait_until(lambda: said.exists() and line in said.read_text().splitlines(), timeout=15), \
             said.read_text() if said.exists() else "nothing was said"
+
+
+@pytest.mark.parametrize("damage", ["cut at 100 bytes", "a header claiming 2^31 strings"])
+def test_a_damaged_catalog_leaves_remindd_and_remindctl_working_in_english(daemon, session_bus, locales, unique_name, tmp_path, damage):
+    """#57 item 3: a German remindd.mo cut short (an interrupted copy, a full disk during an install) or whose
+    header lies crashed remindd in glibc's _nl_find_msg at a dose's firing, and every remindctl command (exit
+    139). Each is refused with one line, and both programs work in English. The programs are copies installed
+    in a prefix of the test's own (they find their catalogs in ../share/locale)."""
+    prefix = tmp_path / "prefix"
+    (prefix / "bin").mkdir(parents=True)
+    for program in ("remindd", "remindctl"):
+        shutil.copy2(BIN / program, prefix / "bin" / program)
+    catalog = prefix / "share" / "locale" / "de" / "LC_MESSAGES" / "remindd.mo"
+    catalog.parent.mkdir(parents=True)
+    sound = (ROOT / ".build" / "locale" / "de" / "LC_MESSAGES" / "remindd.mo").read_bytes()
+    catalog.write_bytes(sound[:100] if damage.startswith("cut") else sound[:8] + struct.pack("<I", 2 ** 31) + sound[12:])
+    daemon.bin = prefix / "bin"
+    daemon.env = dict(in_language(daemon.env, locales, "de_DE"), DBUS_SESSION_BUS_ADDRESS=session_bus.address)
+    daemon.start()
+    reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "2", "--unit", "tablet")
+    shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name, timeout=15)
+    assert shown and shown[0]["actions"][1::2] == ["Taken", "Snooze 10 min", "Skip"], shown
+    assert Journal().wait_for(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED)
+    assert daemon.process.poll() is None, "remindd died at the firing"
+    line = f"The German catalog at {catalog} is damaged"
+    said = [e["MESSAGE"] for e in Journal().entries(_PID=str(daemon.process.pid)) if e["MESSAGE"].startswith(line)]
+    assert len(said) == 1 and said[0].endswith("messages stay in English"), said
+    today = daemon.ctl("today", check=False)
+    assert today.returncode == 0 and unique_name in today.stdout, (today.returncode, today.stderr)
+    assert today.stderr.startswith(f"remindctl: {line}"), today.stderr
+    assert f"{unique_name} 0 of 1 taken" in today.stdout, today.stdout  # English words (the weekday is LC_TIME's)
 
 
 def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locales, unique_name):

@@ -4,10 +4,12 @@
 /// glibc's gettext and locale, for remindd's messages (domain "remindd").
 
 /// Takes the language of messages (LC_MESSAGES), of dates (LC_TIME) and the character set (LC_CTYPE) from the
-/// environment (LC_ALL, LC_*, LANG), leaving numbers (LC_NUMERIC) as C, and reads the domain's catalogs from
-/// `folder` (FOLDER/LANG/LC_MESSAGES/remindd.mo; NULL: the system's, /usr/share/locale), always as UTF-8.
-/// Returns the locale messages are in ("C" when the environment's is not installed).
-const char *_Nonnull remindd_start_translation(const char *_Nullable folder);
+/// environment (LC_ALL, LC_*, LANG), leaving numbers (LC_NUMERIC) as C. Returns the locale messages are in
+/// ("C" when the environment's is not installed).
+const char *_Nonnull remindd_set_locale(void);
+
+/// Reads the domain's catalogs from `folder` (FOLDER/LANG/LC_MESSAGES/remindd.mo), always as UTF-8.
+void remindd_bind_catalogs(const char *_Nonnull folder);
 
 /// The domain's translation of `text` (or `plural`, by the language's rule for `count`); the text itself when
 /// there is none.
