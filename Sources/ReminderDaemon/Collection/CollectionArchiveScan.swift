@@ -13,7 +13,9 @@ extension CollectionService {
             // Read again in the scan, which says what is wrong with one that does not read.
             guard let text = try? vdir.read(entry), case .archive(let archive)? = try? CollectionItem.read(text, file: entry.name) else { continue }
             do {
-                let rows = try stores.collection.rows(uids: Set(archive.records.map(\.uid)))
+                // Only its own reminder's records of its quarter: an archive that lists another's cannot take them.
+                guard let ownRecords = try ownRecordUIDs(of: archive) else { continue }
+                let rows = try stores.collection.rows(uids: Set(archive.records.map(\.uid)).intersection(ownRecords))
                 let own = rows.values.filter { !$0.fileName.contains("#") && ($0.kind == .taken || $0.kind == .skipped) }
                 guard !own.isEmpty else { continue }
                 try stores.collection.replace(
@@ -63,19 +65,8 @@ extension CollectionService {
                 fileName: entry.name, uid: archive.uid, kind: .archive, localId: reminder.id, etag: entry.etag, text: text,
                 modifiedAt: (archive.records.map(\.at).max() ?? Instant(secondsSinceEpoch: 0)).secondsSinceEpoch))
             let known = try stores.collection.rows(uids: Set(archive.records.map(\.uid) + archive.deleted))
-            var removedOne = false
-            for uid in archive.deleted where known[uid]?.kind != .removed {
-                if let row = known[uid], row.localId != nil {
-                    _ = try stores.collection.remove(row, now: now)
-                    if !row.fileName.contains("#") {
-                        do { try vdir.remove(row.fileName) } catch { context.say(.error, "Collection: could not remove \(row.fileName), deleted in \(entry.name): \(error)") }
-                    }
-                    removedOne = true
-                }
-                try stores.collection.save(CollectionItemRecord(
-                    fileName: entry.name + "#" + uid, uid: uid, kind: .removed, localId: nil, etag: "", text: "", modifiedAt: now.secondsSinceEpoch))
-            }
             let month = CollectionStore.Month(reminderID: reminder.id!, month: archive.month)
+            let removedOne = try applyDeletions(of: archive, entry: entry, month: month, known: known, vdir: vdir, now: now)
             let removedHere = try stores.collection.removedRecords(reminderUID: archive.reminder, month: archive.month)
             // Records of the month this device has that this version lacks: under their own items, or noted as in
             // this archive.
@@ -93,5 +84,59 @@ extension CollectionService {
             context.say(.error, "Collection: could not read what \(entry.name) archives: \(error); read again at the next change")
             return ([], nil)
         }
+    }
+
+    /// The UIDs of the records this device has of an archive's own reminder in its quarter (nil: its reminder is
+    /// not here).
+    func ownRecordUIDs(of archive: CollectionArchive) throws(StoreError) -> Set<String>? {
+        guard let reminder = try stores.collection.reminder(uid: archive.reminder), let id = reminder.id else { return nil }
+        return Set(try stores.collection.records(of: CollectionStore.Month(reminderID: id, month: archive.month)).compactMap(\.row?.uid))
+    }
+
+    /// Applies the deletions an archive lists, and only its own: records of its reminder in its quarter that
+    /// it does not also list as kept. A deletion of anything else (another medication's logs, today's) is
+    /// refused and said; deletions of so many at once that any removal would be held are held (nothing
+    /// deleted, said); each applied deletion is said with the item that made it. A UID this device does not
+    /// have is noted as deleted, so that it is never written back. - Returns: whether a log or skip was removed.
+    func applyDeletions(
+        of archive: CollectionArchive, entry: VdirFolder.Entry, month: CollectionStore.Month, known: [String: CollectionItemRecord], vdir: VdirFolder,
+        now: Instant
+    ) throws(StoreError) -> Bool {
+        let pending = archive.deleted.filter { known[$0]?.kind != .removed }
+        guard !pending.isEmpty else { return false }
+        let own = Set(try stores.collection.records(of: month).compactMap(\.row?.uid)).subtracting(archive.records.map(\.uid))
+        let here = pending.filter { known[$0]?.localId != nil }
+        let deleting = here.filter { own.contains($0) }
+        let refused = here.filter { !own.contains($0) }
+        let what = "\(archive.reminder)'s archive of the quarter from \(archive.month)"
+        if let first = refused.first {
+            reportOnce("\(entry.name) \(entry.etag) foreign deletions", .warning, """
+                Collection: item \(entry.name) (\(what)) deletes \(refused.count) \(refused.count == 1 ? "record" : "records") that \
+                \(refused.count == 1 ? "is" : "are") not its own (\(first)\(refused.count > 1 ? " ..." : "")): an archive deletes only its \
+                reminder's records of its quarter; nothing of them is deleted
+                """)
+        }
+        if !deleting.isEmpty, case .unavailable(let why) = CollectionPresence.judge(known: try stores.collection.linkedFileCount(), missing: deleting.count) {
+            reportOnce("\(entry.name) \(entry.etag) held", .warning, """
+                Collection: item \(entry.name) (\(what)) deletes \(deleting.count) logs and skips at once, held as any mass removal \
+                (\(why)): nothing of them is deleted; to delete them, use 'remindctl log delete' on one device
+                """)
+            return false
+        }
+        for uid in deleting {
+            guard let row = known[uid] else { continue }
+            _ = try stores.collection.remove(row, now: now)
+            if !row.fileName.contains("#") {
+                do { try vdir.remove(row.fileName) } catch { context.say(.error, "Collection: could not remove \(row.fileName), deleted in \(entry.name): \(error)") }
+            }
+        }
+        if !deleting.isEmpty {
+            context.say(.notice, "Collection: item \(entry.name) (\(what)) deleted \(deleting.count) of its \(deleting.count == 1 ? "record" : "records") here: \(deleting.prefix(5).joined(separator: ", "))\(deleting.count > 5 ? " ..." : "")")
+        }
+        for uid in pending where !refused.contains(uid) {
+            try stores.collection.save(CollectionItemRecord(
+                fileName: entry.name + "#" + uid, uid: uid, kind: .removed, localId: nil, etag: "", text: "", modifiedAt: now.secondsSinceEpoch))
+        }
+        return !deleting.isEmpty
     }
 }
