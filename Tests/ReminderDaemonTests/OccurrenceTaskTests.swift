@@ -218,4 +218,48 @@ struct OccurrenceTaskTests {
         #expect(said.count == cases.count, "\(said)")
         #expect(try await phone.states(phone.laptop, "2026-12-01") == ["due", "upcoming"])
     }
+
+    /// #57 item 2: a task app's "complete all" over today's and tomorrow's twelve Metformin tasks made twelve doses of
+    /// 500 mg in one second, and today's six occurrences were shown as suppressed and never announced. Now a task
+    /// is only its own occurrence's dose: the one due within 30 minutes is taken; the eleven ahead are no doses,
+    /// said in one line, and today's other five are announced at their times.
+    @Test func tasksTickedAheadAreNoDosesAndSilenceNothing() async throws {
+        let phone = try await Phone()
+        try await phone.laptop.add("Metformin", ["daily": true, "at": "08:00,10:00,12:00,14:00,16:00,18:00"], timeZone: "Europe/Berlin", Self.metformin)
+        await phone.laptop.advance(to: instant("2026-12-01T06:35:00Z"))
+        let dues = try phone.taskDues().map { String($0.dropFirst("DUE:".count)) }
+        #expect(dues.count == 12)
+        for due in dues {
+            let (file, text) = try phone.task(due)
+            try text.replacingOccurrences(of: "END:VTODO", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T063500Z\r\nEND:VTODO")
+                .write(toFile: phone.folder + "/" + file, atomically: true, encoding: .utf8)
+        }
+        await phone.laptop.folderChanged(phone.folder)
+        #expect(try await phone.logs(phone.laptop, "2026-12-01") == ["2026-12-01T06:35:00Z"], "one dose: 08:00's, ticked 25 minutes early")
+        #expect(try await phone.logs(phone.laptop, "2026-12-02").isEmpty)
+        #expect(try await phone.states(phone.laptop, "2026-12-01") == ["suppressed", "upcoming", "upcoming", "upcoming", "upcoming", "upcoming"])
+        let said = phone.laptop.announcer.messages.filter { $0.contains("marked done before") }
+        #expect(said.count == 1 && said[0].contains("11 tasks"), "\(said)")
+        await phone.laptop.advance(to: instant("2026-12-01T17:00:30Z"))
+        #expect(phone.laptop.firings(of: "Metformin").map(\.kind) == [.suppressed, .fired, .fired, .fired, .fired, .fired])
+    }
+
+    /// 500 tasks completed at one instant (three reminders every 10 minutes): at most one dose per occurrence, and
+    /// only for the occurrence next due within 30 minutes: three doses, not 500.
+    @Test func fiveHundredTasksCompletedAtOnceAreAtMostTheirOwnOccurrencesDoses() async throws {
+        let phone = try await Phone()
+        for name in ["Metformin", "Water", "Stretch"] {
+            try await phone.laptop.add(name, ["every": "10m", "start": "2026-12-01T06:05"], timeZone: "UTC")
+        }
+        let tasks = try phone.items().filter { $0.value.contains("X-REMINDD-OCCURRENCE-OF:") }.sorted { $0.key < $1.key }.prefix(500)
+        #expect(tasks.count == 500)
+        for (file, text) in tasks {
+            try text.replacingOccurrences(of: "END:VTODO", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T060000Z\r\nEND:VTODO")
+                .write(toFile: phone.folder + "/" + file, atomically: true, encoding: .utf8)
+        }
+        await phone.laptop.folderChanged(phone.folder)
+        let logs = try await phone.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs
+        #expect(logs.count <= 3 && Set(logs.map(\.reminderName)).count == logs.count, "\(logs.map(\.reminderName))")
+        #expect(try await phone.laptop.call(Reminders.Logs.self, .init(date: "2026-12-02")).logs.isEmpty)
+    }
 }

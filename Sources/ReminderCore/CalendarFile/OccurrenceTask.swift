@@ -20,6 +20,26 @@ public struct OccurrenceTask: Sendable, Hashable {
         (self.reminder, self.occurrence, self.name, self.dose, self.beforeMinutes, self.closure) = (reminder, occurrence, name, dose, beforeMinutes, closure)
     }
 
+    /// How long before its time a task marked done is still its occurrence's dose (taken a little early, as a
+    /// phone's tick at 07:55 for the 08:00 dose is).
+    public static let earlyCompletionSeconds: Int64 = 30 * 60
+
+    /// Whether a task marked done at `at` is the dose of its own occurrence: at or after the occurrence, or up to
+    /// ``earlyCompletionSeconds`` before it when that occurrence is the reminder's next after `at` and a log at
+    /// `at` (with the reminder's `logs`) takes it, so that it takes no other. A task ticked further ahead (a
+    /// task app's "complete all" over today's and tomorrow's tasks) is no dose: as a log now it would silence
+    /// whatever occurrence comes next, today's included.
+    public static func completionTakes(
+        _ occurrence: Occurrence, at: Instant, rule: ReminderRule, zone: TimeZoneRules, logs: [Instant], windowSeconds: Int64?
+    ) -> Bool {
+        if at >= occurrence.instant { return true }
+        guard occurrence.instant.secondsSinceEpoch - at.secondsSinceEpoch <= earlyCompletionSeconds,
+            rule.nextOccurrence(after: at, in: zone)?.instant == occurrence.instant
+        else { return false }
+        let status = rule.state(of: occurrence, in: zone, logs: logs + [at], skips: [], windowSeconds: windowSeconds, now: at)
+        return status.state == .suppressed
+    }
+
     /// The task's UID: its reminder's and the instant (`<reminder>-20261201T070000Z`).
     public var uid: String { reminder + "-" + ICalendar.utc(occurrence) }
 

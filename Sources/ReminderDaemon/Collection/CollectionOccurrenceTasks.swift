@@ -77,6 +77,17 @@ extension CollectionService {
         _ tasks: [(entry: VdirFolder.Entry, text: String, task: OccurrenceTask.Read)], known: [String: CollectionItemRecord], vdir: VdirFolder, now: Instant
     ) -> [(VdirFolder.Entry, String, CollectionItem.Record)] {
         var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
+        // Tasks marked done before their occurrences: no doses, said in one line for the scan.
+        var ahead: [String] = []
+        defer {
+            if let first = ahead.first {
+                reportOnce("ahead \(ahead.count) \(first)", .warning, """
+                    Collection: \(ahead.count) \(ahead.count == 1 ? "task is" : "tasks are") marked done before \(ahead.count == 1 ? "its occurrence is" : "their occurrences are") \
+                    due (\(first)\(ahead.count > 1 ? " ..." : "")): not taken as doses; a task counts as its own occurrence's dose from \
+                    \(OccurrenceTask.earlyCompletionSeconds / 60) minutes before its time (log a dose taken earlier with 'remindctl log')
+                    """)
+            }
+        }
         for (entry, text, task) in tasks {
             var item = CollectionItemRecord(
                 fileName: entry.name, uid: task.uid, kind: .occurrence, localId: nil, etag: entry.etag, text: text, modifiedAt: task.occurrence.secondsSinceEpoch)
@@ -103,10 +114,11 @@ extension CollectionService {
             let uid = task.uid + suffix
             let fileName = CollectionItem.fileName(uid: uid)
             let status: OccurrenceStatus
+            let facts: OccurrenceFacts
             do {
                 // Applied already (here, or read as another device's item).
                 guard known[fileName] == nil, try stores.collection.items(named: [fileName]).isEmpty else { continue }
-                let facts = try stores.collection.occurrenceFacts(
+                facts = try stores.collection.occurrenceFacts(
                     reminderID: reminder.id!, from: task.occurrence.adding(seconds: -2 * 86_400), through: task.occurrence.adding(seconds: 2 * 86_400))
                 status = rule.state(
                     of: occurrence, in: zone, logs: facts.logInstants, skips: facts.skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: facts.takenLate)
@@ -130,6 +142,12 @@ extension CollectionService {
             }
             if let refusal = refusal(of: record, now: now) {
                 reportOnce("\(entry.name) \(entry.etag) task", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
+                continue
+            }
+            if record.kind == .taken,
+                !OccurrenceTask.completionTakes(occurrence, at: record.at, rule: rule, zone: zone, logs: facts.logInstants, windowSeconds: reminder.windowSeconds)
+            {
+                ahead.append("\(reminder.name) at \(task.occurrence)")
                 continue
             }
             let recordText = CollectionItem.text(record, reminderName: reminder.name)
