@@ -206,6 +206,34 @@ struct SoundTests {
         #expect(added["reminder"]?.delivery.notification.sound == good)
     }
 
+    /// #57 item 5: a `--sound` file swapped for a FIFO between the check's `stat` and its blocking `open` held the
+    /// Add call, and every call after it, for as long as no writer came. The file is now opened without blocking
+    /// and its type read from the opened descriptor: with a FIFO and a sound file swapped in its place all the
+    /// while, every check answers (a FIFO or a missing file refused, the sound accepted), none waits.
+    @Test(.timeLimit(.minutes(1))) func aFIFOInPlaceOfTheSoundHoldsNoCall() async throws {
+        let folder = themes + "/swap"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/alarm.oga"
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(SoundPlayer.problem(withFile: path)?.contains("is not a file") == true)
+        unlink(path)
+        let sound = themes + "/freedesktop/stereo/bell.oga"
+        let swapping = Task.detached {
+            var round = 0
+            while !Task.isCancelled {
+                let next = folder + "/next-\(round)"
+                if round % 2 == 0 { mkfifo(next, 0o600) } else { link(sound, next) }
+                rename(next, path)
+                round += 1
+            }
+        }
+        var answers: Set<Bool> = []
+        for _ in 0..<20_000 { answers.insert(SoundPlayer.problem(withFile: path) == nil) }
+        swapping.cancel()
+        _ = await swapping.value
+        #expect(answers.contains(false), "the FIFO was refused")
+    }
+
     // MARK: Speech
 
     @Test func aSpokenDoseIsSaidAfterItsSoundInTheLocalesLanguage() throws {

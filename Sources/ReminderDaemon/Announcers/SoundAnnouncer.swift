@@ -258,14 +258,19 @@ public struct SoundPlayer: Sendable, Hashable {
         return nil
     }
 
-    /// Why a sound file cannot be played, in one line that says what to give instead, or nil.
+    /// Why a sound file cannot be played, in one line that says what to give instead, or nil. The file is opened
+    /// without blocking and its type checked on the opened descriptor: a FIFO put in its place between a check
+    /// and an open would otherwise hold the call (and every call after it) until a writer came.
     public static func problem(withFile path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "'\(path)' does not exist: give the absolute path of a sound file (.oga, .ogg, .wav, .flac)" }
-        guard info.st_mode & S_IFMT == S_IFREG else { return "'\(path)' is not a file: give the absolute path of a sound file" }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return "'\(path)' cannot be read: make it readable (chmod a+r), or give another file" }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else {
+            return errno == ENOENT || errno == ENOTDIR
+                ? "'\(path)' does not exist: give the absolute path of a sound file (.oga, .ogg, .wav, .flac)"
+                : "'\(path)' cannot be read: make it readable (chmod a+r), or give another file"
+        }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return "'\(path)' is not a file: give the absolute path of a sound file" }
         var header = [UInt8](repeating: 0, count: 12)
         let count = read(descriptor, &header, header.count)
         guard count > 0, Sound.looksLikeSound(header: Array(header.prefix(count))) else {
