@@ -85,6 +85,24 @@ final class ConnectionRegistry: Sendable {
     }
     private let open = Mutex<(entries: [UInt64: Entry], nextID: UInt64)>(([:], 0))
     private let count = Atomic<Int>(0)
+    /// `more` calls (Watch streams) in progress.
+    private let streams = Atomic<Int>(0)
+
+    /// Takes a place for a stream when fewer than `limit` run. - Returns: whether one was free.
+    func startStream(limit: Int) -> Bool {
+        var current = streams.load(ordering: .relaxed)
+        while current < limit {
+            let (exchanged, original) = streams.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    /// A stream ended: its place is free.
+    func endStream() {
+        streams.subtract(1, ordering: .relaxed)
+    }
 
     /// How many connections are open.
     var value: Int { count.load(ordering: .relaxed) }

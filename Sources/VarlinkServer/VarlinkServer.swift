@@ -29,8 +29,9 @@ public struct VarlinkServerLimits: Sendable {
     public var inputBudget: Int
     /// A connection with no call in progress that sends nothing for this long is closed.
     public var idleTimeout: TimeAmount
-    /// Connections let in beyond ``maximumConnections`` when every one is busy (Watch streams that never read),
-    /// for calls that do not stream: `remindctl status` always gets in; a stream there is refused.
+    /// Places of ``maximumConnections`` that streams (`more` calls: Watch) never take, so that calls that do not
+    /// stream (`remindctl status`) always get in, whatever number of streams clients hold open; also let in
+    /// beyond it when every connection is busy.
     public var reservedForCalls: Int
 
     public init(maximumConnections: Int = 256, inputBudget: Int = 32 << 20, idleTimeout: TimeAmount = .minutes(5), reservedForCalls: Int = 8) {
@@ -175,10 +176,11 @@ public struct VarlinkServer: Sendable {
         let (id, open) = connections.add(channel, connection.activity)
         defer { connections.remove(id) }
         // A full table makes room by closing its longest-idle connection (one with no call in progress), so that
-        // idle clients held open by any process cannot lock remindctl out; only when every connection is busy
-        // (Watch streams) is the new one let in on a reserved place, for calls that do not stream.
-        let withinLimit = open <= limits.maximumConnections || connections.closeLongestIdle(sparing: id)
-        let admitted = withinLimit || open <= limits.maximumConnections + limits.reservedForCalls
+        // idle clients held open by any process cannot lock remindctl out. Streams never take the places reserved
+        // for calls (``startStream``), so a table full of streams always has an idle connection to close or a
+        // reserved place; beyond that the new one is let in on a reserved place all the same.
+        let admitted = open <= limits.maximumConnections || connections.closeLongestIdle(sparing: id)
+            || open <= limits.maximumConnections + limits.reservedForCalls
         let closed = channel.closeFuture
         let wrapped: NIOAsyncChannel<VarlinkFrame, ByteBuffer>
         do {
@@ -211,13 +213,13 @@ public struct VarlinkServer: Sendable {
                 case .message(let bytes):
                     // Counted in progress since the decoder read it (a slow consumer is not an idle client).
                     defer { connection.activity.callEnded() }
-                    try await dispatch(bytes, writer: writer, closed: closed, streamsAllowed: withinLimit)
+                    try await dispatch(bytes, writer: writer, closed: closed)
                 }
             }
         }
     }
 
-    private func dispatch(_ bytes: ByteBuffer, writer: ReplyWriter, closed: EventLoopFuture<Void>, streamsAllowed: Bool) async throws {
+    private func dispatch(_ bytes: ByteBuffer, writer: ReplyWriter, closed: EventLoopFuture<Void>) async throws {
         // Why it does not parse is not the client's business beyond this: the reply says what was expected.
         guard let call = try? VarlinkWire.call(from: bytes.readableBytesView) else {
             try await writer.send(Self.errorReply(protocolError("the message is not a JSON Varlink call object")))
@@ -233,9 +235,11 @@ public struct VarlinkServer: Sendable {
             } else if interfaces[call.interface] == nil {
                 throw VarlinkError.interfaceNotFound(call.interface)
             } else if call.more == true {
-                guard streamsAllowed else {
-                    throw protocolError("too many connections (\(limits.maximumConnections)) busy with streams: a stream waits for a free place, other calls get in")
+                let places = limits.maximumConnections - limits.reservedForCalls
+                guard connections.startStream(limit: places) else {
+                    throw protocolError("too many streams (\(places)): a stream waits for a free place, other calls get in")
                 }
+                defer { connections.endStream() }
                 try await Self.untilClosed(closed) { try await handler.handle(call, reply: reply) }
             } else {
                 try await handler.handle(call, reply: reply)

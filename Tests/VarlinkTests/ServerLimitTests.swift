@@ -80,26 +80,35 @@ struct ServerLimitTests {
         }
     }
 
-    /// 500 Watch clients that never read made `remindctl status` refused ("too many connections"): a full table of
-    /// streams lets a call that does not stream in on a reserved place, and refuses a stream there.
-    @Test func aCallGetsInPastAFullTableOfStreamsAndAStreamDoesNot() async throws {
-        try await withServer(VarlinkServerLimits(maximumConnections: 2, reservedForCalls: 1)) { path, handler in
-            let watchers = try (0..<2).map { _ in try RawClient(path) }
-            for watcher in watchers { watcher.send(#"{"method":"test.Wait","more":true}"#) }
-            #expect(await eventually { handler.started.load(ordering: .relaxed) == 2 })
-            let status = try RawClient(path)
-            status.send(#"{"method":"org.varlink.service.GetInfo"}"#)
-            #expect(await status.receive()?.contains("\"vendor\"") == true)
-            status.send(#"{"method":"test.Wait","more":true}"#)
-            #expect(await status.receive()?.contains("busy with streams") == true)
-            #expect(handler.started.load(ordering: .relaxed) == 2)
+    /// 500 Watch clients that never read made `remindctl status` refused ("too many connections"), and 300 still
+    /// did after a round that let calls in on reserved places (streams took the places of the idle connections
+    /// closed for them): streams never take the places reserved for calls, so with 20 clients asking for streams
+    /// on a table of 4 (1 reserved), 3 stream, the rest are refused theirs, and a call always gets in.
+    @Test func aCallGetsInPastAnyNumberOfStreamsAndStreamsNeverTakeTheReservedPlaces() async throws {
+        try await withServer(VarlinkServerLimits(maximumConnections: 4, reservedForCalls: 1)) { path, handler in
+            var watchers: [RawClient] = []
+            for _ in 0..<20 {
+                guard let watcher = try? RawClient(path) else { continue }
+                watcher.send(#"{"method":"test.Wait","more":true}"#)
+                watchers.append(watcher)
+            }
+            #expect(await eventually { handler.started.load(ordering: .relaxed) == 3 })
+            for _ in 0..<5 {
+                let status = try RawClient(path)
+                status.send(#"{"method":"org.varlink.service.GetInfo"}"#)
+                #expect(await status.receive()?.contains("\"vendor\"") == true)
+                status.send(#"{"method":"test.Wait","more":true}"#)
+                #expect(await status.receive()?.contains("too many streams (3)") == true)
+            }
+            #expect(handler.started.load(ordering: .relaxed) == 3)
+            _ = watchers
         }
     }
 
     /// Idle connections held open by any process of the user locked remindctl out for up to 5 minutes: a
     /// full table now closes its longest-idle connection to let the new one in.
     @Test func aFullTableClosesItsLongestIdleConnectionForANewOne() async throws {
-        try await withServer(VarlinkServerLimits(maximumConnections: 3)) { path, handler in
+        try await withServer(VarlinkServerLimits(maximumConnections: 3, reservedForCalls: 1)) { path, handler in
             let busy = try RawClient(path)
             busy.send(#"{"method":"test.Wait","more":true}"#)
             #expect(await eventually { handler.started.load(ordering: .relaxed) == 1 })
