@@ -20,7 +20,8 @@ actor CalendarService {
     private let scheduling: SchedulingService
     /// `~/` in the configured folders.
     private let home: String
-    /// Problems already reported (an item's path and version, or a folder's error): each is said once.
+    /// Problems already reported (an item's path, or a folder's error): each is said once per start, however often
+    /// the item changes (a bad item rewritten every 40 ms was said at every version: 1,455 lines a minute).
     private var reported: Set<String> = []
     /// Folders being scanned (a scan lets other work run between items), and those changed again meanwhile.
     private var scanning: Set<String> = []
@@ -140,7 +141,7 @@ actor CalendarService {
         func store(_ planned: [ItemPlanner.Planned]) {
             for item in planned {
                 if let refusal = item.refusal {
-                    reportOnce("\(folder)/\(item.entry.name) \(item.entry.etag)", .warning, "Calendar '\(calendar)': item \(item.entry.name) has no alarms here: \(refusal)")
+                    reportOnce("\(folder)/\(item.entry.name)", .warning, "Calendar '\(calendar)': item \(item.entry.name) has no alarms here: \(refusal)")
                 }
             }
             do {

@@ -110,14 +110,14 @@ extension CollectionService {
         let refused = here.filter { !own.contains($0) }
         let what = "\(archive.reminder)'s archive of the quarter from \(archive.month)"
         if let first = refused.first {
-            reportOnce("\(entry.name) \(entry.etag) foreign deletions", .warning, """
+            reportOnce("\(entry.name) foreign deletions", .warning, """
                 Collection: item \(entry.name) (\(what)) deletes \(refused.count) \(refused.count == 1 ? "record" : "records") that \
                 \(refused.count == 1 ? "is" : "are") not its own (\(first)\(refused.count > 1 ? " ..." : "")): an archive deletes only its \
                 reminder's records of its quarter; nothing of them is deleted
                 """)
         }
         if !deleting.isEmpty, case .unavailable(let why) = CollectionPresence.judge(known: try stores.collection.linkedFileCount(), missing: deleting.count) {
-            reportOnce("\(entry.name) \(entry.etag) held", .warning, """
+            reportOnce("\(entry.name) held", .warning, """
                 Collection: item \(entry.name) (\(what)) deletes \(deleting.count) logs and skips at once, held as any mass removal \
                 (\(why)): nothing of them is deleted; to delete them, use 'remindctl log delete' on one device
                 """)

@@ -102,12 +102,12 @@ extension CollectionService {
             item.localId = reminder?.id
             guard let marked = task.marked else { continue }
             guard let reminder, let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else {
-                reportOnce("\(entry.name) \(entry.etag) task", .warning, "Collection: item \(entry.name) marks an occurrence of a reminder that is not here (\(VdirFolder.printable(task.reminder))): not taken as a dose")
+                reportOnce("\(entry.name) task", .warning, "Collection: item \(entry.name) marks an occurrence of a reminder that is not here (\(VdirFolder.printable(task.reminder))): not taken as a dose")
                 continue
             }
             let occurrence = rule.nextOccurrence(after: task.occurrence.adding(seconds: -1), in: zone)
             guard let occurrence, occurrence.instant == task.occurrence, task.occurrence.secondsSinceEpoch >= reminder.createdAt else {
-                reportOnce("\(entry.name) \(entry.etag) task", .warning, "Collection: item \(entry.name) marks \(task.occurrence), which is not an occurrence of \(reminder.name): not taken as a dose")
+                reportOnce("\(entry.name) task", .warning, "Collection: item \(entry.name) marks \(task.occurrence), which is not an occurrence of \(reminder.name): not taken as a dose")
                 continue
             }
             let suffix = if case .completed = marked { "-taken" } else { "-skipped" }
@@ -141,7 +141,7 @@ extension CollectionService {
                     uid: uid, kind: .skipped, reminder: task.reminder, at: now, timeZone: "UTC", occurrence: task.occurrence, reason: "cancelled in a task app")
             }
             if let refusal = refusal(of: record, now: now) {
-                reportOnce("\(entry.name) \(entry.etag) task", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
+                reportOnce("\(entry.name) task", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
                 continue
             }
             if record.kind == .taken,

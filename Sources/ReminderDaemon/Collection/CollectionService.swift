@@ -29,7 +29,8 @@ actor CollectionService {
     private let habits: HabitService
     private let home: String
     let commands: (any CommandRunner)?
-    /// Problems already reported (an item's name and version): each is said once.
+    /// Problems already reported (an item's name and what is wrong): each is said once per start, however often the
+    /// item changes (a bad item rewritten every 40 ms was said at every version: 1,455 lines a minute).
     private var reported: Set<String> = []
     /// Why the folder is not taken as the collection now (nil: it is): set by a scan that finds it missing,
     /// unreadable or emptied, cleared by one that finds it back and by ``relink()``.
@@ -320,7 +321,7 @@ actor CollectionService {
                 content = try CollectionItem.read(text, file: entry.name)
                 if case .foreign(let uid) = content, let adopted = try adopted(text, uid: uid, file: entry.name, now: now) { content = .reminder(adopted) }
             } catch {
-                reportOnce("\(entry.name) \(entry.etag)", .warning, "Collection: item \(entry.name) is not applied: \(error.description)")
+                reportOnce("\(entry.name)", .warning, "Collection: item \(entry.name) is not applied: \(error.description)")
                 continue
             }
             var item = CollectionItemRecord(
@@ -334,7 +335,7 @@ actor CollectionService {
                 }
                 if let zone = reminder.timeZone {
                     do { _ = try context.zone(named: zone) } catch {
-                        reportOnce("\(entry.name) \(entry.etag)", .warning, "Collection: item \(entry.name) is not applied: \(error.message)")
+                        reportOnce("\(entry.name)", .warning, "Collection: item \(entry.name) is not applied: \(error.message)")
                         continue
                     }
                 }
@@ -372,7 +373,7 @@ actor CollectionService {
                         uid: reminder.uid + "#" + completion.key, kind: .taken, reminder: reminder.uid, at: min(completion.at ?? now, now), timeZone: zone)))
                 }
                 if let first = refused.first {
-                    reportOnce("\(entry.name) \(entry.etag) completions", .warning, """
+                    reportOnce("\(entry.name) completions", .warning, """
                         Collection: item \(entry.name) marks \(refused.count) \(refused.count == 1 ? "instance" : "instances") of \(reminder.name) done \
                         (\(VdirFolder.printable(first))\(refused.count > 1 ? "..." : "")) that \(refused.count == 1 ? "is" : "are") not \
                         its occurrences up to now, or marked twice: not taken as doses
@@ -425,7 +426,7 @@ actor CollectionService {
             }
             if let refusal = refusal(of: record, now: now) {
                 // Kept aside as another client's item: not read again until its file changes, never applied.
-                reportOnce("\(entry.name) \(entry.etag) refused", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
+                reportOnce("\(entry.name) refused", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
                 (item.kind, item.localId) = (.foreign, nil)
                 if !entry.etag.isEmpty {
                     do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
