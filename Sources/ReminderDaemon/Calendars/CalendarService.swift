@@ -14,6 +14,8 @@ import SystemdSupport
 /// alarms with it. An item that cannot be used (not iCalendar, too large, a link, a rule that fires more than once
 /// a minute) is reported once per version and has no alarms; the others work. Scans run one at a time.
 actor CalendarService {
+    /// On the folders' own thread (``DedicatedThread/folders``): reading thousands of items holds up no call.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { DedicatedThread.folders }
     private let context: DaemonContext
     /// The stores it holds: the calendars' alarms.
     private let stores: Stores

@@ -112,7 +112,9 @@ extension CollectionService {
         guard !uid.isEmpty else { return nil }
         let zones: CalendarImport.Zones
         do {
-            zones = try context.importZones(names: context.zoneFiles.allZoneNames())
+            let names = zoneNames ?? context.zoneFiles.allZoneNames()
+            zoneNames = names
+            zones = try context.importZones(names: names)
         } catch {
             throw FileLineError(file: file, line: 1, message: error.message)
         }

@@ -22,6 +22,8 @@ import SystemdSupport
 /// another device: the collection is then held (nothing removed here, nothing written there, said once, shown
 /// by `status`) until a scan finds it back, or ``relink()`` takes the folder as it is on purpose.
 actor CollectionService {
+    /// On the folders' own thread (``DedicatedThread/folders``): reading thousands of items holds up no call.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { DedicatedThread.folders }
     let context: DaemonContext
     /// The stores it holds: the linked collection's items and what they change.
     let stores: Stores
@@ -32,6 +34,9 @@ actor CollectionService {
     /// Problems already reported (an item's name and what is wrong): each is said once per start, however often the
     /// item changes (a bad item rewritten every 40 ms was said at every version: 1,455 lines a minute).
     private var reported: Set<String> = []
+    /// The zone files' names, listed once for the tasks and events of other clients read as reminders (listing
+    /// them for each of 100,000 items read every zone file 100,000 times, and held calls for 30 s at a time).
+    var zoneNames: [String]?
     /// Why the folder is not taken as the collection now (nil: it is): set by a scan that finds it missing,
     /// unreadable or emptied, cleared by one that finds it back and by ``relink()``.
     var heldBecause: String? {
