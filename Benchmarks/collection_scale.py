@@ -15,6 +15,11 @@ meanwhile, peak memory (see `everything`). STACKS=FILE samples the daemon's thre
 With FIRST_READ=30000: a collection of that many log items another device wrote, read at the first start
 (against 100 in the same run): seconds to every log applied, a firing and Status meanwhile, peak memory.
 
+With FOREIGN=100000: a collection holding that many tasks of another client (a task app's, no remindd item),
+read at the first start (against 100 in the same run): seconds to every item read, and Status every 0.5 s
+meanwhile (the slowest, and how many took over 1 s). Before, each such task listed and read every zone file, and
+the read held an event loop: Status waited 30 s at a time.
+
 Usage: collection_scale.py BIN_DIR [COUNT]
 """
 import json
@@ -216,7 +221,37 @@ def first_read(logs):
     return applied, late, max(status), peak
 
 
+def foreign_read(tasks):
+    """A collection holding `tasks` tasks of another client, read by a daemon at its first start: seconds to every
+    item noted, the slowest Status (every 0.5 s meanwhile) and how many took over 1 s."""
+    root, env, folder, socket_path, _ = linked_metformin()
+    for number in range(tasks):
+        with open(os.path.join(folder, f"other-{number}.ics"), "w") as item:
+            item.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//other//EN\r\nBEGIN:VTODO\r\n"
+                       f"UID:other-{number}\r\nSUMMARY:Task {number}\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+    began = time.monotonic()
+    process, _ = start(BIN, root, env)
+    db = sqlite3.connect(f"file:{root}/state/remindd/remindd.sqlite?mode=ro", uri=True)
+    statuses = []
+    while db.execute("SELECT count(*) FROM collectionItem WHERE kind = 'foreign'").fetchone()[0] < tasks:
+        statuses.append(varlink(socket_path, "io.remindd.Reminders.Status", {})[0])
+        time.sleep(0.5)
+        if time.monotonic() - began > 900:
+            raise SystemExit("the tasks were not all read after 900 s")
+    read = time.monotonic() - began
+    db.close()
+    stop(process)
+    return read, max(statuses, default=0), sum(1 for s in statuses if s > 1), len(statuses)
+
+
 def main():
+    if os.environ.get("FOREIGN"):
+        count = int(os.environ["FOREIGN"])
+        base, full = foreign_read(100), foreign_read(count)
+        print(f"tasks of another client:               {count} (baseline: 100)")
+        print(f"start to every task read:              {full[0]:.1f} s (baseline {base[0]:.2f} s)")
+        print(f"slowest Status meanwhile (every 0.5 s): {full[1] * 1000:.0f} ms, {full[2]} of {full[3]} over 1 s (baseline {base[1] * 1000:.0f} ms)")
+        return
     if os.environ.get("ALL"):
         ready, applied, published, lateness, status, peak = everything(COUNT, 30_000, 20_000)
         print(f"{COUNT} reminders linked, 30,000 log items from another device, a calendar of 20,000 events, at one start:")
