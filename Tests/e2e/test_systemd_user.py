@@ -453,3 +453,39 @@ def test_the_readme_quick_start_fires_a_reminder_in_the_journal_and_on_the_scree
         server.wait(timeout=10)
         bus.stop()
         screen.stop()
+
+
+def test_relink_after_the_collection_folder_is_deleted_and_made_again_writes_it_back_under_the_unit(user_manager, journald):
+    """#57 item 7: the unit's ReadWritePaths= named the collection folder itself, so a folder deleted and made again
+    stayed read-only to remindd (the path was bound to the deleted one): `collection relink` answered "0 items
+    written back" with exit 0 while the journal said "Read-only file system" for each item, until a restart. Now
+    the folder's parent is writable, and relink writes every item back at once, under the real unit."""
+    env, home = user_manager.env, user_manager.home
+    install(env)
+    config = home / ".config" / "remindd" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('collection = "~/.local/share/remindd/collection"\n')
+    run(env, "systemctl", "--user", "daemon-reload")
+    run(env, "systemctl", "--user", "enable", "--now", "remindd.socket")
+    remindctl = str(home / ".local" / "bin" / "remindctl")
+    name = f"relink-{uuid.uuid4().hex[:8]}"
+    run(env, remindctl, "add", name, "--daily", "--at", "08:00", "--dose", "1", "--unit", "tablet")
+    folder = home / ".local" / "share" / "remindd" / "collection"
+
+    def published():
+        return [item for item in folder.glob("*.ics") if f"SUMMARY:{name}" in item.read_text()] if folder.is_dir() else []
+    deadline = time.time() + 20
+    while not published():
+        assert time.time() < deadline, "the reminder was not published into the collection"
+        time.sleep(0.2)
+    before = len(list(folder.glob("*.ics")))
+    shutil.rmtree(folder)
+    folder.mkdir()
+    relinked = run(env, remindctl, "collection", "relink", check=False)
+    assert relinked.returncode == 0, relinked.stderr
+    assert f"{before} items written back" in relinked.stdout or f"{before} item written back" in relinked.stdout, relinked.stdout
+    assert published(), "the reminder's item is not back in the folder"
+    service = run(env, "systemctl", "--user", "show", "-p", "MainPID", "remindd.service").stdout.strip().split("=")[1]
+    read_only = [e["MESSAGE"] for e in journald.entries(_PID=service) if "Read-only file system" in e["MESSAGE"]]
+    assert not read_only, read_only
+    run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")

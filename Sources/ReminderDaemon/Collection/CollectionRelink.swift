@@ -42,6 +42,7 @@ extension CollectionService {
             }
             restoring.append(item)
         }
+        var failed: [(String, String)] = []
         for (item, result) in zip(restoring, vdir.write(restoring.map { ($0.fileName, $0.text) })) {
             do {
                 var written = item
@@ -49,8 +50,18 @@ extension CollectionService {
                 try stores.collection.save(written)
                 restored += 1
             } catch {
-                reportOnce("write \(item.fileName)", .error, "Collection \(folder): could not write \(item.fileName) back: \(error); relink again")
+                failed.append((item.fileName, "\(error)"))
             }
+        }
+        if let (file, error) = failed.first {
+            // Said, and the call fails: "0 items written back" with success hid a folder remindd cannot write.
+            let message = """
+                could not write \(failed.count) of \(restoring.count) items back into \(folder) (\(file): \(error)); make the folder \
+                writable for remindd (under its unit, a folder outside ~/.local/share/remindd needs ReadWritePaths= for its parent: \
+                see remindd.toml(5)), then relink again
+                """
+            context.say(.error, "Collection " + message)
+            throw .store(message)
         }
         if let was = heldBecause { context.say(.notice, "Collection \(folder) relinked (it was not used: \(was)); \(restored) items written back into it") }
         heldBecause = nil
