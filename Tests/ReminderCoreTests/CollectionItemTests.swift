@@ -136,9 +136,11 @@ struct CollectionItemTests {
     /// PERCENT-COMPLETE or COMPLETED (any of them), and remindd's own closure is not an app's doing.
     @Test func anOccurrenceTaskSaysWhatAnAppDidToIt() throws {
         let task = OccurrenceTask(reminder: "r1@remindd", occurrence: instant("2026-12-01T07:00:00Z"), name: "Metformin", dose: Dose(thousandths: 500_000, unit: "mg"), beforeMinutes: [15])
-        let open = task.text(previous: nil)
+        let open = task.text(previous: nil, writtenAt: instant("2026-11-29T10:00:00Z"))
         #expect(task.uid == "r1@remindd-20261201T070000Z" && open.contains("TRIGGER;RELATED=END:-PT15M\r\n"), "\(open)")
-        #expect(task.text(previous: open) == open)
+        // Stamped when written (not at the occurrence, in the future), and not written again for its stamps alone.
+        #expect(open.contains("DTSTAMP:20261129T100000Z\r\n") && open.contains("LAST-MODIFIED:20261129T100000Z\r\n"), "\(open)")
+        #expect(task.text(previous: open, writtenAt: instant("2026-11-29T11:00:00Z")) == open)
         func marked(_ lines: String) throws -> OccurrenceTask.Marked? {
             guard case .occurrence(let read) = try CollectionItem.read(open.replacingOccurrences(of: "END:VTODO", with: lines + "END:VTODO"), file: "t.ics") else { return nil }
             #expect(read.reminder == "r1@remindd" && read.occurrence == instant("2026-12-01T07:00:00Z"))
@@ -153,8 +155,13 @@ struct CollectionItemTests {
         #expect(try marked("STATUS:COMPLETED\r\nX-REMINDD-CLOSED:MISSED\r\n") == .completed(at: nil))  // taken late after all
         var closed = task
         closed.closure = .taken(at: instant("2026-12-01T07:05:00Z"))
-        let text = closed.text(previous: open.replacingOccurrences(of: "END:VTODO", with: "STATUS:NEEDS-ACTION\r\nCATEGORIES:Health\r\nEND:VTODO"))
+        let text = closed.text(
+            previous: open.replacingOccurrences(of: "END:VTODO", with: "STATUS:NEEDS-ACTION\r\nCATEGORIES:Health\r\nEND:VTODO"), writtenAt: instant("2026-12-01T07:05:30Z"))
         #expect(text.contains("STATUS:COMPLETED\r\n") && !text.contains("NEEDS-ACTION") && text.contains("CATEGORIES:Health\r\n"), "\(text)")
+        #expect(text.contains("LAST-MODIFIED:20261201T070530Z\r\n"), "the closure is a change: stamped when written")
+        // Two devices' versions between syncs: the closed one wins, whichever was written later.
+        let reopened = task.text(previous: nil, writtenAt: instant("2026-12-01T08:00:00Z"))
+        #expect(CollectionItem.resolve(reopened, text).kept == text && CollectionItem.resolve(text, reopened).kept == text)
     }
 
     @Test func anotherClientsTaskIsForeign() throws {

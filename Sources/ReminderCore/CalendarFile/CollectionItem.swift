@@ -311,9 +311,14 @@ public enum CollectionItem {
     }
 
     /// The version of an item to keep when two devices changed it between two syncs (vdirsyncer's conflict):
-    /// the later LAST-MODIFIED, then (equal times) the greater text, so that both sides pick the same one
-    /// whichever is `a`. Logs and skips never conflict: each is an item of its own.
+    /// an occurrence task's closed version over its open one; else the later LAST-MODIFIED, then (equal times) the
+    /// greater text, so that both sides pick the same one whichever is `a`. Logs and skips never conflict: each is
+    /// an item of its own.
     public static func resolve(_ a: String, _ b: String) -> (kept: String, other: String) {
+        // An occurrence task closed (taken, skipped, missed) on one device wins over its open version, whenever
+        // each was written: the closure is final (the dose is an item of its own).
+        let (closedA, closedB) = (a.contains("X-REMINDD-CLOSED:"), b.contains("X-REMINDD-CLOSED:"))
+        if a.contains("X-REMINDD-OCCURRENCE-OF:"), closedA != closedB { return closedA ? (a, b) : (b, a) }
         let (first, second) = (lastModified(a) ?? Instant(secondsSinceEpoch: .min), lastModified(b) ?? Instant(secondsSinceEpoch: .min))
         return first > second || (first == second && a >= b) ? (a, b) : (b, a)
     }

@@ -3,8 +3,10 @@
 /// differently by each app. Due at the occurrence (DTSTART and DUE, in UTC), an alarm at its time and at the
 /// `--before` times, the dose in SUMMARY and DESCRIPTION, `RELATED-TO` its reminder.
 ///
-/// Every device writes the same text for the same occurrence and state (its UID comes from the reminder's UID and
-/// the instant; DTSTAMP is the instant), so two devices writing it do not conflict. Pure.
+/// Every device writes the same content for the same occurrence and state (its UID comes from the reminder's UID
+/// and the instant), its stamps apart (when it was written), which vdirsyncer leaves out of its comparison, so two
+/// devices writing it have no conflict to settle; a closed version wins over an open one
+/// (``CollectionItem/resolve(_:_:)``). Pure.
 public struct OccurrenceTask: Sendable, Hashable {
     /// The reminder's UID.
     public var reminder: String
@@ -44,13 +46,29 @@ public struct OccurrenceTask: Sendable, Hashable {
     public var uid: String { reminder + "-" + ICalendar.utc(occurrence) }
 
     /// The task's text; `previous` is the file as last read or written (what an app added to it is kept).
-    public func text(previous: String?) -> String {
+    /// DTSTAMP and LAST-MODIFIED say when it was written (`writtenAt`), and stay as `previous` has them when
+    /// nothing else changed, so that a version another device wrote is not written again for its stamps alone.
+    /// (They said the occurrence's instant, in the future for every task ahead.)
+    public func text(previous: String?, writtenAt: Instant) -> String {
+        if let previous, let stamps = Self.stamps(in: previous), render(previous: previous, stamps: stamps) == previous { return previous }
+        let now = ICalendar.utc(writtenAt)
+        return render(previous: previous, stamps: (now, now))
+    }
+
+    /// The DTSTAMP and LAST-MODIFIED values of a task's text.
+    private static func stamps(in text: String) -> (dtstamp: String, lastModified: String)? {
+        var dtstamp: String?, lastModified: String?
+        for line in text.split(separator: "\r\n") {
+            if dtstamp == nil, line.hasPrefix("DTSTAMP:") { dtstamp = String(line.dropFirst("DTSTAMP:".count)) }
+            if lastModified == nil, line.hasPrefix("LAST-MODIFIED:") { lastModified = String(line.dropFirst("LAST-MODIFIED:".count)) }
+        }
+        guard let dtstamp, let lastModified else { return nil }
+        return (dtstamp, lastModified)
+    }
+
+    private func render(previous: String?, stamps: (dtstamp: String, lastModified: String)) -> String {
         let at = ICalendar.utc(occurrence)
-        // LAST-MODIFIED: the instant, or the dose's time once taken, so that of two versions written on two
-        // devices between syncs the conflict resolver keeps the closed one.
-        var modified = at
-        if case .taken(let taken)? = closure { modified = ICalendar.utc(max(taken, occurrence)) }
-        var own = ["UID:" + ICalendar.text(uid), "DTSTAMP:" + at, "LAST-MODIFIED:" + modified,
+        var own = ["UID:" + ICalendar.text(uid), "DTSTAMP:" + stamps.dtstamp, "LAST-MODIFIED:" + stamps.lastModified,
                    "SUMMARY:" + ICalendar.text(name + (dose.map { ", \($0.description)" } ?? "")), "DTSTART:" + at, "DUE:" + at]
         if let dose { own.append("DESCRIPTION:" + ICalendar.text("Take \(dose.description)")) }
         own += ["RELATED-TO;RELTYPE=PARENT:" + ICalendar.text(reminder), "X-REMINDD-OCCURRENCE-OF:" + ICalendar.text(reminder), "X-REMINDD-OCCURRENCE:" + at]

@@ -97,7 +97,7 @@ struct CollectionPublisher: Sendable {
                     let (due, next) = try occurrenceTasks(of: reminder, uid: uid, previous: tasks, now: now)
                     if let next { outcome.nextUpkeep = min(outcome.nextUpkeep ?? next, next) }
                     for (fileName, task) in due {
-                        let text = task.text(previous: tasks[fileName]?.text)
+                        let text = task.text(previous: tasks[fileName]?.text, writtenAt: now)
                         guard text != tasks[fileName]?.text else { continue }
                         add(CollectionItemRecord(
                             fileName: fileName, uid: task.uid, kind: .occurrence, localId: reminder.id, etag: "", text: text, modifiedAt: task.occurrence.secondsSinceEpoch))
