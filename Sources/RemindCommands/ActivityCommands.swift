@@ -307,6 +307,7 @@ struct HistoryCommand: ParsableCommand {
     /// The WHAT column: the kind in words, with the repeats and the clock going back.
     static func what(_ entry: HistoryEntryValue) -> String {
         var text = entry.kind.replacingOccurrences(of: "-", with: " ") + (doseText(entry.amount, entry.unit).map { ", \($0)" } ?? "")
+        if entry.forced == true { text += ", forced past its limits" }
         if let again = entry.announcedAgain {
             text += ", announced again \(again)x" + (entry.lastAnnouncedUtc.map { " (last \(out.clock($0)))" } ?? "")
         }

@@ -93,6 +93,7 @@ enum ReportPages {
             Line(text: "Summary", size: 14, bold: true),
             Line(text: "\(days) \(days == 1 ? "day" : "days") from \(report.from) to \(report.to). Adherence = doses taken (on time or late) / (doses due - doses skipped)."),
         ]
+        lines += asNeededAndForced(report)
         guard !report.reminders.isEmpty else { return lines + [Line(text: "No reminders with a schedule.")] }
         let stocks = Dictionary((report.medications ?? []).map { ($0.reminderId, $0) }) { first, _ in first }
         for reminder in report.reminders {
@@ -123,6 +124,47 @@ enum ReportPages {
                 gap: 10))
         }
         return lines
+    }
+
+    /// On the first page, before the scheduled reminders: each medication taken as needed with its doses in the
+    /// period and its limits, and every dose forced past a limit (of any medication) with its date, time and the
+    /// limit it broke. (The doctor's PDF left the as-needed painkiller off page 1, and its doses forced past the
+    /// limits appeared nowhere.)
+    static func asNeededAndForced(_ report: Reminders.Report.Reply) -> [Line] {
+        let medications = report.medications ?? []
+        var lines: [Line] = []
+        let asNeeded = medications.filter { $0.asNeededDoses != nil }
+        if !asNeeded.isEmpty {
+            lines.append(Line(text: "Taken as needed", size: 12, bold: true, gap: 10))
+            for medication in asNeeded {
+                let doses = medication.asNeededDoses ?? 0
+                let limits = limitsText(minIntervalSeconds: medication.minIntervalSeconds, maxPerDay: medication.maxPerDay).map { " (limits: \($0))" } ?? ""
+                lines.append(Line(text: "\(medication.reminderName): \(doses) \(doses == 1 ? "dose" : "doses") in the period\(limits)."))
+            }
+        }
+        let forced = medications.filter { !($0.forcedDoses ?? []).isEmpty }
+        guard !forced.isEmpty else { return lines }
+        lines.append(Line(text: "Doses taken past a limit (forced)", size: 12, bold: true, gap: 10))
+        for medication in forced {
+            for dose in medication.forcedDoses ?? [] {
+                lines.append(Line(text: "\(medication.reminderName): \(ReportCommand.when(dose.at)): " + forcedReason(dose, medication)))
+            }
+        }
+        return lines
+    }
+
+    /// Why a forced dose broke its limit: `too soon: the dose before was at Sat 2026-11-21 07:00 (at least 6h apart)`.
+    static func forcedReason(_ dose: ReportMedicationValue.ForcedDose, _ medication: ReportMedicationValue) -> String {
+        switch dose.limit {
+        case "minInterval":
+            let apart = medication.minIntervalSeconds.map { " (at least \(WindowLength.text($0)) apart)" } ?? ""
+            return "too soon: another dose at \(dose.other.map(ReportCommand.when) ?? "?")\(apart)."
+        case "maxPerDay":
+            let most = medication.maxPerDay.map { " (at most \($0))" } ?? ""
+            return "dose \(dose.count ?? 0) in the 24 hours from \(dose.other.map(ReportCommand.when) ?? "?")\(most)."
+        default:
+            return "forced, within the limits as they are now."
+        }
     }
 
     /// `text` in lines no wider than `width` at `size`, broken between words.

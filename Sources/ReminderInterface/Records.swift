@@ -163,6 +163,8 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
     /// A log: how much it took, in the unit of the reminder's dose (nil without a dose).
     public var amount: Double?
     public var unit: String?
+    /// A log forced past the reminder's limits (`--force`); nil otherwise.
+    public var forced: Bool?
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, kind: String, scheduledUtc: String, handledUtc: String, lateSeconds: Int64, slotsDue: Int,

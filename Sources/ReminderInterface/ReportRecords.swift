@@ -72,12 +72,32 @@ public struct ReportMedicationValue: Codable, Sendable, Hashable {
         public init(date: String, left: Double, added: Double) { (self.date, self.left, self.added) = (date, left, added) }
     }
 
+    /// A dose logged past a limit (`--force`): when (local, with offset), which limit it broke when it was
+    /// logged (`minInterval`: too soon after the dose at `other`; `maxPerDay`: dose `count` of a rolling 24 hours
+    /// from `other`; "": none by then).
+    public struct ForcedDose: Codable, Sendable, Hashable {
+        public var at: String
+        public var limit: String
+        public var other: String?
+        public var count: Int?
+        public init(at: String, limit: String, other: String? = nil, count: Int? = nil) {
+            (self.at, self.limit, self.other, self.count) = (at, limit, other, count)
+        }
+    }
+
     public var reminderId: Int64
     public var reminderName: String
     public var unit: String
     public var taken: [Taken]
     public var asNeededWeeks: [Week]?
     public var stock: [StockDay]?
+    /// Taken as needed: how many doses in the period (absent for a scheduled medication).
+    public var asNeededDoses: Int?
+    /// Its limits as set (`minInterval` seconds, `maxPerDay`), absent when none.
+    public var minIntervalSeconds: Int64?
+    public var maxPerDay: Int?
+    /// Every dose forced past a limit in the period, oldest first; absent when none.
+    public var forcedDoses: [ForcedDose]?
 
     public init(reminderId: Int64, reminderName: String, unit: String, taken: [Taken], asNeededWeeks: [Week]?, stock: [StockDay]?) {
         (self.reminderId, self.reminderName, self.unit) = (reminderId, reminderName, unit)

@@ -67,6 +67,32 @@ struct AsNeededTests {
         #expect(daemon.firings(of: "Ibuprofen").isEmpty && daemon.announcer.occurrences.isEmpty)
     }
 
+    /// #57 item 6: the doctor's PDF left the as-needed painkiller off page 1, and its doses forced past the limits
+    /// appeared nowhere (`history` showed them as plain logs). The report now says, for each medication taken as
+    /// needed, its doses in the period and its limits, and every forced dose with the limit it broke; page 1
+    /// holds both.
+    @Test func theReportsFirstPageListsAsNeededDosesAndEveryForcedOne() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "UTC")
+        _ = try await daemon.add("Ibuprofen", ["asNeeded": true], ["dose": "400", "unit": "mg", "minInterval": "6h", "maxPerDay": .number(3)])
+        _ = try await daemon.add("Metformin", ["daily": true, "at": "08:00"], timeZone: "UTC", ["dose": "500", "unit": "mg"])
+        for (at, force) in [("2026-12-01T07:00:00Z", false), ("2026-12-01T09:00:00Z", true), ("2026-12-01T15:00:00Z", false),
+                            ("2026-12-01T21:00:00Z", true), ("2026-12-01T23:30:00Z", true)] {
+            await daemon.advance(to: instant(at))
+            _ = try await daemon.call(Reminders.Done.self, .init(reminder: "Ibuprofen", force: force))
+        }
+        await daemon.advance(to: instant("2026-12-02T12:00:00Z"))
+        let report = try await daemon.call(Reminders.Report.self, .init(from: "2026-12-01", to: "2026-12-02"))
+        let ibuprofen = try #require(report.medications?.first { $0.reminderName == "Ibuprofen" })
+        #expect(ibuprofen.asNeededDoses == 5 && ibuprofen.minIntervalSeconds == 6 * 3600 && ibuprofen.maxPerDay == 3)
+        #expect(ibuprofen.forcedDoses == [
+            .init(at: "2026-12-01T09:00:00+00:00", limit: "minInterval", other: "2026-12-01T07:00:00+00:00"),
+            .init(at: "2026-12-01T21:00:00+00:00", limit: "maxPerDay", other: "2026-12-01T07:00:00+00:00", count: 4),
+            .init(at: "2026-12-01T23:30:00+00:00", limit: "maxPerDay", other: "2026-12-01T07:00:00+00:00", count: 5),
+        ])
+        #expect(report.medications?.first { $0.reminderName == "Metformin" }?.asNeededDoses == nil, "scheduled: counted in the adherence")
+        #expect(!report.reminders.contains { $0.reminderName == "Ibuprofen" }, "nothing is due of it")
+    }
+
     @Test func badLimitsAndAScheduleWithAsNeededAreRefusedWithWhatToWrite() async throws {
         let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "UTC")
         func message(_ rule: Rule, _ extra: [String: JSONValue]) async -> String? {

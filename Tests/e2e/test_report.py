@@ -170,3 +170,26 @@ def test_the_pdf_is_pages_a_doctor_can_read_with_every_count_the_terminal_shows(
         missed_line = " ".join(terminal.split("missed: ", 1)[1].split("\n\n", 1)[0].split())
         for when in missed_line.split(", "):
             assert when.strip() in flat, (when, flat)
+
+
+def test_the_pdfs_first_page_lists_the_as_needed_doses_and_every_dose_forced_past_a_limit(daemon):
+    """#57 item 6: the doctor's PDF left the as-needed painkiller off page 1 (docs/reports.md promises it there), and
+    the doses forced past its limits appeared nowhere. Yesterday's doses of ibuprofen, two of them forced: page 1
+    says how many were taken and when each forced one was, with the limit it broke."""
+    daemon.start()
+    daemon.ctl("add", "Ibuprofen", "--as-needed", "--dose", "400", "--unit", "mg", "--min-interval", "6h", "--max-per-day", "3")
+    daemon.ctl("add", "Metformin", "--daily", "--at", "08:00", "--tz", "UTC", "--dose", "500", "--unit", "mg")
+    yesterday = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 86400))
+    for clock, force in (("07:00", False), ("09:00", True), ("15:00", False), ("21:00", True)):
+        daemon.ctl("log", "Ibuprofen", "--at", f"{yesterday}T{clock}", *(["--force"] if force else []))
+    pdf = daemon.state / "report.pdf"
+    daemon.ctl("report", "--format", "pdf", "-o", str(pdf))
+    first_page = " ".join(subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, text=True,
+                                         check=True).stdout.split())
+    assert "Taken as needed Ibuprofen: 4 doses in the period (limits: at least 6h apart, at most 3 in 24 hours)." in first_page, first_page
+    assert "Doses taken past a limit (forced)" in first_page, first_page
+    weekday = time.strftime("%a", time.strptime(yesterday, "%Y-%m-%d"))
+    assert f"Ibuprofen: {weekday} {yesterday} 09:00: too soon: another dose at {weekday} {yesterday} 07:00 (at least 6h apart)." in first_page, first_page
+    assert f"Ibuprofen: {weekday} {yesterday} 21:00: dose 4 in the 24 hours from {weekday} {yesterday} 07:00 (at most 3)." in first_page, first_page
+    history = daemon.ctl("history", "--reminder", "Ibuprofen").stdout
+    assert history.count("forced") == 2, history

@@ -80,5 +80,11 @@ public struct DoseLimits: Sendable, Hashable {
         return max(0, maximum - inLastDay)
     }
 
+    /// The limit each forced dose broke when it was logged: checked against the doses before it (those after it
+    /// did not exist yet), in time order; nil for one that broke none by then (the limits were set later).
+    public func breaches(ofForced forced: [Instant], among doses: [Instant]) -> [(at: Instant, breach: Breach?)] {
+        forced.sorted().map { at in (at, breach(at: at, doses: doses.filter { $0 < at })) }
+    }
+
     private func distance(_ a: Instant, _ b: Instant) -> Int64 { abs(a.secondsSinceEpoch - b.secondsSinceEpoch) }
 }

@@ -150,6 +150,6 @@ extension HistoryEntryValue {
             scheduledUtc: scheduled?.description ?? log.utc, handledUtc: log.utc,
             lateSeconds: max(0, (handled?.secondsSinceEpoch ?? 0) - (scheduled?.secondsSinceEpoch ?? Int64.max)), slotsDue: 1,
             detail: "log \(log.id)", replanned: false)
-        (amount, unit) = (log.amount, log.unit)
+        (amount, unit, forced) = (log.amount, log.unit, log.forced)
     }
 }

@@ -92,11 +92,36 @@ struct ReportService: Sendable {
             logs: logs.map { ($0.at, $0.amount ?? dose.thousandths) }, stockChanges: changes,
             asNeeded: reminder.rule.asNeeded == true, zone: zone, from: from, through: to)
         func amount(_ thousandths: Int64) -> Double { Double(thousandths) / 1000 }
-        return ReportMedicationValue(
+        var value = ReportMedicationValue(
             reminderId: id, reminderName: reminder.name, unit: dose.unit,
             taken: figures.taken.map { .init(date: $0.date.description, amount: amount($0.thousandths)) },
             asNeededWeeks: figures.asNeededWeeks?.map { .init(week: $0.monday.description, doses: $0.doses) },
             stock: figures.stock?.map { .init(date: $0.date.description, left: amount($0.left), added: amount($0.added)) })
+        let limits = reminder.delivery.medication.limits
+        (value.minIntervalSeconds, value.maxPerDay) = (limits.minIntervalSeconds, limits.maxPerDay)
+        if reminder.rule.asNeeded == true {
+            let (first, last) = Self.period(from: from, to: to, zone: zone)
+            value.asNeededDoses = logs.filter { $0.at >= first && $0.at < last }.count
+        }
+        value.forcedDoses = try forcedDoses(of: reminder, limits: limits, zone: zone, logs: logs.map(\.at), from: from, to: to)
+        return value
+    }
+
+    /// The doses forced past a limit in the period, each with the limit it broke when it was logged; nil when none.
+    private func forcedDoses(
+        of reminder: StoredReminder, limits: DoseLimits, zone: TimeZoneRules, logs: [Instant], from: LocalDate, to: LocalDate
+    ) throws(ServiceError) -> [ReportMedicationValue.ForcedDose]? {
+        let (first, last) = Self.period(from: from, to: to, zone: zone)
+        let forced = try storing { () throws(StoreError) in try stores.intake.forcedInstants(reminderID: reminder.id!, from: first, through: last.adding(seconds: -1)) }
+        guard !forced.isEmpty else { return nil }
+        func local(_ instant: Instant) -> String { ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
+        return limits.breaches(ofForced: forced, among: logs).map { at, breach in
+            switch breach {
+            case .tooSoon(let other)?: .init(at: local(at), limit: "minInterval", other: local(other))
+            case .tooMany(let count, let first)?: .init(at: local(at), limit: "maxPerDay", other: local(first), count: count)
+            case nil: .init(at: local(at), limit: "")
+            }
+        }
     }
 
     /// The habit's days, weekdays and streaks over the period; nil when nothing was active in it.
@@ -107,6 +132,12 @@ struct ReportService: Sendable {
             days: figures.days.map { .init(date: $0.date.description, state: $0.state.rawValue, strength: $0.strength) },
             activeByWeekday: figures.activeByWeekday,
             streaks: figures.streaks.map { .init(length: $0.length, start: $0.start.description, end: $0.end.description) })
+    }
+
+    /// The period's first instant and the first instant after it, in `zone`.
+    private static func period(from: LocalDate, to: LocalDate, zone: TimeZoneRules) -> (first: Instant, after: Instant) {
+        let midnight = TimeOfDay(hour: 0, minute: 0)!
+        return (zone.resolve(LocalDateTime(date: from, time: midnight)), zone.resolve(LocalDateTime(date: LocalDate(dayNumber: to.dayNumber + 1), time: midnight)))
     }
 
     /// From two days before the period to two after (instants in `zone`): a window or a late take crosses midnight.

@@ -85,6 +85,15 @@ public struct IntakeStore: Sendable {
         }
     }
 
+    /// The instants of a reminder's doses between two instants (inclusive) logged past its limits (`--force`).
+    public func forcedInstants(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> [Instant] {
+        try database.read { db in
+            try IntakeRecord.filter(IntakeRecord.Columns.reminderId == reminderID && IntakeRecord.Columns.at >= from.secondsSinceEpoch
+                && IntakeRecord.Columns.at <= through.secondsSinceEpoch && IntakeRecord.Columns.forced == true)
+                .select(IntakeRecord.Columns.at, as: Int64.self).fetchAll(db).map(Instant.init(secondsSinceEpoch:))
+        }
+    }
+
     /// One logged intake, or nil when there is none with that id.
     public func record(id: Int64) throws(StoreError) -> IntakeRecord? {
         try database.read { db in try IntakeRecord.fetchOne(db, key: id) }
