@@ -6,6 +6,14 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The installed programs are hardened as Debian builds its packages: relocations read-only and every symbol
+/// bound at start (`-z relro -z now`: lintian's hardening-no-bindnow).
+let hardenedLinking: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "relro", "-Xlinker", "-z", "-Xlinker", "now"])]
+
+/// The C shims are built with glibc's checked string and memory functions (`_FORTIFY_SOURCE`, which needs an
+/// optimised build); the Swift code has no such switch: its bounds are checked by the language.
+let fortifiedC: [CSetting] = [.unsafeFlags(["-O2", "-D_FORTIFY_SOURCE=2"])]
+
 let package = Package(
     name: "remindd",
     platforms: [.macOS(.v14)],
@@ -45,11 +53,11 @@ let package = Package(
         .target(name: "SystemdSupport", dependencies: ["CSystemd"], swiftSettings: strictSettings),
         // The journal's native protocol without libsystemd (a datagram, or a sealed memfd for a large entry), for
         // remindctl, which links no libsystemd: the C part (SCM_RIGHTS, memfd_create), then the entries.
-        .target(name: "CJournalNative"),
+        .target(name: "CJournalNative", cSettings: fortifiedC),
         .target(name: "JournalNative", dependencies: ["CJournalNative"], swiftSettings: strictSettings),
         // Messages in the user's language: glibc's gettext and LC_TIME names (the C part), the catalog port with
         // its gettext adapter and English as written.
-        .target(name: "CGettext"),
+        .target(name: "CGettext", cSettings: fortifiedC),
         .target(name: "Translation", dependencies: ["CGettext", "ReminderCore"], swiftSettings: strictSettings),
         // Adapter: the SQLite store (GRDB), schema migrations, durable record of fired slots.
         .target(
@@ -111,7 +119,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            linkerSettings: hardenedLinking
         ),
         // remindctl's commands and its one output layer, run against a CommandContext (the daemon, output,
         // environment, clock, zone) that tests replace.
@@ -124,7 +133,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Thin executable: the control CLI.
-        .executableTarget(name: "remindctl", dependencies: ["RemindCommands"], swiftSettings: strictSettings),
+        .executableTarget(name: "remindctl", dependencies: ["RemindCommands"], swiftSettings: strictSettings, linkerSettings: hardenedLinking),
         // Benchmark executable: next-fire speed against Foundation's Calendar in the same run.
         .executableTarget(
             name: "NextFireBenchmark",

@@ -143,21 +143,57 @@ struct DoneCommand: ParsableCommand {
             late" on the Missed notification does): an intake now, made for it, which covers and suppresses no \
             other occurrence; a goal's streak counts it.
 
+            Several reminders are taken in turn (each said, a refusal said and the rest taken all the same, exit \
+            status 1 when one was refused); --all-due takes every occurrence due now (what "Take all" on the \
+            notification does).
+
             Examples:
               remindctl done Meds
+              remindctl done Metformin Ramipril
+              remindctl done --all-due
               remindctl done Meds --late
               remindctl done Metformin --amount 1
               remindctl done Ibuprofen                # taken as needed: a dose now, within its limits
             """, aliases: ["taken"])
 
-    @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
+    @Argument(help: "The reminders' ids or names (several: each is taken in turn).", completion: .custom(Completions.reminders)) var reminders: [String] = []
+    @Flag(help: "Take every occurrence due now.") var allDue = false
     @Option(help: ArgumentHelp("How much was taken, in the unit of the reminder's dose (default: its dose).", valueName: "amount")) var amount: String?
     @Flag(help: "Take the most recent missed occurrence late.") var late = false
     @Flag(help: "Log it even when the reminder's --min-interval or --max-per-day does not allow it (it is marked forced).") var force = false
-    @Flag(help: "Print the log (with --late: the occurrence) as JSON.") var json = false
+    @Flag(help: "Print the log (with --late: the occurrence) as JSON; several as a list.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
+    func validate() throws {
+        if allDue, !reminders.isEmpty { throw ValidationError(out.words(CommandMessages.allDueOrNames)) }
+        if !allDue, reminders.isEmpty { throw ValidationError(out.words(CommandMessages.nameOrAllDue)) }
+        if (allDue || reminders.count > 1), amount != nil || late { throw ValidationError(out.words(CommandMessages.oneForAmountOrLate)) }
+    }
+
     func run() throws {
+        let keys = allDue
+            ? try connection.call(Reminders.Occurrences.self, .init(date: nil)).occurrences.filter { $0.state == "due" }.map { String($0.reminderId) }
+            : reminders
+        if keys.count == 1, !allDue { return try takeOne(keys[0]) }
+        var replies: [Reminders.Done.Reply] = []
+        var refused = false
+        for key in keys {
+            do {
+                let reply = try connection.call(Reminders.Done.self, .init(reminder: key, force: force ? true : nil))
+                replies.append(reply)
+                if !json { out.print(describe(reply.log, taken: true)) }
+                if let unsynced = reply.unsynced { Output.warn(unsynced) }
+            } catch {
+                refused = true
+                FileHandleOutput.standardError(out.words(CommandMessages.error, "\(error)") + "\n")
+            }
+        }
+        if json { try out.json(replies) } else if keys.isEmpty { out.print(out.words(CommandMessages.nothingDueToTake)) }
+        if refused { throw ExitCode.failure }
+    }
+
+    /// One reminder: its due occurrence taken now, or with --late its missed one.
+    private func takeOne(_ reminder: String) throws {
         if late, let amount { throw CLIError(out.words(CommandMessages.lateWithAmount, reminder, amount)) }
         if late {
             let occurrence = try connection.call(Reminders.TakeLate.self, .init(reminder: reminder)).occurrence

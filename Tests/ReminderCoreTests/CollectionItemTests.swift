@@ -162,6 +162,13 @@ struct CollectionItemTests {
         // Two devices' versions between syncs: the closed one wins, whichever was written later.
         let reopened = task.text(previous: nil, writtenAt: instant("2026-12-01T08:00:00Z"))
         #expect(CollectionItem.resolve(reopened, text).kept == text && CollectionItem.resolve(text, reopened).kept == text)
+        // A person's tick in an app wins over remindd's "missed", written later on a computer (the e2e phone test
+        // lost a dose ticked in its window to the computer's closure).
+        var missed = task
+        missed.closure = .missed
+        let closedMissed = missed.text(previous: open, writtenAt: instant("2026-12-01T09:00:00Z"))
+        let ticked = open.replacingOccurrences(of: "END:VTODO", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T071000Z\r\nEND:VTODO")
+        #expect(CollectionItem.resolve(closedMissed, ticked).kept == ticked && CollectionItem.resolve(ticked, closedMissed).kept == ticked)
     }
 
     @Test func anotherClientsTaskIsForeign() throws {

@@ -399,7 +399,9 @@ def test_a_phone_closes_the_loop_through_the_server_with_occurrence_tasks(phone_
     (laptop, desktop), phone = phone_devices
     zone, offset = midday_zone()
     local_now = (utc_now() + offset).replace(microsecond=0)
-    times = [(local_now + dt.timedelta(hours=h)).strftime("%H:%M:%S") for h in (1, 2, 3)]
+    # Two doses due in 20 and 40 seconds (each ticked once it was due, the first before the second came: a task
+    # ticked ahead of its time is no dose) and one in 3 hours (cancelled ahead: a skip).
+    times = [(local_now + dt.timedelta(seconds=s)).strftime("%H:%M:%S") for s in (20, 40, 3 * 3600)]
     laptop.ctl("add", unique_name, "--daily", "--at", ",".join(times), "--tz", zone, "--dose", "500mg", "--window", "30m")
     occurrences = [f["utc"] for f in laptop.json("next", "--count", "50") if f["reminderName"] == unique_name][:3]
     sync_all(laptop, desktop)
@@ -407,7 +409,9 @@ def test_a_phone_closes_the_loop_through_the_server_with_occurrence_tasks(phone_
     tasks = wait_until(lambda: (lambda t: t if set(compact) <= set(t) else None)(phone.tasks(unique_name)), timeout=20)
     assert "DUE:" + compact[0] in tasks[compact[0]].data and "SUMMARY:" + unique_name + "\\, 500 mg" in tasks[compact[0]].data
 
-    completed = [(utc_now() - dt.timedelta(seconds=s)).replace(microsecond=0) for s in (90, 60)]
+    due = [dt.datetime.strptime(o, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc) for o in occurrences[:2]]
+    time.sleep(max(0.0, (due[1] - utc_now()).total_seconds() + 5))
+    completed = [due[0] + dt.timedelta(seconds=5), due[1] + dt.timedelta(seconds=3)]
     stamp = [c.strftime("%Y%m%dT%H%M%SZ") for c in completed]
     PhoneApp.mark(tasks[compact[0]], ["STATUS:COMPLETED", "COMPLETED:" + stamp[0]])               # Tasks.org
     PhoneApp.mark(tasks[compact[1]], ["PERCENT-COMPLETE:100", "COMPLETED:" + stamp[1]])           # jtx Board

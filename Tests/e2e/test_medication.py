@@ -1,10 +1,11 @@
 """Medication end to end: the real remindd, a real dbus-daemon with the recording notification server, the
 real journal. A stock counted too low for the reminder's refill days is said once: in the journal (its own
 MESSAGE_ID, the catalog's fields), as a desktop notification, and to the reminder's --exec hook."""
+import datetime as dt
 import time
 
 from conftest import Journal, wait_until
-from test_closing_the_loop import write_script
+from test_closing_the_loop import add_soon, sleep_until, write_script
 
 MESSAGE_LOW_STOCK = "3f0b8e5c7a2d4e61b9c4a7d2e8f15c30"
 
@@ -74,3 +75,21 @@ def test_an_as_needed_dose_too_soon_is_refused_with_when_the_next_is_allowed(dae
     assert forced["forced"] is True and forced["utc"] >= first["utc"]
     today = daemon.ctl("today").stdout
     assert f"{unique_name} 400 mg  allowed from " in today and "1 more in 24 hours" in today, today
+
+
+def test_done_takes_several_reminders_and_every_one_due(daemon, unique_name):
+    """`done A B` takes each in turn (one refused is said and the rest taken, exit 1); `done --all-due` takes every
+    occurrence due now, as the notification's Take all does; with nothing due it says so."""
+    daemon.start()
+    names = [f"{unique_name}-{letter}" for letter in "abc"]
+    instants = [add_soon(daemon, name, "--daily", "--at", "{}", "--window", "1h", "--dose", "1", "--unit", "tablet")[1] for name in names]
+    sleep_until(max(instants) + dt.timedelta(seconds=1))
+    several = daemon.ctl("done", names[0], names[1], f"{unique_name}-none", check=False)
+    assert several.returncode == 1, several
+    assert [line.split(",")[0] for line in several.stdout.splitlines()] == [f"Taken: {names[0]}", f"Taken: {names[1]}"], several.stdout
+    assert f"{unique_name}-none" in several.stderr, several.stderr
+    every = daemon.ctl_json("done", "--all-due")
+    assert [reply["log"]["reminderName"] for reply in every] == [names[2]], every
+    assert daemon.ctl("done", "--all-due").stdout.strip() == "Nothing is due now."
+    refused = daemon.ctl("done", "--all-due", names[0], check=False)
+    assert refused.returncode != 0 and "not both" in refused.stderr, refused.stderr

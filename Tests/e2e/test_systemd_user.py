@@ -167,6 +167,8 @@ def test_user_service_installs_starts_and_fires(user_manager, journald):
     assert len(pages) > 40, pages
     rendered = run(dict(env, MANWIDTH="100"), "man", "--warnings", "-l", *pages)
     assert "remindctl delete" in rendered.stdout and not rendered.stderr, rendered.stderr[:500]
+    # Each page's NAME line names the page (it said remindctl-remindctl-add).
+    assert "remindctl-remindctl" not in rendered.stdout and "remindctl-log-add" in rendered.stdout, rendered.stdout[:2000]
     assert "__remindctl_custom_complete" in (share / "bash-completion" / "completions" / "remindctl").read_text()
     assert (share / "zsh" / "site-functions" / "_remindctl").read_text().startswith("#compdef remindctl")
     assert "complete -c 'remindctl'" in (home / ".config" / "fish" / "completions" / "remindctl.fish").read_text()

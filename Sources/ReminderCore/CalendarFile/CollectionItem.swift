@@ -311,16 +311,25 @@ public enum CollectionItem {
     }
 
     /// The version of an item to keep when two devices changed it between two syncs (vdirsyncer's conflict):
-    /// an occurrence task's closed version over its open one; else the later LAST-MODIFIED, then (equal times) the
-    /// greater text, so that both sides pick the same one whichever is `a`. Logs and skips never conflict: each is
-    /// an item of its own.
+    /// an occurrence task marked in an app over remindd's own, and remindd's closure over the open version; else
+    /// the later LAST-MODIFIED, then (equal times) the greater text, so that both sides pick the same one whichever
+    /// is `a`. Logs and skips never conflict: each is an item of its own.
     public static func resolve(_ a: String, _ b: String) -> (kept: String, other: String) {
-        // An occurrence task closed (taken, skipped, missed) on one device wins over its open version, whenever
-        // each was written: the closure is final (the dose is an item of its own).
-        let (closedA, closedB) = (a.contains("X-REMINDD-CLOSED:"), b.contains("X-REMINDD-CLOSED:"))
-        if a.contains("X-REMINDD-OCCURRENCE-OF:"), closedA != closedB { return closedA ? (a, b) : (b, a) }
+        // An occurrence task: what a person did in an app (completed, cancelled) wins over what remindd wrote,
+        // and remindd's closure (taken, skipped, missed) over the open version, whenever each was written.
+        if a.contains("X-REMINDD-OCCURRENCE-OF:") {
+            let (rankA, rankB) = (occurrenceRank(a), occurrenceRank(b))
+            if rankA != rankB { return rankA > rankB ? (a, b) : (b, a) }
+        }
         let (first, second) = (lastModified(a) ?? Instant(secondsSinceEpoch: .min), lastModified(b) ?? Instant(secondsSinceEpoch: .min))
         return first > second || (first == second && a >= b) ? (a, b) : (b, a)
+    }
+
+    /// How far an occurrence task's version got: 2 marked in an app, 1 closed by remindd, 0 open.
+    private static func occurrenceRank(_ text: String) -> Int {
+        // A version that does not read as a task is no mark of anyone's: ranked as open.
+        guard case .occurrence(let task)? = try? read(text, file: "") else { return 0 }
+        return task.marked != nil ? 2 : text.contains("X-REMINDD-CLOSED:") ? 1 : 0
     }
 
     /// A task or one instance of it marked done by another client: `todo done` (the task's STATUS:COMPLETED), or a

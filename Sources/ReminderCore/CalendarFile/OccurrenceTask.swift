@@ -5,8 +5,8 @@
 ///
 /// Every device writes the same content for the same occurrence and state (its UID comes from the reminder's UID
 /// and the instant), its stamps apart (when it was written), which vdirsyncer leaves out of its comparison, so two
-/// devices writing it have no conflict to settle; a closed version wins over an open one
-/// (``CollectionItem/resolve(_:_:)``). Pure.
+/// devices writing it have no conflict to settle; in a conflict, an app's mark wins over remindd's closure, and
+/// that over the open version (``CollectionItem/resolve(_:_:)``). Pure.
 public struct OccurrenceTask: Sendable, Hashable {
     /// The reminder's UID.
     public var reminder: String
