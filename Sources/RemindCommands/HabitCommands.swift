@@ -85,7 +85,12 @@ struct RestMarkCommand: ParsableCommand {
         guard date == nil || from == nil else { throw CLIError("give either a day or --from/--to, not both") }
         let reply = try connection.call(Habits.RestMark.self, .init(from: first, to: to, reason: reason, light: light.isEmpty ? nil : light))
         if json { return try out.json(reply.dates) }
-        out.print(reply.dates.count == 1 ? "Marked \(reply.dates[0]) as a rest day" : "Marked \(reply.dates.count) rest days, \(reply.dates.first!) to \(reply.dates.last!)")
+        let already = reply.alreadyMarked ?? []
+        if already.count == reply.dates.count {
+            return out.print(already.count == 1 ? "\(already[0]) is a rest day already: nothing changed" : "All \(already.count) days were rest days already: nothing changed")
+        }
+        out.print(reply.dates.count == 1 ? "Marked \(reply.dates[0]) as a rest day" : "Marked \(reply.dates.count) rest days, \(reply.dates.first!) to \(reply.dates.last!)"
+            + (already.isEmpty ? "" : " (\(already.count) of them were already)"))
     }
 }
 

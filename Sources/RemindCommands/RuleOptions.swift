@@ -87,7 +87,7 @@ struct RuleOptions: ParsableArguments {
         do {
             return try TimeZoneDatabase.system(environment: CommandContext.current.environment).rules(named: name)
         } catch {
-            throw CLIError("unknown time zone '\(name)': give an IANA name such as Europe/Berlin (see 'timedatectl list-timezones')")
+            throw CLIError("unknown time zone \(quotedInput(name)): give an IANA name such as Europe/Berlin (see 'timedatectl list-timezones')")
         }
     }
 

@@ -221,9 +221,9 @@ public enum TimeZoneError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknown(let name):
-            return "unknown time zone '\(name)': use a name from /usr/share/zoneinfo such as Europe/Berlin or America/New_York (list them with 'timedatectl list-timezones')"
+            return "unknown time zone \(quotedInput(name)): use a name from /usr/share/zoneinfo such as Europe/Berlin or America/New_York (list them with 'timedatectl list-timezones')"
         case .malformed(let name, let reason):
-            return "time zone '\(name)' could not be read: \(reason)"
+            return "time zone \(quotedInput(name)) could not be read: \(reason)"
         }
     }
 }

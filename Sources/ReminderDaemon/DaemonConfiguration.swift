@@ -101,7 +101,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 throw fail("tables are not used: remindd's settings are top-level keys (\(keys.map(\.0).joined(separator: ", ")))")
             }
             guard let expected = keys.first(where: { $0.0 == key })?.1 else {
-                throw fail("unknown key '\(key)'; known keys: \(keys.map(\.0).joined(separator: ", "))")
+                if let near = EditDistance.suggestion(for: key, among: keys.map(\.0)) { throw fail("unknown key \(quotedInput(key)): did you mean '\(near)'?") }
+                throw fail("unknown key \(quotedInput(key)); known keys: \(keys.map(\.0).joined(separator: ", "))")
             }
             guard seen.insert(key).inserted else { throw fail("'\(key)' is set twice") }
             switch (key, value) {

@@ -41,6 +41,7 @@ struct ConfigurationTests {
 
     @Test(arguments: [
         ("colour = \"blue\"", 1, "unknown key 'colour'"),
+        ("sync-intervall = \"5m\"", 1, "unknown key 'sync-intervall': did you mean 'sync-interval'?"),
         ("\n\ncatch-up = yes", 3, "bad value yes for 'catch-up': use true or false"),
         ("log-level = \"loud\"", 1, "bad value \"loud\" for 'log-level'"),
         ("socket = \"relative/path\"", 1, "bad value \"relative/path\" for 'socket'"),

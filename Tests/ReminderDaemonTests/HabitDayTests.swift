@@ -24,6 +24,23 @@ struct HabitDayTests {
         return configuration
     }
 
+    /// Marking a rest day a second time answered "the database cannot be used" (an upsert's conflict clause
+    /// replaced the history trigger's INSERT OR IGNORE, and the write failed): it says the day is a rest day
+    /// already, changes nothing, and another reason or a range around it is marked.
+    @Test func aRestDayMarkedTwiceIsSaidToBeOneAlready() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-10T12:00:00Z"))
+        let first = try await daemon.call(Habits.RestMark.self, .init(from: "2026-12-12"))
+        #expect(first.dates == ["2026-12-12"] && first.alreadyMarked == nil)
+        let again = try await daemon.call(Habits.RestMark.self, .init(from: "2026-12-12"))
+        #expect(again.alreadyMarked == ["2026-12-12"])
+        let otherReason = try await daemon.call(Habits.RestMark.self, .init(from: "2026-12-12", reason: "Travel"))
+        #expect(otherReason.alreadyMarked == nil, "a new reason is a change")
+        let range = try await daemon.call(Habits.RestMark.self, .init(from: "2026-12-11", to: "2026-12-13", reason: "Travel"))
+        #expect(range.dates.count == 3 && range.alreadyMarked == ["2026-12-12"])
+        let listed = try await daemon.call(Habits.RestList.self, .init(from: "2026-12-11", to: "2026-12-13"))
+        #expect(listed.restDays.map(\.date) == ["2026-12-11", "2026-12-12", "2026-12-13"])
+    }
+
     /// "Up to a year ahead" is through the same date next year: 2027-11-22 from 2026-11-22, not 366 days; from
     /// 29 February, through 28 February.
     @Test func restDaysArePlannedThroughTheSameDateNextYear() async throws {

@@ -286,7 +286,7 @@ private struct EventReader {
 
     private func rules(_ name: String?, line: Int) throws(FileLineError) -> TimeZoneRules {
         guard let name else { return zones.system }
-        guard let rules = zones.named(name) else { throw fail(line, "the zone '\(name)' cannot be read") }
+        guard let rules = zones.named(name) else { throw fail(line, "the zone \(quotedInput(name)) cannot be read") }
         return rules
     }
 

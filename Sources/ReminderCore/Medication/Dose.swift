@@ -50,7 +50,7 @@ public struct Dose: Sendable, Hashable {
         case (nil, let option?): unitText = option
         }
         guard let unit = Self.unitName(unitText) else {
-            throw RuleSpecError("unknown unit '\(unitText)': write one of \(Self.units.map(\.name).joined(separator: ", "))")
+            throw RuleSpecError("unknown unit \(quotedInput(unitText)): write one of \(Self.units.map(\.name).joined(separator: ", "))")
         }
         self.init(thousandths: thousandths, unit: unit)
     }

@@ -32,7 +32,7 @@ public struct DoseSteps: Sendable, Hashable {
         for part in text.split(separator: ";") {
             let words = part.split(separator: " ", omittingEmptySubsequences: true)
             guard let until = words.firstIndex(of: "until"), until > 0, until == words.count - 2 else {
-                throw RuleSpecError("invalid step '\(String(part).withoutSurroundingSpaces)': write each step as a dose and its last day, e.g. \(Self.forms)")
+                throw RuleSpecError("invalid step \(quotedInput(String(part).withoutSurroundingSpaces)): write each step as a dose and its last day, e.g. \(Self.forms)")
             }
             let dose = try Dose(amount: words[..<until].joined(separator: " "), unit: unit)
             guard let date = ISO8601.parseDate(String(words[until + 1])) else {

@@ -6,7 +6,8 @@ extension HabitService {
     func register(in router: inout MethodRouter) {
         router.on(Habits.Streak.self) { _ in try streak() }
         router.on(Habits.RestMark.self) { p in
-            .init(dates: try await markRest(from: p.from, to: p.to, reason: p.reason, light: p.light ?? []))
+            let marked = try await markRest(from: p.from, to: p.to, reason: p.reason, light: p.light ?? [])
+            return .init(dates: marked.dates, alreadyMarked: marked.already.isEmpty ? nil : marked.already)
         }
         router.on(Habits.RestUnmark.self) { p in
             try await unmarkRest(date: p.date)

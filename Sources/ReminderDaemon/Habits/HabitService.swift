@@ -124,7 +124,9 @@ struct HabitService: Sendable {
             recoveryAvailable: !report.recoveryUsed && report.lastBreak != nil)
     }
 
-    func markRest(from: String, to: String?, reason: String?, light: [String]) async throws(ServiceError) -> [String] {
+    /// Marks rest days. - Returns: the dates, and those of them that were rest days already for the same reason
+    ///   (marking one again changes nothing, and says so).
+    func markRest(from: String, to: String?, reason: String?, light: [String]) async throws(ServiceError) -> (dates: [String], already: [String]) {
         let now = context.clock.now()
         let first = try context.date(from, parameter: "from")
         let last = try to.map { text throws(ServiceError) in try context.date(text, parameter: "to") } ?? first
@@ -150,9 +152,13 @@ struct HabitService: Sendable {
             restReason = .recovery
         }
         let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
-        try storing { () throws(StoreError) in try stores.habits.markRestDays(dates.map { RestDayRecord(date: $0, reason: restReason.rawValue, activities: light) }) }
+        let marking = dates.map { RestDayRecord(date: $0, reason: restReason.rawValue, activities: light) }
+        let before = Set(try storing { () throws(StoreError) in try stores.habits.restDays() }.filter { dates.contains($0.date) })
+        let already = marking.filter(before.contains).map(\.date)
+        guard already.count < dates.count else { return (dates, already) }
+        try storing { () throws(StoreError) in try stores.habits.markRestDays(marking) }
         await changed(now: now)
-        return dates
+        return (dates, already)
     }
 
     func unmarkRest(date: String) async throws(ServiceError) {

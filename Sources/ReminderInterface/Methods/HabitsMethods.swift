@@ -38,7 +38,9 @@ extension Habits {
         }
         public struct Reply: Codable, Sendable, Hashable {
             public var dates: [String]
-            public init(dates: [String]) { self.dates = dates }
+            /// Those of `dates` that were rest days already, for the same reason: nothing changed for them.
+            public var alreadyMarked: [String]?
+            public init(dates: [String], alreadyMarked: [String]? = nil) { (self.dates, self.alreadyMarked) = (dates, alreadyMarked) }
         }
     }
 

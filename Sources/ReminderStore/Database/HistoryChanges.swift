@@ -27,7 +27,9 @@ public struct HistoryChanges: Sendable, Hashable {
 
 extension ReminderStore {
     /// The temporary tables and triggers behind ``takeHistoryChanges()``. A skip is an `outcome` row in state
-    /// `skipped`; a rest day's date becomes a day number (days since 1970-01-01).
+    /// `skipped`; a rest day's date becomes a day number (days since 1970-01-01). (No `INSERT OR IGNORE` in a
+    /// trigger: an upsert's conflict clause replaces the trigger's, and marking a rest day a second time failed
+    /// with "UNIQUE constraint failed: changedRestDay.only".)
     static let historyChangeTriggers = """
         CREATE TEMP TABLE IF NOT EXISTS changedGoal (reminderId INTEGER PRIMARY KEY, earliestAt INTEGER NOT NULL);
         CREATE TEMP TABLE IF NOT EXISTS changedRestDay (only INTEGER PRIMARY KEY CHECK (only = 1), earliestDay INTEGER NOT NULL);
@@ -59,7 +61,7 @@ extension ReminderStore {
         if let earlier { at = "min(\(at), coalesce(\(row).\(earlier), \(at)))" }
         return """
             CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.\(table) WHEN \(when) BEGIN
-                INSERT OR IGNORE INTO changedGoal VALUES (\(id), \(at));
+                INSERT INTO changedGoal SELECT \(id), \(at) WHERE NOT EXISTS (SELECT 1 FROM changedGoal WHERE reminderId = \(id));
                 UPDATE changedGoal SET earliestAt = min(earliestAt, \(at)) WHERE reminderId = \(id);
             END;
             """
@@ -69,7 +71,7 @@ extension ReminderStore {
         let day = "coalesce(CAST(julianday(\(row).date) - 2440587.5 AS INTEGER), \(Int32.min))"
         return """
             CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.restDay BEGIN
-                INSERT OR IGNORE INTO changedRestDay VALUES (1, \(day));
+                INSERT INTO changedRestDay SELECT 1, \(day) WHERE NOT EXISTS (SELECT 1 FROM changedRestDay);
                 UPDATE changedRestDay SET earliestDay = min(earliestDay, \(day));
             END;
             """
