@@ -162,3 +162,28 @@ def test_the_next_dose_is_on_screen_within_2_seconds_after_a_stock_note_a_missed
     shot, seen = changed_within(screen, empty, 10)
     assert shot is not None and seen - fired_at(f"{unique_name}-ramipril") < 2.0, "the dose waited behind a closed bubble"
     shot.save(ARTIFACTS / "dose-after-one-taken-elsewhere.png")
+
+
+def test_eleven_doses_due_together_fit_the_bubble_with_every_button_on_screen(daemon, desktop, unique_name):  # noqa: F811
+    """#57 item 0: with 8 or more lines the bubble was wider than notification-daemon's 400 px, and its close
+    button and "Skip these" were cut off. Eleven doses at one instant: one bubble, no wider than the server's
+    bubbles are, its three buttons all inside it."""
+    screen, bus = desktop
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    start(daemon, bus)
+    names = [f"{unique_name}-{medicine}" for medicine in (
+        "metformin", "ramipril", "vitamin-d", "atorvastatin", "levothyroxine", "aspirin", "omeprazole", "amlodipine",
+        "bisoprolol", "furosemide", "sertraline")]
+    add_together(daemon, names, "--dose", "1", "--unit", "tablet", "--window", "1h", lead=8)
+    for name in names:
+        fired_at(name)
+    group = settled(screen)
+    group.save(ARTIFACTS / "eleven-doses-due-together.png")
+    assert Screen.notifications(group) == 1, "eleven doses at one instant are not one bubble"
+    assert len(buttons(group)) == 3, "not three buttons"
+    # The bubble's frame is drawn whole (its content is cut, not the frame): every line of text, the buttons' too,
+    # ends well inside it (before, "Skip these 8" ran into the frame and the close button was cut off).
+    left, top, right, bottom = group.getbbox()
+    gray = group.convert("L")
+    text_right = max(x for y in range(top + 8, bottom - 8) for x in range(left + 8, right - 2) if gray.getpixel((x, y)) < 90)
+    assert right - text_right >= 12, f"text runs to {text_right}, the bubble ends at {right}"

@@ -207,7 +207,7 @@ struct NotificationBoard: Sendable, Equatable {
     }
 
     /// Take all (what can be taken: an event's alarm is not), Snooze all, Skip all (an event's alarm is
-    /// dismissed); "these N" when the notification does not list every occurrence due.
+    /// dismissed); "Take 8" when the notification does not list every occurrence due.
     private static func groupActions(for lines: [Due], all: Bool, in words: any MessageCatalog) -> [Action] {
         let count = lines.count
         var actions: [Action] = []
@@ -216,15 +216,10 @@ struct NotificationBoard: Sendable, Equatable {
             let label = all ? words(DaemonMessages.takeAll) : words(DaemonMessages.takeThese, count)
             actions.append(Action(choices: takeable.map { .taken(reminderID: $0.reminderID) }, label: label))
         }
-        // The length is named when every line snoozes for as long.
-        let minutes = Set(lines.map(\.snoozeMinutes))
-        let snooze =
-            switch (all, minutes.count == 1 ? minutes.first : nil) {
-            case (true, let length?): words(DaemonMessages.snoozeAllMinutes, length)
-            case (true, nil): words(DaemonMessages.snoozeAll)
-            case (false, let length?): words(DaemonMessages.snoozeTheseMinutes, count, length)
-            case (false, nil): words(DaemonMessages.snoozeThese, count)
-            }
+        // The shortest labels (no snooze length: each line snoozes for its own): Debian's notification-daemon
+        // draws bubbles 400 px wide, and "Take these 8", "Snooze these 8, 10 min" and "Skip these 8" were wider,
+        // so the close button and the last button were cut off.
+        let snooze = all ? words(DaemonMessages.snoozeAll) : words(DaemonMessages.snoozeThese, count)
         actions.append(Action(choices: lines.map { .snooze(reminderID: $0.reminderID, minutes: $0.snoozeMinutes) }, label: snooze))
         let skip = all ? words(DaemonMessages.skipAll) : words(DaemonMessages.skipThese, count)
         actions.append(Action(choices: lines.map { $0.event ? .dismiss(reminderID: $0.reminderID) : .skip(reminderID: $0.reminderID) }, label: skip))
