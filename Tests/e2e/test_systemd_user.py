@@ -491,3 +491,49 @@ def test_relink_after_the_collection_folder_is_deleted_and_made_again_writes_it_
     read_only = [e["MESSAGE"] for e in journald.entries(_PID=service) if "Read-only file system" in e["MESSAGE"]]
     assert not read_only, read_only
     run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
+
+
+def test_a_dose_taken_is_not_shown_again_after_a_restart_on_a_real_desktop(user_manager, journald):
+    """#57 item 0, the newcomer's minimal case: a dose announced, then taken (`done`), then `systemctl --user restart
+    remindd` (every login, boot and language change does as much). Before, 0.1 s after the restart the bubble said
+    "Probe (shown again)" with Taken, Snooze and Skip while `today` said taken. Now the screen stays empty (Debian's
+    notification-daemon under Xvfb, a real user manager; screenshots in .build/test-artifacts)."""
+    from conftest import SessionBus
+    from test_notification_screenshot import ARTIFACTS, NOTIFICATION_DAEMON, Screen
+    env, home = user_manager.env, user_manager.home
+    install(env)
+    screen = Screen()
+    bus = SessionBus(user_manager.runtime, with_server=False)
+    server = subprocess.Popen([NOTIFICATION_DAEMON], env=dict(os.environ, DISPLAY=screen.display, DBUS_SESSION_BUS_ADDRESS=bus.address, NO_AT_BRIDGE="1"),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    remindctl = str(home / ".local" / "bin" / "remindctl")
+    name = f"probe-{uuid.uuid4().hex[:8]}"
+    try:
+        run(env, "systemctl", "--user", "daemon-reload")
+        run(env, "systemctl", "--user", "enable", "--now", "remindd.socket")
+        run(env, remindctl, "add", name, "--in", "8s", "--dose", "1", "--unit", "tablet")
+        pid = run(env, "systemctl", "--user", "show", "-p", "MainPID", "--value", "remindd.service").stdout.strip()
+        assert journald.wait_for(timeout=30, _PID=pid, REMINDER_NAME=name, MESSAGE_ID=MESSAGE_FIRED), "the dose did not fire"
+        shown = screen.wait_for(lambda shot: Screen.notifications(shot) == 1, timeout=15)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shown.save(ARTIFACTS / "probe-due.png")
+        assert Screen.notifications(shown) == 1, "the dose was not shown (see probe-due.png)"
+        run(env, remindctl, "done", name)
+        empty = screen.wait_for(lambda shot: shot.getbbox() is None, timeout=10)
+        assert empty.getbbox() is None, "the bubble stayed after the dose was taken"
+        run(env, "systemctl", "--user", "restart", "remindd.service")
+        restarted = run(env, "systemctl", "--user", "show", "-p", "MainPID", "--value", "remindd.service").stdout.strip()
+        assert restarted != pid and json.loads(run(env, remindctl, "status", "--json").stdout)["reminders"] >= 1
+        # The new daemon connects to the bus at once and shows what is still due: nothing.
+        time.sleep(4)
+        after = screen.grab()
+        after.save(ARTIFACTS / "probe-after-restart.png")
+        assert after.getbbox() is None, "a dose taken was shown again after the restart (see probe-after-restart.png)"
+        states = [o["state"] for o in json.loads(run(env, remindctl, "today", "--json").stdout)["occurrences"] if o["reminderName"] == name]
+        assert states == ["taken"], states
+    finally:
+        run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket", check=False)
+        server.terminate()
+        server.wait(timeout=10)
+        bus.stop()
+        screen.stop()
