@@ -86,18 +86,27 @@ def changed_within(screen, before, seconds):
     return None, None
 
 
-def test_doses_due_together_are_one_bubble_and_take_all_takes_every_one(daemon, desktop, unique_name):  # noqa: F811
+def doses_due_together(daemon, desktop, names, picture, lead=5):
+    """Starts the daemon on the desktop's bus with a dose of each of `names` due at one instant, waits until each
+    fired and the screen settled, saves it as `picture`, and checks it shows one bubble with three buttons.
+    Returns the instant and the screenshot."""
     screen, bus = desktop
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     start(daemon, bus)
-    names = [f"{unique_name}-metformin", f"{unique_name}-ramipril", f"{unique_name}-vitamin-d"]
-    instant = add_together(daemon, names, "--dose", "1", "--unit", "tablet", "--window", "1h")
+    instant = add_together(daemon, names, "--dose", "1", "--unit", "tablet", "--window", "1h", lead=lead)
     for name in names:
         fired_at(name)
     group = settled(screen)
-    group.save(ARTIFACTS / "doses-due-together.png")
-    assert Screen.notifications(group) == 1, "three doses at one instant are not one bubble"
-    assert len(buttons(group)) == 3, "not Take all, Snooze all and Skip all"
+    group.save(ARTIFACTS / picture)
+    assert Screen.notifications(group) == 1, f"{len(names)} doses at one instant are not one bubble (see {picture})"
+    assert len(buttons(group)) == 3, f"not three buttons (see {picture})"
+    return instant, group
+
+
+def test_doses_due_together_are_one_bubble_and_take_all_takes_every_one(daemon, desktop, unique_name):  # noqa: F811
+    screen, _ = desktop
+    names = [f"{unique_name}-metformin", f"{unique_name}-ramipril", f"{unique_name}-vitamin-d"]
+    instant, group = doses_due_together(daemon, desktop, names, "doses-due-together.png")
 
     # One taken from the command line: the same bubble lists the two left.
     daemon.ctl("done", names[1])
@@ -168,19 +177,10 @@ def test_eleven_doses_due_together_fit_the_bubble_with_every_button_on_screen(da
     """#57 item 0: with 8 or more lines the bubble was wider than notification-daemon's 400 px, and its close
     button and "Skip these" were cut off. Eleven doses at one instant: one bubble, no wider than the server's
     bubbles are, its three buttons all inside it."""
-    screen, bus = desktop
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    start(daemon, bus)
     names = [f"{unique_name}-{medicine}" for medicine in (
         "metformin", "ramipril", "vitamin-d", "atorvastatin", "levothyroxine", "aspirin", "omeprazole", "amlodipine",
         "bisoprolol", "furosemide", "sertraline")]
-    add_together(daemon, names, "--dose", "1", "--unit", "tablet", "--window", "1h", lead=8)
-    for name in names:
-        fired_at(name)
-    group = settled(screen)
-    group.save(ARTIFACTS / "eleven-doses-due-together.png")
-    assert Screen.notifications(group) == 1, "eleven doses at one instant are not one bubble"
-    assert len(buttons(group)) == 3, "not three buttons"
+    _, group = doses_due_together(daemon, desktop, names, "eleven-doses-due-together.png", lead=8)
     # The bubble's frame is drawn whole (its content is cut, not the frame): every line of text, the buttons' too,
     # ends well inside it (before, "Skip these 8" ran into the frame and the close button was cut off).
     left, top, right, bottom = group.getbbox()

@@ -217,22 +217,7 @@ public final class DesktopAnnouncer: Announcer {
         for await event in notifications.events {
             switch event {
             case .shown(let tag, let id, let server):
-                let (closeFarewell, again) = state.withLock { state -> (Bool, Bool) in
-                    if let replaced = state.farewells.removeValue(forKey: tag) {
-                        state.forgetOffer(of: id)
-                        return (replaced != id, false)
-                    }
-                    guard tag == state.inFlight else { return (false, false) }
-                    state.inFlight = nil
-                    state.failureReported = false
-                    state.shownID = id
-                    state.remember(Offer(server: server, keys: Set(state.inFlightKeys)), of: id)
-                    defer { state.stale = false }
-                    return (false, state.stale)
-                }
-                // The expiring replacement got an id of its own (what it replaced was gone): it goes too.
-                if closeFarewell { notifications.close(id: id) }
-                if again { update() }
+                shown(tag: tag, id: id, server: server)
             case .failed(let tag, let error):
                 let first = state.withLock { state -> Bool in
                     state.farewells[tag] = nil
@@ -279,6 +264,27 @@ public final class DesktopAnnouncer: Announcer {
                 update()
             }
         }
+    }
+
+    /// The server answered a `Notify` with the notification's id: a farewell's (closed too when it got an id
+    /// of its own: what it replaced was gone), or the one in flight, which now offers its buttons; a change made
+    /// meanwhile is shown now.
+    private func shown(tag: UInt64, id: UInt32, server: String) {
+        let (closeFarewell, again) = state.withLock { state -> (Bool, Bool) in
+            if let replaced = state.farewells.removeValue(forKey: tag) {
+                state.forgetOffer(of: id)
+                return (replaced != id, false)
+            }
+            guard tag == state.inFlight else { return (false, false) }
+            state.inFlight = nil
+            state.failureReported = false
+            state.shownID = id
+            state.remember(Offer(server: server, keys: Set(state.inFlightKeys)), of: id)
+            defer { state.stale = false }
+            return (false, state.stale)
+        }
+        if closeFarewell { notifications.close(id: id) }
+        if again { update() }
     }
 
     /// The choices of a click on notification `id`, when it is one that notification offered and the server

@@ -79,15 +79,7 @@ extension CollectionService {
         var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
         // Tasks marked done before their occurrences: no doses, said in one line for the scan.
         var ahead: [String] = []
-        defer {
-            if let first = ahead.first {
-                reportOnce("ahead \(ahead.count) \(first)", .warning, """
-                    Collection: \(ahead.count) \(ahead.count == 1 ? "task is" : "tasks are") marked done before \(ahead.count == 1 ? "its occurrence is" : "their occurrences are") \
-                    due (\(first)\(ahead.count > 1 ? " ..." : "")): not taken as doses; a task counts as its own occurrence's dose from \
-                    \(OccurrenceTask.earlyCompletionSeconds / 60) minutes before its time (log a dose taken earlier with 'remindctl log')
-                    """)
-            }
-        }
+        defer { reportTickedAhead(ahead) }
         for (entry, text, task) in tasks {
             var item = CollectionItemRecord(
                 fileName: entry.name, uid: task.uid, kind: .occurrence, localId: nil, etag: entry.etag, text: text, modifiedAt: task.occurrence.secondsSinceEpoch)
@@ -160,5 +152,16 @@ extension CollectionService {
             }
         }
         return records
+    }
+
+    /// Says in one line that tasks were marked done before their occurrences (`ahead`: what and when), and that
+    /// they are no doses.
+    private func reportTickedAhead(_ ahead: [String]) {
+        guard let first = ahead.first else { return }
+        reportOnce("ahead \(ahead.count) \(first)", .warning, """
+            Collection: \(ahead.count) \(ahead.count == 1 ? "task is" : "tasks are") marked done before \(ahead.count == 1 ? "its occurrence is" : "their occurrences are") \
+            due (\(first)\(ahead.count > 1 ? " ..." : "")): not taken as doses; a task counts as its own occurrence's dose from \
+            \(OccurrenceTask.earlyCompletionSeconds / 60) minutes before its time (log a dose taken earlier with 'remindctl log')
+            """)
     }
 }

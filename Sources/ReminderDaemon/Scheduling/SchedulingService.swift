@@ -211,8 +211,7 @@ actor SchedulingService {
             }
         } else {
             lifecycle.removeReminder(reminderID)
-            // Nothing of it is due any more: a notification that lists it says so at once.
-            context.announcer.announce(.withdrawn(reminderID: reminderID))
+            context.announcer.announce(.withdrawn(reminderID: reminderID))  // a notification listing it drops it
         }
         replan()
     }
