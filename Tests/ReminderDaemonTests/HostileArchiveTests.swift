@@ -102,4 +102,19 @@ struct HostileArchiveTests {
         let said = devices.desktop.announcer.messages.filter { $0.contains("broken.ics") }
         #expect(said.count == 1, "\(said)")
     }
+
+    /// A log item of a reminder nobody has was dropped silently: it is said once (and kept aside, applied if the
+    /// reminder comes).
+    @Test func aLogOfAReminderNobodyHasIsSaidOnce() async throws {
+        let devices = try await Devices(now: "2026-12-01T05:00:00Z")
+        let record = CollectionItem.Record(
+            uid: "orphan-log@elsewhere", kind: .taken, reminder: "no-such-reminder@elsewhere", at: instant("2026-12-01T04:00:00Z"), timeZone: "UTC")
+        try CollectionItem.text(record, reminderName: "Ghost").write(
+            toFile: devices.root + "/desktop/" + CollectionItem.fileName(uid: record.uid), atomically: true, encoding: .utf8)
+        await devices.desktop.folderChanged(devices.root + "/desktop")
+        await devices.desktop.folderChanged(devices.root + "/desktop")
+        let said = devices.desktop.announcer.messages.filter { $0.contains("does not have") }
+        #expect(said.count == 1 && said[0].contains("no-such-reminder@elsewhere"), "\(devices.desktop.announcer.messages)")
+        #expect(try await Self.todaysLogs(devices.desktop) == 0)
+    }
 }

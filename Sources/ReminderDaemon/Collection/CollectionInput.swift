@@ -57,7 +57,12 @@ extension CollectionService {
                     if outcome.forced {
                         context.say(.notice, "Collection: the dose of \(applied.entry.name) at \(applied.record.at) is past its reminder's dose limits here: recorded as forced, as --force records it")
                     }
-                case .success(nil): continue  // its reminder is not here yet: read again at the next scan
+                case .success(nil):
+                    // Its reminder is not here (yet): read again at the next scan, and said once.
+                    reportOnce("\(applied.entry.name) no reminder", .notice, """
+                        Collection: item \(applied.entry.name) is a \(applied.record.kind == .taken ? "dose" : "skip") of a reminder this device \
+                        does not have (\(VdirFolder.printable(applied.record.reminder))): kept aside, and applied if that reminder comes
+                        """)
                 case .failure(let error): context.say(.error, "Collection: could not apply \(applied.entry.name): \(error)")
                 }
             }
