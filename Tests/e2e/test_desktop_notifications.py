@@ -82,7 +82,8 @@ def test_a_click_counts_only_as_its_notification_offered_it_and_from_the_server_
     logs = wait_until(lambda: daemon.ctl_json("log", "list", "--reminder", unique_name))
     assert len(logs) == 1 and dt.datetime.fromisoformat(logs[0]["takes"]) == instant, logs
     assert daemon.ctl_json("log", "list", "--reminder", f"{unique_name}-pain") == []
-    refused = [e["MESSAGE"] for e in Journal().entries(_PID=str(daemon.process.pid)) if "was refused" in e["MESSAGE"]]
+    said = lambda: [e["MESSAGE"] for e in Journal().entries(_PID=str(daemon.process.pid)) if "was refused" in e["MESSAGE"]]
+    refused = wait_until(said, timeout=5) or []
     assert len(refused) == 1 and "not by the notification server" in refused[0], refused
     assert daemon.ctl_json("status")  # answered at once: nothing held it
 

@@ -88,8 +88,9 @@ def test_done_takes_several_reminders_and_every_one_due(daemon, unique_name):
     assert several.returncode == 1, several
     assert [line.split(",")[0] for line in several.stdout.splitlines()] == [f"Taken: {names[0]}", f"Taken: {names[1]}"], several.stdout
     assert f"{unique_name}-none" in several.stderr, several.stderr
-    every = daemon.ctl_json("done", "--all-due")
-    assert [reply["log"]["reminderName"] for reply in every] == [names[2]], every
+    # (The built-in weekly rest check-in may be due too, on a Sunday morning: it is taken with the rest.)
+    every = [reply["log"]["reminderName"] for reply in daemon.ctl_json("done", "--all-due")]
+    assert names[2] in every and not set(names[:2]) & set(every), every
     assert daemon.ctl("done", "--all-due").stdout.strip() == "Nothing is due now."
     refused = daemon.ctl("done", "--all-due", names[0], check=False)
     assert refused.returncode != 0 and "not both" in refused.stderr, refused.stderr
