@@ -530,8 +530,8 @@ def test_a_dose_taken_is_not_shown_again_after_a_restart_on_a_real_desktop(user_
         after.save(ARTIFACTS / "probe-after-restart.png")
         assert after.getbbox() is None, "a dose taken was shown again after the restart (see probe-after-restart.png)"
         # Taken once, whatever day it is now (the test may straddle midnight).
-        logs = json.loads(run(env, remindctl, "log", "list", "--reminder", name, "--json").stdout)
-        assert len(logs) == 1 and logs[0].get("takes"), logs
+        taken = [e for e in json.loads(run(env, remindctl, "history", "--reminder", name, "--json").stdout) if e["kind"] == "taken"]
+        assert len(taken) == 1, taken
     finally:
         run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket", check=False)
         server.terminate()
