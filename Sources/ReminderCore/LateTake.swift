@@ -31,3 +31,32 @@ extension ReminderRule {
         return status
     }
 }
+
+extension ReminderRule {
+    /// Which of a reminder's plain logs take a missed occurrence late, matched in time order as each would have
+    /// been when it was logged (``lateTake(by:in:logs:skips:takenLate:windowSeconds:createdAt:)``, each match
+    /// seen by the later ones): for logs recorded without saying so (made before late takes were matched when
+    /// logged, or restored from such a backup).
+    /// - Parameters:
+    ///   - logs: the reminder's plain logs, sorted.
+    ///   - takenLate: the occurrences taken late already, by instant.
+    /// - Returns: by the position of a log in `logs`, the occurrence it takes late.
+    public func lateTakes(
+        among logs: [Instant], in zone: TimeZoneRules, skips: Set<Instant>, takenLate: [Instant: Instant], windowSeconds: Int64?, createdAt: Instant
+    ) -> [Int: Instant] {
+        var matched: [Int: Instant] = [:]
+        var late = takenLate
+        var (low, high) = (0, 0)
+        for (index, log) in logs.enumerated() {
+            // The logs around it that a live log would have been weighed with (three days before, one after).
+            while logs[low] < log.adding(seconds: -3 * 86400) { low += 1 }
+            while high + 1 < logs.count, logs[high + 1] <= log.adding(seconds: 86400) { high += 1 }
+            let others = (low...high).filter { $0 != index && matched[$0] == nil }.map { logs[$0] }
+            guard let status = lateTake(by: log, in: zone, logs: others, skips: skips, takenLate: late, windowSeconds: windowSeconds, createdAt: createdAt)
+            else { continue }
+            matched[index] = status.occurrence.instant
+            late[status.occurrence.instant] = log
+        }
+        return matched
+    }
+}

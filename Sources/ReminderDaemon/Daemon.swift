@@ -67,6 +67,7 @@ public final class Daemon: Sendable {
     private let calendars: CalendarService
     private let collection: CollectionService
     private let medication: MedicationService
+    private let lateLogs: PendingLateLogMatching
     /// The Watch streams (internal: tests wait for a subscriber before they fire).
     let watch = WatchAnnouncer()
 
@@ -103,7 +104,10 @@ public final class Daemon: Sendable {
         let uploads = Uploads(directory: ports.uploadDirectory ?? (ports.store.path.hasPrefix("/")
             ? (ports.store.path as NSString).deletingLastPathComponent + "/uploads"
             : NSTemporaryDirectory() + "remindd-uploads-" + String(UInt64.random(in: .min ... .max), radix: 16)))
-        BackupService(context: context, stores: .init(backups: store.backups), scheduling: scheduling, habits: habits, uploads: uploads).register(in: &router)
+        let lateLogs = PendingLateLogMatching(context: context, reminders: store.reminders, intake: store.intake, firings: store.firings)
+        self.lateLogs = lateLogs
+        BackupService(context: context, stores: .init(backups: store.backups), scheduling: scheduling, habits: habits, uploads: uploads, lateLogs: lateLogs)
+            .register(in: &router)
         medication.register(in: &router)
         ReportService(
             context: context,
@@ -162,6 +166,7 @@ public final class Daemon: Sendable {
     public func startReminders() async throws(StoreError) -> Int {
         await reminders.addBuiltIns()
         fitness.pruneOldEntries()
+        lateLogs.run()
         let count = try await scheduling.load()
         let now = context.clock.now()
         await scheduling.announceUnconfirmed(now: now)

@@ -74,6 +74,23 @@ struct StockTests {
         #expect(level.left == Int64(left * 1000))
     }
 
+    /// A count includes the doses logged before it in its own second: `log` then `stock set 300` in one second
+    /// leaves 300 (it left 290: every log of that second was taken from the count), and a dose logged after it
+    /// in that second is taken from it; the report's stock over time says the same.
+    @Test func aCountIncludesTheDosesLoggedBeforeItInItsSecond() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "UTC")
+        let metformin = try await daemon.add("Metformin", ["daily": true, "at": "08:00"], ["dose": "10", "unit": "mg"])
+        _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "Metformin", amount: "500"))
+        await daemon.advance(by: 60)
+        _ = try await daemon.call(Reminders.Log.self, .init(reminder: "Metformin"))
+        _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "Metformin", amount: "300"))
+        #expect(try await stock(daemon, "Metformin").left == 300)
+        _ = try await daemon.call(Reminders.Log.self, .init(reminder: "Metformin", amount: "5"))
+        #expect(try await stock(daemon, "Metformin").left == 295)
+        let level = Stock.level(try ReminderStore(database: daemon.database).stock.changes(reminderID: metformin.id, sinceFirstCount: true))
+        #expect(level.left == 295_000 && level.short == 0)
+    }
+
     @Test func theRunOutDateCountsTheRulesOwnOccurrencesAcrossADSTChangeAndAMonthEnd() async throws {
         // 07:00 in Berlin on Thursday 25 March 2027; clocks go forward on Sunday the 28th.
         let daemon = try await TestDaemon(now: instant("2027-03-25T06:00:00Z"), systemZone: "Europe/Berlin")

@@ -13,6 +13,8 @@ struct BackupService: Sendable {
     let scheduling: SchedulingService
     let habits: HabitService
     let uploads: Uploads
+    /// Matches a restored backup's plain logs that take missed occurrences late.
+    let lateLogs: PendingLateLogMatching
 
     /// Sends the backup as a stream: the header, then each page of rows as it is read (one page in memory,
     /// whatever the store's size; the client's reading paces the reads). The last page ends the call.
@@ -57,6 +59,8 @@ struct BackupService: Sendable {
         } catch {
             throw ServiceError(mapping: error)
         }
+        let lateLogs = self.lateLogs
+        await offTheEventLoops { lateLogs.run() }
         do { try await scheduling.load() } catch { throw ServiceError(error) }
         await habits.changed(now: context.clock.now(), activity: .unknown)
         return report.added.keys.sorted().map { TableCount(table: $0, added: report.added[$0] ?? 0, skipped: report.skipped[$0] ?? 0) }

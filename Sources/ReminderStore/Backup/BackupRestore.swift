@@ -58,6 +58,8 @@ struct BackupRestore {
                 report.skipped[table.name, default: 0] += staged - added
             }
             if merge { try db.execute(sql: "DROP TABLE temp.remindd_reminder_ids") }
+            // A backup's plain logs may take missed occurrences late without saying so (an older remindd's).
+            if (report.added["intake"] ?? 0) > 0 { try db.execute(sql: "UPDATE storeInstance SET lateLogsToMatch = 1") }
         }
         return report
     }

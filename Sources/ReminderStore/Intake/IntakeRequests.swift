@@ -29,8 +29,14 @@ extension IntakeStore {
     /// as records cost 170 bytes each).
     static func forEachAmount(of reminderID: Int64, since instant: Instant, in db: Database, _ body: (Instant, Int64) -> Void) throws {
         let request = IntakeRecord.all().of(reminderID).filter(IntakeRecord.Columns.at >= instant.secondsSinceEpoch && IntakeRecord.Columns.amount != nil)
+            .order(IntakeRecord.Columns.at, IntakeRecord.Columns.id)
         let rows = try Row.fetchCursor(db, request.select(IntakeRecord.Columns.at, IntakeRecord.Columns.amount))
         while let row = try rows.next() { body(Instant(secondsSinceEpoch: row[0]), row[1]) }
+    }
+
+    /// How many logs with an amount a reminder has in the second of `instant`.
+    static func amountsLogged(by reminderID: Int64, at instant: Instant, in db: Database) throws -> Int64 {
+        try Int64(IntakeRecord.all().of(reminderID).between(instant, instant).filter(IntakeRecord.Columns.amount != nil).fetchCount(db))
     }
 
     /// The logs of a reminder at `at` for `occurrence` (nil: not a late take), by id.

@@ -19,6 +19,9 @@ public struct StockChangeRecord: Codable, Sendable, Hashable, FetchableRecord, M
     public var kind: Kind
     /// Thousandths of the dose's unit.
     public var amount: Int64
+    /// A count: how many of the reminder's logs with an amount in its own second (`at`) were made before it;
+    /// the count includes them, so they are not taken from it again.
+    public var seenLogs: Int64 = 0
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -50,6 +53,7 @@ extension StockChangeRecord {
         public static let at = Column(CodingKeys.at)
         public static let kind = Column(CodingKeys.kind)
         public static let amount = Column(CodingKeys.amount)
+        public static let seenLogs = Column(CodingKeys.seenLogs)
     }
 }
 

@@ -9,6 +9,7 @@ public struct StockStore: Sendable {
     public func record(_ kind: StockChangeRecord.Kind, reminderID: Int64, amount: Int64, at instant: Instant) throws(StoreError) {
         try database.write { db in
             var record = StockChangeRecord(id: nil, reminderId: reminderID, at: instant.secondsSinceEpoch, kind: kind, amount: amount)
+            if kind == .set { record.seenLogs = try IntakeStore.amountsLogged(by: reminderID, at: instant, in: db) }
             try record.insert(db)
         }
     }
@@ -28,7 +29,15 @@ public struct StockStore: Sendable {
                 .filter { sinceFirstCount || $0.kind == .added }
             var all: [(at: Instant, change: Stock.Change)] = [(Instant(secondsSinceEpoch: counted.at), .set(counted.amount))]
                 + changes.map { (Instant(secondsSinceEpoch: $0.at), $0.kind == .set ? .set($0.amount) : .added($0.amount)) }
-            try IntakeStore.forEachAmount(of: reminderID, since: Instant(secondsSinceEpoch: counted.at), in: db) { all.append(($0, .taken($1))) }
+            // The logs of a count's own second that it saw are in it: not taken from it again.
+            var seen = Dictionary(([counted] + changes).filter { $0.kind == .set }.map { ($0.at, $0.seenLogs) }) { _, later in later }
+            try IntakeStore.forEachAmount(of: reminderID, since: Instant(secondsSinceEpoch: counted.at), in: db) { at, amount in
+                if let left = seen[at.secondsSinceEpoch], left > 0 {
+                    seen[at.secondsSinceEpoch] = left - 1
+                } else {
+                    all.append((at, .taken(amount)))
+                }
+            }
             return all
         }
     }
