@@ -109,6 +109,16 @@ final class DaemonContext: Sendable {
         do { return try spec.makeRule() } catch { throw .invalidRule(error.message) }
     }
 
+    /// A reminder's rule (``firingRule(of:)``) and zone, or nil when either cannot be used now (the scheduler
+    /// says why): what a log is weighed with.
+    func usableRuleAndZone(of reminder: StoredReminder) -> (rule: ReminderRule, zone: TimeZoneRules)? {
+        do {
+            return (try firingRule(of: reminder), try zone(named: reminder.timeZone))
+        } catch {
+            return nil
+        }
+    }
+
     /// The zones an iCalendar plan may use (`CalendarImport`): the system's, by name, and `names` (every zone
     /// file's, to match a VTIMEZONE a file defines).
     func importZones(names: [String]) throws(ServiceError) -> CalendarImport.Zones {

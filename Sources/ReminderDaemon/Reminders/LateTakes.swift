@@ -39,14 +39,8 @@ extension ReminderService {
 
     /// The missed occurrence a plain log at `instant` takes late, or nil (it takes another, or none: a log).
     func lateOccurrence(takenBy instant: Instant, of reminder: StoredReminder) throws(ServiceError) -> OccurrenceStatus? {
-        let rule: ReminderRule
-        let zone: TimeZoneRules
-        do {
-            rule = try context.firingRule(of: reminder)
-            zone = try context.zone(named: reminder.timeZone)
-        } catch {
-            return nil  // a rule that cannot be used now: its logs take nothing (the scheduler says why)
-        }
+        // A rule that cannot be used now: its logs take nothing (the scheduler says why).
+        guard let (rule, zone) = context.usableRuleAndZone(of: reminder) else { return nil }
         let (logs, skips, late) = try around(reminder, from: instant.adding(seconds: -3 * 86400), through: instant.adding(seconds: 86400))
         return rule.lateTake(
             by: instant, in: zone, logs: logs, skips: skips, takenLate: late, windowSeconds: reminder.windowSeconds,

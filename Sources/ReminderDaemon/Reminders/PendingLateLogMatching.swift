@@ -33,14 +33,8 @@ struct PendingLateLogMatching: Sendable {
     private func match(reminderID: Int64) throws(StoreError) -> Int {
         let reminders = try self.reminders.all(ids: reminderID...reminderID)
         guard let reminder = reminders.first else { return 0 }
-        let rule: ReminderRule
-        let zone: TimeZoneRules
-        do {
-            rule = try context.firingRule(of: reminder)
-            zone = try context.zone(named: reminder.timeZone)
-        } catch {
-            return 0  // a rule that cannot be used: its logs take nothing (the scheduler says why)
-        }
+        // A rule that cannot be used now: its logs take nothing (the scheduler says why).
+        guard let (rule, zone) = context.usableRuleAndZone(of: reminder) else { return 0 }
         let logs = try intake.plainLogs(reminderID: reminderID)
         guard let first = logs.first?.at, let last = logs.last?.at else { return 0 }
         let (from, through) = (first.adding(seconds: -3 * 86400), last.adding(seconds: 86400))
