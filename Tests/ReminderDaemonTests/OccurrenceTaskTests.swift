@@ -1,6 +1,7 @@
 import Foundation
 import ReminderCore
 import ReminderInterface
+import ReminderStore
 import Testing
 import VarlinkProtocol
 
@@ -170,6 +171,41 @@ struct OccurrenceTaskTests {
         // Removed: its tasks go with it.
         _ = try await phone.laptop.call(Reminders.Remove.self, .init(reminder: "Metformin"))
         #expect(try phone.taskDues().isEmpty)
+    }
+
+    /// Two devices whose windows move at the same instant: only the first writer (the smaller store id among
+    /// the reminder's tasks' writers) writes the new task; the other reads it and writes nothing (both wrote it,
+    /// and the second upload failed at every move: a 409 and a failed sync in the journal). With the first off,
+    /// the other still writes it, 12 hours later and 36 hours before its time.
+    @Test func aNewTaskIsWrittenByOneDeviceOnly() async throws {
+        let phone = try await Phone()
+        try await phone.laptop.add("Metformin", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", Self.metformin)
+        for _ in 0..<2 {
+            try phone.link.sync()
+            await phone.laptop.folderChanged(phone.folder)
+            await phone.desktop.folderChanged(phone.root + "/desktop")
+        }
+        let ids = try [phone.laptop, phone.desktop].map { try ReminderStore(database: $0.database).collection.instanceID() }
+        let (first, other) = ids[0] < ids[1] ? (phone.laptop, phone.desktop) : (phone.desktop, phone.laptop)
+        let (firstName, otherName) = first === phone.laptop ? ("laptop", "desktop") : ("desktop", "laptop")
+        // The laptop wrote the first tasks (the desktop read them): each says so, on both devices.
+        #expect(try phone.task("20261201T070000Z", "desktop").text.contains("X-REMINDD-WRITER:" + ids[0] + "\r\n"))
+        // Dec 3 08:00 comes into both windows at Dec 1 07:00.
+        await first.advance(to: instant("2026-12-01T07:00:00Z"))
+        await other.advance(to: instant("2026-12-01T07:00:00Z"))
+        #expect(try phone.taskDues(firstName).contains("DUE:20261203T070000Z"))
+        #expect(try !phone.taskDues(otherName).contains("DUE:20261203T070000Z"))
+        try phone.link.sync()
+        await other.folderChanged(phone.root + "/" + otherName)
+        #expect(try phone.link.sync() == 0 && phone.link.conflicts.isEmpty)  // read, not written again
+        #expect(try phone.items("laptop") == (try phone.items("desktop")))
+        // The first is off: Dec 4's task comes from the other at Dec 2 19:00, not at 07:00.
+        await other.advance(to: instant("2026-12-02T07:00:00Z"))
+        #expect(try !phone.taskDues(otherName).contains("DUE:20261204T070000Z"))
+        await other.advance(to: instant("2026-12-02T19:00:00Z"))
+        #expect(try phone.taskDues(otherName).contains("DUE:20261204T070000Z"))
+        let written = try phone.task("20261204T070000Z", otherName).text
+        #expect(written.contains("X-REMINDD-WRITER:" + (ids[0] < ids[1] ? ids[1] : ids[0])))
     }
 
     @Test func aCompletionIsReadByBothDevicesAsOneDose() async throws {

@@ -17,6 +17,9 @@ public struct OccurrenceTask: Sendable, Hashable {
     public var beforeMinutes: [Int]
     /// Taken, skipped or missed here (nil: open, or closed by the app itself).
     public var closure: CollectionItem.Closure?
+    /// The store that wrote it first (`X-REMINDD-WRITER`, kept by every later version; nil for a task written
+    /// before it was said): see ``writesNew(_:now:window:writer:writersSeen:)``.
+    public var writer: String?
 
     public init(reminder: String, occurrence: Instant, name: String, dose: Dose? = nil, beforeMinutes: [Int] = [], closure: CollectionItem.Closure? = nil) {
         (self.reminder, self.occurrence, self.name, self.dose, self.beforeMinutes, self.closure) = (reminder, occurrence, name, dose, beforeMinutes, closure)
@@ -40,6 +43,25 @@ public struct OccurrenceTask: Sendable, Hashable {
         else { return false }
         let status = rule.state(of: occurrence, in: zone, logs: logs + [at], skips: [], windowSeconds: windowSeconds, now: at)
         return status.state == .suppressed
+    }
+
+    /// How much later than the first writer another device writes a new task: ``writesNew(_:now:window:writer:writersSeen:)``.
+    public static func deferral(window: Int64) -> Int64 { min(12 * 3600, window / 4) }
+
+    /// Whether this device (`writer`, its store's id) writes the task of an occurrence that has none yet. The
+    /// device with the smallest id among the writers of a reminder's tasks (`writersSeen`) writes it when it
+    /// comes into the window; another one only ``deferral(window:)`` later, by when it has read the first's from
+    /// the server and writes nothing. (Both wrote the same new file as the window moved: the second upload
+    /// failed, one failed sync at every move.) Whoever is on writes it in time: a device alone writes at once, and
+    /// one whose first writer is off still writes it well before its time.
+    public static func writesNew(_ occurrence: Instant, now: Instant, window: Int64, writer: String, writersSeen: some Sequence<String>) -> Bool {
+        guard writersSeen.contains(where: { $0 < writer }) else { return true }
+        return occurrence <= now.adding(seconds: window - deferral(window: window))
+    }
+
+    /// The `X-REMINDD-WRITER` of a task's text, or nil.
+    public static func writer(in text: String) -> String? {
+        text.split(separator: "\r\n").first { $0.hasPrefix("X-REMINDD-WRITER:") }.map { String($0.dropFirst("X-REMINDD-WRITER:".count)) }
     }
 
     /// The task's UID: its reminder's and the instant (`<reminder>-20261201T070000Z`).
@@ -72,6 +94,7 @@ public struct OccurrenceTask: Sendable, Hashable {
                    "SUMMARY:" + ICalendar.text(name + (dose.map { ", \($0.description)" } ?? "")), "DTSTART:" + at, "DUE:" + at]
         if let dose { own.append("DESCRIPTION:" + ICalendar.text("Take \(dose.description)")) }
         own += ["RELATED-TO;RELTYPE=PARENT:" + ICalendar.text(reminder), "X-REMINDD-OCCURRENCE-OF:" + ICalendar.text(reminder), "X-REMINDD-OCCURRENCE:" + at]
+        if let writer { own.append("X-REMINDD-WRITER:" + ICalendar.text(writer)) }
         own += closure?.lines ?? []
         var alarms = Self.alarm(name, trigger: "PT0S")
         for minutes in beforeMinutes {

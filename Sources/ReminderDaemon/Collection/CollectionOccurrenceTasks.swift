@@ -11,8 +11,9 @@ extension CollectionPublisher {
     /// The tasks a reminder has now, each with its file, and when the window next takes in or lets go of one of
     /// its occurrences (nil: never). None for a reminder that is disabled, taken as needed, counted from the last
     /// dose, or in `recurring` mode.
+    /// `writer`: this store's id, which a task it writes first carries (``OccurrenceTask/writesNew(_:now:window:writer:writersSeen:)``).
     func occurrenceTasks(
-        of reminder: StoredReminder, uid: String, previous: [String: CollectionItemRecord], now: Instant
+        of reminder: StoredReminder, uid: String, previous: [String: CollectionItemRecord], writer: String, now: Instant
     ) throws(StoreError) -> (tasks: [(fileName: String, task: OccurrenceTask)], nextChange: Instant?) {
         guard context.configuration.collectionMode == .occurrences, reminder.enabled, reminder.rule.asNeeded != true,
             let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone), !rule.countsFromLastDose
@@ -30,6 +31,8 @@ extension CollectionPublisher {
         // Logs up to two days before the first: suppression counts a day's logs before its occurrences.
         let facts = try stores.collection.occurrenceFacts(
             reminderID: reminder.id!, from: occurrences[0].instant.adding(seconds: -2 * 86_400), through: horizon)
+        let writersSeen = Set(previous.values.filter { $0.localId == reminder.id }.compactMap { OccurrenceTask.writer(in: $0.text) })
+        var deferred: [Instant] = []
         let tasks: [(fileName: String, task: OccurrenceTask)] = occurrences.compactMap { occurrence in
             var task = OccurrenceTask(
                 reminder: uid, occurrence: occurrence.instant, name: reminder.name, dose: reminder.delivery.medication.dose(on: occurrence.scheduledDate),
@@ -40,6 +43,11 @@ extension CollectionPublisher {
             // A task is made for what is still to come or due; one decided before it had a task (a device linked
             // in the evening, a time the schedule had not before it changed) gets none.
             guard previous[fileName] != nil || [.upcoming, .due].contains(status.state) else { return nil }
+            task.writer = previous[fileName].map { OccurrenceTask.writer(in: $0.text) } ?? writer
+            if previous[fileName] == nil, !OccurrenceTask.writesNew(occurrence.instant, now: now, window: window, writer: writer, writersSeen: writersSeen) {
+                deferred.append(occurrence.instant)  // the first writer's comes: read, not written
+                return nil
+            }
             switch status.state {
             case .taken, .suppressed, .takenLate:
                 // Completed in an app: its status stays as the app wrote it.
@@ -53,6 +61,7 @@ extension CollectionPublisher {
             }
             return (fileName, task)
         }
+        next.append(deferred.first.map { $0.adding(seconds: OccurrenceTask.deferral(window: window) - window) })
         return (tasks, next.compactMap { $0 }.filter { $0 > now }.min())
     }
 }

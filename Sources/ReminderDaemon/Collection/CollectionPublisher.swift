@@ -79,6 +79,7 @@ struct CollectionPublisher: Sendable {
             if batch.count >= Self.batchSize { write(&batch, vdir, &outcome) }
         }
         do {
+            let writer = try stores.collection.instanceID()
             try Pages.each(pages.reminders, id: \.id) { reminders throws(StoreError) in
                 let texts = everything ? try stores.collection.texts(of: reminders.compactMap { byRow[.reminder]?[$0.id!]?.fileName }) : [:]
                 let tasks = try stores.collection.occurrenceItems(reminderIDs: Set(reminders.compactMap(\.id)))
@@ -94,7 +95,7 @@ struct CollectionPublisher: Sendable {
                             fileName: item?.fileName ?? CollectionItem.fileName(uid: uid), uid: uid, kind: .reminder, localId: reminder.id, etag: "",
                             text: text.text, modifiedAt: text.modified.secondsSinceEpoch))
                     }
-                    let (due, next) = try occurrenceTasks(of: reminder, uid: uid, previous: tasks, now: now)
+                    let (due, next) = try occurrenceTasks(of: reminder, uid: uid, previous: tasks, writer: writer, now: now)
                     if let next { outcome.nextUpkeep = min(outcome.nextUpkeep ?? next, next) }
                     for (fileName, task) in due {
                         let text = task.text(previous: tasks[fileName]?.text, writtenAt: now)

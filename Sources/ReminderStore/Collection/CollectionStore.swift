@@ -7,6 +7,11 @@ import ReminderCore
 public struct CollectionStore: Sendable {
     let database: ReminderStore
 
+    /// This store's id, which the occurrence tasks it writes first carry (`X-REMINDD-WRITER`).
+    public func instanceID() throws(StoreError) -> String {
+        try database.read { db in try StoreInstanceRecord.id(in: db) }
+    }
+
     /// Every item's row, by file name.
     public func items() throws(StoreError) -> [String: CollectionItemRecord] {
         try database.read { db in

@@ -11,7 +11,7 @@ extension FiringsStore {
         try database.read { db in
             // A store whose row was deleted by hand answers a fixed id: no firing of it is then found in the
             // journal, so an unconfirmed one is announced again rather than lost.
-            try StoreInstanceRecord.fetchOne(db)?.id ?? "unknown"
+            try StoreInstanceRecord.id(in: db)
         }
     }
 
@@ -82,4 +82,9 @@ struct StoreInstanceRecord: Codable, FetchableRecord, TableRecord {
     static let databaseTableName = "storeInstance"
 
     var id: String
+}
+
+extension StoreInstanceRecord {
+    /// The store's id; "unknown" when its row was deleted by hand.
+    static func id(in db: Database) throws -> String { try fetchOne(db)?.id ?? "unknown" }
 }
