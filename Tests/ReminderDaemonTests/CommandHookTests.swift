@@ -119,6 +119,18 @@ struct CommandHookTests {
         #expect(await gone(pid))
     }
 
+    /// A hook that ends at once, leaving a child running in a session of its own (`setsid ... &`): the child
+    /// goes when the hook ends (it ran on after remindd stopped, its parent gone and no group to kill).
+    @Test func whatAHookLeavesRunningInASessionOfItsOwnGoesWhenItEnds() async throws {
+        let pidFile = directory + "/left.pid"
+        let starter = try script("leave.sh", "setsid /bin/sh -c 'echo $$ > \"$0\"; exec sleep 1000' \"$1\" &\nwhile [ ! -s \"$1\" ]; do sleep 0.05; done\nexit 0")
+        let (hooks, reports, _, _) = hooks(onFire: ["/bin/sh", starter, pidFile], timeLimitMilliseconds: 60_000)
+        hooks.announce(.firing(try firing(command: nil)))
+        let pid = try #require(try await pid(in: pidFile))
+        #expect(await gone(pid))
+        #expect(reports.withLock { $0 }.isEmpty)
+    }
+
     /// The pid a script wrote to `path` (waiting up to 10 s for it).
     func pid(in path: String) async throws -> Int32? {
         for _ in 0..<200 {

@@ -4,8 +4,10 @@ import Glibc
 /// Starts commands as children of the daemon, without a shell, each in a process group of its own (what it
 /// starts is killed with it, and with whatever it leaves behind once it exits), waited for through a pidfd (no
 /// polling, no signal to a reused pid). Killed while it runs (its time limit, the daemon's stop), its
-/// descendants in sessions of their own (`setsid`) go too. Used where no user service manager runs remindd
-/// (under one, a command is a transient unit, and its cgroup holds everything it started).
+/// descendants in sessions of their own (`setsid`) go too; and when it ends, whatever it left running in a
+/// session of its own, found by the mark each command's environment carries (``ProcessTree/marked(_:)``: an
+/// orphan's parent is no longer the command). Used where no user service manager runs remindd (under one, a
+/// command is a transient unit, and its cgroup holds everything it started).
 public struct ChildProcessLauncher: CommandLauncher {
     public init() {}
 
@@ -32,7 +34,8 @@ public struct ChildProcessLauncher: CommandLauncher {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = command.arguments.map { strdup($0) } + [nil]
-        let envp = (Self.inheritedEnvironment() + command.environment).map { strdup($0) } + [nil]
+        let mark = ProcessTree.markName + "=" + String(UInt64.random(in: .min ... .max), radix: 16)
+        let envp = (Self.inheritedEnvironment() + command.environment + [mark]).map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
@@ -47,7 +50,7 @@ public struct ChildProcessLauncher: CommandLauncher {
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             throw LaunchFailure("pidfd_open: \(reason) (Linux 5.3 or later is needed)")
         }
-        return Child(pid: pid, pidfd: pidfd)
+        return Child(pid: pid, pidfd: pidfd, mark: mark)
     }
 
     /// The daemon's own environment (PATH, DISPLAY, DBUS_SESSION_BUS_ADDRESS...) without old REMINDER_ values.
@@ -56,17 +59,18 @@ public struct ChildProcessLauncher: CommandLauncher {
         var entry = environ
         while let pointer = entry.pointee {
             let text = String(cString: pointer)
-            if !text.hasPrefix("REMINDER_") { result.append(text) }
+            if !text.hasPrefix("REMINDER_"), !text.hasPrefix(ProcessTree.markName + "=") { result.append(text) }
             entry += 1
         }
         return result
     }
 
     /// A running child: its pid (not reaped until ``finish(timedOut:)``, so signalling its group never reaches
-    /// a stranger) and a pidfd readable once it exited.
+    /// a stranger), a pidfd readable once it exited, and the mark in its environment.
     private struct Child: LaunchedCommand {
         let pid: pid_t
         let pidfd: Int32
+        let mark: String
 
         var descriptor: pollfd { pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0) }
 
@@ -77,12 +81,13 @@ public struct ChildProcessLauncher: CommandLauncher {
         }
 
         var kill: @Sendable () -> Void {
-            let pid = pid
-            return { ProcessTree.killAll(from: pid) }
+            let (pid, mark) = (pid, mark)
+            return { ProcessTree.killAll(from: pid, marked: mark) }
         }
 
         consuming func finish() -> CommandOutcome {
-            Glibc.kill(-pid, SIGKILL)  // what it started and left running in its group
+            // What it started and left running, in its group or in a session of its own.
+            ProcessTree.killAll(from: pid, marked: mark)
             close(pidfd)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -36,10 +36,55 @@ enum ProcessTree {
         return fields.count > 1 ? pid_t(String(decoding: fields[1], as: UTF8.self)) : nil
     }
 
-    /// Kills a process's group and every descendant of it, those in sessions of their own too.
-    static func killAll(from root: pid_t) {
+    /// The environment variable that marks a command's processes (each command its own value): inherited by
+    /// what it starts, so that what outlives it is found when its parent is gone.
+    static let markName = "REMINDD_COMMAND"
+
+    /// The processes whose environment holds `mark` (`NAME=value`), this user's (others' cannot be read).
+    static func marked(_ mark: String) -> [pid_t] {
+        guard let directory = opendir("/proc") else { return [] }
+        defer { closedir(directory) }
+        let wanted = [0] + Array(mark.utf8) + [0]
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        var found: [pid_t] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), pid != getpid() else { continue }
+            // NUL-separated entries: one NUL put in front, so that the first entry is found as the others are.
+            let count = readEnvironment(of: pid, into: &buffer)
+            if count > 0, buffer[..<(count + 1)].firstRange(of: wanted) != nil { found.append(pid) }
+        }
+        return found
+    }
+
+    /// Reads a process's environment (`/proc/PID/environ`, as much as fits) into `buffer` from its second byte,
+    /// the first a NUL, with a NUL after it. - Returns: how many bytes were read (0: none, or not readable).
+    private static func readEnvironment(of pid: pid_t, into buffer: inout [UInt8]) -> Int {
+        let descriptor = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        buffer[0] = 0
+        var total = 0
+        while total < buffer.count - 2 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + 1 + total, $0.count - 2 - total) }
+            guard count > 0 else { break }
+            total += count
+        }
+        buffer[total + 1] = 0
+        return total
+    }
+
+    /// Kills a process's group and every descendant of it, those in sessions of their own too; with `mark`, also
+    /// every process that carries it (what the command left running after its own parent ended).
+    static func killAll(from root: pid_t, marked mark: String? = nil) {
         let descendants = descendants(of: root)
         kill(-root, SIGKILL)
         for pid in descendants { kill(pid, SIGKILL) }
+        for orphan in mark.map(marked) ?? [] where orphan != root {
+            let descendants = self.descendants(of: orphan)
+            kill(-orphan, SIGKILL)
+            kill(orphan, SIGKILL)
+            for pid in descendants { kill(pid, SIGKILL) }
+        }
     }
 }
