@@ -131,6 +131,22 @@ struct CommandHookTests {
         #expect(reports.withLock { $0 }.isEmpty)
     }
 
+    /// The sync command's output (vdirsyncer's line per item copied, every run) is logged only when a run fails,
+    /// and not again while it keeps failing (said once); a hook's output always is.
+    @Test(arguments: [(UserCommand.OutputLogging.onFailure, 0, false), (.onFailure, 1, true), (.never, 1, false), (.always, 0, true)])
+    func aCommandsOutputIsLoggedAsItsPolicySays(_ logging: UserCommand.OutputLogging, status: Int, logged: Bool) async throws {
+        let output = Lines()
+        let commands = CommandQueue(launcher: ChildProcessLauncher(), maximumRunning: 1, maximumWaiting: 10, output: { line, _ in output.withLock { $0.append(line) } })
+        let chatty = try script("chatty.sh", "echo 'Copying (uploading) item a'; echo 'Copying (uploading) item b'; exit \(status)")
+        let ended = AsyncStream<CommandOutcome>.makeStream()
+        commands.run(UserCommand(arguments: ["/bin/sh", chatty], environment: [], purpose: "sync command", timeLimitMilliseconds: 10_000, logsOutput: logging)) {
+            ended.continuation.yield($0)
+        }
+        var outcomes = ended.stream.makeAsyncIterator()
+        #expect(await outcomes.next() == .exited(Int32(status)))
+        #expect(output.withLock { $0 } == (logged ? ["Copying (uploading) item a", "Copying (uploading) item b"] : []))
+    }
+
     /// The pid a script wrote to `path` (waiting up to 10 s for it).
     func pid(in path: String) async throws -> Int32? {
         for _ in 0..<200 {

@@ -184,7 +184,7 @@ actor CollectionService {
         sync.started += 1
         let run = UserCommand(
             arguments: command, environment: [], purpose: "sync command \(command.joined(separator: " "))",
-            timeLimitMilliseconds: Self.syncTimeLimitMilliseconds)
+            timeLimitMilliseconds: Self.syncTimeLimitMilliseconds, logsOutput: sync.failing ? .never : .onFailure)
         commands.run(run) { outcome in
             // Called on the runner's thread: back onto the service.
             Task { await self.syncFinished(outcome, of: run) }

@@ -140,7 +140,7 @@ public final class CommandQueue: Sendable {
             }
             return state.nextNumber
         }
-        var lines = OutputLines(purpose: command.purpose, output: output)
+        var lines = OutputLines(purpose: command.purpose, output: output, holding: command.logsOutput != .always)
         let deadline = Self.now() + Int64(command.timeLimitMilliseconds)
         var timedOut = false
         var ended = launched.process()  // news may have come with the start (a bus reads ahead)
@@ -165,8 +165,9 @@ public final class CommandQueue: Sendable {
         }
         let outcome = launched.finish()
         lines.drain(reader, milliseconds: Self.drainMilliseconds)
-        if stopped { return .stoppedWithTheDaemon }
-        return timedOut ? .killedAtTimeLimit : outcome
+        let result: CommandOutcome = stopped ? .stoppedWithTheDaemon : timedOut ? .killedAtTimeLimit : outcome
+        if result != .exited(0), command.logsOutput == .onFailure { lines.release() }
+        return result
     }
 
     private static func now() -> Int64 {
@@ -177,18 +178,28 @@ public final class CommandQueue: Sendable {
 }
 
 /// A command's output, line by line into the journal, up to the limits; the rest is counted and said in one line.
+/// `holding`: kept (within the same limits) and logged by ``release()`` only, when the run failed.
 private struct OutputLines {
     let purpose: String
     let output: CommandQueue.Output
+    let holding: Bool
+    var held: [String] = []
     var pending: [UInt8] = []
     var linesSent = 0
     var bytesSent = 0
     var bytesLeftOut = 0
     var closed = false
 
-    init(purpose: String, output: @escaping CommandQueue.Output) {
+    init(purpose: String, output: @escaping CommandQueue.Output, holding: Bool) {
         self.purpose = purpose
         self.output = output
+        self.holding = holding
+    }
+
+    /// Logs the lines held back.
+    mutating func release() {
+        for line in held { output(line, .info) }
+        held = []
     }
 
     /// Reads what is there now (the descriptor is non-blocking).
@@ -212,9 +223,7 @@ private struct OutputLines {
         if !pending.isEmpty { send(pending[...], newline: false) }
         pending = []
         if bytesLeftOut > 0 {
-            output(
-                "\(purpose): \(bytesLeftOut) more bytes of output not logged (at most \(CommandQueue.outputLineLimit) lines or \(CommandQueue.outputByteLimit / 1024) KiB of a run are)",
-                .info)
+            emit("\(purpose): \(bytesLeftOut) more bytes of output not logged (at most \(CommandQueue.outputLineLimit) lines or \(CommandQueue.outputByteLimit / 1024) KiB of a run are)")
         }
     }
 
@@ -237,6 +246,10 @@ private struct OutputLines {
         }
         linesSent += 1
         bytesSent += line.count
-        output(String(decoding: line, as: UTF8.self), .info)
+        emit(String(decoding: line, as: UTF8.self))
+    }
+
+    private mutating func emit(_ line: String) {
+        if holding { held.append(line) } else { output(line, .info) }
     }
 }

@@ -10,12 +10,24 @@ public struct UserCommand: Sendable {
     /// What it is, for the journal and the unit's Description ("hook for Meds").
     public var purpose: String
     public var timeLimitMilliseconds: Int32
+    /// When its output is logged.
+    public var logsOutput: OutputLogging
 
-    public init(arguments: [String], environment: [String], purpose: String, timeLimitMilliseconds: Int32) {
+    /// When a command's output is logged (within ``CommandQueue/outputLineLimit`` lines a run).
+    public enum OutputLogging: Sendable {
+        case always
+        /// When a run fails: the sync command (vdirsyncer says every item it copies, a line each, every run).
+        case onFailure
+        /// Never: a sync that fails again, already said.
+        case never
+    }
+
+    public init(arguments: [String], environment: [String], purpose: String, timeLimitMilliseconds: Int32, logsOutput: OutputLogging = .always) {
         self.arguments = arguments
         self.environment = environment
         self.purpose = purpose
         self.timeLimitMilliseconds = timeLimitMilliseconds
+        self.logsOutput = logsOutput
     }
 
     /// The time limit in words ("10 s", "500 ms").
