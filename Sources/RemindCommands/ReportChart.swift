@@ -140,24 +140,42 @@ enum ReportChart {
             return calendar(title: reminder.reminderName + ": each day (missed if any dose was)", days: reminder.days.map { ($0.date, summary($0.states)) }, colours: colours)
         }
         let perDay = reminder.days.map(\.states.count).max() ?? 0
-        var drawing = SVGDrawing(width: width, height: 64 + (perDay > 0 ? Double(reminder.days.count) * cellHeight : 8))
+        var drawing = SVGDrawing(width: width, height: 76 + (perDay > 0 ? Double(reminder.days.count) * cellHeight : 8))
         drawing.text(fitted(reminder.reminderName, width: width - 2 * margin, size: 13), x: margin, y: 18, size: 13, weight: "bold")
         legend(colours.map { ($0.label, $0.fill) }, in: &drawing, x: margin, y: 37)
-        let y = 56.0
+        let y = 68.0
         guard perDay > 0 else {
             drawing.text("nothing scheduled in the period", x: gridLeft, y: y + 2, size: 10, fill: "#555")
             return drawing
         }
+        // Columns as wide as their time labels need when few (two doses a day: 36 px), 14 px at the least.
+        let step = max(cellWidth, min(36, (width - gridLeft - margin) / Double(perDay)))
+        timeLabels(of: reminder.days, perDay: perDay, step: step, in: &drawing, y: y - 6)
         for (row, day) in reminder.days.enumerated() {
             let top = y + Double(row) * cellHeight
             // A date every week: rows are 8 px, labels 10 px tall.
             if row % 7 == 0 { drawing.text(day.date, x: gridLeft - 8, y: top + cellHeight, size: 9, anchor: .end, fill: "#555") }
             for (column, state) in day.states.enumerated() {
                 let fill = colours.first { $0.state == state }?.fill ?? "#f1f3f5"
-                drawing.cell(x: gridLeft + Double(column) * cellWidth, y: top, width: cellWidth - 2, height: cellHeight - 1, fill: fill, title: "\(day.date): \(state)")
+                let time = day.times.flatMap { column < $0.count ? " " + $0[column] : nil } ?? ""
+                drawing.cell(x: gridLeft + Double(column) * step, y: top, width: step - 2, height: cellHeight - 1, fill: fill, title: "\(day.date)\(time): \(state)")
             }
         }
         return drawing
+    }
+
+    /// Each heatmap column's time over it (those of the last day with the most occurrences), every column
+    /// whose label fits beside the one before.
+    static func timeLabels(of days: [ReportReminderValue.Day], perDay: Int, step: Double, in drawing: inout SVGDrawing, y: Double) {
+        guard let times = days.last(where: { $0.states.count == perDay })?.times, times.count == perDay else { return }
+        var free = 0.0  // where the next label may start
+        for (column, time) in times.enumerated() {
+            let centre = gridLeft + Double(column) * step + (step - 2) / 2
+            let half = SVGDrawing.textWidth(time, size: 8) / 2
+            guard centre - half >= free else { continue }
+            drawing.text(time, x: centre, y: y, size: 8, anchor: .middle, fill: "#555")
+            free = centre + half + 4
+        }
     }
 
     /// A medication's charts: the amount per day, the as-needed doses per week, the stock with its refills.
@@ -165,7 +183,9 @@ enum ReportChart {
         let name = medication.reminderName
         var sections = [Section(title: "\(name): taken", drawing: dailyChart(
             title: "\(name): taken per day (\(medication.unit))", labels: medication.taken.map(\.date),
-            series: [Series(name: medication.unit, values: medication.taken.map(\.amount), colour: "#2f9e44", style: .bars)]))]
+            series: [Series(
+                name: medication.unit, values: medication.taken.map(\.amount), colour: "#2f9e44", style: .bars,
+                describe: { [unit = medication.unit] in ReportText.amount(($0 * 100).rounded() / 100, unit) })]))]
         if let weeks = medication.asNeededWeeks {
             sections.append(Section(title: "\(name): as needed", drawing: dailyChart(
                 title: "\(name): doses per week (from Monday)", labels: weeks.map(\.week),
@@ -189,7 +209,8 @@ enum ReportChart {
             title: "Days: active, rest, frozen, missed", days: habits.days.map { ($0.date, $0.state) }, colours: habitColours)))
         sections.append(Section(title: "Active days by weekday", drawing: dailyChart(
             title: "Active days by weekday", labels: Weekday.mondayFirst.map(\.displayName),
-            series: [Series(name: "active days", values: habits.activeByWeekday.map(Double.init), colour: "#2f9e44", style: .bars)], counts: true)))
+            series: [Series(name: "active days", values: habits.activeByWeekday.map(Double.init), colour: "#2f9e44", style: .bars)], counts: true,
+            fromFirstData: false)))
         sections.append(Section(title: "Streaks", drawing: streaks(habits.streaks)))
         return sections
     }
@@ -275,6 +296,10 @@ enum ReportChart {
         var colour: String
         var style: Style
         var combined = Combined.mean
+        /// A value in words for its tooltip ("2 tablets"); nil: the number and `name`.
+        var describe: (@Sendable (Double) -> String)? = nil
+
+        func words(_ value: Double) -> String { describe?(value) ?? "\(SVGDrawing.number(value)) \(name)" }
     }
 
     /// The most slots a ``dailyChart`` draws (a bar 2 px wide); more are combined a few to a slot.
@@ -283,7 +308,17 @@ enum ReportChart {
     /// A chart of values along labelled slots (days, weeks, weekdays): a y axis with nice ticks from zero (or
     /// below, for negative values), the labels spaced so they do not overlap, bars side by side in each slot
     /// and lines through the slots' middles, with a legend.
-    static func dailyChart(title: String, labels allLabels: [String], series allSeries: [Series], fixedMaximum: Double? = nil, counts: Bool = false) -> SVGDrawing {
+    static func dailyChart(
+        title: String, labels periodLabels: [String], series periodSeries: [Series], fixedMaximum: Double? = nil, counts: Bool = false, fromFirstData: Bool = true
+    ) -> SVGDrawing {
+        // From the first day with data (a medication started in the period: no empty weeks before it).
+        let first = fromFirstData ? (periodLabels.indices.first { index in periodSeries.contains { index < $0.values.count && $0.values[index] != 0 } } ?? 0) : 0
+        let allLabels = Array(periodLabels.dropFirst(first))
+        let allSeries = periodSeries.map { one in
+            var trimmed = one
+            trimmed.values = Array(one.values.dropFirst(first))
+            return trimmed
+        }
         // A long period: each slot stands for `perSlot` in a row, labelled by the first of them.
         let perSlot = max(1, (allLabels.count + slotsAtMost - 1) / slotsAtMost)
         let labels = stride(from: 0, to: allLabels.count, by: perSlot).map { allLabels[$0] }
@@ -323,7 +358,7 @@ enum ReportChart {
             for (slotIndex, value) in bar.values.enumerated() where value != 0 {
                 let x = plotLeft + Double(slotIndex) * slot + barsLeft + Double(index) * barWidth
                 let (top, bottom) = (y(max(0, value)), y(min(0, value)))
-                drawing.rect(x: x, y: top, width: barWidth, height: max(0.5, bottom - top), fill: bar.colour, title: "\(labels[slotIndex]): \(SVGDrawing.number(value)) \(bar.name)")
+                drawing.rect(x: x, y: top, width: barWidth, height: max(0.5, bottom - top), fill: bar.colour, title: "\(labels[slotIndex]): \(bar.words(value))")
             }
         }
         for line in series where line.style == .line {
@@ -331,7 +366,7 @@ enum ReportChart {
             drawing.polyline(points, stroke: line.colour)
             // A line of one point is a dot.
             if let only = points.first, points.count == 1 {
-                drawing.rect(x: only.x - 3, y: only.y - 3, width: 6, height: 6, fill: line.colour, title: "\(labels[0]): \(SVGDrawing.number(line.values[0])) \(line.name)")
+                drawing.rect(x: only.x - 3, y: only.y - 3, width: 6, height: 6, fill: line.colour, title: "\(labels[0]): \(line.words(line.values[0]))")
             }
         }
         // A label every few slots, as many as fit with room to spare.

@@ -15,14 +15,15 @@ struct ReportCommand: ParsableCommand {
             it, with the median and 90th percentile minutes after its time; adherence: taken / (due - skipped). \
             Occurrences still due or ahead are not counted. Then each reminder's days as a heatmap; each \
             medication's amounts per day, as-needed doses per week and stock; and, for every reminder (no \
-            --reminder), the habit's strength, days, weekdays and streaks, and the calories. The header names \
-            who it is for (remindctl profile set --name). --json gives every figure.
+            --reminder), the calories, and with --habits the habit's strength, days, weekdays and streaks. The \
+            header names who it is for (remindctl profile set --name). --json gives every figure.
 
             Examples:
               remindctl report
               remindctl report --from 2026-09-01 --to 2026-11-30 --reminder Metformin
               remindctl report --private > for-the-doctor.txt
               remindctl report --format pdf -o adherence.pdf
+              remindctl report --habits --format html -o habit.html
               remindctl report --format html -o report.html
               remindctl report --format png | display
               remindctl report --json
@@ -42,6 +43,7 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .short, help: ArgumentHelp("Write to this file (created whole, or not at all) instead of standard output.", valueName: "file"))
     var output: String?
     @Flag(help: "Leave the reminders' names out (Medication 1, 2 ...), to share the report.") var `private` = false
+    @Flag(help: "Add the habit's pages: strength, days, weekdays, streaks (--json has them always).") var habits = false
     @Flag(help: "Print the figures as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -57,6 +59,7 @@ struct ReportCommand: ParsableCommand {
         var report = try connection.call(Reminders.Report.self, .init(from: from, to: to, reminders: reminders.isEmpty ? nil : reminders))
         if `private` { Self.numbered(&report) }
         if json { return try out.json(report) }
+        if !habits { report.habits = nil }  // the pages; --json keeps every figure
         let bytes: Data
         switch format {
         case "svg": bytes = Data(ReportChart.svg(report).render().utf8)

@@ -115,7 +115,7 @@ enum ReportPages {
             if !reminder.missed.isEmpty { lines.append(Line(text: "Missed: " + reminder.missed.map(ReportCommand.when).joined(separator: ", ") + ".")) }
             if let forced = reminder.forced { lines.append(Line(text: "Doses taken past the reminder's limits (forced): \(forced).")) }
             if let last = stocks[reminder.reminderId]?.stock?.last, let unit = stocks[reminder.reminderId]?.unit {
-                lines.append(Line(text: "Stock at the end (\(last.date)): \(SVGDrawing.number(last.left)) \(unit)."))
+                lines.append(Line(text: "Stock at the end (\(last.date)): \(ReportText.amount(last.left, unit))."))
             }
         }
         if report.habits != nil {

@@ -12,10 +12,12 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
         public var count: Int
     }
 
-    /// One day: its date and its occurrences' states in time order.
+    /// One day: its date and its occurrences' states in time order, with their local times (`08:00`; nil from
+    /// a daemon before they were sent).
     public struct Day: Codable, Sendable, Hashable {
         public var date: String
         public var states: [String]
+        public var times: [String]?
     }
 
     public var reminderId: Int64
@@ -45,7 +47,9 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
         skipReasons = figures.skipReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { SkipReason(reason: $0.key, count: $0.value) }
         missed = figures.missed.map(\.localISO8601)
         adherence = figures.adherence
-        days = figures.days.map { Day(date: $0.date.description, states: $0.states.map(\.rawValue)) }
+        days = figures.days.map { day in
+            Day(date: day.date.description, states: day.states.map(\.rawValue), times: day.times.map { String($0.description.prefix(5)) })
+        }
     }
 }
 

@@ -60,7 +60,7 @@ struct ReportOutputTests {
 
     @Test func everyPartWithin80ColumnsPlainAndColoured() {
         var full = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": Self.everyPart]))
-        let plain = full.run("report")
+        let plain = full.run("report", "--habits")
         #expect(plain.error == nil)
         let parts = plain.output.components(separatedBy: "\n\nMetformin (tablet)\n")
         #expect(parts.count == 2 && plain.output.hasPrefix("For Ana Souza\nAdherence, 2026-11-02"))
@@ -108,10 +108,10 @@ struct ReportOutputTests {
         #expect("Metformin (tablet)\n" + parts.last! == expected)
         #expect(plain.output.split(separator: "\n").allSatisfy { String($0).displayWidth <= 80 })
         full.terminal = true
-        let coloured = full.run("report").output
+        let coloured = full.run("report", "--habits").output
         #expect(coloured.contains("\u{1B}[36m▅▅▅▅▄") && coloured.contains("\u{1B}[1;31m✕\u{1B}[0m"))
         full.environment["NO_COLOR"] = "1"
-        #expect(full.run("report").output == plain.output)
+        #expect(full.run("report", "--habits").output == plain.output)
     }
 
     @Test func plainTextAt80Columns() {
@@ -184,6 +184,9 @@ struct ReportPictureTests {
         var size = (width: 0.0, height: 0.0)
         var texts: [(text: String, box: SVGDrawing.Box)] = []
         var cells: [String: String] = [:]
+        /// Each titled cell's left edge.
+        var cellLeft: [String: Double] = [:]
+        private var rectLeft: Double?
         private var open: (x: Double, y: Double, size: Double, anchor: String)?
         /// The vertical offsets of the groups (`translate(0,y)`) the parser is in.
         private var offsets: [Double] = []
@@ -198,7 +201,7 @@ struct ReportPictureTests {
                 let translate = attributes["transform"]?.split(whereSeparator: { "(),".contains($0) }).dropFirst()
                 offsets.append(Double(translate?.last ?? "") ?? 0)
             case "text": (open, content) = ((number("x"), number("y") + offsets.reduce(0, +), number("font-size"), attributes["text-anchor"] ?? "start"), "")
-            case "rect": rectFill = attributes["fill"]
+            case "rect": (rectFill, rectLeft) = (attributes["fill"], number("x"))
             case "title": content = ""
             default: break
             }
@@ -213,7 +216,7 @@ struct ReportPictureTests {
                 texts.append((content, SVGDrawing.Box(x: left, y: open.y - open.size, width: width, height: open.size * 1.25)))
                 self.open = nil
             }
-            if name == "title", let rectFill { cells[content] = rectFill }
+            if name == "title", let rectFill { (cells[content], cellLeft[content]) = (rectFill, rectLeft) }
             if name == "rect" { rectFill = nil }
             if name == "g" { offsets.removeLast() }
         }
@@ -242,7 +245,7 @@ struct ReportPictureTests {
     }
 
     @Test func everyPartIsDrawn() throws {
-        let svg = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": ReportOutputTests.everyPart])).run("report", "--format", "svg").output
+        let svg = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": ReportOutputTests.everyPart])).run("report", "--format", "svg", "--habits").output
         let reader = Reader()
         let parser = XMLParser(data: Data(svg.utf8))
         parser.delegate = reader
@@ -254,13 +257,50 @@ struct ReportPictureTests {
             #expect(texts.contains(title), "no \(title)")
         }
         // A bar per day with its amount, the refill, the habit's days in their colours, a day's calories.
-        #expect(reader.cells["2026-11-05: 2 tablet"] == "#2f9e44" && reader.cells["2026-11-09: 60 refilled"] == "#74c0fc")
+        #expect(reader.cells["2026-11-05: 2 tablets"] == "#2f9e44" && reader.cells["2026-11-09: 60 refilled"] == "#74c0fc")
         #expect(reader.cells["2026-11-07: missed"] == "#7f1d1d" && reader.cells["2026-11-08: rest"] == "#d0bfff")
         #expect(reader.cells["2026-11-03: 450 burned"] == "#1c7ed6" && texts.contains("5 days"))
     }
 
+    /// What a doctor reads, drawn as it should be: the habit's pages only with `--habits`; a chart from its first
+    /// day with data (Ibuprofen's first dose on 4 Nov: before, two empty days led it); the heatmap's columns under
+    /// their times, each cell saying its time; amounts in words ("2 tablets", was "2 tablet").
+    @Test func theChartsStartAtTheirDataTheHeatmapNamesItsTimesAndHabitsComeWhenAsked() throws {
+        var reply = try #require(try JSONSerialization.jsonObject(with: Data(ReportOutputTests.everyPart.utf8)) as? [String: Any])
+        var reminders = try #require(reply["reminders"] as? [[String: Any]])
+        let days = try #require(reminders[0]["days"] as? [[String: Any]])
+        reminders[0]["days"] = days.map { day in
+            var day = day
+            day["times"] = Array(["08:00", "20:00"].prefix((day["states"] as? [String])?.count ?? 0))
+            return day
+        }
+        reply["reminders"] = reminders
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: reply), as: UTF8.self)
+        func drawn(_ arguments: String...) -> Reader {
+            let svg = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": json])).run(["report", "--format", "svg"] + arguments).output
+            let reader = Reader()
+            let parser = XMLParser(data: Data(svg.utf8))
+            parser.delegate = reader
+            #expect(parser.parse())
+            return reader
+        }
+        let plain = drawn()
+        let texts = plain.texts.map(\.text)
+        #expect(!texts.contains("Active days by weekday") && !texts.contains("Longest streaks") && texts.contains("Calories per day (kcal)"))
+        #expect(drawn("--habits").texts.contains { $0.text == "Active days by weekday" })
+        #expect(texts.filter { $0 == "08:00" || $0 == "20:00" } == ["08:00", "20:00"])
+        #expect(plain.cells["2026-11-05 20:00: missed"] == "#7f1d1d" && plain.cells["2026-11-05: 2 tablets"] == "#2f9e44")
+        // Ibuprofen's chart: from 4 Nov, its first dose, in the first slot; Metformin's (doses every day) from 2 Nov.
+        let (ibuprofen, metformin) = (try #require(plain.cellLeft["2026-11-04: 400 mg"]), try #require(plain.cellLeft["2026-11-04: 4 tablets"]))
+        #expect(ibuprofen < metformin && metformin - ibuprofen > 2 * 600 / 11 * 0.9)
+        for (text, box) in plain.texts { #expect(box.isInside(width: plain.size.width, height: plain.size.height), "\(text) is outside") }
+        for (i, a) in plain.texts.enumerated() {
+            for b in plain.texts[(i + 1)...] { #expect(!a.box.overlaps(b.box), "'\(a.text)' and '\(b.text)' overlap") }
+        }
+    }
+
     @Test func theHTMLPageHoldsEachPartsPictureUnderItsHeading() throws {
-        let html = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": ReportOutputTests.everyPart])).run("report", "--format", "html").output
+        let html = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.Report": ReportOutputTests.everyPart])).run("report", "--format", "html", "--habits").output
         final class Page: NSObject, XMLParserDelegate {
             var headings: [String] = []
             var pictures = 0
@@ -308,9 +348,9 @@ struct ReportPictureTests {
             for b in reader.texts[(i + 1)...] { #expect(!a.box.overlaps(b.box), "'\(a.text)' and '\(b.text)' overlap") }
         }
         // The amounts: 300 slots at most, here 13 days each, each bar their mean (7 days of 2 and 6 of 4 first).
-        let bars = reader.cells.filter { $0.key.hasSuffix(" tablet") }
+        let bars = reader.cells.filter { $0.key.hasSuffix(" tablets") }
         #expect(bars.count == (3650 + 12) / 13 && texts(reader).contains("Metformin: taken per day (tablet), 13 days a slot"))
-        #expect(bars["2016-11-28: 2.92 tablet"] != nil && bars["\(LocalDate(dayNumber: first + 13)): 3.08 tablet"] != nil)
+        #expect(bars["2016-11-28: 2.92 tablets"] != nil && bars["\(LocalDate(dayNumber: first + 13)): 3.08 tablets"] != nil)
         #expect(reader.cells.count - bars.count == 3650 + 1)  // the calendar's days and the bar
         #expect(reader.cells["\(LocalDate(dayNumber: first + 97)): missed"] == "#7f1d1d" && reader.cells["\(LocalDate(dayNumber: first + 31)): skipped"] == "#74c0fc")
         #expect(reader.cells["\(LocalDate(dayNumber: first + 1)): taken"] == "#2f9e44")

@@ -23,10 +23,11 @@ public struct AdherenceFigures: Sendable, Hashable {
     /// Each day of the period with its occurrences' states, in order (the heatmap's rows).
     public var days: [Day] = []
 
-    /// One day of the period: its occurrences' states in time order.
+    /// One day of the period: its occurrences' states in time order, and their local times.
     public struct Day: Sendable, Hashable {
         public var date: LocalDate
         public var states: [OccurrenceState]
+        public var times: [TimeOfDay]
     }
 
     /// Taken / (due - skipped); nil when nothing was to take.
@@ -55,7 +56,7 @@ public struct AdherenceFigures: Sendable, Hashable {
             let states = rule.states(
                 on: date, in: zone, logs: logsByDay[day] ?? [], skips: skippedInstants, windowSeconds: windowSeconds, now: now, takenLate: takenLate
             ).filter { $0.occurrence.instant >= createdAt }
-            days.append(Day(date: date, states: states.map(\.state)))
+            days.append(Day(date: date, states: states.map(\.state), times: states.map(\.occurrence.scheduledTime)))
             for status in states {
                 switch status.state {
                 case .upcoming, .due: continue
