@@ -115,6 +115,7 @@ struct ConnectionOptions: ParsableArguments {
             return error.string("next").map { out.words(CommandMessages.nothingDueNext, reminder, $0) } ?? out.words(CommandMessages.nothingDueNow, reminder)
         case Reminders.TakeLate.name: return out.words(CommandMessages.nothingMissed, reminder)
         case Reminders.Skip.name: return out.words(CommandMessages.nothingToSkip, reminder)
+        case Reminders.Unskip.name: return out.words(CommandMessages.nothingToUnskip, reminder)
         case Reminders.Snooze.name: return out.words(CommandMessages.nothingToSnooze, reminder)
         default: return nil
         }

@@ -12,8 +12,8 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
         public var count: Int
     }
 
-    /// One day: its date and its occurrences' states in time order, with their local times (`08:00`; nil from
-    /// a daemon before they were sent).
+    /// One day: its date and its occurrences' states in time order, with their local times (`08:00`, or
+    /// `08:00:30` with seconds; nil from a daemon before they were sent).
     public struct Day: Codable, Sendable, Hashable {
         public var date: String
         public var states: [String]
@@ -48,7 +48,7 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
         missed = figures.missed.map(\.localISO8601)
         adherence = figures.adherence
         days = figures.days.map { day in
-            Day(date: day.date.description, states: day.states.map(\.rawValue), times: day.times.map { String($0.description.prefix(5)) })
+            Day(date: day.date.description, states: day.states.map(\.rawValue), times: day.times.map(\.description))
         }
     }
 }

@@ -53,6 +53,7 @@ enum Samples {
         "io.remindd.Reminders.Log": #"{"log": \#(intake), "cancelledSnoozes": 0}"#,
         "io.remindd.Reminders.Done": #"{"log": \#(intake), "cancelledSnoozes": 0}"#,
         "io.remindd.Reminders.Skip": #"{"occurrence": \#(occurrence)}"#,
+        "io.remindd.Reminders.Unskip": #"{"occurrence": \#(occurrence)}"#,
         "io.remindd.Reminders.Snooze": #"{"occurrence": \#(firing), "until": "2026-11-22T09:10:00+00:00", "postponed": true}"#,
         "io.remindd.Reminders.Logs": #"{"logs": [\#(intake)]}"#,
         "io.remindd.Reminders.DeleteLog": #"{"log": \#(intake)}"#,

@@ -189,6 +189,31 @@ struct AcknowledgingTests {
         #expect(daemon.firings(of: "Pills")[0].detail == "skipped by the user")
     }
 
+    /// `skip` with nothing due skipped the next occurrence; `unskip` undoes it: it fires at its time, `next`
+    /// lists it again, a restart keeps it undone, and a second `unskip` finds nothing to undo. A skip whose time
+    /// came is not undone.
+    @Test func unskipUndoesASkipAheadAndItFiresAtItsTime() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-03-02T09:00:00Z"))
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        let skipped = try await daemon.call(Reminders.Skip.self, .init(reminder: "Pills")).occurrence
+        #expect(skipped.utc == "2026-03-03T08:00:00Z")
+        #expect(try await daemon.call(Reminders.Next.self, .init()).firings.first?.utc == "2026-03-04T08:00:00Z")
+        let unskipped = try await daemon.call(Reminders.Unskip.self, .init(reminder: "Pills")).occurrence
+        #expect(unskipped.utc == "2026-03-03T08:00:00Z" && unskipped.state == "upcoming")
+        #expect(try await daemon.call(Reminders.Next.self, .init()).firings.first?.utc == "2026-03-03T08:00:00Z")
+        await #expect { try await daemon.call(Reminders.Unskip.self, .init(reminder: "Pills")) } throws: {
+            ($0 as? VarlinkError)?.string("message")?.contains("no occurrence of Pills ahead is skipped") == true
+        }
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-03-03T08:00:30Z"))
+        #expect(daemon.firings(of: "Pills").map(\.kind) == [.fired])
+        // Skipped once due: its time has come, and it stays skipped.
+        _ = try await daemon.call(Reminders.Skip.self, .init(reminder: "Pills"))
+        await #expect { try await daemon.call(Reminders.Unskip.self, .init(reminder: "Pills")) } throws: { $0 is VarlinkError }
+        let day = try await daemon.call(Reminders.Occurrences.self, .init(date: "2026-03-03", reminder: "Pills")).occurrences
+        #expect(day.map(\.state) == ["skipped"])
+    }
+
     /// The mistake: `log` twice suppresses the evening dose; deleting the second log restores it.
     @Test func deletingASecondLogRestoresTheEveningDose() async throws {
         let daemon = try await TestDaemon(now: instant("2026-03-02T07:00:00Z"))

@@ -50,7 +50,8 @@ struct ChangeEventTests {
             fixed("io.remindd.Reminders.TakeLate", ["reminder": pills]),  // (at 07:30) yesterday's 07:00 was missed
             fixed("io.remindd.Reminders.Done", ["reminder": pills, "force": .bool(true)]),  // today's 07:00
             fixed("io.remindd.Reminders.Log", ["reminder": pills]),
-            fixed("io.remindd.Reminders.Skip", ["reminder": pills]),
+            fixed("io.remindd.Reminders.Skip", ["reminder": pills]),  // nothing due: tomorrow's, ahead
+            fixed("io.remindd.Reminders.Unskip", ["reminder": pills]),
             fixed("io.remindd.Reminders.Snooze", ["reminder": pills, "minutes": .number(10)]),
             fixed("io.remindd.Reminders.Logs"),
             ("io.remindd.Reminders.DeleteLog", { daemon in ["id": try await Self.latest("intake", daemon)] }),
@@ -121,6 +122,7 @@ struct ChangeEventTests {
         #expect(Set(changing).isSuperset(of: [
             "io.remindd.Reminders.Add", "io.remindd.Reminders.Update", "io.remindd.Reminders.Disable", "io.remindd.Reminders.Enable",
             "io.remindd.Reminders.TakeLate", "io.remindd.Reminders.Log", "io.remindd.Reminders.Done", "io.remindd.Reminders.Skip",
+            "io.remindd.Reminders.Unskip",
             "io.remindd.Reminders.DeleteLog", "io.remindd.Backup.ImportCalendar", "io.remindd.Backup.ImportLoop", "io.remindd.Reminders.Remove",
         ]), "\(changing)")
     }

@@ -109,8 +109,15 @@ def test_done_skip_and_bad_input_are_one_line(daemon, unique_name):
         result = daemon.ctl(*args, check=False)
         assert result.returncode == 1 and hint in result.stderr and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
     assert unique_name + "x" not in daemon.user_reminders()
-    skipped = daemon.ctl("skip", unique_name, "--reason", "travelling").stdout
-    assert skipped.startswith(f"Skipped {unique_name} at ") and skipped.strip().endswith(": travelling")
+    skipped = daemon.ctl("skip", unique_name, "--reason", "travelling")
+    assert skipped.stdout.startswith(f"Skipped {unique_name} at ") and skipped.stdout.strip().endswith(": travelling")
+    # Nothing was due (23:59:59 is ahead): the next one was skipped, said on stderr with how to undo it.
+    assert f'undo it with: remindctl unskip "{unique_name}"' in skipped.stderr, skipped.stderr
+    unskipped = daemon.ctl("unskip", unique_name).stdout
+    assert unskipped.startswith(f"Unskipped {unique_name} at ") and unskipped.strip().endswith("it is announced at its time"), unskipped
+    assert skipped.stdout.split(" at ", 1)[1].split(": ", 1)[0] in unskipped
+    again = daemon.ctl("unskip", unique_name, check=False)
+    assert again.returncode == 1 and "ahead is skipped" in again.stderr and len(again.stderr.strip().splitlines()) == 1, again.stderr
 
 
 def write_script(path, body):

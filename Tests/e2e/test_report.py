@@ -36,7 +36,9 @@ def test_the_report_counts_what_was_logged_and_skipped_and_a_varlink_client_read
     figures = report["reminders"][0]
     assert (figures["due"], figures["onTime"], figures["loggedAhead"], figures["skipped"]) == (2, 1, 1, 1), figures
     assert figures["skipReasons"] == [{"reason": "travel", "count": 1}] and figures["adherence"] == 1.0
-    assert figures["days"] == [{"date": today, "states": ["suppressed", "skipped"]}]
+    # Each occurrence's local time: HH:MM, with its seconds when they are not zero.
+    local = [t[:-3] if t.endswith(":00") else t for t in times.split(",")]
+    assert figures["days"] == [{"date": today, "states": ["suppressed", "skipped"], "times": local}]
     with varlink.Client(address=f"unix:{daemon.socket_path}") as client, client.open("io.remindd.Reminders") as remote:
         reply = remote.Report(today, today, [unique_name])
     assert reply["reminders"] == report["reminders"]
@@ -91,8 +93,8 @@ def test_the_pictures_show_a_known_missed_dose_in_its_colour_and_the_pdf_has_the
     def colour(title):
         x, y = cells[title]
         return image.getpixel((int(x * scale), int(y * scale)))
-    assert colour(f"{missed_date}: missed") == (0x7F, 0x1D, 0x1D)
-    assert colour(f"{taken_date}: taken") == (0x2F, 0x9E, 0x44)
+    assert colour(f"{missed_date} 08:00: missed") == (0x7F, 0x1D, 0x1D)
+    assert colour(f"{taken_date} 08:00: taken") == (0x2F, 0x9E, 0x44)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shutil.copy(png_path, ARTIFACTS / "report.png")
 
@@ -102,10 +104,13 @@ def test_the_pictures_show_a_known_missed_dose_in_its_colour_and_the_pdf_has_the
     assert percent in text and "Metformin" in text and f"Report for Ana Souza, {first} to {last}" in text, text
     assert sorted(p.name for p in out.iterdir()) == ["report.pdf", "report.png"], "no temporary file left"
 
-    html = daemon.ctl("report", *period, "--format", "html").stdout
+    html = daemon.ctl("report", *period, "--format", "html", "--habits").stdout
     # The header's picture, then one under each heading: the bars, the days, and the habit's four (the logs count).
     assert html.startswith("<!DOCTYPE html>") and percent in html and "src=" not in html
     assert html.count("<svg ") == html.count("<h2>") + 1 == 7, html.count("<h2>")
+    # Without --habits: the bars and the days alone.
+    plain = daemon.ctl("report", *period, "--format", "html").stdout
+    assert plain.count("<svg ") == plain.count("<h2>") + 1 == 3, plain.count("<h2>")
 
     refused = daemon.ctl("report", *period, "--format", "pdf", "-o", str(out / "missing" / "report.pdf"), check=False)
     assert refused.returncode != 0 and "cannot write" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1

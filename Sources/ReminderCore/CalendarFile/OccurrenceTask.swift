@@ -18,7 +18,7 @@ public struct OccurrenceTask: Sendable, Hashable {
     /// Taken, skipped or missed here (nil: open, or closed by the app itself).
     public var closure: CollectionItem.Closure?
     /// The store that wrote it first (`X-REMINDD-WRITER`, kept by every later version; nil for a task written
-    /// before it was said): see ``writesNew(_:now:window:writer:writersSeen:)``.
+    /// before it was said): see ``writesNew(_:now:window:writer:currentWriter:)``.
     public var writer: String?
 
     public init(reminder: String, occurrence: Instant, name: String, dose: Dose? = nil, beforeMinutes: [Int] = [], closure: CollectionItem.Closure? = nil) {
@@ -45,23 +45,34 @@ public struct OccurrenceTask: Sendable, Hashable {
         return status.state == .suppressed
     }
 
-    /// How much later than the first writer another device writes a new task: ``writesNew(_:now:window:writer:writersSeen:)``.
+    /// How much later than the reminder's current writer another device writes a new task:
+    /// ``writesNew(_:now:window:writer:currentWriter:)``.
     public static func deferral(window: Int64) -> Int64 { min(12 * 3600, window / 4) }
 
     /// Whether this device (`writer`, its store's id) writes the task of an occurrence that has none yet. The
-    /// device with the smallest id among the writers of a reminder's tasks (`writersSeen`) writes it when it
-    /// comes into the window; another one only ``deferral(window:)`` later, by when it has read the first's from
-    /// the server and writes nothing. (Both wrote the same new file as the window moved: the second upload
-    /// failed, one failed sync at every move.) Whoever is on writes it in time: a device alone writes at once, and
-    /// one whose first writer is off still writes it well before its time.
-    public static func writesNew(_ occurrence: Instant, now: Instant, window: Int64, writer: String, writersSeen: some Sequence<String>) -> Bool {
-        guard writersSeen.contains(where: { $0 < writer }) else { return true }
+    /// reminder's current writer (`currentWriter`: who wrote its latest task) writes it when it comes into the
+    /// window; another device only ``deferral(window:)`` later, by when it has read the writer's from the server
+    /// and writes nothing. (Both wrote the same new file as the window moved: the second upload failed, a failed
+    /// sync at every move.) Whoever is on writes it in time: with the writer off, the next device writes it well
+    /// before its time, and is the writer from then on (the first, back, defers to it: one writer at a time).
+    public static func writesNew(_ occurrence: Instant, now: Instant, window: Int64, writer: String, currentWriter: String?) -> Bool {
+        guard let currentWriter, currentWriter != writer else { return true }
         return occurrence <= now.adding(seconds: window - deferral(window: window))
     }
 
     /// The `X-REMINDD-WRITER` of a task's text, or nil.
-    public static func writer(in text: String) -> String? {
-        text.split(separator: "\r\n").first { $0.hasPrefix("X-REMINDD-WRITER:") }.map { String($0.dropFirst("X-REMINDD-WRITER:".count)) }
+    public static func writer(in text: String) -> String? { value(of: "X-REMINDD-WRITER", in: text) }
+
+    /// Who wrote the latest (by occurrence) of a reminder's tasks, from their texts; nil when none says.
+    public static func currentWriter(amongTasks texts: some Sequence<String>) -> String? {
+        texts.compactMap { text in
+            value(of: "X-REMINDD-OCCURRENCE", in: text).flatMap { at in writer(in: text).map { (at, $0) } }
+        }.max { $0.0 < $1.0 }?.1  // UTC date-times (20261203T070000Z) sort as they follow
+    }
+
+    /// The value of a remindd property (one line, no parameters) in a task's text.
+    private static func value(of property: String, in text: String) -> String? {
+        text.split(separator: "\r\n").first { $0.hasPrefix(property + ":") }.map { String($0.dropFirst(property.count + 1)) }
     }
 
     /// The task's UID: its reminder's and the instant (`<reminder>-20261201T070000Z`).

@@ -11,7 +11,7 @@ extension CollectionPublisher {
     /// The tasks a reminder has now, each with its file, and when the window next takes in or lets go of one of
     /// its occurrences (nil: never). None for a reminder that is disabled, taken as needed, counted from the last
     /// dose, or in `recurring` mode.
-    /// `writer`: this store's id, which a task it writes first carries (``OccurrenceTask/writesNew(_:now:window:writer:writersSeen:)``).
+    /// `writer`: this store's id, which a task it writes first carries (``OccurrenceTask/writesNew(_:now:window:writer:currentWriter:)``).
     func occurrenceTasks(
         of reminder: StoredReminder, uid: String, previous: [String: CollectionItemRecord], writer: String, now: Instant
     ) throws(StoreError) -> (tasks: [(fileName: String, task: OccurrenceTask)], nextChange: Instant?) {
@@ -31,7 +31,7 @@ extension CollectionPublisher {
         // Logs up to two days before the first: suppression counts a day's logs before its occurrences.
         let facts = try stores.collection.occurrenceFacts(
             reminderID: reminder.id!, from: occurrences[0].instant.adding(seconds: -2 * 86_400), through: horizon)
-        let writersSeen = Set(previous.values.filter { $0.localId == reminder.id }.compactMap { OccurrenceTask.writer(in: $0.text) })
+        let currentWriter = OccurrenceTask.currentWriter(amongTasks: previous.values.filter { $0.localId == reminder.id }.map(\.text))
         var deferred: [Instant] = []
         let tasks: [(fileName: String, task: OccurrenceTask)] = occurrences.compactMap { occurrence in
             var task = OccurrenceTask(
@@ -44,7 +44,7 @@ extension CollectionPublisher {
             // in the evening, a time the schedule had not before it changed) gets none.
             guard previous[fileName] != nil || [.upcoming, .due].contains(status.state) else { return nil }
             task.writer = previous[fileName].map { OccurrenceTask.writer(in: $0.text) } ?? writer
-            if previous[fileName] == nil, !OccurrenceTask.writesNew(occurrence.instant, now: now, window: window, writer: writer, writersSeen: writersSeen) {
+            if previous[fileName] == nil, !OccurrenceTask.writesNew(occurrence.instant, now: now, window: window, writer: writer, currentWriter: currentWriter) {
                 deferred.append(occurrence.instant)  // the first writer's comes: read, not written
                 return nil
             }

@@ -5,7 +5,7 @@ import Synchronization
 /// let a new method that changed a reminder skip both without a word (`ChangeEventTests` calls every method).
 public struct ReminderChange: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
-        case added, updated, removed, enabled, disabled, logged, logDeleted, tookLate, skipped, missed, imported
+        case added, updated, removed, enabled, disabled, logged, logDeleted, tookLate, skipped, unskipped, missed, imported
     }
     public var kind: Kind
     /// The reminder it concerns; nil for an import (many).

@@ -42,6 +42,7 @@ extension ReminderService {
         router.on(Reminders.Done.self) { p in try await done(key: p.reminder, amount: p.amount, force: p.force ?? false) }
         router.on(Reminders.TakeLate.self) { p in .init(occurrence: try await takeLate(key: p.reminder)) }
         router.on(Reminders.Skip.self) { p in .init(occurrence: try await skip(key: p.reminder, reason: p.reason)) }
+        router.on(Reminders.Unskip.self) { p in .init(occurrence: try await unskip(key: p.reminder)) }
         router.on(Reminders.Snooze.self) { p in try await snooze(key: p.reminder, minutes: p.minutes) }
         router.on(Reminders.Logs.self) { p in .init(logs: try logs(date: p.date, key: p.reminder)) }
         router.on(Reminders.DeleteLog.self) { p in .init(log: try await deleteLog(id: p.id)) }

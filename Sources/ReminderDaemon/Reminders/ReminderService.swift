@@ -224,26 +224,6 @@ struct ReminderService: Sendable {
         return .init(firings: firings, asNeeded: asNeeded.isEmpty ? nil : asNeeded)
     }
 
-    /// Skips the occurrence that is due, or else the next one (it will not fire): recorded with the reason;
-    /// its snooze and repeats stop.
-    func skip(key: String, reason: String?) async throws(ServiceError) -> OccurrenceValue {
-        if let reason, reason.count > 500 { throw .invalidInput(parameter: "reason", message: "a reason is at most 500 characters") }
-        let now = context.clock.now()
-        let reminder = try find(key)
-        let target = try await target(of: reminder, ahead: true, now: now)
-        guard var status = target.status else {
-            throw .nothingDue(reminder.name, "nothing of \(reminder.name) is due or ahead to skip: it is taken, skipped already, or its rule has ended")
-        }
-        let firing = DueFiring(reminder: target.reminder, occurrence: status.occurrence, slotsDue: 1, lateSeconds: 0)
-        let event = OccurrenceEvent(state: .skipped, firing: firing, windowEnd: status.windowEnd, decidedAt: now, reason: reason ?? "")
-        try storing { () throws(StoreError) in try scheduling.recordSkip(event) }
-        await scheduling.reconsider(reminderID: reminder.id!, now: now)
-        await context.changes.publish(.init(.skipped, reminder: reminder.id))
-        status.state = .skipped
-        return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
-            .saying(reminder.delivery.medication.dose(on: status.occurrence.scheduledDate))
-    }
-
     /// Snoozes the occurrence that is due (announced again in `minutes`), or else postpones the next one by
     /// `minutes`; a second snooze of an occurrence replaces the first. Refused when the snooze would fall
     /// after the occurrence's window (it would be missed by then).

@@ -18,6 +18,16 @@ extension SchedulingService {
             + stores.firings.outcomes(since: since, reminderID: reminderID, limit: limit).map { (HistoryEntryValue($0), 1) }
     }
 
+    /// The skips of a reminder's occurrences scheduled after `now`, oldest first.
+    nonisolated func skipsAhead(reminderID: Int64, after now: Instant) throws(StoreError) -> [OutcomeRecord] {
+        try stores.firings.outcomes(reminderID: reminderID, from: now.adding(seconds: 1), through: .endOfTime, state: .skipped)
+    }
+
+    /// Removes a skip; ``reconsider(reminderID:now:)`` then plans its occurrence again.
+    nonisolated func removeSkip(id: Int64) throws(StoreError) -> Bool {
+        try stores.firings.removeSkip(id: id)
+    }
+
     /// Records the user's skip of an occurrence (once); ``reconsider(reminderID:now:)`` then stops its repeats.
     nonisolated func recordSkip(_ event: OccurrenceEvent) throws(StoreError) {
         _ = try stores.firings.recordOutcome(OutcomeRecord(event))

@@ -249,6 +249,18 @@ extension Reminders {
         }
     }
 
+    /// Undoes the latest skip of an occurrence still ahead: it is announced at its time.
+    public enum Unskip: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var reminder: String
+            public init(reminder: String) { self.reminder = reminder }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            public var occurrence: OccurrenceValue
+            public init(occurrence: OccurrenceValue) { self.occurrence = occurrence }
+        }
+    }
+
     /// Announces the occurrence that is due again later, or postpones the next one.
     public enum Snooze: RemindersMethod {
         public struct Parameters: Codable, Sendable, Hashable {

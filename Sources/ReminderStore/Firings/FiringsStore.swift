@@ -104,6 +104,11 @@ public struct FiringsStore: Sendable {
         }
     }
 
+    /// Removes a skip (`remindctl unskip`). - Returns: whether there was one.
+    public func removeSkip(id: Int64) throws(StoreError) -> Bool {
+        try database.write { db in try FiringsStore.deleteSkip(id, in: db) != nil }
+    }
+
     /// The instants of the skipped occurrences scheduled between two instants (inclusive), per reminder: of
     /// `reminderIDs`, or of all reminders when it is nil.
     public func skips(from: Instant, through: Instant, reminderIDs: [Int64]? = nil) throws(StoreError) -> [Int64: Set<Instant>] {
