@@ -99,6 +99,7 @@ bench: release $(VENV)/.ready
 	python3 Benchmarks/burst.py .build/release
 	python3 Benchmarks/burst.py .build/release 10000 --alone
 	python3 Benchmarks/calendar_scale.py .build/release
+	IMPORT=106504 python3 Benchmarks/calendar_scale.py .build/release
 	python3 Benchmarks/collection_history.py .build/release
 	python3 Benchmarks/collection_scale.py .build/release
 	ALL=1 python3 Benchmarks/collection_scale.py .build/release

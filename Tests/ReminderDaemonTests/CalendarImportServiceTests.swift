@@ -52,6 +52,26 @@ struct CalendarImportServiceTests {
         #expect(firings.filter { $0.kind == .repeated }.count == 3)
     }
 
+    /// The new reminders are staged and moved in one go: a name another reminder has refuses them all (nothing
+    /// added, nothing staged left behind for the next import), and an id a removed reminder had (its history
+    /// keeps it) is never given to an imported one.
+    @Test func aTakenNameRefusesTheWholeImportAndIdsAreNeverReused() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T00:00:00Z"))
+        let path = try write(Self.file)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let mine = try await daemon.add("Physio", ["daily": true, "at": "09:00"], timeZone: "UTC")
+        let before = try await daemon.call(Reminders.List.self, .init()).reminders
+        await #expect { try await daemon.call(Backup.ImportCalendar.self, .init(path: path)) } throws: {
+            "\($0)".contains("Physio")
+        }
+        #expect(try await daemon.call(Reminders.List.self, .init()).reminders == before)
+        _ = try await daemon.call(Reminders.Remove.self, .init(reminder: "Physio"))
+        let imported = try await daemon.call(Backup.ImportCalendar.self, .init(path: path)).reminders
+        #expect(imported.map(\.name) == ["Physio"])
+        #expect(try #require(imported.first?.id) > mine.id)
+        #expect(try await daemon.call(Reminders.Get.self, .init(reminder: "Physio")).reminder.id == imported.first?.id)
+    }
+
     /// A file with a good event and a bad one: refused at the bad one's line, and the good one is not added.
     @Test func aFileWithOneBadEventAddsNothing() async throws {
         let daemon = try await TestDaemon(now: instant("2026-12-01T00:00:00Z"))

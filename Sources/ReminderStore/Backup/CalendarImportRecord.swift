@@ -48,11 +48,21 @@ extension BackupStore {
     /// id, logs and history stay. Those imported before from the file's events (same UIDs) that the file no longer
     /// plans (an alarm removed) are removed. - Returns: each reminder's id and whether it was there before, and the
     /// names of those removed.
+    ///
+    /// The new reminders are encoded before it and staged (``CalendarImportStaging``): written row by row inside
+    /// it, 106,504 of them held the writer for seconds, and doses due meanwhile waited for it.
     public func importCalendar(_ planned: [ImportedCalendarReminder], file: String, now: Instant) throws(StoreError) -> (ids: [(id: Int64, updated: Bool)], removed: [String]) {
-        try database.write { db in
-            var ids: [(Int64, Bool)] = []
+        let keys = Set(planned.compactMap(\.key))
+        let known = try database.read { db in
+            try Set(String.fetchAll(db, CalendarImportRecord.filter(keys.contains(CalendarImportRecord.Columns.key)).select(CalendarImportRecord.Columns.key)))
+        }
+        let news = planned.enumerated().filter { !($0.element.key.map(known.contains) ?? false) }
+        let (columns, rows) = try encoded(news.map { ($0.offset, $0.element) }, now: now)
+        let staging = rows.isEmpty ? nil : CalendarImportStaging(database: database, columns: columns)
+        defer { staging?.drop() }
+        try staging?.stage(rows)
+        return try database.write { db in
             let uids = Set(planned.compactMap(\.uid))
-            let keys = Set(planned.compactMap(\.key))
             let before = try CalendarImportRecord.filter(uids.contains(CalendarImportRecord.Columns.uid)).fetchAll(db)
             var removed: [String] = []
             for stale in before where !keys.contains(stale.key) {
@@ -61,29 +71,48 @@ extension BackupStore {
                     try reminder.delete(db)
                 }
             }
-            let known = Dictionary(before.map { ($0.key, $0.reminderId) }) { a, _ in a }
-            for item in planned {
-                let imported = item.reminder
-                var reminder = try item.key.flatMap { known[$0] }.flatMap { try StoredReminder.fetchOne(db, key: $0) }
-                    ?? StoredReminder(id: nil, name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: true,
-                                      createdAt: min(imported.createdAt, now).secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
-                let updated = reminder.id != nil
-                if let holder = try RemindersStore.holder(ofName: imported.name, in: db),
-                    holder != reminder.id {
-                    throw StoreError.nameTaken(imported.name)
+            let existing = Dictionary(before.map { ($0.key, $0.reminderId) }) { a, _ in a }
+            var ids: [Int: (Int64, Bool)] = [:]
+            for (index, item) in planned.enumerated() {
+                guard let key = item.key, known.contains(key) else { continue }
+                guard let id = existing[key], var reminder = try StoredReminder.fetchOne(db, key: id) else {
+                    throw StoreError.unavailable(path: database.path, detail: "the calendar's reminders changed during the import; import it again")
                 }
-                if updated, reminder.rule != imported.rule || reminder.timeZone != imported.timeZone {
+                let imported = item.reminder
+                if let holder = try RemindersStore.holder(ofName: imported.name, in: db), holder != reminder.id { throw StoreError.nameTaken(imported.name) }
+                if reminder.rule != imported.rule || reminder.timeZone != imported.timeZone {
                     reminder.handledThrough = max(reminder.handledThrough, now.secondsSinceEpoch)
                 }
                 (reminder.name, reminder.rule, reminder.timeZone) = (imported.name, imported.rule, imported.timeZone)
                 reminder.delivery.repeating.plan = imported.delivery.repeating.plan
-                try reminder.save(db)
-                if let uid = item.uid, let key = item.key {
-                    try CalendarImportRecord(reminderId: reminder.id!, uid: uid, key: key, file: file).save(db)
-                }
-                ids.append((reminder.id!, updated))
+                try reminder.update(db)
+                if let uid = item.uid { try CalendarImportRecord(reminderId: id, uid: uid, key: key, file: file).save(db) }
+                ids[index] = (id, true)
             }
-            return (ids, removed)
+            let base = try staging?.move(file: file, in: db) ?? 0
+            return (planned.indices.map { ids[$0] ?? (base + Int64($0), false) }, removed)
+        }
+    }
+
+    /// The new reminders' rows, encoded as the store writes them, and the columns they give (all but `id`).
+    private func encoded(_ items: [(position: Int, item: ImportedCalendarReminder)], now: Instant) throws(StoreError) -> ([String], [CalendarImportStaging.Row]) {
+        do {
+            let dictionaries = try items.map { position, item in
+                let imported = item.reminder
+                var reminder = StoredReminder(
+                    id: nil, name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: true,
+                    createdAt: min(imported.createdAt, now).secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
+                reminder.delivery.repeating.plan = imported.delivery.repeating.plan
+                return try reminder.databaseDictionary.filter { $0.key != "id" }
+            }
+            // A nil may leave its column out of one row: every column any row gives.
+            let columns = dictionaries.reduce(into: Set<String>()) { $0.formUnion($1.keys) }.sorted()
+            let rows = zip(items, dictionaries).map { entry, values in
+                CalendarImportStaging.Row(position: entry.position, values: columns.map { values[$0] ?? .null }, uid: entry.item.uid, key: entry.item.key)
+            }
+            return (columns, rows)
+        } catch {
+            throw .unavailable(path: database.path, detail: "a reminder of the calendar cannot be encoded: \(error)")
         }
     }
 }
