@@ -37,6 +37,10 @@ extension ReminderRule {
     /// been when it was logged (``lateTake(by:in:logs:skips:takenLate:windowSeconds:createdAt:)``, each match
     /// seen by the later ones): for logs recorded without saying so (made before late takes were matched when
     /// logged, or restored from such a backup).
+    ///
+    /// Led by the occurrences, not the logs: only the logs after a missed occurrence's window (and within
+    /// ``lateTakeHoursAfterWindow`` of it) are weighed, each with the logs of the days around it. (Weighing every
+    /// log with its neighbours took minutes for 30,000 logs a minute apart.)
     /// - Parameters:
     ///   - logs: the reminder's plain logs, sorted.
     ///   - takenLate: the occurrences taken late already, by instant.
@@ -44,19 +48,47 @@ extension ReminderRule {
     public func lateTakes(
         among logs: [Instant], in zone: TimeZoneRules, skips: Set<Instant>, takenLate: [Instant: Instant], windowSeconds: Int64?, createdAt: Instant
     ) -> [Int: Instant] {
+        guard !countsFromLastDose, let first = logs.first, let last = logs.last else { return [:] }
         var matched: [Int: Instant] = [:]
         var late = takenLate
-        var (low, high) = (0, 0)
-        for (index, log) in logs.enumerated() {
-            // The logs around it that a live log would have been weighed with (three days before, one after).
-            while logs[low] < log.adding(seconds: -3 * 86400) { low += 1 }
-            while high + 1 < logs.count, logs[high + 1] <= log.adding(seconds: 86400) { high += 1 }
-            let others = (low...high).filter { $0 != index && matched[$0] == nil }.map { logs[$0] }
-            guard let status = lateTake(by: log, in: zone, logs: others, skips: skips, takenLate: late, windowSeconds: windowSeconds, createdAt: createdAt)
+        /// The logs from one instant through another, but for those matched already and `except`.
+        func around(_ from: Instant, _ through: Instant, except: Int? = nil) -> [Instant] {
+            (logs.partitionPoint { $0 >= from }..<logs.partitionPoint { $0 > through })
+                .filter { $0 != except && matched[$0] == nil }.map { logs[$0] }
+        }
+        var next = nextOccurrence(after: first.adding(seconds: -2 * 86400), in: zone)
+        while let occurrence = next, occurrence.instant < last {
+            next = nextOccurrence(after: occurrence.instant, in: zone)
+            guard occurrence.instant >= createdAt, late[occurrence.instant] == nil, !skips.contains(occurrence.instant) else { continue }
+            let end = windowEnd(of: occurrence, windowSeconds: windowSeconds, in: zone)
+            let day = around(occurrence.instant.adding(seconds: -2 * 86400), end.adding(seconds: 86400))
+            guard state(of: occurrence, in: zone, logs: day, skips: skips, windowSeconds: windowSeconds, now: end, takenLate: late).state == .missed
             else { continue }
-            matched[index] = status.occurrence.instant
-            late[status.occurrence.instant] = log
+            let limit = min(end.adding(seconds: Self.lateTakeHoursAfterWindow * 3600), next?.instant ?? last)
+            for index in logs.partitionPoint(where: { $0 >= end })..<logs.partitionPoint(where: { $0 > limit }) where matched[index] == nil {
+                let log = logs[index]
+                let others = around(log.adding(seconds: -3 * 86400), log.adding(seconds: 86400), except: index)
+                guard let status = lateTake(by: log, in: zone, logs: others, skips: skips, takenLate: late, windowSeconds: windowSeconds, createdAt: createdAt),
+                    status.occurrence.instant == occurrence.instant
+                else { continue }
+                matched[index] = occurrence.instant
+                late[occurrence.instant] = log
+                break
+            }
         }
         return matched
+    }
+}
+
+extension Array {
+    /// The index of the first element for which `isAfter` is true, in an array sorted so that it is false, then
+    /// true (a binary search); `count` when none is.
+    func partitionPoint(where isAfter: (Element) -> Bool) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if isAfter(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

@@ -80,18 +80,21 @@ public struct ChildProcessLauncher: CommandLauncher {
             return poll(&entry, 1, 0) > 0
         }
 
+        /// Killed while it runs: what it started is still its descendants (their parent lives), sessions too.
         var kill: @Sendable () -> Void {
-            let (pid, mark) = (pid, mark)
-            return { ProcessTree.killAll(from: pid, marked: mark) }
+            let pid = pid
+            return { ProcessTree.killAll(from: pid) }
         }
 
         consuming func finish() -> CommandOutcome {
-            // What it started and left running, in its group or in a session of its own.
-            ProcessTree.killAll(from: pid, marked: mark)
+            Glibc.kill(-pid, SIGKILL)  // what it started and left running in its group
             close(pidfd)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             let signal = status & 0x7f
+            // Ended by itself: what it left in a session of its own is no longer its descendant, found by the mark.
+            // (Killed, its tree went with it: the stop's report is not held up by a look at every process.)
+            if signal == 0 { ProcessTree.killMarked(mark) }
             return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
         }
     }

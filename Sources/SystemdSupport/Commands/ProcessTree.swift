@@ -74,17 +74,16 @@ enum ProcessTree {
         return total
     }
 
-    /// Kills a process's group and every descendant of it, those in sessions of their own too; with `mark`, also
-    /// every process that carries it (what the command left running after its own parent ended).
-    static func killAll(from root: pid_t, marked mark: String? = nil) {
+    /// Kills a process's group and every descendant of it, those in sessions of their own too.
+    static func killAll(from root: pid_t) {
         let descendants = descendants(of: root)
         kill(-root, SIGKILL)
         for pid in descendants { kill(pid, SIGKILL) }
-        for orphan in mark.map(marked) ?? [] where orphan != root {
-            let descendants = self.descendants(of: orphan)
-            kill(-orphan, SIGKILL)
-            kill(orphan, SIGKILL)
-            for pid in descendants { kill(pid, SIGKILL) }
-        }
+    }
+
+    /// Kills every process that carries `mark` (what a command left running after it ended), with their groups
+    /// and descendants.
+    static func killMarked(_ mark: String) {
+        for orphan in marked(mark) { killAll(from: orphan) }
     }
 }
