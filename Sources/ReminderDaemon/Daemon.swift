@@ -281,10 +281,17 @@ public final class Daemon: Sendable {
     public var watchedFolders: [String] { calendars.folders + (collection.folder.map { [$0] } ?? []) }
 
     /// Reads the read-only calendars and the linked collection, and publishes to the collection what it lacks
-    /// (at start, after the reminders are loaded, and after a reload).
-    public func scanFolders() async {
+    /// (at start, after the reminders are loaded, and after a reload). With `publishing` false, the caller
+    /// publishes (``publishCollection()``) beside the folder watcher: at start, the first publish of 100,000
+    /// reminders takes half a minute, and another device's dose written meanwhile is read at once.
+    public func scanFolders(publishing: Bool = true) async {
         await calendars.scanAll()
-        await collection.readFolder()
+        await collection.readFolder(publishing: publishing)
+    }
+
+    /// Publishes to the linked collection what it lacks.
+    public func publishCollection() async {
+        await collection.publish()
     }
 
     /// Applies what changed in one watched folder (the watcher saw it): in the entries `names`, or anywhere (nil).

@@ -56,10 +56,13 @@ public final class FolderWatcher: Sendable {
         public func isDue(now: Int64) -> Bool { reportBy.map { now >= $0 } ?? false }
     }
 
-    /// Above this many entries changed in one burst, a change says "anywhere" (the folder is read whole).
-    public static let maximumNames = 1000
+    /// Above this many entries changed in one burst, a change says "anywhere" (the folder is read whole). A
+    /// second of remindd's first publish names about 3,000 of its own items, which the collection recognises
+    /// without reading them: "anywhere" would have it read the whole folder.
+    public let maximumNames: Int
 
-    public init() throws(SystemError) {
+    public init(maximumNames: Int = 20_000) throws(SystemError) {
+        self.maximumNames = maximumNames
         let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else { throw SystemError(operation: "inotify_init1") }
         let stop = eventfd(0, Int32(EFD_CLOEXEC))
@@ -69,7 +72,7 @@ public final class FolderWatcher: Sendable {
         }
         let (changes, continuation) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .unbounded)
         self.changes = changes
-        let thread = WatchingThread(inotify: inotify, stop: stop, continuation: continuation)
+        let thread = WatchingThread(inotify: inotify, stop: stop, maximumNames: maximumNames, continuation: continuation)
         self.thread = thread
         try DetachedThread.start { thread.run() }
     }
@@ -97,6 +100,7 @@ private final class WatchingThread: Sendable {
     private let inotify: Int32
     private let stop: Int32
     private let continuation: AsyncStream<FolderWatcher.Change>.Continuation
+    private let maximumNames: Int
     private struct State {
         var closed = false
         /// Watch descriptor -> folder.
@@ -107,7 +111,8 @@ private final class WatchingThread: Sendable {
     /// What is watched in each folder: items written, moved in or out, removed; the folder itself removed.
     private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
-    init(inotify: Int32, stop: Int32, continuation: AsyncStream<FolderWatcher.Change>.Continuation) {
+    init(inotify: Int32, stop: Int32, maximumNames: Int, continuation: AsyncStream<FolderWatcher.Change>.Continuation) {
+        self.maximumNames = maximumNames
         (self.inotify, self.stop, self.continuation) = (inotify, stop, continuation)
     }
 
@@ -172,7 +177,7 @@ private final class WatchingThread: Sendable {
             }
             let n = read(inotify, &buffer, buffer.count)
             if n > 0 {
-                Self.add(buffer[0..<n], to: &pending, all: state.withLock { Array($0.folders.keys) })
+                Self.add(buffer[0..<n], to: &pending, all: state.withLock { Array($0.folders.keys) }, maximumNames: maximumNames)
                 if !pending.isEmpty { timing.changed(now: Self.monotonicMilliseconds()) }
             }
             if timing.isDue(now: Self.monotonicMilliseconds()) { report() }
@@ -187,16 +192,19 @@ private final class WatchingThread: Sendable {
 
     /// Adds the watches and names an inotify read reports to `pending` (nil names: anywhere in the folder; every
     /// watch when the queue overflowed, as anything may have been missed).
-    static func add(_ bytes: ArraySlice<UInt8>, to pending: inout [Int32: Set<String>?], all: [Int32]) {
+    static func add(_ bytes: ArraySlice<UInt8>, to pending: inout [Int32: Set<String>?], all: [Int32], maximumNames: Int) {
         for event in InotifyEvent.parse(bytes) {
             if event.overflowed {
                 for watch in all { pending[watch] = .some(nil) }
                 return
             }
             guard event.mask & UInt32(IN_IGNORED) == 0 else { continue }
+            // A hidden entry is no item (a vdir's temporary file is written hidden and renamed over the item: the
+            // rename is its change); naming them would fill ``FolderWatcher/maximumNames`` with nothing to read.
+            guard !event.name.hasPrefix(".") else { continue }
             switch pending[event.watch] {
             case .some(.none): continue  // anywhere already
-            case .some(.some(var names)) where !event.name.isEmpty && names.count < FolderWatcher.maximumNames:
+            case .some(.some(var names)) where !event.name.isEmpty && names.count < maximumNames:
                 names.insert(event.name)
                 pending[event.watch] = names
             case .none where !event.name.isEmpty:

@@ -105,9 +105,13 @@ struct FolderWatchService: Service {
     func run() async {
         await cancelWhenGracefulShutdown {
             watch(watcher, daemon.watchedFolders, report: report)
-            await daemon.scanFolders()
+            await daemon.scanFolders(publishing: false)
             malloc_trim(0)  // reading the calendars parsed every item once: hand that garbage back
-            for await change in watcher.changes { await daemon.folderChanged(change.folder, names: change.names) }
+            // The first publish beside the changes: another device's dose written during it is read at once.
+            await withDiscardingTaskGroup { group in
+                group.addTask { await daemon.publishCollection() }
+                for await change in watcher.changes { await daemon.folderChanged(change.folder, names: change.names) }
+            }
         }
         watcher.stop()
     }

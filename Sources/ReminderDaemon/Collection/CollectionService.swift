@@ -61,6 +61,9 @@ actor CollectionService {
     private var startingUp = true
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var publishAgain = false
+    /// The running publish's files, and whether a scan waits for it; the entries named that it wrote (read after).
+    private let progress = PublishProgress()
+    private var scanAfterPublish: Set<String> = []
 
     /// The sync command's runs: one at a time, one more asked for while it runs.
     struct SyncState {
@@ -113,28 +116,39 @@ actor CollectionService {
         }
         busy = true
         var changed = 0
+        var stoppedForScan = false
         repeat {
             publishAgain = false
             let publisher = CollectionPublisher(context: context, stores: stores, folder: folder)
             let (everything, refold) = (publishEverything, refold)
             (publishEverything, self.refold) = (false, [])  // set again meanwhile (the window moved): another publish
-            let outcome = await offTheEventLoops { publisher.publish(everything: everything, refold: refold) }
-            if outcome.incomplete { self.refold.formUnion(refold) }
-            if outcome.incomplete { publishEverything = true }
+            let progress = progress
+            let outcome = await offTheEventLoops { publisher.publish(everything: everything, refold: refold, progress: progress) }
+            if outcome.incomplete { (self.refold, publishEverything) = (self.refold.union(refold), true) }
+            stoppedForScan = outcome.stoppedForScan
             for problem in outcome.problems { reportOnce(problem.key, .error, problem.text) }
             changed += outcome.changed
             if let next = outcome.nextUpkeep, await scheduling.wakeUp(.collectionUpkeep).map({ next < $0 }) ?? true {
                 await scheduling.setWakeUp(.collectionUpkeep, at: next)
             }
         } while publishAgain && waiting.isEmpty && heldBecause == nil
+        // Stopped for a scan, the publish goes on after it (``folderChanged``): what it wrote so far stays known.
+        if !stoppedForScan { progress.reset() }
         release()
+        if !stoppedForScan, !scanAfterPublish.isEmpty {
+            let names = scanAfterPublish
+            scanAfterPublish = []
+            await scan(named: names)
+        }
         if changed > 0 { await requestSync(at: context.clock.now().adding(seconds: Self.syncDelaySeconds)) }
         return changed
     }
 
-    /// Waits until no publish or scan runs, then holds the collection.
+    /// Waits until no publish or scan runs, then holds the collection. A publish running stops after its page
+    /// for it, and goes on after.
     func acquire() async {
         if busy {
+            progress.scanArrives()
             await withCheckedContinuation { waiting.append($0) }  // handed over by ``release()``: busy stays set
         } else {
             busy = true
@@ -144,6 +158,7 @@ actor CollectionService {
     /// Hands the collection to the next scan or relink waiting, else frees it.
     func release() {
         if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        if waiting.isEmpty { progress.noScanWaits() }
     }
 
     /// The file of the reminder item with `uid` (nil: none, or the store cannot say; the item is then applied
@@ -224,13 +239,13 @@ actor CollectionService {
 
     /// Reads the folder and publishes what it lacks: at start (the collection is held for it until then) and
     /// after a reload.
-    func readFolder() async {
+    func readFolder(publishing: Bool = true) async {
         if startingUp {
             startingUp = false
             release()
         }
         await scan()
-        await publish()
+        if publishing { await publish() }
     }
 
     /// Applies what others changed in the folder since it was last read: in the entries `named` when the watcher
@@ -238,13 +253,19 @@ actor CollectionService {
     /// row: each of remindd's own writes is seen by the watcher too), else anywhere in it.
     func scan(named: Set<String>? = nil) async {
         guard let folder else { return }
+        // The running publish's own writes, reported by the watcher: looked at once it ends, without holding up
+        // the watcher (another device's dose reported after them waited for the whole first publish).
+        let own = busy ? named.map(progress.written(among:)) ?? [] : []
+        scanAfterPublish.formUnion(own)
+        let others = named?.subtracting(own)
+        if others?.isEmpty ?? false { return }
         await acquire()
         defer { release() }
         let vdir = VdirFolder(path: folder)
         let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
         var items: [String: CollectionItemRecord]
         // A folder that is gone is read whole (and held).
-        let named = access(folder, R_OK | X_OK) == 0 ? named : nil
+        let named = access(folder, R_OK | X_OK) == 0 ? others : nil
         // Read on NIO's thread pool: the entries the watcher named in a second of a publish (thousands of
         // remindd's own writes) held an event loop, and a `Status` call, for up to a second.
         let store = stores.collection
