@@ -1,6 +1,8 @@
 """A linked collection whose folder is missing, emptied or replaced deletes nothing: the real daemon, its real
 journal, the folder moved away while it is stopped (a disk not mounted at boot), emptied while it runs (a sync
 command that empties it), and the `collection` key pointed at a new folder and reloaded."""
+import ctypes
+import os
 import shutil
 import signal
 
@@ -60,6 +62,48 @@ def test_a_folder_emptied_while_running_is_held_and_relink_fills_it_again(daemon
     assert sorted(p.name for p in folder.glob("*.ics")) == files
     assert daemon.ctl_json("collection").get("heldBecause") is None
     assert len(daemon.ctl_json("log", "list")) == 1
+
+
+def read_only(folder):
+    """For `preexec_fn`: the child gets a mount namespace of its own in which `folder` is read-only (as remindd's
+    unit left a folder deleted and made again: `ReadWritePaths=` stayed bound to the deleted one)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    CLONE_NEWNS, MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20000, 1, 32, 4096, 16384, 1 << 18
+    path = str(folder).encode()
+
+    def enter():
+        for ok in (libc.unshare(CLONE_NEWNS) == 0,
+                   libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) == 0,
+                   libc.mount(path, path, None, MS_BIND, None) == 0,
+                   libc.mount(None, path, None, MS_BIND | MS_REMOUNT | MS_RDONLY, None) == 0):
+            if not ok:
+                raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    return enter
+
+
+def test_relink_into_a_folder_remindd_cannot_write_fails_and_says_how_to_fix_it(daemon, journald, tmp_path, unique_name):
+    """`collection relink` answered "0 items written back" with exit 0 while the journal said "Read-only file
+    system" 32 times (#57): now it fails, says how many items were not written and how to make the folder
+    writable, and nothing is removed from the store."""
+    folder, files = linked(daemon, tmp_path, unique_name)
+    daemon.stop()
+    for path in folder.glob("*.ics"):
+        path.unlink()
+    daemon.start(preexec_fn=read_only(folder))
+    assert wait_until(lambda: daemon.ctl_json("status")["collection"].get("heldBecause"))
+    relinked = daemon.ctl("collection", "relink", check=False)
+    assert relinked.returncode != 0, relinked.stdout
+    assert relinked.stdout == ""
+    error = relinked.stderr.strip()
+    assert "\n" not in error and f"could not write {len(files)} of {len(files)} items back into {folder}" in error, error
+    assert "Read-only file system" in error and "ReadWritePaths=" in error, error
+    assert list(folder.iterdir()) == []
+    assert daemon.ctl_json("status")["collection"].get("heldBecause"), "a folder nothing was written into is still held"
+    assert daemon.user_reminders() == [unique_name]
+    assert len(daemon.ctl_json("log", "list")) == 1
+    # Said once, as the folder's problem (it was also logged as "the store cannot be used").
+    said = [e["MESSAGE"] for e in journald.entries(_PID=daemon.process.pid) if "could not write" in e["MESSAGE"]]
+    assert len(said) == 1 and said[0].startswith("Collection could not write"), said
 
 
 def test_the_collection_key_pointed_elsewhere_and_reloaded_removes_nothing(daemon, tmp_path, unique_name):

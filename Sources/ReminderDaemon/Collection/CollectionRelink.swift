@@ -61,7 +61,7 @@ extension CollectionService {
                 see remindd.toml(5)), then relink again
                 """
             context.say(.error, "Collection " + message)
-            throw .store(message)
+            throw .invalidInput(parameter: "collection", message: message)  // the folder, not the store: said once, above
         }
         if let was = heldBecause { context.say(.notice, "Collection \(folder) relinked (it was not used: \(was)); \(restored) items written back into it") }
         heldBecause = nil
