@@ -104,6 +104,7 @@ bench: release $(VENV)/.ready
 	python3 Benchmarks/collection_scale.py .build/release
 	ALL=1 python3 Benchmarks/collection_scale.py .build/release
 	FOREIGN=100000 python3 Benchmarks/collection_scale.py .build/release
+	python3 Benchmarks/late_log_matching.py .build/release
 	python3 Benchmarks/report_speed.py .build/release
 
 # Where `make install` puts things, under $(DESTDIR)$(PREFIX): install-user uses the home's folders (below),

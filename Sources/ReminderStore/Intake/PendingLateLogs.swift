@@ -26,13 +26,15 @@ extension IntakeStore {
         }
     }
 
-    /// Records logs (by id) as late takes of their occurrences (one transaction).
+    /// Records logs (by id) as late takes of their occurrences (one transaction, one statement compiled: one per
+    /// log took 1.5 s of a first start's 2.6 s for 18,000 late logs).
     public func recordLateTakes(_ occurrences: [Int64: Instant]) throws(StoreError) {
         guard !occurrences.isEmpty else { return }
         try database.write { db in
-            for (id, occurrence) in occurrences {
-                try IntakeRecord.filter(key: id).filter(IntakeRecord.Columns.forScheduledAt == nil)
-                    .updateAll(db, IntakeRecord.Columns.forScheduledAt.set(to: occurrence.secondsSinceEpoch))
+            let (table, id, forScheduledAt) = (IntakeRecord.databaseTableName, IntakeRecord.Columns.id.name, IntakeRecord.Columns.forScheduledAt.name)
+            let update = try db.cachedStatement(sql: "UPDATE \(table) SET \(forScheduledAt) = ? WHERE \(id) = ? AND \(forScheduledAt) IS NULL")
+            for (logID, occurrence) in occurrences {
+                try update.execute(arguments: [occurrence.secondsSinceEpoch, logID])
             }
         }
     }
