@@ -92,10 +92,12 @@ public final class Daemon: Sendable {
         self.medication = medication
         var router = MethodRouter()
         router.storeFailed = { context.say(.error, "A call failed because the store cannot be used: \($0)") }
-        context.changes.subscribe { _ in
-            await collection.publish()
-            // A log, a deleted one or a changed dose changes how long a medication lasts.
-            medication.checkLowStock(now: context.clock.now())
+        router.beforeReply = { await context.feed.deliver() }
+        context.feed.subscribe { changes in
+            if !changes.reminders(changing: [.definition, .logs, .skips, .missed]).isEmpty { await collection.publish() }
+            // A log (here or from another device), a deleted one, a count or a changed dose changes how long a
+            // medication lasts.
+            if !changes.reminders(changing: [.definition, .logs, .stock]).isEmpty { medication.checkLowStock(now: context.clock.now()) }
         }
         reminders.register(in: &router)
         habits.register(in: &router)
@@ -171,6 +173,7 @@ public final class Daemon: Sendable {
         let now = context.clock.now()
         await scheduling.announceUnconfirmed(now: now)
         await perform(await scheduling.tick(now: now, afterDowntime: true), now: now)
+        await context.feed.deliver()
         return count
     }
 
@@ -197,8 +200,8 @@ public final class Daemon: Sendable {
         if event == .clockChanged { await scheduling.clockChanged(now: context.clock.now()) }
         let now = context.clock.now()
         await perform(await scheduling.tick(now: now), now: now)
-        // A one-off missed: its task in the collection is cancelled.
-        if await scheduling.takeMissed() { await context.changes.publish(.init(.missed)) }
+        // What the firings wrote (a one-off missed: its task in the collection is cancelled).
+        if await scheduling.takeMissed() { await context.feed.deliver() }
         await collection.syncBeforeDecisions(now: context.clock.now())
     }
 
@@ -227,8 +230,10 @@ public final class Daemon: Sendable {
             case .dismiss(let id): _ = try await reminders.skip(key: String(id), reason: "dismissed")
             case .markRestDay(let date): _ = try await habits.markRest(from: date, to: nil, reason: nil, light: [])
             }
+            await context.feed.deliver()
             return true
         } catch {
+            await context.feed.deliver()
             context.say(.notice, "Notification action \(action) not carried out: \(error.message)")
             switch error {
             case .nothingDue, .notFound: return false
@@ -271,8 +276,12 @@ public final class Daemon: Sendable {
         await scanFolders()
     }
 
-    /// The changes to reminders, logs and skips the services say (tests subscribe to check them).
-    var reminderChanges: ReminderChanges { context.changes }
+    /// The change feed: what every writer committed (tests subscribe to check it).
+    var changeFeed: ChangeFeed { context.feed }
+
+    /// Hands what was committed and not yet handled to the features (the store's commit bell calls for it:
+    /// ``ReminderStore/onCommit(_:)``).
+    public func deliverChanges() async { await context.feed.deliver() }
 
     /// Whether the collection's sync command is running (tests wait for its end to be taken in).
     func syncRunning() async -> Bool { await collection.syncRunning }
@@ -287,6 +296,7 @@ public final class Daemon: Sendable {
     public func scanFolders(publishing: Bool = true) async {
         await calendars.scanAll()
         await collection.readFolder(publishing: publishing)
+        await context.feed.deliver()
     }
 
     /// Publishes to the linked collection what it lacks.
@@ -298,9 +308,11 @@ public final class Daemon: Sendable {
     public func folderChanged(_ folder: String, names: Set<String>? = nil) async {
         if folder == collection.folder {
             await collection.scan(named: names)
+            await context.feed.deliver()  // another device's dose: the stock it leaves, the streaks
             await collection.publish()
         } else {
             await calendars.scan(folder, names: names)
+            await context.feed.deliver()
         }
     }
 

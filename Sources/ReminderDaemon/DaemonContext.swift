@@ -19,8 +19,8 @@ final class DaemonContext: Sendable {
     let zoneFiles: TimeZoneDatabase
     let exercises: ExerciseLibrary
     let routineDirectories: [String]
-    /// Changes to reminders, logs and skips, as the services make them.
-    let changes = ReminderChanges()
+    /// What every writer committed, handed to the features that follow it.
+    let feed: ChangeFeed
 
     private struct Settings {
         var configuration: DaemonConfiguration
@@ -38,6 +38,10 @@ final class DaemonContext: Sendable {
         exercises = ports.exercises
         routineDirectories = ports.routineDirectories
         settings = Mutex(Settings(configuration: ports.configuration, systemZone: ports.clock.systemZoneName()))
+        let store = ports.store
+        feed = ChangeFeed(take: { () throws(StoreError) in try store.takeChanges() }, failed: { error in
+            announcer.announce(.daemon(DaemonMessage(.error, "What was just written could not be read back for the other features (it is at the next change): \(error)")))
+        })
     }
 
     /// The store's file.

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ReminderDaemon
+import ReminderStore
 import ServiceLifecycle
 import SystemdSupport
 import VarlinkServer
@@ -92,6 +93,23 @@ struct HabitWarmUpService: Service {
             malloc_trim(0)  // the history was read once: hand that garbage back
         }
         await untilShutdown()
+    }
+}
+
+/// The change feed's bell: after each commit that changed a followed row, whoever wrote it (a call, a firing,
+/// another device's item, an import), the features are handed what changed; a writer that delivered itself
+/// leaves nothing. Nothing is committed while idle: no wake-up.
+struct ChangeFeedService: Service {
+    let store: ReminderStore
+    let daemon: Daemon
+
+    func run() async {
+        let (bells, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        store.onCommit { ring.yield() }
+        await cancelWhenGracefulShutdown {
+            for await _ in bells { await daemon.deliverChanges() }
+        }
+        store.onCommit {}
     }
 }
 

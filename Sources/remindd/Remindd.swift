@@ -234,6 +234,7 @@ struct Remindd: AsyncParsableCommand {
         // Stopped in the reverse order: the socket first (no new calls), then the scheduler, then the channels.
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
+                .init(service: ChangeFeedService(store: store, daemon: daemon)),
                 .init(service: CommandRunnerService(commands: commands)),
                 .init(service: DesktopService(
                     channel: channels.desktop, perform: daemon.perform, busSocket: DesktopChannel.busSocket(environment: environment), report: report)),

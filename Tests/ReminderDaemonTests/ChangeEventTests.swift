@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ReminderCore
 import ReminderInterface
+import ReminderStore
 import Synchronization
 import Testing
 import VarlinkProtocol
@@ -9,23 +10,43 @@ import VarlinkProtocol
 @testable import ReminderDaemon
 @testable import ReminderDaemonTesting
 
-/// Every method of the catalogue, called as a client would: one that changes a reminder, a log or a skip says so
-/// as a ``ReminderChange`` (which the linked collection publishes and medication checks the stock on). A list of
-/// method names did that before, and a method missing from it (Routines.Select, which adds reminders) changed
-/// reminders the collection never heard of.
+/// Every method of the catalogue, called as a client would: what it commits to the rows features follow reaches
+/// the change feed as one delivery naming exactly the reminders it changed (which the linked collection publishes
+/// and medication checks the stock on), before it replies. A list of method names did that once, and a method
+/// missing from it (Routines.Select, which adds reminders) changed reminders the collection never heard of; then
+/// each service said its change, and a dose from another device said none (no "Running low").
 @Suite("Change events")
 struct ChangeEventTests {
-    /// What the collection publishes, as rows: every reminder but its firing bookkeeping, every log, every skip.
-    static func published(_ daemon: TestDaemon) async throws -> [String] {
+    /// The rows features follow, a line each, starting with their kind, their id and their reminder's id: every
+    /// reminder but its firing bookkeeping, every log, skip, missed occurrence and stock change; rest days,
+    /// workouts and food.
+    static func followed(_ daemon: TestDaemon) async throws -> Set<String> {
         try await daemon.database.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT 'reminder ' || id || ' ' || name || ' ' || rule || ' ' || coalesce(timeZone, '') || ' ' || enabled || ' ' ||
+            try Set(String.fetchAll(db, sql: """
+                SELECT 'reminder ' || id || ' ' || id || ' ' || name || ' ' || rule || ' ' || coalesce(timeZone, '') || ' ' || enabled || ' ' ||
                     coalesce(windowSeconds, '') || ' ' || coalesce(delivery, '') || ' ' || createdAt FROM reminder
-                UNION ALL SELECT 'log ' || id || ' ' || reminderId || ' ' || at || ' ' || coalesce(amount, '') FROM intake
-                UNION ALL SELECT 'skip ' || id || ' ' || reminderId || ' ' || scheduledAt FROM outcome WHERE state = 'skipped'
-                ORDER BY 1
-                """)
+                UNION ALL SELECT 'log ' || id || ' ' || reminderId || ' ' || at || ' ' || coalesce(amount, '') || ' ' || coalesce(forScheduledAt, '') FROM intake
+                UNION ALL SELECT state || ' ' || id || ' ' || reminderId || ' ' || scheduledAt FROM outcome
+                UNION ALL SELECT 'stock ' || id || ' ' || reminderId || ' ' || amount FROM stockChange
+                UNION ALL SELECT 'restDay ' || date || ' 0' FROM restDay
+                UNION ALL SELECT 'fitness ' || id || ' 0 ' || kcal FROM workout UNION ALL SELECT 'fitness f' || id || ' 0 ' || kcal FROM food
+                """))
         }
+    }
+
+    /// What a change of the `followed` lines should deliver: the reminders of the lines added or removed, and
+    /// whether rest days or fitness entries changed.
+    static func expected(before: Set<String>, after: Set<String>) -> StoreChanges {
+        var changes = StoreChanges()
+        for line in before.symmetricDifference(after) {
+            let words = line.split(separator: " ")
+            switch words[0] {
+            case "restDay": changes.restDays = true
+            case "fitness": changes.fitness = true
+            default: changes.reminders[Int64(words[2])!, default: []].insert(.definition)
+            }
+        }
+        return changes
     }
 
     /// One call per method (in an order where each finds what it needs), with what it needs from the calls before.
@@ -84,7 +105,7 @@ struct ChangeEventTests {
         ]
     }
 
-    @Test func everyMethodThatChangesARemindersLogOrSkipSaysSo() async throws {
+    @Test func everyMethodsChangesReachTheFeedBeforeItReplies() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-changes-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for sub in ["collection", "loop/001 Walk"] { try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true) }
@@ -97,8 +118,8 @@ struct ChangeEventTests {
         configuration.collection = folder + "/collection"
         let daemon = try await TestDaemon(now: instant("2026-12-01T09:00:00Z"), systemZone: "UTC", configuration: configuration)
         try Data(VarlinkWire.encode(JSONValue.object(try await daemon.exportBackup()))).write(to: URL(fileURLWithPath: folder + "/backup.json"))
-        let said = Mutex<[ReminderChange]>([])
-        daemon.current.reminderChanges.subscribe { change in said.withLock { $0.append(change) } }
+        let delivered = Mutex<[StoreChanges]>([])
+        daemon.current.changeFeed.subscribe { changes in delivered.withLock { $0.append(changes) } }
 
         let calls = Self.calls(folder: folder)
         let every = Set(Catalogue.interfaces.flatMap(\.methods).map { $0.qualifiedName }).subtracting([Reminders.Watch.qualifiedName, Backup.Export.qualifiedName])
@@ -106,17 +127,25 @@ struct ChangeEventTests {
         var changing: [String] = []
         for (index, call) in calls.enumerated() {
             if call.method == "io.remindd.Reminders.TakeLate" { await daemon.advance(to: instant("2026-12-03T07:30:00Z")) }
-            let before = try await Self.published(daemon)
-            said.withLock { $0.removeAll() }
+            let before = try await Self.followed(daemon)
+            delivered.withLock { $0.removeAll() }
             do {
                 try await daemon.call(call.method, try await call.parameters(daemon))
             } catch {
                 // Recover needs a streak broken by a missed day, which no call here makes; refused, it changes nothing.
                 if call.method != "io.remindd.Habits.Recover" { Issue.record("call \(index) \(call.method) was refused: \(error); give it what it needs") }
             }
-            let changed = try await Self.published(daemon) != before
-            if changed { changing.append(call.method) }
-            #expect(!changed || !said.withLock({ $0 }).isEmpty, "\(call.method) changed reminders, logs or skips and said nothing")
+            let after = try await Self.followed(daemon)
+            if after != before { changing.append(call.method) }
+            let expected = Self.expected(before: before, after: after)
+            let batches = delivered.withLock { $0 }
+            let got = StoreChanges(
+                reminders: batches.reduce(into: [:]) { all, batch in for id in batch.reminders.keys { all[id] = .definition } },
+                restDays: batches.contains(where: \.restDays), fitness: batches.contains(where: \.fitness))
+            #expect(got == expected, "\(call.method): delivered \(batches), expected \(expected)")
+            // Delivered before the reply: nothing of it is left for the next writer's delivery.
+            let left = try await daemon.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM temp.changedPart") }
+            #expect(left == 0, "\(call.method)")
         }
         // The calls did change what they should (else the test proves nothing about them).
         #expect(Set(changing).isSuperset(of: [

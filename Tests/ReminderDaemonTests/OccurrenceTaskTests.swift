@@ -113,6 +113,9 @@ struct OccurrenceTaskTests {
         try await phone.phone("20261201T070000Z") { $0.replacingOccurrences(of: "END:VTODO", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T071000Z\r\nEND:VTODO") }
         #expect(try await phone.logs(phone.laptop, "2026-12-01") == ["2026-12-01T07:10:00Z"])
         #expect(try await phone.states(phone.laptop, "2026-12-01") == ["taken", "upcoming"])
+        // The dose it took, as a log here takes it (it recorded none: the stock did not count the phone's ticks).
+        let logged = try await phone.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs
+        #expect(logged.map(\.amount) == [500] && logged.map(\.unit) == ["mg"])
         // Read again (the watcher, a sync): still one dose; the task now says remindd closed it.
         await phone.laptop.folderChanged(phone.folder)
         #expect(try await phone.logs(phone.laptop, "2026-12-01") == ["2026-12-01T07:10:00Z"])

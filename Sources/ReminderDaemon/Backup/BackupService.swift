@@ -76,27 +76,20 @@ extension BackupService {
         }
         router.on(Backup.Upload.self) { p in try uploads.append(p, now: context.clock.now()) }
         router.on(Backup.Import.self) { p in
-            .init(tables: try await reading(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in
+            .init(tables: try await fromPathOrUpload(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in
                 try await restore(path: path, merge: p.merge ?? false)
             })
         }
         router.on(Backup.ImportCalendar.self) { p in
-            try await reading(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in
+            try await fromPathOrUpload(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in
                 try await importCalendar(path: path, label: p.label ?? path, all: p.all ?? false, update: p.update ?? false)
             }
         }
         router.on(Backup.ImportLoop.self) { p in
-            try await reading(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in try await importLoop(path: path) }
+            try await fromPathOrUpload(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in try await importLoop(path: path) }
         }
     }
 
-    /// Runs an import on an upload (then removed, whatever the outcome) or a path: one of the two. An import
-    /// that worked is said as a change (``ReminderChange/Kind/imported``).
-    private func reading<T>(path: String?, upload: String?, label: String?, _ body: (String) async throws(ServiceError) -> T) async throws(ServiceError) -> T {
-        let imported = try await fromPathOrUpload(path: path, upload: upload, label: label, body)
-        await context.changes.publish(.init(.imported))
-        return imported
-    }
 
     private func fromPathOrUpload<T>(
         path: String?, upload: String?, label: String?, _ body: (String) async throws(ServiceError) -> T

@@ -92,6 +92,46 @@ extension CollectionService {
         return nil
     }
 
+    /// Marked done by another client (todo done; an instance's override with STATUS:COMPLETED): a log, once per
+    /// completion, which stays part of the item (it is not published on its own). Only an instance that is one of
+    /// the reminder's occurrences up to now, each once; the others are said once.
+    func completionRecords(
+        in text: String, of reminder: CollectionItem.Reminder, entry: VdirFolder.Entry, known: [String: CollectionItemRecord], now: Instant
+    ) -> [(VdirFolder.Entry, String, CollectionItem.Record)] {
+        var found: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
+        var completed: Set<Instant> = []
+        var refused: [String] = []
+        for completion in CollectionItem.completions(text) where known[entry.name + "#" + completion.key] == nil {
+            var occurrence: Instant?
+            if let instance = completion.instance {
+                occurrence = completedOccurrence(instance, of: reminder, now: now)
+                guard let occurrence, completed.insert(occurrence).inserted else {
+                    refused.append(completion.key)
+                    continue
+                }
+            }
+            let (zone, at) = (reminder.timeZone ?? context.followedZone.name, min(completion.at ?? now, now))
+            var record = CollectionItem.Record(uid: reminder.uid + "#" + completion.key, kind: .taken, reminder: reminder.uid, at: at, timeZone: zone)
+            record.amount = completionAmount(of: reminder, on: occurrence ?? at)
+            found.append((VdirFolder.Entry(name: entry.name + "#" + completion.key, etag: ""), "", record))
+        }
+        if let first = refused.first {
+            reportOnce("\(entry.name) completions", .warning, """
+                Collection: item \(entry.name) marks \(refused.count) \(refused.count == 1 ? "instance" : "instances") of \(reminder.name) done \
+                (\(VdirFolder.printable(first))\(refused.count > 1 ? "..." : "")) that \(refused.count == 1 ? "is" : "are") not \
+                its occurrences up to now, or marked twice: not taken as doses
+                """)
+        }
+        return found
+    }
+
+    /// What a task app's completion of `reminder` took: its dose on the day of `occurrence`, as a dose logged
+    /// here takes (a completion recorded none, and a phone's tick left the stock as it was).
+    func completionAmount(of reminder: CollectionItem.Reminder, on occurrence: Instant) -> Int64? {
+        guard let (_, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
+        return reminder.delivery.medication.dose(on: zone.localDateTime(at: occurrence).date)?.thousandths
+    }
+
     /// The occurrence an instance marked done by another client stands for (a task app's override with
     /// RECURRENCE-ID): one of the reminder's occurrences since it was added and up to now; nil when it is not one.
     /// A reminder that counts from the last dose has no fixed occurrences: any time up to now is taken as one.

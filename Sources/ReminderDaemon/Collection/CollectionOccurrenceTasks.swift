@@ -136,6 +136,7 @@ extension CollectionService {
                 let when = at ?? now
                 record = CollectionItem.Record(uid: uid, kind: .taken, reminder: task.reminder, at: when, timeZone: reminder.timeZone ?? context.followedZone.name)
                 if when >= status.windowEnd { record.occurrence = task.occurrence }  // after its window: taken late
+                record.amount = reminder.delivery.medication.dose(on: occurrence.scheduledDate)?.thousandths
             case .cancelled:
                 guard [.upcoming, .due, .missed].contains(status.state) else { continue }
                 record = CollectionItem.Record(

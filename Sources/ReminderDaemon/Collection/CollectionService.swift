@@ -382,29 +382,7 @@ actor CollectionService {
                 } catch {
                     context.say(.error, "Collection: could not apply \(entry.name): \(error)")
                 }
-                // Marked done by another client (todo done; an instance's override with STATUS:COMPLETED): a log,
-                // once per completion, which stays part of the item (it is not published on its own).
-                // Only an instance that is one of the reminder's occurrences up to now, each once.
-                var completed: Set<Instant> = []
-                var refused: [String] = []
-                for completion in CollectionItem.completions(text) where items[entry.name + "#" + completion.key] == nil {
-                    if let instance = completion.instance {
-                        guard let occurrence = completedOccurrence(instance, of: reminder, now: now), completed.insert(occurrence).inserted else {
-                            refused.append(completion.key)
-                            continue
-                        }
-                    }
-                    let zone = reminder.timeZone ?? context.followedZone.name
-                    records.append((VdirFolder.Entry(name: entry.name + "#" + completion.key, etag: ""), "", CollectionItem.Record(
-                        uid: reminder.uid + "#" + completion.key, kind: .taken, reminder: reminder.uid, at: min(completion.at ?? now, now), timeZone: zone)))
-                }
-                if let first = refused.first {
-                    reportOnce("\(entry.name) completions", .warning, """
-                        Collection: item \(entry.name) marks \(refused.count) \(refused.count == 1 ? "instance" : "instances") of \(reminder.name) done \
-                        (\(VdirFolder.printable(first))\(refused.count > 1 ? "..." : "")) that \(refused.count == 1 ? "is" : "are") not \
-                        its occurrences up to now, or marked twice: not taken as doses
-                        """)
-                }
+                records += completionRecords(in: text, of: reminder, entry: entry, known: items, now: now)
             case .record(let record):
                 records.append((entry, text, record))
             case .occurrence(let task):

@@ -31,7 +31,6 @@ extension ReminderService {
         }
         let amount = reminder.delivery.medication.dose(on: missed.occurrence.scheduledDate)?.thousandths
         _ = try await recordLateTake(reminder, missed, at: now, amount: amount, forced: false, now: now)
-        await context.changes.publish(.init(.tookLate, reminder: id))
         var status = missed
         (status.state, status.coveredBy) = (.takenLate, now)
         return OccurrenceValue(reminderID: id, name: reminder.name, status: status).saying(reminder.delivery.medication.dose(on: missed.occurrence.scheduledDate))

@@ -71,15 +71,13 @@ extension ReminderService {
         // After the window of a missed occurrence closed, before the next: it takes that one late.
         if let late = try lateOccurrence(takenBy: instant, of: reminder) {
             let record = try await recordLateTake(reminder, late, at: instant, amount: amount, forced: forced, now: now)
-            await context.changes.publish(.init(.logged, reminder: reminder.id))
-            return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: 0)
+                return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: 0)
         }
         let record = try storing { () throws(StoreError) in
             try stores.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount, forced: forced)
         }
         let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
         await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
-        await context.changes.publish(.init(.logged, reminder: reminder.id))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
     }
 
@@ -91,7 +89,6 @@ extension ReminderService {
         _ = try storing { () throws(StoreError) in try stores.intake.delete(id: id) }
         await scheduling.reconsider(reminderID: existing.reminderId, now: now)
         await habits.changed(now: now, activity: .removed(Instant(secondsSinceEpoch: existing.at), zone: existing.timeZone))
-        await context.changes.publish(.init(.logDeleted, reminder: existing.reminderId))
         return value
     }
 }

@@ -39,7 +39,6 @@ struct ReminderService: Sendable {
                 name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, delivery: delivery, now: now)
         }
         await scheduling.refresh(reminderID: stored.id!)
-        await context.changes.publish(.init(.added, reminder: stored.id))
         return try value(of: stored, now: now)
     }
 
@@ -75,7 +74,7 @@ struct ReminderService: Sendable {
             try Self.checkBefore(
                 reminder.delivery, rule: try Self.rule(reminder.rule), zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
         }
-        return try await save(reminder, as: .updated)
+        return try await save(reminder)
     }
 
     /// Refuses a notice before (`--before`) that would come before the occurrence before the one it warns of.
@@ -105,7 +104,7 @@ struct ReminderService: Sendable {
     func setEnabled(key: String, _ enabled: Bool) async throws(ServiceError) -> ReminderValue {
         var reminder = try find(key)
         reminder.enabled = enabled
-        return try await save(reminder, as: enabled ? .enabled : .disabled)
+        return try await save(reminder)
     }
 
     /// Deletes a reminder.
@@ -117,7 +116,6 @@ struct ReminderService: Sendable {
         try storing { () throws(StoreError) in try stores.reminders.remove(id: reminder.id!) }
         await scheduling.refresh(reminderID: reminder.id!)
         await habits.changed(now: now, activity: .unknown)  // its logs went with it
-        await context.changes.publish(.init(.removed, reminder: reminder.id))
         return value
     }
 
@@ -406,11 +404,10 @@ struct ReminderService: Sendable {
         return reminder
     }
 
-    func save(_ reminder: StoredReminder, as change: ReminderChange.Kind) async throws(ServiceError) -> ReminderValue {
+    func save(_ reminder: StoredReminder) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
         let saved = try storing { () throws(StoreError) in try stores.reminders.update(reminder, now: now) }
         await scheduling.refresh(reminderID: saved.id!)
-        await context.changes.publish(.init(change, reminder: saved.id))
         return try value(of: saved, now: now)
     }
 

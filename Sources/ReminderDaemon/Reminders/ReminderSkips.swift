@@ -20,7 +20,6 @@ extension ReminderService {
         let event = OccurrenceEvent(state: .skipped, firing: firing, windowEnd: status.windowEnd, decidedAt: now, reason: reason ?? "")
         try storing { () throws(StoreError) in try scheduling.recordSkip(event) }
         await scheduling.reconsider(reminderID: reminder.id!, now: now)
-        await context.changes.publish(.init(.skipped, reminder: reminder.id))
         status.state = .skipped
         return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
             .saying(reminder.delivery.medication.dose(on: status.occurrence.scheduledDate))
@@ -42,7 +41,6 @@ extension ReminderService {
         }
         _ = try storing { () throws(StoreError) in try scheduling.removeSkip(id: skip.id!) }
         await scheduling.reconsider(reminderID: id, now: now)
-        await context.changes.publish(.init(.unskipped, reminder: id))
         context.say(.info, "Unskipped: \(reminder.name) at \(occurrence.localISO8601) is announced at its time")
         let windowEnd = schedulable.rule.windowEnd(of: occurrence, windowSeconds: reminder.windowSeconds, in: schedulable.zone)
         let status = OccurrenceStatus(occurrence: occurrence, windowEnd: windowEnd, state: .upcoming)

@@ -13,6 +13,10 @@ public struct MethodRouter: VarlinkHandler {
     /// Told of every call that failed because the store could not be used (the daemon says so in the journal:
     /// the caller alone seeing it is not enough).
     var storeFailed: @Sendable (String) -> Void = { _ in }
+    /// Runs after a one-reply method's work and before its reply, whether it worked or not: the change feed's
+    /// delivery, so that every call replies after what it wrote was handed to the features. Set before the
+    /// methods are registered.
+    var beforeReply: @Sendable () async -> Void = {}
 
     init() {}
 
@@ -21,7 +25,16 @@ public struct MethodRouter: VarlinkHandler {
 
     /// Registers a method that sends one reply.
     mutating func on<Method: VarlinkMethod>(_ method: Method.Type, _ body: @escaping @Sendable (Method.Parameters) async throws -> Method.Reply) {
-        stream(method) { call, parameters, reply in try await reply(try await body(parameters), nil) }
+        let beforeReply = beforeReply
+        stream(method) { call, parameters, reply in
+            let value: Method.Reply
+            do { value = try await body(parameters) } catch {
+                await beforeReply()  // a call that failed may have written part of its work (a relink)
+                throw error
+            }
+            await beforeReply()
+            try await reply(value, nil)
+        }
     }
 
     /// Registers a method that answers by itself: any number of replies with `continues: true` (a `more`

@@ -77,9 +77,13 @@ extension ReminderStore {
             """
     }
 
-    /// Installs the triggers on the writing connection (once, after migrating).
-    static func recordHistoryChanges(_ database: any DatabaseWriter) throws {
-        try database.writeWithoutTransaction { db in try db.execute(sql: historyChangeTriggers + collectionChangeTriggers) }
+    /// Installs the triggers on the writing connection (once, after migrating), and the observer that rings
+    /// `bell` after a commit that changed a followed row (``StoreChanges``).
+    static func recordHistoryChanges(_ database: any DatabaseWriter, bell: CommitBell) throws {
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: historyChangeTriggers + collectionChangeTriggers + storeChangeTriggers)
+            db.add(transactionObserver: CommitObserver(bell: bell), extent: .databaseLifetime)
+        }
     }
 
     /// The history changes written since the last call, and forgets them.

@@ -23,6 +23,8 @@ public final class ReminderStore: Sendable {
     private let lock: InstanceLock?
     /// Reminder rows the readers left out since ``takeUnusableRows()`` was last called, by id.
     let unusableRows = Mutex<[Int64: UnusableRow]>([:])
+    /// Rung after a commit that changed a followed row (``onCommit(_:)``).
+    let commitBell = CommitBell()
 
     /// `PRAGMA application_id` of a remindd store: "rmdd".
     static let applicationID: Int32 = 0x726D_6464
@@ -56,7 +58,7 @@ public final class ReminderStore: Sendable {
             identity = FileIdentity(path: path)
             writer = try DatabasePool(path: path, configuration: configuration)
             try Self.migrate(writer)
-            try Self.recordHistoryChanges(writer)
+            try Self.recordHistoryChanges(writer, bell: commitBell)
             try Self.checkSchema(SQLiteConnection(path: path, create: false, reportedPath: path))
         } catch let error as StoreError {
             throw error
@@ -82,7 +84,7 @@ public final class ReminderStore: Sendable {
         lock = nil
         do {
             try Self.migrate(database)
-            try Self.recordHistoryChanges(database)
+            try Self.recordHistoryChanges(database, bell: commitBell)
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
         }

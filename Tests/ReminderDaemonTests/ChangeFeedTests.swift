@@ -1,0 +1,66 @@
+import Foundation
+import ReminderCore
+import ReminderInterface
+import Testing
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// A dose that arrives another way than a call here (another device's log item, a phone's completed task) reaches
+/// every feature a dose logged here reaches: it went through the folder, which called scheduling and habits
+/// itself and told nobody else, so a medication it brought under its refill days said nothing until the next
+/// dose logged on this device (#58).
+@Suite("The change feed")
+struct ChangeFeedTests {
+    typealias Devices = CollectionSyncTests.Devices
+
+    static func lowStockNotices(_ daemon: TestDaemon) -> [LowStockNotice] {
+        daemon.announcer.events.compactMap { if case .lowStock(let notice) = $0 { notice } else { nil } }
+    }
+
+    @Test func anotherDevicesDosesThatBringAMedicationUnderItsRefillDaysAreToldOnce() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Metformin", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", ["dose": "4", "unit": "tablet", "refillDays": 10])
+        // 44 tablets: 11 doses, today's 08:00 to the 11th, 10 days away: not under 10.
+        _ = try await devices.laptop.call(Medication.StockSet.self, .init(reminder: "Metformin", amount: "44"))
+        try await devices.sync()
+        #expect(Self.lowStockNotices(devices.laptop).isEmpty)
+
+        // The desktop logs today's dose twice: 36 left, through the 10th, 9 days away.
+        await devices.advance(to: "2026-12-01T07:10:00Z")
+        try await devices.desktop.log("Metformin")
+        try await devices.desktop.log("Metformin")
+        try await devices.sync()
+        let notices = Self.lowStockNotices(devices.laptop)
+        #expect(notices.count == 1)
+        #expect(notices.first.map { ($0.name, $0.left, $0.days) } ?? ("", Dose(thousandths: 0, unit: ""), 0) == ("Metformin", Dose(thousandths: 36_000, unit: "tablet"), 9))
+        try await devices.sync()
+        #expect(Self.lowStockNotices(devices.laptop).count == 1)
+    }
+
+    @Test func aPhonesCompletedTaskThatBringsAMedicationUnderItsRefillDaysIsToldOnce() async throws {
+        let devices = try await Devices(now: "2026-12-01T06:00:00Z")
+        try await devices.laptop.add("Metformin", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", ["dose": "4", "unit": "tablet", "refillDays": 10])
+        // Today's 08:00 is past and was missed: 40 tablets are 10 doses, from the 2nd to the 11th, 10 days away.
+        await devices.advance(to: "2026-12-01T10:00:00Z")
+        _ = try await devices.laptop.call(Medication.StockSet.self, .init(reminder: "Metformin", amount: "40"))
+        #expect(Self.lowStockNotices(devices.laptop).isEmpty)
+        // At 11:05 the phone ticks today's occurrence (an override of the reminder's task, COMPLETED): 36 left.
+        await devices.advance(to: "2026-12-01T10:10:00Z")
+        let folder = devices.root + "/laptop"
+        let file = try #require(try devices.files("laptop").first { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8).contains("SUMMARY:Metformin") })
+        let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+        let uid = try #require(text.split(separator: "\r\n").first { $0.hasPrefix("UID:") }).dropFirst(4)
+        let override = "BEGIN:VTODO\r\nUID:\(uid)\r\nRECURRENCE-ID;TZID=Europe/Berlin:20261201T080000\r\nSUMMARY:Metformin\r\n"
+            + "STATUS:COMPLETED\r\nCOMPLETED:20261201T100500Z\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        try text.replacingOccurrences(of: "END:VCALENDAR\r\n", with: override).write(toFile: folder + "/" + file, atomically: true, encoding: .utf8)
+        await devices.laptop.folderChanged(folder, names: [file])
+        // Told as the folder is read (no call here since).
+        let notices = Self.lowStockNotices(devices.laptop)
+        #expect(notices.count == 1 && notices.first?.left == Dose(thousandths: 36_000, unit: "tablet") && notices.first?.days == 9)
+        // One dose of 4 tablets (a completion recorded no amount: the stock did not count the phone's ticks).
+        #expect(try await devices.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.map(\.amount) == [4])
+        await devices.laptop.folderChanged(folder)
+        #expect(Self.lowStockNotices(devices.laptop).count == 1)
+    }
+}
