@@ -23,32 +23,33 @@ public struct CollectionChanges: Sendable, Hashable {
 }
 
 extension ReminderStore {
-    /// The temporary table and triggers behind ``CollectionStore/takeChanges()``. A skip is an `outcome` row in
-    /// state `skipped`; a missed occurrence changes its reminder's item (a one-off's task is then cancelled); a
-    /// reminder's `handledThrough` moves at every firing and is not published, so it is not a change. (No
-    /// `INSERT OR IGNORE` in a trigger: an outer statement's conflict clause, an upsert's, replaces the trigger's, and
-    /// the second change of a row then failed the whole write.)
+    /// The temporary table and triggers behind ``CollectionStore/takeChanges()``: each appends a row, read
+    /// `DISTINCT` (a key and a check per row cost 300 ms of a 106,504-event import; see ``storeChangeTriggers``).
+    /// A skip is an `outcome` row in state `skipped`; a missed occurrence changes its reminder's item (a one-off's
+    /// task is then cancelled); a reminder's `handledThrough` moves at every firing and is not published, so it is
+    /// not a change. (No `INSERT OR IGNORE` in a trigger: an outer statement's conflict clause, an upsert's,
+    /// replaces the trigger's, and the second change of a row then failed the whole write.)
     static let collectionChangeTriggers = """
-        CREATE TEMP TABLE IF NOT EXISTS changedForCollection (kind TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (kind, id));
+        CREATE TEMP TABLE IF NOT EXISTS changedForCollection (kind TEXT NOT NULL, id INTEGER NOT NULL);
         \(["INSERT": "NEW", "DELETE": "OLD"].map { event, row in
             """
             CREATE TEMP TRIGGER IF NOT EXISTS collectionReminder\(event) AFTER \(event) ON main.reminder BEGIN
-                INSERT INTO changedForCollection SELECT 'reminder', \(row).id WHERE NOT EXISTS (SELECT 1 FROM changedForCollection WHERE kind = 'reminder' AND id = \(row).id); END;
+                INSERT INTO changedForCollection VALUES ('reminder', \(row).id); END;
             CREATE TEMP TRIGGER IF NOT EXISTS collectionLog\(event) AFTER \(event) ON main.intake BEGIN
-                INSERT INTO changedForCollection SELECT 'log', \(row).id WHERE NOT EXISTS (SELECT 1 FROM changedForCollection WHERE kind = 'log' AND id = \(row).id); END;
+                INSERT INTO changedForCollection VALUES ('log', \(row).id); END;
             CREATE TEMP TRIGGER IF NOT EXISTS collectionSkip\(event) AFTER \(event) ON main.outcome WHEN \(row).state = 'skipped' BEGIN
-                INSERT INTO changedForCollection SELECT 'skip', \(row).id WHERE NOT EXISTS (SELECT 1 FROM changedForCollection WHERE kind = 'skip' AND id = \(row).id); END;
+                INSERT INTO changedForCollection VALUES ('skip', \(row).id); END;
             """
         }.sorted().joined(separator: "\n"))
         CREATE TEMP TRIGGER IF NOT EXISTS collectionReminderUPDATE AFTER UPDATE ON main.reminder
             WHEN \(["name", "rule", "timeZone", "enabled", "windowSeconds", "delivery", "createdAt", "origin"].map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
-            BEGIN INSERT INTO changedForCollection SELECT 'reminder', NEW.id WHERE NOT EXISTS (SELECT 1 FROM changedForCollection WHERE kind = 'reminder' AND id = NEW.id); END;
+            BEGIN INSERT INTO changedForCollection VALUES ('reminder', NEW.id); END;
         CREATE TEMP TRIGGER IF NOT EXISTS collectionLogUPDATE AFTER UPDATE ON main.intake BEGIN
-            INSERT INTO changedForCollection SELECT 'log', NEW.id WHERE NOT EXISTS (SELECT 1 FROM changedForCollection WHERE kind = 'log' AND id = NEW.id); END;
+            INSERT INTO changedForCollection VALUES ('log', NEW.id); END;
         CREATE TEMP TRIGGER IF NOT EXISTS collectionMissedINSERT AFTER INSERT ON main.outcome WHEN NEW.state = 'missed' BEGIN
-            INSERT INTO changedForCollection SELECT 'reminder', NEW.reminderId WHERE NOT EXISTS (SELECT 1 FROM changedForCollection WHERE kind = 'reminder' AND id = NEW.reminderId); END;
+            INSERT INTO changedForCollection VALUES ('reminder', NEW.reminderId); END;
         CREATE TEMP TRIGGER IF NOT EXISTS collectionSkipUPDATE AFTER UPDATE ON main.outcome WHEN OLD.state = 'skipped' OR NEW.state = 'skipped' BEGIN
-            INSERT INTO changedForCollection SELECT 'skip', NEW.id WHERE NOT EXISTS (SELECT 1 FROM changedForCollection WHERE kind = 'skip' AND id = NEW.id); END;
+            INSERT INTO changedForCollection VALUES ('skip', NEW.id); END;
         """
 }
 
@@ -57,7 +58,7 @@ extension CollectionStore {
     public func takeChanges() throws(StoreError) -> CollectionChanges {
         try database.write { db in
             var changes = CollectionChanges()
-            for row in try Row.fetchAll(db, sql: "SELECT kind, id FROM temp.changedForCollection") {
+            for row in try Row.fetchAll(db, sql: "SELECT DISTINCT kind, id FROM temp.changedForCollection") {
                 switch row[0] as String {
                 case "reminder": changes.reminders.insert(row[1])
                 case "log": changes.logs.insert(row[1])

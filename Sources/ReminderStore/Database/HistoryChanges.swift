@@ -26,13 +26,14 @@ public struct HistoryChanges: Sendable, Hashable {
 }
 
 extension ReminderStore {
-    /// The temporary tables and triggers behind ``takeHistoryChanges()``. A skip is an `outcome` row in state
-    /// `skipped`; a rest day's date becomes a day number (days since 1970-01-01). (No `INSERT OR IGNORE` in a
-    /// trigger: an upsert's conflict clause replaces the trigger's, and marking a rest day a second time failed
-    /// with "UNIQUE constraint failed: changedRestDay.only".)
+    /// The temporary tables and triggers behind ``takeHistoryChanges()``: each appends a row, and a take reads the
+    /// earliest per reminder (a key and a check per row cost 300 ms a trigger in a large import: see
+    /// ``storeChangeTriggers``). A skip is an `outcome` row in state `skipped`; a rest day's date becomes a day
+    /// number (days since 1970-01-01). (No `INSERT OR IGNORE` in a trigger: an upsert's conflict clause replaces
+    /// the trigger's, and marking a rest day a second time failed with "UNIQUE constraint failed".)
     static let historyChangeTriggers = """
-        CREATE TEMP TABLE IF NOT EXISTS changedGoal (reminderId INTEGER PRIMARY KEY, earliestAt INTEGER NOT NULL);
-        CREATE TEMP TABLE IF NOT EXISTS changedRestDay (only INTEGER PRIMARY KEY CHECK (only = 1), earliestDay INTEGER NOT NULL);
+        CREATE TEMP TABLE IF NOT EXISTS changedGoal (reminderId INTEGER NOT NULL, earliestAt INTEGER NOT NULL);
+        CREATE TEMP TABLE IF NOT EXISTS changedRestDay (earliestDay INTEGER NOT NULL);
         \(goalTrigger("intakeAdded", "INSERT", on: "intake", row: "NEW", at: "at", orEarlier: "forScheduledAt"))
         \(goalTrigger("intakeDeleted", "DELETE", on: "intake", row: "OLD", at: "at", orEarlier: "forScheduledAt"))
         \(goalTrigger("intakeChangedFrom", "UPDATE", on: "intake", row: "OLD", at: "at", orEarlier: "forScheduledAt"))
@@ -61,8 +62,7 @@ extension ReminderStore {
         if let earlier { at = "min(\(at), coalesce(\(row).\(earlier), \(at)))" }
         return """
             CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.\(table) WHEN \(when) BEGIN
-                INSERT INTO changedGoal SELECT \(id), \(at) WHERE NOT EXISTS (SELECT 1 FROM changedGoal WHERE reminderId = \(id));
-                UPDATE changedGoal SET earliestAt = min(earliestAt, \(at)) WHERE reminderId = \(id);
+                INSERT INTO changedGoal VALUES (\(id), \(at));
             END;
             """
     }
@@ -71,8 +71,7 @@ extension ReminderStore {
         let day = "coalesce(CAST(julianday(\(row).date) - 2440587.5 AS INTEGER), \(Int32.min))"
         return """
             CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.restDay BEGIN
-                INSERT INTO changedRestDay SELECT 1, \(day) WHERE NOT EXISTS (SELECT 1 FROM changedRestDay);
-                UPDATE changedRestDay SET earliestDay = min(earliestDay, \(day));
+                INSERT INTO changedRestDay VALUES (\(day));
             END;
             """
     }
@@ -90,10 +89,10 @@ extension ReminderStore {
     public func takeHistoryChanges() throws(StoreError) -> HistoryChanges {
         try write { db in
             var changes = HistoryChanges()
-            for row in try Row.fetchAll(db, sql: "SELECT reminderId, earliestAt FROM temp.changedGoal") {
+            for row in try Row.fetchAll(db, sql: "SELECT reminderId, min(earliestAt) FROM temp.changedGoal GROUP BY reminderId") {
                 changes.goals[row[0]] = Instant(secondsSinceEpoch: row[1])
             }
-            changes.restDaysFrom = try Int.fetchOne(db, sql: "SELECT earliestDay FROM temp.changedRestDay")
+            changes.restDaysFrom = try Int.fetchOne(db, sql: "SELECT min(earliestDay) FROM temp.changedRestDay")
             if !changes.isEmpty { try db.execute(sql: "DELETE FROM temp.changedGoal; DELETE FROM temp.changedRestDay") }
             return changes
         }

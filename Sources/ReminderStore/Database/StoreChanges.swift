@@ -46,27 +46,29 @@ public struct StoreChanges: Sendable, Hashable {
 }
 
 extension ReminderStore {
-    /// The temporary tables and triggers behind ``takeChanges()``. (No `INSERT OR IGNORE` in a trigger: an
-    /// upsert's conflict clause replaces the trigger's; see ``historyChangeTriggers``.)
+    /// The temporary tables and triggers behind ``takeChanges()``: each trigger appends a row, and a take reads
+    /// them `DISTINCT`. (A key on the table and a `NOT EXISTS` check per row, as the older change tables have,
+    /// cost 300 ms a trigger for a 106,504-event import, in the transaction that holds the writer: a dose due
+    /// meanwhile fired 1.4-2.2 s late instead of 0.7 s. No `INSERT OR IGNORE` in a trigger either: an upsert's
+    /// conflict clause replaces the trigger's; see ``historyChangeTriggers``.)
     static let storeChangeTriggers: String = {
         func part(_ name: String, _ event: String, on table: String, reminder: String, _ part: StoreChanges.Parts, when: String = "1") -> String {
             """
             CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.\(table) WHEN \(when) BEGIN
-                INSERT INTO changedPart SELECT \(reminder), \(part.rawValue)
-                    WHERE NOT EXISTS (SELECT 1 FROM changedPart WHERE reminderId = \(reminder) AND part = \(part.rawValue)); END;
+                INSERT INTO changedPart VALUES (\(reminder), \(part.rawValue)); END;
             """
         }
         func other(_ name: String, _ event: String, on table: String, _ kind: String) -> String {
             """
             CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.\(table) BEGIN
-                INSERT INTO changedOther SELECT '\(kind)' WHERE NOT EXISTS (SELECT 1 FROM changedOther WHERE kind = '\(kind)'); END;
+                INSERT INTO changedOther VALUES ('\(kind)'); END;
             """
         }
         let definition = ["name", "rule", "timeZone", "enabled", "windowSeconds", "delivery", "createdAt", "origin"].map { "OLD.\($0) IS NOT NEW.\($0)" }
         let rows: [String: String] = ["INSERT": "NEW", "DELETE": "OLD", "UPDATE": "NEW"]
         var triggers = [
-            "CREATE TEMP TABLE IF NOT EXISTS changedPart (reminderId INTEGER NOT NULL, part INTEGER NOT NULL, PRIMARY KEY (reminderId, part));",
-            "CREATE TEMP TABLE IF NOT EXISTS changedOther (kind TEXT PRIMARY KEY);",
+            "CREATE TEMP TABLE IF NOT EXISTS changedPart (reminderId INTEGER NOT NULL, part INTEGER NOT NULL);",
+            "CREATE TEMP TABLE IF NOT EXISTS changedOther (kind TEXT NOT NULL);",
             part("changedReminderINSERT", "INSERT", on: "reminder", reminder: "NEW.id", .definition),
             part("changedReminderDELETE", "DELETE", on: "reminder", reminder: "OLD.id", .definition),
             part("changedReminderUPDATE", "UPDATE", on: "reminder", reminder: "NEW.id", .definition, when: definition.joined(separator: " OR ")),
@@ -93,10 +95,10 @@ extension ReminderStore {
         guard commitBell.takeCommitted() else { return StoreChanges() }
         return try write { db in
             var changes = StoreChanges()
-            for row in try Row.fetchAll(db, sql: "SELECT reminderId, part FROM temp.changedPart") {
+            for row in try Row.fetchAll(db, sql: "SELECT DISTINCT reminderId, part FROM temp.changedPart") {
                 changes.reminders[row[0], default: []].insert(StoreChanges.Parts(rawValue: row[1]))
             }
-            for kind in try String.fetchAll(db, sql: "SELECT kind FROM temp.changedOther") {
+            for kind in try String.fetchAll(db, sql: "SELECT DISTINCT kind FROM temp.changedOther") {
                 if kind == "restDay" { changes.restDays = true } else { changes.fitness = true }
             }
             if !changes.isEmpty { try db.execute(sql: "DELETE FROM temp.changedPart; DELETE FROM temp.changedOther") }
