@@ -27,12 +27,18 @@ struct SoundTests {
     }
 
     func firing(_ name: String, _ delivery: Delivery, kind: FiringEvent.Kind = .fired) throws -> DaemonEvent {
+        .firing(try firingEvent(name, delivery, kind: kind))
+    }
+
+    /// The firing itself, to change before it is announced (a test that matched it out of a ``DaemonEvent`` with
+    /// `guard ... else { return }` passed without checking anything when it did not match).
+    func firingEvent(_ name: String, _ delivery: Delivery, kind: FiringEvent.Kind = .fired) throws -> FiringEvent {
         let zone = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
         let rule = try RuleSpec(daily: true, at: "08:00").makeRule()
         let reminder = SchedulableReminder(id: 7, name: name, rule: rule, zone: zone, delivery: delivery)
-        let occurrence = rule.nextOccurrence(after: Instant(secondsSinceEpoch: 1_772_400_000), in: zone)!
-        return .firing(FiringEvent(kind: kind, firing: DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0),
-            handledAt: occurrence.instant.adding(seconds: 1)))
+        let occurrence = try #require(rule.nextOccurrence(after: Instant(secondsSinceEpoch: 1_772_400_000), in: zone))
+        return FiringEvent(kind: kind, firing: DueFiring(reminder: reminder, occurrence: occurrence, slotsDue: 1, lateSeconds: 0),
+            handledAt: occurrence.instant.adding(seconds: 1))
     }
 
     func announcer(
@@ -94,7 +100,7 @@ struct SoundTests {
     /// A firing announced during quiet hours, quietly: no sound (the journal and hooks as always).
     @Test func aQuietFiringPlaysNothing() throws {
         let (sounds, runner, _) = announcer()
-        guard case .firing(var event) = try firing("Water", Delivery()) else { return }
+        var event = try firingEvent("Water", Delivery())
         event.quiet = true
         sounds.announce(.firing(event))
         #expect(runner.runs.isEmpty)
@@ -163,7 +169,7 @@ struct SoundTests {
     /// minute (of the firings' time), then one is.
     @Test func afterAFailureNoneIsTriedForAMinute() throws {
         let (sounds, runner, _) = announcer()
-        guard case .firing(let first) = try firing("Metformin", Self.dose) else { return }
+        let first = try firingEvent("Metformin", Self.dose)
         sounds.announce(.firing(first))
         runner.finish(.exited(1))
         var later = first
@@ -296,7 +302,7 @@ struct SoundTests {
         }
         #expect(reports.withLock { $0 }.filter { $0.contains("speech-dispatcher is not installed") }.count == 1)
         let (quiet, quietRunner, _) = announcer(defaults: .init(speak: .all))
-        guard case .firing(var event) = try firing("Water", Delivery()) else { return }
+        var event = try firingEvent("Water", Delivery())
         event.quiet = true
         quiet.announce(.firing(event))
         #expect(quietRunner.runs.isEmpty)
