@@ -1,6 +1,8 @@
 import Foundation
 import ReminderCore
 import ReminderInterface
+import ReminderStore
+import Synchronization
 import Testing
 
 @testable import ReminderDaemon
@@ -62,5 +64,50 @@ struct ChangeFeedTests {
         #expect(try await devices.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.map(\.amount) == [4])
         await devices.laptop.folderChanged(folder)
         #expect(Self.lowStockNotices(devices.laptop).count == 1)
+    }
+}
+
+/// ``ChangeFeed`` itself: deliveries do not overlap, each batch is handed once, and a caller that asks while a
+/// delivery runs returns only after its own changes were handled.
+@Suite("The change feed's deliveries")
+struct ChangeFeedDeliveryTests {
+    /// A store's change tables: what was committed and not yet taken.
+    final class Committed: Sendable {
+        private let pending = Mutex(StoreChanges())
+        func commit(reminder: Int64) { pending.withLock { $0.reminders[reminder, default: []].insert(.logs) } }
+        func take() -> StoreChanges { pending.withLock { taken in defer { taken = StoreChanges() }; return taken } }
+    }
+
+    @Test func aDeliveryAskedForWhileOneRunsReturnsAfterItsChangesWereHandled() async throws {
+        let committed = Committed()
+        let feed = ChangeFeed(take: { committed.take() }, failed: { _ in Issue.record("no take fails here") })
+        let handled = Mutex<[Set<Int64>]>([])
+        let (entered, enter) = AsyncStream.makeStream(of: Void.self)
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        feed.subscribe { changes in
+            handled.withLock { $0.append(Set(changes.reminders.keys)) }
+            if changes.reminders[1] != nil {  // the first batch is handled slowly: it waits for the gate
+                enter.yield()
+                for await _ in gate { break }
+            }
+        }
+        committed.commit(reminder: 1)
+        let first = Task { await feed.deliver() }
+        for await _ in entered { break }
+        // Committed while the first delivery runs; its writer asks for a delivery and waits for it.
+        committed.commit(reminder: 2)
+        let second = Task { () -> [Set<Int64>] in
+            await feed.deliver()
+            return handled.withLock { $0 }
+        }
+        for _ in 0..<100 { await Task.yield() }
+        open.yield()
+        await first.value
+        let seenBySecond = await second.value
+        #expect(seenBySecond == [[1], [2]])
+        #expect(handled.withLock { $0 } == [[1], [2]])
+        // Nothing committed: nothing handed out.
+        await feed.deliver()
+        #expect(handled.withLock { $0 }.count == 2)
     }
 }
