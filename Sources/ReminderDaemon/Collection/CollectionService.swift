@@ -163,7 +163,7 @@ actor CollectionService {
 
     /// The file of the reminder item with `uid` (nil: none, or the store cannot say; the item is then applied
     /// and the store's unique checks stand).
-    private func reminderFile(ofUID uid: String) -> String? {
+    func reminderFile(ofUID uid: String) -> String? {
         do { return try stores.collection.fileName(ofReminderUID: uid) } catch { return nil }
     }
 
@@ -262,184 +262,38 @@ actor CollectionService {
         await acquire()
         defer { release() }
         let vdir = VdirFolder(path: folder)
-        let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
-        var items: [String: CollectionItemRecord]
         // A folder that is gone is read whole (and held).
         let named = access(folder, R_OK | X_OK) == 0 ? others : nil
-        // Read on NIO's thread pool: the entries the watcher named in a second of a publish (thousands of
-        // remindd's own writes) held an event loop, and a `Status` call, for up to a second.
-        let store = stores.collection
-        func readItems() async throws(StoreError) -> [String: CollectionItemRecord] {
-            try await offTheEventLoops { () throws(StoreError) in
-                if let named { try store.items(named: named) } else { try store.itemsWithoutText() }
-            }
-        }
-        do { items = try await readItems() } catch {
-            linkedUnreadable(folder, error)
-            return
-        }
-        do {
-            listing = try await offTheEventLoops { () throws(SystemError) in
-                if let named { vdir.look(at: named) } else { try vdir.list() }
-            }
-        } catch {
-            hold(folder, because: error.code == ENOENT ? "the folder does not exist" : "it cannot be read (\(error))")
-            return
-        }
-        // Another device folded old logs into an archive: the logs' own items, gone with it, are not deletions.
-        if adoptArchived(listing.entries, items: items, vdir: vdir) {
-            do { items = try await readItems() } catch {
-                linkedUnreadable(folder, error)
-                return
-            }
-        }
-        for refused in listing.refused {
-            reportOnce("\(refused.name) \(refused.reason)", .warning, "Collection: item \(VdirFolder.printable(refused.name)) is not read: \(refused.reason)")
-        }
+        guard let input = await readFolderAndRows(folder, named: named, vdir: vdir) else { return }
+        let (items, entries) = input
         let now = context.clock.now()
-        var replan: Set<Int64> = []
-        var reconsider: Set<Int64> = []
-        let found = await offTheEventLoops { [items, entries = listing.entries] in ScanFindings(items: items, entries: entries) }
-        let missing = found.missing
-        if missing > 0 {
+        let found = await offTheEventLoops { [items, entries] in ScanFindings(items: items, entries: entries) }
+        if found.missing > 0 {
             let known: Int
             do { known = named == nil ? found.linkedFiles : try stores.collection.linkedFileCount() } catch {
                 linkedUnreadable(folder, error)
                 return
             }
-            if case .unavailable(let why) = CollectionPresence.judge(known: known, missing: missing) { return hold(folder, because: why) }
+            if case .unavailable(let why) = CollectionPresence.judge(known: known, missing: found.missing) { return hold(folder, because: why) }
         }
         if let was = heldBecause {
             heldBecause = nil
             context.say(.notice, "Collection \(folder) is back (it was not used: \(was)); its changes apply again")
         }
-        // A completion's log (`file#key`) goes with its item's file. Reminders first: their logs are kept aside
-        // before the removal of the logs' own items is applied.
-        for item in found.gone {
-            do {
-                if let removed = try stores.collection.remove(item, now: now) {
-                    if item.kind == .reminder {
-                        replan.insert(removed.reminderID)
-                        context.say(.notice, """
-                            Collection: a reminder (item \(item.fileName)) was removed on another device; \(removed.keptLogs) of its logs are kept \
-                            here, and come back with it if its item does
-                            """)
-                    } else {
-                        reconsider.insert(removed.reminderID)
-                    }
-                }
-            } catch {
-                context.say(.error, "Collection: could not apply the removal of \(item.fileName): \(error)")
-            }
-        }
-        // Reminders before logs and skips: a log refers to its reminder by UID.
-        var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
-        var tasks: [(entry: VdirFolder.Entry, text: String, task: OccurrenceTask.Read)] = []
-        var archives: [(entry: VdirFolder.Entry, text: String, archive: CollectionArchive)] = []
-        var uids = found.uids
-        for (index, entry) in found.changed.enumerated() {
-            // Calls, firings and the actor's other callers go on between every 64 items read.
-            if index % 64 == 63 { await yieldToQueuedWork() }
-            let text: String
-            var content: CollectionItem.Content
-            do throws(FileLineError) {
-                do { text = try vdir.read(entry) } catch { throw FileLineError(file: entry.name, line: 1, message: error.description) }
-                content = try CollectionItem.read(text, file: entry.name)
-                if case .foreign(let uid) = content, let adopted = try adopted(text, uid: uid, file: entry.name, now: now) { content = .reminder(adopted) }
-            } catch {
-                reportOnce("\(entry.name)", .warning, "Collection: item \(entry.name) is not applied: \(error.description)")
-                continue
-            }
-            var item = CollectionItemRecord(
-                fileName: entry.name, uid: "", kind: .foreign, localId: items[entry.name]?.localId, etag: entry.etag, text: text,
-                modifiedAt: now.secondsSinceEpoch)
-            switch content {
-            case .reminder(let reminder):
-                if let other = uids[reminder.uid] ?? (named == nil ? nil : reminderFile(ofUID: reminder.uid)), other != entry.name {
-                    reportOnce("\(entry.name) uid", .warning, "Collection: item \(entry.name) has the UID of \(other); it is not applied")
-                    continue
-                }
-                if let zone = reminder.timeZone {
-                    do { _ = try context.zone(named: zone) } catch {
-                        reportOnce("\(entry.name)", .warning, "Collection: item \(entry.name) is not applied: \(error.message)")
-                        continue
-                    }
-                }
-                uids[reminder.uid] = entry.name
-                (item.uid, item.kind) = (reminder.uid, .reminder)
-                if let alias = items[entry.name], alias.kind == .alias {
-                    // Another device's copy of one of ours, which it drops: its edits meanwhile are not applied.
-                    (item.kind, item.localId) = (.alias, alias.localId)
-                    do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
-                    continue
-                }
-                item.modifiedAt = (CollectionItem.lastModified(text) ?? now).secondsSinceEpoch
-                if items[entry.name]?.kind != .reminder { item.localId = nil }
-                do {
-                    let applied = try stores.collection.apply(reminder, item: item, now: now)
-                    replan.insert(applied.id)
-                    if let dropped = applied.dropped { try vdir.remove(dropped) }
-                } catch {
-                    context.say(.error, "Collection: could not apply \(entry.name): \(error)")
-                }
-                records += completionRecords(in: text, of: reminder, entry: entry, known: items, now: now)
-            case .record(let record):
-                records.append((entry, text, record))
-            case .occurrence(let task):
-                tasks.append((entry, text, task))
-            case .archive(let archive):
-                archives.append((entry, text, archive))
-            case .foreign(let uid):
-                (item.uid, item.localId) = (uid, nil)
-                do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
-            }
-        }
-        records += taskRecords(tasks, known: items, vdir: vdir, now: now)
+        // Removals first: a reminder's logs are kept aside before the removal of the logs' own items is applied.
+        var (replan, reconsider) = applyRemovals(found.gone, now: now)
+        var read = await readChanged(found.changed, found: found, items: items, vdir: vdir, named: named, now: now)
+        replan.formUnion(read.replan)
+        read.records += taskRecords(read.tasks, known: items, vdir: vdir, now: now)
         // Archives read now, and those of reminders that came back (their records went with them here).
-        for (entry, text, archive) in archives + archivesOf(returned: replan, except: Set(archives.map(\.entry.name))) {
+        for (entry, text, archive) in read.archives + archivesOf(returned: replan, except: Set(read.archives.map(\.entry.name))) {
             let (archived, deletedFrom) = archiveRecords(archive, entry: entry, text: text, vdir: vdir, now: now)
-            records += archived
+            read.records += archived
             if let deletedFrom { reconsider.insert(deletedFrom) }
         }
         // Logs kept while their reminder was gone: applied now if it is back.
-        if !replan.isEmpty {
-            let kept: [CollectionItemRecord]
-            do { kept = try stores.collection.keptRecords() } catch {
-                context.say(.error, "Collection: the logs kept while their reminder was gone cannot be read (\(error)); applied at a later change")
-                kept = []
-            }
-            let read = Set(records.map(\.0.name))  // a set: 30,000 records searched for each kept log held an event loop
-            for orphan in kept where !read.contains(orphan.fileName) {
-                // Read as a record when it was kept: one that no longer reads stays kept, as it is.
-                guard case .record(let record)? = try? CollectionItem.read(orphan.text, file: orphan.fileName) else { continue }
-                records.append((VdirFolder.Entry(name: orphan.fileName, etag: orphan.etag), orphan.text, record))
-            }
-        }
-        var applicable: [(entry: VdirFolder.Entry, record: CollectionItem.Record, item: CollectionItemRecord)] = []
-        for (entry, text, record) in records {
-            var item = CollectionItemRecord(
-                fileName: entry.name, uid: record.uid, kind: record.kind == .taken ? .taken : .skipped, localId: nil, etag: entry.etag, text: text,
-                modifiedAt: record.at.secondsSinceEpoch)
-            // (An archive's record is returned only when its log is not here: its row, if any, is one left by a log
-            // that went with its reminder.)
-            if let known = items[entry.name], known.kind == item.kind, known.localId != nil, !(entry.etag.isEmpty && entry.name.contains("-archive-")) {
-                // A log is never edited: a new version of its file changes nothing here.
-                item.localId = known.localId
-                do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
-                continue
-            }
-            if let refusal = refusal(of: record, now: now) {
-                // Kept aside as another client's item: not read again until its file changes, never applied.
-                reportOnce("\(entry.name) refused", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
-                (item.kind, item.localId) = (.foreign, nil)
-                if !entry.etag.isEmpty {
-                    do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
-                }
-                continue
-            }
-            applicable.append((entry, record, item))
-        }
-        reconsider.formUnion(await apply(applicable))
+        read.records += keptRecordsOfReturned(replan, besides: read.records)
+        reconsider.formUnion(await apply(applicable(read.records, items: items, now: now)))
         for id in replan { await scheduling.refresh(reminderID: id) }
         for id in reconsider.subtracting(replan) { await scheduling.reconsider(reminderID: id, now: now) }
         if !reconsider.isEmpty || !replan.isEmpty { await habits.changed(now: now, activity: .unknown) }
@@ -449,7 +303,7 @@ actor CollectionService {
     nonisolated var state: CollectionStateValue? { folder.map { CollectionStateValue(folder: $0, heldBecause: published.withLock { $0 }) } }
 
     /// Stops using the folder until a scan finds it back: said once for each time it goes.
-    private func hold(_ folder: String, because why: String) {
+    func hold(_ folder: String, because why: String) {
         defer { heldBecause = why }
         guard heldBecause == nil else { return }
         context.say(.warning, """
@@ -460,7 +314,7 @@ actor CollectionService {
     }
 
     /// Said once: a scan applies nothing while the store cannot say what was linked.
-    private func linkedUnreadable(_ folder: String, _ error: StoreError) {
+    func linkedUnreadable(_ folder: String, _ error: StoreError) {
         reportOnce("store \(error)", .error, "Collection \(folder): what was linked cannot be read (\(error)); nothing is applied from the folder until it can")
     }
 
