@@ -79,20 +79,23 @@ public final class Daemon: Sendable {
         let habits = HabitService(context: context, stores: .init(habits: store.habits), scheduling: scheduling, activities: .stores(store))
         let medication = MedicationService(context: context, stores: .init(stock: store.stock, reminders: store.reminders, intake: store.intake))
         let collection = CollectionService(
-            context: context, stores: .init(collection: store.collection), scheduling: scheduling, habits: habits, home: ports.home, commands: ports.commands)
+            context: context, stores: .init(collection: store.collection), scheduling: scheduling, home: ports.home, commands: ports.commands)
         let reminders = ReminderService(
             context: context, stores: .init(reminders: store.reminders, intake: store.intake), scheduling: scheduling, habits: habits, medication: medication,
             freshness: collection)
-        let fitness = FitnessService(context: context, stores: .init(fitness: store.fitness), habits: habits)
+        let fitness = FitnessService(context: context, stores: .init(fitness: store.fitness))
         let routines = RoutineService(context: context, reminders: reminders, habits: habits, fitness: fitness)
         (self.context, self.scheduling, self.reminders, self.habits, self.fitness) = (context, scheduling, reminders, habits, fitness)
-        calendars = CalendarService(context: context, stores: .init(calendarAlarms: store.calendarAlarms), scheduling: scheduling, home: ports.home)
+        calendars = CalendarService(context: context, stores: .init(calendarAlarms: store.calendarAlarms), home: ports.home)
         self.collection = collection
 
         self.medication = medication
         var router = MethodRouter()
         router.storeFailed = { context.say(.error, "A call failed because the store cannot be used: \($0)") }
         router.beforeReply = { await context.feed.deliver() }
+        // In this order: a log settles its occurrence before the habits count it and the collection writes it.
+        context.feed.subscribe { changes in await scheduling.apply(changes, now: context.clock.now()) }
+        context.feed.subscribe { changes in await habits.apply(changes, now: context.clock.now()) }
         context.feed.subscribe { changes in
             if !changes.reminders(changing: [.definition, .logs, .skips, .missed]).isEmpty { await collection.publish() }
             // A log (here or from another device), a deleted one, a count or a changed dose changes how long a
@@ -108,7 +111,7 @@ public final class Daemon: Sendable {
             : NSTemporaryDirectory() + "remindd-uploads-" + String(UInt64.random(in: .min ... .max), radix: 16)))
         let lateLogs = PendingLateLogMatching(context: context, reminders: store.reminders, intake: store.intake, firings: store.firings)
         self.lateLogs = lateLogs
-        BackupService(context: context, stores: .init(backups: store.backups), scheduling: scheduling, habits: habits, uploads: uploads, lateLogs: lateLogs)
+        BackupService(context: context, stores: .init(backups: store.backups), uploads: uploads, lateLogs: lateLogs)
             .register(in: &router)
         medication.register(in: &router)
         ReportService(
@@ -180,7 +183,7 @@ public final class Daemon: Sendable {
     /// The second half of ``start()``: counts the activities of the whole history (the first habit answer would
     /// otherwise), announces the habit notices that are due and plans the rest suggestion.
     public func startHabits() async {
-        await habits.changed(now: context.clock.now())
+        await habits.announceDue(now: context.clock.now())
     }
 
     /// Acts on what the clock reports: handles what is due, re-plans after a clock or zone change.
@@ -200,9 +203,9 @@ public final class Daemon: Sendable {
         if event == .clockChanged { await scheduling.clockChanged(now: context.clock.now()) }
         let now = context.clock.now()
         await perform(await scheduling.tick(now: now), now: now)
-        // What the firings wrote (a one-off missed: its task in the collection is cancelled).
-        if await scheduling.takeMissed() { await context.feed.deliver() }
         await collection.syncBeforeDecisions(now: context.clock.now())
+        // What the firings wrote (a one-off missed: its task in the collection is cancelled) and the sync read.
+        await context.feed.deliver()
     }
 
     /// Hands the wake-ups that came due to the services that asked for them.
@@ -272,7 +275,7 @@ public final class Daemon: Sendable {
             throw error
         }
         await handle(.deadlineReached)
-        await habits.changed(now: context.clock.now())
+        await habits.announceDue(now: context.clock.now())
         await scanFolders()
     }
 

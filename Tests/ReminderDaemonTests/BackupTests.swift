@@ -98,6 +98,11 @@ struct BackupTests {
         await original.advance(by: 2 * 86400)
         await restored.advance(by: 2 * 86400)
         #expect(restored.announcer.firings.suffix(4).map(\.firing.slotID) == original.announcer.firings.suffix(4).map(\.firing.slotID))
+        let (a, b) = (try await answers(restored), try await answers(original))
+        for key in a.keys.sorted() where a[key] != b[key] {
+            try Data(VarlinkWire.encode(a[key]!)).write(to: URL(fileURLWithPath: "/tmp/diff-restored-\(key).json"))
+            try Data(VarlinkWire.encode(b[key]!)).write(to: URL(fileURLWithPath: "/tmp/diff-original-\(key).json"))
+        }
         #expect(try await answers(restored) == answers(original))
     }
 

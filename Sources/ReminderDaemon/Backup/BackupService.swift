@@ -10,8 +10,6 @@ struct BackupService: Sendable {
     let context: DaemonContext
     /// The stores it holds: backups and imports.
     let stores: Stores
-    let scheduling: SchedulingService
-    let habits: HabitService
     let uploads: Uploads
     /// Matches a restored backup's plain logs that take missed occurrences late.
     let lateLogs: PendingLateLogMatching
@@ -61,8 +59,7 @@ struct BackupService: Sendable {
         }
         let lateLogs = self.lateLogs
         await offTheEventLoops { lateLogs.run() }
-        do { try await scheduling.load() } catch { throw ServiceError(error) }
-        await habits.changed(now: context.clock.now(), activity: .unknown)
+        await context.feed.deliver()
         return report.added.keys.sorted().map { TableCount(table: $0, added: report.added[$0] ?? 0, skipped: report.skipped[$0] ?? 0) }
     }
 }

@@ -34,7 +34,7 @@ extension BackupService {
         let imported = try await offTheEventLoops { () throws(ServiceError) in
             try storing { () throws(StoreError) in try backups.importCalendar(reminders, file: label, now: now) }
         }
-        do { try await scheduling.load() } catch { throw ServiceError(error) }
+        await context.feed.deliver()
         let added = try await offTheEventLoops { () throws(ServiceError) in try Self.summaries(imported.ids, plan: plan, now: now, context: context) }
         return .init(reminders: added, notes: plan.notes, leftOut: plan.leftOut, removed: update ? imported.removed : nil)
     }

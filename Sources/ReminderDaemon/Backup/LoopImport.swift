@@ -129,8 +129,7 @@ extension BackupService {
         let restDays = try storing { () throws(StoreError) in
             try stores.backups.importHabits(reminders, restDays: plan.restDays.map(\.description), reason: "Other", zoneName: context.systemZone, now: now)
         }
-        do { try await scheduling.load() } catch { throw ServiceError(error) }
-        await habits.changed(now: now, activity: .unknown)
+        await context.feed.deliver()
         return .init(reminders: reminders.count, logs: reminders.map(\.logs.count).reduce(0, +), restDays: restDays, notes: plan.notes)
     }
 }

@@ -19,7 +19,6 @@ actor CalendarService {
     private let context: DaemonContext
     /// The stores it holds: the calendars' alarms.
     private let stores: Stores
-    private let scheduling: SchedulingService
     /// `~/` in the configured folders.
     private let home: String
     /// Problems already reported (an item's path, or a folder's error): each is said once per start, however often
@@ -44,10 +43,9 @@ actor CalendarService {
     /// The least time between two firings of one alarm.
     static let minimumSpacingSeconds: Int64 = 60
     /// Above this many alarms changed at once, the whole schedule is loaded again rather than each re-planned.
-    static let reloadThreshold = 200
 
-    init(context: DaemonContext, stores: Stores, scheduling: SchedulingService, home: String) {
-        (self.context, self.stores, self.scheduling, self.home) = (context, stores, scheduling, home)
+    init(context: DaemonContext, stores: Stores, home: String) {
+        (self.context, self.stores, self.home) = (context, stores, home)
     }
 
     /// The configured folders, as absolute paths.
@@ -69,7 +67,7 @@ actor CalendarService {
             let scan = await scanned(folder)
             (changed, items, read) = (changed + scan.changed, items + scan.items, read + scan.read)
         }
-        await replan(changed)
+        await context.feed.deliver()
         guard !folders.isEmpty else { return }
         let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
         context.say(.info, "Calendars read: \(items) \(items == 1 ? "item" : "items") in \(folders.count) \(folders.count == 1 ? "folder" : "folders") (\(read) new or changed), \(Set(changed).count) alarms added, changed or removed (\(Int(elapsed)) ms)")
@@ -80,7 +78,8 @@ actor CalendarService {
         guard folders.contains(folder) else { return }
         // The calendar renamed (vdirsyncer's metasync writes `displayname`): every alarm names it.
         let names = names?.contains("displayname") == true ? nil : names
-        await replan(await scanned(folder, names: names).changed)
+        _ = await scanned(folder, names: names)
+        await context.feed.deliver()
     }
 
     /// What a scan did: the reminder ids to re-plan, how many items the folder has (when read whole), and how
@@ -195,15 +194,6 @@ actor CalendarService {
         let names = zoneNames ?? context.zoneFiles.allZoneNames()
         zoneNames = names
         return try context.importZones(names: names)
-    }
-
-    private func replan(_ ids: [Int64]) async {
-        guard !ids.isEmpty else { return }
-        if ids.count > Self.reloadThreshold {
-            do { try await scheduling.load() } catch { context.say(.error, "Could not plan the calendars' alarms: \(error)") }
-        } else {
-            for id in Set(ids) { await scheduling.refresh(reminderID: id) }
-        }
     }
 
     private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {

@@ -53,20 +53,19 @@ extension CollectionService {
     /// An archive read in a scan: noted; its records this device lacks returned to apply (each under
     /// `archive#uid`); the records it says were deleted deleted here too. When it lacks records this device has in
     /// its month (another device's version won a conflict, or it folded before it had them), or deletions this
-    /// device knows, the month is folded again at the next publish. - Returns: the records to apply, and whether
-    /// a record was deleted here.
+    /// device knows, the month is folded again at the next publish. - Returns: the records to apply.
     func archiveRecords(_ archive: CollectionArchive, entry: VdirFolder.Entry, text: String, vdir: VdirFolder, now: Instant)
-        -> (records: [(VdirFolder.Entry, String, CollectionItem.Record)], reminderID: Int64?)
+        -> [(VdirFolder.Entry, String, CollectionItem.Record)]
     {
         do {
             // Its reminder not here (yet): not noted, so that it is read again at the next scan.
-            guard let reminder = try stores.collection.reminder(uid: archive.reminder) else { return ([], nil) }
+            guard let reminder = try stores.collection.reminder(uid: archive.reminder) else { return [] }
             try stores.collection.save(CollectionItemRecord(
                 fileName: entry.name, uid: archive.uid, kind: .archive, localId: reminder.id, etag: entry.etag, text: text,
                 modifiedAt: (archive.records.map(\.at).max() ?? Instant(secondsSinceEpoch: 0)).secondsSinceEpoch))
             let known = try stores.collection.rows(uids: Set(archive.records.map(\.uid) + archive.deleted))
             let month = CollectionStore.Month(reminderID: reminder.id!, month: archive.month)
-            let removedOne = try applyDeletions(of: archive, entry: entry, month: month, known: known, vdir: vdir, now: now)
+            try applyDeletions(of: archive, entry: entry, month: month, known: known, vdir: vdir, now: now)
             let removedHere = try stores.collection.removedRecords(reminderUID: archive.reminder, month: archive.month)
             // Records of the month this device has that this version lacks: under their own items, or noted as in
             // this archive.
@@ -79,10 +78,10 @@ extension CollectionService {
             if !lacking.isEmpty || (archive.part == 1 && !removedHere.isSubset(of: archive.deleted)) { refold.insert(month) }
             let records = archive.records.filter { known[$0.uid] == nil && !removedHere.contains($0.uid) }
                 .map { (VdirFolder.Entry(name: entry.name + "#" + $0.uid, etag: ""), "", $0) }
-            return (records, removedOne ? reminder.id : nil)
+            return records
         } catch {
             context.say(.error, "Collection: could not read what \(entry.name) archives: \(error); read again at the next change")
-            return ([], nil)
+            return []
         }
     }
 
@@ -97,13 +96,13 @@ extension CollectionService {
     /// it does not also list as kept. A deletion of anything else (another medication's logs, today's) is
     /// refused and said; deletions of so many at once that any removal would be held are held (nothing
     /// deleted, said); each applied deletion is said with the item that made it. A UID this device does not
-    /// have is noted as deleted, so that it is never written back. - Returns: whether a log or skip was removed.
+    /// have is noted as deleted, so that it is never written back.
     func applyDeletions(
         of archive: CollectionArchive, entry: VdirFolder.Entry, month: CollectionStore.Month, known: [String: CollectionItemRecord], vdir: VdirFolder,
         now: Instant
-    ) throws(StoreError) -> Bool {
+    ) throws(StoreError) {
         let pending = archive.deleted.filter { known[$0]?.kind != .removed }
-        guard !pending.isEmpty else { return false }
+        guard !pending.isEmpty else { return }
         let own = Set(try stores.collection.records(of: month).compactMap(\.row?.uid)).subtracting(archive.records.map(\.uid))
         let here = pending.filter { known[$0]?.localId != nil }
         let deleting = here.filter { own.contains($0) }
@@ -121,7 +120,7 @@ extension CollectionService {
                 Collection: item \(entry.name) (\(what)) deletes \(deleting.count) logs and skips at once, held as any mass removal \
                 (\(why)): nothing of them is deleted; to delete them, use 'remindctl log delete' on one device
                 """)
-            return false
+            return
         }
         for uid in deleting {
             guard let row = known[uid] else { continue }
@@ -137,6 +136,5 @@ extension CollectionService {
             try stores.collection.save(CollectionItemRecord(
                 fileName: entry.name + "#" + uid, uid: uid, kind: .removed, localId: nil, etag: "", text: "", modifiedAt: now.secondsSinceEpoch))
         }
-        return !deleting.isEmpty
     }
 }

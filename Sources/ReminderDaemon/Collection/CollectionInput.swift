@@ -41,10 +41,8 @@ extension CollectionService {
 
     /// Applies logs and skips from elsewhere, ``applyBatchSize`` to a transaction on NIO's thread pool, letting
     /// other work run between the batches: the first read of 30,000 logs, one transaction each on an event loop,
-    /// held every call (and the actor, which `Add` and firings wait for) for a minute. - Returns: the reminders
-    /// they concern.
-    func apply(_ records: [(entry: VdirFolder.Entry, record: CollectionItem.Record, item: CollectionItemRecord)]) async -> Set<Int64> {
-        var concerned: Set<Int64> = []
+    /// held every call (and the actor, which `Add` and firings wait for) for a minute.
+    func apply(_ records: [(entry: VdirFolder.Entry, record: CollectionItem.Record, item: CollectionItemRecord)]) async {
         let store = stores.collection
         for start in stride(from: 0, to: records.count, by: Self.applyBatchSize) {
             let batch = Array(records[start..<min(start + Self.applyBatchSize, records.count)])
@@ -53,7 +51,6 @@ extension CollectionService {
             for (applied, result) in zip(batch, results) {
                 switch result {
                 case .success(let outcome?):
-                    concerned.insert(outcome.reminderID)
                     if outcome.forced {
                         context.say(.notice, "Collection: the dose of \(applied.entry.name) at \(applied.record.at) is past its reminder's dose limits here: recorded as forced, as --force records it")
                     }
@@ -67,7 +64,6 @@ extension CollectionService {
                 }
             }
         }
-        return concerned
     }
 
     /// Why a log or skip from another device is not applied, as `remindctl log` would refuse it: dated ahead of

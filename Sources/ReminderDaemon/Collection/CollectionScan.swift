@@ -56,18 +56,13 @@ extension CollectionService {
     }
 
     /// Applies the removal of the items gone from the folder. A completion's log (`file#key`) goes with its
-    /// item's file; a reminder's logs are kept aside. - Returns: the reminders removed, and those whose logs or
-    /// skips went.
-    func applyRemovals(_ gone: [CollectionItemRecord], now: Instant) -> (replan: Set<Int64>, reconsider: Set<Int64>) {
-        var (replan, reconsider): (Set<Int64>, Set<Int64>) = ([], [])
+    /// item's file; a reminder's logs are kept aside. - Returns: the reminders removed.
+    func applyRemovals(_ gone: [CollectionItemRecord], now: Instant) -> Set<Int64> {
+        var removedReminders: Set<Int64> = []
         for item in gone {
             do {
-                guard let removed = try stores.collection.remove(item, now: now) else { continue }
-                guard item.kind == .reminder else {
-                    reconsider.insert(removed.reminderID)
-                    continue
-                }
-                replan.insert(removed.reminderID)
+                guard let removed = try stores.collection.remove(item, now: now), item.kind == .reminder else { continue }
+                removedReminders.insert(removed.reminderID)
                 context.say(.notice, """
                     Collection: a reminder (item \(item.fileName)) was removed on another device; \(removed.keptLogs) of its logs are kept \
                     here, and come back with it if its item does
@@ -76,7 +71,7 @@ extension CollectionService {
                 context.say(.error, "Collection: could not apply the removal of \(item.fileName): \(error)")
             }
         }
-        return (replan, reconsider)
+        return removedReminders
     }
 
     /// Reads the changed entries: reminders are applied at once (the logs and skips read with them refer to

@@ -28,7 +28,6 @@ actor CollectionService {
     /// The stores it holds: the linked collection's items and what they change.
     let stores: Stores
     private let scheduling: SchedulingService
-    private let habits: HabitService
     private let home: String
     let commands: (any CommandRunner)?
     /// Problems already reported (an item's name and what is wrong): each is said once per start, however often the
@@ -92,9 +91,9 @@ actor CollectionService {
     /// How long a sync may run before it is killed.
     static let syncTimeLimitMilliseconds: Int32 = 120_000
 
-    init(context: DaemonContext, stores: Stores, scheduling: SchedulingService, habits: HabitService, home: String, commands: (any CommandRunner)?) {
+    init(context: DaemonContext, stores: Stores, scheduling: SchedulingService, home: String, commands: (any CommandRunner)?) {
         self.stores = stores
-        (self.context, self.scheduling, self.habits, self.home, self.commands) = (context, scheduling, habits, home, commands)
+        (self.context, self.scheduling, self.home, self.commands) = (context, scheduling, home, commands)
     }
 
     /// The collection's folder, as an absolute path (nil: none configured).
@@ -281,22 +280,18 @@ actor CollectionService {
             context.say(.notice, "Collection \(folder) is back (it was not used: \(was)); its changes apply again")
         }
         // Removals first: a reminder's logs are kept aside before the removal of the logs' own items is applied.
-        var (replan, reconsider) = applyRemovals(found.gone, now: now)
+        // What the scan changed reaches the features through the change feed (the caller delivers it).
+        var changedReminders = applyRemovals(found.gone, now: now)
         var read = await readChanged(found.changed, found: found, items: items, vdir: vdir, named: named, now: now)
-        replan.formUnion(read.replan)
+        changedReminders.formUnion(read.replan)
         read.records += taskRecords(read.tasks, known: items, vdir: vdir, now: now)
         // Archives read now, and those of reminders that came back (their records went with them here).
-        for (entry, text, archive) in read.archives + archivesOf(returned: replan, except: Set(read.archives.map(\.entry.name))) {
-            let (archived, deletedFrom) = archiveRecords(archive, entry: entry, text: text, vdir: vdir, now: now)
-            read.records += archived
-            if let deletedFrom { reconsider.insert(deletedFrom) }
+        for (entry, text, archive) in read.archives + archivesOf(returned: changedReminders, except: Set(read.archives.map(\.entry.name))) {
+            read.records += archiveRecords(archive, entry: entry, text: text, vdir: vdir, now: now)
         }
         // Logs kept while their reminder was gone: applied now if it is back.
-        read.records += keptRecordsOfReturned(replan, besides: read.records)
-        reconsider.formUnion(await apply(applicable(read.records, items: items, now: now)))
-        for id in replan { await scheduling.refresh(reminderID: id) }
-        for id in reconsider.subtracting(replan) { await scheduling.reconsider(reminderID: id, now: now) }
-        if !reconsider.isEmpty || !replan.isEmpty { await habits.changed(now: now, activity: .unknown) }
+        read.records += keptRecordsOfReturned(changedReminders, besides: read.records)
+        await apply(applicable(read.records, items: items, now: now))
     }
 
     /// The folder and why it is held, for `status` (nil: no collection is configured).

@@ -9,7 +9,6 @@ struct FitnessService: Sendable {
     let context: DaemonContext
     /// The stores it holds: the workouts and food.
     let stores: Stores
-    let habits: HabitService
 
     private var exercises: ExerciseLibrary { context.exercises }
 
@@ -131,7 +130,7 @@ struct FitnessService: Sendable {
                 exercise: checked.exercise.id, minutes: minutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal,
                 at: instant, timeZone: zone.identifier)
         }
-        await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
+        await context.feed.deliver()
         return LogEntryValue(
             id: id, name: checked.exercise.name, kcal: checked.kcal, local: ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false),
             minutes: minutes, intensity: checked.intensity.rawValue)
@@ -155,7 +154,7 @@ struct FitnessService: Sendable {
         try storing { () throws(StoreError) in
             try stores.fitness.updateWorkout(id: id, minutes: newMinutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal)
         }
-        await habits.changed(now: now)
+        await context.feed.deliver()
         let fallback = try context.zone(named: nil)
         // A zone the zone files no longer have (renamed by a tzdata update): shown in the system zone.
         let zone = (try? context.zone(named: entry.timeZone)) ?? fallback
@@ -170,7 +169,7 @@ struct FitnessService: Sendable {
         let zone = try context.zone(named: nil)
         let deleted = try storing { () throws(StoreError) in try stores.fitness.deleteEntry(table: table, id: id) }
         guard let deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
-        if table == .workout { await habits.changed(now: context.clock.now(), activity: .unknown) }
+        await context.feed.deliver()
         return value(of: deleted, in: table, zone: zone)
     }
 

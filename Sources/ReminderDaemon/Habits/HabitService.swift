@@ -26,15 +26,6 @@ struct HabitService: Sendable {
         self.activities = activities
     }
 
-    /// What a change did to the activities (intake logs and workouts).
-    enum ActivityChange: Sendable {
-        case none
-        case added(Instant, zone: String)
-        case removed(Instant, zone: String)
-        /// Activities changed in a way not followed one by one (a reminder removed with its logs): count again.
-        case unknown
-    }
-
     private var dayRules: DayRules {
         let configuration = context.configuration
         return DayRules(dayStart: configuration.dayStart, graceSeconds: configuration.graceMinutes * 60)
@@ -72,17 +63,18 @@ struct HabitService: Sendable {
         return counted
     }
 
-    /// Applies a change to the counts kept in memory (counted again at the next report when it is not known).
-    private func apply(_ change: ActivityChange) throws(ServiceError) {
+    /// Applies the activities added and removed to the counts kept in memory (counted again at the next report
+    /// when they are too many to list, or one cannot be placed on its day).
+    private func apply(_ changes: StoreChanges.Activities) throws(ServiceError) {
         let rules = dayRules
-        switch change {
-        case .none: return
-        case .unknown: kept.days.withLock { $0 = nil }
-        case .added(let instant, let zone), .removed(let instant, let zone):
-            let activity = try activity(at: instant, zone: zone, rules: rules)
+        guard case .listed(let counts) = changes else { return forgetCountedActivities() }
+        for change in counts {
+            let activity = try activity(at: Instant(secondsSinceEpoch: change.at), zone: change.timeZone, rules: rules)
             kept.days.withLock { kept in
                 guard kept?.days.rules == rules else { return kept = nil }
-                if case .added = change { kept?.days.add(activity) } else { kept?.days.remove(activity) }
+                for _ in 0..<abs(change.count) {
+                    if change.count > 0 { kept?.days.add(activity) } else { kept?.days.remove(activity) }
+                }
             }
         }
     }
@@ -157,7 +149,7 @@ struct HabitService: Sendable {
         let already = marking.filter(before.contains).map(\.date)
         guard already.count < dates.count else { return (dates, already) }
         try storing { () throws(StoreError) in try stores.habits.markRestDays(marking) }
-        await changed(now: now)
+        await context.feed.deliver()
         return (dates, already)
     }
 
@@ -165,7 +157,7 @@ struct HabitService: Sendable {
         let parsed = try context.date(date, parameter: "date")
         let removed = try storing { () throws(StoreError) in try stores.habits.unmarkRestDay(parsed.description) }
         guard removed else { throw .invalidTime(parameter: "date", message: "\(parsed) is not marked as a rest day") }
-        await changed(now: context.clock.now())
+        await context.feed.deliver()
     }
 
     /// The rest days from `from` through `to` (either may be open), oldest first.
@@ -213,7 +205,7 @@ struct HabitService: Sendable {
         }
         let recorded = try storing { () throws(StoreError) in try stores.habits.recordRecovery(days: broken.missed, at: now) }
         guard recorded else { throw .habit("the one-time streak recovery was already used: it can be used once, ever") }
-        await changed(now: now)
+        await announceDue(now: now)  // the recovery is the habits' own: no other feature follows it
         let restored = try self.report(now: now)
         return restored.current.map(Self.value) ?? Self.value(broken.streak)
     }
@@ -267,7 +259,7 @@ struct HabitService: Sendable {
         Set(try storing { () throws(StoreError) in try stores.habits.restDays() }.compactMap { ISO8601.parseDate($0.date) })
     }
 
-    /// Marks rest days a routine plans (all or nothing); the caller says ``changed(now:activity:)`` when done.
+    /// Marks rest days a routine plans (all or nothing); the change feed tells the habits.
     func markPlannedRest(_ days: [RestDayRecord]) throws(ServiceError) {
         try storing { () throws(StoreError) in try stores.habits.markRestDays(days) }
     }
@@ -291,11 +283,18 @@ struct HabitService: Sendable {
         context.announcer.announce(.habit(notice))
     }
 
-    /// After anything that changes habit days (a log, a workout, a rest day, the recovery), at start-up and
-    /// after a reload: announce what is new and set the rest-suggestion wake-up.
-    func changed(now: Instant, activity change: ActivityChange = .none) async {
+    /// What was committed, from any writer (the change feed hands it): the activities added and removed are
+    /// counted, and what changes habit days (a log, a workout, a rest day, a goal) is announced.
+    func apply(_ changes: StoreChanges, now: Instant) async {
+        guard !changes.activities.isEmpty || changes.restDays || changes.fitness || !changes.reminders(changing: .definition).isEmpty
+        else { return }
         // What cannot be applied to the counts kept is counted again from the store at the next read.
-        if (try? apply(change)) == nil { forgetCountedActivities() }
+        if (try? apply(changes.activities)) == nil { forgetCountedActivities() }
+        await announceDue(now: now)
+    }
+
+    /// At start-up, after a reload and after a change: announce what is new and set the rest-suggestion wake-up.
+    func announceDue(now: Instant) async {
         // Notices and the rest suggestion only: a report that cannot be made now is made at the next change or
         // wake-up; the calls that ask for it say why it cannot be.
         guard let report = try? report(now: now) else { return }
@@ -305,7 +304,7 @@ struct HabitService: Sendable {
 
     /// The rest-suggestion wake-up came: suggest rest if it is time, and set the next wake-up.
     func restSuggestionDue(now: Instant) async {
-        // As in ``changed(now:activity:)``: tried again at the next change (the wake-up is kept as it was).
+        // As in ``announceDue(now:)``: tried again at the next change (the wake-up is kept as it was).
         guard let report = try? report(now: now) else { return }
         await planRestSuggestion(report, now: now)
     }

@@ -1,15 +1,11 @@
 import ReminderCore
 import ReminderStore
 
-/// What the reminders' service asks of habits: each goal's streak for a reply, to count again after a change to
-/// the logs, and to remember that something happened once. Habits (``HabitService``) answers.
+/// What the reminders' service asks of habits: each goal's streak for a reply, and to remember that something happened once. Habits (``HabitService``) answers.
 protocol HabitPort: Sendable {
     /// The streak of each goal at `now`, by reminder id. A history that cannot be read fails the call: a streak
     /// is never answered as 0 because it could not be counted.
     func goalStreaks(_ goals: [StreakGoal], now: Instant) throws(ServiceError) -> [Int64: Int]
-
-    /// After a change to the activities (a log added or removed, a reminder removed with its logs).
-    func changed(now: Instant, activity: HabitService.ActivityChange) async
 
     /// Records that something happened once ever; false when it had, or cannot be recorded.
     func recordOnce(_ key: String, now: Instant) -> Bool

@@ -59,7 +59,7 @@ extension ReminderService {
         }
         let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: at.secondsSinceEpoch - occurrence.instant.secondsSinceEpoch)
         context.announcer.announce(.occurrence(OccurrenceEvent(state: .takenLate, firing: firing, windowEnd: missed.windowEnd, decidedAt: now, loggedAt: at)))
-        await habits.changed(now: now, activity: .added(at, zone: schedulable.zone.identifier))
+        await context.feed.deliver()
         return record
     }
 

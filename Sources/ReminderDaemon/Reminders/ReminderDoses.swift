@@ -73,11 +73,12 @@ extension ReminderService {
             let record = try await recordLateTake(reminder, late, at: instant, amount: amount, forced: forced, now: now)
                 return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: 0)
         }
+        let snoozed = await scheduling.snoozeCount(reminderID: reminder.id!)
         let record = try storing { () throws(StoreError) in
             try stores.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount, forced: forced)
         }
-        let cancelled = await scheduling.reconsider(reminderID: reminder.id!, now: now)
-        await habits.changed(now: now, activity: .added(instant, zone: zone.identifier))
+        await context.feed.deliver()
+        let cancelled = max(0, snoozed - (await scheduling.snoozeCount(reminderID: reminder.id!)))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
     }
 
@@ -87,8 +88,7 @@ extension ReminderService {
         guard let existing = try storing({ () throws(StoreError) in try stores.intake.record(id: id) }) else { throw .logNotFound(id) }
         let value = try intakeValues([existing], now: now)[0]
         _ = try storing { () throws(StoreError) in try stores.intake.delete(id: id) }
-        await scheduling.reconsider(reminderID: existing.reminderId, now: now)
-        await habits.changed(now: now, activity: .removed(Instant(secondsSinceEpoch: existing.at), zone: existing.timeZone))
+        await context.feed.deliver()
         return value
     }
 }

@@ -38,7 +38,7 @@ struct ReminderService: Sendable {
             try stores.reminders.add(
                 name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, delivery: delivery, now: now)
         }
-        await scheduling.refresh(reminderID: stored.id!)
+        await context.feed.deliver()
         return try value(of: stored, now: now)
     }
 
@@ -114,8 +114,7 @@ struct ReminderService: Sendable {
         let now = context.clock.now()
         let value = try value(of: reminder, now: now)
         try storing { () throws(StoreError) in try stores.reminders.remove(id: reminder.id!) }
-        await scheduling.refresh(reminderID: reminder.id!)
-        await habits.changed(now: now, activity: .unknown)  // its logs went with it
+        await context.feed.deliver()
         return value
     }
 
@@ -407,7 +406,7 @@ struct ReminderService: Sendable {
     func save(_ reminder: StoredReminder) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
         let saved = try storing { () throws(StoreError) in try stores.reminders.update(reminder, now: now) }
-        await scheduling.refresh(reminderID: saved.id!)
+        await context.feed.deliver()
         return try value(of: saved, now: now)
     }
 

@@ -19,7 +19,7 @@ extension ReminderService {
         let firing = DueFiring(reminder: target.reminder, occurrence: status.occurrence, slotsDue: 1, lateSeconds: 0)
         let event = OccurrenceEvent(state: .skipped, firing: firing, windowEnd: status.windowEnd, decidedAt: now, reason: reason ?? "")
         try storing { () throws(StoreError) in try scheduling.recordSkip(event) }
-        await scheduling.reconsider(reminderID: reminder.id!, now: now)
+        await context.feed.deliver()
         status.state = .skipped
         return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
             .saying(reminder.delivery.medication.dose(on: status.occurrence.scheduledDate))
@@ -40,7 +40,7 @@ extension ReminderService {
             throw .nothingDue(reminder.name, "no occurrence of \(reminder.name) ahead is skipped: a skip whose time has come stays (log a dose taken then with remindctl log \"\(reminder.name)\" --at TIME)")
         }
         _ = try storing { () throws(StoreError) in try scheduling.removeSkip(id: skip.id!) }
-        await scheduling.reconsider(reminderID: id, now: now)
+        await context.feed.deliver()
         context.say(.info, "Unskipped: \(reminder.name) at \(occurrence.localISO8601) is announced at its time")
         let windowEnd = schedulable.rule.windowEnd(of: occurrence, windowSeconds: reminder.windowSeconds, in: schedulable.zone)
         let status = OccurrenceStatus(occurrence: occurrence, windowEnd: windowEnd, state: .upcoming)

@@ -91,7 +91,7 @@ struct RoutineService: Sendable {
         }
         let plannedRest = plan.restDays.map(\.description)
         try habits.markPlannedRest(plannedRest.map { RestDayRecord(date: $0, reason: "Recovery", activities: ["\(routine.name): rest day"]) })
-        if !plannedRest.isEmpty { await habits.changed(now: now) }
+        await context.feed.deliver()
         let stored = StoredSelection(routine: routine.id, starts: start.description, remind: remind, reminders: created, restDays: plannedRest)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

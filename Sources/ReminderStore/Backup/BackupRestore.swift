@@ -60,6 +60,8 @@ struct BackupRestore {
             if merge { try db.execute(sql: "DROP TABLE temp.remindd_reminder_ids") }
             // A backup's plain logs may take missed occurrences late without saying so (an older remindd's).
             if (report.added["intake"] ?? 0) > 0 { try db.execute(sql: "UPDATE storeInstance SET lateLogsToMatch = 1") }
+            // The change feed: the firings' bookkeeping (open windows, snoozes) may have changed too.
+            if report.added.values.contains(where: { $0 > 0 }) { try db.execute(sql: "INSERT INTO temp.changedOther VALUES ('restored')") }
         }
         return report
     }

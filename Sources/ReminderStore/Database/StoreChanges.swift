@@ -27,17 +27,44 @@ public struct StoreChanges: Sendable, Hashable {
     }
 
     /// Per reminder id, what of it changed.
-    public var reminders: [Int64: Parts] = [:]
+    public var reminders: [Int64: Parts]
     /// Rest days marked or unmarked.
-    public var restDays = false
+    public var restDays: Bool
     /// Workouts or food entries added, changed or deleted.
-    public var fitness = false
+    public var fitness: Bool
+    /// Rows were restored from a backup: anything may have changed, the firings' bookkeeping too.
+    public var restored: Bool
+    /// The activities (intake logs and workouts, by instant and zone) added or removed: what the habits count.
+    public var activities: Activities
 
-    public init(reminders: [Int64: Parts] = [:], restDays: Bool = false, fitness: Bool = false) {
-        (self.reminders, self.restDays, self.fitness) = (reminders, restDays, fitness)
+    /// Activities added (a positive count) or removed (negative) at one instant in one zone.
+    public struct ActivityCount: Sendable, Hashable {
+        public let at: Int64
+        public let timeZone: String
+        public let count: Int
+        public init(at: Int64, timeZone: String, count: Int) { (self.at, self.timeZone, self.count) = (at, timeZone, count) }
     }
 
-    public var isEmpty: Bool { reminders.isEmpty && !restDays && !fitness }
+    /// The activities that changed: listed, or too many to list (an import, a restore): to be counted again.
+    public enum Activities: Sendable, Hashable {
+        case listed([ActivityCount])
+        case tooMany
+
+        /// More than this many instants changed: ``tooMany``.
+        public static let listLimit = 10_000
+
+        public var isEmpty: Bool { self == .listed([]) }
+    }
+
+    public init(reminders: [Int64: Parts] = [:], restDays: Bool = false, fitness: Bool = false, restored: Bool = false, activities: Activities = .listed([])) {
+        self.reminders = reminders
+        self.restDays = restDays
+        self.fitness = fitness
+        self.restored = restored
+        self.activities = activities
+    }
+
+    public var isEmpty: Bool { reminders.isEmpty && !restDays && !fitness && !restored && activities.isEmpty }
 
     /// The reminders any of whose `parts` changed.
     public func reminders(changing parts: Parts) -> Set<Int64> {
@@ -64,11 +91,24 @@ extension ReminderStore {
                 INSERT INTO changedOther VALUES ('\(kind)'); END;
             """
         }
+        func activity(_ name: String, _ event: String, on table: String) -> String {
+            let change = { (row: String, sign: Int) in "INSERT INTO changedActivity VALUES (\(row).at, \(row).timeZone, \(sign));" }
+            return switch event {
+            case "INSERT": "CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER INSERT ON main.\(table) BEGIN \(change("NEW", 1)) END;"
+            case "DELETE": "CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON main.\(table) BEGIN \(change("OLD", -1)) END;"
+            default:
+                """
+                CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER UPDATE OF at, timeZone ON main.\(table)
+                    WHEN OLD.at IS NOT NEW.at OR OLD.timeZone IS NOT NEW.timeZone BEGIN \(change("OLD", -1)) \(change("NEW", 1)) END;
+                """
+            }
+        }
         let definition = ["name", "rule", "timeZone", "enabled", "windowSeconds", "delivery", "createdAt", "origin"].map { "OLD.\($0) IS NOT NEW.\($0)" }
         let rows: [String: String] = ["INSERT": "NEW", "DELETE": "OLD", "UPDATE": "NEW"]
         var triggers = [
             "CREATE TEMP TABLE IF NOT EXISTS changedPart (reminderId INTEGER NOT NULL, part INTEGER NOT NULL);",
             "CREATE TEMP TABLE IF NOT EXISTS changedOther (kind TEXT NOT NULL);",
+            "CREATE TEMP TABLE IF NOT EXISTS changedActivity (at INTEGER NOT NULL, timeZone TEXT NOT NULL, sign INTEGER NOT NULL);",
             part("changedReminderINSERT", "INSERT", on: "reminder", reminder: "NEW.id", .definition),
             part("changedReminderDELETE", "DELETE", on: "reminder", reminder: "OLD.id", .definition),
             part("changedReminderUPDATE", "UPDATE", on: "reminder", reminder: "NEW.id", .definition, when: definition.joined(separator: " OR ")),
@@ -82,6 +122,8 @@ extension ReminderStore {
             triggers.append(other("changedRestDay\(event)", event, on: "restDay", "restDay"))
             triggers.append(other("changedWorkout\(event)", event, on: "workout", "fitness"))
             triggers.append(other("changedFood\(event)", event, on: "food", "fitness"))
+            triggers.append(activity("changedLogActivity\(event)", event, on: "intake"))
+            triggers.append(activity("changedWorkoutActivity\(event)", event, on: "workout"))
         }
         return triggers.joined(separator: "\n")
     }()
@@ -99,11 +141,28 @@ extension ReminderStore {
                 changes.reminders[row[0], default: []].insert(StoreChanges.Parts(rawValue: row[1]))
             }
             for kind in try String.fetchAll(db, sql: "SELECT DISTINCT kind FROM temp.changedOther") {
-                if kind == "restDay" { changes.restDays = true } else { changes.fitness = true }
+                switch kind {
+                case "restDay": changes.restDays = true
+                case "restored": changes.restored = true
+                default: changes.fitness = true
+                }
             }
-            if !changes.isEmpty { try db.execute(sql: "DELETE FROM temp.changedPart; DELETE FROM temp.changedOther") }
+            changes.activities = try Self.changedActivities(db)
+            if !changes.isEmpty {
+                try db.execute(sql: "DELETE FROM temp.changedPart; DELETE FROM temp.changedOther; DELETE FROM temp.changedActivity")
+            }
             return changes
         }
+    }
+
+    /// The activities added and removed, net per instant and zone (a log added and deleted again is none).
+    private static func changedActivities(_ db: Database) throws -> StoreChanges.Activities {
+        let limit = StoreChanges.Activities.listLimit
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT at, timeZone, SUM(sign) FROM temp.changedActivity GROUP BY at, timeZone HAVING SUM(sign) <> 0 LIMIT \(limit + 1)
+            """)
+        guard rows.count <= limit else { return .tooMany }
+        return .listed(rows.map { StoreChanges.ActivityCount(at: $0[0], timeZone: $0[1], count: $0[2]) })
     }
 
     /// Calls `ring` after each commit that changed a followed row, on the writing connection's thread (it
@@ -146,6 +205,8 @@ final class CommitObserver: TransactionObserver {
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         // A firing moves its reminder's `handledThrough` only: no change to ring for.
         if case .update("reminder", let columns) = eventKind, columns.isSubset(of: ["handledThrough"]) { return false }
+        // A restore notes itself there (it may have added only the firings' bookkeeping).
+        if case .insert("changedOther") = eventKind { return true }
         return ReminderStore.followedTables.contains(eventKind.tableName)
     }
 

@@ -1,0 +1,112 @@
+import ReminderCore
+import ReminderScheduling
+import ReminderStore
+
+// MARK: Changes from the store
+
+extension SchedulingService {
+    /// More reminders than this changed at once (an import, a restore, a calendar read): all are loaded again.
+    static let reloadThreshold = 200
+
+    /// What was committed, from any writer (the change feed hands it): a reminder whose definition changed is
+    /// planned again (many at once, or a restore: everything is loaded again, as at start), and one whose logs or skips
+    /// changed is reconsidered.
+    func apply(_ changes: StoreChanges, now: Instant) async {
+        let replanned = changes.reminders(changing: .definition)
+        if changes.restored || replanned.count > Self.reloadThreshold {
+            do { try await load() } catch {
+                context.say(.error, "Cannot read the \(replanned.count) reminders that changed to plan them again: \(error); they keep their plans until the next change or restart")
+            }
+        } else {
+            for id in replanned.sorted() { refresh(reminderID: id) }
+        }
+        // Also those planned again: a restored reminder's skips ahead hold only once reconsidered.
+        for id in changes.reminders(changing: [.logs, .skips]).sorted() { reconsider(reminderID: id, now: now) }
+    }
+
+    /// How many occurrences of a reminder are snoozed (a log cancels the snooze of an occurrence it settles).
+    func snoozeCount(reminderID: Int64) -> Int {
+        lifecycle.snoozes.keys.count { $0.reminderID == reminderID }
+    }
+
+    /// Re-reads one reminder from the store and plans it as it is there now (removed or disabled: unplanned).
+    /// The store is the truth: whatever order concurrent changes commit in, the last refresh sees the last one.
+    func refresh(reminderID: Int64) {
+        changedWhileLoading?.insert(reminderID)
+        let reminder: StoredReminder?
+        do {
+            let found = try stores.reminders.find(String(reminderID))
+            reminder = found.id == reminderID && found.enabled ? found : nil
+        } catch .notFound {
+            reminder = nil
+        } catch {
+            // Unplanning it on a failed read would silence it: it keeps the plan it has until it can be read.
+            context.say(.error, "Cannot read reminder \(reminderID) to plan it again: \(error); it keeps its plan until the next change or restart")
+            return replan()
+        }
+        scheduler.remove(id: reminderID)
+        headsUps.remove(id: reminderID)
+        timedFromLastDose.remove(reminderID)
+        if reminder?.rule.fromLastDose == true { timedFromLastDose.insert(reminderID) }
+        if let reminder {
+            do {
+                let schedulable = try schedulable(reminder)
+                scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
+                headsUps.plan(schedulable, after: context.clock.now())
+            } catch {
+                context.say(.warning, "Reminder \(reminder.name) (id \(reminderID)) cannot be scheduled: \(error.message)")
+            }
+        } else {
+            lifecycle.removeReminder(reminderID)
+            context.announcer.announce(.withdrawn(reminderID: reminderID))  // a notification listing it drops it
+        }
+        replan()
+    }
+
+    /// Announces an occurrence (due, or upcoming: then it is postponed) again at `due`; it replaces an earlier
+    /// snooze of the occurrence and survives a restart.
+    /// - Returns: when the snooze it replaced was due.
+    func snooze(_ firing: DueFiring, until due: Instant) throws(StoreError) -> Instant? {
+        try stores.firings.setSnooze(reminderID: firing.reminder.id, scheduledAt: firing.occurrence.instant, dueAt: due)
+        let replaced = lifecycle.snoozed(firing, until: due)
+        replan()
+        return replaced
+    }
+
+    /// A log, a skip, or a deleted log changed the states of a reminder's occurrences. An open occurrence that
+    /// is no longer due stops repeating (a deleted log makes it due again), and one just taken or skipped is
+    /// announced as such (a desktop notification closes); the snooze of an occurrence that is no longer due or
+    /// upcoming is cancelled.
+    /// - Returns: how many snoozes were cancelled.
+    @discardableResult
+    func reconsider(reminderID: Int64, now: Instant) -> Int {
+        // Timed from its last dose: a log (or a deleted one) moves its next occurrence.
+        if timedFromLastDose.contains(reminderID) { refresh(reminderID: reminderID) }
+        restoreSkippedAhead(reminderID: reminderID, now: now)
+        // An occurrence whose state cannot be read now is left as it is: its next repeat, snooze or window end
+        // reads it again (and waits while the store does not answer).
+        for (key, entry) in lifecycle.open where key.reminderID == reminderID {
+            guard let status = readState(of: entry.firing, now: now) else { continue }
+            let settledNow = lifecycle.reconsidered(key, state: status.state, now: now)
+            // A log dated before an occurrence already announced (`log --at` earlier) suppresses it: it was
+            // announced all the same, so it is taken, and its notification closes (a Taken left on screen would
+            // record the dose twice).
+            let state: OccurrenceState = status.state == .suppressed ? .taken : status.state
+            if settledNow, state == .taken || state == .skipped {
+                context.announcer.announce(.occurrence(OccurrenceEvent(
+                    state: state, firing: entry.firing, windowEnd: entry.windowEnd, decidedAt: now, loggedAt: status.coveredBy,
+                    reason: status.skipReason)))
+            }
+        }
+        var cancelled = 0
+        for (key, snooze) in lifecycle.snoozes where key.reminderID == reminderID {
+            guard let state = readState(of: snooze.firing, now: now)?.state else { continue }
+            if lifecycle.cancelSnoozeIfSettled(key, state: state) {
+                forgetStoredSnooze(key)
+                cancelled += 1
+            }
+        }
+        replan()
+        return cancelled
+    }
+}
