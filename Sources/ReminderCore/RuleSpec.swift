@@ -277,14 +277,17 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             throw RuleSpecError("--rrule needs --start, its DTSTART (the first firing, and the time of day), e.g. --start 2026-12-01T09:00")
         }
         var set = RecurrenceSet(start: start, rule: nil)
+        // `--start 2024-10-18`, a date: its DTSTART is a DATE, and the rule's time parts are ignored.
+        let dateOnly = self.start.map { ISO8601.parseDateTime($0) == nil } ?? false
         do {
             if text != "-" { set.rule = try RecurrenceRule(parsing: text) }
+            if dateOnly { set.rule = set.rule?.forDateOnlyStart }
             if let alarm { set.alarm = try AlarmOffset(parsing: alarm) }
         } catch {
             throw RuleSpecError("invalid --rrule: \(error.message)")
         }
-        if let rule = set.rule, rule.frequency == .secondly || Set(rule.bySecond).count > 1 {
-            throw RuleSpecError("invalid --rrule: it fires more often than once a minute (FREQ=SECONDLY, or several BYSECOND values), and remindd fires at most once a minute: use FREQ=MINUTELY (with INTERVAL for every few minutes)")
+        if let rule = set.rule, let close = Self.instancesUnderAMinuteApart(rule, from: start) {
+            throw RuleSpecError("invalid --rrule: it fires at \(close.0) and again at \(close.1), less than a minute apart, and remindd fires at most once a minute: use FREQ=MINUTELY (with INTERVAL for every few minutes) and one BYSECOND")
         }
         func dates(_ list: String?, _ name: String) throws(RuleSpecError) -> [LocalDateTime] {
             var result: [LocalDateTime] = []
@@ -301,6 +304,25 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         }
         set.exceptions = Set(try dates(exdate, "exdate"))
         return ReminderRule(days: .recurrence(set), times: [], start: start, until: until, skip: skip)
+    }
+
+    /// How many of a rule's first instances are looked at for two less than a minute apart: a rule repeats its
+    /// pattern every period, so two that close, if any, come among the first instances of a period.
+    static let instancesChecked = 1_000
+
+    /// Two consecutive instances of the rule less than a minute apart, by what its instances are rather than by
+    /// its syntax: `FREQ=SECONDLY;INTERVAL=61;BYSECOND=5,25` never fires twice within a minute. Only a rule
+    /// that can (FREQ=SECONDLY, or several BYSECOND values) is expanded, on a clock without DST changes.
+    static func instancesUnderAMinuteApart(_ rule: RecurrenceRule, from start: LocalDateTime) -> (LocalDateTime, LocalDateTime)? {
+        guard rule.frequency == .secondly || Set(rule.bySecond).count > 1 else { return nil }
+        var instances = rule.expansion(from: start, in: TimeZoneRules(identifier: "UTC", fixedOffset: 0))
+        var previous: LocalDateTime?
+        for _ in 0..<instancesChecked {
+            guard let instance = instances.next() else { return nil }
+            if let previous, instance.local.localSeconds - previous.localSeconds < 60 { return (previous, instance.local) }
+            previous = instance.local
+        }
+        return nil
     }
 
     /// `--every 8h`, `30m`, `2h30m`: an RFC 5545 `FREQ=HOURLY` (or `MINUTELY`) rule from `--start`'s date-time,

@@ -14,10 +14,26 @@ import Testing
         }
     }
 
-    @Test(arguments: ["FREQ=SECONDLY", "FREQ=SECONDLY;INTERVAL=60", "FREQ=MINUTELY;BYSECOND=0,30", "FREQ=DAILY;BYSECOND=5,6"])
+    @Test(arguments: ["FREQ=SECONDLY", "FREQ=SECONDLY;INTERVAL=59", "FREQ=MINUTELY;BYSECOND=0,30", "FREQ=DAILY;BYSECOND=5,6"])
     func rulesFinerThanAMinuteAreRefused(_ rule: String) throws {
         let message = try #require(Self.refusal(RuleSpec(start: "2026-12-01T08:00", rrule: rule)))
         #expect(message.contains("at most once a minute") && message.contains("FREQ=MINUTELY"), "\(message)")
+        #expect(message.contains("less than a minute apart"), "\(message)")
+    }
+
+    /// Refused by what the instances are, not by the rule's words: these never fire twice within a minute
+    /// (libical's test rules; the second fires on the 1st and the 28th of each month).
+    @Test(arguments: [
+        "FREQ=SECONDLY;INTERVAL=60", "FREQ=SECONDLY;BYSECOND=5,25;INTERVAL=61;COUNT=2",
+        "FREQ=MONTHLY;BYMONTHDAY=1,28;BYHOUR=8;BYMINUTE=0;BYSECOND=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16;BYSETPOS=1,-1;COUNT=4",
+    ])
+    func rulesWhoseInstancesAreAMinuteApartAreTaken(_ rule: String) throws {
+        #expect(Self.refusal(RuleSpec(start: "2026-12-01T08:00:01", rrule: rule)) == nil)
+    }
+
+    @Test func theRefusalNamesTheTwoInstances() throws {
+        let message = try #require(Self.refusal(RuleSpec(start: "2026-12-01T08:00", rrule: "FREQ=SECONDLY;BYSECOND=5,25;INTERVAL=5")))
+        #expect(message.contains("at 2026-12-01T08:00:00 and again at 2026-12-01T08:00:05,"), "\(message)")
     }
 
     @Test(arguments: ["*-*-* *:*:*", "*:*:0/10", "*:*:0,30", "*-*-* 08:00:00..59"])

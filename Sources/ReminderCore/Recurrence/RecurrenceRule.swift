@@ -43,6 +43,14 @@ public struct RecurrenceRule: Hashable, Sendable {
     public private(set) var byWeekNumber: [Int] = []
     public private(set) var byMonth: [Int] = []
     public private(set) var bySetPosition: [Int] = []
+
+    /// The rule for a DTSTART that is a date: RFC 5545 (3.3.10) says BYSECOND, BYMINUTE and BYHOUR "MUST be
+    /// ignored" then, so `FREQ=DAILY;BYMINUTE=1,2` from 2024-10-18 fires at the start's midnight, once a day.
+    public var forDateOnlyStart: RecurrenceRule {
+        var rule = self
+        (rule.bySecond, rule.byMinute, rule.byHour) = ([], [], [])
+        return rule
+    }
     public private(set) var weekStart: Weekday = .monday
     public private(set) var skip: Skip = .omit
     /// The rule as it was given (what export writes back, unchanged).
