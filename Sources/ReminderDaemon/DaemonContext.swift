@@ -106,8 +106,8 @@ final class DaemonContext: Sendable {
     /// counted from the last dose logged (read from the store).
     func firingRule(of reminder: StoredReminder) throws(ServiceError) -> ReminderRule {
         var spec = reminder.rule
-        if spec.fromLastDose == true, let id = reminder.id {
-            let last = try storing { () throws(StoreError) in try store.intake.lastDose(reminderID: id) }
+        if spec.fromLastDose == true {
+            let last = try storing { () throws(StoreError) in try store.intake.lastDose(reminderID: reminder.id) }
             spec = spec.counted(fromLastDose: last, in: try zone(named: reminder.timeZone))
         }
         do { return try spec.makeRule() } catch { throw .invalidRule(error.message) }

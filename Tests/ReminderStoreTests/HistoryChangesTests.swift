@@ -25,25 +25,25 @@ struct HistoryChangesTests {
 
     func skip(_ reminder: StoredReminder, at instant: Instant, state: OutcomeRecord.State = .skipped) throws {
         _ = try store.firings.recordOutcome(OutcomeRecord(
-            reminderId: reminder.id!, reminderName: reminder.name, slot: "s", scheduledAt: instant.secondsSinceEpoch, state: state,
+            reminderId: reminder.id, reminderName: reminder.name, slot: "s", scheduledAt: instant.secondsSinceEpoch, state: state,
             decidedAt: now.secondsSinceEpoch, reason: nil))
     }
 
     @Test func logsAndTheirDeletionAreReportedWithTheEarliestInstant() throws {
-        _ = try store.intake.log(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
-        let old = try store.intake.log(reminderID: meds.id!, at: at(-30), timeZone: "UTC")
-        _ = try store.intake.log(reminderID: drops.id!, at: at(-1), timeZone: "UTC")
-        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: at(-30), drops.id!: at(-1)]))
+        _ = try store.intake.log(reminderID: meds.id, at: at(-3), timeZone: "UTC")
+        let old = try store.intake.log(reminderID: meds.id, at: at(-30), timeZone: "UTC")
+        _ = try store.intake.log(reminderID: drops.id, at: at(-1), timeZone: "UTC")
+        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: at(-30), drops.id: at(-1)]))
         #expect(try store.takeHistoryChanges().isEmpty)
         _ = try store.intake.delete(id: old.id!)
-        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: at(-30)]))
+        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: at(-30)]))
     }
 
     @Test func skipsAreReportedAndMissedOutcomesAreNot() throws {
         try skip(meds, at: at(-2), state: .missed)
         #expect(try store.takeHistoryChanges().isEmpty)
         try skip(meds, at: at(-5))
-        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: at(-5)]))
+        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: at(-5)]))
     }
 
     @Test func restDaysAreReportedAsDayNumbers() throws {
@@ -62,14 +62,14 @@ struct HistoryChangesTests {
         for change in [{ (r: inout StoredReminder) in r.rule = RuleSpec(daily: true, at: "09:00") }, { $0.timeZone = "Asia/Tokyo" }, { $0.windowSeconds = 600 }] {
             change(&changed)
             changed = try store.reminders.update(changed, now: now)
-            #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id!: HistoryChanges.everything]))
+            #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: HistoryChanges.everything]))
         }
-        try store.reminders.remove(id: drops.id!)
-        #expect(try store.takeHistoryChanges().goals[drops.id!] == HistoryChanges.everything)
+        try store.reminders.remove(id: drops.id)
+        #expect(try store.takeHistoryChanges().goals[drops.id] == HistoryChanges.everything)
     }
 
     @Test func aRestoreReportsEveryReminderAndRestDay() throws {
-        _ = try store.intake.log(reminderID: meds.id!, at: at(-3), timeZone: "UTC")
+        _ = try store.intake.log(reminderID: meds.id, at: at(-3), timeZone: "UTC")
         try store.habits.markRestDays([RestDayRecord(date: "2026-11-03", reason: "sick", activities: [])])
         var pages = try store.backups.pages(pageSize: 1)
         var tables: [String: [[String: Any]]] = [:]
@@ -95,8 +95,8 @@ struct HistoryChangesTests {
         _ = try other.takeHistoryChanges()
         _ = try other.backups.restore(path: path, merge: false)
         let changes = try other.takeHistoryChanges()
-        #expect(changes.goals[meds.id!] == HistoryChanges.everything)
-        #expect(changes.goals[drops.id!] == HistoryChanges.everything)
+        #expect(changes.goals[meds.id] == HistoryChanges.everything)
+        #expect(changes.goals[drops.id] == HistoryChanges.everything)
         #expect(changes.restDaysFrom == LocalDate(year: 2026, month: 11, day: 3)!.dayNumber)
     }
 }

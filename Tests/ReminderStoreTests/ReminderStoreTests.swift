@@ -28,7 +28,7 @@ struct ReminderStoreTests {
         #expect(all == [added])
         #expect(all.first?.rule == RuleSpec(weekly: "sun", at: "09:00"))
         #expect(try reopened.reminders.find("vitamin d").id == added.id)
-        #expect(try reopened.reminders.find(String(added.id!)).name == "Vitamin D")
+        #expect(try reopened.reminders.find(String(added.id)).name == "Vitamin D")
     }
 
     @Test func anExportReadsOneSnapshotPageByPageWhileWritesGoOn() throws {
@@ -40,7 +40,7 @@ struct ReminderStoreTests {
         #expect(page.table == "reminder" && page.rows.map { $0["name"] } == [.text("A")])
         // Written while the export is under way (the writer does not wait for it): not in this export.
         _ = try store.reminders.add(name: "C", rule: daily, timeZone: "UTC", now: now)
-        _ = try store.intake.log(reminderID: first.id!, at: now, timeZone: "UTC")
+        _ = try store.intake.log(reminderID: first.id, at: now, timeZone: "UTC")
         var tables: [String: [[String: StoreValue]]] = [page.table: page.rows]
         var order = [page.table]
         while let next = try pages.next() {
@@ -127,13 +127,13 @@ struct ReminderStoreTests {
         let store = try ReminderStore(path: path)
         let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         let record = FiringRecord(
-            reminderId: reminder.id!, reminderName: "Meds", slot: "reminder-1-08-00", scheduledAt: now.secondsSinceEpoch + 60,
+            reminderId: reminder.id, reminderName: "Meds", slot: "reminder-1-08-00", scheduledAt: now.secondsSinceEpoch + 60,
             handledAt: now.secondsSinceEpoch + 60, kind: .fired, lateSeconds: 0, slotsDue: 1, detail: nil)
         #expect(try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) != .alreadyHandled)
         #expect(try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) == .alreadyHandled)
         #expect(try store.firings.history(since: now).count == 1)
         #expect(try store.reminders.find("Meds").handledThrough == now.secondsSinceEpoch + 60)
-        #expect(try store.firings.lastFiring(reminderID: reminder.id!)?.slot == "reminder-1-08-00")
+        #expect(try store.firings.lastFiring(reminderID: reminder.id)?.slot == "reminder-1-08-00")
 
         // The clock went back before the slot: it is handled again, and the second record says so.
         #expect(try store.firings.rewindHandled(to: now) == 1)
@@ -148,23 +148,23 @@ struct ReminderStoreTests {
         let store = try ReminderStore(path: path)
         let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         for offset in [-7200, -3600, 0] {
-            _ = try store.intake.log(reminderID: reminder.id!, at: now.adding(seconds: Int64(offset)), timeZone: "UTC")
+            _ = try store.intake.log(reminderID: reminder.id, at: now.adding(seconds: Int64(offset)), timeZone: "UTC")
         }
-        #expect(try store.intake.instants(reminderID: reminder.id!, from: now.adding(seconds: -3600), through: now) == [now.adding(seconds: -3600), now])
-        try store.reminders.remove(id: reminder.id!)
-        #expect(try store.intake.instants(reminderID: reminder.id!, from: now.adding(seconds: -9999), through: now).isEmpty)
+        #expect(try store.intake.instants(reminderID: reminder.id, from: now.adding(seconds: -3600), through: now) == [now.adding(seconds: -3600), now])
+        try store.reminders.remove(id: reminder.id)
+        #expect(try store.intake.instants(reminderID: reminder.id, from: now.adding(seconds: -9999), through: now).isEmpty)
     }
 
     @Test func aSnoozeSurvivesReopeningAndASecondSnoozeOfTheOccurrenceReplacesIt() throws {
         let store = try ReminderStore(path: path)
         let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
-        try store.firings.setSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 600))
-        try store.firings.setSnooze(reminderID: reminder.id!, scheduledAt: now, dueAt: now.adding(seconds: 900))
+        try store.firings.setSnooze(reminderID: reminder.id, scheduledAt: now, dueAt: now.adding(seconds: 600))
+        try store.firings.setSnooze(reminderID: reminder.id, scheduledAt: now, dueAt: now.adding(seconds: 900))
         try store.close()
         let reopened = try ReminderStore(path: path)
         let pending = try reopened.firings.snoozes()
         #expect(pending.count == 1 && pending[0].reminderId == reminder.id && pending[0].dueAt == now.adding(seconds: 900).secondsSinceEpoch)
-        try reopened.firings.removeSnooze(reminderID: reminder.id!, scheduledAt: now)
+        try reopened.firings.removeSnooze(reminderID: reminder.id, scheduledAt: now)
         #expect(try reopened.firings.snoozes().isEmpty)
     }
 
@@ -174,8 +174,8 @@ struct ReminderStoreTests {
             repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 600, maximum: 3)), hook: HookSettings(command: ["/bin/echo", "a b"]),
             notification: NotificationSettings(urgency: .critical))
         let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, delivery: delivery, now: now)
-        let first = try store.intake.log(reminderID: reminder.id!, at: now, timeZone: "UTC")
-        let second = try store.intake.log(reminderID: reminder.id!, at: now.adding(seconds: 60), timeZone: "UTC")
+        let first = try store.intake.log(reminderID: reminder.id, at: now, timeZone: "UTC")
+        let second = try store.intake.log(reminderID: reminder.id, at: now.adding(seconds: 60), timeZone: "UTC")
         #expect(try store.intake.delete(id: first.id!) == first)
         #expect(try store.intake.delete(id: first.id!) == nil)
         #expect(try store.intake.records(from: now, through: now.adding(seconds: 60)) == [second])
@@ -203,12 +203,12 @@ struct ReminderStoreTests {
 
     @Test func aRowInsertedWithTheCachedStatementReadsBackAsWritten() throws {
         let store = try ReminderStore(path: path)
-        var row = StoredReminder(
-            id: nil, name: "Standup", rule: RuleSpec(start: "2026-12-01T10:00", rrule: "FREQ=DAILY", alarm: "-PT15M"), timeZone: "Europe/Berlin",
+        let fields = ReminderFields(
+            name: "Standup", rule: RuleSpec(start: "2026-12-01T10:00", rrule: "FREQ=DAILY", alarm: "-PT15M"), timeZone: "Europe/Berlin",
             enabled: true, createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch + 5, windowSeconds: 600,
             delivery: Delivery(repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 300, maximum: 2)), calendar: "work"), origin: "/cal/a.ics")
-        try store.write { db in try row.insertWithCachedStatement(db) }
-        #expect(row.id != nil)
+        let row = try store.write { db in try fields.insert(db) }
+        #expect(row.fields == fields)
         #expect(try store.read { db in try StoredReminder.fetchOne(db, key: row.id) } == row)
     }
 
@@ -260,7 +260,7 @@ struct ReminderStoreTests {
     /// quick_check` before anything is written, and nothing is.
     @Test func aDamagedPageIsFoundBeforeAnythingIsWritten() throws {
         let store = try ReminderStore(path: path)
-        let id = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now).id!
+        let id = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now).id
         try store.close()
         try tamper("""
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
@@ -366,7 +366,7 @@ struct ReminderStoreTests {
         let store = try ReminderStore(path: path)
         let reminder = try store.reminders.add(name: "Meds", rule: daily, timeZone: nil, now: now)
         let record = FiringRecord(
-            reminderId: reminder.id!, reminderName: "Meds", slot: "09:00", scheduledAt: now.secondsSinceEpoch + 30, handledAt: now.secondsSinceEpoch + 30,
+            reminderId: reminder.id, reminderName: "Meds", slot: "09:00", scheduledAt: now.secondsSinceEpoch + 30, handledAt: now.secondsSinceEpoch + 30,
             kind: .fired, lateSeconds: 0, slotsDue: 1, detail: nil)
         guard case .recorded(let id, replanned: false) = try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) else {
             Issue.record("not recorded")

@@ -25,8 +25,8 @@ struct StoreChangesTests {
     }
 
     @Test func aLogAndAWorkoutAreAddedAndTheirDeletionRemoved() throws {
-        _ = try store.intake.log(reminderID: meds.id!, at: now, timeZone: "Europe/Berlin")
-        let second = try store.intake.log(reminderID: meds.id!, at: now, timeZone: "Europe/Berlin")
+        _ = try store.intake.log(reminderID: meds.id, at: now, timeZone: "Europe/Berlin")
+        let second = try store.intake.log(reminderID: meds.id, at: now, timeZone: "Europe/Berlin")
         _ = try store.fitness.addWorkout(exercise: "running", minutes: 30, intensity: "moderate", met: 9.8, kcal: 400, at: now.adding(seconds: 60), timeZone: "UTC")
         #expect(counts(try store.takeChanges()) == [
             .init(at: now.secondsSinceEpoch, timeZone: "Europe/Berlin", count: 2), .init(at: now.secondsSinceEpoch + 60, timeZone: "UTC", count: 1),
@@ -34,24 +34,24 @@ struct StoreChangesTests {
         _ = try store.intake.delete(id: second.id!)
         #expect(counts(try store.takeChanges()) == [.init(at: now.secondsSinceEpoch, timeZone: "Europe/Berlin", count: -1)])
         // Added and deleted between two takes: nothing to count.
-        let brief = try store.intake.log(reminderID: meds.id!, at: now.adding(seconds: 7), timeZone: "UTC")
+        let brief = try store.intake.log(reminderID: meds.id, at: now.adding(seconds: 7), timeZone: "UTC")
         _ = try store.intake.delete(id: brief.id!)
         #expect(counts(try store.takeChanges()).isEmpty)
     }
 
     @Test func aReminderRemovedTakesItsLogsOutOfTheCounts() throws {
-        _ = try store.intake.log(reminderID: meds.id!, at: now, timeZone: "UTC")
+        _ = try store.intake.log(reminderID: meds.id, at: now, timeZone: "UTC")
         _ = try store.takeChanges()
-        try store.reminders.remove(id: meds.id!)
+        try store.reminders.remove(id: meds.id)
         let changes = try store.takeChanges()
         #expect(counts(changes) == [.init(at: now.secondsSinceEpoch, timeZone: "UTC", count: -1)])
-        #expect(changes.reminders[meds.id!]?.contains(.definition) == true)
+        #expect(changes.reminders[meds.id]?.contains(.definition) == true)
     }
 
     @Test func moreThanTheLimitAreTooManyToList() throws {
         try store.write { db in
             for index in 0...StoreChanges.Activities.listLimit {
-                try db.execute(sql: "INSERT INTO intake (reminderId, at, timeZone) VALUES (?, ?, 'UTC')", arguments: [meds.id!, index])
+                try db.execute(sql: "INSERT INTO intake (reminderId, at, timeZone) VALUES (?, ?, 'UTC')", arguments: [meds.id, index])
             }
         }
         #expect(try store.takeChanges().activities == .tooMany)

@@ -64,7 +64,7 @@ extension CollectionService {
                 fileName: entry.name, uid: archive.uid, kind: .archive, localId: reminder.id, etag: entry.etag, text: text,
                 modifiedAt: (archive.records.map(\.at).max() ?? Instant(secondsSinceEpoch: 0)).secondsSinceEpoch))
             let known = try stores.collection.rows(uids: Set(archive.records.map(\.uid) + archive.deleted))
-            let month = CollectionStore.Month(reminderID: reminder.id!, month: archive.month)
+            let month = CollectionStore.Month(reminderID: reminder.id, month: archive.month)
             try applyDeletions(of: archive, entry: entry, month: month, known: known, vdir: vdir, now: now)
             let removedHere = try stores.collection.removedRecords(reminderUID: archive.reminder, month: archive.month)
             // Records of the month this device has that this version lacks: under their own items, or noted as in
@@ -88,7 +88,7 @@ extension CollectionService {
     /// The UIDs of the records this device has of an archive's own reminder in its quarter (nil: its reminder is
     /// not here).
     func ownRecordUIDs(of archive: CollectionArchive) throws(StoreError) -> Set<String>? {
-        guard let reminder = try stores.collection.reminder(uid: archive.reminder), let id = reminder.id else { return nil }
+        guard let id = try stores.collection.reminder(uid: archive.reminder)?.id else { return nil }
         return Set(try stores.collection.records(of: CollectionStore.Month(reminderID: id, month: archive.month)).compactMap(\.row?.uid))
     }
 

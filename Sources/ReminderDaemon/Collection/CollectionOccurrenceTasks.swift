@@ -30,7 +30,7 @@ extension CollectionPublisher {
         guard !occurrences.isEmpty else { return ([], next.compactMap { $0 }.min()) }
         // Logs up to two days before the first: suppression counts a day's logs before its occurrences.
         let facts = try stores.collection.occurrenceFacts(
-            reminderID: reminder.id!, from: occurrences[0].instant.adding(seconds: -2 * 86_400), through: horizon)
+            reminderID: reminder.id, from: occurrences[0].instant.adding(seconds: -2 * 86_400), through: horizon)
         let currentWriter = OccurrenceTask.currentWriter(amongTasks: previous.values.filter { $0.localId == reminder.id }.map(\.text))
         var deferred: [Instant] = []
         let tasks: [(fileName: String, task: OccurrenceTask)] = occurrences.compactMap { occurrence in
@@ -120,7 +120,7 @@ extension CollectionService {
                 // Applied already (here, or read as another device's item).
                 guard known[fileName] == nil, try stores.collection.items(named: [fileName]).isEmpty else { continue }
                 facts = try stores.collection.occurrenceFacts(
-                    reminderID: reminder.id!, from: task.occurrence.adding(seconds: -2 * 86_400), through: task.occurrence.adding(seconds: 2 * 86_400))
+                    reminderID: reminder.id, from: task.occurrence.adding(seconds: -2 * 86_400), through: task.occurrence.adding(seconds: 2 * 86_400))
                 status = rule.state(
                     of: occurrence, in: zone, logs: facts.logInstants, skips: facts.skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: facts.takenLate)
             } catch {

@@ -92,15 +92,15 @@ struct CollectionPublisher: Sendable {
         do {
             let writer = try stores.collection.instanceID()
             complete = try Pages.each(pages.reminders, id: \.id, until: stops) { reminders throws(StoreError) in
-                let texts = everything ? try stores.collection.texts(of: reminders.compactMap { byRow[.reminder]?[$0.id!]?.fileName }) : [:]
+                let texts = everything ? try stores.collection.texts(of: reminders.compactMap { byRow[.reminder]?[$0.id]?.fileName }) : [:]
                 let tasks = try stores.collection.occurrenceItems(reminderIDs: Set(reminders.compactMap(\.id)))
                 for reminder in reminders {
-                    var item = byRow[.reminder]?[reminder.id!]
+                    var item = byRow[.reminder]?[reminder.id]
                     if everything, let fileName = item?.fileName { item?.text = texts[fileName] ?? "" }
                     let uid = item?.uid ?? UUID().uuidString.lowercased() + "@remindd"
-                    present[.reminder]?.insert(reminder.id!)
+                    present[.reminder]?.insert(reminder.id)
                     liveUIDs.insert(uid)
-                    if pages.withRecords.contains(reminder.id!) { reminderUIDs[reminder.id!] = (uid, reminder.name) }
+                    if pages.withRecords.contains(reminder.id) { reminderUIDs[reminder.id] = (uid, reminder.name) }
                     if let text = try text(of: reminder, uid: uid, item: item, now: now, asJournal: asJournal) {
                         add(CollectionItemRecord(
                             fileName: item?.fileName ?? CollectionItem.fileName(uid: uid), uid: uid, kind: .reminder, localId: reminder.id, etag: "",
@@ -191,7 +191,7 @@ struct CollectionPublisher: Sendable {
     /// open, or when a task app completed the item itself (its status stays as that app wrote it). What another
     /// device closed stays closed until this one knows better: a task is never reopened for want of a log.
     private func closure(of reminder: StoredReminder, previous: String?) throws(StoreError) -> CollectionItem.Closure? {
-        let outcome = try stores.collection.oneOffOutcome(reminderID: reminder.id!)
+        let outcome = try stores.collection.oneOffOutcome(reminderID: reminder.id)
         if let log = outcome.firstLog { return outcome.loggedByCompletion ? nil : .taken(at: Instant(secondsSinceEpoch: log.at)) }
         switch outcome.outcome {
         case .skipped: return .skipped

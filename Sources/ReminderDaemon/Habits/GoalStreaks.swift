@@ -12,7 +12,7 @@ extension HabitService: HabitPort {
         let epoch = settledStreaks.update(from: context.takeHistoryChanges)
         let restDays = try restDayNumbers()
         let counted = goals.map { goal in
-            let settled = settledStreaks.settled(for: goal.reminder.id!, zone: goal.zone, now: now)
+            let settled = settledStreaks.settled(for: goal.reminder.id, zone: goal.zone, now: now)
             // From a day before the first unsettled day: logs of settled days change nothing.
             let from = settled.map { goal.zone.resolve(localSeconds: Int64($0.through) * 86400) }
                 ?? Instant(secondsSinceEpoch: goal.reminder.createdAt - 366 * 86400)
@@ -25,7 +25,7 @@ extension HabitService: HabitPort {
         }
         var streaks: [Int64: Int] = [:]
         for (goal, settled, from) in counted {
-            let id = goal.reminder.id!
+            let id = goal.reminder.id
             let length = GoalStreak.length(
                 rule: goal.rule, zone: goal.zone, logs: (history.logs[id] ?? []).filter { $0 >= from }, skips: skips[id] ?? [],
                 windowSeconds: goal.reminder.windowSeconds, restDays: restDays, createdAt: Instant(secondsSinceEpoch: goal.reminder.createdAt),

@@ -33,7 +33,7 @@ extension MedicationService: DosePolicy {
         guard !limits.isEmpty else { return false }
         let reach = max(limits.minIntervalSeconds ?? 0, 86400)
         let doses = try storing { () throws(StoreError) in
-            try stores.intake.instants(reminderID: reminder.id!, from: instant.adding(seconds: -reach), through: instant.adding(seconds: reach), lateTakes: true)
+            try stores.intake.instants(reminderID: reminder.id, from: instant.adding(seconds: -reach), through: instant.adding(seconds: reach), lateTakes: true)
         }
         guard let breach = limits.breach(at: instant, doses: doses) else { return false }
         guard force else {
@@ -51,11 +51,11 @@ extension MedicationService: DosePolicy {
             let limits = reminder.delivery.medication.limits
             let doses = try storing { () throws(StoreError) in
                 try stores.intake.instants(
-                    reminderID: reminder.id!, from: now.adding(seconds: -max(limits.minIntervalSeconds ?? 0, 86400)), through: now, lateTakes: true)
+                    reminderID: reminder.id, from: now.adding(seconds: -max(limits.minIntervalSeconds ?? 0, 86400)), through: now, lateTakes: true)
             }
             let allowed = limits.nextAllowed(now: now, doses: doses)
             return AsNeededValue(
-                reminderId: reminder.id!, reminderName: reminder.name, dose: reminder.delivery.medication.dose.map { Double($0.thousandths) / 1000 },
+                reminderId: reminder.id, reminderName: reminder.name, dose: reminder.delivery.medication.dose.map { Double($0.thousandths) / 1000 },
                 unit: reminder.delivery.medication.dose?.unit, lastDoseUtc: doses.last?.description, allowedFromUtc: allowed.description,
                 allowedFromLocal: ISO8601.format(allowed, offsetSeconds: zone.offset(at: allowed), zulu: false), allowedNow: allowed <= now,
                 leftInADay: limits.leftInADay(now: now, doses: doses))

@@ -30,7 +30,7 @@ struct MedicationService: Sendable {
         guard (level.left ?? 0) + (kind == .added ? amount : 0) <= Stock.maximumThousandths, amount <= Stock.maximumThousandths else {
             throw .invalidInput(parameter: "amount", message: "a stock holds at most \(Stock.maximumThousandths / 1000) \(dose.unit)")
         }
-        try storing { () throws(StoreError) in try stores.stock.record(kind, reminderID: reminder.id!, amount: amount, at: now) }
+        try storing { () throws(StoreError) in try stores.stock.record(kind, reminderID: reminder.id, amount: amount, at: now) }
         checkLowStock(now: now)
         return try value(of: reminder, now: now)
     }
@@ -78,7 +78,7 @@ struct MedicationService: Sendable {
     }
 
     private func level(of reminder: StoredReminder) throws(ServiceError) -> Stock.Level {
-        Stock.level(try storing { () throws(StoreError) in try stores.stock.changes(reminderID: reminder.id!) })
+        Stock.level(try storing { () throws(StoreError) in try stores.stock.changes(reminderID: reminder.id) })
     }
 
     /// A reminder's stock, read once: its dose, what is left, and (counted, with a usable rule) how long it lasts.
@@ -103,7 +103,7 @@ struct MedicationService: Sendable {
     private func value(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> StockValue {
         let stock = try assessed(reminder, now: now)
         var value = StockValue(
-            reminderId: reminder.id!, reminderName: reminder.name, left: stock.level.left.map { Double($0) / 1000 }, unit: stock.dose.unit,
+            reminderId: reminder.id, reminderName: reminder.name, left: stock.level.left.map { Double($0) / 1000 }, unit: stock.dose.unit,
             dose: Double(stock.dose.thousandths) / 1000, doses: nil, through: nil, throughLocal: nil, days: nil, outlastsTheRule: false,
             refillDays: reminder.delivery.medication.refillDays ?? MedicationSettings.defaultRefillDays, short: stock.level.short)
         guard let coverage = stock.coverage else { return value }

@@ -14,7 +14,7 @@ extension ReminderService {
     func takeLate(key: String) async throws(ServiceError) -> OccurrenceValue {
         let now = context.clock.now()
         let reminder = try find(key)
-        let id = reminder.id!
+        let id = reminder.id
         let schedulable = try await scheduling.schedulable(reminder)
         let (rule, zone) = (schedulable.rule, schedulable.zone)
         let from = now.adding(seconds: -2 * 86400)
@@ -55,7 +55,7 @@ extension ReminderService {
         let occurrence = missed.occurrence
         let record = try storing { () throws(StoreError) in
             try stores.intake.log(
-                reminderID: reminder.id!, at: at, timeZone: schedulable.zone.identifier, lateFor: occurrence.instant, amount: amount, forced: forced)
+                reminderID: reminder.id, at: at, timeZone: schedulable.zone.identifier, lateFor: occurrence.instant, amount: amount, forced: forced)
         }
         let firing = DueFiring(reminder: schedulable, occurrence: occurrence, slotsDue: 1, lateSeconds: at.secondsSinceEpoch - occurrence.instant.secondsSinceEpoch)
         context.announcer.announce(.occurrence(OccurrenceEvent(state: .takenLate, firing: firing, windowEnd: missed.windowEnd, decidedAt: now, loggedAt: at)))
@@ -65,7 +65,7 @@ extension ReminderService {
 
     /// A reminder's plain logs, skips and late takes between two instants.
     private func around(_ reminder: StoredReminder, from: Instant, through: Instant) throws(ServiceError) -> (logs: [Instant], skips: Set<Instant>, late: [Instant: Instant]) {
-        let id = reminder.id!
+        let id = reminder.id
         return try storing { () throws(StoreError) in
             (
                 try stores.intake.instants(reminderID: id, from: from.adding(seconds: -2 * 86400), through: through),

@@ -73,12 +73,12 @@ extension ReminderService {
             let record = try await recordLateTake(reminder, late, at: instant, amount: amount, forced: forced, now: now)
                 return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: 0)
         }
-        let snoozed = await scheduling.snoozeCount(reminderID: reminder.id!)
+        let snoozed = await scheduling.snoozeCount(reminderID: reminder.id)
         let record = try storing { () throws(StoreError) in
-            try stores.intake.log(reminderID: reminder.id!, at: instant, timeZone: zone.identifier, amount: amount, forced: forced)
+            try stores.intake.log(reminderID: reminder.id, at: instant, timeZone: zone.identifier, amount: amount, forced: forced)
         }
         await context.feed.deliver()
-        let cancelled = max(0, snoozed - (await scheduling.snoozeCount(reminderID: reminder.id!)))
+        let cancelled = max(0, snoozed - (await scheduling.snoozeCount(reminderID: reminder.id)))
         return LogReply(log: try intakeValues([record], now: now)[0], cancelledSnoozes: cancelled)
     }
 

@@ -113,7 +113,7 @@ struct ReminderService: Sendable {
         let reminder = try ownReminder(key)
         let now = context.clock.now()
         let value = try value(of: reminder, now: now)
-        try storing { () throws(StoreError) in try stores.reminders.remove(id: reminder.id!) }
+        try storing { () throws(StoreError) in try stores.reminders.remove(id: reminder.id) }
         await context.feed.deliver()
         return value
     }
@@ -164,10 +164,10 @@ struct ReminderService: Sendable {
                 // A reminder whose rule or zone cannot be used now has no occurrences (the scheduler says why).
                 guard let rule = try? context.firingRule(of: reminder), let zone = try? context.zone(named: reminder.timeZone) else { continue }
                 found += rule.states(
-                    on: date, in: zone, logs: logs[reminder.id!] ?? [], skips: skips[reminder.id!] ?? [], windowSeconds: reminder.windowSeconds, now: now,
-                    takenLate: late[reminder.id!] ?? [:])
+                    on: date, in: zone, logs: logs[reminder.id] ?? [], skips: skips[reminder.id] ?? [], windowSeconds: reminder.windowSeconds, now: now,
+                    takenLate: late[reminder.id] ?? [:])
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
-                    .map { OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: $0).saying(reminder.delivery.medication.dose(on: $0.occurrence.scheduledDate)) }
+                    .map { OccurrenceValue(reminderID: reminder.id, name: reminder.name, status: $0).saying(reminder.delivery.medication.dose(on: $0.occurrence.scheduledDate)) }
             }
             await yieldToQueuedWork()
         }
@@ -248,7 +248,7 @@ struct ReminderService: Sendable {
         do { replaced = try await scheduling.snooze(firing, until: until) } catch { throw ServiceError(error) }
         let local = { (instant: Instant) in ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
         return SnoozeReply(
-            occurrence: FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: status.occurrence), until: local(until),
+            occurrence: FiringValue(reminderID: reminder.id, name: reminder.name, occurrence: status.occurrence), until: local(until),
             postponed: status.state == .upcoming, replaced: replaced.map(local))
     }
 
@@ -261,7 +261,7 @@ struct ReminderService: Sendable {
         let midnight = TimeOfDay(hour: 0, minute: 0)!
         let from = zone.resolve(LocalDateTime(date: date, time: midnight))
         let through = zone.resolve(LocalDateTime(date: LocalDate(dayNumber: date.dayNumber + 1), time: midnight)).adding(seconds: -1)
-        let id = try key.map { key throws(ServiceError) in try find(key).id! }
+        let id = try key.map { key throws(ServiceError) in try find(key).id }
         let records = try storing { () throws(StoreError) in try stores.intake.records(from: from, through: through, reminderID: id) }
         return try intakeValues(records, now: now)
     }
@@ -334,9 +334,9 @@ struct ReminderService: Sendable {
         let schedulable = try await scheduling.schedulable(reminder)
         let (rule, zone) = (schedulable.rule, schedulable.zone)
         let from = now.adding(seconds: -2 * 86400)
-        let logs = try storing { () throws(StoreError) in try stores.intake.instants(reminderID: reminder.id!, from: from, through: now) }
+        let logs = try storing { () throws(StoreError) in try stores.intake.instants(reminderID: reminder.id, from: from, through: now) }
         let skips = try storing { () throws(StoreError) in
-            try scheduling.skips(from: from, through: .endOfTime, reminderIDs: [reminder.id!])[reminder.id!] ?? []
+            try scheduling.skips(from: from, through: .endOfTime, reminderIDs: [reminder.id])[reminder.id] ?? []
         }
         if let due = rule.dueOccurrence(at: now, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds),
             due.occurrence.instant.secondsSinceEpoch >= reminder.createdAt
@@ -360,7 +360,7 @@ struct ReminderService: Sendable {
         let now = context.clock.now()
         let start = try since.map { text throws(ServiceError) in try Self.instant(text, parameter: "since", now: now, zone: zone) }
             ?? Instant(secondsSinceEpoch: 0)
-        let id = try key.map { key throws(ServiceError) in try find(key).id! }
+        let id = try key.map { key throws(ServiceError) in try find(key).id }
         let limit = max(1, min(limit, 100_000))
         let entries = try storing { () throws(StoreError) in try scheduling.history(since: start, reminderID: id, limit: limit) }
         let logs = try storing { () throws(StoreError) in try stores.intake.records(from: start, through: now, reminderID: id) }

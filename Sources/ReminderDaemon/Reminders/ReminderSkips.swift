@@ -21,7 +21,7 @@ extension ReminderService {
         try storing { () throws(StoreError) in try scheduling.recordSkip(event) }
         await context.feed.deliver()
         status.state = .skipped
-        return OccurrenceValue(reminderID: reminder.id!, name: reminder.name, status: status)
+        return OccurrenceValue(reminderID: reminder.id, name: reminder.name, status: status)
             .saying(reminder.delivery.medication.dose(on: status.occurrence.scheduledDate))
     }
 
@@ -30,7 +30,7 @@ extension ReminderService {
     func unskip(key: String) async throws(ServiceError) -> OccurrenceValue {
         let now = context.clock.now()
         let reminder = try find(key)
-        let id = reminder.id!
+        let id = reminder.id
         let ahead = try storing { () throws(StoreError) in try scheduling.skipsAhead(reminderID: id, after: now) }
         let schedulable = try await scheduling.schedulable(reminder)
         guard let skip = ahead.max(by: { ($0.decidedAt, $0.id ?? 0) < ($1.decidedAt, $1.id ?? 0) }),

@@ -15,7 +15,7 @@ extension ReminderService {
             do throws(ServiceError) {
                 return StreakGoal(reminder: reminder, rule: try context.firingRule(of: reminder), zone: try context.zone(named: reminder.timeZone))
             } catch {
-                unusable[reminder.id!] = "cannot be scheduled: \(error.message)"
+                unusable[reminder.id] = "cannot be scheduled: \(error.message)"
                 return nil
             }
         }
@@ -28,25 +28,25 @@ extension ReminderService {
             let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)
             var next: FiringValue?
             let nextOccurrence = reminder.enabled
-                ? rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skipsRead[reminder.id!] ?? [])
+                ? rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skipsRead[reminder.id] ?? [])
                 : nil
-            if let nextOccurrence { next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: nextOccurrence) }
+            if let nextOccurrence { next = FiringValue(reminderID: reminder.id, name: reminder.name, occurrence: nextOccurrence) }
             // A pending snooze announces first: it is the next announcement (list and show said the occurrence).
-            if reminder.enabled, let snooze = scheduling.pendingSnooze(of: reminder.id!), nextOccurrence.map({ snooze.due <= $0.instant }) ?? true {
-                next = FiringValue(reminderID: reminder.id!, name: reminder.name, occurrence: snooze.firing.occurrence, snoozedUntil: snooze.due, in: zone)
+            if reminder.enabled, let snooze = scheduling.pendingSnooze(of: reminder.id), nextOccurrence.map({ snooze.due <= $0.instant }) ?? true {
+                next = FiringValue(reminderID: reminder.id, name: reminder.name, occurrence: snooze.firing.occurrence, snoozedUntil: snooze.due, in: zone)
             }
             let today = zone.localDateTime(at: now).date
-            answered[reminder.id!] = ReminderValue(
-                id: reminder.id!, name: reminder.name, rule: reminder.rule,
+            answered[reminder.id] = ReminderValue(
+                id: reminder.id, name: reminder.name, rule: reminder.rule,
                 summary: rule.summary + (reminder.rule.fromLastDose == true ? ", counted from the last dose" : "")
                     + (reminder.delivery.medication.steps.map { ", tapering through \($0.lastDay)" } ?? ""), timeZone: reminder.timeZone,
                 effectiveTimeZone: zone.identifier, enabled: reminder.enabled,
                 next: next.map { $0.saying(reminder.delivery.medication.dose(on: nextOccurrence?.scheduledDate ?? today)) },
-                streak: streaks[reminder.id!] ?? 0, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery.shown(on: today))
+                streak: streaks[reminder.id] ?? 0, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery.shown(on: today))
         }
         return reminders.map { reminder in
-            answered[reminder.id!] ?? ReminderValue(
-                id: reminder.id!, name: reminder.name, rule: reminder.rule, summary: unusable[reminder.id!] ?? "", timeZone: reminder.timeZone,
+            answered[reminder.id] ?? ReminderValue(
+                id: reminder.id, name: reminder.name, rule: reminder.rule, summary: unusable[reminder.id] ?? "", timeZone: reminder.timeZone,
                 effectiveTimeZone: reminder.timeZone ?? context.followedZone.name, enabled: reminder.enabled, next: nil, streak: 0,
                 windowSeconds: reminder.windowSeconds, delivery: reminder.delivery.shown(on: nil))
         }

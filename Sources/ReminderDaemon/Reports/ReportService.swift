@@ -66,7 +66,7 @@ struct ReportService: Sendable {
         let zone = try context.zone(named: reminder.timeZone)
         let rule = try context.firingRule(of: reminder)
         let (start, end) = Self.reach(from: from, to: to, zone: zone)
-        let id = reminder.id!
+        let id = reminder.id
         let logs = try storing { () throws(StoreError) in try stores.intake.instants(reminderID: id, from: start, through: end) }
         let skipped = try storing { () throws(StoreError) in try stores.firings.outcomes(reminderID: id, from: start, through: end, state: .skipped) }
         let late = try storing { () throws(StoreError) in try stores.intake.lateTakes(reminderIDs: [id], from: start, through: end)[id] ?? [:] }
@@ -83,7 +83,8 @@ struct ReportService: Sendable {
 
     /// A medication's amounts, as-needed weeks and stock over the period; nil for a reminder without a dose.
     private func medication(_ reminder: StoredReminder, from: LocalDate, to: LocalDate) throws(ServiceError) -> ReportMedicationValue? {
-        guard let dose = reminder.delivery.medication.dose, let id = reminder.id else { return nil }
+        guard let dose = reminder.delivery.medication.dose else { return nil }
+        let id = reminder.id
         let zone = try context.zone(named: reminder.timeZone)
         let (start, end) = Self.reach(from: from, to: to, zone: zone)
         let logs = try storing { () throws(StoreError) in try stores.intake.amounts(reminderID: id, from: start, through: end) }
@@ -112,7 +113,7 @@ struct ReportService: Sendable {
         of reminder: StoredReminder, limits: DoseLimits, zone: TimeZoneRules, logs: [Instant], from: LocalDate, to: LocalDate
     ) throws(ServiceError) -> [ReportMedicationValue.ForcedDose]? {
         let (first, last) = Self.period(from: from, to: to, zone: zone)
-        let forced = try storing { () throws(StoreError) in try stores.intake.forcedInstants(reminderID: reminder.id!, from: first, through: last.adding(seconds: -1)) }
+        let forced = try storing { () throws(StoreError) in try stores.intake.forcedInstants(reminderID: reminder.id, from: first, through: last.adding(seconds: -1)) }
         guard !forced.isEmpty else { return nil }
         func local(_ instant: Instant) -> String { ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
         return limits.breaches(ofForced: forced, among: logs).map { at, breach in

@@ -169,11 +169,11 @@ actor SchedulingService {
             if count % loadChunk == 0 { await yieldToQueuedWork() }
             // The error itself is not needed: the warning says which reminder and that it is left out.
             guard let rule, let zone = try? context.zone(named: reminder.timeZone) else {
-                context.say(.warning, "Reminder \(reminder.name) (id \(reminder.id!)) cannot be scheduled: its rule or zone is invalid now")
+                context.say(.warning, "Reminder \(reminder.name) (id \(reminder.id)) cannot be scheduled: its rule or zone is invalid now")
                 continue
             }
             let schedulable = SchedulableReminder(
-                id: reminder.id!, name: reminder.name, rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
+                id: reminder.id, name: reminder.name, rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
             scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
             if reminder.delivery.notification.beforeMinutes != nil { headsUps.plan(schedulable, after: now) }
         }
@@ -227,8 +227,8 @@ actor SchedulingService {
         var replanned = 0
         for reminder in stored where reminder.enabled && affected(reminder) {
             // One whose rule or zone cannot be used now keeps its plan (load and refresh say why).
-            guard let id = reminder.id, let schedulable = try? schedulable(reminder) else { continue }
-            scheduler.remove(id: id)
+            guard let schedulable = try? schedulable(reminder) else { continue }
+            scheduler.remove(id: reminder.id)
             scheduler.schedule(schedulable, handledThrough: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)))
             headsUps.plan(schedulable, after: now)
             replanned += 1
@@ -381,7 +381,7 @@ actor SchedulingService {
     func schedulable(_ reminder: StoredReminder) throws(ServiceError) -> SchedulableReminder {
         let rule = try context.firingRule(of: reminder)
         return SchedulableReminder(
-            id: reminder.id!, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds,
+            id: reminder.id, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds,
             delivery: reminder.delivery)
     }
 }

@@ -99,11 +99,11 @@ extension BackupStore {
         do {
             let dictionaries = try items.map { position, item in
                 let imported = item.reminder
-                var reminder = StoredReminder(
-                    id: nil, name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: true,
+                var reminder = ReminderFields(
+                    name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: true,
                     createdAt: min(imported.createdAt, now).secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
                 reminder.delivery.repeating.plan = imported.delivery.repeating.plan
-                return try reminder.databaseDictionary.filter { $0.key != "id" }
+                return Dictionary(uniqueKeysWithValues: try zip(ReminderFields.columnNames, reminder.columnValues()).map { ($0, $1?.databaseValue ?? .null) })
             }
             // A nil may leave its column out of one row: every column any row gives.
             let columns = dictionaries.reduce(into: Set<String>()) { $0.formUnion($1.keys) }.sorted()

@@ -41,14 +41,14 @@ extension BackupStore {
                 if try StoredReminder.all().named(imported.name).fetchCount(db) > 0 {
                     throw StoreError.nameTaken(imported.name)
                 }
-                var reminder = StoredReminder(
-                    id: nil, name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: imported.enabled,
+                let reminder = try ReminderFields(
+                    name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: imported.enabled,
                     createdAt: min(imported.createdAt, now).secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, windowSeconds: nil,
-                    delivery: imported.delivery)
-                try reminder.insert(db)
-                ids.append(reminder.id!)
+                    delivery: imported.delivery
+                ).insert(db)
+                ids.append(reminder.id)
                 for instant in imported.logs {
-                    var record = IntakeRecord(id: nil, reminderId: reminder.id!, at: instant.secondsSinceEpoch, timeZone: zoneName)
+                    var record = IntakeRecord(id: nil, reminderId: reminder.id, at: instant.secondsSinceEpoch, timeZone: zoneName)
                     try record.insert(db)
                 }
             }

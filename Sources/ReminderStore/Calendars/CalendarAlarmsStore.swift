@@ -104,18 +104,18 @@ public struct CalendarAlarmsStore: Sendable {
                 if row.rule != alarm.rule || row.timeZone != alarm.timeZone { row.handledThrough = max(row.handledThrough, now.secondsSinceEpoch) }
                 (row.name, row.rule, row.timeZone, row.delivery) = (name, alarm.rule, alarm.timeZone, alarm.delivery)
                 try row.update(db)
-                change.changed.append(row.id!)
+                change.changed.append(row.id)
             } else {
-                var row = StoredReminder(
-                    id: nil, name: try uniqueName(alarm, keeping: nil, db), rule: alarm.rule, timeZone: alarm.timeZone, enabled: true,
-                    createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, delivery: alarm.delivery, origin: origin)
-                try row.insertWithCachedStatement(db)
-                change.added.append(row.id!)
+                let row = try ReminderFields(
+                    name: try uniqueName(alarm, keeping: nil, db), rule: alarm.rule, timeZone: alarm.timeZone, enabled: true,
+                    createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, delivery: alarm.delivery, origin: origin
+                ).insert(db)
+                change.added.append(row.id)
             }
         }
         for row in existing.dropFirst(alarms.count) {
             _ = try StoredReminder.deleteOne(db, key: row.id)
-            change.removed.append(row.id!)
+            change.removed.append(row.id)
         }
     }
 

@@ -163,7 +163,7 @@ public struct CollectionStore: Sendable {
                     var alias = item
                     (alias.kind, alias.localId) = (.alias, namesake.id)
                     try alias.save(db)
-                    return (namesake.id!, nil)
+                    return (namesake.id, nil)
                 }
                 if let own {
                     try CollectionItemRecord.deleteOne(db, key: own.fileName)
@@ -172,23 +172,29 @@ public struct CollectionStore: Sendable {
                 row = namesake
             }
             let returning = row == nil ? try Self.returningID(reminder.uid, db) : nil
-            var updated = row ?? StoredReminder(
-                id: returning, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone,
+            var fields = row?.fields ?? ReminderFields(
+                name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone,
                 enabled: reminder.enabled, createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
             // When it was added where it was added: the same occurrences are its own on every device.
-            if let created = reminder.created { updated.createdAt = min(created.secondsSinceEpoch, now.secondsSinceEpoch) }
-            if row != nil, updated.rule != reminder.rule || updated.timeZone != reminder.timeZone || (!updated.enabled && reminder.enabled) {
-                updated.handledThrough = max(updated.handledThrough, now.secondsSinceEpoch)
+            if let created = reminder.created { fields.createdAt = min(created.secondsSinceEpoch, now.secondsSinceEpoch) }
+            if row != nil, fields.rule != reminder.rule || fields.timeZone != reminder.timeZone || (!fields.enabled && reminder.enabled) {
+                fields.handledThrough = max(fields.handledThrough, now.secondsSinceEpoch)
             }
-            updated.name = try Self.freeName(reminder.name, for: updated.id, db)
-            (updated.rule, updated.timeZone, updated.enabled, updated.windowSeconds) = (reminder.rule, reminder.timeZone, reminder.enabled, reminder.windowSeconds)
-            updated.delivery = updated.delivery.merging(synced: reminder.delivery)
-            try updated.save(db)
-            if row == nil { try IntakeStore.restoreKeptLogs(uid: reminder.uid, to: updated.id!, in: db) }
+            fields.name = try Self.freeName(reminder.name, for: row?.id ?? returning, db)
+            (fields.rule, fields.timeZone, fields.enabled, fields.windowSeconds) = (reminder.rule, reminder.timeZone, reminder.enabled, reminder.windowSeconds)
+            fields.delivery = fields.delivery.merging(synced: reminder.delivery)
+            let updated: StoredReminder
+            if let row {
+                updated = StoredReminder(id: row.id, fields: fields)
+                try updated.update(db)
+            } else {
+                updated = try fields.insert(db, id: returning)
+                try IntakeStore.restoreKeptLogs(uid: reminder.uid, to: updated.id, in: db)
+            }
             var saved = item
             saved.localId = updated.id
             try saved.save(db)
-            return (updated.id!, dropped)
+            return (updated.id, dropped)
         }
     }
 
@@ -213,7 +219,7 @@ public struct CollectionStore: Sendable {
 
     private static func apply(_ record: CollectionItem.Record, item: CollectionItemRecord, in db: Database) throws -> (reminderID: Int64, forced: Bool)? {
         guard let reminder = try linkedReminder(uid: record.reminder, in: db) else { return nil }
-        let reminderID = reminder.id!
+        let reminderID = reminder.id
         var saved = item
         var forced = false
         switch record.kind {

@@ -20,7 +20,7 @@ extension FiringsStore {
     /// Records that an occurrence of a reminder was skipped (another device skipped it), unless it was decided
     /// already. - Returns: the skip's id, or nil when the occurrence was decided otherwise (missed) here.
     static func recordSkip(of reminder: StoredReminder, occurrence: Instant, at: Instant, reason: String?, in db: Database) throws -> Int64? {
-        let reminderID = reminder.id!
+        let reminderID = reminder.id
         let skip = OutcomeRecord(
             reminderId: reminderID, reminderName: reminder.name, slot: "", scheduledAt: occurrence.secondsSinceEpoch, state: .skipped,
             decidedAt: at.secondsSinceEpoch, reason: reason)

@@ -56,7 +56,7 @@ extension IntakeStore {
     /// Keeps aside the logs of a reminder about to be removed (``KeptIntakeRecord``), with its name and UID, so
     /// that they come back with it. - Returns: how many.
     static func keepLogs(of reminder: StoredReminder, uid: String, now: Instant, in db: Database) throws -> Int {
-        let logs = try IntakeRecord.all().of(reminder.id!).fetchAll(db)
+        let logs = try IntakeRecord.all().of(reminder.id).fetchAll(db)
         for log in logs {
             try KeptIntakeRecord(
                 id: log.id!, reminderId: log.reminderId, reminderName: reminder.name, reminderUid: uid, at: log.at, timeZone: log.timeZone,

@@ -15,12 +15,11 @@ public struct RemindersStore: Sendable {
             if try StoredReminder.all().named(name).fetchCount(db) > 0 {
                 throw StoreError.nameTaken(name)
             }
-            var reminder = StoredReminder(
-                id: nil, name: name, rule: rule, timeZone: timeZone, enabled: enabled,
+            return try ReminderFields(
+                name: name, rule: rule, timeZone: timeZone, enabled: enabled,
                 createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, windowSeconds: windowSeconds,
-                delivery: delivery)
-            try reminder.insert(db)
-            return reminder
+                delivery: delivery
+            ).insert(db)
         }
     }
 
@@ -28,7 +27,7 @@ public struct RemindersStore: Sendable {
     /// does not catch up on slots that belonged to the old one.
     public func update(_ reminder: StoredReminder, now: Instant) throws(StoreError) -> StoredReminder {
         try database.write { db in
-            guard let id = reminder.id, let old = try StoredReminder.fetchOne(db, key: id) else { throw StoreError.notFound("\(reminder.id ?? 0)") }
+            guard let old = try StoredReminder.fetchOne(db, key: reminder.id) else { throw StoreError.notFound("\(reminder.id)") }
             if old.name.lowercased() != reminder.name.lowercased(),
                 try StoredReminder.all().named(reminder.name).fetchCount(db) > 0
             {

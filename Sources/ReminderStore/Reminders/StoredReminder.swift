@@ -2,14 +2,59 @@ import Foundation
 import GRDB
 import ReminderCore
 
-/// A reminder row: the user's rule as written (`RuleSpec`), its zone, and how far its firings are handled.
+/// A reminder row: its id and its fields (``ReminderFields``), read as `reminder.name`, `reminder.rule` ...
 ///
-/// Rows are read and written by hand (not through Codable): reading 100,000 of them is the daemon's
-/// start-up.
-public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+/// A row read from the store always has its id: a new reminder is inserted from its fields
+/// (``ReminderFields/insert(_:id:)``), which gives back the row. Rows are read and written by hand (not through
+/// Codable): reading 100,000 of them is the daemon's start-up.
+@dynamicMemberLookup
+public struct StoredReminder: Sendable, Hashable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "reminder"
 
-    public var id: Int64?
+    public let id: Int64
+    public var fields: ReminderFields
+
+    public init(id: Int64, fields: ReminderFields) {
+        self.id = id
+        self.fields = fields
+    }
+
+    @inlinable
+    public subscript<Value>(dynamicMember field: WritableKeyPath<ReminderFields, Value>) -> Value {
+        get { fields[keyPath: field] }
+        set { fields[keyPath: field] = newValue }
+    }
+
+    /// Reads a row, checking every value as `Add` would have (see ``ReminderFields/init(reader:)``).
+    public init(row: Row) throws {
+        let reader = RowReader(row, table: Self.databaseTableName)
+        id = try reader.value("id") as Int64
+        fields = try ReminderFields(reader: reader)
+    }
+
+    /// The table's columns, for queries (the record reads and writes its rows itself: no CodingKeys).
+    public enum Columns {
+        public static let id = Column("id")
+        public static let name = Column("name")
+        public static let rule = Column("rule")
+        public static let timeZone = Column("timeZone")
+        public static let enabled = Column("enabled")
+        public static let createdAt = Column("createdAt")
+        public static let handledThrough = Column("handledThrough")
+        public static let windowSeconds = Column("windowSeconds")
+        public static let delivery = Column("delivery")
+        public static let origin = Column("origin")
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container[Columns.id] = id
+        try fields.encode(to: &container)
+    }
+}
+
+/// What a reminder row holds besides its id: the user's rule as written (`RuleSpec`), its zone, and how far
+/// its firings are handled.
+public struct ReminderFields: Sendable, Hashable {
     public var name: String
     public var rule: RuleSpec
     /// An IANA zone name, or nil to follow the system zone.
@@ -26,10 +71,9 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
     public var origin: String?
 
     public init(
-        id: Int64?, name: String, rule: RuleSpec, timeZone: String?, enabled: Bool, createdAt: Int64, handledThrough: Int64,
+        name: String, rule: RuleSpec, timeZone: String?, enabled: Bool, createdAt: Int64, handledThrough: Int64,
         windowSeconds: Int64? = nil, delivery: Delivery = Delivery(), origin: String? = nil
     ) {
-        self.id = id
         self.name = name
         self.rule = rule
         self.timeZone = timeZone
@@ -41,11 +85,9 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         self.origin = origin
     }
 
-    /// Reads a row, checking every value as `Add` would have (types, instants, window, delivery): a row written
-    /// by hand, by an older bug or restored from a damaged backup throws ``UnusableRow``, never traps.
-    public init(row: Row) throws {
-        let reader = RowReader(row, table: Self.databaseTableName)
-        id = try reader.value("id") as Int64
+    /// Reads a row's fields, checking every value as `Add` would have (types, instants, window, delivery): a
+    /// row written by hand, by an older bug or restored from a damaged backup throws ``UnusableRow``, never traps.
+    init(reader: RowReader) throws {
         name = try reader.value("name")
         // SQLite hands a blob over as text: a name `add` could not have made is refused here (a NUL or a
         // newline would break the journal's fields and every table).
@@ -74,45 +116,32 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, MutablePersis
         origin = try reader.value("origin")
     }
 
-    /// The table's columns, for queries (the record reads and writes its rows itself: no CodingKeys).
-    public enum Columns {
-        public static let id = Column("id")
-        public static let name = Column("name")
-        public static let rule = Column("rule")
-        public static let timeZone = Column("timeZone")
-        public static let enabled = Column("enabled")
-        public static let createdAt = Column("createdAt")
-        public static let handledThrough = Column("handledThrough")
-        public static let windowSeconds = Column("windowSeconds")
-        public static let delivery = Column("delivery")
-        public static let origin = Column("origin")
-    }
+    typealias Columns = StoredReminder.Columns
 
-    /// The columns, in the order of ``columnValues()``.
+    /// The columns (all but `id`), in the order of ``columnValues()``.
     static let columnNames = [
-        Columns.id, Columns.name, Columns.rule, Columns.timeZone, Columns.enabled, Columns.createdAt, Columns.handledThrough, Columns.windowSeconds,
+        Columns.name, Columns.rule, Columns.timeZone, Columns.enabled, Columns.createdAt, Columns.handledThrough, Columns.windowSeconds,
         Columns.delivery, Columns.origin,
     ].map(\.name)
 
-    /// The row's values, as stored.
-    private func columnValues() throws -> [(any DatabaseValueConvertible)?] {
-        [id, name, RuleSpecColumn.encode(rule), timeZone, enabled, createdAt, handledThrough, windowSeconds,
+    /// The fields' values, as stored.
+    func columnValues() throws -> [(any DatabaseValueConvertible)?] {
+        [name, RuleSpecColumn.encode(rule), timeZone, enabled, createdAt, handledThrough, windowSeconds,
          delivery.isDefault ? nil : String(decoding: try JSONEncoder().encode(delivery), as: UTF8.self), origin]
     }
 
-    public func encode(to container: inout PersistenceContainer) throws {
+    func encode(to container: inout PersistenceContainer) throws {
         for (column, value) in zip(Self.columnNames, try columnValues()) { container[column] = value }
     }
 
-    /// Inserts the row with one statement compiled once per connection: what a calendar of 20,000 items read at
-    /// start does (GRDB's record insertion, which builds its statement for each row, took a fifth of that scan).
-    public mutating func insertWithCachedStatement(_ db: Database) throws {
-        let sql = "INSERT INTO reminder (\(Self.columnNames.joined(separator: ", "))) VALUES (\(Self.columnNames.map { _ in "?" }.joined(separator: ", ")))"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(try columnValues()))
-        id = db.lastInsertedRowID
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
+    /// Inserts a row with these fields, under `id` when given (a reminder that comes back keeps its id), else
+    /// the next; with one statement compiled once per connection: what a calendar of 20,000 items read at start
+    /// does (GRDB's record insertion, which builds its statement for each row, took a fifth of that scan).
+    /// - Returns: the row.
+    public func insert(_ db: Database, id: Int64? = nil) throws -> StoredReminder {
+        let names = [Columns.id.name] + Self.columnNames
+        let sql = "INSERT INTO reminder (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments([id] + (try columnValues())))
+        return StoredReminder(id: db.lastInsertedRowID, fields: self)
     }
 }
