@@ -102,12 +102,6 @@ extension SchedulingService {
         return outcomes.first { $0.state == .skipped }.map { $0.reason ?? "" }
     }
 
-    /// Whether an occurrence was recorded missed since the last call.
-    func takeMissed() -> Bool {
-        defer { missedSinceAsked = false }
-        return missedSinceAsked
-    }
-
     /// Decides an occurrence whose window closed: unless a log took it or the user skipped it, it is missed,
     /// recorded, then announced; once, across restarts (the record is unique). A store that refuses the write
     /// is tried again later.
@@ -130,7 +124,6 @@ extension SchedulingService {
             return
         }
         event.record = FiringsStore.announcementKey(instance: storeInstance, outcomeID: id)
-        missedSinceAsked = true
         context.announcer.announce(.occurrence(event))
         confirm(missed: [id])
     }

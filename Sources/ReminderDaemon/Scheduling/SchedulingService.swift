@@ -64,8 +64,6 @@ actor SchedulingService {
     /// How many alarms each calendar announced in the last minute (a calendar's alarms together are bounded).
     var calendarFloodGate = CalendarFloodGate()
     var wakeUps: [WakeUp: Instant] = [:]
-    /// An occurrence was recorded missed since ``takeMissed()`` was last asked (a change the collection publishes).
-    var missedSinceAsked = false
     /// Occurrences the user skipped before they came due (they are recorded skipped, not announced, and `next`
     /// passes over them); kept here so that a firing asks the store for its skip only when there is one.
     var skippedAhead: Set<OccurrenceKey> = []
@@ -303,39 +301,32 @@ actor SchedulingService {
         })
     }
 
-    /// What becomes of a due firing: announced (on time or late), suppressed by a log, skipped, or postponed.
+    /// What becomes of a due firing (``FiringDecision``), as the event to record and announce.
     func event(for firing: DueFiring, logs: [Instant], skipped: Bool, now: Instant, afterDowntime: Bool) -> FiringEvent {
         let action = scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp, afterDowntime: afterDowntime)
-        switch action {
-        case .fire, .catchUp:
-            skippedAhead.remove(OccurrenceKey(firing))
-            if skipped {
-                // The reason only words the record: when it cannot be read, the skip is recorded without it.
-                let reason = (try? skipReason(of: firing)) ?? nil
-                return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""))
+        let key = OccurrenceKey(firing)
+        if action.announces { skippedAhead.remove(key) }
+        // The reason only words the record: when it cannot be read, the skip is recorded without it.
+        let decision = FiringDecision.decide(
+            action, skipped: skipped, skipReason: { (try? skipReason(of: firing)) ?? nil }, snoozedUntil: lifecycle.snoozes[key]?.due,
+            floodGate: &calendarFloodGate)
+        switch decision {
+        case .announce(let late): return FiringEvent(kind: late ? .late : .fired, firing: firing, handledAt: now)
+        case .suppressed(let reason): return FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: reason)
+        case .skippedMissed: return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "catch-up is off")
+        case .skippedByUser(let reason):
+            return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""))
+        case .postponed(let due):
+            return FiringEvent(kind: .postponed, firing: firing, handledAt: now, detail: "snoozed until \(FiringWording.english.when(firing.reminder.zone, due))")
+        case .heldBack(let calendar, let first):
+            let bound = "more than \(CalendarFloodGate.perMinute) alarms in a minute"
+            if first {
+                context.say(.warning, """
+                    Calendar '\(calendar)': its alarms come \(bound); those beyond are recorded, not announced, until it calms \
+                    (an item or a subscription floods: 'remindctl next' shows its alarms)
+                    """)
             }
-            if let snooze = lifecycle.snoozes[OccurrenceKey(firing)] {
-                let until = FiringWording.english.when(firing.reminder.zone, snooze.due)
-                return FiringEvent(kind: .postponed, firing: firing, handledAt: now, detail: "snoozed until \(until)")
-            }
-            if let calendar = firing.reminder.delivery.calendar,
-                case .heldBack(let first) = calendarFloodGate.admit(calendar: calendar, at: firing.occurrence.instant) {
-                let bound = "more than \(CalendarFloodGate.perMinute) alarms in a minute"
-                if first {
-                    context.say(.warning, """
-                        Calendar '\(calendar)': its alarms come \(bound); those beyond are recorded, not announced, until it calms \
-                        (an item or a subscription floods: 'remindctl next' shows its alarms)
-                        """)
-                }
-                return FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: "held back: calendar '\(calendar)' has \(bound)")
-            }
-        case .suppress, .skipMissed: break
-        }
-        switch action {
-        case .fire: return FiringEvent(kind: .fired, firing: firing, handledAt: now)
-        case .catchUp: return FiringEvent(kind: .late, firing: firing, handledAt: now)
-        case .suppress(_, let reason): return FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: reason)
-        case .skipMissed: return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "catch-up is off")
+            return FiringEvent(kind: .suppressed, firing: firing, handledAt: now, detail: "held back: calendar '\(calendar)' has \(bound)")
         }
     }
 
