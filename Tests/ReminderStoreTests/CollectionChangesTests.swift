@@ -28,7 +28,7 @@ struct CollectionChangesTests {
             reminderId: drops.id, reminderName: "Drops", slot: "s", scheduledAt: now.secondsSinceEpoch - 86400, state: .missed, decidedAt: now.secondsSinceEpoch, reason: nil))
         let skip = try store.read { try Int64.fetchOne($0, sql: "SELECT id FROM outcome WHERE state = 'skipped'") }
         // A missed occurrence changes its reminder's item (a one-off's task is cancelled).
-        #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [drops.id], logs: [log.id!], skips: [skip!]))
+        #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [drops.id], logs: [log.id], skips: [skip!]))
         // Firing bookkeeping: not published, not a change.
         try store.write { try $0.execute(sql: "UPDATE reminder SET handledThrough = handledThrough + 60") }
         #expect(try store.collection.takeChanges().isEmpty)
@@ -38,7 +38,7 @@ struct CollectionChangesTests {
         #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [drops.id]))
         // A removal takes its logs with it: both reported.
         try store.reminders.remove(id: meds.id)
-        #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [meds.id], logs: [log.id!]))
+        #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [meds.id], logs: [log.id]))
     }
 
     @Test func whatAChangeTouchesIsReadWithTheReminderItBelongsTo() throws {
@@ -70,7 +70,7 @@ struct CollectionChangesTests {
         }
         #expect(pages == [[meds.id, drops.id], [more[0].id, more[2].id]])
         #expect(try store.collection.publishedLogs(after: 0, limit: 2).map(\.id) == [log.id])
-        #expect(try store.collection.publishedLogs(after: log.id!, limit: 2).isEmpty)
+        #expect(try store.collection.publishedLogs(after: log.id, limit: 2).isEmpty)
         #expect(try store.collection.publishedSkips(after: 0, limit: 2).map(\.id) == [skipped])
         #expect(try store.collection.reminderIDsWithRecords() == [drops.id, more[0].id])
     }

@@ -35,7 +35,7 @@ struct HistoryChangesTests {
         _ = try store.intake.log(reminderID: drops.id, at: at(-1), timeZone: "UTC")
         #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: at(-30), drops.id: at(-1)]))
         #expect(try store.takeHistoryChanges().isEmpty)
-        _ = try store.intake.delete(id: old.id!)
+        _ = try store.intake.delete(id: old.id)
         #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: at(-30)]))
     }
 

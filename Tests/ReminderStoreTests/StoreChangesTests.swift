@@ -31,11 +31,11 @@ struct StoreChangesTests {
         #expect(counts(try store.takeChanges()) == [
             .init(at: now.secondsSinceEpoch, timeZone: "Europe/Berlin", count: 2), .init(at: now.secondsSinceEpoch + 60, timeZone: "UTC", count: 1),
         ])
-        _ = try store.intake.delete(id: second.id!)
+        _ = try store.intake.delete(id: second.id)
         #expect(counts(try store.takeChanges()) == [.init(at: now.secondsSinceEpoch, timeZone: "Europe/Berlin", count: -1)])
         // Added and deleted between two takes: nothing to count.
         let brief = try store.intake.log(reminderID: meds.id, at: now.adding(seconds: 7), timeZone: "UTC")
-        _ = try store.intake.delete(id: brief.id!)
+        _ = try store.intake.delete(id: brief.id)
         #expect(counts(try store.takeChanges()).isEmpty)
     }
 

@@ -123,9 +123,9 @@ struct CollectionPublisher: Sendable {
             }
             complete = try complete && Pages.each(pages.logs, id: \.id, until: stops) { logs in
                 for log in logs {
-                    present[.taken]?.insert(log.id!)
-                    lateForArchive(.taken, log.id!, reminderID: log.reminderId, at: log.at)
-                    guard byRow[.taken]?[log.id!] == nil, let reminder = reminderUIDs[log.reminderId] else { continue }  // no reminder: a calendar's alarm
+                    present[.taken]?.insert(log.id)
+                    lateForArchive(.taken, log.id, reminderID: log.reminderId, at: log.at)
+                    guard byRow[.taken]?[log.id] == nil, let reminder = reminderUIDs[log.reminderId] else { continue }  // no reminder: a calendar's alarm
                     guard log.at >= cutoff else { continue }  // old enough to go straight into its archive (below)
                     var record = CollectionItem.Record(
                         uid: UUID().uuidString.lowercased() + "@remindd", kind: .taken, reminder: reminder.uid, at: Instant(secondsSinceEpoch: log.at),

@@ -309,9 +309,9 @@ struct ReminderService: Sendable {
             }
             let local = { (instant: Instant) in ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
             var value = IntakeValue(
-                id: record.id!, reminderId: record.reminderId, reminderName: reminder.name, utc: instant.description, local: local(instant),
-                takes: record.forScheduledAt.map { local(Instant(secondsSinceEpoch: $0)) } ?? effects[key]?.takes[record.id!].map { local($0.instant) },
-                suppresses: effects[key]?.suppresses[record.id!].map { local($0.instant) })
+                id: record.id, reminderId: record.reminderId, reminderName: reminder.name, utc: instant.description, local: local(instant),
+                takes: record.forScheduledAt.map { local(Instant(secondsSinceEpoch: $0)) } ?? effects[key]?.takes[record.id].map { local($0.instant) },
+                suppresses: effects[key]?.suppresses[record.id].map { local($0.instant) })
             // The amount is in the unit of the reminder's dose.
             (value.amount, value.unit) = (record.amount.map { Double($0) / 1000 }, record.amount.flatMap { _ in reminder.delivery.medication.dose?.unit })
             value.forced = record.forced == true ? true : nil

@@ -48,8 +48,7 @@ extension BackupStore {
                 ).insert(db)
                 ids.append(reminder.id)
                 for instant in imported.logs {
-                    var record = IntakeRecord(id: nil, reminderId: reminder.id, at: instant.secondsSinceEpoch, timeZone: zoneName)
-                    try record.insert(db)
+                    try IntakeFields(reminderId: reminder.id, at: instant.secondsSinceEpoch, timeZone: zoneName).insert(db)
                 }
             }
             var added = 0

@@ -69,10 +69,10 @@ extension CollectionStore {
             let skipRows = try rows(.skipped, skips.compactMap(\.id))
             func folded(_ row: CollectionItemRecord?) -> Bool { row.map { !$0.fileName.contains("#") || $0.fileName.contains("-archive-") } ?? true }
             var found: [ArchivedRecord] = []
-            for log in logs where folded(logRows[log.id!]) {
+            for log in logs where folded(logRows[log.id]) {
                 found.append(ArchivedRecord(
-                    kind: .taken, localId: log.id!, at: Instant(secondsSinceEpoch: log.at), timeZone: log.timeZone,
-                    occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)), amount: log.amount, reason: nil, row: logRows[log.id!]))
+                    kind: .taken, localId: log.id, at: Instant(secondsSinceEpoch: log.at), timeZone: log.timeZone,
+                    occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)), amount: log.amount, reason: nil, row: logRows[log.id]))
             }
             for skip in skips where folded(skipRows[skip.id!]) {
                 found.append(ArchivedRecord(

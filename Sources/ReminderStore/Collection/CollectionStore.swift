@@ -233,17 +233,16 @@ public struct CollectionStore: Sendable {
                 try saved.save(db)
                 return (reminderID, false)
             }
-            var log = IntakeRecord(id: nil, reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone)
-            log.forScheduledAt = record.occurrence?.secondsSinceEpoch
-            log.amount = record.amount
+            var log = IntakeFields(
+                reminderId: reminderID, at: record.at.secondsSinceEpoch, timeZone: record.timeZone, forScheduledAt: record.occurrence?.secondsSinceEpoch,
+                amount: record.amount)
             if case let limits = reminder.delivery.medication.limits, !limits.isEmpty {
                 let reach = max(limits.minIntervalSeconds ?? 0, 86400)
                 let doses = try IntakeStore.doses(of: reminderID, from: record.at.adding(seconds: -reach), through: record.at.adding(seconds: reach), in: db)
                 forced = limits.breach(at: record.at, doses: doses) != nil
                 log.forced = forced ? true : nil
             }
-            try log.insert(db)
-            saved.localId = log.id
+            saved.localId = try log.insert(db).id
         case .skipped:
             saved.localId = try FiringsStore.recordSkip(of: reminder, occurrence: record.occurrence ?? record.at, at: record.at, reason: record.reason, in: db)
         }

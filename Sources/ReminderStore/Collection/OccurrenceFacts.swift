@@ -29,16 +29,18 @@ extension CollectionStore {
             var facts = OccurrenceFacts()
             let (low, high) = (from.secondsSinceEpoch, through.secondsSinceEpoch)
             let intake = IntakeRecord.Columns.self
-            let logs = try IntakeRecord.filter(intake.reminderId == reminderID)
-                .filter((intake.at >= low && intake.at <= high) || (intake.forScheduledAt >= low && intake.forScheduledAt <= high)).fetchAll(db)
+            let loggedThen: SQLExpression = intake.at >= low && intake.at <= high
+            let takingThen: SQLExpression = intake.forScheduledAt >= low && intake.forScheduledAt <= high
+            let logs = try IntakeRecord.filter(intake.reminderId == reminderID).filter(loggedThen || takingThen).fetchAll(db)
             let item = CollectionItemRecord.Columns.self
             var completing: [Int64: String] = [:]
-            for row in try CollectionItemRecord.filter(item.kind == CollectionItemRecord.Kind.taken.rawValue && logs.compactMap(\.id).contains(item.localId) && item.fileName.like("%#%")).fetchAll(db) {
+            let ids: [Int64] = logs.map(\.id)
+            for row in try CollectionItemRecord.filter(item.kind == CollectionItemRecord.Kind.taken.rawValue && ids.contains(item.localId) && item.fileName.like("%#%")).fetchAll(db) {
                 if let id = row.localId { completing[id] = String(row.fileName.prefix { $0 != "#" }) }
             }
             facts.logs = logs.map { log in
                 OccurrenceFacts.Log(
-                    at: Instant(secondsSinceEpoch: log.at), forScheduledAt: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)), completing: log.id.flatMap { completing[$0] })
+                    at: Instant(secondsSinceEpoch: log.at), forScheduledAt: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)), completing: completing[log.id])
             }
             let outcome = OutcomeRecord.Columns.self
             facts.skips = Set(try OutcomeRecord.filter(outcome.reminderId == reminderID && outcome.scheduledAt >= low && outcome.scheduledAt <= high).skips()

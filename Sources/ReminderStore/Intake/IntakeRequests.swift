@@ -59,7 +59,7 @@ extension IntakeStore {
         let logs = try IntakeRecord.all().of(reminder.id).fetchAll(db)
         for log in logs {
             try KeptIntakeRecord(
-                id: log.id!, reminderId: log.reminderId, reminderName: reminder.name, reminderUid: uid, at: log.at, timeZone: log.timeZone,
+                id: log.id, reminderId: log.reminderId, reminderName: reminder.name, reminderUid: uid, at: log.at, timeZone: log.timeZone,
                 forScheduledAt: log.forScheduledAt, amount: log.amount, forced: log.forced, removedAt: now.secondsSinceEpoch
             ).save(db)
         }
@@ -71,9 +71,9 @@ extension IntakeStore {
     static func restoreKeptLogs(uid: String, to reminderID: Int64, in db: Database) throws {
         let kept = KeptIntakeRecord.filter(KeptIntakeRecord.Columns.reminderUid == uid)
         for log in try kept.fetchAll(db) {
-            var restored = IntakeRecord(id: log.id, reminderId: reminderID, at: log.at, timeZone: log.timeZone)
-            (restored.forScheduledAt, restored.amount, restored.forced) = (log.forScheduledAt, log.amount, log.forced)
-            try restored.insert(db, onConflict: .ignore)
+            let restored = IntakeFields(
+                reminderId: reminderID, at: log.at, timeZone: log.timeZone, forScheduledAt: log.forScheduledAt, amount: log.amount, forced: log.forced)
+            try restored.insertUnlessTaken(db, id: log.id)
         }
         try kept.deleteAll(db)
     }

@@ -12,12 +12,10 @@ public struct IntakeStore: Sendable {
         reminderID: Int64, at instant: Instant, timeZone: String, lateFor occurrence: Instant? = nil, amount: Int64? = nil, forced: Bool = false
     ) throws(StoreError) -> IntakeRecord {
         try database.write { db in
-            var record = IntakeRecord(id: nil, reminderId: reminderID, at: instant.secondsSinceEpoch, timeZone: timeZone)
-            record.forScheduledAt = occurrence?.secondsSinceEpoch
-            record.amount = amount
-            record.forced = forced ? true : nil
-            try record.insert(db)
-            return record
+            let fields = IntakeFields(
+                reminderId: reminderID, at: instant.secondsSinceEpoch, timeZone: timeZone, forScheduledAt: occurrence?.secondsSinceEpoch,
+                amount: amount, forced: forced ? true : nil)
+            return try fields.insert(db)
         }
     }
 
