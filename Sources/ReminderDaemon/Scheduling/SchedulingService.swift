@@ -140,7 +140,7 @@ actor SchedulingService {
         let (scheduler, headsUps, count) = await Self.buildScheduler(loaded, context: context)
         self.scheduler = scheduler
         self.headsUps = headsUps
-        timedFromLastDose = Set(loaded.joined().filter { $0.0.rule.fromLastDose == true }.compactMap(\.0.id))
+        timedFromLastDose = Set(loaded.joined().filter { $0.0.rule.fromLastDose == true }.map(\.0.id))
         for row in store.reminders.takeUnusableRows() {
             context.say(.warning, "A stored reminder cannot be used and is left out (it does not fire): \(row); restore a backup, or remove the row by hand while remindd is stopped")
         }

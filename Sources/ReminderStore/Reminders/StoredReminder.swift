@@ -19,10 +19,13 @@ public struct StoredReminder: Sendable, Hashable, FetchableRecord, PersistableRe
         self.fields = fields
     }
 
+    /// A field read and changed in place, not copied out and back (`reminder.delivery.medication.dose` does not
+    /// copy the whole delivery; start-up with 100,000 reminders: READY in 761-787 ms, against 802-983 with a
+    /// getter and a setter, in one session's runs, which vary by 100 ms).
     @inlinable
     public subscript<Value>(dynamicMember field: WritableKeyPath<ReminderFields, Value>) -> Value {
-        get { fields[keyPath: field] }
-        set { fields[keyPath: field] = newValue }
+        _read { yield fields[keyPath: field] }
+        _modify { yield &fields[keyPath: field] }
     }
 
     /// Reads a row, checking every value as `Add` would have (see ``ReminderFields/init(reader:)``).
