@@ -97,20 +97,16 @@ extension BackupStore {
     /// The new reminders' rows, encoded as the store writes them, and the columns they give (all but `id`).
     private func encoded(_ items: [(position: Int, item: ImportedCalendarReminder)], now: Instant) throws(StoreError) -> ([String], [CalendarImportStaging.Row]) {
         do {
-            let dictionaries = try items.map { position, item in
-                let imported = item.reminder
+            let rows = try items.map { entry in
+                let imported = entry.item.reminder
                 var reminder = ReminderFields(
                     name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: true,
                     createdAt: min(imported.createdAt, now).secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
                 reminder.delivery.repeating.plan = imported.delivery.repeating.plan
-                return Dictionary(uniqueKeysWithValues: try zip(ReminderFields.columnNames, reminder.columnValues()).map { ($0, $1?.databaseValue ?? .null) })
+                let values = try reminder.columnValues().map { $0?.databaseValue ?? .null }
+                return CalendarImportStaging.Row(position: entry.position, values: values, uid: entry.item.uid, key: entry.item.key)
             }
-            // A nil may leave its column out of one row: every column any row gives.
-            let columns = dictionaries.reduce(into: Set<String>()) { $0.formUnion($1.keys) }.sorted()
-            let rows = zip(items, dictionaries).map { entry, values in
-                CalendarImportStaging.Row(position: entry.position, values: columns.map { values[$0] ?? .null }, uid: entry.item.uid, key: entry.item.key)
-            }
-            return (columns, rows)
+            return (ReminderFields.columnNames, rows)
         } catch {
             throw .unavailable(path: database.path, detail: "a reminder of the calendar cannot be encoded: \(error)")
         }
