@@ -97,7 +97,7 @@ public final class Daemon: Sendable {
         context.feed.subscribe { changes in await scheduling.apply(changes, now: context.clock.now()) }
         context.feed.subscribe { changes in await habits.apply(changes, now: context.clock.now()) }
         context.feed.subscribe { changes in
-            if !changes.reminders(changing: [.definition, .logs, .skips, .missed]).isEmpty { await collection.publish() }
+            if !changes.collection.isEmpty { await collection.publish(changes.collection) }
             // A log (here or from another device), a deleted one, a count or a changed dose changes how long a
             // medication lasts.
             if !changes.reminders(changing: [.definition, .logs, .stock]).isEmpty { medication.checkLowStock(now: context.clock.now()) }

@@ -50,9 +50,6 @@ final class DaemonContext: Sendable {
     /// Why the store's file cannot be written (deleted or replaced while open), or nil.
     var storeFileProblem: StoreError? { store.fileProblem }
 
-    /// The reminders, logs, skips and rest days changed since the last call (and forgets them).
-    func takeHistoryChanges() throws(StoreError) -> HistoryChanges { try store.takeHistoryChanges() }
-
     /// The configuration in force.
     var configuration: DaemonConfiguration { settings.withLock { $0.configuration } }
 

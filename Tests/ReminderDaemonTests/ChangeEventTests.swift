@@ -41,7 +41,7 @@ struct ChangeEventTests {
         for line in before.symmetricDifference(after) {
             let words = line.split(separator: " ")
             switch words[0] {
-            case "restDay": changes.restDays = true
+            case "restDay": changes.restDaysFrom = 0  // compared as "some rest day" below
             case "fitness": changes.fitness = true
             default: changes.reminders[Int64(words[2])!, default: []].insert(.definition)
             }
@@ -141,7 +141,7 @@ struct ChangeEventTests {
             let batches = delivered.withLock { $0 }
             let got = StoreChanges(
                 reminders: batches.reduce(into: [:]) { all, batch in for id in batch.reminders.keys { all[id] = .definition } },
-                restDays: batches.contains(where: \.restDays), fitness: batches.contains(where: \.fitness))
+                restDaysFrom: batches.contains(where: \.restDays) ? 0 : nil, fitness: batches.contains(where: \.fitness))
             #expect(got == expected, "\(call.method): delivered \(batches), expected \(expected)")
             // Delivered before the reply: nothing of it is left for the next writer's delivery.
             let left = try await daemon.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM temp.changedPart") }

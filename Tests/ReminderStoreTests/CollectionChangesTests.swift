@@ -5,7 +5,7 @@ import Testing
 
 @testable import ReminderStore
 
-/// Every write the linked collection publishes is reported by `takeChanges`, once, by id, however it was made
+/// Every write the linked collection publishes is reported in the change feed's `collection`, once, by id, however it was made
 /// (a removal's cascade included); the firing bookkeeping it does not publish is not.
 @Suite("Collection changes")
 struct CollectionChangesTests {
@@ -19,8 +19,9 @@ struct CollectionChangesTests {
     init() throws { fixture = try HistoryChangesTests() }
 
     @Test func addedChangedAndRemovedRowsAreReportedOnceAndBookkeepingIsNot() throws {
-        #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [meds.id, drops.id]))
-        #expect(try store.collection.takeChanges().isEmpty)
+        let added = try store.reminders.add(name: "Vitamin D", rule: RuleSpec(daily: true, at: "12:00"), timeZone: "UTC", now: now)
+        #expect(try store.takeChanges().collection == CollectionChanges(reminders: [added.id]))
+        #expect(try store.takeChanges().collection.isEmpty)
         let log = try store.intake.log(reminderID: meds.id, at: now, timeZone: "UTC")
         _ = try store.firings.recordOutcome(OutcomeRecord(
             reminderId: drops.id, reminderName: "Drops", slot: "s", scheduledAt: now.secondsSinceEpoch, state: .skipped, decidedAt: now.secondsSinceEpoch, reason: nil))
@@ -28,23 +29,23 @@ struct CollectionChangesTests {
             reminderId: drops.id, reminderName: "Drops", slot: "s", scheduledAt: now.secondsSinceEpoch - 86400, state: .missed, decidedAt: now.secondsSinceEpoch, reason: nil))
         let skip = try store.read { try Int64.fetchOne($0, sql: "SELECT id FROM outcome WHERE state = 'skipped'") }
         // A missed occurrence changes its reminder's item (a one-off's task is cancelled).
-        #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [drops.id], logs: [log.id], skips: [skip!]))
+        #expect(try store.takeChanges().collection == CollectionChanges(reminders: [drops.id], logs: [log.id], skips: [skip!]))
         // Firing bookkeeping: not published, not a change.
         try store.write { try $0.execute(sql: "UPDATE reminder SET handledThrough = handledThrough + 60") }
-        #expect(try store.collection.takeChanges().isEmpty)
+        #expect(try store.takeChanges().collection.isEmpty)
         var renamed = drops
         renamed.name = "Eye drops"
         _ = try store.reminders.update(renamed, now: now)
-        #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [drops.id]))
+        #expect(try store.takeChanges().collection == CollectionChanges(reminders: [drops.id]))
         // A removal takes its logs with it: both reported.
         try store.reminders.remove(id: meds.id)
-        #expect(try store.collection.takeChanges() == CollectionChanges(reminders: [meds.id], logs: [log.id]))
+        #expect(try store.takeChanges().collection == CollectionChanges(reminders: [meds.id], logs: [log.id]))
     }
 
     @Test func whatAChangeTouchesIsReadWithTheReminderItBelongsTo() throws {
-        _ = try store.collection.takeChanges()
+        _ = try store.takeChanges().collection
         let log = try store.intake.log(reminderID: meds.id, at: now, timeZone: "UTC")
-        let changed = try store.collection.published(try store.collection.takeChanges())
+        let changed = try store.collection.published(try store.takeChanges().collection)
         #expect(changed.rows.logs.map(\.id) == [log.id])
         #expect(changed.rows.reminders.map(\.name) == ["Meds"])  // its reminder, not every reminder
         #expect(changed.rows.skips.isEmpty && changed.items.isEmpty)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ReminderStore
 
-/// Every write that can change a goal's streak is reported by `takeHistoryChanges`, once, with the earliest
+/// Every write that can change a goal's streak is reported in the change feed's `history`, once, with the earliest
 /// instant or day it touched; writes that cannot change one are not.
 @Suite("History changes")
 struct HistoryChangesTests {
@@ -18,7 +18,7 @@ struct HistoryChangesTests {
         store = try ReminderStore(database: try DatabaseQueue())
         meds = try store.reminders.add(name: "Meds", rule: RuleSpec(daily: true, at: "08:00"), timeZone: "UTC", now: now)
         drops = try store.reminders.add(name: "Drops", rule: RuleSpec(daily: true, at: "21:00"), timeZone: nil, now: now)
-        _ = try store.takeHistoryChanges()
+        _ = try store.takeChanges().history
     }
 
     func at(_ days: Int) -> Instant { now.adding(seconds: Int64(days) * 86400) }
@@ -33,24 +33,24 @@ struct HistoryChangesTests {
         _ = try store.intake.log(reminderID: meds.id, at: at(-3), timeZone: "UTC")
         let old = try store.intake.log(reminderID: meds.id, at: at(-30), timeZone: "UTC")
         _ = try store.intake.log(reminderID: drops.id, at: at(-1), timeZone: "UTC")
-        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: at(-30), drops.id: at(-1)]))
-        #expect(try store.takeHistoryChanges().isEmpty)
+        #expect(try store.takeChanges().history == HistoryChanges(goals: [meds.id: at(-30), drops.id: at(-1)]))
+        #expect(try store.takeChanges().history.isEmpty)
         _ = try store.intake.delete(id: old.id)
-        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: at(-30)]))
+        #expect(try store.takeChanges().history == HistoryChanges(goals: [meds.id: at(-30)]))
     }
 
     @Test func skipsAreReportedAndMissedOutcomesAreNot() throws {
         try skip(meds, at: at(-2), state: .missed)
-        #expect(try store.takeHistoryChanges().isEmpty)
+        #expect(try store.takeChanges().history.isEmpty)
         try skip(meds, at: at(-5))
-        #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: at(-5)]))
+        #expect(try store.takeChanges().history == HistoryChanges(goals: [meds.id: at(-5)]))
     }
 
     @Test func restDaysAreReportedAsDayNumbers() throws {
         try store.habits.markRestDays([RestDayRecord(date: "2026-11-03", reason: "sick", activities: []), RestDayRecord(date: "2026-10-30", reason: "sick", activities: [])])
-        #expect(try store.takeHistoryChanges() == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 10, day: 30)!.dayNumber))
+        #expect(try store.takeChanges().history == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 10, day: 30)!.dayNumber))
         _ = try store.habits.unmarkRestDay("2026-11-03")
-        #expect(try store.takeHistoryChanges() == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 11, day: 3)!.dayNumber))
+        #expect(try store.takeChanges().history == HistoryChanges(restDaysFrom: LocalDate(year: 2026, month: 11, day: 3)!.dayNumber))
     }
 
     @Test func aChangedRuleZoneOrWindowChangesEverythingAndARenameNothing() throws {
@@ -58,14 +58,14 @@ struct HistoryChangesTests {
         changed.name = "Morning meds"
         changed.enabled = false
         changed = try store.reminders.update(changed, now: now)
-        #expect(try store.takeHistoryChanges().isEmpty)
+        #expect(try store.takeChanges().history.isEmpty)
         for change in [{ (r: inout StoredReminder) in r.rule = RuleSpec(daily: true, at: "09:00") }, { $0.timeZone = "Asia/Tokyo" }, { $0.windowSeconds = 600 }] {
             change(&changed)
             changed = try store.reminders.update(changed, now: now)
-            #expect(try store.takeHistoryChanges() == HistoryChanges(goals: [meds.id: HistoryChanges.everything]))
+            #expect(try store.takeChanges().history == HistoryChanges(goals: [meds.id: HistoryChanges.everything]))
         }
         try store.reminders.remove(id: drops.id)
-        #expect(try store.takeHistoryChanges().goals[drops.id] == HistoryChanges.everything)
+        #expect(try store.takeChanges().history.goals[drops.id] == HistoryChanges.everything)
     }
 
     @Test func aRestoreReportsEveryReminderAndRestDay() throws {
@@ -90,11 +90,11 @@ struct HistoryChangesTests {
         let path = NSTemporaryDirectory() + "remindd-restore-\(UUID().uuidString).json"
         try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }  // (a temporary file: nothing to report if it is gone)
-        _ = try store.takeHistoryChanges()
+        _ = try store.takeChanges().history
         let other = try ReminderStore(database: try DatabaseQueue())
-        _ = try other.takeHistoryChanges()
+        _ = try other.takeChanges().history
         _ = try other.backups.restore(path: path, merge: false)
-        let changes = try other.takeHistoryChanges()
+        let changes = try other.takeChanges().history
         #expect(changes.goals[meds.id] == HistoryChanges.everything)
         #expect(changes.goals[drops.id] == HistoryChanges.everything)
         #expect(changes.restDaysFrom == LocalDate(year: 2026, month: 11, day: 3)!.dayNumber)

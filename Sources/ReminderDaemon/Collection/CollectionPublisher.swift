@@ -6,7 +6,7 @@ import ReminderStore
 /// each log and each skip as an item of its own (``CollectionItem``), and removes the items of what was deleted.
 /// An item whose text would not change is not rewritten (vdirsyncer's etag is the file's mtime and inode).
 ///
-/// After a change it reads the rows written since the last publish (``CollectionChanges``); with `everything`
+/// After a change it reads the rows the change feed named since the last publish (``CollectionChanges``); with `everything`
 /// (at start, when the folder is used again, after a failed write) every row. It runs on NIO's thread pool, so it
 /// holds only Sendable values and hands back what the service says once; files are written in batches with one
 /// flush each, and their rows recorded a batch per transaction.
@@ -40,7 +40,10 @@ struct CollectionPublisher: Sendable {
     /// `progress`: the files written, and whether a scan of something else waits; then the publish ends after the
     /// page it is writing, incomplete, and the next one publishes everything (another device's dose waited for a
     /// first publish of 100,000 reminders to end: 29.8 s).
-    func publish(everything: Bool, refold: Set<CollectionStore.Month> = [], progress: PublishProgress = PublishProgress()) -> Outcome {
+    /// `changes`: what the change feed handed in since the last publish (all of it is published with `everything`).
+    func publish(
+        everything: Bool, changes: CollectionChanges, refold: Set<CollectionStore.Month> = [], progress: PublishProgress = PublishProgress()
+    ) -> Outcome {
         var outcome = Outcome()
         let vdir = VdirFolder(path: folder)
         let now = context.clock.now()
@@ -48,7 +51,6 @@ struct CollectionPublisher: Sendable {
         /// The rows to publish, a page at a time (nil: no more); a publish after a change has one page.
         let pages: Pages
         do {
-            let changes = try stores.collection.takeChanges()
             if everything {
                 items = try stores.collection.itemsWithoutText()  // texts: a page at a time, below
                 pages = try Pages(everything: stores.collection)

@@ -48,8 +48,11 @@ actor CollectionService {
     private let published = Mutex<String?>(nil)
     /// Whether the next publish looks at every row: at start, when the folder is used again, and after a write
     /// into it failed (what changed before is not known). Otherwise it looks at the rows written since the last
-    /// publish (``CollectionChanges``): one log with 100,000 reminders linked read every row and item before.
+    /// publish (``pendingChanges``): one log with 100,000 reminders linked read every row and item before.
     var publishEverything = true
+    /// What the change feed handed in since the last publish began (kept only while the folder is in use: once it
+    /// is used again, everything is published).
+    private var pendingChanges = CollectionChanges()
     /// Months whose archive, read here, lacked records this device has: written again at the next publish.
     var refold: Set<CollectionStore.Month> = []
     /// A publish, a scan or a relink is running (they take turns: a scan must not apply an item a publish is
@@ -106,9 +109,11 @@ actor CollectionService {
     /// calls go on meanwhile. Asked again while the collection is busy (a publish or a scan running), it returns
     /// at once and the change is published when that ends; a call never waits for a publish.
     /// - Returns: how many files were written or removed.
+    /// - Parameter changes: what the change feed handed in (none: an upkeep, or a publish of everything).
     @discardableResult
-    func publish() async -> Int {
+    func publish(_ changes: CollectionChanges = CollectionChanges()) async -> Int {
         guard let folder, heldBecause == nil else { return 0 }
+        pendingChanges.formUnion(changes)
         guard !busy else {
             publishAgain = true
             return 0
@@ -119,10 +124,12 @@ actor CollectionService {
         repeat {
             publishAgain = false
             let publisher = CollectionPublisher(context: context, stores: stores, folder: folder)
-            let (everything, refold) = (publishEverything, refold)
-            (publishEverything, self.refold) = (false, [])  // set again meanwhile (the window moved): another publish
+            let (everything, changes, refold) = (publishEverything, pendingChanges, refold)
+            (publishEverything, pendingChanges, self.refold) = (false, CollectionChanges(), [])  // set again meanwhile: another publish
             let progress = progress
-            let outcome = await offTheEventLoops { publisher.publish(everything: everything, refold: refold, progress: progress) }
+            let outcome = await offTheEventLoops {
+                publisher.publish(everything: everything, changes: changes, refold: refold, progress: progress)
+            }
             if outcome.incomplete { (self.refold, publishEverything) = (self.refold.union(refold), true) }
             stoppedForScan = outcome.stoppedForScan
             for problem in outcome.problems { reportOnce(problem.key, .error, problem.text) }

@@ -9,7 +9,7 @@ extension HabitService: HabitPort {
     /// wrong (0, or broken on a day taken late or rested): a store that cannot be read fails the call.
     func goalStreaks(_ goals: [StreakGoal], now: Instant) throws(ServiceError) -> [Int64: Int] {
         guard !goals.isEmpty else { return [:] }
-        let epoch = settledStreaks.update(from: context.takeHistoryChanges)
+        let epoch = settledStreaks.epoch
         let restDays = try restDayNumbers()
         let counted = goals.map { goal in
             let settled = settledStreaks.settled(for: goal.reminder.id, zone: goal.zone, now: now)

@@ -286,6 +286,7 @@ struct HabitService: Sendable {
     /// What was committed, from any writer (the change feed hands it): the activities added and removed are
     /// counted, and what changes habit days (a log, a workout, a rest day, a goal) is announced.
     func apply(_ changes: StoreChanges, now: Instant) async {
+        settledStreaks.drop(changes.history)
         guard !changes.activities.isEmpty || changes.restDays || changes.fitness || !changes.reminders(changing: .definition).isEmpty
         else { return }
         // What cannot be applied to the counts kept is counted again from the store at the next read.

@@ -61,7 +61,7 @@ struct BackupRestore {
             // A backup's plain logs may take missed occurrences late without saying so (an older remindd's).
             if (report.added["intake"] ?? 0) > 0 { try db.execute(sql: "UPDATE storeInstance SET lateLogsToMatch = 1") }
             // The change feed: the firings' bookkeeping (open windows, snoozes) may have changed too.
-            if report.added.values.contains(where: { $0 > 0 }) { try db.execute(sql: "INSERT INTO temp.changedOther VALUES ('restored')") }
+            if report.added.values.contains(where: { $0 > 0 }) { try db.execute(sql: "INSERT INTO temp.changedOther VALUES ('restored', NULL)") }
         }
         return report
     }

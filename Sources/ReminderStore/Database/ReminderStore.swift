@@ -58,7 +58,7 @@ public final class ReminderStore: Sendable {
             identity = FileIdentity(path: path)
             writer = try DatabasePool(path: path, configuration: configuration)
             try Self.migrate(writer)
-            try Self.recordHistoryChanges(writer, bell: commitBell)
+            try Self.followChanges(writer, bell: commitBell)
             try Self.checkSchema(SQLiteConnection(path: path, create: false, reportedPath: path))
         } catch let error as StoreError {
             throw error
@@ -84,7 +84,7 @@ public final class ReminderStore: Sendable {
         lock = nil
         do {
             try Self.migrate(database)
-            try Self.recordHistoryChanges(database, bell: commitBell)
+            try Self.followChanges(database, bell: commitBell)
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
         }

@@ -1,12 +1,16 @@
 import GRDB
+import ReminderCore
 import Synchronization
 
 /// What was committed to the rows the daemon's features follow since the change feed last took it, however it
 /// was written (a call, a firing, another device's item, a phone's completed task, an import, a restore): per
 /// reminder, which of its parts changed; and the rows that belong to no reminder.
 ///
-/// Kept like ``HistoryChanges``, by temporary triggers on the store's one writing connection (a deleted log
-/// still names its reminder); a commit that touched them rings the bell given to ``ReminderStore/onCommit(_:)``.
+/// Kept by temporary triggers on the store's one writing connection, which append a row per changed row (GRDB's
+/// transaction observer alone names a deleted row by its rowid only: a deleted log no longer names its reminder
+/// and instant); a commit that touched them rings the bell given to ``ReminderStore/onCommit(_:)``. Each
+/// feature reads what it follows from it: the habits the ``history``, the linked collection the rows it
+/// publishes (``collection``).
 public struct StoreChanges: Sendable, Hashable {
     /// What of a reminder changed.
     public struct Parts: OptionSet, Sendable, Hashable {
@@ -24,12 +28,21 @@ public struct StoreChanges: Sendable, Hashable {
         public static let missed = Parts(rawValue: 1 << 3)
         /// Its stock counted, refilled or corrected.
         public static let stock = Parts(rawValue: 1 << 4)
+        /// Its rule, zone, window or creation time changed, or it was added or removed: the days of its history
+        /// may be others (with ``definition``).
+        public static let schedule = Parts(rawValue: 1 << 5)
     }
 
     /// Per reminder id, what of it changed.
     public var reminders: [Int64: Parts]
-    /// Rest days marked or unmarked.
-    public var restDays: Bool
+    /// The logs (`intake` rows) and the skips (`outcome` rows in state skipped) added, changed or deleted, by id.
+    public var logIDs: Set<Int64>
+    public var skipIDs: Set<Int64>
+    /// Per reminder, the earliest instant of a log or a skip added, changed or deleted (a late take's occurrence
+    /// when it is earlier than the log).
+    public var earliestChanged: [Int64: Instant]
+    /// The earliest rest day marked or unmarked (a local day number; a date that cannot be read: `Int32.min`).
+    public var restDaysFrom: Int?
     /// Workouts or food entries added, changed or deleted.
     public var fitness: Bool
     /// Rows were restored from a backup: anything may have changed, the firings' bookkeeping too.
@@ -56,15 +69,22 @@ public struct StoreChanges: Sendable, Hashable {
         public var isEmpty: Bool { self == .listed([]) }
     }
 
-    public init(reminders: [Int64: Parts] = [:], restDays: Bool = false, fitness: Bool = false, restored: Bool = false, activities: Activities = .listed([])) {
+    public init(
+        reminders: [Int64: Parts] = [:], logIDs: Set<Int64> = [], skipIDs: Set<Int64> = [], earliestChanged: [Int64: Instant] = [:],
+        restDaysFrom: Int? = nil, fitness: Bool = false, restored: Bool = false, activities: Activities = .listed([])
+    ) {
         self.reminders = reminders
-        self.restDays = restDays
+        (self.logIDs, self.skipIDs, self.earliestChanged) = (logIDs, skipIDs, earliestChanged)
+        self.restDaysFrom = restDaysFrom
         self.fitness = fitness
         self.restored = restored
         self.activities = activities
     }
 
-    public var isEmpty: Bool { reminders.isEmpty && !restDays && !fitness && !restored && activities.isEmpty }
+    public var isEmpty: Bool { reminders.isEmpty && restDaysFrom == nil && !fitness && !restored && activities.isEmpty }
+
+    /// Whether rest days were marked or unmarked.
+    public var restDays: Bool { restDaysFrom != nil }
 
     /// The reminders any of whose `parts` changed.
     public func reminders(changing parts: Parts) -> Set<Int64> {
@@ -74,59 +94,75 @@ public struct StoreChanges: Sendable, Hashable {
 
 extension ReminderStore {
     /// The temporary tables and triggers behind ``takeChanges()``: each trigger appends a row, and a take reads
-    /// them `DISTINCT`. (A key on the table and a `NOT EXISTS` check per row, as the older change tables have,
-    /// cost 300 ms a trigger for a 106,504-event import, in the transaction that holds the writer: a dose due
-    /// meanwhile fired 1.4-2.2 s late instead of 0.7 s. No `INSERT OR IGNORE` in a trigger either: an upsert's
-    /// conflict clause replaces the trigger's; see ``historyChangeTriggers``.)
+    /// them grouped. (A key on the table and a `NOT EXISTS` check per row cost 300 ms a trigger for a 106,504-event
+    /// import, in the transaction that holds the writer: a dose due meanwhile fired 1.4-2.2 s late instead of
+    /// 0.7 s. No `INSERT OR IGNORE` in a trigger either: an outer statement's conflict clause, an upsert's,
+    /// replaces the trigger's, and the second change of a row then failed the whole write.)
+    ///
+    /// `changedPart` holds a reminder's changed part, with the log's or skip's id and instant for those; a
+    /// reminder's `handledThrough` moves at every firing and is not a change.
     static let storeChangeTriggers: String = {
-        func part(_ name: String, _ event: String, on table: String, reminder: String, _ part: StoreChanges.Parts, when: String = "1") -> String {
-            """
-            CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.\(table) WHEN \(when) BEGIN
-                INSERT INTO changedPart VALUES (\(reminder), \(part.rawValue)); END;
-            """
+        func trigger(_ name: String, _ event: String, on table: String, when: String = "1", _ inserts: String...) -> String {
+            "CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.\(table) WHEN \(when) BEGIN \(inserts.joined(separator: " ")) END;"
         }
-        func other(_ name: String, _ event: String, on table: String, _ kind: String) -> String {
-            """
-            CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON main.\(table) BEGIN
-                INSERT INTO changedOther VALUES ('\(kind)'); END;
-            """
+        func part(_ reminder: String, _ part: String, row: String = "NULL", at: String = "NULL") -> String {
+            "INSERT INTO changedPart VALUES (\(reminder), \(part), \(row), \(at));"
         }
-        func activity(_ name: String, _ event: String, on table: String) -> String {
-            let change = { (row: String, sign: Int) in "INSERT INTO changedActivity VALUES (\(row).at, \(row).timeZone, \(sign));" }
-            return switch event {
-            case "INSERT": "CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER INSERT ON main.\(table) BEGIN \(change("NEW", 1)) END;"
-            case "DELETE": "CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON main.\(table) BEGIN \(change("OLD", -1)) END;"
-            default:
-                """
-                CREATE TEMP TRIGGER IF NOT EXISTS \(name) AFTER UPDATE OF at, timeZone ON main.\(table)
-                    WHEN OLD.at IS NOT NEW.at OR OLD.timeZone IS NOT NEW.timeZone BEGIN \(change("OLD", -1)) \(change("NEW", 1)) END;
-                """
-            }
+        func log(_ row: String) -> String {
+            part("\(row).reminderId", "\(StoreChanges.Parts.logs.rawValue)", row: "\(row).id", at: "min(\(row).at, coalesce(\(row).forScheduledAt, \(row).at))")
         }
-        let definition = ["name", "rule", "timeZone", "enabled", "windowSeconds", "delivery", "createdAt", "origin"].map { "OLD.\($0) IS NOT NEW.\($0)" }
-        let rows: [String: String] = ["INSERT": "NEW", "DELETE": "OLD", "UPDATE": "NEW"]
-        var triggers = [
-            "CREATE TEMP TABLE IF NOT EXISTS changedPart (reminderId INTEGER NOT NULL, part INTEGER NOT NULL);",
-            "CREATE TEMP TABLE IF NOT EXISTS changedOther (kind TEXT NOT NULL);",
+        func skip(_ row: String) -> String {
+            part("\(row).reminderId", "\(StoreChanges.Parts.skips.rawValue)", row: "\(row).id", at: "\(row).scheduledAt")
+        }
+        func other(_ kind: String, day: String = "NULL") -> String { "INSERT INTO changedOther VALUES ('\(kind)', \(day));" }
+        func restDay(_ row: String) -> String { other("restDay", day: "coalesce(CAST(julianday(\(row).date) - 2440587.5 AS INTEGER), \(Int32.min))") }
+        func activity(_ row: String, _ sign: Int) -> String { "INSERT INTO changedActivity VALUES (\(row).at, \(row).timeZone, \(sign));" }
+        let changed = { (columns: [String]) in columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") }
+        let schedule = changed(["rule", "timeZone", "windowSeconds", "createdAt"])
+        let definition = changed(["name", "rule", "timeZone", "enabled", "windowSeconds", "delivery", "createdAt", "origin"])
+        let whole = "\(StoreChanges.Parts([.definition, .schedule]).rawValue)"
+        let stock = "\(StoreChanges.Parts.stock.rawValue)"
+        return [
+            "CREATE TEMP TABLE IF NOT EXISTS changedPart (reminderId INTEGER NOT NULL, part INTEGER NOT NULL, rowId INTEGER, at INTEGER);",
+            "CREATE TEMP TABLE IF NOT EXISTS changedOther (kind TEXT NOT NULL, day INTEGER);",
             "CREATE TEMP TABLE IF NOT EXISTS changedActivity (at INTEGER NOT NULL, timeZone TEXT NOT NULL, sign INTEGER NOT NULL);",
-            part("changedReminderINSERT", "INSERT", on: "reminder", reminder: "NEW.id", .definition),
-            part("changedReminderDELETE", "DELETE", on: "reminder", reminder: "OLD.id", .definition),
-            part("changedReminderUPDATE", "UPDATE", on: "reminder", reminder: "NEW.id", .definition, when: definition.joined(separator: " OR ")),
-            part("changedMissedINSERT", "INSERT", on: "outcome", reminder: "NEW.reminderId", .missed, when: "NEW.state = 'missed'"),
-        ]
-        for (event, row) in rows.sorted(by: { $0.key < $1.key }) {
-            triggers.append(part("changedLog\(event)", event, on: "intake", reminder: "\(row).reminderId", .logs))
-            triggers.append(part("changedStock\(event)", event, on: "stockChange", reminder: "\(row).reminderId", .stock))
-            let skipped = event == "UPDATE" ? "OLD.state = 'skipped' OR NEW.state = 'skipped'" : "\(row).state = 'skipped'"
-            triggers.append(part("changedSkip\(event)", event, on: "outcome", reminder: "\(row).reminderId", .skips, when: skipped))
-            triggers.append(other("changedRestDay\(event)", event, on: "restDay", "restDay"))
-            triggers.append(other("changedWorkout\(event)", event, on: "workout", "fitness"))
-            triggers.append(other("changedFood\(event)", event, on: "food", "fitness"))
-            triggers.append(activity("changedLogActivity\(event)", event, on: "intake"))
-            triggers.append(activity("changedWorkoutActivity\(event)", event, on: "workout"))
-        }
-        return triggers.joined(separator: "\n")
+            trigger("changedReminderINSERT", "INSERT", on: "reminder", part("NEW.id", whole)),
+            trigger("changedReminderDELETE", "DELETE", on: "reminder", part("OLD.id", whole)),
+            trigger("changedReminderUPDATE", "UPDATE", on: "reminder", when: definition, part(
+                "NEW.id", "\(StoreChanges.Parts.definition.rawValue) | CASE WHEN \(schedule) THEN \(StoreChanges.Parts.schedule.rawValue) ELSE 0 END")),
+            trigger("changedMissedINSERT", "INSERT", on: "outcome", when: "NEW.state = 'missed'", part("NEW.reminderId", "\(StoreChanges.Parts.missed.rawValue)")),
+            trigger("changedLogINSERT", "INSERT", on: "intake", log("NEW"), activity("NEW", 1)),
+            trigger("changedLogDELETE", "DELETE", on: "intake", log("OLD"), activity("OLD", -1)),
+            trigger("changedLogUPDATE", "UPDATE", on: "intake", log("OLD"), log("NEW")),
+            trigger("changedLogActivityUPDATE", "UPDATE OF at, timeZone", on: "intake", when: changed(["at", "timeZone"]), activity("OLD", -1), activity("NEW", 1)),
+            trigger("changedSkipINSERT", "INSERT", on: "outcome", when: "NEW.state = 'skipped'", skip("NEW")),
+            trigger("changedSkipDELETE", "DELETE", on: "outcome", when: "OLD.state = 'skipped'", skip("OLD")),
+            trigger("changedSkipUPDATEFrom", "UPDATE", on: "outcome", when: "OLD.state = 'skipped'", skip("OLD")),
+            trigger("changedSkipUPDATETo", "UPDATE", on: "outcome", when: "NEW.state = 'skipped'", skip("NEW")),
+            trigger("changedStockINSERT", "INSERT", on: "stockChange", part("NEW.reminderId", stock)),
+            trigger("changedStockDELETE", "DELETE", on: "stockChange", part("OLD.reminderId", stock)),
+            trigger("changedStockUPDATE", "UPDATE", on: "stockChange", part("NEW.reminderId", stock)),
+            trigger("changedRestDayINSERT", "INSERT", on: "restDay", restDay("NEW")),
+            trigger("changedRestDayDELETE", "DELETE", on: "restDay", restDay("OLD")),
+            trigger("changedRestDayUPDATE", "UPDATE", on: "restDay", restDay("OLD"), restDay("NEW")),
+            trigger("changedWorkoutINSERT", "INSERT", on: "workout", other("fitness"), activity("NEW", 1)),
+            trigger("changedWorkoutDELETE", "DELETE", on: "workout", other("fitness"), activity("OLD", -1)),
+            trigger("changedWorkoutUPDATE", "UPDATE", on: "workout", other("fitness")),
+            trigger("changedWorkoutActivityUPDATE", "UPDATE OF at, timeZone", on: "workout", when: changed(["at", "timeZone"]), activity("OLD", -1), activity("NEW", 1)),
+            trigger("changedFoodINSERT", "INSERT", on: "food", other("fitness")),
+            trigger("changedFoodDELETE", "DELETE", on: "food", other("fitness")),
+            trigger("changedFoodUPDATE", "UPDATE", on: "food", other("fitness")),
+        ].joined(separator: "\n")
     }()
+
+    /// Installs the triggers on the writing connection (once, after migrating), and the observer that rings
+    /// the commit bell after a commit that changed a followed row.
+    static func followChanges(_ database: any DatabaseWriter, bell: CommitBell) throws {
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: storeChangeTriggers)
+            db.add(transactionObserver: CommitObserver(bell: bell), extent: .databaseLifetime)
+        }
+    }
 
     /// The tables whose rows the triggers follow: a commit that changed one rings the bell.
     static let followedTables: Set<String> = ["reminder", "intake", "stockChange", "outcome", "restDay", "workout", "food"]
@@ -137,12 +173,19 @@ extension ReminderStore {
         guard commitBell.takeCommitted() else { return StoreChanges() }
         return try write { db in
             var changes = StoreChanges()
-            for row in try Row.fetchAll(db, sql: "SELECT DISTINCT reminderId, part FROM temp.changedPart") {
-                changes.reminders[row[0], default: []].insert(StoreChanges.Parts(rawValue: row[1]))
+            for row in try Row.fetchAll(db, sql: "SELECT reminderId, part, min(at) FROM temp.changedPart GROUP BY reminderId, part") {
+                let (id, part) = (row[0] as Int64, StoreChanges.Parts(rawValue: row[1]))
+                changes.reminders[id, default: []].formUnion(part)
+                if let at = row[2] as Int64? {
+                    changes.earliestChanged[id] = min(changes.earliestChanged[id] ?? Instant(secondsSinceEpoch: at), Instant(secondsSinceEpoch: at))
+                }
             }
-            for kind in try String.fetchAll(db, sql: "SELECT DISTINCT kind FROM temp.changedOther") {
-                switch kind {
-                case "restDay": changes.restDays = true
+            for row in try Row.fetchAll(db, sql: "SELECT DISTINCT part, rowId FROM temp.changedPart WHERE rowId IS NOT NULL") {
+                if row[0] == StoreChanges.Parts.logs.rawValue { changes.logIDs.insert(row[1]) } else { changes.skipIDs.insert(row[1]) }
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT kind, min(day) FROM temp.changedOther GROUP BY kind") {
+                switch row[0] as String {
+                case "restDay": changes.restDaysFrom = row[1]
                 case "restored": changes.restored = true
                 default: changes.fitness = true
                 }
