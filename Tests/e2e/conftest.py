@@ -2,6 +2,7 @@
 import collections
 import datetime as dt
 import json
+import math
 import os
 import pathlib
 import socket
@@ -183,6 +184,15 @@ def wait_until(condition, timeout=10.0):
         time.sleep(0.05)
 
 
+def after_a_later_firing(ctl, name, seconds, fired):
+    """Adds the one-off `name` due `seconds` from now (`ctl(*args)` runs remindctl) and waits until `fired()` says
+    it fired. The daemon handles what is due in time order: a check that nothing more happened before it then
+    does not pass merely because the daemon was slow (as a fixed sleep did). The one-off is removed after."""
+    ctl("add", name, "--in", f"{max(1, math.ceil(seconds))}s")
+    assert wait_until(fired, timeout=seconds + 20), f"{name}, due in {seconds:.0f} s, did not fire"
+    ctl("remove", name)
+
+
 @pytest.fixture
 def unique_name():
     return f"test-{uuid.uuid4().hex[:10]}"
@@ -202,15 +212,34 @@ def utc_now():
     return dt.datetime.now(dt.timezone.utc)
 
 
+def _day_safe_zone():
+    """A fixed-offset zone (no DST) in which this run starts at about 10:00 (11:00 after 23:00 UTC: no zone is
+    13 hours behind), on the same date as in UTC. A reminder's day, and its default window, end at its zone's
+    midnight: scheduled in this zone a few seconds ahead, a test's reminder is hours from its day's end whenever
+    the run starts (at 23:59:55 UTC too) and meets no DST change. (Etc/GMT-5 is UTC+5.)"""
+    offset = max(-12, 10 - utc_now().hour)
+    return ("Etc/GMT" if offset == 0 else f"Etc/GMT{-offset:+d}"), dt.timezone(dt.timedelta(hours=offset))
+
+
+DAY_ZONE, DAY_TZINFO = _day_safe_zone()
+
+
+def time_of_day(instant):
+    """`instant`'s (a datetime, or seconds since the epoch) time of day in DAY_ZONE, as `--at` takes it."""
+    if not isinstance(instant, dt.datetime):
+        instant = dt.datetime.fromtimestamp(instant, dt.timezone.utc)
+    return instant.astimezone(DAY_TZINFO).strftime("%H:%M:%S")
+
+
 def schedule_soon(ctl, name, verb="add", lead=3):
-    """Makes `name` a daily reminder at a UTC time about `lead` seconds ahead; returns the time as given and
-    the instant, checked against the next firing the daemon reports. A call so slow that the slot passed
+    """Makes `name` a daily reminder in DAY_ZONE at a time about `lead` seconds ahead; returns the time as given
+    and the instant (UTC), checked against the next firing the daemon reports. A call so slow that the slot passed
     first leaves the next firing on the following day: then it moves the reminder further ahead and checks again.
     `ctl(*args)` runs remindctl and returns its stdout."""
     for _ in range(5):
         instant = utc_now().replace(microsecond=0) + dt.timedelta(seconds=lead + 1)
-        at = instant.strftime("%H:%M:%S")
-        reminder = json.loads(ctl(verb, name, "--daily", "--at", at, "--tz", "UTC", "--json"))
+        at = time_of_day(instant)
+        reminder = json.loads(ctl(verb, name, "--daily", "--at", at, "--tz", DAY_ZONE, "--json"))
         if reminder["next"]["utc"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ"):
             return at, instant
         verb, lead = "update", lead * 2
@@ -312,10 +341,10 @@ def add_burst(db, prefix, count, lead):
     returns the instant they are due (seconds since the epoch)."""
     now = int(time.time())
     due = now + lead
-    at = time.strftime("%H:%M:%S", time.gmtime(due))
+    at = time_of_day(due)
     with sqlite3.connect(db) as con:
-        con.executemany("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES (?, ?, 'UTC', 1, ?, ?)",
-                        [(f"{prefix}-{i}", json.dumps({"daily": True, "at": at}), now, now) for i in range(count)])
+        con.executemany("INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES (?, ?, ?, 1, ?, ?)",
+                        [(f"{prefix}-{i}", json.dumps({"daily": True, "at": at}), DAY_ZONE, now, now) for i in range(count)])
     return due
 
 

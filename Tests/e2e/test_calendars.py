@@ -7,7 +7,7 @@ import subprocess
 import time
 from zoneinfo import ZoneInfo
 
-from conftest import khal_config, utc_now, wait_until
+from conftest import after_a_later_firing, khal_config, utc_now, wait_until
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -49,7 +49,8 @@ def test_a_khal_event_with_a_15_minute_alarm_is_announced_15_minutes_before_once
     assert entries[0]["EVENT_UTC"] == start.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), entries[0]
     assert f"for the event at {start:%a %H:%M}, in 15m)" in entries[0]["MESSAGE"], entries[0]["MESSAGE"]  # in the calendar zone
     assert int(entries[0]["LATE_SECONDS"]) <= 1
-    time.sleep(2)
+    marker = name + "-later"
+    after_a_later_firing(daemon.ctl, marker, 2, lambda: journald.entries(REMINDER_NAME=marker, _PID=daemon.process.pid))
     assert len(journald.entries(REMINDER_NAME=name, _PID=daemon.process.pid)) == 1, "announced more than once"
 
     # Never written by remindd; removed by someone else: its alarm goes.

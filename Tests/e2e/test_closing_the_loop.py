@@ -7,7 +7,7 @@ import stat
 import subprocess
 import time
 
-from conftest import Journal, utc_now
+from conftest import DAY_ZONE, Journal, time_of_day, utc_now
 
 MESSAGE_FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
 MESSAGE_MISSED = "a4f7c2e91b3d4e6f8a0c5d2b7e9f1364"
@@ -29,10 +29,11 @@ def sleep_until(instant):
 
 def add_soon(daemon, name, *flags, lead=4):
     """Adds `name` with `flags` and a first occurrence about `lead` seconds ahead (--start or --at as the flags
-    need), checked against what the daemon reports; returns the reminder and that instant."""
+    need; `{}` is its time of day in DAY_ZONE, hours from that zone's midnight), checked against what the daemon
+    reports; returns the reminder and that instant (UTC)."""
     for _ in range(5):
         instant = utc_now().replace(microsecond=0) + dt.timedelta(seconds=lead)
-        reminder = json.loads(daemon.ctl("add", name, *[f.format(instant.strftime("%H:%M:%S")) for f in flags], "--tz", "UTC", "--json").stdout)
+        reminder = json.loads(daemon.ctl("add", name, *[f.format(time_of_day(instant)) for f in flags], "--tz", DAY_ZONE, "--json").stdout)
         if reminder["next"]["utc"] == utc(instant):
             return reminder, instant
         daemon.ctl("remove", name)
@@ -69,9 +70,9 @@ def test_logging_twice_then_deleting_the_log_restores_the_second_dose(daemon, un
     for _ in range(5):
         first = utc_now().replace(microsecond=0) + dt.timedelta(seconds=4)
         second = first + dt.timedelta(seconds=6)
-        times = ",".join(t.strftime("%H:%M:%S") for t in (first, second))
-        reminder = daemon.ctl_json("add", unique_name, "--daily", "--at", times, "--tz", "UTC")
-        if reminder["next"]["utc"] == utc(first) and first.date() == second.date():
+        times = ",".join(time_of_day(t) for t in (first, second))
+        reminder = daemon.ctl_json("add", unique_name, "--daily", "--at", times, "--tz", DAY_ZONE)
+        if reminder["next"]["utc"] == utc(first):
             break
         daemon.ctl("remove", unique_name)
     journal = Journal()

@@ -17,7 +17,7 @@ MESSAGE_SUPPRESSED = "8d2e6b1f0a9c4e37b5d1c8f3a2e70b64"
 MESSAGE_LATE = "c3a95e7d1b2f4068a9e4d0c7b6f21e83"
 MESSAGE_MISSED = "a4f7c2e91b3d4e6f8a0c5d2b7e9f1364"
 
-from conftest import read_line, schedule_soon, utc_now
+from conftest import DAY_TZINFO, DAY_ZONE, read_line, schedule_soon, time_of_day, utc_now
 
 
 def ctl_out(daemon):
@@ -82,7 +82,8 @@ def test_an_occurrence_left_alone_is_missed_when_its_window_closes(daemon, uniqu
     assert entry["SCHEDULED_UTC"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
     assert entry["WINDOW_END_UTC"] == window_end.strftime("%Y-%m-%dT%H:%M:%SZ")
     assert entry["REMINDER_STATE"] == "missed" and entry["PRIORITY"] == "5"
-    closed = window_end.strftime("%a %H:%M" if window_end.second == 0 else "%a %H:%M:%S")  # seconds only when not zero
+    # In the reminder's zone; seconds only when not zero.
+    closed = window_end.astimezone(DAY_TZINFO).strftime("%a %H:%M" if window_end.second == 0 else "%a %H:%M:%S")
     assert entry["MESSAGE"].startswith(f"Missed: {unique_name} (daily, ") and entry["MESSAGE"].endswith(f"nothing logged by {closed}")
     assert abs(int(entry["__REALTIME_TIMESTAMP"]) / 1e6 - window_end.timestamp()) < 1.0
     kinds = [h["kind"] for h in reversed(daemon.ctl_json("history", "--reminder", unique_name))]
@@ -104,7 +105,7 @@ def test_today_shows_each_occurrence_with_its_state(daemon, unique_name):
     ahead = unique_name + "-later"
     later = utc_now() + dt.timedelta(hours=1)
     if later.date() == utc_now().date():
-        daemon.ctl("add", ahead, "--daily", "--at", later.strftime("%H:%M"), "--tz", "UTC")
+        daemon.ctl("add", ahead, "--daily", "--at", time_of_day(later), "--tz", DAY_ZONE)
     report = daemon.ctl_json("today")
     mine = {o["reminderName"]: o for o in report["occurrences"] if o["reminderName"].startswith(unique_name)}
     assert mine[unique_name]["state"] == "taken" and mine[unique_name]["utc"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -140,14 +141,12 @@ def test_missed_slots_fire_once_late_after_restart(daemon, unique_name):
     daemon.start()
     now = utc_now().replace(microsecond=0)
     slots = [now - dt.timedelta(hours=h) for h in (3, 2, 1)]
-    daemon.ctl("add", unique_name, "--daily", "--at", ",".join(s.strftime("%H:%M:%S") for s in slots), "--tz", "UTC")
+    daemon.ctl("add", unique_name, "--daily", "--at", ",".join(time_of_day(s) for s in slots), "--tz", DAY_ZONE)
     daemon.stop()
     # As if the daemon had been down for four hours: everything after that instant is unhandled.
     db = daemon.state / "remindd" / "remindd.sqlite"
     subprocess.run(["sqlite3", str(db), f"UPDATE reminder SET handledThrough = {int(now.timestamp()) - 4 * 3600} WHERE name = '{unique_name}'"], check=True)
     daemon.start()
-    # Its firings only: run within an hour after midnight, the last slot's day has also ended, so the
-    # occurrence is also decided missed (its own entry, once).
     entries = daemon_journal_wait(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_LATE)
     assert len(entries) == 1, [e["MESSAGE"] for e in entries]
     entry = entries[0]

@@ -6,7 +6,7 @@ import signal
 import subprocess
 import time
 
-from conftest import Journal, SessionBus, wait_until
+from conftest import Journal, SessionBus, after_a_later_firing, wait_until
 from test_closing_the_loop import MESSAGE_FIRED, MESSAGE_REPEATED, add_soon, sleep_until
 
 MESSAGE_COMING_UP = "ca531a038aa646e0aac53225a4727fa2"
@@ -57,7 +57,9 @@ def test_taken_on_the_notification_logs_stops_repeats_and_closes_it(daemon, sess
     assert len(logs) == 1 and dt.datetime.fromisoformat(logs[0]["takes"]) == instant, logs
     assert (logs[0]["amount"], logs[0]["unit"]) == (2, "tablet"), logs
     assert len(closed) == 1
-    time.sleep(6.5)  # two more repeat intervals
+    # Two more repeat intervals: the daemon announced a reminder due after them.
+    marker = "later-" + unique_name  # not one of `mine`
+    after_a_later_firing(daemon.ctl, marker, 6.5, lambda: [c for c in session_bus.calls if c["call"] == "Notify" and c["summary"].startswith(marker)])
     assert len([c for c in session_bus.calls if mine(c)]) == 2
     assert len(Journal().entries(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_REPEATED)) == 1
 

@@ -14,7 +14,7 @@ import uuid
 import pytest
 from pathlib import Path
 
-from conftest import BIN, Daemon, utc_now, wait_until
+from conftest import BIN, DAY_TZINFO, DAY_ZONE, Daemon, after_a_later_firing, time_of_day, utc_now, wait_until
 
 ACKNOWLEDGED = "928c3235a708446db5a3937c92d50a94"
 CONFLICT = "66dc6221c475436ab1827beb0d3a6f51"
@@ -173,10 +173,10 @@ def same_reminders(device):
 def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, unique_name):
     laptop, desktop = devices
     pills, walk = unique_name + "-pills", unique_name + "-walk"
-    # Firing about 12 s from now (whole seconds, UTC), after two syncs.
+    # Firing about 12 s from now (whole seconds), after two syncs.
     at = (utc_now() + dt.timedelta(seconds=12)).replace(microsecond=0)
-    laptop.ctl("add", pills, "--daily", "--at", at.strftime("%H:%M:%S"), "--tz", "UTC", "--window", "1h", "--repeat", "1m")
-    laptop.ctl("add", walk, "--daily", "--at", (at + dt.timedelta(hours=2)).strftime("%H:%M:%S"), "--tz", "UTC")
+    laptop.ctl("add", pills, "--daily", "--at", time_of_day(at), "--tz", DAY_ZONE, "--window", "1h", "--repeat", "1m")
+    laptop.ctl("add", walk, "--daily", "--at", time_of_day(at + dt.timedelta(hours=2)), "--tz", DAY_ZONE)
     sync_all(laptop, desktop)
     assert wait_until(lambda: pills in [r["name"] for r in desktop.json("list")])
     assert same_reminders(desktop) == same_reminders(laptop)
@@ -200,8 +200,11 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, uniq
     occurrences = {d.name: [o for o in d.json("day", at.strftime("%Y-%m-%d"))["occurrences"] if o["reminderName"] == pills] for d in devices}
     assert [o["state"] for o in occurrences["desktop"]] == ["taken"], occurrences
     assert occurrences["desktop"][0]["loggedUtc"] == occurrences["laptop"][0]["loggedUtc"]
+    # Past its next repeat's time (at most a minute away), the desktop announced no more repeats.
     repeats_then = len(desktop.entries(REMINDER_NAME=pills, REMINDER_ANNOUNCEMENT="repeated"))
-    time.sleep(3)
+    marker = pills + "-later"
+    after_a_later_firing(desktop.ctl, marker, (at + dt.timedelta(seconds=62) - utc_now()).total_seconds(),
+                         lambda: desktop.entries(REMINDER_NAME=marker))
     assert len(desktop.entries(REMINDER_NAME=pills, REMINDER_ANNOUNCEMENT="repeated")) == repeats_then
 
     # Skipped on the desktop: skipped on the laptop.
@@ -346,17 +349,6 @@ def test_every_setting_at_its_extremes_survives_the_server_both_ways(devices, un
         assert comparable(laptop, name) == comparable(desktop, name), name
 
 
-def midday_zone():
-    """A fixed-offset zone in which it is now between 08:00 and 12:00, so that the next few hours are one local day
-    (suppression and the day's listings count local days) wherever in the UTC day the test runs."""
-    for hours in range(-12, 15):
-        local = utc_now() + dt.timedelta(hours=hours)
-        if 8 <= local.hour < 12:
-            # POSIX's sign is the reverse: Etc/GMT-3 is three hours ahead of UTC.
-            return (f"Etc/GMT{-hours:+d}" if hours else "UTC"), dt.timedelta(hours=hours)
-    raise AssertionError("no offset from -12 to +14 puts now between 08:00 and 12:00")
-
-
 class PhoneApp:
     """The phone: a CalDAV client on the server directly, as DAVx5 is for a phone's task app."""
 
@@ -397,7 +389,7 @@ def test_a_phone_closes_the_loop_through_the_server_with_occurrence_tasks(phone_
     COMPLETED time, once, and the third skipped. A dose logged on the laptop: after its sync the phone reads its
     task completed before the task's alarm."""
     (laptop, desktop), phone = phone_devices
-    zone, offset = midday_zone()
+    zone, offset = DAY_ZONE, DAY_TZINFO.utcoffset(None)
     local_now = (utc_now() + offset).replace(microsecond=0)
     # Two doses due in 20 and 40 seconds (each ticked once it was due, the first before the second came: a task
     # ticked ahead of its time is no dose) and one in 3 hours (cancelled ahead: a skip).
@@ -438,8 +430,7 @@ def test_a_phone_closes_the_loop_through_the_server_with_occurrence_tasks(phone_
     # A dose logged on the laptop ahead of its time: after the laptop's sync the phone has its task completed,
     # before the alarm rings.
     early = unique_name + " early"
-    at = (utc_now() + offset + dt.timedelta(seconds=120)).replace(microsecond=0)
-    laptop.ctl("add", early, "--daily", "--at", at.strftime("%H:%M:%S"), "--tz", zone)
+    laptop.ctl("add", early, "--daily", "--at", time_of_day(utc_now() + dt.timedelta(seconds=120)), "--tz", zone)
     occurrence = next(f["utc"] for f in laptop.json("next", "--count", "50") if f["reminderName"] == early)
     laptop.ctl("log", early)
     laptop.sync()

@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 
-from conftest import BIN, CAUGHT_UP, FIRED, add_burst, db_count
+from conftest import BIN, CAUGHT_UP, DAY_ZONE, FIRED, add_burst, db_count, time_of_day
 
 # How much later than on an idle daemon a firing may reach the user here (the release build's target is 0.1 s).
 MARGIN = 0.5
@@ -27,7 +27,7 @@ def watch_lateness(daemon, name, busy):
     watch.connect(daemon.socket_path)
     watch.sendall(json.dumps({"method": "io.remindd.Reminders.Watch", "more": True}).encode() + b"\0")
     due = int(time.time()) + 3
-    daemon.ctl("add", name, "--daily", "--at", time.strftime("%H:%M:%S", time.gmtime(due)), "--tz", "UTC")
+    daemon.ctl("add", name, "--daily", "--at", time_of_day(due), "--tz", DAY_ZONE)
     time.sleep(max(0.0, due - 0.5 - time.time()))
     worker = threading.Thread(target=busy)
     worker.start()
@@ -60,7 +60,7 @@ def test_the_largest_reminder_allowed_added_while_another_is_due_delays_nothing(
 
 def test_a_large_merge_import_while_another_is_due_delays_nothing(daemon, tmp_path):
     daemon.start()
-    daemon.ctl("add", "Pills", "--daily", "--at", time.strftime("%H:%M", time.gmtime(time.time() + 12 * 3600)), "--tz", "UTC")
+    daemon.ctl("add", "Pills", "--daily", "--at", time_of_day(time.time() + 6 * 3600), "--tz", DAY_ZONE)
     document = json.loads(daemon.ctl("export").stdout)
     reminder = next(r for r in document["tables"]["reminder"] if r["name"] == "Pills")
     now = int(time.time())

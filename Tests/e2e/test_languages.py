@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, ROOT, Journal, wait_until
+from conftest import BIN, DAY_TZINFO, DAY_ZONE, ROOT, Journal, wait_until
 from test_closing_the_loop import MESSAGE_ACKNOWLEDGED, MESSAGE_FIRED, add_soon
 
 LANGUAGES = {"de": "de_DE", "fr": "fr_FR", "es": "es_ES"}
@@ -38,11 +38,11 @@ def in_language(env, locales, name):
     return dict(env, LANG=f"{name}.UTF-8", LOCPATH=str(locales))
 
 
-def local_names(locales, name, instant, form):
-    """What glibc's `date` says for `instant` in the locale `name` (`%a`: the short weekday): the oracle for
-    the names remindd takes from LC_TIME."""
-    return subprocess.run(["date", "-u", "-d", f"@{int(instant.timestamp())}", f"+{form}"], check=True, capture_output=True, text=True,
-                          env=dict(os.environ, LC_ALL=f"{name}.UTF-8", LOCPATH=str(locales))).stdout.strip()
+def local_names(locales, name, instant, form, zone="UTC"):
+    """What glibc's `date` says for `instant` in `zone` in the locale `name` (`%a`: the short weekday): the oracle
+    for the names remindd takes from LC_TIME."""
+    return subprocess.run(["date", "-d", f"@{int(instant.timestamp())}", f"+{form}"], check=True, capture_output=True, text=True,
+                          env=dict(os.environ, LC_ALL=f"{name}.UTF-8", LOCPATH=str(locales), TZ=zone)).stdout.strip()
 
 
 def test_a_german_daemon_notifies_and_journals_in_german_with_the_same_fields(daemon, session_bus, locales, unique_name):
@@ -52,9 +52,11 @@ def test_a_german_daemon_notifies_and_journals_in_german_with_the_same_fields(da
     reminder, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "2", "--unit", "tablet")
     shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == unique_name)
     assert shown, session_bus.calls
-    # remindd shows a time's seconds only when they are not zero (add_soon's instant is to the second).
-    rid, weekday = reminder["id"], local_names(locales, "de_DE", instant, "%a")
-    clock = instant.strftime("%H:%M" if instant.second == 0 else "%H:%M:%S")
+    # In the reminder's zone; remindd shows a time's seconds only when they are not zero (add_soon's instant is to
+    # the second).
+    local = instant.astimezone(DAY_TZINFO)
+    rid, weekday = reminder["id"], local_names(locales, "de_DE", instant, "%a", zone=DAY_ZONE)
+    clock = local.strftime("%H:%M" if local.second == 0 else "%H:%M:%S")
     # The spec-written server's record: the summary is the name, the body and the buttons German.
     assert shown[0]["actions"] == [f"taken:{rid}", "Genommen", f"snooze:{rid}/10", "Schlummern 10 Min.", f"skip:{rid}", "Auslassen"]
     assert shown[0]["body"] == f"Nehmen Sie 2 tablets. Täglich, {weekday} {clock}"
@@ -78,8 +80,9 @@ def test_a_german_daemon_notifies_and_journals_in_german_with_the_same_fields(da
                              env=dict(os.environ, LC_ALL="de_DE.UTF-8", LOCPATH=str(locales))).stdout.strip()
     assert today.splitlines()[0] == heading, today
     assert "ZEIT" in today and "ERINNERUNG" in today and "STATUS" in today, today
-    # The occurrence's time, and the time it was taken (the click's, which may be the next minute's).
-    mine = [line for line in today.splitlines() if line.startswith(clock[:5]) and unique_name in line]
+    # The occurrence's time (in the daemon's zone, UTC, first), and the time it was taken (the click's, which may be
+    # the next minute's).
+    mine = [line for line in today.splitlines() if line.startswith(instant.strftime("%H:%M")) and unique_name in line]
     assert len(mine) == 1 and re.search(r" genommen \(erfasst \d\d:\d\d", mine[0]), today
     assert f"Dosen: {unique_name}: 1 von 1 genommen" in today.splitlines(), today
 

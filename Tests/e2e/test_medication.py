@@ -4,7 +4,7 @@ MESSAGE_ID, the catalog's fields), as a desktop notification, and to the reminde
 import datetime as dt
 import time
 
-from conftest import Journal, wait_until
+from conftest import DAY_ZONE, Journal, time_of_day, wait_until
 from test_closing_the_loop import add_soon, sleep_until, write_script
 
 MESSAGE_LOW_STOCK = "3f0b8e5c7a2d4e61b9c4a7d2e8f15c30"
@@ -46,7 +46,7 @@ def test_a_dose_not_taken_by_its_escalation_delay_runs_the_escalation_command_on
     hook = write_script(tmp_path / "tell-carer.sh", 'env > "$1.tmp" && mv "$1.tmp" "$1-$(date +%s%N)"')
     daemon.start()
     due = int(time.time()) + 3
-    added = daemon.ctl_json("add", unique_name, "--daily", "--at", time.strftime("%H:%M:%S", time.gmtime(due)), "--tz", "UTC",
+    added = daemon.ctl_json("add", unique_name, "--daily", "--at", time_of_day(due), "--tz", DAY_ZONE,
                             "--window", "30s", "--dose", "2", "--unit", "tablet", "--escalate-exec", f"{hook} {tmp_path}/escalated",
                             "--escalate-after", "2s")
     assert added["escalateAfterSeconds"] == 2

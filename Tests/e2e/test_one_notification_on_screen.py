@@ -12,7 +12,7 @@ import time
 
 from PIL import ImageChops
 
-from conftest import Journal, wait_until
+from conftest import DAY_ZONE, Journal, time_of_day, wait_until
 from test_closing_the_loop import MESSAGE_FIRED, MESSAGE_MISSED, add_soon, utc, utc_now
 from test_notification_screenshot import ARTIFACTS, Screen, desktop  # noqa: F401 (the fixture)
 
@@ -21,7 +21,7 @@ def add_together(daemon, names, *flags, lead=5):
     """Adds each of `names` with the same first occurrence about `lead` seconds ahead; returns that instant."""
     for _ in range(5):
         instant = utc_now().replace(microsecond=0) + dt.timedelta(seconds=lead)
-        added = [daemon.ctl_json("add", name, "--daily", "--at", instant.strftime("%H:%M:%S"), "--tz", "UTC", *flags) for name in names]
+        added = [daemon.ctl_json("add", name, "--daily", "--at", time_of_day(instant), "--tz", DAY_ZONE, *flags) for name in names]
         if all(reminder["next"]["utc"] == utc(instant) for reminder in added):
             return instant
         for name in names:

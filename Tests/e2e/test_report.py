@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import varlink
 from PIL import Image
 
-from conftest import ROOT
+from conftest import DAY_ZONE, ROOT, time_of_day
 
 ARTIFACTS = pathlib.Path(os.environ.get("REMINDD_TEST_ARTIFACTS", ROOT / ".build" / "test-artifacts"))
 
@@ -26,8 +26,8 @@ def test_the_report_counts_what_was_logged_and_skipped_and_a_varlink_client_read
         time.sleep(86400 - time.time() % 86400 + 1)
     now = int(time.time())
     first, second = now + 3, now + 6
-    times = ",".join(time.strftime("%H:%M:%S", time.gmtime(t)) for t in (first, second))
-    daemon.ctl("add", unique_name, "--daily", "--at", times, "--tz", "UTC")
+    times = ",".join(time_of_day(t) for t in (first, second))
+    daemon.ctl("add", unique_name, "--daily", "--at", times, "--tz", DAY_ZONE)
     daemon.ctl("log", unique_name)
     time.sleep(max(0.0, second + 1 - time.time()))
     daemon.ctl("skip", unique_name, "--reason", "travel")

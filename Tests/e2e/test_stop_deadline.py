@@ -12,7 +12,7 @@ import subprocess
 import time
 import uuid
 
-from conftest import BIN, Journal, add_burst, announced_slots, db_count
+from conftest import BIN, DAY_ZONE, Journal, add_burst, announced_slots, db_count, time_of_day
 from history_store import fill  # Benchmarks/, on the path through conftest
 
 COUNT = 5_000
@@ -106,8 +106,7 @@ def test_sigterm_with_a_hook_a_notification_and_a_watch_in_flight_stops_within_2
     # Shown before the burst: the test's notification server takes a while over a thousand.
     assert time.time() < due - 4, "the daemon took too long to start: raise the lead time"
     with_hook = f"{prefix}-hooked"
-    shown_at = time.strftime("%H:%M:%S", time.gmtime(due - 2))
-    daemon.ctl("add", with_hook, "--daily", "--at", shown_at, "--tz", "UTC", "--exec", str(hook))
+    daemon.ctl("add", with_hook, "--daily", "--at", time_of_day(due - 2), "--tz", DAY_ZONE, "--exec", str(hook))
     watch = subprocess.Popen([str(BIN / "remindctl"), "watch", "--json"], env=daemon.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert session_bus.wait_for(lambda c: c["call"] == "Notify" and c["summary"] == with_hook, timeout=due - time.time() + 10), "not shown"
