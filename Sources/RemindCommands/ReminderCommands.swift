@@ -37,6 +37,30 @@ func checkWindow(_ window: String?) throws {
     }
 }
 
+extension AddCommand {
+    /// Refuses what the rule and the parts get wrong together (``ReminderDefinition``), as the daemon will,
+    /// before connecting: a course against `--until`, `--before` against the occurrences, `--escalate-after`
+    /// against `--window`, a rule that would never fire.
+    func checkDefinition(_ spec: RuleSpec, zone: TimeZoneRules) throws {
+        do {
+            let delivery = try Delivery().applying(try self.delivery.change(), adding: true)
+            let course = try ReminderDefinition.course(spec, delivery)
+            let rule = try course.makeRule()
+            try ReminderDefinition(spec: course, delivery: delivery, windowSeconds: window.flatMap(WindowLength.seconds))
+                .check(rule: rule, zone: zone, now: CommandContext.current.now())
+        } catch let problem as ReminderDefinition.Problem {
+            switch problem {
+            case .input(let error): throw CLIError(error.message)
+            case .rule(let message): throw CLIError(message)
+            }
+        } catch let error as RuleSpecError {
+            throw CLIError(error.message)
+        } catch let error as PartError {
+            throw CLIError(error.message)
+        }
+    }
+}
+
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
@@ -91,6 +115,7 @@ struct AddCommand: ParsableCommand {
         } catch { throw CLIError(error.message) }
         try checkWindow(window)
         try delivery.validate(adding: true)
+        try checkDefinition(spec, zone: try named.map(RuleOptions.zone(named:)) ?? zone)
         var timeZone = relative ? (tz ?? zone.identifier) : named
         var zoneNote: String?
         if timeZone == nil {

@@ -85,20 +85,4 @@ public struct HeadsUpPlan: Sendable {
             return HeadsUp(reminder: reminder, occurrence: occurrence, minutesBefore: minutes)
         }.min { $0.at < $1.at }
     }
-
-    /// Why `--before` cannot be used with a rule, or nil: a notice must come after the occurrence before the one
-    /// it warns of (the occurrences of the next 64 from `now` are looked at).
-    public static func problem(beforeMinutes: [Int], rule: ReminderRule, zone: TimeZoneRules, now: Instant) -> String? {
-        guard let longest = beforeMinutes.max() else { return nil }
-        var shortest: Int64?
-        var previous = rule.nextOccurrence(after: now, in: zone)
-        for _ in 0..<64 {
-            guard let current = previous, let following = rule.nextOccurrence(after: current.instant, in: zone) else { break }
-            let gap = following.instant.secondsSinceEpoch - current.instant.secondsSinceEpoch
-            shortest = min(shortest ?? gap, gap)
-            previous = following
-        }
-        guard let shortest, Int64(longest) * 60 >= shortest else { return nil }
-        return "--before \(WindowLength.text(Int64(longest) * 60)) is not after the occurrence before: occurrences are as little as \(WindowLength.text(shortest)) apart; give less than that"
-    }
 }

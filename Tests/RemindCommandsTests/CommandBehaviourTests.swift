@@ -44,6 +44,26 @@ import VarlinkProtocol
         #expect(status.contains("next:      Sun 2026-11-22 04:00 -05:00 (in 1h 15min) Vitamin D"))
     }
 
+    /// What the rule and the parts get wrong together is refused as the daemon refuses it, before connecting.
+    @Test func aDefinitionWrongAsAWholeIsRefusedBeforeConnecting() {
+        let harness = CommandHarness(daemon: StubDaemon(replies: Samples.replies))
+        let refusals = [
+            (["--daily", "--at", "08:00", "--window", "1h", "--escalate-exec", "/bin/true", "--escalate-after", "2h"],
+             "--escalate-after 2h is not before the window's end (1h)"),
+            (["--every", "1h", "--start", "2026-11-23T08:00", "--before", "1h"], "--before 1h is not after the occurrence before"),
+            (["--once", "2026-11-21T10:00"], "this reminder would never fire: --once 2026-11-21T10:00 is in the past"),
+            (["--daily", "--at", "08:00", "--steps", "40mg until 2026-11-01"], "this reminder would never fire"),
+        ]
+        for (flags, message) in refusals {
+            let outcome = harness.run(["add", "Pills"] + flags)
+            #expect(outcome.error?.contains(message) == true, "\(flags): \(outcome.error ?? "accepted")")
+        }
+        #expect(harness.daemon.calls.isEmpty, "nothing sent: \(harness.daemon.calls.map(\.method))")
+        // A window longer than the delay, and no window at all (the occurrence's own end): accepted, and sent.
+        #expect(harness.run("add", "Pills", "--daily", "--at", "08:00", "--window", "2h", "--escalate-exec", "/bin/true", "--escalate-after", "1h").error == nil)
+        #expect(harness.daemon.calls.map(\.method).contains("io.remindd.Reminders.Add"))
+    }
+
     @Test func pluralsAreRight() {
         #expect(plural(1, "day") == "1 day")
         #expect(plural(2, "day") == "2 days")

@@ -61,10 +61,10 @@ struct HeadsUpPlanTests {
         let hourly = try RuleSpec(daily: true, at: "08:00,09:00,10:00").makeRule()
         let utc = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
         let now = at("2026-03-02T06:00:00Z")
-        #expect(HeadsUpPlan.problem(beforeMinutes: [15, 59], rule: hourly, zone: utc, now: now) == nil)
-        let problem = try #require(HeadsUpPlan.problem(beforeMinutes: [60], rule: hourly, zone: utc, now: now))
+        #expect(ReminderDefinition.beforeProblem(beforeMinutes: [15, 59], rule: hourly, zone: utc, now: now) == nil)
+        let problem = try #require(ReminderDefinition.beforeProblem(beforeMinutes: [60], rule: hourly, zone: utc, now: now))
         #expect(problem.contains("1h apart") && problem.contains("less than"), "\(problem)")
         let once = try RuleSpec(once: "2026-03-05T08:00").makeRule()
-        #expect(HeadsUpPlan.problem(beforeMinutes: [10080], rule: once, zone: utc, now: now) == nil, "a one-off has no occurrence before")
+        #expect(ReminderDefinition.beforeProblem(beforeMinutes: [10080], rule: once, zone: utc, now: now) == nil, "a one-off has no occurrence before")
     }
 }

@@ -26,14 +26,14 @@ struct ReminderService: Sendable {
         let now = context.clock.now()
         let trimmed = try Self.checkedName(name)
         let delivery = try Self.applying(change, to: Delivery(), adding: true)
-        let spec = try Self.course(spec, delivery)
+        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(spec, delivery) }
         let rule = try Self.rule(spec)
         let timeZone = try Self.zoneName(timeZone, of: rule)
         let zone = try context.zone(named: timeZone)
-        try Self.checkFires(rule, spec, zone: zone, now: now)
-        try Self.checkBefore(delivery, rule: rule, zone: zone, now: now)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
-        try Self.checkEscalation(delivery, windowSeconds: windowSeconds)
+        try Self.checked { () throws(ReminderDefinition.Problem) in
+            try ReminderDefinition(spec: spec, delivery: delivery, windowSeconds: windowSeconds).check(rule: rule, zone: zone, now: now)
+        }
         let stored = try storing { () throws(StoreError) in
             try stores.reminders.add(
                 name: trimmed, rule: spec, timeZone: timeZone, enabled: enabled, windowSeconds: windowSeconds, delivery: delivery, now: now)
@@ -65,40 +65,27 @@ struct ReminderService: Sendable {
         // A course changed or ended: the old course's end goes (the reminder goes on after an ended course; a
         // longer one is not cut short). A new rule, or a new course, ends with the course, as when added.
         if change.medication.steps != nil, spec == nil, courseEnd != nil { reminder.rule.until = nil }
-        if change.medication.steps?.isEmpty == false || spec != nil { reminder.rule = try Self.course(reminder.rule, reminder.delivery) }
-        if spec != nil || timeZone != nil || change.medication.steps?.isEmpty == false {
-            try Self.checkFires(try Self.rule(reminder.rule), reminder.rule, zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
+        if change.medication.steps?.isEmpty == false || spec != nil {
+            reminder.rule = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(reminder.rule, reminder.delivery) }
         }
-        try Self.checkEscalation(reminder.delivery, windowSeconds: reminder.windowSeconds)
-        if change.notification.before != nil || spec != nil || timeZone != nil {
-            try Self.checkBefore(
-                reminder.delivery, rule: try Self.rule(reminder.rule), zone: try context.zone(named: reminder.timeZone), now: context.clock.now())
-        }
+        // The checks this change can reach: a renamed reminder whose course ended is not refused for never firing.
+        var checks: ReminderDefinition.Checks = [.escalation]
+        if spec != nil || timeZone != nil || change.medication.steps?.isEmpty == false { checks.insert(.fires) }
+        if change.notification.before != nil || spec != nil || timeZone != nil { checks.insert(.before) }
+        let (rule, zone) = (try Self.rule(reminder.rule), try context.zone(named: reminder.timeZone))
+        let definition = ReminderDefinition(spec: reminder.rule, delivery: reminder.delivery, windowSeconds: reminder.windowSeconds)
+        try Self.checked { () throws(ReminderDefinition.Problem) in try definition.check(checks, rule: rule, zone: zone, now: context.clock.now()) }
         return try await save(reminder)
     }
 
-    /// Refuses a notice before (`--before`) that would come before the occurrence before the one it warns of.
-    static func checkBefore(_ delivery: Delivery, rule: ReminderRule, zone: TimeZoneRules, now: Instant) throws(ServiceError) {
-        guard let minutes = delivery.notification.beforeMinutes,
-            let problem = HeadsUpPlan.problem(beforeMinutes: minutes, rule: rule, zone: zone, now: now)
-        else { return }
-        throw .invalidInput(parameter: "before", message: problem)
-    }
-
-    /// The rule of a tapering course (``RuleSpec/ending(with:)``).
-    static func course(_ spec: RuleSpec, _ delivery: Delivery) throws(ServiceError) -> RuleSpec {
-        guard let steps = delivery.medication.steps else { return spec }
-        do { return try spec.ending(with: steps) } catch { throw .invalidInput(parameter: "steps", message: error.message) }
-    }
-
-    /// Refuses an escalation delay that does not come before the end of the reminder's own window: the
-    /// occurrence is missed then, and the escalation runs at that time anyway. (Without a window of its own, an
-    /// occurrence's window ends at the next occurrence or midnight: a delay past that escalates when missed.)
-    static func checkEscalation(_ delivery: Delivery, windowSeconds: Int64?) throws(ServiceError) {
-        guard let after = delivery.escalation.afterSeconds, let windowSeconds, after >= windowSeconds else { return }
-        throw .invalidInput(
-            parameter: "escalateAfter",
-            message: "--escalate-after \(WindowLength.text(after)) is not before the window's end (\(WindowLength.text(windowSeconds))): the occurrence is missed then and the escalation runs at that time; give a shorter delay, or leave --escalate-after out")
+    /// What a definition check (``ReminderDefinition``) gives, or its problem as the call's error.
+    static func checked<Value>(_ body: () throws(ReminderDefinition.Problem) -> Value) throws(ServiceError) -> Value {
+        do { return try body() } catch {
+            switch error {
+            case .input(let problem): throw .invalidInput(parameter: problem.parameter, message: problem.message)
+            case .rule(let message): throw .invalidRule(message)
+            }
+        }
     }
 
     func setEnabled(key: String, _ enabled: Bool) async throws(ServiceError) -> ReminderValue {
@@ -196,7 +183,7 @@ struct ReminderService: Sendable {
     func preview(rule spec: RuleSpec, timeZone: String?, after: String?, count: Int, steps: String? = nil) throws(ServiceError) -> [FiringValue] {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
         let delivery = try Self.applying(Delivery.Change(medication: .init(steps: steps)), to: Delivery(), adding: true)
-        let spec = try Self.course(spec, delivery)
+        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(spec, delivery) }
         let rule = try Self.rule(spec)
         let zone = try context.zone(named: try Self.zoneName(timeZone, of: rule))
         let now = context.clock.now()
@@ -413,20 +400,6 @@ struct ReminderService: Sendable {
     /// A name without its surrounding spaces, by ``ReminderName``'s rules (Add and Update alike).
     static func checkedName(_ name: String) throws(ServiceError) -> String {
         do { return try ReminderName.checked(name) } catch { throw .invalidRule(error.message) }
-    }
-
-    /// Refuses a rule that can never fire again (a `--once` or an `--until` in the past), with the reason.
-    static func checkFires(_ rule: ReminderRule, _ spec: RuleSpec, zone: TimeZoneRules, now: Instant) throws(ServiceError) {
-        guard rule.days != .asNeeded, rule.nextOccurrence(after: now, in: zone) == nil else { return }
-        let reason: String
-        if let once = spec.once {
-            reason = "--once \(once) is in the past: give a time ahead"
-        } else if let until = spec.until {
-            reason = "it ends --until \(until), before its next time: give a later --until, or none"
-        } else {
-            reason = "it has no time ahead: check it with remindctl preview"
-        }
-        throw .invalidRule("this reminder would never fire: \(reason)")
     }
 
     /// A window length the user typed, or the parameter's error.
