@@ -34,10 +34,10 @@ struct UnconfirmedAnnouncementsTests {
                                   FiringsStore.announcementKey(instance: "i", firingID: 4, again: Instant(secondsSinceEpoch: 4_600))]
         let described = plan.announcements(found: found).map { announcement -> String in
             switch announcement {
-            case .firing(_, let record, let kind): "firing \(record.id!) \(kind)"
-            case .missed(_, let record): "missed \(record.id!)"
-            case .again(_, let record, let number): "again \(record.id!) #\(number)"
-            case .escalation(_, let record, let at): "escalation \(record.id!) at \(at.secondsSinceEpoch)"
+            case .firing(_, let record, let kind): "firing \(record.id ?? 0) \(kind)"
+            case .missed(_, let record): "missed \(record.id ?? 0)"
+            case .again(_, let record, let number): "again \(record.id ?? 0) #\(number)"
+            case .escalation(_, let record, let at): "escalation \(record.id ?? 0) at \(at.secondsSinceEpoch)"
             }
         }
         #expect(described == ["firing 2 suppressed", "firing 3 postponed", "missed 21", "again 5 #0", "escalation 8 at 8900"])

@@ -140,9 +140,9 @@ struct CollectionPublisher: Sendable {
             }
             complete = try complete && Pages.each(pages.skips, id: \.id, until: stops) { skips in
                 for skip in skips {
-                    present[.skipped]?.insert(skip.id!)
-                    lateForArchive(.skipped, skip.id!, reminderID: skip.reminderId, at: skip.decidedAt)
-                    guard byRow[.skipped]?[skip.id!] == nil, let reminder = reminderUIDs[skip.reminderId], skip.decidedAt >= cutoff else { continue }
+                    present[.skipped]?.insert(skip.id)
+                    lateForArchive(.skipped, skip.id, reminderID: skip.reminderId, at: skip.decidedAt)
+                    guard byRow[.skipped]?[skip.id] == nil, let reminder = reminderUIDs[skip.reminderId], skip.decidedAt >= cutoff else { continue }
                     let record = CollectionItem.Record(
                         uid: UUID().uuidString.lowercased() + "@remindd", kind: .skipped, reminder: reminder.uid, at: Instant(secondsSinceEpoch: skip.decidedAt),
                         timeZone: "UTC", occurrence: Instant(secondsSinceEpoch: skip.scheduledAt), reason: skip.reason.flatMap { $0.isEmpty ? nil : $0 })
@@ -202,7 +202,7 @@ struct CollectionPublisher: Sendable {
         }
     }
 
-    typealias Rows = (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord])
+    typealias Rows = (reminders: [StoredReminder], logs: [IntakeRecord], skips: [Stored<OutcomeRecord>])
 
     /// The rows a publish writes, read a page at a time: each reader gives the rows after an id (an empty page
     /// when there are none left). `withRecords`: the reminders that have logs or skips among them.
@@ -210,7 +210,7 @@ struct CollectionPublisher: Sendable {
         let withRecords: Set<Int64>
         let reminders: (_ after: Int64) throws(StoreError) -> [StoredReminder]
         let logs: (_ after: Int64) throws(StoreError) -> [IntakeRecord]
-        let skips: (_ after: Int64) throws(StoreError) -> [OutcomeRecord]
+        let skips: (_ after: Int64) throws(StoreError) -> [Stored<OutcomeRecord>]
 
         /// One page: the rows a change touched.
         init(_ rows: Rows) {

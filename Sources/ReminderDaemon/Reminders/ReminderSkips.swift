@@ -33,13 +33,13 @@ extension ReminderService {
         let id = reminder.id
         let ahead = try storing { () throws(StoreError) in try scheduling.skipsAhead(reminderID: id, after: now) }
         let schedulable = try await scheduling.schedulable(reminder)
-        guard let skip = ahead.max(by: { ($0.decidedAt, $0.id ?? 0) < ($1.decidedAt, $1.id ?? 0) }),
+        guard let skip = ahead.max(by: { ($0.decidedAt, $0.id) < ($1.decidedAt, $1.id) }),
             let occurrence = schedulable.rule.nextOccurrence(after: Instant(secondsSinceEpoch: skip.scheduledAt - 1), in: schedulable.zone),
             occurrence.instant.secondsSinceEpoch == skip.scheduledAt
         else {
             throw .nothingDue(reminder.name, "no occurrence of \(reminder.name) ahead is skipped: a skip whose time has come stays (log a dose taken then with remindctl log \"\(reminder.name)\" --at TIME)")
         }
-        _ = try storing { () throws(StoreError) in try scheduling.removeSkip(id: skip.id!) }
+        _ = try storing { () throws(StoreError) in try scheduling.removeSkip(id: skip.id) }
         await context.feed.deliver()
         context.say(.info, "Unskipped: \(reminder.name) at \(occurrence.localISO8601) is announced at its time")
         let windowEnd = schedulable.rule.windowEnd(of: occurrence, windowSeconds: reminder.windowSeconds, in: schedulable.zone)

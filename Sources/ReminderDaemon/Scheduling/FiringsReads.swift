@@ -19,7 +19,7 @@ extension SchedulingService {
     }
 
     /// The skips of a reminder's occurrences scheduled after `now`, oldest first.
-    nonisolated func skipsAhead(reminderID: Int64, after now: Instant) throws(StoreError) -> [OutcomeRecord] {
+    nonisolated func skipsAhead(reminderID: Int64, after now: Instant) throws(StoreError) -> [Stored<OutcomeRecord>] {
         try stores.firings.outcomes(reminderID: reminderID, from: now.adding(seconds: 1), through: .endOfTime, state: .skipped)
     }
 

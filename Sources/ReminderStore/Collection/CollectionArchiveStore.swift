@@ -60,13 +60,13 @@ extension CollectionStore {
             let (from, to) = month.span
             let logs = try IntakeRecord.filter(IntakeRecord.Columns.reminderId == month.reminderID && IntakeRecord.Columns.at >= from && IntakeRecord.Columns.at < to).fetchAll(db)
             let skips = try OutcomeRecord.filter(OutcomeRecord.Columns.reminderId == month.reminderID && OutcomeRecord.Columns.decidedAt >= from && OutcomeRecord.Columns.decidedAt < to)
-                .skips().fetchAll(db)
+                .skips().stored().fetchAll(db)
             let item = CollectionItemRecord.Columns.self
             func rows(_ kind: CollectionItemRecord.Kind, _ ids: [Int64]) throws -> [Int64: CollectionItemRecord] {
                 Dictionary(try CollectionItemRecord.filter(item.kind == kind.rawValue && ids.contains(item.localId)).fetchAll(db).map { ($0.localId!, $0) }) { a, _ in a }
             }
             let logRows = try rows(.taken, logs.compactMap(\.id))
-            let skipRows = try rows(.skipped, skips.compactMap(\.id))
+            let skipRows = try rows(.skipped, skips.map(\.id))
             func folded(_ row: CollectionItemRecord?) -> Bool { row.map { !$0.fileName.contains("#") || $0.fileName.contains("-archive-") } ?? true }
             var found: [ArchivedRecord] = []
             for log in logs where folded(logRows[log.id]) {
@@ -74,10 +74,10 @@ extension CollectionStore {
                     kind: .taken, localId: log.id, at: Instant(secondsSinceEpoch: log.at), timeZone: log.timeZone,
                     occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)), amount: log.amount, reason: nil, row: logRows[log.id]))
             }
-            for skip in skips where folded(skipRows[skip.id!]) {
+            for skip in skips where folded(skipRows[skip.id]) {
                 found.append(ArchivedRecord(
-                    kind: .skipped, localId: skip.id!, at: Instant(secondsSinceEpoch: skip.decidedAt), timeZone: "UTC",
-                    occurrence: Instant(secondsSinceEpoch: skip.scheduledAt), amount: nil, reason: skip.reason.flatMap { $0.isEmpty ? nil : $0 }, row: skipRows[skip.id!]))
+                    kind: .skipped, localId: skip.id, at: Instant(secondsSinceEpoch: skip.decidedAt), timeZone: "UTC",
+                    occurrence: Instant(secondsSinceEpoch: skip.scheduledAt), amount: nil, reason: skip.reason.flatMap { $0.isEmpty ? nil : $0 }, row: skipRows[skip.id]))
             }
             return found
         }

@@ -106,8 +106,8 @@ public struct CollectionStore: Sendable {
     }
 
     /// The skips, by id after `after`, `limit` of them.
-    public func publishedSkips(after: Int64, limit: Int) throws(StoreError) -> [OutcomeRecord] {
-        try page(OutcomeRecord.all().skips(), after: after, limit: limit)
+    public func publishedSkips(after: Int64, limit: Int) throws(StoreError) -> [Stored<OutcomeRecord>] {
+        try page(OutcomeRecord.all().skips().stored(), after: after, limit: limit)
     }
 
     /// A page of rows by id (each of these tables' `id` is its rowid: an auto-incremented primary key).
@@ -123,11 +123,11 @@ public struct CollectionStore: Sendable {
     /// What remindd publishes of the rows in `changes` (those that still exist), with the reminders their logs and
     /// skips belong to, and the items of all of them: a publish after a change reads these, not every row.
     public func published(_ changes: CollectionChanges) throws(StoreError) -> (
-        rows: (reminders: [StoredReminder], logs: [IntakeRecord], skips: [OutcomeRecord]), items: [String: CollectionItemRecord]
+        rows: (reminders: [StoredReminder], logs: [IntakeRecord], skips: [Stored<OutcomeRecord>]), items: [String: CollectionItemRecord]
     ) {
         try database.read { db in
             let logs = try IntakeRecord.filter(keys: changes.logs).order(IntakeRecord.Columns.id).fetchAll(db)
-            let skips = try OutcomeRecord.filter(keys: changes.skips).skips().order(OutcomeRecord.Columns.id).fetchAll(db)
+            let skips = try OutcomeRecord.filter(keys: changes.skips).skips().order(OutcomeRecord.Columns.id).stored().fetchAll(db)
             let reminderIDs = changes.reminders.union(logs.map(\.reminderId)).union(skips.map(\.reminderId))
             let reminders = try StoredReminder.filter(keys: reminderIDs).own().order(StoredReminder.Columns.id).fetchAll(db)
             let localId = CollectionItemRecord.Columns.localId, kind = CollectionItemRecord.Columns.kind

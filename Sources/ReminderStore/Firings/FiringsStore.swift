@@ -95,12 +95,12 @@ public struct FiringsStore: Sendable {
 
     /// The outcomes of a reminder's occurrences scheduled between two instants, oldest first: every one, or
     /// those in `state`.
-    public func outcomes(reminderID: Int64, from: Instant, through: Instant, state: OutcomeRecord.State? = nil) throws(StoreError) -> [OutcomeRecord] {
+    public func outcomes(reminderID: Int64, from: Instant, through: Instant, state: OutcomeRecord.State? = nil) throws(StoreError) -> [Stored<OutcomeRecord>] {
         try database.read { db in
             var request = OutcomeRecord.filter(OutcomeRecord.Columns.reminderId == reminderID && OutcomeRecord.Columns.scheduledAt >= from.secondsSinceEpoch
                 && OutcomeRecord.Columns.scheduledAt <= through.secondsSinceEpoch)
             if let state { request = request.filter(OutcomeRecord.Columns.state == state.rawValue) }
-            return try request.order(OutcomeRecord.Columns.scheduledAt).fetchAll(db)
+            return try request.order(OutcomeRecord.Columns.scheduledAt).stored().fetchAll(db)
         }
     }
 

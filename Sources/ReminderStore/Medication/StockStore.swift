@@ -23,14 +23,14 @@ public struct StockStore: Sendable {
         try database.read { db in
             let counts = StockChangeRecord.filter(StockChangeRecord.Columns.reminderId == reminderID && StockChangeRecord.Columns.kind == StockChangeRecord.Kind.set.rawValue)
             let order = sinceFirstCount ? [StockChangeRecord.Columns.at.asc, StockChangeRecord.Columns.id.asc] : [StockChangeRecord.Columns.at.desc, StockChangeRecord.Columns.id.desc]
-            guard let counted = try counts.order(order).fetchOne(db) else { return [] }
-            let after = StockChangeRecord.Columns.at > counted.at || (StockChangeRecord.Columns.at == counted.at && StockChangeRecord.Columns.id > counted.id!)
+            guard let counted = try counts.order(order).stored().fetchOne(db) else { return [] }
+            let after = StockChangeRecord.Columns.at > counted.at || (StockChangeRecord.Columns.at == counted.at && StockChangeRecord.Columns.id > counted.id)
             let changes = try StockChangeRecord.filter(StockChangeRecord.Columns.reminderId == reminderID && after).order(StockChangeRecord.Columns.at, StockChangeRecord.Columns.id).fetchAll(db)
                 .filter { sinceFirstCount || $0.kind == .added }
             var all: [(at: Instant, change: Stock.Change)] = [(Instant(secondsSinceEpoch: counted.at), .set(counted.amount))]
                 + changes.map { (Instant(secondsSinceEpoch: $0.at), $0.kind == .set ? .set($0.amount) : .added($0.amount)) }
             // The logs of a count's own second that it saw are in it: not taken from it again.
-            var seen = Dictionary(([counted] + changes).filter { $0.kind == .set }.map { ($0.at, $0.seenLogs) }) { _, later in later }
+            var seen = Dictionary(([counted.record] + changes).filter { $0.kind == .set }.map { ($0.at, $0.seenLogs) }) { _, later in later }
             try IntakeStore.forEachAmount(of: reminderID, since: Instant(secondsSinceEpoch: counted.at), in: db) { at, amount in
                 if let left = seen[at.secondsSinceEpoch], left > 0 {
                     seen[at.secondsSinceEpoch] = left - 1
