@@ -55,7 +55,7 @@ extension CollectionService {
     /// its month (another device's version won a conflict, or it folded before it had them), or deletions this
     /// device knows, the month is folded again at the next publish. - Returns: the records to apply.
     func archiveRecords(_ archive: CollectionArchive, entry: VdirFolder.Entry, text: String, vdir: VdirFolder, now: Instant)
-        -> [(VdirFolder.Entry, String, CollectionItem.Record)]
+        -> [CollectionReading.Record]
     {
         do {
             // Its reminder not here (yet): not noted, so that it is read again at the next scan.
@@ -77,7 +77,7 @@ extension CollectionService {
             }
             if !lacking.isEmpty || (archive.part == 1 && !removedHere.isSubset(of: archive.deleted)) { refold.insert(month) }
             let records = archive.records.filter { known[$0.uid] == nil && !removedHere.contains($0.uid) }
-                .map { (VdirFolder.Entry(name: entry.name + "#" + $0.uid, etag: ""), "", $0) }
+                .map { CollectionReading.Record(entry: VdirFolder.Entry(name: entry.name + "#" + $0.uid, etag: ""), text: "", record: $0, source: .archive) }
             return records
         } catch {
             context.say(.error, "Collection: could not read what \(entry.name) archives: \(error); read again at the next change")

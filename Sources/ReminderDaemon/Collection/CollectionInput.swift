@@ -32,10 +32,6 @@ struct ScanFindings: Sendable {
 /// limits as `remindctl log` and `add`, and the reminder's own occurrences.
 extension CollectionService {
 
-    /// How far ahead of this device's clock a log or skip from another device may be dated (two clocks a few
-    /// minutes apart): beyond it, it is a device with a wrong clock, and the log is not applied.
-    static let clockToleranceSeconds: Int64 = 300
-
     /// How many logs and skips from elsewhere go into one transaction.
     static let applyBatchSize = 64
 
@@ -66,35 +62,13 @@ extension CollectionService {
         }
     }
 
-    /// Why a log or skip from another device is not applied, as `remindctl log` would refuse it: dated ahead of
-    /// this device's clock (beyond ``clockToleranceSeconds``), more than the history's years back, or in a zone
-    /// that does not exist here. nil: it is applied.
-    func refusal(of record: CollectionItem.Record, now: Instant) -> String? {
-        let latest = now.adding(seconds: Self.clockToleranceSeconds)
-        if record.at > latest {
-            return "it is dated \(record.at), ahead of this device's clock (\(now)) by more than \(Self.clockToleranceSeconds / 60) minutes: "
-                + "the device that made it has a wrong clock? log the dose again with the right time"
-        }
-        if record.kind == .taken, let occurrence = record.occurrence, occurrence > latest {
-            return "it takes the occurrence at \(occurrence) late, which is ahead of this device's clock (\(now))"
-        }
-        let earliest = now.adding(seconds: -Int64(DaemonContext.historyYears) * 366 * 86_400)
-        if record.at < earliest {
-            return "it is dated \(record.at), more than \(DaemonContext.historyYears) years ago"
-        }
-        do { _ = try context.zone(named: record.timeZone) } catch {
-            return "its zone is not one this device knows (\(error.message))"
-        }
-        return nil
-    }
-
     /// Marked done by another client (todo done; an instance's override with STATUS:COMPLETED): a log, once per
     /// completion, which stays part of the item (it is not published on its own). Only an instance that is one of
     /// the reminder's occurrences up to now, each once; the others are said once.
     func completionRecords(
         in text: String, of reminder: CollectionItem.Reminder, entry: VdirFolder.Entry, known: [String: CollectionItemRecord], now: Instant
-    ) -> [(VdirFolder.Entry, String, CollectionItem.Record)] {
-        var found: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
+    ) -> [CollectionReading.Record] {
+        var found: [CollectionReading.Record] = []
         var completed: Set<Instant> = []
         var refused: [String] = []
         for completion in CollectionItem.completions(text) where known[entry.name + "#" + completion.key] == nil {
@@ -109,7 +83,7 @@ extension CollectionService {
             let (zone, at) = (reminder.timeZone ?? context.followedZone.name, min(completion.at ?? now, now))
             var record = CollectionItem.Record(uid: reminder.uid + "#" + completion.key, kind: .taken, reminder: reminder.uid, at: at, timeZone: zone)
             record.amount = completionAmount(of: reminder, on: occurrence ?? at)
-            found.append((VdirFolder.Entry(name: entry.name + "#" + completion.key, etag: ""), "", record))
+            found.append(CollectionReading.Record(entry: VdirFolder.Entry(name: entry.name + "#" + completion.key, etag: ""), text: "", record: record, source: .completion))
         }
         if let first = refused.first {
             reportOnce("\(entry.name) completions", .warning, """
@@ -141,7 +115,7 @@ extension CollectionService {
             guard let first = rule.occurrences(on: date, in: zone).first else { return nil }
             candidate = first.instant
         }
-        guard candidate <= now.adding(seconds: Self.clockToleranceSeconds), candidate >= (reminder.created ?? candidate) else { return nil }
+        guard candidate <= now.adding(seconds: CollectionReading.clockToleranceSeconds), candidate >= (reminder.created ?? candidate) else { return nil }
         if rule.countsFromLastDose { return candidate }
         return rule.nextOccurrence(after: candidate.adding(seconds: -1), in: zone)?.instant == candidate ? candidate : nil
     }

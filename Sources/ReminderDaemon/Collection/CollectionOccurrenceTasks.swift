@@ -84,17 +84,15 @@ extension CollectionService {
     /// - Returns: the logs and skips to apply, their items already written into the folder.
     func taskRecords(
         _ tasks: [(entry: VdirFolder.Entry, text: String, task: OccurrenceTask.Read)], known: [String: CollectionItemRecord], vdir: VdirFolder, now: Instant
-    ) -> [(VdirFolder.Entry, String, CollectionItem.Record)] {
-        var records: [(VdirFolder.Entry, String, CollectionItem.Record)] = []
+    ) -> [CollectionReading.Record] {
+        var records: [CollectionReading.Record] = []
         // Tasks marked done before their occurrences: no doses, said in one line for the scan.
         var ahead: [String] = []
         defer { reportTickedAhead(ahead) }
         for (entry, text, task) in tasks {
             var item = CollectionItemRecord(
                 fileName: entry.name, uid: task.uid, kind: .occurrence, localId: nil, etag: entry.etag, text: text, modifiedAt: task.occurrence.secondsSinceEpoch)
-            defer {
-                do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
-            }
+            defer { note(item) }
             let reminder: StoredReminder?
             do { reminder = try stores.collection.reminder(uid: task.reminder) } catch {
                 context.say(.error, "Collection: could not read the reminder of \(entry.name): \(error)")
@@ -102,66 +100,56 @@ extension CollectionService {
             }
             item.localId = reminder?.id
             guard let marked = task.marked else { continue }
-            guard let reminder, let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else {
-                reportOnce("\(entry.name) task", .warning, "Collection: item \(entry.name) marks an occurrence of a reminder that is not here (\(VdirFolder.printable(task.reminder))): not taken as a dose")
-                continue
-            }
-            let occurrence = rule.nextOccurrence(after: task.occurrence.adding(seconds: -1), in: zone)
-            guard let occurrence, occurrence.instant == task.occurrence, task.occurrence.secondsSinceEpoch >= reminder.createdAt else {
-                reportOnce("\(entry.name) task", .warning, "Collection: item \(entry.name) marks \(task.occurrence), which is not an occurrence of \(reminder.name): not taken as a dose")
-                continue
-            }
-            let suffix = if case .completed = marked { "-taken" } else { "-skipped" }
-            let uid = task.uid + suffix
-            let fileName = CollectionItem.fileName(uid: uid)
-            let status: OccurrenceStatus
-            let facts: OccurrenceFacts
-            do {
-                // Applied already (here, or read as another device's item).
-                guard known[fileName] == nil, try stores.collection.items(named: [fileName]).isEmpty else { continue }
-                facts = try stores.collection.occurrenceFacts(
-                    reminderID: reminder.id, from: task.occurrence.adding(seconds: -2 * 86_400), through: task.occurrence.adding(seconds: 2 * 86_400))
-                status = rule.state(
-                    of: occurrence, in: zone, logs: facts.logInstants, skips: facts.skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: facts.takenLate)
-            } catch {
-                context.say(.error, "Collection: could not read the doses of \(reminder.name) for \(entry.name): \(error); read again at the next change")
-                item.etag = ""
-                continue
-            }
-            var record: CollectionItem.Record
-            switch marked {
-            case .completed(let at):
-                // Taken already (logged on another device, or here): the same dose, not a second one.
-                guard ![.taken, .suppressed, .takenLate].contains(status.state) else { continue }
-                let when = at ?? now
-                record = CollectionItem.Record(uid: uid, kind: .taken, reminder: task.reminder, at: when, timeZone: reminder.timeZone ?? context.followedZone.name)
-                if when >= status.windowEnd { record.occurrence = task.occurrence }  // after its window: taken late
-                record.amount = reminder.delivery.medication.dose(on: occurrence.scheduledDate)?.thousandths
-            case .cancelled:
-                guard [.upcoming, .due, .missed].contains(status.state) else { continue }
-                record = CollectionItem.Record(
-                    uid: uid, kind: .skipped, reminder: task.reminder, at: now, timeZone: "UTC", occurrence: task.occurrence, reason: "cancelled in a task app")
-            }
-            if let refusal = refusal(of: record, now: now) {
-                reportOnce("\(entry.name) task", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
-                continue
-            }
-            if record.kind == .taken,
-                !OccurrenceTask.completionTakes(occurrence, at: record.at, rule: rule, zone: zone, logs: facts.logInstants, windowSeconds: reminder.windowSeconds)
-            {
-                ahead.append("\(reminder.name) at \(task.occurrence)")
-                continue
-            }
-            let recordText = CollectionItem.text(record, reminderName: reminder.name)
-            do {
-                let etag = try vdir.write(fileName, recordText)
-                records.append((VdirFolder.Entry(name: fileName, etag: etag), recordText, record))
-            } catch {
-                context.say(.error, "Collection: could not write \(fileName) for \(entry.name): \(error); read again at the next change")
-                item.etag = ""
+            switch read(marked, task: task, entry: entry, of: reminder, known: known, now: now) {
+            case nil: item.etag = ""  // read again at the next change
+            case .done?: continue
+            case .refused(let why)?: reportOnce("\(entry.name) task", .warning, "Collection: item \(entry.name) \(why)")
+            case .tickedAhead?: ahead.append("\(reminder?.name ?? task.reminder) at \(task.occurrence)")
+            case .record(let record)?:
+                let (fileName, recordText) = (CollectionItem.fileName(uid: record.uid), CollectionItem.text(record, reminderName: reminder?.name ?? ""))
+                do {
+                    let etag = try vdir.write(fileName, recordText)
+                    records.append(CollectionReading.Record(
+                        entry: VdirFolder.Entry(name: fileName, etag: etag), text: recordText, record: record, source: .occurrenceTask))
+                } catch {
+                    context.say(.error, "Collection: could not write \(fileName) for \(entry.name): \(error); read again at the next change")
+                    item.etag = ""
+                }
             }
         }
         return records
+    }
+
+    /// What a task's mark is here (``CollectionReading/mark(_:task:occurrence:of:facts:now:zoneProblem:)``), its
+    /// refusal worded as the end of "item NAME ..."; `.done` when its dose or skip was applied already (here,
+    /// or read as another device's item); nil when the store cannot say (said).
+    private func read(
+        _ marked: OccurrenceTask.Marked, task: OccurrenceTask.Read, entry: VdirFolder.Entry, of reminder: StoredReminder?, known: [String: CollectionItemRecord],
+        now: Instant
+    ) -> CollectionReading.TaskMark? {
+        guard let reminder, let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else {
+            return .refused("marks an occurrence of a reminder that is not here (\(VdirFolder.printable(task.reminder))): not taken as a dose")
+        }
+        let marking = CollectionReading.MarkedReminder(
+            name: reminder.name, rule: rule, zone: zone, zoneName: reminder.timeZone, followedZone: context.followedZone.name,
+            createdAt: Instant(secondsSinceEpoch: reminder.createdAt), windowSeconds: reminder.windowSeconds, medication: reminder.delivery.medication)
+        guard let occurrence = CollectionReading.occurrence(of: task, in: marking) else {
+            return .refused("marks \(task.occurrence), which is not an occurrence of \(reminder.name): not taken as a dose")
+        }
+        let suffix = if case .completed = marked { "-taken" } else { "-skipped" }
+        do {
+            let fileName = CollectionItem.fileName(uid: task.uid + suffix)
+            guard known[fileName] == nil, try stores.collection.items(named: [fileName]).isEmpty else { return .done }
+            let facts = try stores.collection.occurrenceFacts(
+                reminderID: reminder.id, from: task.occurrence.adding(seconds: -2 * 86_400), through: task.occurrence.adding(seconds: 2 * 86_400))
+            return switch CollectionReading.mark(marked, task: task, occurrence: occurrence, of: marking, facts: facts, now: now, zoneProblem: zoneProblem) {
+            case .refused(let why): .refused("is not applied: \(why)")
+            case let other: other
+            }
+        } catch {
+            context.say(.error, "Collection: could not read the doses of \(reminder.name) for \(entry.name): \(error); read again at the next change")
+            return nil
+        }
     }
 
     /// Says in one line that tasks were marked done before their occurrences (`ahead`: what and when), and that

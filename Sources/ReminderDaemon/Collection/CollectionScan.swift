@@ -7,12 +7,9 @@ import SystemdSupport
 /// that changed read in order (reminders before the logs and skips that refer to them), and the records that
 /// can be applied.
 extension CollectionService {
-    /// A log or skip read from an item (its own, a completion kept under a task's, an archive's), with its text.
-    typealias ReadRecord = (VdirFolder.Entry, String, CollectionItem.Record)
-
     /// What the changed items held, by kind; and the reminders applied (to plan again).
     struct ChangedItems {
-        var records: [ReadRecord] = []
+        var records: [CollectionReading.Record] = []
         var tasks: [(entry: VdirFolder.Entry, text: String, task: OccurrenceTask.Read)] = []
         var archives: [(entry: VdirFolder.Entry, text: String, archive: CollectionArchive)] = []
         var replan: Set<Int64> = []
@@ -102,7 +99,7 @@ extension CollectionService {
                 guard let applied = applyReminder(reminder, item: item, text: text, uids: &uids, items: items, vdir: vdir, named: named, now: now) else { continue }
                 read.replan.formUnion(applied)
                 read.records += completionRecords(in: text, of: reminder, entry: entry, known: items, now: now)
-            case .record(let record): read.records.append((entry, text, record))
+            case .record(let record): read.records.append(CollectionReading.Record(entry: entry, text: text, record: record, source: .ownItem))
             case .occurrence(let task): read.tasks.append((entry, text, task))
             case .archive(let archive): read.archives.append((entry, text, archive))
             case .foreign(let uid):
@@ -154,50 +151,51 @@ extension CollectionService {
 
     /// The logs kept while their reminder was gone, now that reminders in `replan` are back (those not read again
     /// in this scan: `read`).
-    func keptRecordsOfReturned(_ replan: Set<Int64>, besides read: [ReadRecord]) -> [ReadRecord] {
+    func keptRecordsOfReturned(_ replan: Set<Int64>, besides read: [CollectionReading.Record]) -> [CollectionReading.Record] {
         guard !replan.isEmpty else { return [] }
         let kept: [CollectionItemRecord]
         do { kept = try stores.collection.keptRecords() } catch {
             context.say(.error, "Collection: the logs kept while their reminder was gone cannot be read (\(error)); applied at a later change")
             return []
         }
-        let names = Set(read.map(\.0.name))  // a set: 30,000 records searched for each kept log held an event loop
+        let names = Set(read.map(\.entry.name))  // a set: 30,000 records searched for each kept log held an event loop
         return kept.compactMap { orphan in
             guard !names.contains(orphan.fileName) else { return nil }
             // Read as a record when it was kept: one that no longer reads stays kept, as it is.
             guard case .record(let record)? = try? CollectionItem.read(orphan.text, file: orphan.fileName) else { return nil }
-            return (VdirFolder.Entry(name: orphan.fileName, etag: orphan.etag), orphan.text, record)
+            return CollectionReading.Record(entry: VdirFolder.Entry(name: orphan.fileName, etag: orphan.etag), text: orphan.text, record: record, source: .ownItem)
         }
     }
 
-    /// The records to apply: a log already here (its file rewritten) is only noted, a refused one kept aside as
-    /// another client's item (said once, not read again until its file changes).
-    func applicable(_ records: [ReadRecord], items: [String: CollectionItemRecord], now: Instant)
+    /// The records to apply (``CollectionReading/decide(_:known:now:zoneProblem:)``): a log already here (its file
+    /// rewritten) is only noted, a refused one kept aside as another client's item (said once, not read again
+    /// until its file changes).
+    func applicable(_ records: [CollectionReading.Record], items: [String: CollectionItemRecord], now: Instant)
         -> [(entry: VdirFolder.Entry, record: CollectionItem.Record, item: CollectionItemRecord)]
     {
         var applicable: [(entry: VdirFolder.Entry, record: CollectionItem.Record, item: CollectionItemRecord)] = []
-        for (entry, text, record) in records {
-            var item = CollectionItemRecord(
-                fileName: entry.name, uid: record.uid, kind: record.kind == .taken ? .taken : .skipped, localId: nil, etag: entry.etag, text: text,
-                modifiedAt: record.at.secondsSinceEpoch)
-            // (An archive's record is returned only when its log is not here: its row, if any, is one left by a log
-            // that went with its reminder.)
-            if let known = items[entry.name], known.kind == item.kind, known.localId != nil, !(entry.etag.isEmpty && entry.name.contains("-archive-")) {
-                // A log is never edited: a new version of its file changes nothing here.
-                item.localId = known.localId
-                do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
-                continue
+        for read in records {
+            switch CollectionReading.decide(read, known: items, now: now, zoneProblem: zoneProblem) {
+            case .note(let item): note(item)
+            case .refuse(let item, let why):
+                reportOnce("\(read.entry.name) refused", .warning, "Collection: item \(read.entry.name) is not applied: \(why)")
+                if !read.entry.etag.isEmpty { note(item) }
+            case .apply(let item): applicable.append((read.entry, read.record, item))
             }
-            if let refusal = refusal(of: record, now: now) {
-                reportOnce("\(entry.name) refused", .warning, "Collection: item \(entry.name) is not applied: \(refusal)")
-                (item.kind, item.localId) = (.foreign, nil)
-                if !entry.etag.isEmpty {
-                    do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(entry.name): \(error)") }
-                }
-                continue
-            }
-            applicable.append((entry, record, item))
         }
         return applicable
+    }
+
+    /// Records an item's row (said when it cannot be).
+    func note(_ item: CollectionItemRecord) {
+        do { try stores.collection.save(item) } catch { context.say(.error, "Collection: could not note \(item.fileName): \(error)") }
+    }
+
+    /// Why a zone is not one this device knows, or nil.
+    nonisolated func zoneProblem(_ name: String) -> String? {
+        do {
+            _ = try context.zone(named: name)
+            return nil
+        } catch { return error.message }
     }
 }
