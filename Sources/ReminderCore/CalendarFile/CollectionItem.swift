@@ -167,8 +167,15 @@ public enum CollectionItem {
                 own.append("DUE" + line.dropFirst("DTSTART".count).prefix { $0 != ":" } + ":" + due(line, zone: zone, window: reminder.windowSeconds))
             }
         }
-        let related = oneOff ? ";RELATED=END" : ""
-        // A task has one schedule: the first time of day's. The day's other times (same days) are alarms after it.
+        let alarms = alarms(of: reminder, events: events, trigger: trigger, related: oneOff ? ";RELATED=END" : "")
+        return merged(
+            component: "VTODO", uid: reminder.uid, own: own + settings + (closure?.lines ?? []), alarm: alarms, previous: previous,
+            alsoOwned: closure == nil ? [] : Closure.owned)
+    }
+
+    /// A reminder's task's alarms: at its time (`trigger`), at the day's other times after the first (a task has one
+    /// schedule: the first time of day's; the same days' other times are alarms after it), and `--before` each.
+    private static func alarms(of reminder: Reminder, events: [String], trigger: String, related: String) -> [String] {
         var triggers = [trigger]
         let starts = events.filter { $0.hasPrefix("DTSTART") }.compactMap { line in ICalendarTime.dateTime(String(line.split(separator: ":").last ?? "")) }
         let rules = events.filter { $0.hasPrefix("RRULE") || $0 == "END:VEVENT" }
@@ -189,9 +196,7 @@ public enum CollectionItem {
                            "TRIGGER\(related):" + before, "X-REMINDD-ALARM:1", "END:VALARM"]
             }
         }
-        return merged(
-            component: "VTODO", uid: reminder.uid, own: own + settings + (closure?.lines ?? []), alarm: alarms, previous: previous,
-            alsoOwned: closure == nil ? [] : Closure.owned)
+        return alarms
     }
 
     /// A log's or a skip's item.

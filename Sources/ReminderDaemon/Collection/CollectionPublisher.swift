@@ -44,137 +44,56 @@ struct CollectionPublisher: Sendable {
     func publish(
         everything: Bool, changes: CollectionChanges, refold: Set<CollectionStore.Month> = [], progress: PublishProgress = PublishProgress()
     ) -> Outcome {
-        var outcome = Outcome()
-        let vdir = VdirFolder(path: folder)
-        let now = context.clock.now()
-        var items: [String: CollectionItemRecord]
-        /// The rows to publish, a page at a time (nil: no more); a publish after a change has one page.
+        let items: [String: CollectionItemRecord]
+        /// The rows to publish, a page at a time; a publish after a change has one page.
         let pages: Pages
         do {
             if everything {
-                items = try stores.collection.itemsWithoutText()  // texts: a page at a time, below
+                items = try stores.collection.itemsWithoutText()  // texts: a page at a time
                 pages = try Pages(everything: stores.collection)
             } else {
-                guard !changes.isEmpty else { return outcome }
+                guard !changes.isEmpty else { return Outcome() }
                 let rows: Rows
                 (rows, items) = try stores.collection.published(changes)
                 pages = Pages(rows)
             }
         } catch {
             context.say(.error, "Collection \(folder): cannot read what to publish: \(error)")
-            outcome.incomplete = true
-            return outcome
+            return Outcome(incomplete: true)
         }
-        var byRow: [CollectionItemRecord.Kind: [Int64: CollectionItemRecord]] = [:]
-        for item in items.values { if let id = item.localId { byRow[item.kind, default: [:]][id] = item } }
-        // The UID and name of each reminder with logs or skips to publish, and the UIDs of every one published.
-        var reminderUIDs: [Int64: (uid: String, name: String)] = [:]
-        var liveUIDs: Set<String> = []
-        var present: [CollectionItemRecord.Kind: Set<Int64>] = [.reminder: [], .taken: [], .skipped: []]
-        let asJournal = context.configuration.collectionMode == .occurrences
-        var batch: [CollectionItemRecord] = []
-        // A log or skip dated in a month already folded (logged late, or from another device): its month is
-        // folded again with it at once.
-        let cutoff = CollectionArchive.foldBefore(now: now).secondsSinceEpoch
-        var refold = refold
-        func lateForArchive(_ kind: CollectionItemRecord.Kind, _ id: Int64, reminderID: Int64, at: Int64) {
-            guard !everything, at < cutoff, byRow[kind]?[id]?.fileName.contains("#") != true else { return }
-            refold.insert(CollectionStore.Month(reminderID: reminderID, month: CollectionArchive.month(of: Instant(secondsSinceEpoch: at))))
-        }
-        func add(_ item: CollectionItemRecord) {
-            batch.append(item)
-            progress.wrote(item.fileName)
-            if batch.count >= Self.batchSize { write(&batch, vdir, &outcome) }
-        }
-        var (complete, pagesRead) = (true, 0)
-        func stops() -> Bool {
-            pagesRead += 1
-            return progress.stops(afterPage: pagesRead)
-        }
+        var run = CollectionPublishRun(self, everything: everything, items: items, refold: refold, progress: progress)
+        var complete = true
         do {
             let writer = try stores.collection.instanceID()
-            complete = try Pages.each(pages.reminders, id: \.id, until: stops) { reminders throws(StoreError) in
-                let texts = everything ? try stores.collection.texts(of: reminders.compactMap { byRow[.reminder]?[$0.id]?.fileName }) : [:]
-                let tasks = try stores.collection.occurrenceItems(reminderIDs: Set(reminders.compactMap(\.id)))
-                for reminder in reminders {
-                    var item = byRow[.reminder]?[reminder.id]
-                    if everything, let fileName = item?.fileName { item?.text = texts[fileName] ?? "" }
-                    let uid = item?.uid ?? UUID().uuidString.lowercased() + "@remindd"
-                    present[.reminder]?.insert(reminder.id)
-                    liveUIDs.insert(uid)
-                    if pages.withRecords.contains(reminder.id) { reminderUIDs[reminder.id] = (uid, reminder.name) }
-                    if let text = try text(of: reminder, uid: uid, item: item, now: now, asJournal: asJournal) {
-                        add(CollectionItemRecord(
-                            fileName: item?.fileName ?? CollectionItem.fileName(uid: uid), uid: uid, kind: .reminder, localId: reminder.id, etag: "",
-                            text: text.text, modifiedAt: text.modified.secondsSinceEpoch))
-                    }
-                    let (due, next) = try occurrenceTasks(of: reminder, uid: uid, previous: tasks, writer: writer, now: now)
-                    if let next { outcome.nextUpkeep = min(outcome.nextUpkeep ?? next, next) }
-                    for (fileName, task) in due {
-                        let text = task.text(previous: tasks[fileName]?.text, writtenAt: now)
-                        guard text != tasks[fileName]?.text else { continue }
-                        add(CollectionItemRecord(
-                            fileName: fileName, uid: task.uid, kind: .occurrence, localId: reminder.id, etag: "", text: text, modifiedAt: task.occurrence.secondsSinceEpoch))
-                    }
-                    // Out of the window, no longer an occurrence (the schedule changed), or the mode is `recurring`.
-                    let kept = Set(due.map(\.fileName))
-                    for stale in tasks.values where stale.localId == reminder.id && !kept.contains(stale.fileName) {
-                        remove(stale.fileName, vdir, &outcome)
-                    }
-                }
+            complete = try Pages.each(pages.reminders, id: \.id, until: { run.stops() }) { (reminders) throws(StoreError) in
+                try run.publish(reminders, withRecords: pages.withRecords, writer: writer)
             }
-            complete = try complete && Pages.each(pages.logs, id: \.id, until: stops) { logs in
-                for log in logs {
-                    present[.taken]?.insert(log.id)
-                    lateForArchive(.taken, log.id, reminderID: log.reminderId, at: log.at)
-                    guard byRow[.taken]?[log.id] == nil, let reminder = reminderUIDs[log.reminderId] else { continue }  // no reminder: a calendar's alarm
-                    guard log.at >= cutoff else { continue }  // old enough to go straight into its archive (below)
-                    var record = CollectionItem.Record(
-                        uid: UUID().uuidString.lowercased() + "@remindd", kind: .taken, reminder: reminder.uid, at: Instant(secondsSinceEpoch: log.at),
-                        timeZone: log.timeZone, occurrence: log.forScheduledAt.map(Instant.init(secondsSinceEpoch:)))
-                    record.amount = log.amount
-                    add(CollectionItemRecord(
-                        fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .taken, localId: log.id,
-                        etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: log.at))
-                }
-            }
-            complete = try complete && Pages.each(pages.skips, id: \.id, until: stops) { skips in
-                for skip in skips {
-                    present[.skipped]?.insert(skip.id)
-                    lateForArchive(.skipped, skip.id, reminderID: skip.reminderId, at: skip.decidedAt)
-                    guard byRow[.skipped]?[skip.id] == nil, let reminder = reminderUIDs[skip.reminderId], skip.decidedAt >= cutoff else { continue }
-                    let record = CollectionItem.Record(
-                        uid: UUID().uuidString.lowercased() + "@remindd", kind: .skipped, reminder: reminder.uid, at: Instant(secondsSinceEpoch: skip.decidedAt),
-                        timeZone: "UTC", occurrence: Instant(secondsSinceEpoch: skip.scheduledAt), reason: skip.reason.flatMap { $0.isEmpty ? nil : $0 })
-                    add(CollectionItemRecord(
-                        fileName: CollectionItem.fileName(uid: record.uid), uid: record.uid, kind: .skipped, localId: skip.id,
-                        etag: "", text: CollectionItem.text(record, reminderName: reminder.name), modifiedAt: skip.decidedAt))
-                }
-            }
+            complete = try complete && Pages.each(pages.logs, id: \.id, until: { run.stops() }) { run.publish($0) }
+            complete = try complete && Pages.each(pages.skips, id: \.id, until: { run.stops() }) { run.publish($0) }
         } catch {
-            write(&batch, vdir, &outcome)
+            run.flush()
             context.say(.error, "Collection \(folder): cannot read what to publish: \(error)")
-            outcome.incomplete = true
-            return outcome
+            run.outcome.incomplete = true
+            return run.outcome
         }
-        write(&batch, vdir, &outcome)
+        run.flush()
         guard complete else {  // stopped for a scan: what is gone is known only from every page
-            (outcome.incomplete, outcome.stoppedForScan) = (true, true)
-            return outcome
+            (run.outcome.incomplete, run.outcome.stoppedForScan) = (true, true)
+            return run.outcome
         }
-        present[.occurrence] = present[.reminder]  // a removed reminder's tasks go with it
-        refold.formUnion(removeDeleted(items, present: present, liveUIDs: liveUIDs, vdir, &outcome))
-        if everything || !refold.isEmpty {
-            let next = fold(now: now, refold: refold, vdir, &outcome)
-            outcome.nextUpkeep = min(outcome.nextUpkeep ?? next, next)
+        run.present[.occurrence] = run.present[.reminder]  // a removed reminder's tasks go with it
+        run.refold.formUnion(removeDeleted(items, present: run.present, liveUIDs: run.liveUIDs, run.vdir, &run.outcome))
+        if everything || !run.refold.isEmpty {
+            let next = fold(now: run.now, refold: run.refold, run.vdir, &run.outcome)
+            run.outcome.nextUpkeep = min(run.outcome.nextUpkeep ?? next, next)
         }
-        return outcome
+        return run.outcome
     }
 
     /// A reminder's item text and its LAST-MODIFIED, or nil when its item is up to date (or it cannot be
     /// scheduled here: its item is left as it says).
     /// (`asJournal`: its occurrences are tasks of their own, see ``occurrenceTasks(of:uid:previous:now:)``.)
-    private func text(of reminder: StoredReminder, uid: String, item: CollectionItemRecord?, now: Instant, asJournal: Bool) throws(StoreError) -> (text: String, modified: Instant)? {
+    func text(of reminder: StoredReminder, uid: String, item: CollectionItemRecord?, now: Instant, asJournal: Bool) throws(StoreError) -> (text: String, modified: Instant)? {
         let fields = CollectionItem.Reminder(
             uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
             windowSeconds: reminder.windowSeconds, created: Instant(secondsSinceEpoch: reminder.createdAt), delivery: reminder.delivery)
@@ -293,7 +212,7 @@ struct CollectionPublisher: Sendable {
     }
 
     /// Removes an item's file and forgets it.
-    private func remove(_ fileName: String, _ vdir: VdirFolder, _ outcome: inout Outcome) {
+    func remove(_ fileName: String, _ vdir: VdirFolder, _ outcome: inout Outcome) {
         do {
             try vdir.remove(fileName)
             try stores.collection.forget(fileName: fileName)
@@ -311,7 +230,7 @@ struct CollectionPublisher: Sendable {
     }
 
     /// Writes a batch of items and records those written, in one transaction; empties the batch.
-    private func write(_ batch: inout [CollectionItemRecord], _ vdir: VdirFolder, _ outcome: inout Outcome) {
+    func write(_ batch: inout [CollectionItemRecord], _ vdir: VdirFolder, _ outcome: inout Outcome) {
         guard !batch.isEmpty else { return }
         defer { batch.removeAll(keepingCapacity: true) }
         var written: [CollectionItemRecord] = []
