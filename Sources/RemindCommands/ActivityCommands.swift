@@ -33,7 +33,7 @@ private func describe(_ log: IntakeValue, taken: Bool) -> String {
     let message =
         taken
         ? (forced ? CommandMessages.takenNowForced : CommandMessages.takenNow) : (forced ? CommandMessages.loggedForced : CommandMessages.logged)
-    let name = log.reminderName + (doseText(log.amount, log.unit).map { ", \($0)," } ?? "")
+    let name = doseText(log.amount, log.unit).map { out.words(CommandMessages.nameWithDose, log.reminderName, $0) } ?? log.reminderName
     var line = out.words(message, name, out.time(log.local), log.id)
     if let takes = log.takes { line = out.words(CommandMessages.takesOccurrence, line, out.clockTime(takes)) }
     if let suppresses = log.suppresses { line = out.words(CommandMessages.suppressesOccurrence, line, out.clockTime(suppresses)) }

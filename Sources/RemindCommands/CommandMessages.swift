@@ -71,6 +71,9 @@ enum CommandMessages {
     // log, done, skip, snooze.
     static let logged = Message("Logged %1$s at %2$s (log %3$d)")
     static let loggedForced = Message("Logged %1$s at %2$s (log %3$d, forced past its limits)")
+    /// A reminder's name with the dose logged, where "Taken:" and "Logged" lines name it ("Metformin, 2 tablets,"
+    /// before "at 08:00"; a language that puts no "at" there writes it otherwise: German "Metformin (2 Tabletten)").
+    static let nameWithDose = Message("%1$s, %2$s,")
     static let takenNow = Message("Taken: %1$s at %2$s (log %3$d)")
     static let takenNowForced = Message("Taken: %1$s at %2$s (log %3$d, forced past its limits)")
     static let takesOccurrence = Message("%1$s: takes the %2$s occurrence")

@@ -172,6 +172,12 @@ def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locale
     assert "(at least 6h apart); the next is allowed from " in refused.stderr and refused.stderr.strip().endswith("; --force to log it anyway")
     refused = run(german, "log", unique_name + "-ibu").stderr
     assert refused.startswith(f"Fehler: {unique_name}-ibu: letzte Dosis ") and "(mindestens 6h Abstand); die nächste ist erlaubt ab " in refused, refused
+    # A dose taken, with how much: one comma each in English, none doubled in German (it printed "2 tablets,, So").
+    daemon.ctl("add", unique_name + "-vit", "--as-needed", "--dose", "2", "--unit", "tablet")
+    taken = run(german, "done", unique_name + "-vit")
+    assert taken.returncode == 0 and taken.stdout.startswith(f"Genommen: {unique_name}-vit (2 tablets), ") and ",," not in taken.stdout, taken
+    taken = run(english, "done", unique_name + "-vit")
+    assert taken.returncode == 0 and taken.stdout.startswith(f"Taken: {unique_name}-vit, 2 tablets, at "), taken
     # A time ahead, refused by remindctl in its language, shown as typed with the locale's weekday.
     ahead = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=2)).replace(second=0, microsecond=0)
     typed = ahead.strftime("%Y-%m-%dT%H:%M")
