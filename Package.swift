@@ -94,7 +94,7 @@ let package = Package(
             dependencies: [
                 "FitnessCore", "HabitCore", "ReminderCore", "ReminderInterface", "ReminderScheduling", "ReminderStore", "SystemdSupport", "TimeZoneDatabase",
                 "Translation", "VarlinkProtocol", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -104,8 +104,9 @@ let package = Package(
         .target(
             name: "ReminderDaemonTesting",
             dependencies: [
-                "ReminderDaemon", "ReminderCore", "ReminderInterface", "ReminderStore", "FitnessCore", "TimeZoneDatabase", "Translation", "VarlinkProtocol",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ReminderDaemon", "ReminderCore", "ReminderInterface", "ReminderStore", "FitnessCore", "SystemdSupport", "TimeZoneDatabase", "Translation",
+                "VarlinkProtocol", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -286,6 +286,9 @@ public final class Daemon: Sendable {
     /// ``ReminderStore/onCommit(_:)``).
     public func deliverChanges() async { await context.feed.deliver() }
 
+    /// Calls `ring` after each commit that changed a row the change feed follows (the feed's bell).
+    func onStoreCommit(_ ring: @escaping @Sendable () -> Void) { context.onStoreCommit(ring) }
+
     /// Whether the collection's sync command is running (tests wait for its end to be taken in).
     func syncRunning() async -> Bool { await collection.syncRunning }
 

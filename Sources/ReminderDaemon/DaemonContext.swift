@@ -47,6 +47,9 @@ final class DaemonContext: Sendable {
     /// The store's file.
     var storePath: String { store.path }
 
+    /// Calls `ring` after each commit that changed a row the change feed follows (``ReminderStore/onCommit(_:)``).
+    func onStoreCommit(_ ring: @escaping @Sendable () -> Void) { store.onCommit(ring) }
+
     /// Why the store's file cannot be written (deleted or replaced while open), or nil.
     var storeFileProblem: StoreError? { store.fileProblem }
 

@@ -30,6 +30,13 @@ public final class RecordingCommandRunner: CommandRunner {
     /// The runs so far.
     public var runs: [Run] { state.withLock { $0.runs } }
 
+    private let stopped = Mutex(false)
+
+    /// The daemon stopped its commands (its services stopped).
+    public var stoppedAll: Bool { stopped.withLock { $0 } }
+
+    public func stopAll() { stopped.withLock { $0 = true } }
+
     /// Ends the oldest run still running with `outcome`. - Returns: whether one was running.
     @discardableResult
     public func finish(_ outcome: CommandOutcome) -> Bool {

@@ -1,11 +1,14 @@
 import FitnessCore
 import Foundation
 import GRDB
+import Logging
 import ReminderCore
 import ReminderDaemon
 import ReminderInterface
 import ReminderStore
+import ServiceLifecycle
 import Synchronization
+import SystemdSupport
 import TimeZoneDatabase
 import VarlinkProtocol
 
@@ -77,6 +80,41 @@ public final class TestDaemon: Sendable {
     /// The watcher saw a change in a watched folder (a calendar's, the collection).
     public func folderChanged(_ folder: String, names: Set<String>? = nil) async {
         await current.folderChanged(folder, names: names)
+    }
+
+    /// The daemon's services (``Daemon/services(_:)``) run as remindd runs them, on the daemon now running: the
+    /// change feed's bell, the command runner, the folders' watch (inotify on the real folders), reloads and the
+    /// habits' warm-up; no control socket (ready at once) and no desktop. The clock's events and the signals are
+    /// what the test sends (``Services/send(_:)``): SIGHUP runs `reload`, SIGTERM stops the group.
+    public func runServices(reload: @escaping @Sendable () async -> Void) throws -> Services {
+        let (events, send) = AsyncStream.makeStream(of: SystemClockMonitor.Event.self)
+        let daemon = current
+        let commands = self.commands
+        let parts = DaemonServiceParts(
+            clockEvents: events, notifier: Notifier(), folderWatcher: try FolderWatcher(),
+            stopCommands: { commands?.stopAll() }, desktop: nil,
+            serve: { onBound in
+                await onBound()
+                try await gracefulShutdown()
+            },
+            reload: reload, onReady: {}, report: { [announcer] in announcer.announce(.daemon($0)) })
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: daemon.services(parts), logger: Logger(label: "remindd-test")))
+        return Services(events: send, group: Task { try await group.run() })
+    }
+
+    /// The services running (``runServices(reload:)``).
+    public struct Services: Sendable {
+        let events: AsyncStream<SystemClockMonitor.Event>.Continuation
+        let group: Task<Void, any Error>
+
+        /// Sends a clock event or a signal, as the clock monitor would.
+        public func send(_ event: SystemClockMonitor.Event) { events.yield(event) }
+
+        /// Stops them as SIGTERM does, and waits until they have.
+        public func stop() async throws {
+            events.yield(.signal(SIGTERM))
+            try await group.value
+        }
     }
 
     // MARK: Time

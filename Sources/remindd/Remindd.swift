@@ -153,54 +153,23 @@ struct Remindd: AsyncParsableCommand {
     func serve(words: GettextCatalog) async throws {
         let environment = ProcessInfo.processInfo.environment
         let zones = TimeZoneDatabase.system(environment: environment)
-        let journal = Journal(identifier: "remindd")
-        // A stop is honoured within 2 s whatever is running (the service manager waits 90 s, then kills).
-        let stopDeadline = StopDeadline()
-        let monitor: SystemClockMonitor
-        do {
-            monitor = try SystemClockMonitor(zoneDataDirectory: zones.directory, signals: Self.handledSignals) { signal in
-                guard signal == SIGTERM || signal == SIGINT else { return }
-                stopDeadline.arm(seconds: 1.5) {
-                    journal.send(
-                        "Stopping took more than 2 s (work in progress did not end): exiting now; firings not confirmed as announced are looked up at the next start",
-                        priority: .warning)
-                }
-            }
-        } catch {
-            throw Failure("cannot watch the clock: \(error)")
-        }
+        let (journal, stopDeadline) = (Journal(identifier: "remindd"), StopDeadline())
+        let monitor = try Self.clockMonitor(zones: zones, journal: journal, stopDeadline: stopDeadline)
         umask(0o077)
         let paths = RemindPaths(environment: environment, uid: getuid())
-        // The collection's folder is not made here: one that is missing is a disk not mounted yet or a folder
-        // moved, which the collection holds back until it is there (only --prepare-state makes it).
+        // The collection's folder is not made here: one missing is a disk not mounted yet or a folder moved, which
+        // the collection holds back until it is there (only --prepare-state makes it).
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel, words: words)
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
         if let refusal = words.refusal { report(DaemonMessage(.warning, refusal)) }
         let clock = SystemClock(monitor: monitor, zones: zones)
-        // Under a user manager, commands run as its transient units (outside the sandbox); else as children.
-        let local = ChildProcessLauncher()
-        let hookOutput = Journal(identifier: "remindd-hook", socketPath: journal.socketPath)
-        let commands = CommandQueue(
-            launcher: TransientUnitLauncher.forUserManager(environment: environment) ?? local, fallback: local,
-            output: { line, priority in hookOutput.send(line, priority: priority) })
-        let sound = SoundAnnouncer(
-            player: SoundPlayer.find(environment: environment), speaker: Speaker.find(environment: environment, language: words.language), defaults: settings.sounds, words: words,
-            commands: commands,
-            report: report)
+        let commands = Self.commandQueue(environment: environment, journal: journal)
         let channels = Channels(
-            journal: journalAnnouncer, hooks: CommandHookAnnouncer(onFire: settings.onFire, onMissed: settings.onMissed, commands: commands, report: report),
-            sound: sound,
-            desktop: DesktopChannel(
-                enabled: settings.desktopNotifications, clock: clock, connect: { try await DesktopNotifications.connect(applicationName: "remindd") },
-                playsSounds: sound.playsSounds, words: words, report: report))
+            settings, journal: journalAnnouncer, clock: clock, commands: commands, words: words, environment: environment, report: report)
         let notifier = Notifier()
         let databasePath = (stateDir.map { $0 + "/remindd.sqlite" }) ?? paths.database
-        let moved = try prepareStateDirectory(paths)
-        let store: ReminderStore
-        do { store = try ReminderStore(path: databasePath) } catch { throw Failure(error.description) }
-        if let moved { journalAnnouncer.announce(.daemon(DaemonMessage(.notice, moved))) }
-
+        let store = try openStore(databasePath, paths: paths, report: report)
         let dataDirectory = dataDir ?? Self.defaultDataDirectory()
         let daemon = Daemon(DaemonPorts(
             clock: clock, announcers: channels.all, status: notifier, store: store, zones: zones,
@@ -212,55 +181,81 @@ struct Remindd: AsyncParsableCommand {
         store.releaseMemory()
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
-        let endpoint = try Self.endpoint(socket ?? settings.socket ?? paths.socket)
         let server = VarlinkServer(
-            endpoint: endpoint,
+            endpoint: try Self.endpoint(socket ?? settings.socket ?? paths.socket),
             info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindVersion.current, url: "https://github.com/remindd/remindd"),
             interfaces: Catalogue.descriptions, protocolErrorInterface: Catalogue.protocolErrorInterface,
-            handler: daemon.router,
-            onRefusedForDescriptors: Self.descriptorShortageWarning(journalAnnouncer))
+            handler: daemon.router, onRefusedForDescriptors: Self.descriptorShortageWarning(journalAnnouncer))
 
-        let calendarWatcher: FolderWatcher
-        do { calendarWatcher = try FolderWatcher() } catch { throw Failure("cannot watch the calendars' folders: \(error)") }
-        let (reloadRequests, requestReload) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        // Ends once the socket is bound and READY=1 sent; the habit count waits for it.
-        let (ready, isReady) = AsyncStream.makeStream(of: Never.self)
-        let controlSocket = ControlSocketService(server: server) {
-            let status = await daemon.statusLine()
-            notifier.ready(status: status)
-            journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd started: \(status); store \(databasePath)")))
-            isReady.finish()
-        }
-        // Stopped in the reverse order: the socket first (no new calls), then the scheduler, then the channels.
+        let folderWatcher: FolderWatcher
+        do { folderWatcher = try FolderWatcher() } catch { throw Failure("cannot watch the calendars' folders: \(error)") }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [
-                .init(service: ChangeFeedService(store: store, daemon: daemon)),
-                .init(service: CommandRunnerService(commands: commands)),
-                .init(service: DesktopService(
-                    channel: channels.desktop, perform: daemon.perform, busSocket: DesktopChannel.busSocket(environment: environment), report: report)),
-                .init(service: WatchdogService(notifier: notifier)),
-                .init(service: ClockEventsService(monitor: monitor, daemon: daemon, requestReload: requestReload, notifier: notifier),
-                      successTerminationBehavior: .gracefullyShutdownGroup),
-                .init(service: ReloadService(requests: reloadRequests) {
-                    await reload(daemon, zones: zones, paths: paths, channels: channels, notifier: notifier)
-                    watch(calendarWatcher, daemon.watchedFolders, report: report)
-                }),
-                .init(service: FolderWatchService(watcher: calendarWatcher, daemon: daemon, report: report)),
-                .init(service: HabitWarmUpService(ready: ready, daemon: daemon)),
-                .init(service: controlSocket),
-            ],
+            services: daemon.services(DaemonServiceParts(
+                clockEvents: monitor.events, notifier: notifier, folderWatcher: folderWatcher, stopCommands: commands.stopAll,
+                desktop: (channels.desktop, DesktopChannel.busSocket(environment: environment)),
+                serve: { onBound in try await server.run(onBound: onBound) },
+                reload: { await reload(daemon, zones: zones, paths: paths, channels: channels, notifier: notifier) },
+                onReady: {
+                    let status = await daemon.statusLine()
+                    notifier.ready(status: status)
+                    report(DaemonMessage(.info, "remindd started: \(status); store \(databasePath)"))
+                },
+                report: report)),
             logger: Logger(label: "remindd") { _ in JournalLogHandler(announcer: journalAnnouncer) }))
+        try await Self.run(group, notifier: notifier) {
+            monitor.stop()
+            daemon.finishWatchers()
+            do { try store.close() } catch { throw Failure("\(error)") }
+            stopDeadline.finished()
+            report(DaemonMessage(.info, "remindd stopped"))
+        }
+    }
+
+    /// Runs the service group until it stops, then `afterwards` (the group failed: "Stopping", and its error).
+    static func run(_ group: ServiceGroup, notifier: Notifier, afterwards: () throws -> Void) async throws {
         do {
             try await group.run()
         } catch {
             notifier.stopping(status: "Stopping")
             throw Failure("\(error)")
         }
-        monitor.stop()
-        daemon.finishWatchers()
-        do { try store.close() } catch { throw Failure(error.description) }
-        stopDeadline.finished()
-        journalAnnouncer.announce(.daemon(DaemonMessage(.info, "remindd stopped")))
+        try afterwards()
+    }
+
+    /// The store at `path`, its state folder made (and a database an older unit kept elsewhere moved there, said).
+    func openStore(_ path: String, paths: RemindPaths, report: @Sendable (DaemonMessage) -> Void) throws -> ReminderStore {
+        let moved = try prepareStateDirectory(paths)
+        let store: ReminderStore
+        do { store = try ReminderStore(path: path) } catch { throw Failure(error.description) }
+        if let moved { report(DaemonMessage(.notice, moved)) }
+        return store
+    }
+
+    /// The clock's and the zone data's events and the signals; at SIGTERM or SIGINT it arms the stop deadline (a
+    /// stop is honoured within 2 s whatever is running: the service manager waits 90 s, then kills).
+    static func clockMonitor(zones: TimeZoneDatabase, journal: Journal, stopDeadline: StopDeadline) throws -> SystemClockMonitor {
+        do {
+            return try SystemClockMonitor(zoneDataDirectory: zones.directory, signals: Self.handledSignals) { signal in
+                guard signal == SIGTERM || signal == SIGINT else { return }
+                stopDeadline.arm(seconds: 1.5) {
+                    journal.send(
+                        "Stopping took more than 2 s (work in progress did not end): exiting now; firings not confirmed as announced are looked up at the next start",
+                        priority: .warning)
+                }
+            }
+        } catch {
+            throw Failure("cannot watch the clock: \(error)")
+        }
+    }
+
+    /// Runs the hooks and sounds: under a user manager, as its transient units (outside the sandbox); else as
+    /// children. Their output goes to the journal as `remindd-hook`.
+    static func commandQueue(environment: [String: String], journal: Journal) -> CommandQueue {
+        let local = ChildProcessLauncher()
+        let hookOutput = Journal(identifier: "remindd-hook", socketPath: journal.socketPath)
+        return CommandQueue(
+            launcher: TransientUnitLauncher.forUserManager(environment: environment) ?? local, fallback: local,
+            output: { line, priority in hookOutput.send(line, priority: priority) })
     }
 
     /// The warning for connections refused at the open-file limit: at most one a minute, with the count since
@@ -400,6 +395,21 @@ struct Channels: Sendable {
     let desktop: DesktopChannel
 
     var all: [any Announcer] { [journal, hooks, sound, desktop] }
+
+    /// The channels as `settings` has them: the journal's, the hooks', the sound (and speech) and the desktop's.
+    init(
+        _ settings: DaemonConfiguration, journal: JournalAnnouncer, clock: SystemClock, commands: CommandQueue, words: GettextCatalog,
+        environment: [String: String], report: @escaping @Sendable (DaemonMessage) -> Void
+    ) {
+        self.journal = journal
+        hooks = CommandHookAnnouncer(onFire: settings.onFire, onMissed: settings.onMissed, commands: commands, report: report)
+        sound = SoundAnnouncer(
+            player: SoundPlayer.find(environment: environment), speaker: Speaker.find(environment: environment, language: words.language),
+            defaults: settings.sounds, words: words, commands: commands, report: report)
+        desktop = DesktopChannel(
+            enabled: settings.desktopNotifications, clock: clock, connect: { try await DesktopNotifications.connect(applicationName: "remindd") },
+            playsSounds: sound.playsSounds, words: words, report: report)
+    }
 
     /// Applies a reloaded configuration's `log-level`, `on-fire`, `on-missed`, the sounds and `notifications`.
     func apply(_ configuration: DaemonConfiguration) {

@@ -1,18 +1,16 @@
 import CSystemd
 import Glibc
-import Logging
 import NIOCore
 import NIOPosix
-import ReminderDaemon
 import ReminderStore
 import ServiceLifecycle
 import SystemdSupport
-import VarlinkServer
 
-// The daemon's long-running parts as services of one `ServiceGroup`: started together, stopped in the reverse of
-// the order `Remindd.serve()` lists them, each ending on the group's graceful shutdown. The group traps no
-// signal itself (its handling goes through a Dispatch source, whose thread pool would wake the idle daemon):
-// the clock monitor, which already receives SIGTERM, ends ``ClockEventsService``, and that stops the group.
+// The daemon's long-running parts as services of one `ServiceGroup`, declared here and listed by
+// ``Daemon/services(_:)``: started together, stopped in the reverse of their order, each ending on the group's
+// graceful shutdown. The group traps no signal itself (its handling goes through a Dispatch source, whose
+// thread pool would wake the idle daemon): the clock monitor, which already receives SIGTERM, ends
+// ``ClockEventsService``, and that stops the group.
 
 /// Waits until the group stops: a graceful shutdown, or a cancellation (a service failed), a stop as well.
 func untilShutdown() async {
@@ -26,14 +24,14 @@ func untilShutdown() async {
 /// Hands the clock's events to the scheduler and SIGHUP to the reloads; ends at SIGTERM or SIGINT, which
 /// stops the group (it is configured to).
 struct ClockEventsService: Service {
-    let monitor: SystemClockMonitor
+    let events: AsyncStream<SystemClockMonitor.Event>
     let daemon: Daemon
     let requestReload: AsyncStream<Void>.Continuation
     let notifier: Notifier
 
     func run() async {
         await cancelWhenGracefulShutdown {
-            for await event in monitor.events {
+            for await event in events {
                 switch event {
                 case .deadlineReached: await daemon.handle(.deadlineReached)
                 case .clockChanged: await daemon.handle(.clockChanged)
@@ -65,12 +63,12 @@ struct ReloadService: Service {
 
 /// The control socket: serves Varlink until the group stops.
 struct ControlSocketService: Service {
-    let server: VarlinkServer
+    let serve: DaemonServiceParts.Serve
     let onBound: @Sendable () async -> Void
 
     func run() async throws {
         do {
-            try await cancelWhenGracefulShutdown { try await server.run(onBound: onBound) }
+            try await cancelWhenGracefulShutdown { try await serve(onBound) }
         } catch is CancellationError {
             // Cancelled by the graceful shutdown, as asked: a normal end. (A socket that cannot be bound throws.)
         }
@@ -100,16 +98,15 @@ struct HabitWarmUpService: Service {
 /// another device's item, an import), the features are handed what changed; a writer that delivered itself
 /// leaves nothing. Nothing is committed while idle: no wake-up.
 struct ChangeFeedService: Service {
-    let store: ReminderStore
     let daemon: Daemon
 
     func run() async {
         let (bells, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        store.onCommit { ring.yield() }
+        daemon.onStoreCommit { ring.yield() }
         await cancelWhenGracefulShutdown {
             for await _ in bells { await daemon.deliverChanges() }
         }
-        store.onCommit {}
+        daemon.onStoreCommit {}
     }
 }
 
@@ -122,7 +119,7 @@ struct FolderWatchService: Service {
 
     func run() async {
         await cancelWhenGracefulShutdown {
-            watch(watcher, daemon.watchedFolders, report: report)
+            watchFolders(watcher, daemon.watchedFolders, report: report)
             await daemon.scanFolders(publishing: false)
             malloc_trim(0)  // reading the calendars parsed every item once: hand that garbage back
             // The first publish beside the changes: another device's dose written during it is read at once.
@@ -136,7 +133,7 @@ struct FolderWatchService: Service {
 }
 
 /// Watches `folders`, saying which cannot be watched.
-func watch(_ watcher: FolderWatcher, _ folders: [String], report: @Sendable (DaemonMessage) -> Void) {
+func watchFolders(_ watcher: FolderWatcher, _ folders: [String], report: @Sendable (DaemonMessage) -> Void) {
     for (folder, problem) in watcher.watch(folders) {
         report(DaemonMessage(.warning, "Calendar folder \(folder) is not watched (\(problem)): changes in it are read at the next reload ('systemctl --user reload remindd')"))
     }
@@ -177,11 +174,11 @@ struct DesktopService: Service {
 /// Kills the commands (hooks) still running when the group stops (after the scheduler, so that none starts
 /// afterwards).
 struct CommandRunnerService: Service {
-    let commands: CommandQueue
+    let stopAll: @Sendable () -> Void
 
     func run() async {
         await untilShutdown()
-        commands.stopAll()
+        stopAll()
     }
 }
 
@@ -201,26 +198,3 @@ struct WatchdogService: Service {
     }
 }
 
-/// The service group's own messages (a service that failed, a slow stop) in the journal, warnings and worse.
-struct JournalLogHandler: LogHandler {
-    let announcer: JournalAnnouncer
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .warning
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let severity: DaemonMessage.Severity = switch event.level {
-        case .trace, .debug: .debug
-        case .info: .info
-        case .notice: .notice
-        case .warning: .warning
-        case .error, .critical: .error
-        }
-        let details = metadata.merging(event.metadata ?? [:]) { $1 }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        announcer.announce(.daemon(DaemonMessage(severity, details.isEmpty ? "\(event.message)" : "\(event.message) (\(details.joined(separator: ", ")))")))
-    }
-}
