@@ -126,8 +126,8 @@ public final class Daemon: Sendable {
             let next = status.next.map { FiringValue(reminderID: $0.0.id, name: $0.0.name, occurrence: $0.1) }
             return StatusValue(
                 version: RemindVersion.current, reminders: counts.total, enabled: counts.enabled, next: next, status: status.line,
-                storePath: context.storePath, journal: journalAvailable(), systemTimeZone: context.systemZone,
-                timeZone: context.followedZone.name, timeZoneSource: context.followedZone.source,
+                storePath: context.storePath, journal: journalAvailable(), systemTimeZone: context.settings.systemZone,
+                timeZone: context.settings.followedZone.name, timeZoneSource: context.settings.followedZone.source,
                 collection: collection.state)
         }
         router.on(Reminders.RelinkCollection.self) { _ in
@@ -189,12 +189,12 @@ public final class Daemon: Sendable {
     /// Acts on what the clock reports: handles what is due, re-plans after a clock or zone change.
     public func handle(_ event: ClockEvent) async {
         if event == .timeZoneChanged {
-            guard context.refreshSystemZone() else { return }
-            context.say(.info, "System time zone is now \(context.systemZone); re-planning reminders that follow it")
+            guard context.settings.refreshSystemZone() else { return }
+            context.say(.info, "System time zone is now \(context.settings.systemZone); re-planning reminders that follow it")
             await scheduling.systemZoneChanged(now: context.clock.now())
         }
         if event == .timeZoneDataChanged {
-            context.forgetZoneRules()
+            context.settings.forgetZoneRules()
             habits.forgetCountedActivities()
             habits.forgetSettledStreaks()
             let replanned = await scheduling.zoneRulesChanged(now: context.clock.now())
@@ -265,13 +265,13 @@ public final class Daemon: Sendable {
     /// Applies a new configuration and re-plans everything from the store; all or nothing: a configuration
     /// that ``check(_:zones:)`` refuses, or a store that cannot be read, leaves the running one and its schedule.
     public func reload(_ configuration: DaemonConfiguration) async throws {
-        try Self.check(configuration, zones: context.zoneFiles)
-        let previous = context.configuration
-        context.apply(configuration)
+        try Self.check(configuration, zones: context.settings.zoneFiles)
+        let previous = context.settings.configuration
+        context.settings.apply(configuration)
         do {
             try await scheduling.load()
         } catch {
-            context.apply(previous)
+            context.settings.apply(previous)
             throw error
         }
         await handle(.deadlineReached)

@@ -49,7 +49,7 @@ struct CollectionReadingTests {
         #expect(decide(log("a.ics", at: now), known: ["a.ics": row("a.ics", localId: 7)]) == "note 7")
         #expect(decide(log("a.ics", at: now.adding(seconds: 301))).hasPrefix("refuse foreign: it is dated 2026-11-22T07:50:01Z, ahead of this device's clock"))
         #expect(decide(log("a.ics", at: now.adding(seconds: 300))) == "apply taken e1", "two clocks 5 minutes apart")
-        #expect(decide(log("a.ics", at: now.adding(seconds: -60 * 366 * 86_400))).hasSuffix("more than \(DaemonContext.historyYears) years ago"))
+        #expect(decide(log("a.ics", at: now.adding(seconds: -60 * 366 * 86_400))).hasSuffix("more than \(TypedTime.historyYears) years ago"))
         #expect(decide(log("a.ics", at: now, zone: "Mars/Olympus")) == "refuse foreign: its zone is not one this device knows (no zone Mars/Olympus)")
     }
 

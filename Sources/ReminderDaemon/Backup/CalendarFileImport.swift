@@ -13,7 +13,7 @@ extension BackupService {
     func importCalendar(path: String, label: String, all: Bool, update: Bool) async throws(ServiceError) -> Backup.ImportCalendar.Reply {
         let now = context.clock.now()
         let context = self.context
-        let zones = try context.importZones(names: context.zoneFiles.allZoneNames())
+        let zones = try context.settings.importZones(names: context.settings.zoneFiles.allZoneNames())
         let plan = try await offTheEventLoops { () throws(ServiceError) in try Self.plan(path: path, label: label, all: all, now: now, zones: zones) }
         let backups = stores.backups
         if !update {
@@ -60,12 +60,12 @@ extension BackupService {
     ) throws(ServiceError) -> [Backup.ImportCalendar.CalendarReminder] {
         var added: [Backup.ImportCalendar.CalendarReminder] = []
         for (stored, planned) in zip(ids, plan.reminders) {
-            let zone = try context.zone(named: planned.timeZone)
+            let zone = try context.settings.zone(named: planned.timeZone)
             let rule: ReminderRule
             do { rule = try planned.rule.makeRule() } catch { throw .invalidRule(error.message) }
             let next = rule.nextOccurrence(after: now, in: zone)
             added.append(.init(
-                id: stored.id, name: planned.name, summary: rule.summary, timeZone: planned.timeZone ?? context.followedZone.name, next: next?.localISO8601,
+                id: stored.id, name: planned.name, summary: rule.summary, timeZone: planned.timeZone ?? context.settings.followedZone.name, next: next?.localISO8601,
                 updated: stored.updated ? true : nil))
         }
         return added

@@ -116,7 +116,7 @@ extension BackupService {
                 throw .invalidInput(parameter: "path", message: "\(path): habit \"\(shown)\": \(error.message); rename it in Loop and export again; nothing was imported")
             }
         }
-        let zone = try context.zone(named: nil)
+        let zone = try context.settings.zone(named: nil)
         let now = context.clock.now()
         let noon = TimeOfDay(hour: 12, minute: 0)!
         let reminders = plan.reminders.map { reminder in
@@ -127,7 +127,7 @@ extension BackupService {
                 logs: days.map { zone.resolve(LocalDateTime(date: $0, time: noon)) }.filter { $0 <= now })
         }
         let restDays = try storing { () throws(StoreError) in
-            try stores.backups.importHabits(reminders, restDays: plan.restDays.map(\.description), reason: "Other", zoneName: context.systemZone, now: now)
+            try stores.backups.importHabits(reminders, restDays: plan.restDays.map(\.description), reason: "Other", zoneName: context.settings.systemZone, now: now)
         }
         await context.feed.deliver()
         return .init(reminders: reminders.count, logs: reminders.map(\.logs.count).reduce(0, +), restDays: restDays, notes: plan.notes)

@@ -49,7 +49,7 @@ actor CalendarService {
     }
 
     /// The configured folders, as absolute paths.
-    nonisolated var folders: [String] { context.configuration.calendarFolders(home: home) }
+    nonisolated var folders: [String] { context.settings.configuration.calendarFolders(home: home) }
 
     /// Scans every configured folder, and removes the alarms of folders no longer configured.
     func scanAll() async {
@@ -191,9 +191,9 @@ actor CalendarService {
 
     private func zones() throws(ServiceError) -> CalendarImport.Zones {
         // The zone files' names, listed once (a VTIMEZONE of a name no system zone has is matched among them).
-        let names = zoneNames ?? context.zoneFiles.allZoneNames()
+        let names = zoneNames ?? context.settings.zoneFiles.allZoneNames()
         zoneNames = names
-        return try context.importZones(names: names)
+        return try context.settings.importZones(names: names)
     }
 
     private func reportOnce(_ key: String, _ severity: DaemonMessage.Severity, _ text: String) {
@@ -246,7 +246,7 @@ struct ItemPlanner: Sendable {
         var firings: [Int64] = []
         for planned in plan.reminders {
             let zone: TimeZoneRules
-            do { zone = try context.zone(named: planned.timeZone) } catch { throw CalendarItemRefused(message: error.message) }
+            do { zone = try context.settings.zone(named: planned.timeZone) } catch { throw CalendarItemRefused(message: error.message) }
             firings += planned.builtRule.occurrences(after: now, count: 3, in: zone).map(\.instant.secondsSinceEpoch)
             alarms.append(CalendarAlarmsStore.Alarm(
                 name: planned.name, rule: planned.rule, timeZone: planned.timeZone,

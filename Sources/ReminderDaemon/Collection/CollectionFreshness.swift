@@ -6,13 +6,13 @@ import ReminderCore
 /// desktop (it came only at the next sync before: 533 s once).
 extension CollectionService: DoseFreshness {
     func freshen() async -> String? {
-        guard folder != nil, context.configuration.syncCommand != nil, commands != nil else { return nil }
+        guard folder != nil, context.settings.configuration.syncCommand != nil, commands != nil else { return nil }
         if let why = heldBecause { return "the collection is not used now (\(why))" }
         // The run to wait for: the next one to start (one running now may have started before the other
         // device's dose reached the server).
         let run = sync.started + 1
         if sync.running { sync.again = true } else { syncDue(now: context.clock.now()) }
-        let bound = context.configuration.syncWait
+        let bound = context.settings.configuration.syncWait
         let problem: String?? = await withTaskGroup(of: String??.self) { group in
             group.addTask { .some(await self.end(of: run)) }
             group.addTask {

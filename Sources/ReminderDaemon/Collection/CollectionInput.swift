@@ -80,7 +80,7 @@ extension CollectionService {
                     continue
                 }
             }
-            let (zone, at) = (reminder.timeZone ?? context.followedZone.name, min(completion.at ?? now, now))
+            let (zone, at) = (reminder.timeZone ?? context.settings.followedZone.name, min(completion.at ?? now, now))
             var record = CollectionItem.Record(uid: reminder.uid + "#" + completion.key, kind: .taken, reminder: reminder.uid, at: at, timeZone: zone)
             record.amount = completionAmount(of: reminder, on: occurrence ?? at)
             found.append(CollectionReading.Record(entry: VdirFolder.Entry(name: entry.name + "#" + completion.key, etag: ""), text: "", record: record, source: .completion))
@@ -127,9 +127,9 @@ extension CollectionService {
         guard !uid.isEmpty else { return nil }
         let zones: CalendarImport.Zones
         do {
-            let names = zoneNames ?? context.zoneFiles.allZoneNames()
+            let names = zoneNames ?? context.settings.zoneFiles.allZoneNames()
             zoneNames = names
-            zones = try context.importZones(names: names)
+            zones = try context.settings.importZones(names: names)
         } catch {
             throw FileLineError(file: file, line: 1, message: error.message)
         }

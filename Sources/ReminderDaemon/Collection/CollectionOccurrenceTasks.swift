@@ -15,10 +15,10 @@ extension CollectionPublisher {
     func occurrenceTasks(
         of reminder: StoredReminder, uid: String, previous: [String: CollectionItemRecord], writer: String, now: Instant
     ) throws(StoreError) -> (tasks: [(fileName: String, task: OccurrenceTask)], nextChange: Instant?) {
-        guard context.configuration.collectionMode == .occurrences, reminder.enabled, reminder.rule.asNeeded != true,
+        guard context.settings.configuration.collectionMode == .occurrences, reminder.enabled, reminder.rule.asNeeded != true,
             let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone), !rule.countsFromLastDose
         else { return ([], nil) }
-        let window = context.configuration.occurrenceWindowSeconds
+        let window = context.settings.configuration.occurrenceWindowSeconds
         let created = Instant(secondsSinceEpoch: reminder.createdAt)
         let from = max(now.adding(seconds: -window), created)
         let horizon = now.adding(seconds: window)
@@ -131,7 +131,7 @@ extension CollectionService {
             return .refused("marks an occurrence of a reminder that is not here (\(VdirFolder.printable(task.reminder))): not taken as a dose")
         }
         let marking = CollectionReading.MarkedReminder(
-            name: reminder.name, rule: rule, zone: zone, zoneName: reminder.timeZone, followedZone: context.followedZone.name,
+            name: reminder.name, rule: rule, zone: zone, zoneName: reminder.timeZone, followedZone: context.settings.followedZone.name,
             createdAt: Instant(secondsSinceEpoch: reminder.createdAt), windowSeconds: reminder.windowSeconds, medication: reminder.delivery.medication)
         guard let occurrence = CollectionReading.occurrence(of: task, in: marking) else {
             return .refused("marks \(task.occurrence), which is not an occurrence of \(reminder.name): not taken as a dose")

@@ -40,7 +40,7 @@ struct CollectionPublishRun {
         for item in items.values { if let id = item.localId { byRow[item.kind, default: [:]][id] = item } }
         self.byRow = byRow
         cutoff = CollectionArchive.foldBefore(now: now).secondsSinceEpoch
-        asJournal = publisher.context.configuration.collectionMode == .occurrences
+        asJournal = publisher.context.settings.configuration.collectionMode == .occurrences
     }
 
     /// Whether the publish stops after the page just written (a scan of something else waits).

@@ -259,7 +259,7 @@ extension DaemonContext {
     /// A reminder's rule and zone, or nil when it cannot be scheduled on this device.
     func schedule(_ spec: RuleSpec, in zoneName: String?) -> (ReminderRule, TimeZoneRules)? {
         do {
-            return (try spec.makeRule(), try zone(named: zoneName))
+            return (try spec.makeRule(), try settings.zone(named: zoneName))
         } catch {
             return nil
         }

@@ -64,9 +64,9 @@ enum CollectionReading {
         if record.kind == .taken, let occurrence = record.occurrence, occurrence > latest {
             return "it takes the occurrence at \(occurrence) late, which is ahead of this device's clock (\(now))"
         }
-        let earliest = now.adding(seconds: -Int64(DaemonContext.historyYears) * 366 * 86_400)
+        let earliest = now.adding(seconds: -Int64(TypedTime.historyYears) * 366 * 86_400)
         if record.at < earliest {
-            return "it is dated \(record.at), more than \(DaemonContext.historyYears) years ago"
+            return "it is dated \(record.at), more than \(TypedTime.historyYears) years ago"
         }
         if let problem = zoneProblem(record.timeZone) { return "its zone is not one this device knows (\(problem))" }
         return nil

@@ -123,7 +123,7 @@ extension CollectionService {
             return nil
         }
         if let zone = reminder.timeZone {
-            do { _ = try context.zone(named: zone) } catch {
+            do { _ = try context.settings.zone(named: zone) } catch {
                 reportOnce("\(item.fileName)", .warning, "Collection: item \(item.fileName) is not applied: \(error.message)")
                 return nil
             }
@@ -194,7 +194,7 @@ extension CollectionService {
     /// Why a zone is not one this device knows, or nil.
     nonisolated func zoneProblem(_ name: String) -> String? {
         do {
-            _ = try context.zone(named: name)
+            _ = try context.settings.zone(named: name)
             return nil
         } catch { return error.message }
     }

@@ -100,7 +100,7 @@ actor CollectionService {
     }
 
     /// The collection's folder, as an absolute path (nil: none configured).
-    nonisolated var folder: String? { context.configuration.collectionFolder(home: home) }
+    nonisolated var folder: String? { context.settings.configuration.collectionFolder(home: home) }
 
     // MARK: Local changes out
 
@@ -177,7 +177,7 @@ actor CollectionService {
 
     /// Runs the sync command at `instant` (or earlier, if a run is planned sooner).
     func requestSync(at instant: Instant) async {
-        guard folder != nil, context.configuration.syncCommand != nil, commands != nil else { return }
+        guard folder != nil, context.settings.configuration.syncCommand != nil, commands != nil else { return }
         if let planned = await scheduling.wakeUp(.collectionSync), planned <= instant { return }
         await scheduling.setWakeUp(.collectionSync, at: instant)
     }
@@ -186,7 +186,7 @@ actor CollectionService {
     /// minute), so that a dose taken on another device meanwhile is known by then. The decision never waits
     /// for it: a sync that is late or hangs changes nothing but what is known.
     func syncBeforeDecisions(now: Instant) async {
-        guard folder != nil, context.configuration.syncCommand != nil, let decision = await scheduling.nextDecision, decision > now else { return }
+        guard folder != nil, context.settings.configuration.syncCommand != nil, let decision = await scheduling.nextDecision, decision > now else { return }
         var at = decision.adding(seconds: -Self.syncLeadSeconds)
         if let last = sync.lastStarted { at = max(at, last.adding(seconds: Self.syncSpacingSeconds)) }
         at = max(at, now)
@@ -199,7 +199,7 @@ actor CollectionService {
 
     /// The planned sync is due: runs it, or one more after the one running.
     func syncDue(now: Instant) {
-        guard let command = context.configuration.syncCommand, let commands else { return }
+        guard let command = context.settings.configuration.syncCommand, let commands else { return }
         guard !sync.running else { return sync.again = true }
         (sync.running, sync.lastStarted) = (true, now)
         sync.started += 1
@@ -236,7 +236,7 @@ actor CollectionService {
         if sync.again {
             sync.again = false
             await requestSync(at: context.clock.now())
-        } else if let interval = context.configuration.syncIntervalSeconds {
+        } else if let interval = context.settings.configuration.syncIntervalSeconds {
             await requestSync(at: context.clock.now().adding(seconds: interval))
         }
     }

@@ -91,7 +91,7 @@ struct FitnessService: Sendable {
     /// Each day's calories from `from` through `through` (the current zone), read in one pass; nil when the
     /// period has no food and no workout.
     func calories(from: LocalDate, through: LocalDate) throws(ServiceError) -> ReportFitnessValue? {
-        let zone = try context.zone(named: nil)
+        let zone = try context.settings.zone(named: nil)
         let start = zone.resolve(localSeconds: Int64(from.dayNumber) * 86400)
         let end = zone.resolve(localSeconds: Int64(through.dayNumber + 1) * 86400).adding(seconds: -1)
         var consumed: [Int: Int] = [:]
@@ -110,11 +110,11 @@ struct FitnessService: Sendable {
     }
 
     private func entryTime(_ text: String?, now: Instant, zone: TimeZoneRules) throws(ServiceError) -> Instant {
-        try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "log what already happened")
+        try TypedTime.pastInstant(text, parameter: "at", now: now, zone: zone, future: "log what already happened")
     }
 
     func addWorkout(exercise name: String, minutes: Int, intensity text: String?, at: String?) async throws(ServiceError) -> LogEntryValue {
-        let zone = try context.zone(named: nil)
+        let zone = try context.settings.zone(named: nil)
         let now = context.clock.now()
         let instant = try entryTime(at, now: now, zone: zone)
         let weight = try profile().weightKg
@@ -155,9 +155,9 @@ struct FitnessService: Sendable {
             try stores.fitness.updateWorkout(id: id, minutes: newMinutes, intensity: checked.intensity.rawValue, met: checked.met, kcal: checked.kcal)
         }
         await context.feed.deliver()
-        let fallback = try context.zone(named: nil)
+        let fallback = try context.settings.zone(named: nil)
         // A zone the zone files no longer have (renamed by a tzdata update): shown in the system zone.
-        let zone = (try? context.zone(named: entry.timeZone)) ?? fallback
+        let zone = (try? context.settings.zone(named: entry.timeZone)) ?? fallback
         return LogEntryValue(
             id: id, name: exercise.name, kcal: checked.kcal, local: ISO8601.format(entry.at, offsetSeconds: zone.offset(at: entry.at), zulu: false),
             minutes: newMinutes, intensity: checked.intensity.rawValue)
@@ -166,7 +166,7 @@ struct FitnessService: Sendable {
     /// Deletes a workout or food entry.
     /// - Returns: the entry as it was, as `workout list` and `food list` show it.
     func deleteEntry(_ table: FitnessStore.EntryTable, id: Int64) async throws(ServiceError) -> LogEntryValue {
-        let zone = try context.zone(named: nil)
+        let zone = try context.settings.zone(named: nil)
         let deleted = try storing { () throws(StoreError) in try stores.fitness.deleteEntry(table: table, id: id) }
         guard let deleted else { throw .invalidInput(parameter: "id", message: "no \(table.rawValue) entry \(id): see 'remindctl today' or 'remindctl day DATE'") }
         await context.feed.deliver()
@@ -177,7 +177,7 @@ struct FitnessService: Sendable {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .invalidInput(parameter: "name", message: "a food entry needs a name, e.g. remindctl food add \"Oatmeal\" --kcal 350") }
         guard (0...20_000).contains(kcal) else { throw .invalidInput(parameter: "kcal", message: "kcal must be 0 to 20000, not \(kcal)") }
-        let zone = try context.zone(named: nil)
+        let zone = try context.settings.zone(named: nil)
         let now = context.clock.now()
         let instant = try entryTime(at, now: now, zone: zone)
         let id = try storing { () throws(StoreError) in try stores.fitness.addFood(name: trimmed, kcal: kcal, at: instant, timeZone: zone.identifier) }
@@ -186,9 +186,9 @@ struct FitnessService: Sendable {
 
     /// Days from `from` to `to` (inclusive, at most 366), each with its food, workouts and totals.
     func days(from: String, to: String?) throws(ServiceError) -> [DayValue] {
-        let first = try context.date(from, parameter: "from")
-        let zone = try context.zone(named: nil)
-        let last = try context.date(to, parameter: "to", now: context.clock.now())
+        let first = try TypedTime.date(from, parameter: "from")
+        let zone = try context.settings.zone(named: nil)
+        let last = try context.settings.date(to, parameter: "to", now: context.clock.now())
         guard first <= last else { throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first))") }
         guard last.dayNumber - first.dayNumber < 366 else { throw .invalidTime(parameter: "to", message: "a history range is at most 366 days") }
         var result: [DayValue] = []
@@ -198,7 +198,7 @@ struct FitnessService: Sendable {
 
     /// Deletes workouts and food older than `retention-days` (90 to 36,500) when the config sets it.
     func pruneOldEntries() {
-        guard let days = context.configuration.retentionDays else { return }
+        guard let days = context.settings.configuration.retentionDays else { return }
         let cutoff = context.clock.now().adding(seconds: -Int64(min(max(days, 90), 36_500)) * 86400)
         do {
             try stores.fitness.pruneEntries(before: cutoff)
@@ -209,9 +209,9 @@ struct FitnessService: Sendable {
 
     /// A local day's food and workouts (default today), in the current zone.
     func day(_ text: String?) throws(ServiceError) -> DayValue {
-        let zone = try context.zone(named: nil)
+        let zone = try context.settings.zone(named: nil)
         guard let text else { return try day(LocalDate(dayNumber: zone.localDayNumber(at: context.clock.now())), zone: zone) }
-        let date = try context.date(text, parameter: "date")
+        let date = try TypedTime.date(text, parameter: "date")
         return try day(date, zone: zone)
     }
 

@@ -27,13 +27,13 @@ struct HabitService: Sendable {
     }
 
     private var dayRules: DayRules {
-        let configuration = context.configuration
+        let configuration = context.settings.configuration
         return DayRules(dayStart: configuration.dayStart, graceSeconds: configuration.graceMinutes * 60)
     }
 
     /// `now` with the habit zone's offset, and its day number under the day rules.
     private func day(at instant: Instant) throws(ServiceError) -> (now: Activity, day: Int) {
-        let now = Activity(instant: instant, zone: try context.zone(named: nil), rules: dayRules)
+        let now = Activity(instant: instant, zone: try context.settings.zone(named: nil), rules: dayRules)
         return (now, dayRules.day(ofLocalSeconds: now.instant.secondsSinceEpoch + Int64(now.offsetSeconds)))
     }
 
@@ -42,7 +42,7 @@ struct HabitService: Sendable {
     private func activity(at instant: Instant, zone name: String, rules: DayRules) throws(ServiceError) -> Activity {
         let zone: TimeZoneRules
         // A zone the zone files no longer have (renamed in a tzdata update): the day is counted in the system zone.
-        if let known = try? context.zone(named: name) { zone = known } else { zone = try context.zone(named: nil) }
+        if let known = try? context.settings.zone(named: name) { zone = known } else { zone = try context.settings.zone(named: nil) }
         return Activity(instant: instant, zone: zone, rules: rules)
     }
 
@@ -120,8 +120,8 @@ struct HabitService: Sendable {
     ///   (marking one again changes nothing, and says so).
     func markRest(from: String, to: String?, reason: String?, light: [String]) async throws(ServiceError) -> (dates: [String], already: [String]) {
         let now = context.clock.now()
-        let first = try context.date(from, parameter: "from")
-        let last = try to.map { text throws(ServiceError) in try context.date(text, parameter: "to") } ?? first
+        let first = try TypedTime.date(from, parameter: "from")
+        let last = try to.map { text throws(ServiceError) in try TypedTime.date(text, parameter: "to") } ?? first
         guard first <= last else { throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first)): give --from before --to") }
         guard last.dayNumber - first.dayNumber < 366 else { throw .invalidTime(parameter: "to", message: "a range of rest days is at most a year long") }
         let today = try day(at: now).day
@@ -154,7 +154,7 @@ struct HabitService: Sendable {
     }
 
     func unmarkRest(date: String) async throws(ServiceError) {
-        let parsed = try context.date(date, parameter: "date")
+        let parsed = try TypedTime.date(date, parameter: "date")
         let removed = try storing { () throws(StoreError) in try stores.habits.unmarkRestDay(parsed.description) }
         guard removed else { throw .invalidTime(parameter: "date", message: "\(parsed) is not marked as a rest day") }
         await context.feed.deliver()
@@ -162,8 +162,8 @@ struct HabitService: Sendable {
 
     /// The rest days from `from` through `to` (either may be open), oldest first.
     func restList(from: String?, to: String?) throws(ServiceError) -> [RestDayValue] {
-        let first = try from.map { text throws(ServiceError) in try context.date(text, parameter: "from") }
-        let last = try to.map { text throws(ServiceError) in try context.date(text, parameter: "to") }
+        let first = try from.map { text throws(ServiceError) in try TypedTime.date(text, parameter: "from") }
+        let last = try to.map { text throws(ServiceError) in try TypedTime.date(text, parameter: "to") }
         if let first, let last, last < first {
             throw .invalidTime(parameter: "to", message: "the range ends (\(last)) before it starts (\(first)): give --from before --to")
         }
@@ -312,8 +312,8 @@ struct HabitService: Sendable {
 
     private func planRestSuggestion(_ report: StreakReport, now: Instant) async {
         // No system zone to plan in (its files are gone): no suggestion until a change finds one.
-        guard let today = try? day(at: now).day, let zone = try? context.zone(named: nil) else { return }
-        let configuration = context.configuration
+        guard let today = try? day(at: now).day, let zone = try? context.settings.zone(named: nil) else { return }
+        let configuration = context.settings.configuration
         let plan = RestSuggestion.plan(report, today: today, now: now) { day in
             zone.resolve(localSeconds: Int64(day) * 86400 + Int64(configuration.dayStart.secondsSinceMidnight)
                 + Int64(configuration.morning.secondsSinceMidnight))

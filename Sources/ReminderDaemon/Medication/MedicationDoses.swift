@@ -37,7 +37,7 @@ extension MedicationService: DosePolicy {
         }
         guard let breach = limits.breach(at: instant, doses: doses) else { return false }
         guard force else {
-            throw Self.doseNotAllowed(reminder, breach, at: instant, doses: doses, limits: limits, zone: try context.zone(named: reminder.timeZone), now: now)
+            throw Self.doseNotAllowed(reminder, breach, at: instant, doses: doses, limits: limits, zone: try context.settings.zone(named: reminder.timeZone), now: now)
         }
         return true
     }
@@ -47,7 +47,7 @@ extension MedicationService: DosePolicy {
     func asNeeded(now: Instant) throws(ServiceError) -> [AsNeededValue] {
         let reminders = try storing { () throws(StoreError) in try stores.reminders.asNeeded() }
         return try reminders.map { reminder throws(ServiceError) in
-            let zone = try context.zone(named: reminder.timeZone)
+            let zone = try context.settings.zone(named: reminder.timeZone)
             let limits = reminder.delivery.medication.limits
             let doses = try storing { () throws(StoreError) in
                 try stores.intake.instants(

@@ -12,8 +12,8 @@ extension ReminderService {
     func log(key: String, at text: String?, amount: String? = nil, force: Bool = false) async throws(ServiceError) -> LogReply {
         let now = context.clock.now()
         let reminder = try find(key)
-        let zone = try context.zone(named: reminder.timeZone)
-        let instant = try context.pastInstant(text, parameter: "at", now: now, zone: zone, future: "intake can be logged for now or a past time")
+        let zone = try context.settings.zone(named: reminder.timeZone)
+        let instant = try TypedTime.pastInstant(text, parameter: "at", now: now, zone: zone, future: "intake can be logged for now or a past time")
         let day = zone.localDateTime(at: instant).date
         let unsynced = await freshen(before: reminder, force: force)
         var reply = try await logIntake(
@@ -33,7 +33,7 @@ extension ReminderService {
     func done(key: String, amount: String? = nil, force: Bool = false) async throws(ServiceError) -> LogReply {
         var now = context.clock.now()
         let reminder = try find(key)
-        let taken = try medication.amount(amount, of: reminder, on: try context.zone(named: reminder.timeZone).localDateTime(at: now).date, force: force)
+        let taken = try medication.amount(amount, of: reminder, on: try context.settings.zone(named: reminder.timeZone).localDateTime(at: now).date, force: force)
         let unsynced = await freshen(before: reminder, force: force)
         now = context.clock.now()  // the sync took a while
         var reply: LogReply
@@ -61,7 +61,7 @@ extension ReminderService {
     func logIntake(
         _ reminder: StoredReminder, at instant: Instant, amount: Int64?, force: Bool, now: Instant, unsynced: String? = nil
     ) async throws(ServiceError) -> LogReply {
-        let zone = try context.zone(named: reminder.timeZone)
+        let zone = try context.settings.zone(named: reminder.timeZone)
         let forced: Bool
         do { forced = try medication.forced(reminder, at: instant, force: force, now: now) } catch {
             guard let unsynced, case .doseNotAllowed(var refusal, let message) = error else { throw error }

@@ -29,7 +29,7 @@ struct ReminderService: Sendable {
         let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(spec, delivery) }
         let rule = try Self.rule(spec)
         let timeZone = try Self.zoneName(timeZone, of: rule)
-        let zone = try context.zone(named: timeZone)
+        let zone = try context.settings.zone(named: timeZone)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
         try Self.checked { () throws(ReminderDefinition.Problem) in
             try ReminderDefinition(spec: spec, delivery: delivery, windowSeconds: windowSeconds).check(rule: rule, zone: zone, now: now)
@@ -60,7 +60,7 @@ struct ReminderService: Sendable {
             // A calendar expression's own zone is the reminder's, unless this update gives another.
             let named = try Self.zoneName(timeZone, of: try Self.rule(reminder.rule))
             if named != timeZone { reminder.timeZone = named }
-            _ = try context.zone(named: reminder.timeZone)
+            _ = try context.settings.zone(named: reminder.timeZone)
         }
         // A course changed or ended: the old course's end goes (the reminder goes on after an ended course; a
         // longer one is not cut short). A new rule, or a new course, ends with the course, as when added.
@@ -72,7 +72,7 @@ struct ReminderService: Sendable {
         var checks: ReminderDefinition.Checks = [.escalation]
         if spec != nil || timeZone != nil || change.medication.steps?.isEmpty == false { checks.insert(.fires) }
         if change.notification.before != nil || spec != nil || timeZone != nil { checks.insert(.before) }
-        let (rule, zone) = (try Self.rule(reminder.rule), try context.zone(named: reminder.timeZone))
+        let (rule, zone) = (try Self.rule(reminder.rule), try context.settings.zone(named: reminder.timeZone))
         let definition = ReminderDefinition(spec: reminder.rule, delivery: reminder.delivery, windowSeconds: reminder.windowSeconds)
         try Self.checked { () throws(ReminderDefinition.Problem) in try definition.check(checks, rule: rule, zone: zone, now: context.clock.now()) }
         return try await save(reminder)
@@ -128,7 +128,7 @@ struct ReminderService: Sendable {
     /// reminders and their logs at a time, and lets other work run between pages.
     func occurrences(date text: String?, key: String?) async throws(ServiceError) -> Reminders.Occurrences.Reply {
         let now = context.clock.now()
-        let date = try context.date(text, parameter: "date", now: now)
+        let date = try context.settings.date(text, parameter: "date", now: now)
         let from = Instant(secondsSinceEpoch: Int64(date.dayNumber - 2) * 86400)
         let through = Instant(secondsSinceEpoch: Int64(date.dayNumber + 3) * 86400)
         var found: [OccurrenceValue] = []
@@ -149,7 +149,7 @@ struct ReminderService: Sendable {
             let late = try storing { () throws(StoreError) in try stores.intake.lateTakes(reminderIDs: ids, from: from, through: through) }
             for reminder in enabled {
                 // A reminder whose rule or zone cannot be used now has no occurrences (the scheduler says why).
-                guard let rule = try? context.firingRule(of: reminder), let zone = try? context.zone(named: reminder.timeZone) else { continue }
+                guard let rule = try? context.firingRule(of: reminder), let zone = try? context.settings.zone(named: reminder.timeZone) else { continue }
                 found += rule.states(
                     on: date, in: zone, logs: logs[reminder.id] ?? [], skips: skips[reminder.id] ?? [], windowSeconds: reminder.windowSeconds, now: now,
                     takenLate: late[reminder.id] ?? [:])
@@ -158,7 +158,7 @@ struct ReminderService: Sendable {
             }
             await yieldToQueuedWork()
         }
-        let today = date.dayNumber == (try context.zone(named: nil)).localDayNumber(at: now)
+        let today = date.dayNumber == (try context.settings.zone(named: nil)).localDayNumber(at: now)
         let asNeeded = today ? try medication.asNeeded(now: now).filter { value in key.map { $0 == value.reminderName || $0 == String(value.reminderId) } ?? true } : []
         return .init(
             date: date.description, occurrences: found.sorted { ($0.utc, $0.reminderId) < ($1.utc, $1.reminderId) },
@@ -172,7 +172,7 @@ struct ReminderService: Sendable {
     /// What each announcement of the reminder's occurrences does, with config.toml's defaults filled in.
     func ladder(key: String) throws(ServiceError) -> AnnouncementLadder {
         let reminder = try find(key)
-        let configuration = context.configuration
+        let configuration = context.settings.configuration
         return AnnouncementLadder(
             delivery: reminder.delivery, windowSeconds: reminder.windowSeconds,
             defaults: .init(
@@ -185,7 +185,7 @@ struct ReminderService: Sendable {
         let delivery = try Self.applying(Delivery.Change(medication: .init(steps: steps)), to: Delivery(), adding: true)
         let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(spec, delivery) }
         let rule = try Self.rule(spec)
-        let zone = try context.zone(named: try Self.zoneName(timeZone, of: rule))
+        let zone = try context.settings.zone(named: try Self.zoneName(timeZone, of: rule))
         let now = context.clock.now()
         let start = try after.map { text throws(ServiceError) in try Self.instant(text, parameter: "after", now: now, zone: zone) } ?? now
         return rule.occurrences(after: start, count: count, in: zone).map {
@@ -243,8 +243,8 @@ struct ReminderService: Sendable {
     /// with the occurrence each takes or suppresses.
     func logs(date text: String?, key: String?) throws(ServiceError) -> [IntakeValue] {
         let now = context.clock.now()
-        let zone = try context.zone(named: nil)
-        let date = try context.date(text, parameter: "date", now: now)
+        let zone = try context.settings.zone(named: nil)
+        let date = try context.settings.date(text, parameter: "date", now: now)
         let midnight = TimeOfDay(hour: 0, minute: 0)!
         let from = zone.resolve(LocalDateTime(date: date, time: midnight))
         let through = zone.resolve(LocalDateTime(date: LocalDate(dayNumber: date.dayNumber + 1), time: midnight)).adding(seconds: -1)
@@ -268,7 +268,7 @@ struct ReminderService: Sendable {
                 reminder = try find(String(record.reminderId))
                 reminders[record.reminderId] = reminder
             }
-            let zone = try context.zone(named: reminder.timeZone)
+            let zone = try context.settings.zone(named: reminder.timeZone)
             let instant = Instant(secondsSinceEpoch: record.at)
             let day = zone.localDayNumber(at: instant)
             let key = "\(record.reminderId)/\(day)"
@@ -343,7 +343,7 @@ struct ReminderService: Sendable {
     }
 
     func history(since: String?, key: String?, limit: Int) throws(ServiceError) -> [HistoryEntryValue] {
-        let zone = try context.zone(named: nil)
+        let zone = try context.settings.zone(named: nil)
         let now = context.clock.now()
         let start = try since.map { text throws(ServiceError) in try Self.instant(text, parameter: "since", now: now, zone: zone) }
             ?? Instant(secondsSinceEpoch: 0)

@@ -13,7 +13,7 @@ extension ReminderService {
         var unusable: [Int64: String] = [:]
         let goals: [StreakGoal] = reminders.compactMap { reminder -> StreakGoal? in
             do throws(ServiceError) {
-                return StreakGoal(reminder: reminder, rule: try context.firingRule(of: reminder), zone: try context.zone(named: reminder.timeZone))
+                return StreakGoal(reminder: reminder, rule: try context.firingRule(of: reminder), zone: try context.settings.zone(named: reminder.timeZone))
             } catch {
                 unusable[reminder.id] = "cannot be scheduled: \(error.message)"
                 return nil
@@ -47,7 +47,7 @@ extension ReminderService {
         return reminders.map { reminder in
             answered[reminder.id] ?? ReminderValue(
                 id: reminder.id, name: reminder.name, rule: reminder.rule, summary: unusable[reminder.id] ?? "", timeZone: reminder.timeZone,
-                effectiveTimeZone: reminder.timeZone ?? context.followedZone.name, enabled: reminder.enabled, next: nil, streak: 0,
+                effectiveTimeZone: reminder.timeZone ?? context.settings.followedZone.name, enabled: reminder.enabled, next: nil, streak: 0,
                 windowSeconds: reminder.windowSeconds, delivery: reminder.delivery.shown(on: nil))
         }
     }

@@ -23,8 +23,8 @@ struct ReportService: Sendable {
 
     func report(from fromText: String?, to toText: String?, keys: [String]?) async throws(ServiceError) -> Reminders.Report.Reply {
         let now = context.clock.now()
-        let to = try context.date(toText, parameter: "to", now: now)
-        let from = try fromText.map { text throws(ServiceError) in try context.date(text, parameter: "from") } ?? LocalDate(dayNumber: to.dayNumber - 89)
+        let to = try context.settings.date(toText, parameter: "to", now: now)
+        let from = try fromText.map { text throws(ServiceError) in try TypedTime.date(text, parameter: "from") } ?? LocalDate(dayNumber: to.dayNumber - 89)
         guard from <= to else {
             throw .invalidTime(parameter: "from", message: "--from \(from) is after --to \(to): give the first day first")
         }
@@ -57,13 +57,13 @@ struct ReportService: Sendable {
             named ? (nil, nil) : (try habitFigures(from: from, to: to, now: now), try fitness.calories(from: from, through: to))
         }
         return .init(
-            from: from.description, to: to.description, timeZone: try context.zone(named: nil).identifier, madeUtc: now.description,
+            from: from.description, to: to.description, timeZone: try context.settings.zone(named: nil).identifier, madeUtc: now.description,
             reminders: adherence, profileName: profileName, medications: medications.isEmpty ? nil : medications, habits: habit, fitness: calories)
     }
 
     /// A reminder's adherence figures over the period.
     private func figures(of reminder: StoredReminder, from: LocalDate, to: LocalDate, now: Instant) throws(ServiceError) -> ReportReminderValue {
-        let zone = try context.zone(named: reminder.timeZone)
+        let zone = try context.settings.zone(named: reminder.timeZone)
         let rule = try context.firingRule(of: reminder)
         let (start, end) = Self.reach(from: from, to: to, zone: zone)
         let id = reminder.id
@@ -85,7 +85,7 @@ struct ReportService: Sendable {
     private func medication(_ reminder: StoredReminder, from: LocalDate, to: LocalDate) throws(ServiceError) -> ReportMedicationValue? {
         guard let dose = reminder.delivery.medication.dose else { return nil }
         let id = reminder.id
-        let zone = try context.zone(named: reminder.timeZone)
+        let zone = try context.settings.zone(named: reminder.timeZone)
         let (start, end) = Self.reach(from: from, to: to, zone: zone)
         let logs = try storing { () throws(StoreError) in try stores.intake.amounts(reminderID: id, from: start, through: end) }
         let changes = try storing { () throws(StoreError) in try stores.stock.changes(reminderID: id, sinceFirstCount: true) }

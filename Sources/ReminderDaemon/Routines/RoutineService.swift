@@ -74,7 +74,7 @@ struct RoutineService: Sendable {
     func select(_ id: String, start starts: String?, at remind: String?) async throws(ServiceError) -> RoutineSelectionValue {
         let routine = try routine(id)
         let now = context.clock.now()
-        let start = try context.date(starts, parameter: "start", now: now)
+        let start = try context.settings.date(starts, parameter: "start", now: now)
         var remindAt: TimeOfDay?
         if let remind {
             guard let parsed = ISO8601.parseTime(remind) else {

@@ -166,7 +166,7 @@ actor SchedulingService {
             count += 1
             if count % loadChunk == 0 { await yieldToQueuedWork() }
             // The error itself is not needed: the warning says which reminder and that it is left out.
-            guard let rule, let zone = try? context.zone(named: reminder.timeZone) else {
+            guard let rule, let zone = try? context.settings.zone(named: reminder.timeZone) else {
                 context.say(.warning, "Reminder \(reminder.name) (id \(reminder.id)) cannot be scheduled: its rule or zone is invalid now")
                 continue
             }
@@ -303,7 +303,7 @@ actor SchedulingService {
 
     /// What becomes of a due firing (``FiringDecision``), as the event to record and announce.
     func event(for firing: DueFiring, logs: [Instant], skipped: Bool, now: Instant, afterDowntime: Bool) -> FiringEvent {
-        let action = scheduler.action(for: firing, logs: logs, catchUpEnabled: context.configuration.catchUp, afterDowntime: afterDowntime)
+        let action = scheduler.action(for: firing, logs: logs, catchUpEnabled: context.settings.configuration.catchUp, afterDowntime: afterDowntime)
         let key = OccurrenceKey(firing)
         if action.announces { skippedAhead.remove(key) }
         // The reason only words the record: when it cannot be read, the skip is recorded without it.
@@ -372,7 +372,7 @@ actor SchedulingService {
     func schedulable(_ reminder: StoredReminder) throws(ServiceError) -> SchedulableReminder {
         let rule = try context.firingRule(of: reminder)
         return SchedulableReminder(
-            id: reminder.id, name: reminder.name, rule: rule, zone: try context.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds,
+            id: reminder.id, name: reminder.name, rule: rule, zone: try context.settings.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds,
             delivery: reminder.delivery)
     }
 }

@@ -87,7 +87,7 @@ extension SchedulingService {
             return state == .due
         }
         return due.sorted { $0.firing.occurrence.instant < $1.firing.occurrence.instant }.map {
-            context.quieted(FiringEvent(kind: .fired, firing: $0.firing, handledAt: now))
+            context.settings.quieted(FiringEvent(kind: .fired, firing: $0.firing, handledAt: now))
         }
     }
 }
