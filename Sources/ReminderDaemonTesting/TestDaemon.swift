@@ -119,11 +119,17 @@ public final class TestDaemon: Sendable {
 
     // MARK: Time
 
+    /// The daemon handles a clock event, then what it wrote reaches the features, as the feed's bell has it.
+    private func handle(_ event: ClockEvent) async {
+        await current.handle(event)
+        await current.deliverChanges()
+    }
+
     /// Time passes up to `instant`; the timer fires at each wake-up on the way, exactly at its instant.
     public func advance(to instant: Instant) async {
         while let wakeUp = clock.wakeUp, wakeUp <= instant {
             clock.set(max(wakeUp, clock.now()))
-            await current.handle(.deadlineReached)
+            await handle(.deadlineReached)
             if clock.wakeUp == wakeUp { break }  // nothing moved the wake-up on: do not spin
         }
         clock.set(instant)
@@ -137,24 +143,24 @@ public final class TestDaemon: Sendable {
     /// The clock is set to `instant` (forward or back), as `date -s` or an NTP step would.
     public func setClock(to instant: Instant) async {
         clock.set(instant)
-        await current.handle(.clockChanged)
+        await handle(.clockChanged)
     }
 
     /// The machine sleeps through the wake-up and resumes at `instant`: the timer fires once, late.
     public func resume(at instant: Instant) async {
         clock.set(instant)
-        await current.handle(.deadlineReached)
+        await handle(.deadlineReached)
     }
 
     /// The system zone setting changes to `name`.
     public func setSystemZone(_ name: String) async {
         clock.setSystemZone(name)
-        await current.handle(.timeZoneChanged)
+        await handle(.timeZoneChanged)
     }
 
     /// The zone files were updated (tzdata): the daemon is told, as the monitor's inotify watch would.
     public func zoneFilesChanged() async {
-        await current.handle(.timeZoneDataChanged)
+        await handle(.timeZoneDataChanged)
     }
 
     /// Makes the store refuse to record firings with SQLite's "database or disk is full" (as a full disk

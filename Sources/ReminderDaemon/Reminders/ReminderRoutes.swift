@@ -33,20 +33,20 @@ extension ReminderService {
             }
         }
         router.on(Reminders.Get.self) { p in .init(reminder: try get(key: p.reminder), ladder: try ladder(key: p.reminder).steps) }
-        router.on(Reminders.Occurrences.self) { p in try await occurrences(date: p.date, key: p.reminder) }
-        router.on(Reminders.Preview.self) { p in
+        router.on(Reminders.Occurrences.self, readsOnly: true) { p in try await occurrences(date: p.date, key: p.reminder) }
+        router.on(Reminders.Preview.self, readsOnly: true) { p in
             .init(firings: try preview(rule: p.rule, timeZone: p.timeZone, after: p.after, count: p.count ?? 10, steps: p.steps))
         }
-        router.on(Reminders.Next.self) { p in try await next(count: p.count ?? 10) }
+        router.on(Reminders.Next.self, readsOnly: true) { p in try await next(count: p.count ?? 10) }
         router.on(Reminders.Log.self) { p in try await log(key: p.reminder, at: p.at, amount: p.amount, force: p.force ?? false) }
         router.on(Reminders.Done.self) { p in try await done(key: p.reminder, amount: p.amount, force: p.force ?? false) }
         router.on(Reminders.TakeLate.self) { p in .init(occurrence: try await takeLate(key: p.reminder)) }
         router.on(Reminders.Skip.self) { p in .init(occurrence: try await skip(key: p.reminder, reason: p.reason)) }
         router.on(Reminders.Unskip.self) { p in .init(occurrence: try await unskip(key: p.reminder)) }
         router.on(Reminders.Snooze.self) { p in try await snooze(key: p.reminder, minutes: p.minutes) }
-        router.on(Reminders.Logs.self) { p in .init(logs: try logs(date: p.date, key: p.reminder)) }
+        router.on(Reminders.Logs.self, readsOnly: true) { p in .init(logs: try logs(date: p.date, key: p.reminder)) }
         router.on(Reminders.DeleteLog.self) { p in .init(log: try await deleteLog(id: p.id)) }
-        router.on(Reminders.History.self) { p in
+        router.on(Reminders.History.self, readsOnly: true) { p in
             .init(entries: try history(since: p.since, key: p.reminder, limit: p.limit ?? 1000))
         }
     }

@@ -23,9 +23,13 @@ public struct MethodRouter: VarlinkHandler {
     /// The methods registered, by qualified name (`io.remindd.Reminders.Add`).
     public var methods: Set<String> { Set(handlers.keys) }
 
-    /// Registers a method that sends one reply.
-    mutating func on<Method: VarlinkMethod>(_ method: Method.Type, _ body: @escaping @Sendable (Method.Parameters) async throws -> Method.Reply) {
-        let beforeReply = beforeReply
+    /// Registers a method that sends one reply. `readsOnly`: it writes nothing, and replies without waiting for
+    /// the change feed (a `Status` polled while another device's 30,000 logs were applied waited 45 s for the
+    /// deliveries of their batches).
+    mutating func on<Method: VarlinkMethod>(
+        _ method: Method.Type, readsOnly: Bool = false, _ body: @escaping @Sendable (Method.Parameters) async throws -> Method.Reply
+    ) {
+        let beforeReply: @Sendable () async -> Void = readsOnly ? { @Sendable in } : beforeReply
         stream(method) { call, parameters, reply in
             let value: Method.Reply
             do { value = try await body(parameters) } catch {
