@@ -298,7 +298,7 @@ public final class Daemon: Sendable {
 
     /// Reads the read-only calendars and the linked collection, and publishes to the collection what it lacks
     /// (at start, after the reminders are loaded, and after a reload). With `publishing` false, the caller
-    /// publishes (``publishCollection()``) beside the folder watcher: at start, the first publish of 100,000
+    /// publishes (``publishCollectionWhenAsked()``) beside the folder watcher: at start, the first publish of 100,000
     /// reminders takes half a minute, and another device's dose written meanwhile is read at once.
     public func scanFolders(publishing: Bool = true) async {
         await calendars.scanAll()
@@ -306,9 +306,15 @@ public final class Daemon: Sendable {
         await context.feed.deliver()
     }
 
-    /// Publishes to the linked collection what it lacks.
-    public func publishCollection() async {
-        await collection.publish()
+    /// The linked collection's publisher: publishes what it lacks at start, and each publish of everything asked
+    /// for later (a change feed's delivery or the clock's events never run one), until cancelled.
+    public func publishCollectionWhenAsked() async {
+        await collection.publishWhenAsked()
+    }
+
+    /// Runs the publish the collection's publisher would run now (tests, which run no publisher).
+    public func publishCollectionIfDue() async {
+        await collection.publishDue()
     }
 
     /// Applies what changed in one watched folder (the watcher saw it): in the entries `names`, or anywhere (nil).

@@ -80,6 +80,7 @@ public final class TestDaemon: Sendable {
     /// The watcher saw a change in a watched folder (a calendar's, the collection).
     public func folderChanged(_ folder: String, names: Set<String>? = nil) async {
         await current.folderChanged(folder, names: names)
+        await current.publishCollectionIfDue()
     }
 
     /// The daemon's services (``Daemon/services(_:)``) run as remindd runs them, on the daemon now running: the
@@ -119,10 +120,12 @@ public final class TestDaemon: Sendable {
 
     // MARK: Time
 
-    /// The daemon handles a clock event, then what it wrote reaches the features, as the feed's bell has it.
+    /// The daemon handles a clock event, then what it wrote reaches the features, as the feed's bell has it, and
+    /// a publish of everything asked for runs, as the collection's publisher runs it.
     private func handle(_ event: ClockEvent) async {
         await current.handle(event)
         await current.deliverChanges()
+        await current.publishCollectionIfDue()
     }
 
     /// Time passes up to `instant`; the timer fires at each wake-up on the way, exactly at its instant.
@@ -227,6 +230,7 @@ public final class TestDaemon: Sendable {
         try await current.router.handle(VarlinkCall(method: Self.qualified(method), parameters: .object(parameters))) { reply in
             replies.withLock { $0.append(reply) }
         }
+        await current.publishCollectionIfDue()  // as the collection's publisher would, after the reply
         guard let reply = replies.withLock({ $0.first }), let parameters = reply.parameters else {
             throw VarlinkError(name: "org.varlink.service.InvalidParameter", parameters: ["parameter": .string("reply")])
         }

@@ -64,4 +64,30 @@ struct CollectionPublishTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".ics") }
         #expect(files.count == (reminders ?? 0) + 1)
     }
+
+    /// A change feed's delivery waits for nothing long: a publish of everything (the first, with 100,000 reminders
+    /// half a minute) ran inside the delivery that came first after the start-up read, and every other feature's
+    /// delivery waited for it (a reminder added meanwhile was planned after it and fired 44 s late).
+    @Test func aDeliveryLeavesThePublishOfEverythingToTheCollectionsPublisher() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-publish-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let now = instant("2026-12-01T06:00:00Z")
+        var configuration = DaemonConfiguration()
+        configuration.collection = folder
+        let daemon = try await TestDaemon(now: now, configuration: configuration, readsFolders: false)
+        await daemon.current.scanFolders(publishing: false)  // as remindd's folder watch reads them at start
+        try await daemon.database.write { db in
+            try db.execute(
+                sql: "INSERT INTO reminder (name, rule, enabled, createdAt, handledThrough) VALUES ('Added', ?, 1, ?, ?)",
+                arguments: [#"{"daily":true,"at":"07:00"}"#, now.secondsSinceEpoch, now.secondsSinceEpoch])
+        }
+        await daemon.current.deliverChanges()
+
+        #expect(daemon.clock.wakeUp == instant("2026-12-01T07:00:00Z"), "the delivery planned the reminder added")
+        let written = { try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".ics") }.count }
+        #expect(try written() == 0, "the delivery did not publish everything")
+        await daemon.current.publishCollectionIfDue()
+        #expect(try written() == 2, "the collection's publisher did: the reminder added and the built-in check-in")
+    }
 }

@@ -19,7 +19,7 @@ extension CollectionService {
         }
         release()
         await scan()
-        await publish()
+        await publishDue()
         return (folder, restored)
     }
 

@@ -63,6 +63,8 @@ actor CollectionService {
     private var startingUp = true
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var publishAgain = false
+    /// A publish of everything was asked for (``publish(_:)``): ``publishWhenAsked()`` runs it.
+    private let everythingAsked = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     /// The running publish's files, and whether a scan waits for it; the entries named that it wrote (read after).
     private let progress = PublishProgress()
     private var scanAfterPublish: Set<String> = []
@@ -104,16 +106,41 @@ actor CollectionService {
 
     // MARK: Local changes out
 
-    /// Writes what changed here since the last time into the collection, and asks for a sync when it wrote. The
-    /// writing runs on NIO's thread pool (a first publish of 100,000 reminders writes 100,000 files): firings and
-    /// calls go on meanwhile. Asked again while the collection is busy (a publish or a scan running), it returns
-    /// at once and the change is published when that ends; a call never waits for a publish.
+    /// Writes what changed here since the last time into the collection (``pendingChanges`` and `changes`), and
+    /// asks for a sync when it wrote. The writing runs on NIO's thread pool: firings and calls go on meanwhile.
+    /// A publish of everything (``publishEverything``) is never run here but asked of the collection's own
+    /// publisher (``publishWhenAsked()``): the change feed's deliveries and the clock's events call this, and
+    /// with 100,000 reminders that publish takes half a minute (a reminder added meanwhile was planned only after
+    /// it, and fired 44 s late). Asked again while the collection is busy (a publish or a scan running), it
+    /// returns at once and the change is published when that ends.
     /// - Returns: how many files were written or removed.
     /// - Parameter changes: what the change feed handed in (none: an upkeep, or a publish of everything).
     @discardableResult
     func publish(_ changes: CollectionChanges = CollectionChanges()) async -> Int {
-        guard let folder, heldBecause == nil else { return 0 }
         pendingChanges.formUnion(changes)
+        return await publish(everything: false)
+    }
+
+    /// Publishes what is due: everything when ``publishEverything`` says so (at start, after a write failed, when
+    /// the folder is back or the occurrence tasks' window moved), else the changes handed in.
+    @discardableResult
+    func publishDue() async -> Int {
+        await publish(everything: true)
+    }
+
+    /// The collection's own publisher: runs each publish of everything asked for (``publish(_:)``), one at a
+    /// time, until the task is cancelled (at shutdown).
+    func publishWhenAsked() async {
+        await publishDue()
+        for await _ in everythingAsked.stream { await publishDue() }
+    }
+
+    private func publish(everything allowed: Bool) async -> Int {
+        guard let folder, heldBecause == nil else { return 0 }
+        if publishEverything && !allowed {
+            everythingAsked.continuation.yield()
+            return 0
+        }
         guard !busy else {
             publishAgain = true
             return 0
@@ -137,10 +164,11 @@ actor CollectionService {
             if let next = outcome.nextUpkeep, await scheduling.wakeUp(.collectionUpkeep).map({ next < $0 }) ?? true {
                 await scheduling.setWakeUp(.collectionUpkeep, at: next)
             }
-        } while publishAgain && waiting.isEmpty && heldBecause == nil
+        } while publishAgain && waiting.isEmpty && heldBecause == nil && (allowed || !publishEverything)
         // Stopped for a scan, the publish goes on after it (``folderChanged``): what it wrote so far stays known.
         if !stoppedForScan { progress.reset() }
         release()
+        if publishEverything && !allowed { everythingAsked.continuation.yield() }
         if !stoppedForScan, !scanAfterPublish.isEmpty {
             let names = scanAfterPublish
             scanAfterPublish = []
@@ -251,7 +279,7 @@ actor CollectionService {
             release()
         }
         await scan()
-        if publishing { await publish() }
+        if publishing { await publishDue() }
     }
 
     /// Applies what others changed in the folder since it was last read: in the entries `named` when the watcher

@@ -122,10 +122,12 @@ struct FolderWatchService: Service {
             watchFolders(watcher, daemon.watchedFolders, report: report)
             await daemon.scanFolders(publishing: false)
             malloc_trim(0)  // reading the calendars parsed every item once: hand that garbage back
-            // The first publish beside the changes: another device's dose written during it is read at once.
+            // The collection's publisher beside the changes: another device's dose written during the first
+            // publish (or any publish of everything) is read at once.
             await withDiscardingTaskGroup { group in
-                group.addTask { await daemon.publishCollection() }
+                group.addTask { await daemon.publishCollectionWhenAsked() }
                 for await change in watcher.changes { await daemon.folderChanged(change.folder, names: change.names) }
+                group.cancelAll()
             }
         }
         watcher.stop()
