@@ -59,6 +59,16 @@ final class DaemonSettings: Sendable {
         state.withLock { $0.zoneCache = [:] }
     }
 
+    /// A reminder's rule and zone, or nil when it cannot be scheduled on this device (its rule does not build here,
+    /// or its zone is not known).
+    func schedule(_ spec: RuleSpec, in zoneName: String?) -> (ReminderRule, TimeZoneRules)? {
+        do {
+            return (try spec.makeRule(), try zone(named: zoneName))
+        } catch {
+            return nil
+        }
+    }
+
     /// The rules of a zone: `name`, else the configured `time-zone`, else the system zone.
     func zone(named name: String?) throws(ServiceError) -> TimeZoneRules {
         let (zoneName, cached) = state.withLock { state in

@@ -76,4 +76,21 @@ struct SettledStreakTests {
         // Back on the 19th, whose dose was taken at 08:05: the 15th to the 19th.
         #expect(try await streak(daemon, "the clock back to yesterday") == 5)
     }
+
+    /// A streak asked between another writer's commit and its delivery (reads do not wait for the change feed)
+    /// may be counted from the settled days kept before it; once the change is delivered, it is the full count,
+    /// and what that read kept does not outlive the change.
+    @Test func aStreakReadBeforeAChangeIsDeliveredIsRightOnceItIs() async throws {
+        let daemon = try await daemon()
+        #expect(try await streak(daemon, "logged") == 5)
+        let meds = try #require(try await daemon.call("List", as: [String: [ReminderValue]].self)["reminders"]?.first { $0.name == "Meds" })
+        try await daemon.database.write { db in  // another writer: the missed day logged, not yet delivered
+            try db.execute(sql: "INSERT INTO intake (reminderId, at, timeZone) VALUES (?, ?, 'UTC')", arguments: [meds.id, instant(morning(6)).secondsSinceEpoch])
+        }
+        _ = try await daemon.call("List", as: [String: [ReminderValue]].self)  // counted meanwhile, from what was kept
+        await daemon.current.deliverChanges()
+        let list = try await daemon.call("List", as: [String: [ReminderValue]].self)["reminders"]!
+        #expect(list.first { $0.name == "Meds" }?.streak == 10, "the missed day's log counts once delivered")
+        #expect(try await streak(daemon, "and after a restart") == 10)
+    }
 }

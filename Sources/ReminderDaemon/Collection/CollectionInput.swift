@@ -98,7 +98,7 @@ extension CollectionService {
     /// What a task app's completion of `reminder` took: its dose on the day of `occurrence`, as a dose logged
     /// here takes (a completion recorded none, and a phone's tick left the stock as it was).
     func completionAmount(of reminder: CollectionItem.Reminder, on occurrence: Instant) -> Int64? {
-        guard let (_, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
+        guard let (_, zone) = context.settings.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
         return reminder.delivery.medication.dose(on: zone.localDateTime(at: occurrence).date)?.thousandths
     }
 
@@ -106,7 +106,7 @@ extension CollectionService {
     /// RECURRENCE-ID): one of the reminder's occurrences since it was added and up to now; nil when it is not one.
     /// A reminder that counts from the last dose has no fixed occurrences: any time up to now is taken as one.
     func completedOccurrence(_ instance: CollectionItem.Completion.Instance, of reminder: CollectionItem.Reminder, now: Instant) -> Instant? {
-        guard let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
+        guard let (rule, zone) = context.settings.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
         let candidate: Instant
         switch instance {
         case .utc(let local): candidate = Instant(secondsSinceEpoch: local.localSeconds)

@@ -16,7 +16,7 @@ extension CollectionPublisher {
         of reminder: StoredReminder, uid: String, previous: [String: CollectionItemRecord], writer: String, now: Instant
     ) throws(StoreError) -> (tasks: [(fileName: String, task: OccurrenceTask)], nextChange: Instant?) {
         guard context.settings.configuration.collectionMode == .occurrences, reminder.enabled, reminder.rule.asNeeded != true,
-            let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone), !rule.countsFromLastDose
+            let (rule, zone) = context.settings.schedule(reminder.rule, in: reminder.timeZone), !rule.countsFromLastDose
         else { return ([], nil) }
         let window = context.settings.configuration.occurrenceWindowSeconds
         let created = Instant(secondsSinceEpoch: reminder.createdAt)
@@ -127,7 +127,7 @@ extension CollectionService {
         _ marked: OccurrenceTask.Marked, task: OccurrenceTask.Read, entry: VdirFolder.Entry, of reminder: StoredReminder?, known: [String: CollectionItemRecord],
         now: Instant
     ) -> CollectionReading.TaskMark? {
-        guard let reminder, let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else {
+        guard let reminder, let (rule, zone) = context.settings.schedule(reminder.rule, in: reminder.timeZone) else {
             return .refused("marks an occurrence of a reminder that is not here (\(VdirFolder.printable(task.reminder))): not taken as a dose")
         }
         let marking = CollectionReading.MarkedReminder(

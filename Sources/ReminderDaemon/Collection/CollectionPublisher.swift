@@ -97,7 +97,7 @@ struct CollectionPublisher: Sendable {
         let fields = CollectionItem.Reminder(
             uid: uid, name: reminder.name, rule: reminder.rule, timeZone: reminder.timeZone, enabled: reminder.enabled,
             windowSeconds: reminder.windowSeconds, created: Instant(secondsSinceEpoch: reminder.createdAt), delivery: reminder.delivery)
-        guard let (rule, zone) = context.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
+        guard let (rule, zone) = context.settings.schedule(reminder.rule, in: reminder.timeZone) else { return nil }
         let closure = reminder.rule.once == nil || asJournal ? nil : try closure(of: reminder, previous: item?.text)
         let modified = item.map { Instant(secondsSinceEpoch: $0.modifiedAt) } ?? now
         func text(at modified: Instant) -> String {
@@ -251,17 +251,6 @@ struct CollectionPublisher: Sendable {
         } catch {
             outcome.problems.append(("record \(error)", "Collection \(folder): could not record the items written: \(error); they are written again at the next change"))
             outcome.incomplete = true
-        }
-    }
-}
-
-extension DaemonContext {
-    /// A reminder's rule and zone, or nil when it cannot be scheduled on this device.
-    func schedule(_ spec: RuleSpec, in zoneName: String?) -> (ReminderRule, TimeZoneRules)? {
-        do {
-            return (try spec.makeRule(), try settings.zone(named: zoneName))
-        } catch {
-            return nil
         }
     }
 }
