@@ -29,7 +29,7 @@ public enum GoalStreak {
     /// occurrences (``OccurrenceState``).
     ///
     /// A day counts when each of its occurrences is taken, suppressed (logged ahead) or skipped, and at least one
-    /// is taken or suppressed. A missed occurrence breaks the streak, today's too. Skipped occurrences, days on
+    /// is taken or suppressed. A missed occurrence breaks the streak, today's too. Skipped and paused occurrences, days on
     /// which the goal has no occurrence (a weekly goal's other days), rest days, and today while it still has
     /// an upcoming or due occurrence are neutral. On the day the goal was created, its occurrences before that
     /// instant are neutral; before that day only logs count, and counting stops at the earlier of that day and
@@ -40,10 +40,11 @@ public enum GoalStreak {
     ///   - settled: what an earlier call returned for the same goal, rule, skips, logs and rest days up to its
     ///     `through`, when it ``Settled/applies(on:)`` today.
     ///   - takenLate: the goal's occurrences taken late, with their logs: counted as taken.
+    ///   - pauses: the goal's pauses with dates (a day paused throughout neither breaks nor extends the streak).
     /// - Returns: the streak, and its settled part to pass next time.
     public static func length(
         rule: ReminderRule, zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, restDays: Set<Int>,
-        createdAt: Instant, now: Instant, settled: Settled? = nil, takenLate: [Instant: Instant] = [:]
+        createdAt: Instant, now: Instant, settled: Settled? = nil, takenLate: [Instant: Instant] = [:], pauses: PauseSettings = PauseSettings()
     ) -> (length: Int, settled: Settled) {
         // A window ends by the end of its occurrence's day, and suppression counts that day's logs only: the
         // logs of one day decide that day's states.
@@ -69,14 +70,14 @@ public enum GoalStreak {
             if restDays.contains(day) { continue }
             var states = rule.states(
                 on: LocalDate(dayNumber: day), in: zone, logs: logsPerDay[day] ?? [], skips: skips, windowSeconds: windowSeconds, now: now,
-                takenLate: takenLate)
+                takenLate: takenLate, pauses: pauses)
             if day == created {
                 states.removeAll { $0.occurrence.instant < createdAt && $0.state != .taken && $0.state != .suppressed }
             }
             let counts: Int
             if states.contains(where: { $0.state == .missed }) {
                 counts = -1
-            } else if states.allSatisfy({ [.taken, .takenLate, .suppressed, .skipped].contains($0.state) })
+            } else if states.allSatisfy({ [.taken, .takenLate, .suppressed, .skipped, .paused].contains($0.state) })
                 && states.contains(where: { [.taken, .takenLate, .suppressed].contains($0.state) })
             {
                 counts = 1

@@ -33,6 +33,9 @@ enum CommandMessages {
     static let kind = Message("KIND")
     static let entry = Message("ENTRY")
     static let kcal = Message("KCAL")
+    static let from = Message("FROM")
+    static let until = Message("UNTIL")
+    static let reason = Message("REASON")
 
     // An occurrence's state.
     static let upcoming = Message("upcoming")
@@ -42,6 +45,7 @@ enum CommandMessages {
     static let skipped = Message("skipped")
     static let missed = Message("missed")
     static let suppressed = Message("suppressed")
+    static let paused = Message("paused")
     static let loggedAt = Message("%1$s (logged %2$s)")
 
     // today and day.
@@ -49,6 +53,7 @@ enum CommandMessages {
     static let doseCount = Message("%1$s %2$d of %3$d taken")
     static let dosesMissed = Message("%1$s, %2$d missed")
     static let dosesSkipped = Message("%1$s, %2$d skipped")
+    static let dosesPaused = Message("%1$s, %2$d paused")
     static let asNeeded = Message("As needed:")
     static let allowedNow = Message("allowed now")
     static let allowedFrom = Message("allowed from %1$s")
@@ -96,6 +101,15 @@ enum CommandMessages {
     static let skippedAhead = Message("nothing of %1$s was due, so the next one was skipped; undo it with: remindctl unskip \"%1$s\"")
     static let unskippedLine = Message("Unskipped %1$s at %2$s: it is announced at its time")
     static let withReason = Message("%1$s: %2$s")
+
+    // pause and resume.
+    static let pausedLine = Message("%1$s is paused from %2$s until %3$s")
+    static let pausedCount = Message("Reminders paused: %1$d, from %2$s until %3$s")
+    static let loggedWithinPause = Message("Doses already logged within the pause: %1$d (they stay recorded)")
+    static let resumedLine = Message("%1$s is no longer paused")
+    static let resumedCount = Message("Reminders resumed: %1$d")
+    static let noPauses = Message("No reminder is paused or has a pause ahead.")
+    static let fromUntil = Message("%1$s to %2$s")
     static let badMinutes = Message("invalid --minutes %1$d: snooze for 1 to 1440 minutes")
     static let postponedLine = Message("Postponed %1$s (%2$s) to %3$s")
     static let snoozedLine = Message("Snoozed %1$s (%2$s) until %3$s")

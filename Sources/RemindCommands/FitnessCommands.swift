@@ -260,9 +260,11 @@ struct DoseCount: Encodable, Equatable {
     let reminderName: String
     /// Taken: in their window, late, or logged ahead (suppressed).
     let taken: Int
+    /// The doses of the day a pause does not cover.
     let of: Int
     let missed: Int
     let skipped: Int
+    let paused: Int
 
     /// One for each reminder with a dose, in the order of their first occurrence.
     static func counts(of occurrences: [OccurrenceValue]) -> [DoseCount] {
@@ -275,8 +277,9 @@ struct DoseCount: Encodable, Equatable {
         return order.map { name in
             let states = grouped[name] ?? []
             return DoseCount(
-                reminderName: name, taken: states.filter { ["taken", "taken-late", "suppressed"].contains($0) }.count, of: states.count,
-                missed: states.filter { $0 == "missed" }.count, skipped: states.filter { $0 == "skipped" }.count)
+                reminderName: name, taken: states.filter { ["taken", "taken-late", "suppressed"].contains($0) }.count,
+                of: states.filter { $0 != "paused" }.count, missed: states.filter { $0 == "missed" }.count,
+                skipped: states.filter { $0 == "skipped" }.count, paused: states.filter { $0 == "paused" }.count)
         }
     }
 
@@ -285,6 +288,7 @@ struct DoseCount: Encodable, Equatable {
         var text = out.words(CommandMessages.doseCount, reminderName, taken, of)
         if missed > 0 { text = out.words(CommandMessages.dosesMissed, text, missed) }
         if skipped > 0 { text = out.words(CommandMessages.dosesSkipped, text, skipped) }
+        if paused > 0 { text = out.words(CommandMessages.dosesPaused, text, paused) }
         return text
     }
 }

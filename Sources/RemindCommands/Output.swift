@@ -92,6 +92,7 @@ struct Output {
         let said: [String: Message] = [
             "upcoming": CommandMessages.upcoming, "due": CommandMessages.due, "taken": CommandMessages.taken, "taken-late": CommandMessages.takenLate,
             "skipped": CommandMessages.skipped, "missed": CommandMessages.missed, "suppressed": CommandMessages.suppressed,
+            "paused": CommandMessages.paused,
         ]
         return said[state].map { words($0) } ?? state
     }

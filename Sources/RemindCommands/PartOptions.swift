@@ -38,6 +38,16 @@ struct DeliveryOptions: ParsableArguments {
     static func describe(_ delivery: Delivery.Shown) -> [ShownLine] {
         RepeatOptions.describe(delivery.repeating) + HookOptions.describe(delivery.hook) + EscalationOptions.describe(delivery.escalation)
             + NotificationOptions.describe(delivery.notification) + MedicationOptions.describe(delivery.medication)
+            + describe(delivery.pause)
+    }
+
+    /// The pauses running and ahead (``PauseSettings``; set by `remindctl pause`, not by an option).
+    private static func describe(_ part: PauseSettings.Shown) -> [ShownLine] {
+        let now = CommandContext.current.now()
+        return (part.pauses ?? []).filter { (Output.instant($0.until) ?? now) > now }.map { pause in
+            let span = out.words(CommandMessages.fromUntil, out.time(pause.from), out.time(pause.until))
+            return ShownLine(CommandMessages.paused, pause.reason.map { out.words(CommandMessages.withReason, span, $0) } ?? span)
+        }
     }
 
     /// A command's words, or nil when the option was not given ([] for "").

@@ -8,10 +8,11 @@ import ReminderInterface
 /// readers and greyscale printers.
 enum ReportChart {
     /// Each state's colour (and its lightness, for the legend's order): missed darkest, then taken, taken late,
-    /// skipped, taken before the reminder (logged ahead of its time); not yet decided lightest.
+    /// skipped, taken before the reminder (logged ahead of its time), paused; not yet decided lightest.
     static let colours: [(state: String, label: String, fill: String)] = [
         ("missed", "missed", "#7f1d1d"), ("taken", "taken", "#2f9e44"), ("taken-late", "taken late", "#f59f00"),
-        ("skipped", "skipped", "#74c0fc"), ("suppressed", "taken before the reminder", "#c3fae8"), ("due", "not yet", "#f1f3f5"),
+        ("skipped", "skipped", "#74c0fc"), ("suppressed", "taken before the reminder", "#c3fae8"), ("paused", "paused", "#dee2e6"),
+        ("due", "not yet", "#f1f3f5"),
     ]
     /// The habit's day states, darkest first.
     static let habitColours: [(state: String, label: String, fill: String)] = [
@@ -259,9 +260,10 @@ enum ReportChart {
     }
 
     /// A day's occurrences in one state, for a calendar of a long period: missed if any was, else taken late,
-    /// skipped, taken (logged ahead only when all were), else not yet.
+    /// skipped, taken (logged ahead only when all were), paused (when all were), else not yet.
     static func summary(_ states: [String]) -> String {
         for state in ["missed", "taken-late", "skipped"] where states.contains(state) { return state }
+        if !states.isEmpty, states.allSatisfy({ $0 == "paused" }) { return "paused" }
         if !states.isEmpty, states.allSatisfy({ $0 == "suppressed" }) { return "suppressed" }
         return states.contains { $0 == "taken" || $0 == "suppressed" } ? "taken" : "due"
     }

@@ -218,7 +218,7 @@ struct ReportCommand: ParsableCommand {
 enum Heatmap {
     static let symbols: [String: (symbol: String, colour: String)] = [
         "taken": ("■", "32"), "suppressed": ("□", "2;32"), "taken-late": ("◆", "33"), "skipped": ("·", "34"), "missed": ("✕", "1;31"),
-        "due": ("-", "0"), "upcoming": ("-", "0"),
+        "paused": ("‖", "2"), "due": ("-", "0"), "upcoming": ("-", "0"),
     ]
     /// A state's symbol, coloured on a terminal.
     static func cell(_ state: String, colour: Bool) -> String {
@@ -243,7 +243,9 @@ enum Heatmap {
                 (day.date, cell(ReportChart.summary(day.states), colour: colour))
             })).joined(separator: "\n") + "\n"
         }
-        var lines = ["  " + symbols.filter { $0.key != "upcoming" }.sorted { $0.key < $1.key }.map { "\($0.value.symbol) \($0.key)" }.joined(separator: "  ")]
+        // Paused only in a period that has a pause.
+        let shown = symbols.filter { $0.key != "upcoming" && ($0.key != "paused" || days.contains { $0.states.contains("paused") }) }
+        var lines = ["  " + shown.sorted { $0.key < $1.key }.map { "\($0.value.symbol) \($0.key)" }.joined(separator: "  ")]
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return "\n" }
         let leading = first.weekday.mondayFirstIndex
         var cells = Array(repeating: String(repeating: " ", count: perDay), count: leading)

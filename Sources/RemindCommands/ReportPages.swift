@@ -110,7 +110,8 @@ enum ReportPages {
             if !reminder.skipReasons.isEmpty {
                 rest += " (" + reminder.skipReasons.map { "\($0.reason.isEmpty ? "no reason" : $0.reason) \($0.count)" }.joined(separator: ", ") + ")"
             }
-            rest += "; missed \(reminder.missed.count); adherence " + (reminder.adherence.map(ReportCommand.percent) ?? "-") + "."
+            rest += "; missed \(reminder.missed.count)" + (reminder.paused.map { "; paused \($0) (not counted)" } ?? "")
+            rest += "; adherence " + (reminder.adherence.map(ReportCommand.percent) ?? "-") + "."
             lines.append(Line(text: rest))
             if !reminder.missed.isEmpty { lines.append(Line(text: "Missed: " + reminder.missed.map(ReportCommand.when).joined(separator: ", ") + ".")) }
             if let forced = reminder.forced { lines.append(Line(text: "Doses taken past the reminder's limits (forced): \(forced).")) }

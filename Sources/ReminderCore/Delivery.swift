@@ -11,6 +11,8 @@ public struct Delivery: Sendable, Hashable, Codable {
     public var hook = HookSettings()
     public var medication = MedicationSettings()
     public var escalation = EscalationSettings()
+    /// Its pauses with dates (set by `Pause` and `Resume`, not by `Add`/`Update`: no ``Change`` of its own).
+    public var pause = PauseSettings()
     /// The name of the read-only calendar whose alarm this is (nil: the user's own reminder). A calendar's
     /// alarm is dismissed or snoozed, never "taken", and is never recorded missed.
     public var calendar: String?
@@ -39,7 +41,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         if let calendar, calendar.isEmpty || calendar.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "the calendar's name is empty or holds control characters"
         }
-        return repeating.problem ?? hook.problem ?? notification.problem ?? escalation.problem ?? medication.problem
+        return repeating.problem ?? hook.problem ?? notification.problem ?? escalation.problem ?? medication.problem ?? pause.problem
     }
 
     /// What `Add` and `Update` take of each part, as flat keys of their parameters (absent: unchanged).
@@ -101,22 +103,24 @@ public struct Delivery: Sendable, Hashable, Codable {
         public var notification: NotificationSettings.Shown
         public var medication: MedicationSettings.Shown
         public var escalation: EscalationSettings
+        public var pause: PauseSettings.Shown
         public var calendar: String?
 
         public init(from decoder: any Decoder) throws {
             (repeating, hook, notification) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
-            (medication, escalation) = (try .init(from: decoder), try .init(from: decoder))
+            (medication, escalation, pause) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
             calendar = try decoder.container(keyedBy: CalendarKey.self).decodeIfPresent(String.self, forKey: .calendar)
         }
 
         public func encode(to encoder: any Encoder) throws {
-            try Delivery.encode([repeating, hook, notification, medication, escalation], calendar: calendar, to: encoder)
+            try Delivery.encode([repeating, hook, notification, medication, escalation, pause], calendar: calendar, to: encoder)
         }
 
         fileprivate init(_ delivery: Delivery, on date: LocalDate?) {
             (repeating, hook, notification) = (delivery.repeating.shown(on: date), delivery.hook.shown(on: date), delivery.notification.shown(on: date))
             notification.urgency = delivery.critical ? NotificationSettings.Urgency.critical.rawValue : NotificationSettings.Urgency.normal.rawValue
             (medication, escalation, calendar) = (delivery.medication.shown(on: date), delivery.escalation.shown(on: date), delivery.calendar)
+            pause = delivery.pause.shown(on: date)
         }
     }
 
@@ -126,13 +130,14 @@ public struct Delivery: Sendable, Hashable, Codable {
     /// The `X-REMINDD-` properties of a synced item, part by part.
     public var syncedProperties: [SyncedProperty] {
         repeating.syncedProperties + hook.syncedProperties + notification.syncedProperties + medication.syncedProperties + escalation.syncedProperties
+            + pause.syncedProperties
     }
 
     /// What a synced item says, part by part (what does not travel is left unset). - Throws: the first bad
     /// property's error, named by the property.
     public init(synced property: (String) -> String?) throws(PartError) {
         (repeating, hook, notification) = (try .init(synced: property), try .init(synced: property), try .init(synced: property))
-        (medication, escalation) = (try .init(synced: property), try .init(synced: property))
+        (medication, escalation, pause) = (try .init(synced: property), try .init(synced: property), try .init(synced: property))
     }
 
     /// These settings with what a synced item carries taken from `synced`: what does not travel (commands, the
@@ -141,6 +146,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         var merged = self
         (merged.repeating, merged.hook, merged.notification) = (repeating.merging(synced: synced.repeating), hook.merging(synced: synced.hook), notification.merging(synced: synced.notification))
         (merged.medication, merged.escalation) = (medication.merging(synced: synced.medication), escalation.merging(synced: synced.escalation))
+        merged.pause = pause.merging(synced: synced.pause)
         return merged
     }
 
@@ -148,12 +154,12 @@ public struct Delivery: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         (repeating, hook, notification) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
-        (medication, escalation) = (try .init(from: decoder), try .init(from: decoder))
+        (medication, escalation, pause) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
         calendar = try decoder.container(keyedBy: CalendarKey.self).decodeIfPresent(String.self, forKey: .calendar)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try Self.encode([repeating, hook, notification, medication, escalation], calendar: calendar, to: encoder)
+        try Self.encode([repeating, hook, notification, medication, escalation, pause], calendar: calendar, to: encoder)
     }
 
     /// The parts' keys side by side in one object, with the calendar's.

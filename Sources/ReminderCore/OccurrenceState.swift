@@ -15,6 +15,8 @@ public enum OccurrenceState: String, Sendable, Hashable, CaseIterable {
     /// Missed, then taken late: a log made for it after its window closed ("Taken late" on the Missed
     /// notification, `remindctl done --late`). Counted as taken by a goal's streak.
     case takenLate = "taken-late"
+    /// A pause with dates covers it (`remindctl pause`): not announced, never missed, counted apart.
+    case paused
 }
 
 /// One occurrence with its window and its state at an instant.
@@ -51,7 +53,7 @@ extension ReminderRule {
     /// In order: suppressed when the suppression rule covers it by logs before it (at least k logs of its day
     /// before the k-th occurrence); taken when a log falls in its window (from its instant to the window's end:
     /// a log in its very second takes it, as `done` right after the announcement does); skipped
-    /// when `skips` holds its instant; otherwise upcoming before its instant, due until its window ends, then
+    /// when `skips` holds its instant; paused when one of `pauses` covers it; otherwise upcoming before its instant, due until its window ends, then
     /// missed. Windows of one reminder never overlap, so a log takes at most one occurrence.
     /// - Parameters:
     ///   - logs: the instants of the reminder's logs (any days, any order).
@@ -59,34 +61,37 @@ extension ReminderRule {
     ///   - windowSeconds: the reminder's own window, or nil for the default (until its next occurrence).
     ///   - takenLate: the occurrences taken late, by instant, with their logs (not among `logs`: a late take
     ///     neither covers nor suppresses another occurrence).
+    ///   - pauses: the reminder's pauses with dates.
     public func states(
         on date: LocalDate, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant,
-        takenLate: [Instant: Instant] = [:]
+        takenLate: [Instant: Instant] = [:], pauses: PauseSettings = PauseSettings()
     ) -> [OccurrenceStatus] {
         // A window ends by the end of its occurrence's day and suppression counts that day's logs: only the
         // date's logs can decide its occurrences.
         let dayLogs = logs.filter { zone.localDayNumber(at: $0) == date.dayNumber }
         return occurrences(on: date, in: zone).enumerated().map { index, occurrence in
-            state(of: occurrence, ordinal: { index + 1 }, in: zone, dayLogs: dayLogs, skips: skips, windowSeconds: windowSeconds, now: now, takenLate: takenLate)
+            state(
+                of: occurrence, ordinal: { index + 1 }, in: zone, dayLogs: dayLogs, skips: skips, windowSeconds: windowSeconds, now: now,
+                takenLate: takenLate, pauses: pauses)
         }
     }
 
-    /// The state of one occurrence at `now` (see ``states(on:in:logs:skips:windowSeconds:now:takenLate:)``).
+    /// The state of one occurrence at `now` (see ``states(on:in:logs:skips:windowSeconds:now:takenLate:pauses:)``).
     public func state(
         of occurrence: Occurrence, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant,
-        takenLate: [Instant: Instant] = [:]
+        takenLate: [Instant: Instant] = [:], pauses: PauseSettings = PauseSettings()
     ) -> OccurrenceStatus {
         let day = zone.localDayNumber(at: occurrence.instant)
         return state(
             of: occurrence, ordinal: { ordinal(of: occurrence, in: zone) }, in: zone, dayLogs: logs.filter { zone.localDayNumber(at: $0) == day }, skips: skips, windowSeconds: windowSeconds, now: now,
-            takenLate: takenLate)
+            takenLate: takenLate, pauses: pauses)
     }
 
     /// The state of one occurrence from the logs of its own local day, with its place among that day's
     /// occurrences (1-based), asked only when a log may suppress it.
     private func state(
         of occurrence: Occurrence, ordinal: () -> Int, in zone: TimeZoneRules, dayLogs: [Instant], skips: Set<Instant>, windowSeconds: Int64?,
-        now: Instant, takenLate: [Instant: Instant]
+        now: Instant, takenLate: [Instant: Instant], pauses: PauseSettings
     ) -> OccurrenceStatus {
         let end = windowEnd(of: occurrence, windowSeconds: windowSeconds, in: zone)
         // Logs before it: one in its very second is in its window (taken), though the firing, deciding in that
@@ -103,6 +108,8 @@ extension ReminderRule {
         let state: OccurrenceState
         if skips.contains(occurrence.instant) {
             state = .skipped
+        } else if pauses.span(covering: occurrence.instant) != nil {
+            state = .paused
         } else if now < occurrence.instant {
             state = .upcoming
         } else if now < end {
@@ -114,11 +121,19 @@ extension ReminderRule {
     }
 
     /// The first occurrence after `instant` that the user has not skipped ahead of time.
-    public func nextOccurrence(after instant: Instant, in zone: TimeZoneRules, passing skips: Set<Instant>) -> Occurrence? {
+    /// With `pauses`: nor one a pause covers (the first after the pause).
+    public func nextOccurrence(after instant: Instant, in zone: TimeZoneRules, passing skips: Set<Instant>, pauses: PauseSettings = PauseSettings()) -> Occurrence? {
         var next = nextOccurrence(after: instant, in: zone)
-        for _ in 0..<skips.count {  // each skip passes at most one occurrence
-            guard let skipped = next, skips.contains(skipped.instant) else { break }
-            next = nextOccurrence(after: skipped.instant, in: zone)
+        var passed = 0
+        while let candidate = next {
+            if let span = pauses.span(covering: candidate.instant) {
+                next = nextOccurrence(after: span.until.adding(seconds: -1), in: zone)  // each pause is passed once
+            } else if passed < skips.count, skips.contains(candidate.instant) {
+                passed += 1  // each skip passes at most one occurrence
+                next = nextOccurrence(after: candidate.instant, in: zone)
+            } else {
+                break
+            }
         }
         return next
     }

@@ -19,7 +19,7 @@ public enum Catalogue {
             methods: [
                 Reminders.Add.self, Reminders.Update.self, Reminders.Remove.self, Reminders.Enable.self, Reminders.Disable.self,
                 Reminders.List.self, Reminders.Get.self, Reminders.Occurrences.self, Reminders.Preview.self, Reminders.Next.self,
-                Reminders.Log.self, Reminders.Done.self, Reminders.TakeLate.self, Reminders.Skip.self, Reminders.Unskip.self,
+                Reminders.Log.self, Reminders.Done.self, Reminders.TakeLate.self, Reminders.Skip.self, Reminders.Unskip.self, Reminders.Pause.self, Reminders.Resume.self,
                 Reminders.Snooze.self, Reminders.Logs.self,
                 Reminders.DeleteLog.self, Reminders.History.self, Reminders.Report.self, Reminders.RelinkCollection.self,
                 Reminders.Status.self, Reminders.Watch.self,

@@ -29,6 +29,8 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
     public var lateMinutesMedian: Int?
     public var lateMinutesP90: Int?
     public var skipped: Int
+    /// Occurrences a pause covered (not due); nil when none.
+    public var paused: Int?
     public var skipReasons: [SkipReason]
     /// The missed occurrences' local times (ISO 8601 with offset), oldest first.
     public var missed: [String]
@@ -44,6 +46,7 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
         (self.reminderId, self.reminderName, self.regimen, self.forced) = (reminderId, reminderName, regimen, forced)
         (due, onTime, loggedAhead, late) = (figures.due, figures.onTime, figures.loggedAhead, figures.late)
         (lateMinutesMedian, lateMinutesP90, skipped) = (figures.lateMinutesMedian, figures.lateMinutesP90, figures.skipped)
+        paused = figures.paused > 0 ? figures.paused : nil
         skipReasons = figures.skipReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { SkipReason(reason: $0.key, count: $0.value) }
         missed = figures.missed.map(\.localISO8601)
         adherence = figures.adherence

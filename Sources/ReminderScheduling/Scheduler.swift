@@ -186,6 +186,9 @@ public struct Scheduler: Sendable {
         states[reminder.id] = state
     }
 
+    /// The reminder with `id` as it is scheduled now (nil: not scheduled).
+    public func reminder(id: Int64) -> SchedulableReminder? { states[id]?.reminder }
+
     /// Removes a reminder; its queued entry is dropped lazily.
     public mutating func remove(id: Int64) {
         states[id] = nil

@@ -227,6 +227,22 @@ struct GoalStreakTests {
         #expect(GoalStreak.length(rule: rule, zone: utc, logs: logs, skips: [], windowSeconds: nil, restDays: [], createdAt: created, now: noon(4, hour: 23)).length == 2)
     }
 
+    /// A day paused throughout (`remindctl pause`) neither breaks nor extends the streak; a dose taken on a day
+    /// partly paused counts it.
+    @Test func aPausedDayNeitherBreaksNorExtendsTheStreak() throws {
+        let rule = try RuleSpec(daily: true, at: "08:00").makeRule()
+        let logs = [1, 2, 3, 6, 7].map { noon($0, hour: 8) }
+        let pauses = PauseSettings(spans: [PauseSpan(from: noon(4, hour: 0), until: noon(6, hour: 0), reason: "hospital")])
+        func length(_ pauses: PauseSettings) -> Int {
+            GoalStreak.length(
+                rule: rule, zone: utc, logs: logs, skips: [], windowSeconds: nil, restDays: [], createdAt: Instant(secondsSinceEpoch: Int64(day(1)) * 86400),
+                now: noon(7, hour: 12), pauses: pauses
+            ).length
+        }
+        #expect(length(PauseSettings()) == 2, "unpaused, days 4 and 5 are missed")
+        #expect(length(pauses) == 5, "paused, days 4 and 5 are neutral: days 1-3, 6 and 7")
+    }
+
     @Test func aSettledStreakPassedOnGivesWhatTheFullWalkGives() throws {
         let rule = try RuleSpec(daily: true, at: "08:00,20:00").makeRule()
         let logs = (1...30).filter { $0 != 8 && $0 != 21 }.flatMap { [noon($0, hour: 8), noon($0, hour: 20)] }

@@ -54,6 +54,8 @@ enum Samples {
         "io.remindd.Reminders.Done": #"{"log": \#(intake), "cancelledSnoozes": 0}"#,
         "io.remindd.Reminders.Skip": #"{"occurrence": \#(occurrence)}"#,
         "io.remindd.Reminders.Unskip": #"{"occurrence": \#(occurrence)}"#,
+        "io.remindd.Reminders.Pause": #"{"reminders": [\#(reminder)], "count": 1, "loggedWithin": 0, "from": "2026-11-22T09:00:00Z", "until": "2026-12-08T00:00:00Z"}"#,
+        "io.remindd.Reminders.Resume": #"{"reminders": [\#(reminder)], "count": 1}"#,
         "io.remindd.Reminders.Snooze": #"{"occurrence": \#(firing), "until": "2026-11-22T09:10:00+00:00", "postponed": true}"#,
         "io.remindd.Reminders.Logs": #"{"logs": [\#(intake)]}"#,
         "io.remindd.Reminders.DeleteLog": #"{"log": \#(intake)}"#,

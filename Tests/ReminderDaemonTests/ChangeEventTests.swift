@@ -73,6 +73,8 @@ struct ChangeEventTests {
             fixed("io.remindd.Reminders.Log", ["reminder": pills]),
             fixed("io.remindd.Reminders.Skip", ["reminder": pills]),  // nothing due: tomorrow's, ahead
             fixed("io.remindd.Reminders.Unskip", ["reminder": pills]),
+            fixed("io.remindd.Reminders.Pause", ["reminder": pills, "until": .string("2027-01-20")]),
+            fixed("io.remindd.Reminders.Resume", ["reminder": pills]),
             fixed("io.remindd.Reminders.Snooze", ["reminder": pills, "minutes": .number(10)]),
             fixed("io.remindd.Reminders.Logs"),
             ("io.remindd.Reminders.DeleteLog", { daemon in ["id": try await Self.latest("intake", daemon)] }),
@@ -151,7 +153,7 @@ struct ChangeEventTests {
         #expect(Set(changing).isSuperset(of: [
             "io.remindd.Reminders.Add", "io.remindd.Reminders.Update", "io.remindd.Reminders.Disable", "io.remindd.Reminders.Enable",
             "io.remindd.Reminders.TakeLate", "io.remindd.Reminders.Log", "io.remindd.Reminders.Done", "io.remindd.Reminders.Skip",
-            "io.remindd.Reminders.Unskip",
+            "io.remindd.Reminders.Unskip", "io.remindd.Reminders.Pause", "io.remindd.Reminders.Resume",
             "io.remindd.Reminders.DeleteLog", "io.remindd.Backup.ImportCalendar", "io.remindd.Backup.ImportLoop", "io.remindd.Reminders.Remove",
         ]), "\(changing)")
     }

@@ -66,6 +66,14 @@ struct SettledStreakTests {
         #expect(try await streak(daemon, "a second daily dose never logged") == 0)
     }
 
+    /// A pause that reaches back over the missed day makes it neutral: the settled streak kept before is dropped.
+    @Test func aPauseOverAMissedDayGivesTheFullCount() async throws {
+        let daemon = try await daemon()
+        #expect(try await streak(daemon, "logged") == 5)
+        try await daemon.call("Pause", ["reminder": "Meds", "from": .string(date(6)), "until": "2026-03-21"])
+        #expect(try await streak(daemon, "the missed day paused") == 9)
+    }
+
     @Test func theStreakGoesOnAsDaysPassAndTheClockGoesBack() async throws {
         let daemon = try await daemon()
         #expect(try await streak(daemon, "logged") == 5)

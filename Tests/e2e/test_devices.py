@@ -349,6 +349,24 @@ def test_every_setting_at_its_extremes_survives_the_server_both_ways(devices, un
         assert comparable(laptop, name) == comparable(desktop, name), name
 
 
+def test_a_pause_travels_with_its_reminder_and_so_does_its_end(devices, unique_name):
+    """A pause with dates made on the laptop is on the desktop after a sync, its reason the same on both (a `;`
+    is kept as `,`: it separates pauses in the item); resumed on the desktop, it ends on the laptop too."""
+    import datetime as dt
+    laptop, desktop = devices
+    laptop.ctl("add", unique_name, "--daily", "--at", "08:00", "--tz", "UTC")
+    until = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=5)).date().isoformat()
+    laptop.ctl("pause", unique_name, "--until", until, "--reason", "Klinik; Station 3, Bett 2")
+    paused = laptop.json("pause", "list")
+    assert [p["reason"] for p in paused] == ["Klinik, Station 3, Bett 2"], paused
+    sync_all(laptop, desktop)
+    expected = [(p["from"], p["until"], p["reason"]) for p in paused]
+    assert wait_until(lambda: [(p["from"], p["until"], p["reason"]) for p in desktop.json("pause", "list")] == expected), desktop.json("pause", "list")
+    desktop.ctl("resume", unique_name)
+    sync_all(desktop, laptop)
+    assert wait_until(lambda: laptop.json("pause", "list") == []), laptop.json("pause", "list")
+
+
 class PhoneApp:
     """The phone: a CalDAV client on the server directly, as DAVx5 is for a phone's task app."""
 

@@ -72,9 +72,12 @@ public enum Stock {
     /// The most occurrences looked ahead (a daily dose: 27 years).
     public static let horizon = 10_000
 
-    /// - Parameter dose: the amount (thousandths) of the occurrence on a local date: one dose, or a tapering
-    ///   course's step.
-    public static func coverage(left: Int64, dose: (LocalDate) -> Int64, rule: ReminderRule, zone: TimeZoneRules, after now: Instant) -> Coverage {
+    /// - Parameters:
+    ///   - dose: the amount (thousandths) of the occurrence on a local date: one dose, or a tapering course's step.
+    ///   - pauses: the reminder's pauses: an occurrence they cover takes nothing (the stock lasts longer).
+    public static func coverage(
+        left: Int64, dose: (LocalDate) -> Int64, rule: ReminderRule, zone: TimeZoneRules, after now: Instant, pauses: PauseSettings = PauseSettings()
+    ) -> Coverage {
         let today = zone.localDateTime(at: now).date
         var (remaining, covered, last, cursor) = (left, Int64(0), Occurrence?.none, now)
         func coverage(outlasting: Bool) -> Coverage {
@@ -85,7 +88,7 @@ public enum Stock {
         while covered < horizon {
             let batch = rule.occurrences(after: cursor, count: min(256, horizon - Int(covered)), in: zone)
             guard !batch.isEmpty else { return coverage(outlasting: true) }
-            for occurrence in batch {
+            for occurrence in batch where pauses.span(covering: occurrence.instant) == nil {
                 let amount = max(1, dose(occurrence.scheduledDate))
                 guard remaining >= amount else { return coverage(outlasting: false) }
                 (remaining, covered, last) = (remaining - amount, covered + 1, occurrence)

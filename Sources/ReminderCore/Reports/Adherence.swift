@@ -4,7 +4,8 @@
 /// Counted: the occurrences from its first day to its last (local dates in the reminder's zone), not before the
 /// reminder existed, and decided by `now` (one still due or ahead is left out). Taken on time: a log in its
 /// window, or before it (logged ahead: suppressed, the dose taken). Late: taken late after its window ("Taken
-/// late"), with how many minutes after its time. Adherence: taken (on time and late) / (due - skipped).
+/// late"), with how many minutes after its time. Adherence: taken (on time and late) / (due - skipped). A
+/// paused occurrence (`remindctl pause`) is counted apart and is not due.
 public struct AdherenceFigures: Sendable, Hashable {
     /// Occurrences decided in the period.
     public var due = 0
@@ -16,6 +17,8 @@ public struct AdherenceFigures: Sendable, Hashable {
     public var lateMinutesMedian: Int?
     public var lateMinutesP90: Int?
     public var skipped = 0
+    /// Occurrences a pause covered: not due, not in the adherence.
+    public var paused = 0
     /// The reasons given for the skips, with how often ("" for none).
     public var skipReasons: [String: Int] = [:]
     /// The missed occurrences, oldest first.
@@ -42,9 +45,10 @@ public struct AdherenceFigures: Sendable, Hashable {
     /// - Parameters:
     ///   - skips: the skipped occurrences' instants with the reason given ("" for none).
     ///   - takenLate: the occurrences taken late, with their logs' instants.
+    ///   - pauses: the reminder's pauses.
     public init(
         rule: ReminderRule, zone: TimeZoneRules, windowSeconds: Int64?, createdAt: Instant, from: LocalDate, through: LocalDate, logs: [Instant],
-        skips: [Instant: String], takenLate: [Instant: Instant], now: Instant
+        skips: [Instant: String], takenLate: [Instant: Instant], now: Instant, pauses: PauseSettings = PauseSettings()
     ) {
         var lateMinutes: [Int] = []
         // A day's states depend on that local day's logs alone (a window ends by midnight; suppression counts the
@@ -54,12 +58,16 @@ public struct AdherenceFigures: Sendable, Hashable {
         for day in from.dayNumber...max(from.dayNumber, through.dayNumber) {
             let date = LocalDate(dayNumber: day)
             let states = rule.states(
-                on: date, in: zone, logs: logsByDay[day] ?? [], skips: skippedInstants, windowSeconds: windowSeconds, now: now, takenLate: takenLate
+                on: date, in: zone, logs: logsByDay[day] ?? [], skips: skippedInstants, windowSeconds: windowSeconds, now: now, takenLate: takenLate,
+                pauses: pauses
             ).filter { $0.occurrence.instant >= createdAt }
             days.append(Day(date: date, states: states.map(\.state), times: states.map(\.occurrence.scheduledTime)))
             for status in states {
                 switch status.state {
                 case .upcoming, .due: continue
+                case .paused:
+                    paused += 1
+                    continue
                 case .taken: onTime += 1
                 case .suppressed: (onTime, loggedAhead) = (onTime + 1, loggedAhead + 1)
                 case .takenLate:

@@ -39,7 +39,8 @@ extension CollectionPublisher {
                 beforeMinutes: reminder.delivery.notification.beforeMinutes ?? [])
             let fileName = CollectionItem.fileName(uid: task.uid)
             let status = rule.state(
-                of: occurrence, in: zone, logs: facts.logInstants, skips: facts.skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: facts.takenLate)
+                of: occurrence, in: zone, logs: facts.logInstants, skips: facts.skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: facts.takenLate,
+                pauses: reminder.delivery.pause)
             // A task is made for what is still to come or due; one decided before it had a task (a device linked
             // in the evening, a time the schedule had not before it changed) gets none.
             guard previous[fileName] != nil || [.upcoming, .due].contains(status.state) else { return nil }
@@ -53,7 +54,7 @@ extension CollectionPublisher {
                 // Completed in an app: its status stays as the app wrote it.
                 let log = facts.logs.first { $0.at == status.coveredBy }
                 task.closure = log?.completing == fileName ? nil : status.coveredBy.map { .taken(at: $0) }
-            case .skipped: task.closure = .skipped
+            case .skipped, .paused: task.closure = .skipped  // paused after its task was written: closed here
             case .missed: task.closure = .missed
             case .upcoming, .due:
                 // Closed by another device whose log or skip this one has not read yet: not reopened.

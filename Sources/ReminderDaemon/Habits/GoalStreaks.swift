@@ -29,7 +29,7 @@ extension HabitService: HabitPort {
             let length = GoalStreak.length(
                 rule: goal.rule, zone: goal.zone, logs: (history.logs[id] ?? []).filter { $0 >= from }, skips: skips[id] ?? [],
                 windowSeconds: goal.reminder.windowSeconds, restDays: restDays, createdAt: Instant(secondsSinceEpoch: goal.reminder.createdAt),
-                now: now, settled: settled, takenLate: history.late[id] ?? [:])
+                now: now, settled: settled, takenLate: history.late[id] ?? [:], pauses: goal.reminder.delivery.pause)
             settledStreaks.keep(length.settled, for: id, zone: goal.zone, epoch: epoch)
             streaks[id] = length.length
         }

@@ -96,7 +96,8 @@ struct MedicationService: Sendable {
         do { rule = try reminder.rule.makeRule() } catch { return Assessment(dose: dose, level: level) }  // an unusable rule: the scheduler says why
         let delivery = reminder.delivery
         let coverage = Stock.coverage(
-            left: left, dose: { delivery.medication.dose(on: $0)?.thousandths ?? dose.thousandths }, rule: rule, zone: try context.settings.zone(named: reminder.timeZone), after: now)
+            left: left, dose: { delivery.medication.dose(on: $0)?.thousandths ?? dose.thousandths }, rule: rule, zone: try context.settings.zone(named: reminder.timeZone), after: now,
+            pauses: delivery.pause)
         return Assessment(dose: dose, level: level, coverage: coverage)
     }
 

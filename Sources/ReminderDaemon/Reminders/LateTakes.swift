@@ -22,7 +22,9 @@ extension ReminderService {
         var missed: OccurrenceStatus?
         var next = rule.nextOccurrence(after: from, in: zone)
         while let occurrence = next, occurrence.instant <= now {
-            let status = rule.state(of: occurrence, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: late)
+            let status = rule.state(
+                of: occurrence, in: zone, logs: logs, skips: skips, windowSeconds: reminder.windowSeconds, now: now, takenLate: late,
+                pauses: reminder.delivery.pause)
             if status.state == .missed, occurrence.instant.secondsSinceEpoch >= reminder.createdAt { missed = status }
             next = rule.nextOccurrence(after: occurrence.instant, in: zone)
         }

@@ -43,6 +43,15 @@ extension ReminderService {
         router.on(Reminders.TakeLate.self) { p in .init(occurrence: try await takeLate(key: p.reminder)) }
         router.on(Reminders.Skip.self) { p in .init(occurrence: try await skip(key: p.reminder, reason: p.reason)) }
         router.on(Reminders.Unskip.self) { p in .init(occurrence: try await unskip(key: p.reminder)) }
+        router.on(Reminders.Pause.self) { p in
+            let paused = try await pause(key: p.reminder, all: p.all ?? false, from: p.from, until: p.until, reason: p.reason)
+            return .init(
+                reminders: paused.reminders, count: paused.count, loggedWithin: paused.loggedWithin, from: paused.span.shown.from, until: paused.span.shown.until)
+        }
+        router.on(Reminders.Resume.self) { p in
+            let (reminders, count) = try await resume(key: p.reminder, all: p.all ?? false)
+            return .init(reminders: reminders, count: count)
+        }
         router.on(Reminders.Snooze.self) { p in try await snooze(key: p.reminder, minutes: p.minutes) }
         router.on(Reminders.Logs.self, readsOnly: true) { p in .init(logs: try logs(date: p.date, key: p.reminder)) }
         router.on(Reminders.DeleteLog.self) { p in .init(log: try await deleteLog(id: p.id)) }

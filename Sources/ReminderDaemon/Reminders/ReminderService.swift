@@ -152,7 +152,7 @@ struct ReminderService: Sendable {
                 guard let rule = try? context.firingRule(of: reminder), let zone = try? context.settings.zone(named: reminder.timeZone) else { continue }
                 found += rule.states(
                     on: date, in: zone, logs: logs[reminder.id] ?? [], skips: skips[reminder.id] ?? [], windowSeconds: reminder.windowSeconds, now: now,
-                    takenLate: late[reminder.id] ?? [:])
+                    takenLate: late[reminder.id] ?? [:], pauses: reminder.delivery.pause)
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
                     .map { OccurrenceValue(reminderID: reminder.id, name: reminder.name, status: $0).saying(reminder.delivery.medication.dose(on: $0.occurrence.scheduledDate)) }
             }

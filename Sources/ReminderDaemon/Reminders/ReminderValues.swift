@@ -28,7 +28,8 @@ extension ReminderService {
             let (reminder, rule, zone) = (goal.reminder, goal.rule, goal.zone)
             var next: FiringValue?
             let nextOccurrence = reminder.enabled
-                ? rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skipsRead[reminder.id] ?? [])
+                ? rule.nextOccurrence(after: max(now, Instant(secondsSinceEpoch: reminder.handledThrough)), in: zone, passing: skipsRead[reminder.id] ?? [],
+                    pauses: reminder.delivery.pause)
                 : nil
             if let nextOccurrence { next = FiringValue(reminderID: reminder.id, name: reminder.name, occurrence: nextOccurrence) }
             // A pending snooze announces first: it is the next announcement (list and show said the occurrence).

@@ -77,7 +77,7 @@ struct ReportService: Sendable {
             reminderId: id, reminderName: reminder.name,
             figures: AdherenceFigures(
                 rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, createdAt: Instant(secondsSinceEpoch: reminder.createdAt),
-                from: from, through: to, logs: logs, skips: skips, takenLate: late, now: now),
+                from: from, through: to, logs: logs, skips: skips, takenLate: late, now: now, pauses: reminder.delivery.pause),
             regimen: dose + rule.summary, forced: forced > 0 ? forced : nil)
     }
 

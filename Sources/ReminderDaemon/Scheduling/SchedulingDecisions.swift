@@ -72,15 +72,18 @@ extension SchedulingService {
         try? stores.firings.removeSnooze(reminderID: key.reminderID, scheduledAt: key.scheduledAt)
     }
 
-    /// The state of an occurrence now, from the store's logs and skips, with the reason of a skip.
+    /// The state of an occurrence now, from the store's logs and skips, with the reason of a skip, and the
+    /// reminder's pauses as they are now (one set after the occurrence was announced settles it).
     func currentState(of firing: DueFiring, now: Instant) throws(StoreError) -> (status: OccurrenceStatus, skipReason: String?) {
         let reminder = firing.reminder
+        let pauses = scheduler.reminder(id: reminder.id)?.delivery.pause ?? reminder.delivery.pause
         let scheduled = firing.occurrence.instant
         let windowEnd = reminder.windowEnd(of: firing.occurrence)
         let logs = try stores.intake.instants(reminderID: reminder.id, from: scheduled.adding(seconds: -2 * 86400), through: windowEnd)
         let reason = try skipReason(of: firing)
         let status = reminder.rule.state(
-            of: firing.occurrence, in: reminder.zone, logs: logs, skips: reason != nil ? [scheduled] : [], windowSeconds: reminder.windowSeconds, now: now)
+            of: firing.occurrence, in: reminder.zone, logs: logs, skips: reason != nil ? [scheduled] : [], windowSeconds: reminder.windowSeconds, now: now,
+            pauses: pauses)
         return (status, reason)
     }
 

@@ -308,7 +308,8 @@ actor SchedulingService {
         if action.announces { skippedAhead.remove(key) }
         // The reason only words the record: when it cannot be read, the skip is recorded without it.
         let decision = FiringDecision.decide(
-            action, skipped: skipped, skipReason: { (try? skipReason(of: firing)) ?? nil }, snoozedUntil: lifecycle.snoozes[key]?.due,
+            action, skipped: skipped, skipReason: { (try? skipReason(of: firing)) ?? nil },
+            paused: firing.reminder.delivery.pause.span(covering: firing.occurrence.instant), snoozedUntil: lifecycle.snoozes[key]?.due,
             floodGate: &calendarFloodGate)
         switch decision {
         case .announce(let late): return FiringEvent(kind: late ? .late : .fired, firing: firing, handledAt: now)
@@ -316,6 +317,9 @@ actor SchedulingService {
         case .skippedMissed: return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "catch-up is off")
         case .skippedByUser(let reason):
             return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "skipped by the user" + (reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""))
+        case .paused(let span):
+            let until = FiringWording.english.when(firing.reminder.zone, span.until)
+            return FiringEvent(kind: .skipped, firing: firing, handledAt: now, detail: "paused until \(until)" + (span.reason.map { ": \($0)" } ?? ""))
         case .postponed(let due):
             return FiringEvent(kind: .postponed, firing: firing, handledAt: now, detail: "snoozed until \(FiringWording.english.when(firing.reminder.zone, due))")
         case .heldBack(let calendar, let first):

@@ -22,7 +22,7 @@ extension SchedulingService {
         let planned = scheduler.upcoming(count: count + snoozes.count + skippedAhead.count)
             .filter {
                 let key = OccurrenceKey(reminderID: $0.0.id, scheduledAt: $0.1.instant)
-                return snoozes[key] == nil && !skippedAhead.contains(key)
+                return snoozes[key] == nil && !skippedAhead.contains(key) && $0.0.delivery.pause.span(covering: $0.1.instant) == nil
             }
             .map { Upcoming(reminder: $0.0, occurrence: $0.1, at: $0.1.instant, snoozed: false) }
         let snoozed = snoozes.values.map { Upcoming(reminder: $0.firing.reminder, occurrence: $0.firing.occurrence, at: $0.due, snoozed: true) }

@@ -261,6 +261,49 @@ extension Reminders {
         }
     }
 
+    /// Pauses a reminder, or every one (`all`), from `from` (default now) until `until`: its occurrences then are
+    /// not announced, never missed, and counted apart.
+    public enum Pause: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var reminder: String?
+            public var all: Bool?
+            public var from: String?
+            public var until: String
+            public var reason: String?
+            public init(reminder: String? = nil, all: Bool? = nil, from: String? = nil, until: String, reason: String? = nil) {
+                (self.reminder, self.all, self.from, self.until, self.reason) = (reminder, all, from, until, reason)
+            }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            /// The reminders paused, with their pauses (the first 1,000 of `count`).
+            public var reminders: [ReminderValue]
+            public var count: Int
+            /// The doses already logged within the pause (they stay recorded).
+            public var loggedWithin: Int
+            /// The pause as taken (UTC): its start (now when none was given) and its end.
+            public var from: String
+            public var until: String
+            public init(reminders: [ReminderValue], count: Int, loggedWithin: Int, from: String, until: String) {
+                (self.reminders, self.count, self.loggedWithin, self.from, self.until) = (reminders, count, loggedWithin, from, until)
+            }
+        }
+    }
+
+    /// Ends a reminder's pause (or every reminder's, `all`) now: a pause running ends, those ahead are removed.
+    public enum Resume: RemindersMethod {
+        public struct Parameters: Codable, Sendable, Hashable {
+            public var reminder: String?
+            public var all: Bool?
+            public init(reminder: String? = nil, all: Bool? = nil) { (self.reminder, self.all) = (reminder, all) }
+        }
+        public struct Reply: Codable, Sendable, Hashable {
+            /// The reminders whose pauses changed (the first 1,000 of `count`).
+            public var reminders: [ReminderValue]
+            public var count: Int
+            public init(reminders: [ReminderValue], count: Int) { (self.reminders, self.count) = (reminders, count) }
+        }
+    }
+
     /// Announces the occurrence that is due again later, or postpones the next one.
     public enum Snooze: RemindersMethod {
         public struct Parameters: Codable, Sendable, Hashable {

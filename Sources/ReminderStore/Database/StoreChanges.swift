@@ -118,7 +118,14 @@ extension ReminderStore {
         func restDay(_ row: String) -> String { other("restDay", day: "coalesce(CAST(julianday(\(row).date) - 2440587.5 AS INTEGER), \(Int32.min))") }
         func activity(_ row: String, _ sign: Int) -> String { "INSERT INTO changedActivity VALUES (\(row).at, \(row).timeZone, \(sign));" }
         let changed = { (columns: [String]) in columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") }
-        let schedule = changed(["rule", "timeZone", "windowSeconds", "createdAt"])
+        // The pauses are part of the schedule (a paused day is neutral to a streak, and has no occurrence task);
+        // read from the delivery's JSON only when both are JSON (a damaged row must not fail the write).
+        let pauses = """
+            CASE WHEN json_valid(OLD.delivery) AND json_valid(NEW.delivery) \
+            THEN json_extract(OLD.delivery, '$.pauses') IS NOT json_extract(NEW.delivery, '$.pauses') \
+            ELSE OLD.delivery IS NOT NEW.delivery END
+            """
+        let schedule = changed(["rule", "timeZone", "windowSeconds", "createdAt"]) + " OR " + pauses
         let definition = changed(["name", "rule", "timeZone", "enabled", "windowSeconds", "delivery", "createdAt", "origin"])
         let whole = "\(StoreChanges.Parts([.definition, .schedule]).rawValue)"
         let stock = "\(StoreChanges.Parts.stock.rawValue)"

@@ -42,6 +42,23 @@ public struct RemindersStore: Sendable {
         }
     }
 
+    /// Changes the pauses of the reminders `ids` (all, or none when one is gone) in one transaction, each from
+    /// its row as it is now. - Returns: those whose pauses changed, as saved.
+    public func changePauses(ids: [Int64], _ change: @Sendable (PauseSettings) -> PauseSettings) throws(StoreError) -> [StoredReminder] {
+        try database.write { db in
+            var changed: [StoredReminder] = []
+            for id in ids {
+                guard var reminder = try StoredReminder.fetchOne(db, key: id) else { throw StoreError.notFound(String(id)) }
+                let pauses = change(reminder.delivery.pause)
+                guard pauses != reminder.delivery.pause else { continue }
+                reminder.delivery.pause = pauses
+                try reminder.update(db)
+                changed.append(reminder)
+            }
+            return changed
+        }
+    }
+
     /// Removes a reminder and its intake log; its firing history stays.
     public func remove(id: Int64) throws(StoreError) {
         try database.write { db in
