@@ -172,6 +172,7 @@ public final class Daemon: Sendable {
         await reminders.addBuiltIns()
         fitness.pruneOldEntries()
         lateLogs.run()
+        await scheduling.followTheZone(now: context.clock.now(), replanning: false)  // it moved while remindd was not running
         let count = try await scheduling.load()
         let now = context.clock.now()
         await scheduling.announceUnconfirmed(now: now)
@@ -190,8 +191,8 @@ public final class Daemon: Sendable {
     public func handle(_ event: ClockEvent) async {
         if event == .timeZoneChanged {
             guard context.settings.refreshSystemZone() else { return }
-            context.say(.info, "System time zone is now \(context.settings.systemZone); re-planning reminders that follow it")
-            await scheduling.systemZoneChanged(now: context.clock.now())
+            context.say(.info, "System time zone is now \(context.settings.systemZone)")
+            await scheduling.followTheZone(now: context.clock.now())
         }
         if event == .timeZoneDataChanged {
             context.settings.forgetZoneRules()
@@ -269,6 +270,7 @@ public final class Daemon: Sendable {
         try Self.check(configuration, zones: context.settings.zoneFiles)
         let previous = context.settings.configuration
         context.settings.apply(configuration)
+        await scheduling.followTheZone(now: context.clock.now(), replanning: false)  // a new time-zone
         do {
             try await scheduling.load()
         } catch {

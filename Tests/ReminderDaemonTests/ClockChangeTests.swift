@@ -112,7 +112,10 @@ struct ClockChangeTests {
         try await daemon.add("Pinned", ["daily": true, "at": "09:00"], timeZone: "Europe/Berlin")
 
         await daemon.setSystemZone("America/New_York")
-        #expect(daemon.announcer.events.contains(.daemon(DaemonMessage(.info, "System time zone is now America/New_York; re-planning reminders that follow it"))))
+        #expect(daemon.announcer.messages.suffix(2) == [
+            "System time zone is now America/New_York",
+            "Following America/New_York now (was Europe/Berlin): 2 reminders move to local time; Pinned stays at 09:00 Europe/Berlin, which is 03:00 here",
+        ])
         let follows = try await daemon.call(Reminders.Get.self, .init(reminder: "Follows")).reminder
         #expect(follows.effectiveTimeZone == "America/New_York")
         #expect(follows.next?.utc == "2026-01-12T14:00:00Z")

@@ -201,11 +201,6 @@ actor SchedulingService {
         replan()
     }
 
-    /// The system zone changed: reminders that follow it are re-planned from now (nothing fires twice).
-    func systemZoneChanged(now: Instant) {
-        replanFromNow(now: now) { $0.timeZone == nil }
-    }
-
     /// The zone files changed (a tzdata update): every reminder is re-planned from now with its zone's new
     /// rules (nothing fires twice). Returns how many were re-planned.
     func zoneRulesChanged(now: Instant) -> Int {

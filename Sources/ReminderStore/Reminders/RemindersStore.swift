@@ -59,6 +59,23 @@ public struct RemindersStore: Sendable {
         }
     }
 
+    /// Sets what reminders have handled (their zone moved: ``ReminderScheduling/ZoneMove``), earlier or later, and
+    /// the zone they follow now, in one transaction.
+    public func moved(to zone: String, handledThrough: [(id: Int64, instant: Instant)]) throws(StoreError) {
+        try database.write { db in
+            for (id, instant) in handledThrough {
+                try db.execute(sql: "UPDATE reminder SET handledThrough = ? WHERE id = ?", arguments: [instant.secondsSinceEpoch, id])
+            }
+            try db.execute(sql: "UPDATE storeInstance SET followedZone = ?", arguments: [zone])
+        }
+    }
+
+    /// The zone the reminders without their own followed when it was last set (nil: never, a store older
+    /// than travel).
+    public func followedZone() throws(StoreError) -> String? {
+        try database.read { db in try String.fetchOne(db, sql: "SELECT followedZone FROM storeInstance") }
+    }
+
     /// Removes a reminder and its intake log; its firing history stays.
     public func remove(id: Int64) throws(StoreError) {
         try database.write { db in

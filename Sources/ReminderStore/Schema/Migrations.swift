@@ -23,7 +23,7 @@ extension ReminderStore {
         "profile": ["key", "value"],
         "snooze": ["id", "reminderId", "scheduledAt", "dueAt"],
         "outcome": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "state", "decidedAt", "reason", "confirmed"],
-        "storeInstance": ["id", "lateLogsToMatch"],
+        "storeInstance": ["id", "lateLogsToMatch", "followedZone"],
         "collectionItem": ["fileName", "uid", "kind", "localId", "etag", "text", "modifiedAt"],
         "calendarImport": ["reminderId", "uid", "key", "file"],
         "keptIntake": ["id", "reminderId", "reminderName", "reminderUid", "at", "timeZone", "forScheduledAt", "amount", "forced", "removedAt"],
@@ -325,6 +325,11 @@ extension ReminderStore {
             // is needed): logs made before late takes were matched when logged (2026-11-26) and restored ones.
             try db.alter(table: "storeInstance") { t in t.add(column: "lateLogsToMatch", .boolean).notNull().defaults(to: false) }
             try db.execute(sql: "UPDATE storeInstance SET lateLogsToMatch = EXISTS (SELECT 1 FROM intake WHERE forScheduledAt IS NULL)")
+        }
+        migrator.registerMigration("v26-followed-zone") { db in
+            // The zone the reminders without their own followed when remindd last ran: a start in another one
+            // (the machine travelled while off) moves them as a change while running does (`ZoneMove`).
+            try db.alter(table: "storeInstance") { t in t.add(column: "followedZone", .text) }
         }
         return migrator
     }
