@@ -110,6 +110,11 @@ enum CommandMessages {
     static let resumedCount = Message("Reminders resumed: %1$d")
     static let noPauses = Message("No reminder is paused or has a pause ahead.")
     static let fromUntil = Message("%1$s to %2$s")
+
+    // travel.
+    static let travelLocal = Message("Move to local time with remindd's zone (now %1$s): %2$s")
+    static let travelKept = Message("Keep their own zone (their next time there, and here):")
+    static let here = Message("HERE")
     static let badMinutes = Message("invalid --minutes %1$d: snooze for 1 to 1440 minutes")
     static let postponedLine = Message("Postponed %1$s (%2$s) to %3$s")
     static let snoozedLine = Message("Snoozed %1$s (%2$s) until %3$s")

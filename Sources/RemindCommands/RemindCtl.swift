@@ -28,7 +28,7 @@ public struct RemindCtl: ParsableCommand {
         version: "remindctl \(RemindVersion.current)",
         subcommands: [
             AddCommand.self, ListCommand.self, ShowCommand.self, UpdateCommand.self, DeleteCommand.self,
-            EnableCommand.self, DisableCommand.self, PauseCommand.self, ResumeCommand.self, LogCommand.self, DoneCommand.self, SkipCommand.self, UnskipCommand.self, SnoozeCommand.self, NextCommand.self,
+            EnableCommand.self, DisableCommand.self, PauseCommand.self, ResumeCommand.self, TravelCommand.self, LogCommand.self, DoneCommand.self, SkipCommand.self, UnskipCommand.self, SnoozeCommand.self, NextCommand.self,
             HistoryCommand.self, StatusCommand.self, WatchCommand.self, PreviewCommand.self,
             StreakCommand.self, RestCommand.self, FreezeCommand.self, RecoverCommand.self, AchievementsCommand.self,
             CalendarCommand.self, ExerciseCommand.self, WorkoutCommand.self, FoodCommand.self, TodayCommand.self,

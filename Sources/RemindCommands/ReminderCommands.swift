@@ -38,6 +38,9 @@ func checkWindow(_ window: String?) throws {
 }
 
 extension AddCommand {
+    /// `--tz local`: the reminder follows remindd's zone (local time when travelling).
+    static let local = "local"
+
     /// Refuses what the rule and the parts get wrong together (``ReminderDefinition``), as the daemon will,
     /// before connecting: a course against `--until`, `--before` against the occurrences, `--escalate-after`
     /// against `--window`, a rule that would never fire.
@@ -90,7 +93,9 @@ struct AddCommand: ParsableCommand {
 
     @Argument(help: "The reminder's name, e.g. \"Vitamin D\".") var name: String
     @OptionGroup var rule: RuleOptions
-    @Option(help: ArgumentHelp("Time zone (IANA name); default: follow the system zone.", valueName: "zone"), completion: .custom(Completions.zones))
+    @Option(help: ArgumentHelp(
+        "Its own time zone (IANA name: keeps it wherever you are), or local: follows remindd's zone (local time when travelling). Default: local, unless your zone is not remindd's.",
+        valueName: "zone"), completion: .custom(Completions.zones))
     var tz: String?
     @Option(help: ArgumentHelp(
         "How long after each occurrence a log still counts (2h, 90m; up to 24h); then it is missed. Default: until the next occurrence, at most the day's end.",
@@ -101,6 +106,9 @@ struct AddCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        // `--tz local`: follows remindd's zone, said so, whatever the caller's zone.
+        let local = tz == Self.local
+        let tz = local ? nil : self.tz
         // A one-shot given as a length from now is made a date-time in the reminder's zone: its --tz, or the
         // caller's, given to the daemon (whose own zone may be another).
         let relative = try rule.relativeSeconds() != nil
@@ -118,7 +126,7 @@ struct AddCommand: ParsableCommand {
         try checkDefinition(spec, zone: try named.map(RuleOptions.zone(named:)) ?? zone)
         var timeZone = relative ? (tz ?? zone.identifier) : named
         var zoneNote: String?
-        if timeZone == nil {
+        if timeZone == nil, !local {
             // Times typed are read in the user's zone: where remindd follows another, the reminder keeps the user's.
             let followed = try connection.call(Reminders.Status.self).timeZone
             if !zone.keepsSameTime(as: try RuleOptions.zone(named: followed)) {
@@ -161,7 +169,7 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Option(help: "A new name.") var name: String?
     @OptionGroup var rule: RuleOptions
-    @Option(help: ArgumentHelp("A new time zone; \"\" to follow the system zone.", valueName: "zone"), completion: .custom(Completions.zones))
+    @Option(help: ArgumentHelp("A new time zone of its own, or local (or \"\") to follow remindd's zone.", valueName: "zone"), completion: .custom(Completions.zones))
     var tz: String?
     @Option(help: ArgumentHelp("A new window (2h, 90m; up to 24h); \"\" for the default.", valueName: "length")) var window: String?
     @Flag(help: "Let --at give fewer times than the reminder has (the others are dropped).") var replaceTimes = false
@@ -179,7 +187,8 @@ struct UpdateCommand: ParsableCommand {
         var zoneNote: String?
         let reply = try connection.withConnection { daemon in
             var spec: RuleSpec?
-            var timeZone = tz
+            // `--tz local` is "": follow remindd's zone.
+            var timeZone = tz == AddCommand.local ? "" : tz
             if changesRule {
                 let current = try daemon.call(Reminders.Get.self, .init(reminder: reminder)).reminder
                 let times = { (text: String?) in text?.split(separator: ",").count ?? 0 }
@@ -192,7 +201,7 @@ struct UpdateCommand: ParsableCommand {
                 // Times typed are read as add reads them: in the user's zone where the reminder follows remindd's
                 // and that is another (the reminder then keeps the user's, as add gives it), else in its own.
                 let user = CommandContext.current.zone
-                var readIn = try RuleOptions.zone(named: tz ?? current.effectiveTimeZone)
+                var readIn = try RuleOptions.zone(named: timeZone ?? current.effectiveTimeZone)
                 if tz == nil, current.timeZone == nil, rule.at != nil || rule.start != nil, !user.keepsSameTime(as: readIn) {
                     (readIn, timeZone) = (user, user.identifier)
                     zoneNote = "Its times are in \(user.identifier), your zone (remindd follows \(current.effectiveTimeZone)); --tz names another."

@@ -12,7 +12,7 @@ import VarlinkProtocol
     static let invocations: [[String]] = [
         ["add", "Vitamin D", "--daily", "--at", "09:00"], ["list"], ["show", "Vitamin D"], ["update", "Vitamin D", "--daily", "--at", "10:00"],
         ["delete", "Vitamin D"], ["enable", "Vitamin D"], ["disable", "Vitamin D"],
-        ["pause", "set", "Vitamin D", "--until", "2026-12-08"], ["pause", "list"], ["resume", "Vitamin D"],
+        ["pause", "set", "Vitamin D", "--until", "2026-12-08"], ["pause", "list"], ["resume", "Vitamin D"], ["travel"],
         ["log", "add", "Vitamin D"], ["log", "list"], ["log", "delete", "7"], ["done", "Vitamin D"], ["skip", "Vitamin D"], ["unskip", "Vitamin D"], ["snooze", "Vitamin D"],
         ["next"], ["history"], ["calories", "--from", "2026-11-01"], ["status"], ["watch"], ["preview", "--daily", "--at", "09:00", "--count", "2", "--tz", "UTC"],
         ["streak"], ["rest", "mark", "2026-11-24"], ["rest", "unmark", "2026-11-24"], ["rest", "list"], ["rest", "stats"], ["rest", "tips"],
