@@ -1,5 +1,6 @@
 import ReminderDaemon
 import Synchronization
+import Translation
 
 /// Keeps every event announced, in order, for a test to check; and serves as the journal that a restart
 /// reads announcements back from (``AnnouncementLedger``), readable or not as the test says.
@@ -50,9 +51,15 @@ public final class RecordingAnnouncer: Announcer, AnnouncementLedger {
         events.compactMap { if case .occurrence(let occurrence) = $0 { return occurrence } else { return nil } }
     }
 
-    /// The daemon's own messages so far, as their text.
+    /// The daemon's own messages so far, as their text, with the travel notices as the journal words them.
     public var messages: [String] {
-        events.compactMap { if case .daemon(let message) = $0 { return message.text } else { return nil } }
+        events.compactMap { event in
+            switch event {
+            case .daemon(let message): message.text
+            case .travelled: JournalAnnouncer.entry(for: event, in: UntranslatedCatalog()).message
+            default: nil
+            }
+        }
     }
 
     /// Forgets what was recorded.

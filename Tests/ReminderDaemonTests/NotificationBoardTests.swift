@@ -86,6 +86,17 @@ struct NotificationBoardTests {
         #expect(board.content(in: english) == nil)
     }
 
+    /// A travel notice is a note of its own: titled with the zone followed now, the text what moved and stayed;
+    /// a second one replaces the first.
+    @Test func aTravelNoticeIsANoteTheNextOneReplaces() throws {
+        var board = NotificationBoard()
+        board.note(.travelled(zone: "Asia/Tokyo", text: "3 reminders move to local time"))
+        board.note(.travelled(zone: "America/New_York", text: "2 reminders move to local time; Insulin stays at 08:00 Europe/Berlin, which is 02:00 here"))
+        let content = try #require(board.content(in: english))
+        #expect(content.summary == "Following America/New_York now" && content.actions == [] && !content.critical)
+        #expect(content.body == "2 reminders move to local time; Insulin stays at 08:00 Europe/Berlin, which is 02:00 here")
+    }
+
     @Test func theUserClosingItKeepsWhatIsDue() {
         var board = NotificationBoard()
         board.announce(dose(1, "Insulin", "8 units"))

@@ -13,7 +13,10 @@ def test_a_zone_changed_between_two_starts_is_said_once(daemon, journald, unique
     daemon.start()
     said = "Following Asia/Tokyo now (was Europe/Berlin): 2 reminders move to local time"
     first = daemon.process.pid
-    assert journald.wait_for(MESSAGE=said, _PID=first), [e["MESSAGE"] for e in journald.entries(_PID=first)]
+    entries = journald.wait_for(MESSAGE=said, _PID=first)
+    assert entries, [e["MESSAGE"] for e in journald.entries(_PID=first)]
+    assert (entries[0]["MESSAGE_ID"], entries[0]["FOLLOWED_ZONE"], entries[0]["PREVIOUS_ZONE"], entries[0]["MOVED_COUNT"]) == \
+        ("66e3318e505a43e384d31abac37feecf", "Asia/Tokyo", "Europe/Berlin", "2"), entries[0]
     shown = daemon.ctl_json("show", unique_name)
     assert shown.get("reminder", shown)["effectiveTimeZone"] == "Asia/Tokyo"
     daemon.stop()

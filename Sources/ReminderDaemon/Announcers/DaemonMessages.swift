@@ -43,6 +43,12 @@ enum DaemonMessages {
     static let noteLine = Message("%1$s: %2$s")
     static let missedTitle = Message("Missed: %1$s")
     static let runningLowTitle = Message("Running low: %1$s")
+    static let travelledTitle = Message("Following %1$s now")
+    static let travelledLine = Message(
+        "Following %1$s now (was %2$s): %3$d reminder moves to local time", plural: "Following %1$s now (was %2$s): %3$d reminders move to local time")
+    static let movedText = Message("%1$d reminder moves to local time", plural: "%1$d reminders move to local time")
+    static let staysLine = Message("%1$s stays at %2$s %3$s, which is %4$s here")
+    static let moreStay = Message("and %1$d more keep their zones")
     static let restTitle = Message("Consider a rest day")
     static let restText = Message("6 active days in a row: rest is part of training.")
     static let takeDose = Message("Take %1$s.")

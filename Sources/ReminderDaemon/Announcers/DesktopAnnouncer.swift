@@ -133,6 +133,9 @@ public final class DesktopAnnouncer: Announcer {
                 state.board.note(.lowStock(reminderID: notice.reminderID, name: notice.name, text: wording.stock(notice).capitalizedFirst))
             case .habit(.restSuggestion(let date)):
                 state.board.note(.restSuggestion(date: date.description))
+            case .travelled(let notice):
+                let text = ([words(DaemonMessages.movedText, count: notice.moved, notice.moved)] + FiringWording.stays(notice, words)).joined(separator: "; ")
+                state.board.note(.travelled(zone: notice.to, text: text))
             case .headsUp(let notice):
                 let when = wording.when(notice.occurrence)
                 state.board.note(.comingUp(

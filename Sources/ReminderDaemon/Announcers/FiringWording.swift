@@ -82,6 +82,14 @@ struct FiringWording: Sendable {
         dose.map { [("REMINDER_DOSE", $0.amountText), ("REMINDER_UNIT", $0.unit)] } ?? []
     }
 
+    /// `Insulin stays at 08:00 Europe/Berlin, which is 16:00 here`, for each reminder a travel notice names, and
+    /// `and 3 more keep their zones`.
+    static func stays(_ notice: TravelNotice, _ words: any MessageCatalog) -> [String] {
+        notice.stays.map { stay in
+            words(DaemonMessages.staysLine, stay.name, String(stay.there.description.prefix(5)), stay.zone, String(stay.here.description.prefix(5)))
+        } + (notice.moreStay > 0 ? [words(DaemonMessages.moreStay, notice.moreStay)] : [])
+    }
+
     /// `2h 5m`, `45s`, `3d 2h`.
     static func duration(seconds: Int64) -> String {
         let s = max(0, seconds)

@@ -21,6 +21,8 @@ public enum MessageID {
     public static let acknowledged = "928c3235a708446db5a3937c92d50a94"
     /// A medication's stock runs low.
     public static let lowStock = "3f0b8e5c7a2d4e61b9c4a7d2e8f15c30"
+    /// The followed zone changed: reminders moved to local time (travel).
+    public static let travelled = "66e3318e505a43e384d31abac37feecf"
     /// An occurrence still not taken at its reminder's `--escalate-after` delay: escalated.
     public static let escalated = "b81d5f3e6c2a4097a3e8d1c6f5b2e049"
     /// A notice before an occurrence (`--before`).
@@ -110,6 +112,12 @@ public final class JournalAnnouncer: Announcer {
                 ("MESSAGE_ID", MessageID.lowStock), ("REMINDER_ID", String(notice.reminderID)), ("REMINDER_NAME", notice.name),
                 ("STOCK_LEFT", notice.left.amountText), ("REMINDER_UNIT", notice.left.unit), ("STOCK_DAYS", String(notice.days)),
                 ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_REFILL_DAYS", String(notice.refillDays)),
+            ].map(Entry.Field.init))
+        case .travelled(let notice):
+            let message = ([words(DaemonMessages.travelledLine, count: notice.moved, notice.to, notice.from, notice.moved)] + FiringWording.stays(notice, words))
+                .joined(separator: "; ")
+            return Entry(message: message, priority: .notice, fields: [
+                ("MESSAGE_ID", MessageID.travelled), ("FOLLOWED_ZONE", notice.to), ("PREVIOUS_ZONE", notice.from), ("MOVED_COUNT", String(notice.moved)),
             ].map(Entry.Field.init))
         case .escalation(let escalation):
             let firing = escalation.firing

@@ -43,6 +43,8 @@ struct NotificationBoard: Sendable, Equatable {
         case missed(reminderID: Int64, name: String, text: String)
         case lowStock(reminderID: Int64, name: String, text: String)
         case restSuggestion(date: String)
+        /// The followed zone changed (travel): what moved and what stayed.
+        case travelled(zone: String, text: String)
         /// A notice before an occurrence (`--before`): `Metformin in 15m`, `Take 500 mg at Thu 08:00`.
         case comingUp(reminderID: Int64, title: String, text: String)
 
@@ -52,12 +54,13 @@ struct NotificationBoard: Sendable, Equatable {
             case .missed(_, let name, _): words(DaemonMessages.missedTitle, name)
             case .lowStock(_, let name, _): words(DaemonMessages.runningLowTitle, name)
             case .restSuggestion: words(DaemonMessages.restTitle)
+            case .travelled(let zone, _): words(DaemonMessages.travelledTitle, zone)
             }
         }
 
         func text(in words: any MessageCatalog) -> String {
             switch self {
-            case .missed(_, _, let text), .lowStock(_, _, let text), .comingUp(_, _, let text): text
+            case .missed(_, _, let text), .lowStock(_, _, let text), .comingUp(_, _, let text), .travelled(_, let text): text
             case .restSuggestion: words(DaemonMessages.restText)
             }
         }
@@ -73,6 +76,7 @@ struct NotificationBoard: Sendable, Equatable {
             case .lowStock: "x-remindd.stock"
             case .restSuggestion: "x-remindd.habit"
             case .comingUp: "x-remindd.before"
+            case .travelled: "x-remindd.zone"
             }
         }
     }
@@ -130,7 +134,7 @@ struct NotificationBoard: Sendable, Equatable {
         notes.removeAll {
             switch $0 {
             case .missed(let id, _, _), .lowStock(let id, _, _), .comingUp(let id, _, _): id == reminderID
-            case .restSuggestion: false
+            case .restSuggestion, .travelled: false
             }
         }
     }
@@ -161,7 +165,7 @@ struct NotificationBoard: Sendable, Equatable {
     private static func sameSubject(_ a: Note, _ b: Note) -> Bool {
         switch (a, b) {
         case (.missed(let x, _, _), .missed(let y, _, _)), (.lowStock(let x, _, _), .lowStock(let y, _, _)): x == y
-        case (.restSuggestion, .restSuggestion): true
+        case (.restSuggestion, .restSuggestion), (.travelled, .travelled): true
         case (.comingUp(let x, _, _), .comingUp(let y, _, _)): x == y
         default: false
         }

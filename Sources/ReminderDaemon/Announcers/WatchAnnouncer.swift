@@ -42,7 +42,7 @@ public final class WatchAnnouncer: Announcer {
         case .occurrence(let occurrence):
             entry = HistoryEntryValue(OutcomeRecord(occurrence))
             entry.kind = occurrence.state.rawValue  // taken is not stored: it follows from the log
-        case .habit, .daemon, .lowStock, .escalation, .headsUp, .withdrawn: return
+        case .habit, .daemon, .lowStock, .travelled, .escalation, .headsUp, .withdrawn: return
         }
         let reply = Reminders.Watch.Reply(entry: entry)  // its JSON made once for every subscriber
         let dropped = subscribers.withLock { state in

@@ -16,6 +16,9 @@ public enum DaemonEvent: Sendable, Hashable {
     case daemon(DaemonMessage)
     /// A medication's stock covers fewer days than its refill reminder asks (once, again after a refill).
     case lowStock(LowStockNotice)
+    /// The zone the reminders without their own follow changed (travel): which moved to local time and which
+    /// stayed (``ZoneMove``).
+    case travelled(TravelNotice)
     /// An occurrence still not taken or skipped its reminder's `--escalate-after` past its time: its
     /// escalation command runs (once per occurrence).
     case escalation(EscalationEvent)
@@ -46,6 +49,25 @@ public struct EscalationEvent: Sendable, Hashable {
 }
 
 /// A medication running low: what is left, and the last day it covers.
+/// What a change of the followed zone did: how many reminders moved to local time, and those that keep their
+/// own zone with their next time there and here (at most five named).
+public struct TravelNotice: Sendable, Hashable {
+    public var from: String
+    public var to: String
+    public var moved: Int
+    public var stays: [Stay]
+    /// How many more keep their own zone than ``stays`` names.
+    public var moreStay: Int
+
+    /// A reminder that keeps its zone.
+    public struct Stay: Sendable, Hashable {
+        public var name: String
+        public var zone: String
+        public var there: TimeOfDay
+        public var here: TimeOfDay
+    }
+}
+
 public struct LowStockNotice: Sendable, Hashable {
     public var reminderID: Int64
     public var name: String

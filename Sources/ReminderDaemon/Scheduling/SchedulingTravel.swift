@@ -37,7 +37,8 @@ extension SchedulingService {
             context.say(.error, "Cannot keep that the reminders now follow \(current): \(error); they are planned there, and a restart may plan them again")
         }
         if let followed {
-            context.say(.notice, Self.travelled(from: followed, to: current, moved: moves.count, kept: reminders.filter { $0.enabled && $0.timeZone != nil && $0.delivery.calendar == nil }, now: now, settings: context.settings))
+            let kept = reminders.filter { $0.enabled && $0.timeZone != nil && $0.delivery.calendar == nil }
+            context.announcer.announce(.travelled(Self.notice(from: followed, to: current, moved: moves.count, kept: kept, now: now, settings: context.settings)))
         }
         guard replanning, !moves.isEmpty else { return moves.count }
         if moves.count > Self.reloadThreshold {
@@ -66,19 +67,16 @@ extension SchedulingService {
         }
     }
 
-    /// `Following Asia/Tokyo now (was Europe/Berlin): 3 reminders move to local time; Insulin stays at 08:00
-    /// Europe/Berlin, which is 16:00 here` (at most five named).
-    static func travelled(from old: String, to new: String, moved: Int, kept: [StoredReminder], now: Instant, settings: DaemonSettings) -> String {
-        var text = "Following \(new) now (was \(old)): \(moved) \(moved == 1 ? "reminder moves" : "reminders move") to local time"
+    /// What moved and what stayed: those that keep their zone with their next time there and here (five named).
+    static func notice(from old: String, to new: String, moved: Int, kept: [StoredReminder], now: Instant, settings: DaemonSettings) -> TravelNotice {
         // The new zone's rules are gone (a tzdata update meanwhile): the reminders that stay are not named.
-        guard let here = try? settings.zone(named: new) else { return text }
-        let stays = kept.prefix(5).compactMap { reminder -> String? in
-            guard let (rule, zone) = settings.schedule(reminder.rule, in: reminder.timeZone), let next = rule.nextOccurrence(after: now, in: zone) else { return nil }
-            let there = next.localDateTime.time.description.prefix(5)
-            let local = here.localDateTime(at: next.instant).time.description.prefix(5)
-            return "\(reminder.name) stays at \(there) \(zone.identifier), which is \(local) here"
+        let here = try? settings.zone(named: new)
+        let stays = kept.prefix(5).compactMap { reminder -> TravelNotice.Stay? in
+            guard let here, let (rule, zone) = settings.schedule(reminder.rule, in: reminder.timeZone), let next = rule.nextOccurrence(after: now, in: zone) else {
+                return nil
+            }
+            return TravelNotice.Stay(name: reminder.name, zone: zone.identifier, there: next.localDateTime.time, here: here.localDateTime(at: next.instant).time)
         }
-        if !stays.isEmpty { text += "; " + stays.joined(separator: "; ") + (kept.count > 5 ? "; and \(kept.count - 5) more keep their zones" : "") }
-        return text
+        return TravelNotice(from: old, to: new, moved: moved, stays: stays, moreStay: max(0, kept.count - stays.count))
     }
 }
