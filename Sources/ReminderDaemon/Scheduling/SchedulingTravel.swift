@@ -15,12 +15,13 @@ extension SchedulingService {
         let followed: String?
         let reminders: [StoredReminder]
         do {
-            (followed, reminders) = (try stores.reminders.followedZone(), try stores.reminders.all())
+            followed = try stores.reminders.followedZone()
+            guard followed != current else { return 0 }  // every start: the reminders are read only when it moved
+            reminders = try stores.reminders.all()
         } catch {
             context.say(.error, "Cannot read which zone the reminders followed: \(error); those without their own zone are planned in \(current) as they stand")
             return 0
         }
-        guard followed != current else { return 0 }
         var moves: [(id: Int64, instant: Instant)] = []
         // A store older than travel, or a zone whose rules are gone: nothing to move from; the zone is noted.
         if let followed, let old = try? context.settings.zone(named: followed) {
