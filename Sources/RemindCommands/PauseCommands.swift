@@ -32,27 +32,22 @@ struct PauseSetCommand: ParsableCommand {
               remindctl pause set list --until 2026-12-01   # a reminder named "list"
             """)
 
-    @Argument(help: "The reminder's id or name (or --all).", completion: .custom(Completions.reminders)) var reminder: String?
-    @Flag(help: "Pause every reminder (not the calendars' alarms).") var all = false
+    @OptionGroup var which: OneOrAll
     @Option(help: ArgumentHelp("When the pause starts (default: now): 2026-12-01 or 2026-12-01T08:00.", valueName: "time")) var from: String?
     @Option(help: ArgumentHelp("When it ends: 2026-12-08 or 2026-12-08T08:00.", valueName: "time")) var until: String
     @Option(help: "Why (a hospital stay, a holiday ...; up to 200 characters).") var reason: String?
     @Flag(help: "Print the reply as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
-    func validate() throws {
-        guard (reminder != nil) != all else { throw ValidationError("name one reminder, or give --all for every reminder") }
-    }
-
     func run() throws {
         let context = CommandContext.current
         let reply = try connection.call(
             Reminders.Pause.self,
-            .init(reminder: reminder, all: all ? true : nil, from: context.typedTime(from), until: context.typedTime(until) ?? until, reason: reason))
+            .init(reminder: which.reminder, all: which.all ? true : nil, from: context.typedTime(from), until: context.typedTime(until) ?? until, reason: reason))
         if json { return try out.json(reply) }
         let (begins, ends) = (out.time(reply.from), out.time(reply.until))
-        let name = reply.reminders.first?.name ?? reminder ?? ""
-        out.print(all ? out.words(CommandMessages.pausedCount, reply.count, begins, ends) : out.words(CommandMessages.pausedLine, name, begins, ends))
+        let name = reply.reminders.first?.name ?? which.reminder ?? ""
+        out.print(which.all ? out.words(CommandMessages.pausedCount, reply.count, begins, ends) : out.words(CommandMessages.pausedLine, name, begins, ends))
         if reply.loggedWithin > 0 { out.print(out.words(CommandMessages.loggedWithinPause, reply.loggedWithin)) }
     }
 }
@@ -102,18 +97,24 @@ struct ResumeCommand: ParsableCommand {
               remindctl resume --all
             """)
 
-    @Argument(help: "The reminder's id or name (or --all).", completion: .custom(Completions.reminders)) var reminder: String?
-    @Flag(help: "Resume every reminder.") var all = false
+    @OptionGroup var which: OneOrAll
     @Flag(help: "Print the reply as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
+    func run() throws {
+        let reply = try connection.call(Reminders.Resume.self, .init(reminder: which.reminder, all: which.all ? true : nil))
+        if json { return try out.json(reply) }
+        let name = reply.reminders.first?.name ?? which.reminder ?? ""
+        out.print(which.all ? out.words(CommandMessages.resumedCount, reply.count) : out.words(CommandMessages.resumedLine, name))
+    }
+}
+
+/// One reminder by id or name, or `--all` (pause and resume): exactly one of them.
+struct OneOrAll: ParsableArguments {
+    @Argument(help: "The reminder's id or name (or --all).", completion: .custom(Completions.reminders)) var reminder: String?
+    @Flag(help: "Every reminder (not the calendars' alarms).") var all = false
+
     func validate() throws {
         guard (reminder != nil) != all else { throw ValidationError("name one reminder, or give --all for every reminder") }
-    }
-
-    func run() throws {
-        let reply = try connection.call(Reminders.Resume.self, .init(reminder: reminder, all: all ? true : nil))
-        if json { return try out.json(reply) }
-        out.print(all ? out.words(CommandMessages.resumedCount, reply.count) : out.words(CommandMessages.resumedLine, reply.reminders.first?.name ?? reminder ?? ""))
     }
 }

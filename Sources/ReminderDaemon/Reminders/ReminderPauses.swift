@@ -19,11 +19,9 @@ extension ReminderService {
         let span = try pauseSpan(from: from, until: until, reason: reason, now: now)
         let ids = try pauseTargets(key: key, all: all)
         let changed = try storing { () throws(StoreError) in try stores.reminders.changePauses(ids: ids) { $0.adding(span) } }
-        var loggedWithin = 0
-        for reminder in changed {
-            let logs = try storing { () throws(StoreError) in try stores.intake.instants(reminderID: reminder.id, from: span.from, through: span.until) }
-            loggedWithin += logs.filter { span.covers($0) }.count
-        }
+        // One read for them all (`--all` pauses every reminder).
+        let logs = try storing { () throws(StoreError) in try stores.intake.instants(reminderIDs: changed.map(\.id), from: span.from, through: span.until) }
+        let loggedWithin = logs.values.joined().filter { span.covers($0) }.count
         await context.feed.deliver()
         let values = try changed.prefix(Self.listPageMaximum).map { reminder throws(ServiceError) in try value(of: reminder, now: now) }
         return (values, changed.count, loggedWithin, span)
