@@ -194,6 +194,11 @@ enum CommandMessages {
     static let error = Message("Error: %1$s")
     // The daemon's errors, in words.
     static let lastDoseAt = Message("%1$s: the last dose was at %2$s (at least %3$s apart)")
+    static let apartFromPairs = Message("--apart-from takes a medicine's name and a gap: --apart-from Iron 4h (0 with update: no gap)")
+    static let apartLabel = Message("kept apart")
+    static let apartFromGap = Message("from %1$s by %2$s")
+    static let partnerTakenAt = Message("%1$s: %2$s was taken at %3$s (kept at least %4$s apart)")
+    static let partnerLoggedAt = Message("%1$s: %2$s is logged at %3$s (kept at least %4$s apart)")
     static let anotherDoseAt = Message("%1$s: another dose was logged at %2$s (at least %3$s apart)")
     static let wouldBeDose = Message("%1$s: it would be dose %2$d in the 24 hours from %3$s (at most %4$d)")
     static let nextAllowedFrom = Message("%1$s; the next is allowed from %2$s")

@@ -99,6 +99,10 @@ struct ConnectionOptions: ParsableArguments {
             line = words(message, refusal.reminder, out.near(other), WindowLength.text(interval))
         case ("per-day", _, let count?, let most?):
             line = words(CommandMessages.wouldBeDose, refusal.reminder, count, out.near(other), most)
+        case ("apart", _, _, _):
+            guard let partner = refusal.otherReminder, let gap = refusal.gapSeconds else { return nil }
+            let message = otherInstant <= at ? CommandMessages.partnerTakenAt : CommandMessages.partnerLoggedAt
+            line = words(message, refusal.reminder, partner, out.near(other), WindowLength.text(gap))
         default:
             return nil
         }

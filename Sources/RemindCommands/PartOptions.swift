@@ -145,7 +145,7 @@ struct NotificationOptions: ParsableArguments {
     }
 }
 
-/// `--dose`, `--unit`, `--steps`, `--min-interval`, `--max-per-day`, `--refill-days` (``MedicationSettings``).
+/// `--dose`, `--unit`, `--steps`, `--min-interval`, `--max-per-day`, `--apart-from`, `--refill-days` (``MedicationSettings``).
 struct MedicationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "How much one dose is: 2 (with --unit), 0.5, 500mg. Said in every announcement; what a log records. \"\" (update): none.",
@@ -161,12 +161,22 @@ struct MedicationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The most doses in any 24 hours (1-100; a rolling day, not the calendar day): one more is refused unless --force. 0 (update): none.",
         valueName: "n")) var maxPerDay: Int?
+    @Option(name: .customLong("apart-from"), parsing: .upToNextOption, help: ArgumentHelp(
+        "Keep it apart from another medicine, both ways: --apart-from Iron 4h (1m to 24h; again for another; 0 with update: no gap). A dose closer is refused unless --force; when both are due, the later is announced at the gap's end.",
+        valueName: "name> <gap")) var apartFrom: [String] = []
     @Option(help: ArgumentHelp(
         "Say when the stock ('remindctl stock') covers fewer than this many days (1-365; default 7; 0 with update: the default).",
         valueName: "days")) var refillDays: Int?
 
     var change: MedicationSettings.Change {
-        .init(dose: dose, unit: unit, refillDays: refillDays, minInterval: minInterval, maxPerDay: maxPerDay, steps: steps)
+        let pairs = stride(from: 0, to: apartFrom.count - 1, by: 2).map { MedicationSettings.ApartFrom(reminder: apartFrom[$0], gap: apartFrom[$0 + 1]) }
+        return .init(
+            dose: dose, unit: unit, refillDays: refillDays, minInterval: minInterval, maxPerDay: maxPerDay, steps: steps,
+            apartFrom: pairs.isEmpty ? nil : pairs)
+    }
+
+    func validate() throws {
+        guard apartFrom.count % 2 == 0 else { throw CLIError(out.words(CommandMessages.apartFromPairs)) }
     }
 
     static func describe(_ part: MedicationSettings.Shown) -> [ShownLine] {
@@ -174,6 +184,9 @@ struct MedicationOptions: ParsableArguments {
         if part.steps == nil, let dose = doseText(part.dose, part.unit) { lines.append(ShownLine(CommandMessages.doseLabel, dose)) }
         if let limits = limitsText(minIntervalSeconds: part.minIntervalSeconds, maxPerDay: part.maxPerDay) {
             lines.append(ShownLine(CommandMessages.limitsLabel, limits))
+        }
+        for (index, gap) in (part.apart ?? []).enumerated() {
+            lines.append(ShownLine(index == 0 ? CommandMessages.apartLabel : nil, out.words(CommandMessages.apartFromGap, gap.reminder, WindowLength.text(gap.seconds))))
         }
         for (index, step) in (part.steps ?? []).enumerated() {
             let until = out.words(CommandMessages.stepUntil, doseText(step.dose, step.unit) ?? "", step.through)

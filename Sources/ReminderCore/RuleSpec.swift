@@ -453,8 +453,9 @@ public struct RuleSpecError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String { message }
 }
 
-extension Substring {
-    fileprivate var trimmingSpaces: String {
+extension StringProtocol {
+    /// Without the spaces around it.
+    var trimmingSpaces: String {
         guard first == " " || last == " " else { return String(self) }
         return String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }

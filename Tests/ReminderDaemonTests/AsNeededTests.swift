@@ -17,14 +17,6 @@ struct AsNeededTests {
             "Ibuprofen", ["asNeeded": true], ["dose": "400", "unit": "mg", "minInterval": "6h", "maxPerDay": .number(3)])
         #expect(added.summary == "as needed" && added.next == nil)
         #expect(added.delivery.medication.minIntervalSeconds == 6 * 3600 && added.delivery.medication.maxPerDay == 3)
-        func refusal(_ call: () async throws -> Void) async -> VarlinkError? {
-            do {
-                try await call()
-                return nil
-            } catch {
-                return error as? VarlinkError
-            }
-        }
         func done(force: Bool? = nil) async throws -> IntakeValue {
             try await daemon.call(Reminders.Done.self, .init(reminder: "Ibuprofen", force: force)).log
         }

@@ -72,6 +72,35 @@ struct DoseFreshnessTests {
         #expect(try await desktop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.map(\.utc) == ["2026-12-01T07:00:00Z"])
     }
 
+    /// #59 item 4: a gap between two medicines travels with them, and the iron taken on the laptop holds the
+    /// levothyroxine back on the desktop.
+    @Test func anIronTakenOnTheLaptopHoldsBackTheLevothyroxineKeptApartFromItOnTheDesktop() async throws {
+        let devices = try await Devices()
+        try await devices.laptop.add("Iron", ["asNeeded": true], ["dose": "1", "unit": "tablet"])
+        try await devices.laptop.add(
+            "Levothyroxine", ["asNeeded": true], ["dose": "50", "unit": "mcg", "apartFrom": .array([.object(["reminder": "Iron", "gap": "4h"])])])
+        try devices.link.sync()
+        await devices.desktop.folderChanged(devices.root + "/desktop")
+        let desktop = devices.desktop
+        let iron = try await desktop.call(Reminders.Get.self, .init(reminder: "Iron")).reminder
+        #expect(iron.delivery.medication.apart == [DoseGap(reminder: "Levothyroxine", seconds: 14400)], "both sides travelled")
+        await devices.laptop.advance(to: instant("2026-12-01T07:00:00Z"))
+        await desktop.advance(to: instant("2026-12-01T07:00:00Z"))
+        try await devices.laptop.log("Iron")
+        await desktop.advance(to: instant("2026-12-01T07:01:00Z"))
+        try await devices.syncsEnded()
+        let runs = devices.runner.runs.count
+        let attempt = Task { try await desktop.call(Reminders.Done.self, .init(reminder: "Levothyroxine")) }
+        try await devices.settled { devices.runner.runs.count > runs }
+        try devices.link.sync()
+        devices.runner.finish(.exited(0))
+        await #expect { try await attempt.value } throws: { error in
+            let refusal = error as? VarlinkError
+            return refusal?.string("limit") == "apart" && refusal?.string("otherUtc") == "2026-12-01T07:00:00Z"
+        }
+        try await devices.settled { await !desktop.current.syncRunning() }
+    }
+
     @Test func aSyncThatFailsIsSaidAndTheDoseDecidedOnWhatTheDesktopHas() async throws {
         let devices = try await Devices()
         try await devices.painkiller()

@@ -48,6 +48,16 @@ extension TestDaemon {
     }
 }
 
+/// The Varlink error a call ends with (nil: it succeeded, or failed otherwise).
+func refusal(_ call: () async throws -> Void) async -> VarlinkError? {
+    do {
+        try await call()
+        return nil
+    } catch {
+        return error as? VarlinkError
+    }
+}
+
 extension FiringEvent {
     /// The slot's instant.
     var scheduled: Instant { firing.occurrence.instant }

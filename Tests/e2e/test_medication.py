@@ -94,3 +94,29 @@ def test_done_takes_several_reminders_and_every_one_due(daemon, unique_name):
     assert daemon.ctl("done", "--all-due").stdout.strip() == "Nothing is due now."
     refused = daemon.ctl("done", "--all-due", names[0], check=False)
     assert refused.returncode != 0 and "not both" in refused.stderr, refused.stderr
+
+
+def test_two_medicines_kept_apart_refuse_a_dose_within_the_gap_either_way(daemon, unique_name):
+    """#59 item 4: `--apart-from Iron 4h` holds both ways: `show` says it on each, a dose of either within the gap
+    of the other's is refused in one line with when the next is allowed, `--force` logs it; `0` removes it."""
+    daemon.start()
+    iron, levothyroxine = f"{unique_name}-iron", f"{unique_name}-levo"
+    daemon.ctl("add", iron, "--as-needed", "--dose", "1", "--unit", "tablet")
+    added = daemon.ctl_json("add", levothyroxine, "--as-needed", "--dose", "50", "--unit", "mcg", "--apart-from", iron, "4h")
+    assert added["apart"] == [{"reminder": iron, "seconds": 14400}], added
+    shown = daemon.ctl("show", iron).stdout
+    assert f"from {levothyroxine} by 4h" in shown, shown
+    taken = daemon.ctl_json("done", iron)["log"]
+    refused = daemon.ctl("done", levothyroxine, check=False)
+    assert refused.returncode != 0 and refused.stderr.count("\n") == 1, refused.stderr
+    assert f"{levothyroxine}: {iron} was taken at " in refused.stderr and "(kept at least 4h apart)" in refused.stderr, refused.stderr
+    assert "the next is allowed from" in refused.stderr and "--force" in refused.stderr, refused.stderr
+    forced = daemon.ctl_json("done", levothyroxine, "--force")["log"]
+    assert forced["forced"] is True and forced["utc"] >= taken["utc"]
+    # The other way round: the iron is refused now, by the levothyroxine just forced.
+    assert f"{iron}: {levothyroxine} was taken at " in daemon.ctl("done", iron, check=False).stderr
+    odd = daemon.ctl("update", iron, "--apart-from", levothyroxine, check=False)
+    assert odd.returncode != 0 and "--apart-from takes a medicine's name and a gap" in odd.stderr, odd.stderr
+    daemon.ctl("update", iron, "--apart-from", levothyroxine, "0")
+    assert "apart" not in daemon.ctl_json("show", levothyroxine), "removed on both sides"
+    daemon.ctl_json("done", iron)

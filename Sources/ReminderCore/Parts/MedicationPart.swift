@@ -1,6 +1,6 @@
 /// A medication's settings on its reminder: the dose each announcement asks for, a tapering course, how often a
-/// dose may be taken, and when the stock is low (`--dose`, `--unit`, `--steps`, `--min-interval`, `--max-per-day`,
-/// `--refill-days`).
+/// dose may be taken, the medicines it is kept apart from, and when the stock is low (`--dose`, `--unit`, `--steps`,
+/// `--min-interval`, `--max-per-day`, `--apart-from`, `--refill-days`).
 public struct MedicationSettings: ReminderPart {
     /// How much one dose is: said in every announcement, the amount a log records. In a tapering course, the
     /// first step's (``dose(on:)`` gives each day's).
@@ -10,6 +10,8 @@ public struct MedicationSettings: ReminderPart {
     /// How often a dose may be logged (a medication taken as needed): a log that breaks them is refused unless
     /// forced.
     public var limits = DoseLimits()
+    /// The medicines kept apart from it (`--apart-from Iron 4h`), each of which holds the same gap back.
+    public var apart: [DoseGap] = []
     /// Give the low-stock notice when the stock covers fewer than this many days (nil: ``defaultRefillDays``).
     public var refillDays: Int?
 
@@ -29,7 +31,7 @@ public struct MedicationSettings: ReminderPart {
 
     /// What `Add` and `Update` take: `dose` (`2`, `500mg`, `2 tablets`; "" for none) with `unit` when it names
     /// none, `steps` (a course; "" for none), `minInterval` (`6h`; "" for none), `maxPerDay` (0 for none),
-    /// `refillDays` (0 for the default).
+    /// `refillDays` (0 for the default), `apartFrom` (each a reminder and a gap, `4h`; "" removes that one's).
     public struct Change: Codable, Hashable, Sendable {
         public var dose: String?
         public var unit: String?
@@ -37,9 +39,31 @@ public struct MedicationSettings: ReminderPart {
         public var minInterval: String?
         public var maxPerDay: Int?
         public var steps: String?
+        public var apartFrom: [ApartFrom]?
 
-        public init(dose: String? = nil, unit: String? = nil, refillDays: Int? = nil, minInterval: String? = nil, maxPerDay: Int? = nil, steps: String? = nil) {
+        public init(
+            dose: String? = nil, unit: String? = nil, refillDays: Int? = nil, minInterval: String? = nil, maxPerDay: Int? = nil, steps: String? = nil,
+            apartFrom: [ApartFrom]? = nil
+        ) {
             (self.dose, self.unit, self.refillDays, self.minInterval, self.maxPerDay, self.steps) = (dose, unit, refillDays, minInterval, maxPerDay, steps)
+            self.apartFrom = apartFrom
+        }
+    }
+
+    /// One `--apart-from NAME LENGTH`: the other reminder and the gap ("" or "0": no gap from it).
+    public struct ApartFrom: Codable, Hashable, Sendable {
+        public var reminder: String
+        public var gap: String
+
+        public init(reminder: String, gap: String) { (self.reminder, self.gap) = (reminder, gap) }
+
+        /// The gap's seconds, nil for "no gap".
+        func seconds() throws(PartError) -> Int64? {
+            guard !["", "0"].contains(gap) else { return nil }
+            guard let seconds = WindowLength.seconds(gap, in: DoseGap.range) else {
+                throw PartError("apartFrom", "invalid --apart-from \(quotedInput(reminder)) \(quotedInput(gap)): write a gap of 1m to 24h such as 2h or 4h (0 with update: none)")
+            }
+            return seconds
         }
     }
 
@@ -52,6 +76,8 @@ public struct MedicationSettings: ReminderPart {
         public var minIntervalSeconds: Int64?
         public var maxPerDay: Int?
         public var steps: [DoseStepValue]?
+        /// The medicines it is kept apart from, and how long.
+        public var apart: [DoseGap]?
     }
 
     public static func check(_ change: Change, adding: Bool) throws(PartError) {
@@ -74,6 +100,10 @@ public struct MedicationSettings: ReminderPart {
         }
         if let days = change.refillDays, days != 0, !refillDayRange.contains(days) {
             throw PartError("refillDays", "invalid --refill-days \(days): give 1 to 365 days of stock (0 with update: the default, 7)")
+        }
+        for apart in change.apartFrom ?? [] {
+            guard !apart.reminder.trimmingSpaces.isEmpty else { throw PartError("apartFrom", "--apart-from needs the other medicine's name, e.g. --apart-from Iron 4h") }
+            _ = try apart.seconds()
         }
     }
 
@@ -109,6 +139,12 @@ public struct MedicationSettings: ReminderPart {
         if let text = change.minInterval { changed.limits.minIntervalSeconds = WindowLength.seconds(text, in: DoseLimits.minIntervalRange) }
         if let maximum = change.maxPerDay { changed.limits.maxPerDay = maximum == 0 ? nil : maximum }
         if let days = change.refillDays { changed.refillDays = days == 0 ? nil : days }
+        for apart in change.apartFrom ?? [] {
+            changed.apart = DoseGaps.reciprocal(changed.apart, of: apart.reminder.trimmingSpaces, formerly: apart.reminder.trimmingSpaces, seconds: try apart.seconds())
+        }
+        guard changed.apart.count <= DoseGap.maximumCount else {
+            throw PartError("apartFrom", "a medicine is kept apart from at most \(DoseGap.maximumCount) others: remove one first (--apart-from NAME 0)")
+        }
         return changed
     }
 
@@ -116,6 +152,10 @@ public struct MedicationSettings: ReminderPart {
         if let refillDays, !Self.refillDayRange.contains(refillDays) { return "refill days \(refillDays) is not 1 to 365" }
         if let seconds = limits.minIntervalSeconds, !DoseLimits.minIntervalRange.contains(seconds) { return "minimum interval \(seconds) s is not 1 minute to 7 days" }
         if let maximum = limits.maxPerDay, !DoseLimits.maxPerDayRange.contains(maximum) { return "most doses a day \(maximum) is not 1 to 100" }
+        if apart.count > DoseGap.maximumCount { return "kept apart from \(apart.count) medicines, more than \(DoseGap.maximumCount)" }
+        if let gap = apart.first(where: { !DoseGap.range.contains($0.seconds) || $0.reminder.isEmpty }) {
+            return "the gap from '\(gap.reminder)' of \(gap.seconds) s is not 1 minute to 24 hours from a named medicine"
+        }
         return dose?.problem
     }
 
@@ -126,7 +166,7 @@ public struct MedicationSettings: ReminderPart {
             minIntervalSeconds: limits.minIntervalSeconds, maxPerDay: limits.maxPerDay,
             steps: steps?.steps.enumerated().map { index, step in
                 DoseStepValue(dose: Double(step.dose.thousandths) / 1000, unit: step.dose.unit, through: step.through.description, current: index == current)
-            })
+            }, apart: apart.isEmpty ? nil : apart)
     }
 
     // The limits are TEXT with their comma escaped when written (RFC 5545 3.3.11): a server's parser kept only
@@ -138,6 +178,7 @@ public struct MedicationSettings: ReminderPart {
             properties.append(SyncedProperty("LIMITS", "\(limits.minIntervalSeconds.map(String.init) ?? ""),\(limits.maxPerDay.map(String.init) ?? "")"))
         }
         if let steps { properties.append(SyncedProperty("STEPS", steps.text)) }
+        if !apart.isEmpty { properties.append(SyncedProperty("APART", Self.apartText(apart))) }
         return properties
     }
 
@@ -163,9 +204,27 @@ public struct MedicationSettings: ReminderPart {
         if let text = property("STEPS") {
             do { steps = try DoseSteps(parsing: text, unit: nil) } catch { throw PartError("STEPS", "X-REMINDD-STEPS: \(error.message)") }
         }
+        if let text = property("APART") { apart = try Self.apart(parsing: text) }
     }
 
-    private enum CodingKeys: String, CodingKey { case doseThousandths, doseUnit, refillDays, minIntervalSeconds, maxPerDay, steps }
+    /// The gaps as a synced item holds them: "14400 Iron;3600 Vitamin D", a name's `%` and `;` written `%25` and `%3B`.
+    static func apartText(_ gaps: [DoseGap]) -> String {
+        gaps.map { "\($0.seconds) " + $0.reminder.replacing("%", with: "%25").replacing(";", with: "%3B") }.joined(separator: ";")
+    }
+
+    static func apart(parsing text: String) throws(PartError) -> [DoseGap] {
+        let problem = PartError("APART", "X-REMINDD-APART is not gaps of 60 to 86400 seconds from named medicines, e.g. 14400 Iron")
+        let entries = text.split(separator: ";")
+        guard entries.count <= DoseGap.maximumCount else { throw problem }
+        return try entries.map { entry throws(PartError) in
+            guard let space = entry.firstIndex(of: " "), let seconds = Int64(entry[..<space]), DoseGap.range.contains(seconds) else { throw problem }
+            let name = String(entry[entry.index(after: space)...]).replacing("%3B", with: ";").replacing("%25", with: "%")
+            guard !name.isEmpty else { throw problem }
+            return DoseGap(reminder: name, seconds: seconds)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case doseThousandths, doseUnit, refillDays, minIntervalSeconds, maxPerDay, steps, apart }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -183,6 +242,7 @@ public struct MedicationSettings: ReminderPart {
                 throw DecodingError.dataCorruptedError(forKey: .steps, in: container, debugDescription: error.message)
             }
         }
+        apart = try container.decodeIfPresent([DoseGap].self, forKey: .apart) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -193,6 +253,7 @@ public struct MedicationSettings: ReminderPart {
         try container.encodeIfPresent(limits.minIntervalSeconds, forKey: .minIntervalSeconds)
         try container.encodeIfPresent(limits.maxPerDay, forKey: .maxPerDay)
         try container.encodeIfPresent(steps?.text, forKey: .steps)
+        if !apart.isEmpty { try container.encode(apart, forKey: .apart) }
     }
 }
 

@@ -73,6 +73,8 @@ enum DaemonMessages {
     static let suppressed = Message("Suppressed reminder: %1$s")
     static let missedReminder = Message("Missed reminder: %1$s")
     static let withDetail = Message("%1$s: %2$s")
+    static let keptApartTaken = Message("kept %1$s apart from %2$s, taken at %3$s")
+    static let keptApartDue = Message("kept %1$s apart from %2$s, due at %3$s")
     static let clockWentBack = Message("%1$s (again: the clock went back)")
     static let quietHours = Message("%1$s (quiet hours: no sound)")
     static let announcedAgain = Message("%1$s (announced again after a restart: the journal could not tell whether it was before)")

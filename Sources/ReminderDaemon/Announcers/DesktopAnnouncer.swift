@@ -162,7 +162,8 @@ public final class DesktopAnnouncer: Announcer {
             brief = "\(reminder.name) \(eventTime)"
         } else {
             let kind = words(DaemonMessages.kindDetail, wording.kind(of: reminder.rule).capitalizedFirst, when)
-            detail = firing.firing.dose.map { words(DaemonMessages.takeDose, $0.description) + " " + kind } ?? kind
+            let reason = firing.keptApart.map { "\n" + wording.keptApart($0, in: reminder.zone).capitalizedFirst } ?? ""
+            detail = (firing.firing.dose.map { words(DaemonMessages.takeDose, $0.description) + " " + kind } ?? kind) + reason
             brief = "\(reminder.name)\(firing.firing.dose.map { " \($0.description)" } ?? "") (\(when))"
         }
         return NotificationBoard.Due(

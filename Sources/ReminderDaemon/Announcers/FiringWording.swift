@@ -39,6 +39,11 @@ struct FiringWording: Sendable {
         when(zone.localDateTime(at: instant))
     }
 
+    /// `kept 4h apart from Iron, taken at Sun 08:30`: why an announcement waited (``DoseGaps``).
+    func keptApart(_ hold: DoseGaps.Hold, in zone: TimeZoneRules) -> String {
+        words(hold.taken ? DaemonMessages.keptApartTaken : DaemonMessages.keptApartDue, WindowLength.text(hold.gapSeconds), hold.partner, when(zone, hold.from))
+    }
+
     private func when(_ local: LocalDateTime) -> String {
         "\(words.name(of: local.date.weekday, abbreviated: true)) \(local.time)"
     }

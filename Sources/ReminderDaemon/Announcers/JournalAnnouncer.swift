@@ -155,6 +155,7 @@ public final class JournalAnnouncer: Announcer {
         case .snoozed:
             messageID = MessageID.snoozed
             message = words(DaemonMessages.snoozed, about)
+            if let hold = event.keptApart { message = words(DaemonMessages.withDetail, message, wording.keptApart(hold, in: firing.reminder.zone)) }
         case .repeated:
             messageID = MessageID.repeated
             message = words(DaemonMessages.repeated, event.repeatNumber ?? 1, about)

@@ -29,17 +29,46 @@ extension MedicationService: DosePolicy {
     }
 
     func forced(_ reminder: StoredReminder, at instant: Instant, force: Bool, now: Instant) throws(ServiceError) -> Bool {
+        var refusal = try limitRefusal(reminder, at: instant, now: now)
+        if refusal == nil { refusal = try apartRefusal(reminder, at: instant, now: now) }
+        guard let refusal else { return false }
+        guard force else { throw refusal }
+        return true
+    }
+
+    /// The refusal of a dose at `instant` its own limits do not allow, or nil.
+    private func limitRefusal(_ reminder: StoredReminder, at instant: Instant, now: Instant) throws(ServiceError) -> ServiceError? {
         let limits = reminder.delivery.medication.limits
-        guard !limits.isEmpty else { return false }
+        guard !limits.isEmpty else { return nil }
         let reach = max(limits.minIntervalSeconds ?? 0, 86400)
         let doses = try storing { () throws(StoreError) in
             try stores.intake.instants(reminderID: reminder.id, from: instant.adding(seconds: -reach), through: instant.adding(seconds: reach), lateTakes: true)
         }
-        guard let breach = limits.breach(at: instant, doses: doses) else { return false }
-        guard force else {
-            throw Self.doseNotAllowed(reminder, breach, at: instant, doses: doses, limits: limits, zone: try context.settings.zone(named: reminder.timeZone), now: now)
+        guard let breach = limits.breach(at: instant, doses: doses) else { return nil }
+        return Self.doseNotAllowed(reminder, breach, at: instant, doses: doses, limits: limits, zone: try context.settings.zone(named: reminder.timeZone), now: now)
+    }
+
+    /// The refusal of a dose at `instant` too close to a dose of a medicine it is kept apart from (either
+    /// side of it, from any device), or nil.
+    private func apartRefusal(_ reminder: StoredReminder, at instant: Instant, now: Instant) throws(ServiceError) -> ServiceError? {
+        var partners: [DoseGaps.Partner] = []
+        for gap in reminder.delivery.medication.apart {
+            guard let partner = try storing({ () throws(StoreError) in try stores.reminders.named(gap.reminder) }) else { continue }
+            let doses = try storing { () throws(StoreError) in
+                try stores.intake.instants(
+                    reminderID: partner.id, from: instant.adding(seconds: -gap.seconds), through: instant.adding(seconds: gap.seconds), lateTakes: true)
+            }
+            partners.append(DoseGaps.Partner(gap: DoseGap(reminder: partner.name, seconds: gap.seconds), doses: doses))
         }
-        return true
+        guard let hold = DoseGaps.breach(at: instant, partners: partners) else { return nil }
+        let zone = try context.settings.zone(named: reminder.timeZone)
+        let when = { (moment: Instant) in TimeText.near(moment, in: zone, now: now) }
+        let side = hold.from <= instant ? "was taken at" : "is logged at"
+        let refusal = DoseRefusal(reminder: reminder.name, at: instant, why: .apart(hold), allowedFrom: hold.until)
+        return .doseNotAllowed(refusal, """
+            \(reminder.name): \(hold.partner) \(side) \(when(hold.from)) (kept at least \(WindowLength.text(hold.gapSeconds)) apart); \
+            \(hold.from <= instant ? "the next is allowed from \(when(hold.until)); " : "")--force to log it anyway
+            """)
     }
 
     /// Where each enabled medication taken as needed stands at `now`: its last dose (in the day, or the
@@ -80,31 +109,44 @@ extension MedicationService: DosePolicy {
             why = "it would be dose \(count) in the 24 hours from \(when(first)) (at most \(limits.maxPerDay ?? 0))"
         }
         let next = allowed > instant ? "; the next is allowed from \(when(allowed))" : ""
-        let refusal = DoseRefusal(reminder: reminder.name, at: instant, breach: breach, limits: limits, allowedFrom: allowed)
+        let refusal = DoseRefusal(reminder: reminder.name, at: instant, why: .limit(breach, limits), allowedFrom: allowed)
         return .doseNotAllowed(refusal, "\(reminder.name): \(why)\(next); --force to log it anyway")
     }
 }
 
-/// A dose refused by its reminder's limits, as facts: its error carries them so that a client says it in its
-/// own words (remindctl in the user's language); the error's `message` is the daemon's English.
+/// A dose refused by its reminder's limits, or by a medicine it is kept apart from, as facts: its error
+/// carries them so that a client says it in its own words (remindctl in the user's language); the error's
+/// `message` is the daemon's English.
 struct DoseRefusal: Sendable, Hashable {
     var reminder: String
     /// The dose asked for.
     var at: Instant
-    var breach: DoseLimits.Breach
-    var limits: DoseLimits
+    var why: Why
     /// From when a dose keeps to the limits.
     var allowedFrom: Instant
     /// Why other devices' doses could not be brought in first.
     var unsynced: String?
 
+    /// What the dose breaks.
+    enum Why: Sendable, Hashable {
+        /// The reminder's own limits.
+        case limit(DoseLimits.Breach, DoseLimits)
+        /// The gap from another medicine's dose.
+        case apart(DoseGaps.Hold)
+    }
+
     func parameters(message: String) -> RemindErrors.DoseNotAllowed {
         var error = RemindErrors.DoseNotAllowed(
-            reminder: reminder, allowedFromUtc: allowedFrom.description, message: message, atUtc: at.description,
-            minIntervalSeconds: limits.minIntervalSeconds, maxPerDay: limits.maxPerDay, unsynced: unsynced)
-        switch breach {
-        case .tooSoon(let other): (error.limit, error.otherUtc) = ("interval", other.description)
-        case .tooMany(let count, let first): (error.limit, error.otherUtc, error.count) = ("per-day", first.description, count)
+            reminder: reminder, allowedFromUtc: allowedFrom.description, message: message, atUtc: at.description, unsynced: unsynced)
+        switch why {
+        case .limit(let breach, let limits):
+            (error.minIntervalSeconds, error.maxPerDay) = (limits.minIntervalSeconds, limits.maxPerDay)
+            switch breach {
+            case .tooSoon(let other): (error.limit, error.otherUtc) = ("interval", other.description)
+            case .tooMany(let count, let first): (error.limit, error.otherUtc, error.count) = ("per-day", first.description, count)
+            }
+        case .apart(let hold):
+            (error.limit, error.otherUtc, error.otherReminder, error.gapSeconds) = ("apart", hold.from.description, hold.partner, hold.gapSeconds)
         }
         return error
     }

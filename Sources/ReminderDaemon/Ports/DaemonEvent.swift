@@ -125,6 +125,8 @@ public struct FiringEvent: Sendable, Hashable {
     public var reannounced: Bool
     /// Announced during quiet hours, quietly: no sound, no speech, low urgency (the journal and hooks as always).
     public var quiet = false
+    /// Announced at the end of the gap from a medicine it is kept apart from, which held it back until now.
+    public var keptApart: DoseGaps.Hold?
 
     public init(
         kind: Kind, firing: DueFiring, handledAt: Instant, detail: String? = nil, replanned: Bool = false, repeatNumber: Int? = nil,

@@ -22,10 +22,11 @@ extension ReminderService {
         return reply
     }
 
-    /// Brings other devices' doses in before the limits of `reminder` are checked (a medication with limits, or
-    /// taken as needed, not forced). - Returns: why that could not be done (nil: done, or not needed).
+    /// Brings other devices' doses in before the limits of `reminder` are checked (a medication with limits, kept
+    /// apart from another, or taken as needed, not forced). - Returns: why that could not be done (nil: done, or not needed).
     private func freshen(before reminder: StoredReminder, force: Bool) async -> String? {
-        guard !force, !reminder.delivery.medication.limits.isEmpty || reminder.rule.asNeeded == true else { return nil }
+        let medication = reminder.delivery.medication
+        guard !force, !medication.limits.isEmpty || !medication.apart.isEmpty || reminder.rule.asNeeded == true else { return nil }
         return await freshness.freshen().map { "the collection was not synced before the dose limits were checked: \($0); decided on the doses this device has" }
     }
 

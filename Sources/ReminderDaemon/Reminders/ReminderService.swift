@@ -25,7 +25,7 @@ struct ReminderService: Sendable {
     ) async throws(ServiceError) -> ReminderValue {
         let now = context.clock.now()
         let trimmed = try Self.checkedName(name)
-        let delivery = try Self.applying(change, to: Delivery(), adding: true)
+        let delivery = try namingPartners(of: try Self.applying(change, to: Delivery(), adding: true), change, id: nil)
         let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(spec, delivery) }
         let rule = try Self.rule(spec)
         let timeZone = try Self.zoneName(timeZone, of: rule)
@@ -48,7 +48,7 @@ struct ReminderService: Sendable {
         var reminder = try ownReminder(key)
         // The end a course gave the rule (its last step's day), not the user's own.
         let courseEnd = reminder.delivery.medication.steps.map(\.lastDay.description).flatMap { $0 == reminder.rule.until ? $0 : nil }
-        reminder.delivery = try Self.applying(change, to: reminder.delivery, adding: false)
+        reminder.delivery = try namingPartners(of: try Self.applying(change, to: reminder.delivery, adding: false), change, id: reminder.id)
         if let window { reminder.windowSeconds = window.isEmpty ? nil : try Self.windowSeconds(window) }
         if let name { reminder.name = try Self.checkedName(name) }
         if let spec {

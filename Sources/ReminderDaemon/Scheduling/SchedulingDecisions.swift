@@ -26,8 +26,10 @@ extension SchedulingService {
             if again == .snoozed, state != nil { forgetStoredSnooze(key) }
             return
         }
+        if waitsApart(firing, now: now) { return }
         let repeatNumber: Int? = if case .repeated(let number) = again { number } else { nil }
         var event = FiringEvent(kind: repeatNumber == nil ? .snoozed : .repeated, firing: firing, handledAt: now, repeatNumber: repeatNumber)
+        event.keptApart = keptApart.removeValue(forKey: key)
         let noted: Int64?
         do {
             noted = try stores.firings.noteAnnouncedAgain(

@@ -67,6 +67,9 @@ actor SchedulingService {
     /// Occurrences the user skipped before they came due (they are recorded skipped, not announced, and `next`
     /// passes over them); kept here so that a firing asks the store for its skip only when there is one.
     var skippedAhead: Set<OccurrenceKey> = []
+    /// Why each occurrence waiting for a medicine it is kept apart from waits, to say when it is announced (in
+    /// memory only: after a restart it is announced without the reason, which its postponed record keeps).
+    var keptApart: [OccurrenceKey: DoseGaps.Hold] = [:]
     /// Whether ``skippedAhead`` holds every skip (its last load worked): a firing then needs no read of its own
     /// (a query per chunk of a burst of 10,000 cost 20 reads), else it reads its skips with its logs.
     var skipsKnown = false
@@ -292,7 +295,7 @@ actor SchedulingService {
             let from = firing.occurrence.instant.adding(seconds: -2 * 86400)
             let own = (logs[firing.reminder.id] ?? []).filter { $0 >= from && $0 <= firing.occurrence.instant }
             let skipped = skippedAhead.contains(OccurrenceKey(firing)) || skips[firing.reminder.id]?.contains(firing.occurrence.instant) == true
-            return event(for: firing, logs: own, skipped: skipped, now: now, afterDowntime: afterDowntime)
+            return keepingApart(event(for: firing, logs: own, skipped: skipped, now: now, afterDowntime: afterDowntime), now: now)
         })
     }
 

@@ -47,8 +47,9 @@ public enum RemindErrors {
         public var reminder: String
         public var allowedFromUtc: String
         public var message: String
-        /// `interval` (another dose, at `otherUtc`, is closer than `minIntervalSeconds`) or `per-day` (it would be
-        /// dose `count` in the 24 hours from `otherUtc`, more than `maxPerDay`).
+        /// `interval` (another dose, at `otherUtc`, is closer than `minIntervalSeconds`), `per-day` (it would be
+        /// dose `count` in the 24 hours from `otherUtc`, more than `maxPerDay`) or `apart` (a dose of
+        /// `otherReminder`, at `otherUtc`, is closer than `gapSeconds`).
         public var limit: String?
         /// The dose that was refused.
         public var atUtc: String?
@@ -58,6 +59,9 @@ public enum RemindErrors {
         public var maxPerDay: Int?
         /// Why other devices' doses could not be brought in first, when they could not.
         public var unsynced: String?
+        /// With `apart`: the medicine kept apart from, and the gap.
+        public var otherReminder: String?
+        public var gapSeconds: Int64?
 
         public init(
             reminder: String, allowedFromUtc: String, message: String, limit: String? = nil, atUtc: String? = nil, otherUtc: String? = nil,

@@ -15,11 +15,13 @@ public struct RemindersStore: Sendable {
             if try StoredReminder.all().named(name).fetchCount(db) > 0 {
                 throw StoreError.nameTaken(name)
             }
-            return try ReminderFields(
+            let added = try ReminderFields(
                 name: name, rule: rule, timeZone: timeZone, enabled: enabled,
                 createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch, windowSeconds: windowSeconds,
                 delivery: delivery
             ).insert(db)
+            try Self.keepPartners(of: added, was: nil, db)
+            return added
         }
     }
 
@@ -38,7 +40,26 @@ public struct RemindersStore: Sendable {
                 updated.handledThrough = max(old.handledThrough, now.secondsSinceEpoch)
             }
             try updated.update(db)
+            try Self.keepPartners(of: updated, was: old, db)
             return updated
+        }
+    }
+
+    /// Makes the medicines a reminder is kept apart from (``DoseGap``; those it was, too) hold the same gap back,
+    /// under its name now, or none when it holds none (or is gone): in the writer's transaction, so that the two
+    /// never disagree. A partner that does not exist is passed over.
+    static func keepPartners(of reminder: StoredReminder?, was old: StoredReminder?, _ db: Database) throws {
+        guard let name = reminder?.name ?? old?.name else { return }
+        let gaps = reminder?.delivery.medication.apart ?? [], oldGaps = old?.delivery.medication.apart ?? []
+        guard !gaps.isEmpty || !oldGaps.isEmpty else { return }
+        var seen: Set<String> = []
+        for partnerName in (gaps + oldGaps).map(\.reminder) where seen.insert(partnerName.lowercased()).inserted {
+            guard var partner = try StoredReminder.all().named(partnerName).fetchOne(db), partner.id != reminder?.id ?? old?.id else { continue }
+            let seconds = reminder.flatMap { DoseGaps($0.delivery.medication.apart).gap(from: partner.name)?.seconds }
+            let kept = DoseGaps.reciprocal(partner.delivery.medication.apart, of: name, formerly: old?.name ?? name, seconds: seconds)
+            guard kept != partner.delivery.medication.apart else { continue }
+            partner.delivery.medication.apart = kept
+            try partner.update(db)
         }
     }
 
@@ -79,7 +100,8 @@ public struct RemindersStore: Sendable {
     /// Removes a reminder and its intake log; its firing history stays.
     public func remove(id: Int64) throws(StoreError) {
         try database.write { db in
-            guard try StoredReminder.deleteOne(db, key: id) else { throw StoreError.notFound(String(id)) }
+            guard let old = try StoredReminder.fetchOne(db, key: id), try StoredReminder.deleteOne(db, key: id) else { throw StoreError.notFound(String(id)) }
+            try Self.keepPartners(of: nil, was: old, db)
         }
     }
 
@@ -159,6 +181,11 @@ public struct RemindersStore: Sendable {
         }
         guard let found else { throw StoreError.notFound(key) }
         return found
+    }
+
+    /// The reminder named `name` (without regard to case), by name only, or nil.
+    public func named(_ name: String) throws(StoreError) -> StoredReminder? {
+        try database.read { db in try StoredReminder.all().named(name).fetchOne(db) }
     }
 }
 
