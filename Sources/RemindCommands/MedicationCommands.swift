@@ -12,11 +12,14 @@ struct StockCommand: ParsableCommand {
             Amounts are in the unit of the reminder's dose (remindctl add NAME --dose 2 --unit tablet). Each log \
             subtracts its amount (a deleted log gives it back); what is left never goes below zero. When what is \
             left covers fewer days than the reminder's --refill-days (default 7), remindd says so once: in the \
-            journal, as a desktop notification and to the hooks; again after a refill.
+            journal, as a desktop notification and to the hooks, with the day to order more by (--order-days \
+            before it runs out, default the refill days); again after a refill. A pack recorded with its last day \
+            (--expires 2027-03) is used first, and stops counting after that day.
 
             Examples:
               remindctl stock set Metformin 60
               remindctl stock add Metformin 60
+              remindctl stock add Metformin 30 --expires 2027-03
               remindctl stock show
               remindctl stock show Metformin --json
             """,
@@ -24,15 +27,26 @@ struct StockCommand: ParsableCommand {
         defaultSubcommand: StockShowCommand.self)
 }
 
-/// `60 tablets: enough through Fri 2026-12-18 (24 days)`.
+/// `60 tablets: enough through Fri 2026-12-18 (24 days); order by Fri 2026-12-11`.
 private func describe(_ stock: StockValue) -> String {
     guard let left = stock.left else { return out.words(CommandMessages.notCounted, stock.reminderName) }
     let amount = doseText(left, stock.unit) ?? "\(left)"
     if stock.outlastsTheRule { return out.words(CommandMessages.outlasts, amount) }
-    guard let through = stock.through, let days = stock.days, let date = ISO8601.parseDate(through) else {
+    let day = { (text: String) in ISO8601.parseDate(text).map { "\(out.weekday($0)) \(text)" } ?? text }
+    guard let through = stock.through, let days = stock.days else {
         return out.words(CommandMessages.notEnough, amount, doseText(stock.dose, stock.unit) ?? "")
     }
-    return out.words(CommandMessages.enoughThrough, count: days, amount, "\(out.weekday(date)) \(through)", days)
+    let enough = out.words(CommandMessages.enoughThrough, count: days, amount, day(through), days)
+    return stock.orderBy.map { out.words(CommandMessages.orderBy, enough, day($0)) } ?? enough
+}
+
+/// The lines of each pack, under the stock's: `  30 tablets, until 2027-03-31`, `  12 tablets, expired 2026-11-30`.
+private func packLines(_ stock: StockValue) -> [String] {
+    (stock.packs ?? []).map { pack in
+        let amount = doseText(pack.left, stock.unit) ?? "\(pack.left)"
+        guard let expires = pack.expires else { return "  " + out.words(CommandMessages.packNoDate, amount) }
+        return "  " + out.words(pack.expired ? CommandMessages.packExpired : CommandMessages.packUntil, amount, expires)
+    }
 }
 
 struct StockShowCommand: ParsableCommand {
@@ -49,6 +63,10 @@ struct StockShowCommand: ParsableCommand {
         if json { return try out.json(stocks) }
         if stocks.isEmpty { return out.print(out.words(CommandMessages.noDoses)) }
         out.table(out.headings(CommandMessages.reminder, CommandMessages.dose, CommandMessages.stock), stocks.map { [$0.reminderName, doseText($0.dose, $0.unit) ?? "-", describe($0)] })
+        for stock in stocks where stock.packs != nil {
+            out.print("\(stock.reminderName):")
+            for line in packLines(stock) { out.print(line) }
+        }
     }
 }
 
@@ -57,6 +75,7 @@ private protocol StockChanging: ParsableCommand {
     associatedtype Method: VarlinkMethod where Method.Parameters == StockAmount, Method.Reply == StockReply
     var reminder: String { get }
     var amount: String { get }
+    var expires: String? { get }
     var json: Bool { get }
     var connection: ConnectionOptions { get }
     static var verb: String { get }
@@ -64,9 +83,10 @@ private protocol StockChanging: ParsableCommand {
 
 extension StockChanging {
     func run() throws {
-        let stock = try connection.call(Method.self, StockAmount(reminder: reminder, amount: amount)).stock
+        let stock = try connection.call(Method.self, StockAmount(reminder: reminder, amount: amount, expires: expires)).stock
         if json { return try out.json(stock) }
         out.print("\(stock.reminderName) \(Self.verb): \(describe(stock))")
+        for line in packLines(stock) { out.print(line) }
     }
 }
 
@@ -78,6 +98,7 @@ struct StockSetCommand: StockChanging {
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Argument(help: "How much is left, in the unit of its dose (0 for none).") var amount: String
+    @Option(help: ArgumentHelp("The last day it may be used, as on the pack: 2027-03 (that month's last day) or 2027-03-31.", valueName: "date")) var expires: String?
     @Flag(help: "Print the stock as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 }
@@ -86,10 +107,12 @@ struct StockAddCommand: StockChanging {
     typealias Method = Medication.StockAdd
     static let verb = "refilled"
     static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Refill a medication's stock: this much more.", discussion: "Example:\n  remindctl stock add Metformin 60")
+        commandName: "add", abstract: "Refill a medication's stock: a pack of this much more.",
+        discussion: "Examples:\n  remindctl stock add Metformin 60\n  remindctl stock add Metformin 30 --expires 2027-03")
 
     @Argument(help: "The reminder's id or name.", completion: .custom(Completions.reminders)) var reminder: String
     @Argument(help: "How much was added, in the unit of its dose.") var amount: String
+    @Option(help: ArgumentHelp("The pack's last day, as on it: 2027-03 (that month's last day) or 2027-03-31. Doses use the pack that expires first.", valueName: "date")) var expires: String?
     @Flag(help: "Print the stock as JSON.") var json = false
     @OptionGroup var connection: ConnectionOptions
 }

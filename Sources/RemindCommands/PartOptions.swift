@@ -145,7 +145,7 @@ struct NotificationOptions: ParsableArguments {
     }
 }
 
-/// `--dose`, `--unit`, `--steps`, `--min-interval`, `--max-per-day`, `--apart-from`, `--refill-days` (``MedicationSettings``).
+/// `--dose`, `--unit`, `--steps`, `--min-interval`, `--max-per-day`, `--apart-from`, `--refill-days`, `--order-days` (``MedicationSettings``).
 struct MedicationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "How much one dose is: 2 (with --unit), 0.5, 500mg. Said in every announcement; what a log records. \"\" (update): none.",
@@ -167,12 +167,15 @@ struct MedicationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Say when the stock ('remindctl stock') covers fewer than this many days (1-365; default 7; 0 with update: the default).",
         valueName: "days")) var refillDays: Int?
+    @Option(help: ArgumentHelp(
+        "Say to order more this many days before the stock runs out (1-365; default the refill days; 0 with update: that).",
+        valueName: "days")) var orderDays: Int?
 
     var change: MedicationSettings.Change {
         let pairs = stride(from: 0, to: apartFrom.count - 1, by: 2).map { MedicationSettings.ApartFrom(reminder: apartFrom[$0], gap: apartFrom[$0 + 1]) }
         return .init(
             dose: dose, unit: unit, refillDays: refillDays, minInterval: minInterval, maxPerDay: maxPerDay, steps: steps,
-            apartFrom: pairs.isEmpty ? nil : pairs)
+            apartFrom: pairs.isEmpty ? nil : pairs, orderDays: orderDays)
     }
 
     func validate() throws {

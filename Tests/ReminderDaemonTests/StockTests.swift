@@ -125,7 +125,8 @@ struct StockTests {
         let entry = JournalAnnouncer.entry(for: .lowStock(notice), in: english)
         let fields = Dictionary(entry.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         #expect(fields["MESSAGE_ID"] == MessageID.lowStock && fields["STOCK_LEFT"] == "2" && fields["STOCK_THROUGH"] == "2026-12-04")
-        #expect(entry.message == "Running low: Pills, 2 tablets left: enough through Fri 2026-12-04 (2 days); refill within 3 days")
+        // Ordering takes the refill days by default: 3 days before the 4th is past, so today.
+        #expect(entry.message == "Running low: Pills, 2 tablets left: enough through Fri 2026-12-04 (2 days); order by Wed 2026-12-02; refill within 3 days")
         let environment = Dictionary(CommandHookAnnouncer.environment(for: notice), uniquingKeysWith: { $1 })
         #expect(environment["REMINDER_STATE"] == "low-stock" && environment["STOCK_DAYS"] == "2")
 

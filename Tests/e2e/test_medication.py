@@ -120,3 +120,24 @@ def test_two_medicines_kept_apart_refuse_a_dose_within_the_gap_either_way(daemon
     daemon.ctl("update", iron, "--apart-from", levothyroxine, "0")
     assert "apart" not in daemon.ctl_json("show", levothyroxine), "removed on both sides"
     daemon.ctl_json("done", iron)
+
+
+def test_a_pack_with_its_last_day_is_listed_first_and_the_stock_says_when_to_order(daemon, unique_name):
+    """#59 item 3: `stock add NAME 10 --expires DATE` is a pack used first; `stock show` lists the packs and the
+    day to order by (`--order-days` before the stock runs out); a date already past is refused in one line."""
+    daemon.start()
+    daemon.ctl("add", unique_name, "--daily", "--at", "08:00", "--dose", "1", "--unit", "tablet", "--order-days", "3")
+    daemon.ctl("stock", "set", unique_name, "20")
+    today = dt.date.fromisoformat(daemon.ctl_json("stock", "show", unique_name)[0]["through"]) - dt.timedelta(days=19)
+    last = today + dt.timedelta(days=30)
+    stock = daemon.ctl_json("stock", "add", unique_name, "10", "--expires", last.isoformat())
+    assert stock["left"] == 30 and stock["packs"] == [
+        {"left": 10, "expires": last.isoformat(), "expired": False}, {"left": 20, "expired": False}], stock
+    through = dt.date.fromisoformat(stock["through"])
+    assert stock["orderBy"] == (through - dt.timedelta(days=3)).isoformat(), stock
+    shown = daemon.ctl("stock", "show", unique_name).stdout
+    assert f"  10 tablets, until {last.isoformat()}" in shown and "  20 tablets, no date" in shown, shown
+    assert f"order by " in shown, shown
+    past = daemon.ctl("stock", "add", unique_name, "5", "--expires", "2020-01", check=False)
+    assert past.returncode != 0 and "is past" in past.stderr and past.stderr.count("\n") == 1, past.stderr
+    assert daemon.ctl_json("stock", "show", unique_name)[0]["left"] == 30

@@ -14,6 +14,8 @@ public struct MedicationSettings: ReminderPart {
     public var apart: [DoseGap] = []
     /// Give the low-stock notice when the stock covers fewer than this many days (nil: ``defaultRefillDays``).
     public var refillDays: Int?
+    /// How many days before the stock runs out more must be ordered (a pharmacy's delay; nil: the refill days).
+    public var orderDays: Int?
 
     /// The days of stock below which the low-stock notice is given, unless a reminder says otherwise.
     public static let defaultRefillDays = 7
@@ -40,13 +42,14 @@ public struct MedicationSettings: ReminderPart {
         public var maxPerDay: Int?
         public var steps: String?
         public var apartFrom: [ApartFrom]?
+        public var orderDays: Int?
 
         public init(
             dose: String? = nil, unit: String? = nil, refillDays: Int? = nil, minInterval: String? = nil, maxPerDay: Int? = nil, steps: String? = nil,
-            apartFrom: [ApartFrom]? = nil
+            apartFrom: [ApartFrom]? = nil, orderDays: Int? = nil
         ) {
             (self.dose, self.unit, self.refillDays, self.minInterval, self.maxPerDay, self.steps) = (dose, unit, refillDays, minInterval, maxPerDay, steps)
-            self.apartFrom = apartFrom
+            (self.apartFrom, self.orderDays) = (apartFrom, orderDays)
         }
     }
 
@@ -73,6 +76,8 @@ public struct MedicationSettings: ReminderPart {
         public var dose: Double?
         public var unit: String?
         public var refillDays: Int?
+        /// With a dose: the order days in effect.
+        public var orderDays: Int?
         public var minIntervalSeconds: Int64?
         public var maxPerDay: Int?
         public var steps: [DoseStepValue]?
@@ -100,6 +105,9 @@ public struct MedicationSettings: ReminderPart {
         }
         if let days = change.refillDays, days != 0, !refillDayRange.contains(days) {
             throw PartError("refillDays", "invalid --refill-days \(days): give 1 to 365 days of stock (0 with update: the default, 7)")
+        }
+        if let days = change.orderDays, days != 0, !refillDayRange.contains(days) {
+            throw PartError("orderDays", "invalid --order-days \(days): give 1 to 365 days before the stock runs out (0 with update: the refill days)")
         }
         for apart in change.apartFrom ?? [] {
             guard !apart.reminder.trimmingSpaces.isEmpty else { throw PartError("apartFrom", "--apart-from needs the other medicine's name, e.g. --apart-from Iron 4h") }
@@ -139,6 +147,7 @@ public struct MedicationSettings: ReminderPart {
         if let text = change.minInterval { changed.limits.minIntervalSeconds = WindowLength.seconds(text, in: DoseLimits.minIntervalRange) }
         if let maximum = change.maxPerDay { changed.limits.maxPerDay = maximum == 0 ? nil : maximum }
         if let days = change.refillDays { changed.refillDays = days == 0 ? nil : days }
+        if let days = change.orderDays { changed.orderDays = days == 0 ? nil : days }
         for apart in change.apartFrom ?? [] {
             changed.apart = DoseGaps.reciprocal(changed.apart, of: apart.reminder.trimmingSpaces, formerly: apart.reminder.trimmingSpaces, seconds: try apart.seconds())
         }
@@ -150,6 +159,7 @@ public struct MedicationSettings: ReminderPart {
 
     public var problem: String? {
         if let refillDays, !Self.refillDayRange.contains(refillDays) { return "refill days \(refillDays) is not 1 to 365" }
+        if let orderDays, !Self.refillDayRange.contains(orderDays) { return "order days \(orderDays) is not 1 to 365" }
         if let seconds = limits.minIntervalSeconds, !DoseLimits.minIntervalRange.contains(seconds) { return "minimum interval \(seconds) s is not 1 minute to 7 days" }
         if let maximum = limits.maxPerDay, !DoseLimits.maxPerDayRange.contains(maximum) { return "most doses a day \(maximum) is not 1 to 100" }
         if apart.count > DoseGap.maximumCount { return "kept apart from \(apart.count) medicines, more than \(DoseGap.maximumCount)" }
@@ -163,6 +173,7 @@ public struct MedicationSettings: ReminderPart {
         let current = date.flatMap { steps?.stepIndex(on: $0) }
         return Shown(
             dose: dose.map { Double($0.thousandths) / 1000 }, unit: dose?.unit, refillDays: dose.map { _ in refillDays ?? Self.defaultRefillDays },
+            orderDays: dose.map { _ in orderDaysInEffect },
             minIntervalSeconds: limits.minIntervalSeconds, maxPerDay: limits.maxPerDay,
             steps: steps?.steps.enumerated().map { index, step in
                 DoseStepValue(dose: Double(step.dose.thousandths) / 1000, unit: step.dose.unit, through: step.through.description, current: index == current)
@@ -182,10 +193,13 @@ public struct MedicationSettings: ReminderPart {
         return properties
     }
 
-    /// The dose, the limits and the course travel; the refill days are this device's.
+    /// The days before the stock runs out by which to order more.
+    public var orderDaysInEffect: Int { orderDays ?? refillDays ?? Self.defaultRefillDays }
+
+    /// The dose, the limits and the course travel; the refill and order days are this device's.
     public func merging(synced: Self) -> Self {
         var merged = synced
-        merged.refillDays = refillDays
+        (merged.refillDays, merged.orderDays) = (refillDays, orderDays)
         return merged
     }
 
@@ -224,7 +238,7 @@ public struct MedicationSettings: ReminderPart {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case doseThousandths, doseUnit, refillDays, minIntervalSeconds, maxPerDay, steps, apart }
+    private enum CodingKeys: String, CodingKey { case doseThousandths, doseUnit, refillDays, orderDays, minIntervalSeconds, maxPerDay, steps, apart }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -234,6 +248,7 @@ public struct MedicationSettings: ReminderPart {
         default: throw DecodingError.dataCorruptedError(forKey: .doseUnit, in: container, debugDescription: "a dose needs its amount and its unit")
         }
         refillDays = try container.decodeIfPresent(Int.self, forKey: .refillDays)
+        orderDays = try container.decodeIfPresent(Int.self, forKey: .orderDays)
         limits = DoseLimits(
             minIntervalSeconds: try container.decodeIfPresent(Int64.self, forKey: .minIntervalSeconds),
             maxPerDay: try container.decodeIfPresent(Int.self, forKey: .maxPerDay))
@@ -250,6 +265,7 @@ public struct MedicationSettings: ReminderPart {
         try container.encodeIfPresent(dose?.thousandths, forKey: .doseThousandths)
         try container.encodeIfPresent(dose?.unit, forKey: .doseUnit)
         try container.encodeIfPresent(refillDays, forKey: .refillDays)
+        try container.encodeIfPresent(orderDays, forKey: .orderDays)
         try container.encodeIfPresent(limits.minIntervalSeconds, forKey: .minIntervalSeconds)
         try container.encodeIfPresent(limits.maxPerDay, forKey: .maxPerDay)
         try container.encodeIfPresent(steps?.text, forKey: .steps)

@@ -58,7 +58,7 @@ public struct MedicationFigures: Sendable, Hashable {
 
     /// The stock at each day's end and its refills, from the first day it was known; nil when never known.
     private static func stockDays(_ ordered: [(at: Instant, change: Stock.Change)], zone: TimeZoneRules, days: ClosedRange<Int>) -> [StockDay]? {
-        var level = Stock.Level(left: nil, short: 0, lastShort: nil)
+        var level = Stock.Level(packs: nil, short: 0, lastShort: nil, zone: zone)
         var next = 0
         var result: [StockDay] = []
         func midnight(_ day: Int) -> Instant { zone.resolve(LocalDateTime(date: LocalDate(dayNumber: day), time: TimeOfDay(hour: 0, minute: 0)!)) }
@@ -69,10 +69,11 @@ public struct MedicationFigures: Sendable, Hashable {
             var added: Int64 = 0
             while next < ordered.count, ordered[next].at < end {
                 let (at, change) = ordered[next]
-                if case .added(let amount) = change, at >= start { added += amount }
+                if case .added(let amount, _) = change, at >= start { added += amount }
                 level.apply(change, at: at)
                 next += 1
             }
+            level.now = end  // a pack expired by the day's end no longer counts
             if let left = level.left { result.append(StockDay(date: LocalDate(dayNumber: day), left: left, added: added)) }
         }
         return result.isEmpty ? nil : result

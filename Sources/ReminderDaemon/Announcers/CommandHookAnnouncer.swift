@@ -115,7 +115,7 @@ public final class CommandHookAnnouncer: Announcer {
         [
             ("REMINDER_ID", String(notice.reminderID)), ("REMINDER_NAME", notice.name), ("REMINDER_STATE", "low-stock"),
             ("STOCK_LEFT", notice.left.amountText), ("REMINDER_UNIT", notice.left.unit), ("STOCK_DAYS", String(notice.days)),
-            ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_MESSAGE", "Running low: \(notice.name), \(FiringWording.english.stock(notice))"),
+            ("STOCK_THROUGH", notice.through?.description ?? ""), ("STOCK_ORDER_BY", notice.orderBy?.description ?? ""), ("REMINDER_MESSAGE", "Running low: \(notice.name), \(FiringWording.english.stock(notice))"),
         ]
     }
 

@@ -74,11 +74,12 @@ struct FiringWording: Sendable {
         return "\(firing.reminder.name)\(dose) (\(about))"
     }
 
-    /// `12 tablets left: enough through Fri 2026-12-18 (6 days)`.
+    /// `12 tablets left: enough through Fri 2026-12-18 (6 days); order by Tue 2026-12-15`.
     func stock(_ notice: LowStockNotice) -> String {
-        guard let through = notice.through else { return words(DaemonMessages.stockNotEnough, notice.left.description) }
-        let day = "\(words.name(of: through.weekday, abbreviated: true)) \(through)"
-        return words(DaemonMessages.stockThrough, count: notice.days, notice.left.description, day, notice.days)
+        let day = { (date: LocalDate) in "\(words.name(of: date.weekday, abbreviated: true)) \(date)" }
+        let left = notice.through.map { words(DaemonMessages.stockThrough, count: notice.days, notice.left.description, day($0), notice.days) }
+            ?? words(DaemonMessages.stockNotEnough, notice.left.description)
+        return notice.orderBy.map { words(DaemonMessages.orderBy, left, day($0)) } ?? left
     }
 
     /// The fields a dose adds to a firing's journal entry and to a hook's environment: `REMINDER_DOSE=2`,

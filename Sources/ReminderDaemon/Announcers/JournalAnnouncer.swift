@@ -112,6 +112,7 @@ public final class JournalAnnouncer: Announcer {
                 ("MESSAGE_ID", MessageID.lowStock), ("REMINDER_ID", String(notice.reminderID)), ("REMINDER_NAME", notice.name),
                 ("STOCK_LEFT", notice.left.amountText), ("REMINDER_UNIT", notice.left.unit), ("STOCK_DAYS", String(notice.days)),
                 ("STOCK_THROUGH", notice.through?.description ?? ""), ("REMINDER_REFILL_DAYS", String(notice.refillDays)),
+                ("STOCK_ORDER_BY", notice.orderBy?.description ?? ""),
             ].map(Entry.Field.init))
         case .travelled(let notice):
             let message = ([words(DaemonMessages.travelledLine, count: notice.moved, notice.to, notice.from, notice.moved)] + FiringWording.stays(notice, words))

@@ -10,9 +10,11 @@ struct MedicationService: Sendable {
     /// The stores it holds: the stock it writes; the reminders and doses it counts with, read.
     let stores: Stores
 
-    /// Counts (`set`) or refills (`added`) a reminder's stock.
-    func change(_ kind: StockChangeRecord.Kind, key: String, amount text: String) throws(ServiceError) -> StockValue {
+    /// Counts (`set`) or refills (`added`) a reminder's stock: a pack, with the last day it may be used.
+    func change(_ kind: StockChangeRecord.Kind, key: String, amount text: String, expires: String? = nil) throws(ServiceError) -> StockValue {
         let reminder = try storing { () throws(StoreError) in try stores.reminders.find(key) }
+        let now = context.clock.now()
+        let last = try expires.map { text throws(ServiceError) in try Self.lastDay(text, today: try zone(of: reminder).localDateTime(at: now).date) }
         let dose = try Self.dose(of: reminder)
         let amount: Int64
         if kind == .set, text.first == "0", text.allSatisfy({ $0 == "0" || $0 == "." }) {
@@ -22,15 +24,14 @@ struct MedicationService: Sendable {
                 throw .invalidInput(parameter: "amount", message: error.message.replacingOccurrences(of: "dose", with: "amount"))
             }
         }
-        let now = context.clock.now()
-        let level = try self.level(of: reminder)
+        let level = try self.level(of: reminder, now: now)
         if kind == .added, level.left == nil {
             throw .invalidInput(parameter: "reminder", message: "\(reminder.name)'s stock was never counted: count it first with remindctl stock set \"\(reminder.name)\" \(text)")
         }
         guard (level.left ?? 0) + (kind == .added ? amount : 0) <= Stock.maximumThousandths, amount <= Stock.maximumThousandths else {
             throw .invalidInput(parameter: "amount", message: "a stock holds at most \(Stock.maximumThousandths / 1000) \(dose.unit)")
         }
-        try storing { () throws(StoreError) in try stores.stock.record(kind, reminderID: reminder.id, amount: amount, at: now) }
+        try storing { () throws(StoreError) in try stores.stock.record(kind, reminderID: reminder.id, amount: amount, expires: last, at: now) }
         checkLowStock(now: now)
         return try value(of: reminder, now: now)
     }
@@ -55,18 +56,30 @@ struct MedicationService: Sendable {
                 if let short = stock.level.lastShort, try stores.stock.shortReported(reminderID: id, through: short) {
                     context.say(.warning, "\(reminder.name): a dose was logged with less left than it took, so the stock is at 0: count it again with remindctl stock set \"\(reminder.name)\" N")
                 }
+                try sayExpired(stock.level.expired, of: reminder, unit: stock.dose.unit, now: now)
                 let refillDays = reminder.delivery.medication.refillDays ?? MedicationSettings.defaultRefillDays
                 guard let left = stock.level.left, let coverage = stock.coverage, !coverage.outlastsTheRule else { continue }
                 // No dose covered: 0 days (nothing for the next one).
                 let days = coverage.through == nil ? 0 : coverage.days
                 guard days < refillDays, try stores.stock.mayNotice(reminderID: id) else { continue }
                 try stores.stock.noticed(reminderID: id, left: left, at: now)
+                let today = try zone(of: reminder).localDateTime(at: now).date
                 context.announcer.announce(.lowStock(LowStockNotice(
                     reminderID: id, name: reminder.name, left: Dose(thousandths: left, unit: stock.dose.unit),
-                    through: coverage.through?.localDateTime.date, days: days, refillDays: refillDays, command: reminder.delivery.hook.command)))
+                    through: coverage.through?.localDateTime.date, days: days, refillDays: refillDays, command: reminder.delivery.hook.command,
+                    orderBy: Self.orderBy(coverage, orderDays: reminder.delivery.medication.orderDaysInEffect, today: today))))
             }
         } catch {
             context.say(.error, "Could not check the medications' stock: \(error)")
+        }
+    }
+
+    /// Says once of each pack past its last day that it no longer counts, with what it held.
+    private func sayExpired(_ packs: [Stock.Pack], of reminder: StoredReminder, unit: String, now: Instant) throws(StoreError) {
+        for pack in packs {
+            guard let expiry = pack.expiry, try stores.stock.expirySaid(changeID: expiry.id, at: now) else { continue }
+            let held = Dose(thousandths: pack.left, unit: unit).description
+            context.say(.warning, "\(reminder.name): the \(held) of the pack that expired on \(expiry.last) are not counted any more: put them aside, and count the stock again if it is off")
         }
     }
 
@@ -77,8 +90,29 @@ struct MedicationService: Sendable {
         return dose
     }
 
-    private func level(of reminder: StoredReminder) throws(ServiceError) -> Stock.Level {
-        Stock.level(try storing { () throws(StoreError) in try stores.stock.changes(reminderID: reminder.id) })
+    private func level(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> Stock.Level {
+        Stock.level(try storing { () throws(StoreError) in try stores.stock.changes(reminderID: reminder.id) }, zone: try zone(of: reminder), now: now)
+    }
+
+    private func zone(of reminder: StoredReminder) throws(ServiceError) -> TimeZoneRules {
+        try context.settings.zone(named: reminder.timeZone)
+    }
+
+    /// The last day of a pack from `2027-03` (that month's last day) or `2027-03-31`; one already past is refused.
+    static func lastDay(_ text: String, today: LocalDate) throws(ServiceError) -> LocalDate {
+        let day: LocalDate?
+        if text.count == 7, let first = ISO8601.parseDate(text + "-01") {
+            day = LocalDate(year: first.year, month: first.month, day: CivilCalendar.daysInMonth(year: first.year, month: first.month))
+        } else {
+            day = ISO8601.parseDate(text)
+        }
+        guard let day else {
+            throw .invalidInput(parameter: "expires", message: "invalid --expires \(quotedInput(text)): write the date on the pack, 2027-03 or 2027-03-31")
+        }
+        guard day >= today else {
+            throw .invalidInput(parameter: "expires", message: "--expires \(day) is past: a pack that has expired does not count; give a later date, or leave the pack out")
+        }
+        return day
     }
 
     /// A reminder's stock, read once: its dose, what is left, and (counted, with a usable rule) how long it lasts.
@@ -90,13 +124,13 @@ struct MedicationService: Sendable {
 
     private func assessed(_ reminder: StoredReminder, now: Instant) throws(ServiceError) -> Assessment {
         let dose = try Self.dose(of: reminder)
-        let level = try self.level(of: reminder)
-        guard let left = level.left else { return Assessment(dose: dose, level: level) }
+        let level = try self.level(of: reminder, now: now)
+        guard let packs = level.packs else { return Assessment(dose: dose, level: level) }
         let rule: ReminderRule
         do { rule = try reminder.rule.makeRule() } catch { return Assessment(dose: dose, level: level) }  // an unusable rule: the scheduler says why
         let delivery = reminder.delivery
         let coverage = Stock.coverage(
-            left: left, dose: { delivery.medication.dose(on: $0)?.thousandths ?? dose.thousandths }, rule: rule, zone: try context.settings.zone(named: reminder.timeZone), after: now,
+            packs: packs, dose: { delivery.medication.dose(on: $0)?.thousandths ?? dose.thousandths }, rule: rule, zone: try context.settings.zone(named: reminder.timeZone), after: now,
             pauses: delivery.pause)
         return Assessment(dose: dose, level: level, coverage: coverage)
     }
@@ -107,20 +141,37 @@ struct MedicationService: Sendable {
             reminderId: reminder.id, reminderName: reminder.name, left: stock.level.left.map { Double($0) / 1000 }, unit: stock.dose.unit,
             dose: Double(stock.dose.thousandths) / 1000, doses: nil, through: nil, throughLocal: nil, days: nil, outlastsTheRule: false,
             refillDays: reminder.delivery.medication.refillDays ?? MedicationSettings.defaultRefillDays, short: stock.level.short)
+        value.packs = Self.packs(stock.level, now: now)
         guard let coverage = stock.coverage else { return value }
         value.doses = Int(coverage.doses)
         value.outlastsTheRule = coverage.outlastsTheRule
         if let through = coverage.through {
             (value.through, value.throughLocal, value.days) = (through.localDateTime.date.description, through.localISO8601, coverage.days)
         }
+        if !coverage.outlastsTheRule {
+            value.orderBy = Self.orderBy(coverage, orderDays: reminder.delivery.medication.orderDaysInEffect, today: try zone(of: reminder).localDateTime(at: now).date).description
+        }
         return value
+    }
+
+    /// The day to order more by: `orderDays` before the last day covered, not before today.
+    static func orderBy(_ coverage: Stock.Coverage, orderDays: Int, today: LocalDate) -> LocalDate {
+        LocalDate(dayNumber: max(today.dayNumber, (coverage.through?.localDateTime.date.dayNumber ?? today.dayNumber) - orderDays))
+    }
+
+    /// The packs as `stock show` lists them: those held, the first to be used first, then those expired that
+    /// held some. Nil when there is one pack without a date (a plain count says it all).
+    static func packs(_ level: Stock.Level, now: Instant) -> [StockPackValue]? {
+        guard let packs = level.packs, packs.contains(where: { $0.expiry != nil }) else { return nil }
+        let held = packs.filter { $0.left > 0 && !$0.expired(at: now) }.sorted { ($0.expiredFrom?.secondsSinceEpoch ?? .max) < ($1.expiredFrom?.secondsSinceEpoch ?? .max) }
+        return (held + level.expired).map { StockPackValue(left: Double($0.left) / 1000, expires: $0.expiry?.last.description, expired: $0.expired(at: now)) }
     }
 }
 
 extension MedicationService {
     func register(in router: inout MethodRouter) {
-        router.on(Medication.StockSet.self) { p in .init(stock: try change(.set, key: p.reminder, amount: p.amount)) }
-        router.on(Medication.StockAdd.self) { p in .init(stock: try change(.added, key: p.reminder, amount: p.amount)) }
+        router.on(Medication.StockSet.self) { p in .init(stock: try change(.set, key: p.reminder, amount: p.amount, expires: p.expires)) }
+        router.on(Medication.StockAdd.self) { p in .init(stock: try change(.added, key: p.reminder, amount: p.amount, expires: p.expires)) }
         router.on(Medication.Stock.self) { p in .init(stocks: try stocks(key: p.reminder)) }
     }
 }

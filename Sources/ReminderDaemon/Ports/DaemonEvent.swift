@@ -81,6 +81,8 @@ public struct LowStockNotice: Sendable, Hashable {
     public var refillDays: Int
     /// The reminder's own `--exec` hook, run for the notice too.
     public var command: [String]?
+    /// The day to order more by (the reminder's `--order-days` before `through`, not before today).
+    public var orderBy: LocalDate?
 }
 
 /// A handled slot of a reminder.

@@ -11,12 +11,14 @@ extension MedicationMethod {
     public static var interface: String { Medication.interface }
 }
 
-/// A reminder and an amount in the unit of its dose.
+/// A reminder and an amount in the unit of its dose: a pack, with the last day it may be used.
 public struct StockAmount: Codable, Sendable, Hashable {
     public var reminder: String
     /// `30`, `12.5`.
     public var amount: String
-    public init(reminder: String, amount: String) { (self.reminder, self.amount) = (reminder, amount) }
+    /// `2027-03` (its month's last day) or `2027-03-31`; nil: it does not expire.
+    public var expires: String?
+    public init(reminder: String, amount: String, expires: String? = nil) { (self.reminder, self.amount, self.expires) = (reminder, amount, expires) }
 }
 
 /// A reply of one reminder's stock.
@@ -73,6 +75,10 @@ public struct StockValue: Codable, Sendable, Hashable {
     public var refillDays: Int
     /// Doses logged with less left than they took since the last count.
     public var short: Int
+    /// The packs held (those with some left, and those expired with some left), the first to be used first.
+    public var packs: [StockPackValue]?
+    /// The day to order more by: `through` less the reminder's order days (not before today).
+    public var orderBy: String?
 
     public init(
         reminderId: Int64, reminderName: String, left: Double?, unit: String, dose: Double, doses: Int?, through: String?, throughLocal: String?,
@@ -81,4 +87,16 @@ public struct StockValue: Codable, Sendable, Hashable {
         (self.reminderId, self.reminderName, self.left, self.unit, self.dose, self.doses) = (reminderId, reminderName, left, unit, dose, doses)
         (self.through, self.throughLocal, self.days, self.outlastsTheRule, self.refillDays, self.short) = (through, throughLocal, days, outlastsTheRule, refillDays, short)
     }
+}
+
+/// `StockPack` of remindd's interfaces: a pack of a medication's stock.
+public struct StockPackValue: Codable, Sendable, Hashable {
+    /// What is left in it, in the stock's unit.
+    public var left: Double
+    /// Its last day (YYYY-MM-DD); nil: it does not expire.
+    public var expires: String?
+    /// Past its last day: what it holds no longer counts.
+    public var expired: Bool
+
+    public init(left: Double, expires: String?, expired: Bool) { (self.left, self.expires, self.expired) = (left, expires, expired) }
 }

@@ -1,6 +1,6 @@
 import GRDB
 
-/// A count or a refill of a medication's stock.
+/// A count or a refill of a medication's stock: a pack, with the last day it may be used.
 public struct StockChangeRecord: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "stockChange"
 
@@ -22,6 +22,10 @@ public struct StockChangeRecord: Codable, Sendable, Hashable, FetchableRecord, M
     /// A count: how many of the reminder's logs with an amount in its own second (`at`) were made before it;
     /// the count includes them, so they are not taken from it again.
     public var seenLogs: Int64 = 0
+    /// The pack's last day (YYYY-MM-DD in the reminder's zone); nil: it does not expire.
+    public var expires: String? = nil
+    /// When its expiry was said (epoch seconds; said once).
+    public var expirySaidAt: Int64? = nil
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -54,6 +58,8 @@ extension StockChangeRecord {
         public static let kind = Column(CodingKeys.kind)
         public static let amount = Column(CodingKeys.amount)
         public static let seenLogs = Column(CodingKeys.seenLogs)
+        public static let expires = Column(CodingKeys.expires)
+        public static let expirySaidAt = Column(CodingKeys.expirySaidAt)
     }
 }
 

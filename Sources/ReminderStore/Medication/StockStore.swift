@@ -5,10 +5,10 @@ import ReminderCore
 public struct StockStore: Sendable {
     let database: ReminderStore
 
-    /// Records a count (`set`) or a refill (`added`) at an instant.
-    public func record(_ kind: StockChangeRecord.Kind, reminderID: Int64, amount: Int64, at instant: Instant) throws(StoreError) {
+    /// Records a count (`set`) or a refill (`added`) at an instant: a pack, with its last day if it has one.
+    public func record(_ kind: StockChangeRecord.Kind, reminderID: Int64, amount: Int64, expires: LocalDate? = nil, at instant: Instant) throws(StoreError) {
         try database.write { db in
-            var record = StockChangeRecord(id: nil, reminderId: reminderID, at: instant.secondsSinceEpoch, kind: kind, amount: amount)
+            var record = StockChangeRecord(id: nil, reminderId: reminderID, at: instant.secondsSinceEpoch, kind: kind, amount: amount, expires: expires?.description)
             if kind == .set { record.seenLogs = try IntakeStore.amountsLogged(by: reminderID, at: instant, in: db) }
             try record.insert(db)
         }
@@ -27,8 +27,12 @@ public struct StockStore: Sendable {
             let after = StockChangeRecord.Columns.at > counted.at || (StockChangeRecord.Columns.at == counted.at && StockChangeRecord.Columns.id > counted.id)
             let changes = try StockChangeRecord.filter(StockChangeRecord.Columns.reminderId == reminderID && after).order(StockChangeRecord.Columns.at, StockChangeRecord.Columns.id).fetchAll(db)
                 .filter { sinceFirstCount || $0.kind == .added }
-            var all: [(at: Instant, change: Stock.Change)] = [(Instant(secondsSinceEpoch: counted.at), .set(counted.amount))]
-                + changes.map { (Instant(secondsSinceEpoch: $0.at), $0.kind == .set ? .set($0.amount) : .added($0.amount)) }
+            var all: [(at: Instant, change: Stock.Change)] = ([counted.record] + changes).map { record in
+                // An unreadable date (not written by remindd) leaves the pack without one: it still counts.
+                let last = record.expires.flatMap { ISO8601.parseDate($0) }
+                let expiry = record.id.flatMap { id in last.map { Stock.Expiry(id: id, last: $0) } }
+                return (Instant(secondsSinceEpoch: record.at), record.kind == .set ? .set(record.amount, expiry: expiry) : .added(record.amount, expiry: expiry))
+            }
             // The logs of a count's own second that it saw are in it: not taken from it again.
             var seen = Dictionary(([counted.record] + changes).filter { $0.kind == .set }.map { ($0.at, $0.seenLogs) }) { _, later in later }
             try IntakeStore.forEachAmount(of: reminderID, since: Instant(secondsSinceEpoch: counted.at), in: db) { at, amount in
@@ -39,6 +43,14 @@ public struct StockStore: Sendable {
                 }
             }
             return all
+        }
+    }
+
+    /// Records that the expiry of the pack a change made was said. - Returns: false when it was said already.
+    public func expirySaid(changeID: Int64, at instant: Instant) throws(StoreError) -> Bool {
+        try database.write { db in
+            try db.execute(sql: "UPDATE stockChange SET expirySaidAt = ? WHERE id = ? AND expirySaidAt IS NULL", arguments: [instant.secondsSinceEpoch, changeID])
+            return db.changesCount > 0
         }
     }
 

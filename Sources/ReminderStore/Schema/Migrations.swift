@@ -10,7 +10,7 @@ extension ReminderStore {
     static let expectedSchema: [String: Set<String>] = [
         "reminder": ["id", "name", "rule", "timeZone", "enabled", "createdAt", "handledThrough", "windowSeconds", "delivery", "origin"],
         "calendarItem": ["path", "etag"],
-        "stockChange": ["id", "reminderId", "at", "kind", "amount", "seenLogs"],
+        "stockChange": ["id", "reminderId", "at", "kind", "amount", "seenLogs", "expires", "expirySaidAt"],
         "stockNotice": ["reminderId", "at", "left", "lastChangeId", "shortReportedAt"],
         "intake": ["id", "reminderId", "at", "timeZone", "forScheduledAt", "amount", "forced"],
         "firing": ["id", "reminderId", "reminderName", "slot", "scheduledAt", "handledAt", "kind", "lateSeconds", "slotsDue", "detail", "replanned", "repeats", "lastAnnouncedAt", "confirmed", "againPending",
@@ -330,6 +330,14 @@ extension ReminderStore {
             // The zone the reminders without their own followed when remindd last ran: a start in another one
             // (the machine travelled while off) moves them as a change while running does (`ZoneMove`).
             try db.alter(table: "storeInstance") { t in t.add(column: "followedZone", .text) }
+        }
+        migrator.registerMigration("v27-stock-packs") { db in
+            // A count or a refill is a pack with the last day it may be used (YYYY-MM-DD; NULL: none, which every
+            // earlier count and refill is), and when its expiry was said (once).
+            try db.alter(table: "stockChange") { t in
+                t.add(column: "expires", .text)
+                t.add(column: "expirySaidAt", .integer)
+            }
         }
         return migrator
     }
