@@ -259,7 +259,7 @@ struct NextCommand: ParsableCommand {
         // differs), and how long until then.
         out.table(out.headings(CommandMessages.when, CommandMessages.left, CommandMessages.reminder, CommandMessages.slot), firings.map { firing in
             let instant = Output.instant(firing.utc)
-            var name = nameWithDose(firing.reminderName, firing.dose, firing.unit)
+            var name = nameWithDose(firing.shownName, firing.dose, firing.unit)
             if firing.snoozed == true { name = out.words(CommandMessages.snoozedMark, name) }
             return [
                 out.time(firing.utc) + out.ownZoneNote(local: firing.local, zoneName: nil), instant.map(out.left) ?? "-",
@@ -312,7 +312,7 @@ struct HistoryCommand: ParsableCommand {
         out.table(
             ["WHEN", "WHAT", "REMINDER", "OCCURRENCE", "LATE"],
             entries.map { entry in
-                [out.time(entry.handledUtc), Self.what(entry), entry.reminderName, out.clockTime(entry.scheduledUtc), Self.lateness(entry.lateSeconds)]
+                [out.time(entry.handledUtc), Self.what(entry), entry.shownName, out.clockTime(entry.scheduledUtc), Self.lateness(entry.lateSeconds)]
             })
     }
 

@@ -196,6 +196,7 @@ enum CommandMessages {
     static let lastDoseAt = Message("%1$s: the last dose was at %2$s (at least %3$s apart)")
     static let apartFromPairs = Message("--apart-from takes a medicine's name and a gap: --apart-from Iron 4h (0 with update: no gap)")
     static let apartLabel = Message("kept apart")
+    static let forLabel = Message("for")
     static let apartFromGap = Message("from %1$s by %2$s")
     static let orderBy = Message("%1$s; order by %2$s")
     static let packNoDate = Message("%1$s, no date")

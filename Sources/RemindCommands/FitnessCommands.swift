@@ -243,7 +243,7 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
             if ["taken", "taken-late"].contains(occurrence.state), let logged = occurrence.loggedUtc {
                 state = out.words(CommandMessages.loggedAt, state, out.clock(logged))
             }
-            return [out.clockTime(occurrence.local), nameWithDose(occurrence.reminderName, occurrence.dose, occurrence.unit), state]
+            return [out.clockTime(occurrence.local), nameWithDose(occurrence.shownName, occurrence.dose, occurrence.unit), state]
         })
         out.print("")
     }
@@ -271,8 +271,8 @@ struct DoseCount: Encodable, Equatable {
         var order: [String] = []
         var grouped: [String: [String]] = [:]
         for occurrence in occurrences where occurrence.dose != nil {
-            if grouped[occurrence.reminderName] == nil { order.append(occurrence.reminderName) }
-            grouped[occurrence.reminderName, default: []].append(occurrence.state)
+            if grouped[occurrence.shownName] == nil { order.append(occurrence.shownName) }
+            grouped[occurrence.shownName, default: []].append(occurrence.state)
         }
         return order.map { name in
             let states = grouped[name] ?? []

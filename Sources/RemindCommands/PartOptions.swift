@@ -14,18 +14,19 @@ struct DeliveryOptions: ParsableArguments {
     @OptionGroup var notification: NotificationOptions
     @OptionGroup var medication: MedicationOptions
     @OptionGroup var escalation: EscalationOptions
+    @OptionGroup var person: PersonOptions
 
     /// No option given.
     var isEmpty: Bool {
         repeating.change == .init() && hook.exec == nil && notification.change == .init() && medication.change == .init()
-            && escalation.exec == nil && escalation.after == nil
+            && escalation.exec == nil && escalation.after == nil && person.person == nil
     }
 
     /// What the options change (commands split into their words).
     func change() throws -> Delivery.Change {
         Delivery.Change(
             repeating: repeating.change, hook: try hook.change(), notification: notification.change, medication: medication.change,
-            escalation: try escalation.change())
+            escalation: try escalation.change(), person: person.change)
     }
 
     /// Refuses what the daemon would refuse, before connecting (the programs' paths are checked by the daemon,
@@ -38,7 +39,7 @@ struct DeliveryOptions: ParsableArguments {
     static func describe(_ delivery: Delivery.Shown) -> [ShownLine] {
         RepeatOptions.describe(delivery.repeating) + HookOptions.describe(delivery.hook) + EscalationOptions.describe(delivery.escalation)
             + NotificationOptions.describe(delivery.notification) + MedicationOptions.describe(delivery.medication)
-            + describe(delivery.pause)
+            + describe(delivery.pause) + PersonOptions.describe(delivery.person)
     }
 
     /// The pauses running and ahead (``PauseSettings``; set by `remindctl pause`, not by an option).
@@ -197,6 +198,19 @@ struct MedicationOptions: ParsableArguments {
             lines.append(ShownLine(index == 0 ? CommandMessages.stepsLabel : nil, text))
         }
         return lines
+    }
+}
+
+/// `--for` (``PersonSettings``).
+struct PersonOptions: ParsableArguments {
+    @Option(name: .customLong("for"), help: ArgumentHelp(
+        "Whom it is for (default: you): --for Anna. today, next, history, the report and the notification name them; report --for Anna is theirs alone. \"\" (update): you.",
+        valueName: "name")) var person: String?
+
+    var change: PersonSettings.Change { .init(person: person) }
+
+    static func describe(_ part: PersonSettings) -> [ShownLine] {
+        part.person.map { [ShownLine(CommandMessages.forLabel, $0)] } ?? []
     }
 }
 

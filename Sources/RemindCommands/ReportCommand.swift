@@ -35,6 +35,8 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The last day (default: today).", valueName: "date")) var to: String?
     @Option(name: .customLong("reminder"), help: ArgumentHelp("A reminder's id or name (repeat for more).", valueName: "name"),
             completion: .custom(Completions.reminders)) var reminders: [String] = []
+    @Option(name: .customLong("for"), help: ArgumentHelp("Only the reminders for this person (--for Anna; me: your own): their report alone.", valueName: "name"))
+    var person: String?
     @Option(help: ArgumentHelp("text (the default), svg, png, pdf or html (the charts in one page).", valueName: "format"),
             completion: .list(formats))
     var format = "text"
@@ -56,9 +58,10 @@ struct ReportCommand: ParsableCommand {
         if picture != nil, output == nil, CommandContext.current.stdoutIsTerminal {
             throw CLIError("a \(format.uppercased()) is not for the terminal: give -o FILE, or pipe it to a program")
         }
-        var report = try connection.call(Reminders.Report.self, .init(from: from, to: to, reminders: reminders.isEmpty ? nil : reminders))
+        var report = try connection.call(Reminders.Report.self, .init(from: from, to: to, reminders: reminders.isEmpty ? nil : reminders, person: person))
         if `private` { Self.numbered(&report) }
         if json { return try out.json(report) }
+        if person == nil, !`private` { Self.namingPeople(&report) }
         if !habits { report.habits = nil }  // the pages; --json keeps every figure
         let bytes: Data
         switch format {
@@ -137,6 +140,19 @@ struct ReportCommand: ParsableCommand {
 
     /// The report with its reminders numbered (Medication 1, 2 ...) instead of named, the same number for a
     /// reminder in every part.
+    /// Each reminder for someone named with them (`Anna: Amoxicillin`), in every format, when the report holds
+    /// more than one person's.
+    static func namingPeople(_ report: inout Reminders.Report.Reply) {
+        let people = Dictionary(report.reminders.compactMap { reminder in reminder.person.map { (reminder.reminderId, $0) } }) { first, _ in first }
+        guard !people.isEmpty else { return }
+        for index in report.reminders.indices { report.reminders[index].reminderName = report.reminders[index].shownName }
+        for index in (report.medications ?? []).indices {
+            if let person = people[report.medications![index].reminderId] {
+                report.medications![index].reminderName = "\(person): \(report.medications![index].reminderName)"
+            }
+        }
+    }
+
     static func numbered(_ report: inout Reminders.Report.Reply) {
         var numbers: [Int64: Int] = [:]
         func number(_ id: Int64) -> String {

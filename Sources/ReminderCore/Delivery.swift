@@ -1,6 +1,6 @@
 /// How a reminder's occurrences reach the person beyond the journal, made of parts that each feature owns:
 /// repeats until acknowledged, a command at each announcement, the desktop notification's urgency, the
-/// medication's dose and limits, and who is told when a dose is missed. The default: none of them.
+/// medication's dose and limits, who is told when a dose is missed, and whom it is for. The default: none of them.
 ///
 /// Each part (``ReminderPart``) keeps its keys side by side with the others' in one flat object: stored, on the
 /// wire (``Change``) and in replies (``Shown``). A new option of a feature is declared in its part alone.
@@ -11,6 +11,8 @@ public struct Delivery: Sendable, Hashable, Codable {
     public var hook = HookSettings()
     public var medication = MedicationSettings()
     public var escalation = EscalationSettings()
+    /// Whom it is for (nil: the user).
+    public var person = PersonSettings()
     /// Its pauses with dates (set by `Pause` and `Resume`, not by `Add`/`Update`: no ``Change`` of its own).
     public var pause = PauseSettings()
     /// The name of the read-only calendar whose alarm this is (nil: the user's own reminder). A calendar's
@@ -41,7 +43,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         if let calendar, calendar.isEmpty || calendar.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "the calendar's name is empty or holds control characters"
         }
-        return repeating.problem ?? hook.problem ?? notification.problem ?? escalation.problem ?? medication.problem ?? pause.problem
+        return repeating.problem ?? hook.problem ?? notification.problem ?? escalation.problem ?? medication.problem ?? pause.problem ?? person.problem
     }
 
     /// What `Add` and `Update` take of each part, as flat keys of their parameters (absent: unchanged).
@@ -51,12 +53,14 @@ public struct Delivery: Sendable, Hashable, Codable {
         public var notification = NotificationSettings.Change()
         public var medication = MedicationSettings.Change()
         public var escalation = EscalationSettings.Change()
+        public var person = PersonSettings.Change()
 
         public init(
             repeating: RepeatSettings.Change = .init(), hook: HookSettings.Change = .init(), notification: NotificationSettings.Change = .init(),
-            medication: MedicationSettings.Change = .init(), escalation: EscalationSettings.Change = .init()
+            medication: MedicationSettings.Change = .init(), escalation: EscalationSettings.Change = .init(), person: PersonSettings.Change = .init()
         ) {
             (self.repeating, self.hook, self.notification, self.medication, self.escalation) = (repeating, hook, notification, medication, escalation)
+            self.person = person
         }
 
         /// Every command it gives (none given: []), with its parameter: the daemon checks that each program can run.
@@ -68,11 +72,11 @@ public struct Delivery: Sendable, Hashable, Codable {
 
         public init(from decoder: any Decoder) throws {
             (repeating, hook, notification) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
-            (medication, escalation) = (try .init(from: decoder), try .init(from: decoder))
+            (medication, escalation, person) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
         }
 
         public func encode(to encoder: any Encoder) throws {
-            for part in [repeating, hook, notification, medication, escalation] as [any Encodable] { try part.encode(to: encoder) }
+            for part in [repeating, hook, notification, medication, escalation, person] as [any Encodable] { try part.encode(to: encoder) }
         }
     }
 
@@ -83,6 +87,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         try NotificationSettings.check(change.notification, adding: adding)
         try MedicationSettings.check(change.medication, adding: adding)
         try EscalationSettings.check(change.escalation, adding: adding)
+        try PersonSettings.check(change.person, adding: adding)
     }
 
     /// The settings with `change` applied, or the error of the first bad field.
@@ -93,6 +98,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         changed.notification = try notification.applying(change.notification, adding: adding)
         changed.medication = try medication.applying(change.medication, adding: adding)
         changed.escalation = try escalation.applying(change.escalation, adding: adding)
+        changed.person = try person.applying(change.person, adding: adding)
         return changed
     }
 
@@ -104,23 +110,25 @@ public struct Delivery: Sendable, Hashable, Codable {
         public var medication: MedicationSettings.Shown
         public var escalation: EscalationSettings
         public var pause: PauseSettings.Shown
+        public var person: PersonSettings
         public var calendar: String?
 
         public init(from decoder: any Decoder) throws {
             (repeating, hook, notification) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
             (medication, escalation, pause) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
+            person = try .init(from: decoder)
             calendar = try decoder.container(keyedBy: CalendarKey.self).decodeIfPresent(String.self, forKey: .calendar)
         }
 
         public func encode(to encoder: any Encoder) throws {
-            try Delivery.encode([repeating, hook, notification, medication, escalation, pause], calendar: calendar, to: encoder)
+            try Delivery.encode([repeating, hook, notification, medication, escalation, pause, person], calendar: calendar, to: encoder)
         }
 
         fileprivate init(_ delivery: Delivery, on date: LocalDate?) {
             (repeating, hook, notification) = (delivery.repeating.shown(on: date), delivery.hook.shown(on: date), delivery.notification.shown(on: date))
             notification.urgency = delivery.critical ? NotificationSettings.Urgency.critical.rawValue : NotificationSettings.Urgency.normal.rawValue
             (medication, escalation, calendar) = (delivery.medication.shown(on: date), delivery.escalation.shown(on: date), delivery.calendar)
-            pause = delivery.pause.shown(on: date)
+            (pause, person) = (delivery.pause.shown(on: date), delivery.person)
         }
     }
 
@@ -130,7 +138,7 @@ public struct Delivery: Sendable, Hashable, Codable {
     /// The `X-REMINDD-` properties of a synced item, part by part.
     public var syncedProperties: [SyncedProperty] {
         repeating.syncedProperties + hook.syncedProperties + notification.syncedProperties + medication.syncedProperties + escalation.syncedProperties
-            + pause.syncedProperties
+            + pause.syncedProperties + person.syncedProperties
     }
 
     /// What a synced item says, part by part (what does not travel is left unset). - Throws: the first bad
@@ -138,6 +146,7 @@ public struct Delivery: Sendable, Hashable, Codable {
     public init(synced property: (String) -> String?) throws(PartError) {
         (repeating, hook, notification) = (try .init(synced: property), try .init(synced: property), try .init(synced: property))
         (medication, escalation, pause) = (try .init(synced: property), try .init(synced: property), try .init(synced: property))
+        person = try .init(synced: property)
     }
 
     /// These settings with what a synced item carries taken from `synced`: what does not travel (commands, the
@@ -146,7 +155,7 @@ public struct Delivery: Sendable, Hashable, Codable {
         var merged = self
         (merged.repeating, merged.hook, merged.notification) = (repeating.merging(synced: synced.repeating), hook.merging(synced: synced.hook), notification.merging(synced: synced.notification))
         (merged.medication, merged.escalation) = (medication.merging(synced: synced.medication), escalation.merging(synced: synced.escalation))
-        merged.pause = pause.merging(synced: synced.pause)
+        (merged.pause, merged.person) = (pause.merging(synced: synced.pause), person.merging(synced: synced.person))
         return merged
     }
 
@@ -155,11 +164,12 @@ public struct Delivery: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         (repeating, hook, notification) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
         (medication, escalation, pause) = (try .init(from: decoder), try .init(from: decoder), try .init(from: decoder))
+        person = try .init(from: decoder)
         calendar = try decoder.container(keyedBy: CalendarKey.self).decodeIfPresent(String.self, forKey: .calendar)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try Self.encode([repeating, hook, notification, medication, escalation, pause], calendar: calendar, to: encoder)
+        try Self.encode([repeating, hook, notification, medication, escalation, pause, person], calendar: calendar, to: encoder)
     }
 
     /// The parts' keys side by side in one object, with the calendar's.

@@ -17,6 +17,8 @@ public struct FiringValue: Codable, Sendable, Hashable {
     /// The dose it asks for, and its unit (Next; nil without a dose).
     public var dose: Double?
     public var unit: String?
+    /// Whom its reminder is for (nil: the user).
+    public var person: String?
 
     public init(reminderID: Int64, name: String, occurrence: Occurrence, calendar: String? = nil) {
         reminderId = reminderID
@@ -52,6 +54,8 @@ public struct OccurrenceValue: Codable, Sendable, Hashable {
     /// The dose it asks for, and its unit (nil without a dose).
     public var dose: Double?
     public var unit: String?
+    /// Whom its reminder is for (nil: the user).
+    public var person: String?
 
     public init(reminderID: Int64, name: String, status: OccurrenceStatus) {
         reminderId = reminderID
@@ -82,6 +86,29 @@ extension SaysDose {
 
 extension FiringValue: SaysDose {}
 extension OccurrenceValue: SaysDose {}
+
+/// A value that says whom its reminder is for (`--for Anna`).
+public protocol NamesPerson {
+    var reminderName: String { get set }
+    var person: String? { get set }
+}
+
+extension NamesPerson {
+    /// The value with its reminder's person said.
+    public func of(_ person: PersonSettings) -> Self {
+        var value = self
+        value.person = person.person
+        return value
+    }
+
+    /// `Anna: Amoxicillin`; the reminder's name alone for the user's own.
+    public var shownName: String { person.map { "\($0): \(reminderName)" } ?? reminderName }
+}
+
+extension FiringValue: NamesPerson {}
+extension OccurrenceValue: NamesPerson {}
+extension HistoryEntryValue: NamesPerson {}
+extension ReportReminderValue: NamesPerson {}
 
 /// `Reminder` of remindd's interfaces.
 public struct ReminderValue: Codable, Sendable, Hashable {
@@ -165,6 +192,8 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
     public var unit: String?
     /// A log forced past the reminder's limits (`--force`); nil otherwise.
     public var forced: Bool?
+    /// Whom its reminder is for (nil: the user, or a reminder removed since).
+    public var person: String?
 
     public init(
         reminderId: Int64, reminderName: String, slot: String, kind: String, scheduledUtc: String, handledUtc: String, lateSeconds: Int64, slotsDue: Int,

@@ -41,6 +41,8 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
     public var regimen: String?
     /// Doses logged past the reminder's limits (`--force`) in the period; nil when none.
     public var forced: Int?
+    /// Whom the reminder is for (nil: the user).
+    public var person: String?
 
     public init(reminderId: Int64, reminderName: String, figures: AdherenceFigures, regimen: String? = nil, forced: Int? = nil) {
         (self.reminderId, self.reminderName, self.regimen, self.forced) = (reminderId, reminderName, regimen, forced)

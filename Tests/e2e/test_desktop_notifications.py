@@ -6,7 +6,7 @@ import signal
 import subprocess
 import time
 
-from conftest import Journal, SessionBus, after_a_later_firing, wait_until
+from conftest import DAY_ZONE, Journal, SessionBus, after_a_later_firing, time_of_day, wait_until
 from test_closing_the_loop import MESSAGE_FIRED, MESSAGE_REPEATED, add_soon, sleep_until
 
 MESSAGE_COMING_UP = "ca531a038aa646e0aac53225a4727fa2"
@@ -380,3 +380,20 @@ def test_a_dose_due_when_the_session_bus_restarts_is_shown_again_on_the_new_one_
         assert len([c for c in bus.calls if c["call"] == "Notify" and unique_name in c["summary"]]) == 1, bus.calls
     finally:
         bus.stop()
+
+
+def test_two_peoples_doses_due_together_are_one_notification_that_names_each(daemon, session_bus, unique_name):
+    """#59 item 5: a caregiver's laptop: Anna's and Dad's doses due at one time are one notification that names
+    each person with their medicine, and its Take all logs both."""
+    start_on_bus(daemon, session_bus.address)
+    anna, instant = add_soon(daemon, unique_name, "--daily", "--at", "{}", "--dose", "250mg", "--for", "Anna", "--window", "1h", lead=6)
+    dad = daemon.ctl_json("add", unique_name + "-dad", "--daily", "--at", time_of_day(instant), "--tz", DAY_ZONE, "--dose", "100mg",
+                          "--for", "Dad", "--window", "1h")
+    assert dad["next"]["utc"] == anna["next"]["utc"] and dad["person"] == "Dad", dad
+    shown = session_bus.wait_for(lambda c: c["call"] == "Notify" and unique_name in c["summary"] and c["summary"].startswith("2 due: "))
+    assert sorted(names(shown[0])) == [f"Anna: {unique_name}", f"Dad: {unique_name}-dad"], shown[0]
+    assert f"Anna: {unique_name} 250 mg" in shown[0]["body"], shown[0]["body"]
+    session_bus.invoke(shown[0]["id"], key(shown[0], "Take all"))
+    assert wait_until(lambda: len(daemon.ctl_json("log", "list")) >= 2)
+    today = daemon.ctl("today").stdout
+    assert f"Anna: {unique_name}" in today and f"Dad: {unique_name}-dad" in today, today

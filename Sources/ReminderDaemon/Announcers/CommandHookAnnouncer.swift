@@ -142,6 +142,7 @@ public final class CommandHookAnnouncer: Announcer {
             ("REMINDER_LOCAL", firing.occurrence.localISO8601), ("REMINDER_MESSAGE", "Reminder: \(FiringWording.english.reminder(firing))"),
         ]
         if let calendar = firing.reminder.delivery.calendar { variables.append(("REMINDER_CALENDAR", calendar)) }
+        if let person = firing.reminder.delivery.person.person { variables.append(("REMINDER_PERSON", person)) }
         return variables + FiringWording.doseFields(firing.dose)
     }
 

@@ -152,6 +152,7 @@ public final class DesktopAnnouncer: Announcer {
     /// A firing's line: its name, what to take, when (an event's alarm: the event's own time).
     private func line(_ firing: FiringEvent, again: Bool) -> NotificationBoard.Due {
         let reminder = firing.firing.reminder
+        let name = reminder.delivery.person.named(reminder.name)  // `Anna: Amoxicillin`
         let event = FiringWording.isEvent(reminder)
         let when = wording.when(firing.firing.occurrence)
         let detail: String
@@ -159,15 +160,15 @@ public final class DesktopAnnouncer: Announcer {
         if event {
             let eventTime = wording.event(firing.firing)?.text ?? when
             detail = (reminder.delivery.calendar.map { "\($0): " } ?? "") + eventTime
-            brief = "\(reminder.name) \(eventTime)"
+            brief = "\(name) \(eventTime)"
         } else {
             let kind = words(DaemonMessages.kindDetail, wording.kind(of: reminder.rule).capitalizedFirst, when)
             let reason = firing.keptApart.map { "\n" + wording.keptApart($0, in: reminder.zone).capitalizedFirst } ?? ""
             detail = (firing.firing.dose.map { words(DaemonMessages.takeDose, $0.description) + " " + kind } ?? kind) + reason
-            brief = "\(reminder.name)\(firing.firing.dose.map { " \($0.description)" } ?? "") (\(when))"
+            brief = "\(name)\(firing.firing.dose.map { " \($0.description)" } ?? "") (\(when))"
         }
         return NotificationBoard.Due(
-            reminderID: reminder.id, name: reminder.name, detail: detail, brief: brief, event: event,
+            reminderID: reminder.id, name: name, detail: detail, brief: brief, event: event,
             // Quiet hours quiet only what is not critical: a reminder they quiet shows at low urgency.
             critical: reminder.delivery.critical && !firing.quiet, quiet: firing.quiet, givesDose: reminder.delivery.givesDose,
             repeated: firing.kind == .repeated, shownAgain: again, snoozeMinutes: reminder.delivery.notification.snooze)

@@ -66,12 +66,13 @@ struct FiringWording: Sendable {
         reminder.delivery.calendar != nil || reminder.rule.alarmOffset != nil
     }
 
-    /// `Vitamin D (weekly, Sun 09:00)`; with a dose, `Metformin, 2 tablets (daily, Sun 08:00)`.
+    /// `Vitamin D (weekly, Sun 09:00)`; with a dose, `Metformin, 2 tablets (daily, Sun 08:00)`; someone else's,
+    /// `Anna: Amoxicillin, 250 mg (daily, Sun 08:00)`.
     func reminder(_ firing: DueFiring) -> String {
         let dose = firing.dose.map { ", \($0.description)" } ?? ""
         let whenAndKind = "\(kind(of: firing.reminder.rule)), \(when(firing.occurrence))"
         let about = event(firing).map { words(DaemonMessages.forTheEvent, whenAndKind, $0.text) } ?? whenAndKind
-        return "\(firing.reminder.name)\(dose) (\(about))"
+        return "\(firing.reminder.delivery.person.named(firing.reminder.name))\(dose) (\(about))"
     }
 
     /// `12 tablets left: enough through Fri 2026-12-18 (6 days); order by Tue 2026-12-15`.

@@ -183,6 +183,7 @@ public final class JournalAnnouncer: Announcer {
         ]
         if let number = event.repeatNumber { fields.append(("REMINDER_REPEAT", String(number))) }
         if let calendar = firing.reminder.delivery.calendar { fields.append(("REMINDER_CALENDAR", calendar)) }
+        if let person = firing.reminder.delivery.person.person { fields.append(("REMINDER_PERSON", person)) }
         if let event = wording.event(firing) { fields.append(("EVENT_UTC", event.instant.description)) }
         fields += FiringWording.doseFields(firing.dose)
         if let detail = event.detail { fields.append(("REMINDER_DETAIL", detail)) }

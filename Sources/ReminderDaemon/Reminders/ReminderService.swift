@@ -154,7 +154,10 @@ struct ReminderService: Sendable {
                     on: date, in: zone, logs: logs[reminder.id] ?? [], skips: skips[reminder.id] ?? [], windowSeconds: reminder.windowSeconds, now: now,
                     takenLate: late[reminder.id] ?? [:], pauses: reminder.delivery.pause)
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
-                    .map { OccurrenceValue(reminderID: reminder.id, name: reminder.name, status: $0).saying(reminder.delivery.medication.dose(on: $0.occurrence.scheduledDate)) }
+                    .map {
+                        OccurrenceValue(reminderID: reminder.id, name: reminder.name, status: $0).saying(reminder.delivery.medication.dose(on: $0.occurrence.scheduledDate))
+                            .of(reminder.delivery.person)
+                    }
             }
             await yieldToQueuedWork()
         }
@@ -203,7 +206,7 @@ struct ReminderService: Sendable {
                     reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, snoozedUntil: next.at, in: next.reminder.zone,
                     calendar: calendar)
                 : FiringValue(reminderID: next.reminder.id, name: next.reminder.name, occurrence: next.occurrence, calendar: calendar))
-                .saying(next.reminder.delivery.medication.dose(on: next.occurrence.scheduledDate))
+                .saying(next.reminder.delivery.medication.dose(on: next.occurrence.scheduledDate)).of(next.reminder.delivery.person)
         }
         return .init(firings: firings, asNeeded: asNeeded.isEmpty ? nil : asNeeded)
     }
@@ -355,8 +358,13 @@ struct ReminderService: Sendable {
         let taken = try zip(intakeValues(Array(logs), now: now), logs).map { (HistoryEntryValue($0, late: $1.forScheduledAt != nil), 2) }
         // Newest first. At one instant: the earlier occurrence first (its window closed as the next one fired),
         // and an occurrence's firing before its outcome, and that before a log.
-        return Array((entries + taken).sorted { ($0.0.handledUtc, $0.0.scheduledUtc, $0.1) > ($1.0.handledUtc, $1.0.scheduledUtc, $1.1) }
-            .prefix(limit).map(\.0))
+        let newest = (entries + taken).sorted { ($0.0.handledUtc, $0.0.scheduledUtc, $0.1) > ($1.0.handledUtc, $1.0.scheduledUtc, $1.1) }.prefix(limit)
+        let people = try storing { () throws(StoreError) in try stores.reminders.people(ids: Set(newest.map(\.0.reminderId))) }
+        return newest.map { entry in
+            var value = entry.0
+            value.person = people[value.reminderId]
+            return value
+        }
     }
 
     /// Counts for the Status call.

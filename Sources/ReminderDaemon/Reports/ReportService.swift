@@ -18,10 +18,10 @@ struct ReportService: Sendable {
     static let maximumDays = 20 * 366
 
     func register(in router: inout MethodRouter) {
-        router.on(Reminders.Report.self) { p in try await report(from: p.from, to: p.to, keys: p.reminders) }
+        router.on(Reminders.Report.self) { p in try await report(from: p.from, to: p.to, keys: p.reminders, person: p.person) }
     }
 
-    func report(from fromText: String?, to toText: String?, keys: [String]?) async throws(ServiceError) -> Reminders.Report.Reply {
+    func report(from fromText: String?, to toText: String?, keys: [String]?, person: String? = nil) async throws(ServiceError) -> Reminders.Report.Reply {
         let now = context.clock.now()
         let to = try context.settings.date(toText, parameter: "to", now: now)
         let from = try fromText.map { text throws(ServiceError) in try TypedTime.date(text, parameter: "from") } ?? LocalDate(dayNumber: to.dayNumber - 89)
@@ -32,15 +32,7 @@ struct ReportService: Sendable {
             throw .invalidTime(parameter: "from", message: "\(from) to \(to) is over 20 years: give a shorter period")
         }
         let named = keys.map { !$0.isEmpty } ?? false
-        let chosen: [StoredReminder]
-        if let keys, named {
-            chosen = try keys.map { key throws(ServiceError) in try reminders.find(key) }
-        } else {
-            // Every enabled reminder of the user's own: not a calendar's alarm, not the built-in weekly check-in (a
-            // question, not something to take: it would only ever count as missed).
-            chosen = try storing { () throws(StoreError) in try stores.reminders.all() }
-                .filter { $0.enabled && $0.delivery.calendar == nil && $0.name != ReminderService.restCheckInName }
-        }
+        let chosen = try self.chosen(keys: named ? keys : nil, person: person)
         var adherence: [ReportReminderValue] = []
         var medications: [ReportMedicationValue] = []
         for reminder in chosen {
@@ -52,14 +44,35 @@ struct ReportService: Sendable {
             if let kept { adherence.append(kept) }
             if let taken { medications.append(taken) }
         }
-        let profileName = try storing { () throws(StoreError) in try stores.fitness.profile(FitnessService.profileNameKey) }
+        // Someone else's report is theirs alone: the habit and the calories are the user's.
+        let someoneElse = person.map { !Self.isTheUser($0) } ?? false
+        let profileName = someoneElse ? chosen.first?.delivery.person.person : try storing { () throws(StoreError) in try stores.fitness.profile(FitnessService.profileNameKey) }
         let (habit, calories) = try await offTheEventLoops { () throws(ServiceError) in
-            named ? (nil, nil) : (try habitFigures(from: from, to: to, now: now), try fitness.calories(from: from, through: to))
+            named || someoneElse ? (nil, nil) : (try habitFigures(from: from, to: to, now: now), try fitness.calories(from: from, through: to))
         }
         return .init(
             from: from.description, to: to.description, timeZone: try context.settings.zone(named: nil).identifier, madeUtc: now.description,
             reminders: adherence, profileName: profileName, medications: medications.isEmpty ? nil : medications, habits: habit, fitness: calories)
     }
+
+    /// The reminders a report covers: those named; else every enabled reminder of the user's own, not a
+    /// calendar's alarm, not the built-in weekly check-in (a question, not something to take: it would only ever
+    /// count as missed); with `person`, only those for them (`me` or "": the user's own).
+    private func chosen(keys: [String]?, person: String?) throws(ServiceError) -> [StoredReminder] {
+        if let keys { return try keys.map { key throws(ServiceError) in try reminders.find(key) } }
+        let all = try storing { () throws(StoreError) in try stores.reminders.all() }
+            .filter { $0.enabled && $0.delivery.calendar == nil && $0.name != ReminderService.restCheckInName }
+        guard let person else { return all }
+        let theirs = all.filter { Self.isTheUser(person) ? $0.delivery.person.person == nil : $0.delivery.person.isFor(person) }
+        guard theirs.isEmpty, !Self.isTheUser(person) else { return theirs }
+        let people = Set(all.compactMap(\.delivery.person.person)).sorted()
+        throw .invalidInput(parameter: "person", message: """
+            no reminder is for \(quotedInput(person)): \(people.isEmpty ? "none is for anyone else (add one with --for NAME)" : "give one of " + people.joined(separator: ", ") + ", or me")
+            """)
+    }
+
+    /// `me` or "": the user's own reminders.
+    static func isTheUser(_ person: String) -> Bool { ["", "me"].contains(person.lowercased()) }
 
     /// A reminder's adherence figures over the period.
     private func figures(of reminder: StoredReminder, from: LocalDate, to: LocalDate, now: Instant) throws(ServiceError) -> ReportReminderValue {
@@ -78,7 +91,8 @@ struct ReportService: Sendable {
             figures: AdherenceFigures(
                 rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, createdAt: Instant(secondsSinceEpoch: reminder.createdAt),
                 from: from, through: to, logs: logs, skips: skips, takenLate: late, now: now, pauses: reminder.delivery.pause),
-            regimen: dose + rule.summary, forced: forced > 0 ? forced : nil)
+            regimen: dose + rule.summary, forced: forced > 0 ? forced : nil
+        ).of(reminder.delivery.person)
     }
 
     /// A medication's amounts, as-needed weeks and stock over the period; nil for a reminder without a dose.

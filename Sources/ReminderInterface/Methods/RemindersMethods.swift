@@ -343,7 +343,11 @@ extension Reminders {
             public var to: String?
             /// Ids or names; default every enabled reminder with a schedule.
             public var reminders: [String]?
-            public init(from: String? = nil, to: String? = nil, reminders: [String]? = nil) { (self.from, self.to, self.reminders) = (from, to, reminders) }
+            /// Only the reminders for this person (`--for Anna`; "" or `me`: the user's own); their report alone.
+            public var person: String?
+            public init(from: String? = nil, to: String? = nil, reminders: [String]? = nil, person: String? = nil) {
+                (self.from, self.to, self.reminders, self.person) = (from, to, reminders, person)
+            }
         }
         public struct Reply: Codable, Sendable, Hashable {
             public var from: String

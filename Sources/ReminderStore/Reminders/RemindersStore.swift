@@ -183,6 +183,15 @@ public struct RemindersStore: Sendable {
         return found
     }
 
+    /// Whom each of the reminders `ids` that is someone's is for (``PersonSettings``); the user's own are left out.
+    public func people(ids: Set<Int64>) throws(StoreError) -> [Int64: String] {
+        guard !ids.isEmpty else { return [:] }
+        return try database.read { db in
+            let reminders = try StoredReminder.filter(keys: Array(ids)).fetchAll(db)
+            return Dictionary(reminders.compactMap { reminder in reminder.delivery.person.person.map { (reminder.id, $0) } }) { first, _ in first }
+        }
+    }
+
     /// The reminder named `name` (without regard to case), by name only, or nil.
     public func named(_ name: String) throws(StoreError) -> StoredReminder? {
         try database.read { db in try StoredReminder.all().named(name).fetchOne(db) }
