@@ -199,6 +199,7 @@ enum CommandMessages {
     static let forLabel = Message("for")
     static let apartFromGap = Message("from %1$s by %2$s")
     static let orderBy = Message("%1$s; order by %2$s")
+    static let doseOfStrength = Message("%1$s of %2$s")
     static let packNoDate = Message("%1$s, no date")
     static let packUntil = Message("%1$s, until %2$s")
     static let packExpired = Message("%1$s, expired %2$s: not counted")

@@ -154,6 +154,9 @@ struct MedicationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The dose's unit: tablet, capsule, drop, puff, spray, patch, mg, mcg, g, ml, IU ...", valueName: "unit"),
             completion: .list(Dose.units.map(\.name))) var unit: String?
     @Option(help: ArgumentHelp(
+        "What one tablet, capsule or puff holds: 20mg (said with the dose: 1 tablet of 20 mg; a stock may be given in it). \"\" (update): none.",
+        valueName: "amount")) var strength: String?
+    @Option(help: ArgumentHelp(
         "A tapering course: each step's dose and last day, e.g. \"40mg until 2026-12-01; 30mg until 2026-12-08\"; the reminder ends after the last. \"\" (update): none.",
         valueName: "steps")) var steps: String?
     @Option(help: ArgumentHelp(
@@ -176,7 +179,7 @@ struct MedicationOptions: ParsableArguments {
         let pairs = stride(from: 0, to: apartFrom.count - 1, by: 2).map { MedicationSettings.ApartFrom(reminder: apartFrom[$0], gap: apartFrom[$0 + 1]) }
         return .init(
             dose: dose, unit: unit, refillDays: refillDays, minInterval: minInterval, maxPerDay: maxPerDay, steps: steps,
-            apartFrom: pairs.isEmpty ? nil : pairs, orderDays: orderDays)
+            apartFrom: pairs.isEmpty ? nil : pairs, orderDays: orderDays, strength: strength)
     }
 
     func validate() throws {
@@ -185,7 +188,10 @@ struct MedicationOptions: ParsableArguments {
 
     static func describe(_ part: MedicationSettings.Shown) -> [ShownLine] {
         var lines: [ShownLine] = []
-        if part.steps == nil, let dose = doseText(part.dose, part.unit) { lines.append(ShownLine(CommandMessages.doseLabel, dose)) }
+        if part.steps == nil, let dose = doseText(part.dose, part.unit) {
+            let strength = doseText(part.strength, part.strengthUnit)
+            lines.append(ShownLine(CommandMessages.doseLabel, strength.map { out.words(CommandMessages.doseOfStrength, dose, $0) } ?? dose))
+        }
         if let limits = limitsText(minIntervalSeconds: part.minIntervalSeconds, maxPerDay: part.maxPerDay) {
             lines.append(ShownLine(CommandMessages.limitsLabel, limits))
         }

@@ -8,7 +8,7 @@ import VarlinkProtocol
 
 @testable import ReminderDaemon
 
-/// #59 item 3: a stock in packs that expire. A dose takes from the pack that expires first; a pack past its last
+/// #59 item 3: a dose and its strength (1 tablet of 20 mg), and a stock in packs that expire. A dose takes from the pack that expires first; a pack past its last
 /// day stops counting (said once); the day it runs out counts a pack's expiry too; the low-stock notice names the
 /// day to order by (`--order-days`); a stock counted before packs existed is one pack without a date.
 @Suite("Medication: packs that expire")
@@ -67,6 +67,25 @@ struct StockPackTests {
         #expect(try await stock(daemon).left == 30)
         let month = try await daemon.call(Medication.StockAdd.self, .init(reminder: "Prednisone", amount: "5", expires: "2027-02")).stock
         #expect(month.packs?.contains(.init(left: 5, expires: "2027-02-28", expired: false)) == true, "a month: its last day")
+    }
+
+    /// A 20 mg tablet: the dose is 1 tablet and its strength 20 mg; both are said; the stock counts tablets, and
+    /// may be given in milligrams (600 mg is 30 tablets). A strength for a dose already in mg is refused.
+    @Test func aStrengthIsSaidWithTheDoseAndAStockMayBeGivenInIt() async throws {
+        let daemon = try await daemon(["strength": "20mg"])
+        let shown = try await daemon.call(Reminders.Get.self, .init(reminder: "Prednisone")).reminder.delivery.medication
+        #expect(shown.dose == 1 && shown.unit == "tablet" && shown.strength == 20 && shown.strengthUnit == "mg")
+        let counted = try await daemon.call(Medication.StockSet.self, .init(reminder: "Prednisone", amount: "600mg")).stock
+        #expect(counted.left == 30 && counted.unit == "tablet")
+        #expect(try await daemon.call(Medication.StockAdd.self, .init(reminder: "Prednisone", amount: "10 tablets")).stock.left == 40)
+        await daemon.advance(to: instant("2026-12-01T08:00:00Z"))
+        let fired = try #require(daemon.firings(of: "Prednisone").first)
+        #expect(JournalAnnouncer.entry(for: .firing(fired), in: UntranslatedCatalog()).message == "Reminder: Prednisone, 1 tablet of 20 mg (daily, Tue 08:00)")
+        let report = try await daemon.call(Reminders.Report.self, .init(from: "2026-12-01", to: "2026-12-01"))
+        #expect(report.reminders.first?.regimen?.hasPrefix("1 tablet of 20 mg, ") == true, "\(String(describing: report.reminders.first?.regimen))")
+        await #expect { try await daemon.call("Add", ["name": "Pred mg", "rule": .object(["daily": true, "at": "08:00"]), "dose": "20mg", "strength": "20mg"]) } throws: {
+            ($0 as? VarlinkError)?.string("parameter") == "strength"
+        }
     }
 
     /// Stock counted before packs existed (no date on any row) reads as one pack without expiry, as before.

@@ -17,6 +17,9 @@ public struct Dose: Sendable, Hashable {
         ("IU", nil), ("mg", nil), ("g", nil), ("mcg", nil), ("ml", nil),
     ]
 
+    /// Whether a unit is counted (tablets, puffs ...) rather than measured (mg, ml, IU).
+    public static func isCounted(_ unit: String) -> Bool { units.first { $0.name == unit }?.plural != nil }
+
     /// What the units may also be written as.
     private static let aliases = ["µg": "mcg", "ug": "mcg", "iu": "IU", "mL": "ml", "cc": "ml"]
 

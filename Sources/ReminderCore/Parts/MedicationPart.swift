@@ -7,6 +7,9 @@ public struct MedicationSettings: ReminderPart {
     public var dose: Dose?
     /// A tapering course: the dose of each day; the reminder ends after its last day.
     public var steps: DoseSteps?
+    /// What one of the dose's units holds (`--strength 20mg`: a 20 mg tablet), for a dose counted in tablets,
+    /// capsules, puffs ...: said with the dose ("1 tablet of 20 mg"); a stock may be given in it (600mg: 30 tablets).
+    public var strength: Dose?
     /// How often a dose may be logged (a medication taken as needed): a log that breaks them is refused unless
     /// forced.
     public var limits = DoseLimits()
@@ -43,13 +46,14 @@ public struct MedicationSettings: ReminderPart {
         public var steps: String?
         public var apartFrom: [ApartFrom]?
         public var orderDays: Int?
+        public var strength: String?
 
         public init(
             dose: String? = nil, unit: String? = nil, refillDays: Int? = nil, minInterval: String? = nil, maxPerDay: Int? = nil, steps: String? = nil,
-            apartFrom: [ApartFrom]? = nil, orderDays: Int? = nil
+            apartFrom: [ApartFrom]? = nil, orderDays: Int? = nil, strength: String? = nil
         ) {
             (self.dose, self.unit, self.refillDays, self.minInterval, self.maxPerDay, self.steps) = (dose, unit, refillDays, minInterval, maxPerDay, steps)
-            (self.apartFrom, self.orderDays) = (apartFrom, orderDays)
+            (self.apartFrom, self.orderDays, self.strength) = (apartFrom, orderDays, strength)
         }
     }
 
@@ -83,6 +87,9 @@ public struct MedicationSettings: ReminderPart {
         public var steps: [DoseStepValue]?
         /// The medicines it is kept apart from, and how long.
         public var apart: [DoseGap]?
+        /// What one unit of the dose holds (`20` `mg` a tablet).
+        public var strength: Double?
+        public var strengthUnit: String?
     }
 
     public static func check(_ change: Change, adding: Bool) throws(PartError) {
@@ -109,6 +116,7 @@ public struct MedicationSettings: ReminderPart {
         if let days = change.orderDays, days != 0, !refillDayRange.contains(days) {
             throw PartError("orderDays", "invalid --order-days \(days): give 1 to 365 days before the stock runs out (0 with update: the refill days)")
         }
+        if let text = change.strength, !text.isEmpty { _ = try Self.strength(text) }
         for apart in change.apartFrom ?? [] {
             guard !apart.reminder.trimmingSpaces.isEmpty else { throw PartError("apartFrom", "--apart-from needs the other medicine's name, e.g. --apart-from Iron 4h") }
             _ = try apart.seconds()
@@ -148,6 +156,16 @@ public struct MedicationSettings: ReminderPart {
         if let maximum = change.maxPerDay { changed.limits.maxPerDay = maximum == 0 ? nil : maximum }
         if let days = change.refillDays { changed.refillDays = days == 0 ? nil : days }
         if let days = change.orderDays { changed.orderDays = days == 0 ? nil : days }
+        if let text = change.strength { changed.strength = text.isEmpty ? nil : try Self.strength(text) }
+        if changed.strength != nil, changed.dose == nil {
+            throw PartError("strength", "--strength needs a dose it is the strength of: give --dose 1 --unit tablet too")
+        }
+        if let strength = changed.strength, let unit = changed.dose?.unit, !Dose.isCounted(unit) {
+            throw PartError("strength", """
+                --strength is what one tablet, capsule or puff holds: give the dose in those (--dose 1 --unit tablet --strength \(strength.amountText)\(strength.unit)), \
+                or --strength "" for none
+                """)
+        }
         for apart in change.apartFrom ?? [] {
             changed.apart = DoseGaps.reciprocal(changed.apart, of: apart.reminder.trimmingSpaces, formerly: apart.reminder.trimmingSpaces, seconds: try apart.seconds())
         }
@@ -166,6 +184,7 @@ public struct MedicationSettings: ReminderPart {
         if let gap = apart.first(where: { !DoseGap.range.contains($0.seconds) || $0.reminder.isEmpty }) {
             return "the gap from '\(gap.reminder)' of \(gap.seconds) s is not 1 minute to 24 hours from a named medicine"
         }
+        if let problem = strength?.problem { return "strength: \(problem)" }
         return dose?.problem
     }
 
@@ -177,7 +196,7 @@ public struct MedicationSettings: ReminderPart {
             minIntervalSeconds: limits.minIntervalSeconds, maxPerDay: limits.maxPerDay,
             steps: steps?.steps.enumerated().map { index, step in
                 DoseStepValue(dose: Double(step.dose.thousandths) / 1000, unit: step.dose.unit, through: step.through.description, current: index == current)
-            }, apart: apart.isEmpty ? nil : apart)
+            }, apart: apart.isEmpty ? nil : apart, strength: strength.map { Double($0.thousandths) / 1000 }, strengthUnit: strength?.unit)
     }
 
     // The limits are TEXT with their comma escaped when written (RFC 5545 3.3.11): a server's parser kept only
@@ -189,8 +208,19 @@ public struct MedicationSettings: ReminderPart {
             properties.append(SyncedProperty("LIMITS", "\(limits.minIntervalSeconds.map(String.init) ?? ""),\(limits.maxPerDay.map(String.init) ?? "")"))
         }
         if let steps { properties.append(SyncedProperty("STEPS", steps.text)) }
+        if let strength { properties.append(SyncedProperty("STRENGTH", "\(strength.amountText) \(strength.unit)")) }
         if !apart.isEmpty { properties.append(SyncedProperty("APART", Self.apartText(apart))) }
         return properties
+    }
+
+    /// A strength as `--strength` gives it: an amount with a unit that is not counted (`20mg`, `100mcg`, `5ml`).
+    static func strength(_ text: String) throws(PartError) -> Dose {
+        let strength: Dose
+        do { strength = try Dose(amount: text, unit: nil) } catch { throw PartError("strength", "invalid --strength: \(error.message)") }
+        guard !Dose.isCounted(strength.unit) else {
+            throw PartError("strength", "invalid --strength \(quotedInput(text)): give what one unit holds, such as 20mg, 100mcg or 5ml")
+        }
+        return strength
     }
 
     /// The days before the stock runs out by which to order more.
@@ -219,6 +249,7 @@ public struct MedicationSettings: ReminderPart {
             do { steps = try DoseSteps(parsing: text, unit: nil) } catch { throw PartError("STEPS", "X-REMINDD-STEPS: \(error.message)") }
         }
         if let text = property("APART") { apart = try Self.apart(parsing: text) }
+        if let text = property("STRENGTH") { strength = try Self.strength(text) }
     }
 
     /// The gaps as a synced item holds them: "14400 Iron;3600 Vitamin D", a name's `%` and `;` written `%25` and `%3B`.
@@ -238,7 +269,7 @@ public struct MedicationSettings: ReminderPart {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case doseThousandths, doseUnit, refillDays, orderDays, minIntervalSeconds, maxPerDay, steps, apart }
+    private enum CodingKeys: String, CodingKey { case doseThousandths, doseUnit, refillDays, orderDays, minIntervalSeconds, maxPerDay, steps, apart, strengthThousandths, strengthUnit }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -258,6 +289,11 @@ public struct MedicationSettings: ReminderPart {
             }
         }
         apart = try container.decodeIfPresent([DoseGap].self, forKey: .apart) ?? []
+        switch (try container.decodeIfPresent(Int64.self, forKey: .strengthThousandths), try container.decodeIfPresent(String.self, forKey: .strengthUnit)) {
+        case (let thousandths?, let unit?): strength = Dose(thousandths: thousandths, unit: unit)
+        case (nil, nil): strength = nil
+        default: throw DecodingError.dataCorruptedError(forKey: .strengthUnit, in: container, debugDescription: "a strength needs its amount and its unit")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -270,6 +306,8 @@ public struct MedicationSettings: ReminderPart {
         try container.encodeIfPresent(limits.maxPerDay, forKey: .maxPerDay)
         try container.encodeIfPresent(steps?.text, forKey: .steps)
         if !apart.isEmpty { try container.encode(apart, forKey: .apart) }
+        try container.encodeIfPresent(strength?.thousandths, forKey: .strengthThousandths)
+        try container.encodeIfPresent(strength?.unit, forKey: .strengthUnit)
     }
 }
 

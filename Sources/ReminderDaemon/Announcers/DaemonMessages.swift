@@ -63,6 +63,7 @@ enum DaemonMessages {
     static let stockThrough = Message("%1$s left: enough through %2$s (%3$d day)", plural: "%1$s left: enough through %2$s (%3$d days)")
     static let stockNotEnough = Message("%1$s left: not enough for the next dose")
     static let orderBy = Message("%1$s; order by %2$s")
+    static let doseOfStrength = Message("%1$s of %2$s")
 
     // The journal's MESSAGE lines.
     static let fired = Message("Reminder: %1$s")

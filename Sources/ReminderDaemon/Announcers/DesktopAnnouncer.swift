@@ -141,7 +141,7 @@ public final class DesktopAnnouncer: Announcer {
                 state.board.note(.comingUp(
                     reminderID: notice.reminder.id,
                     title: words(DaemonMessages.comingUpTitle, notice.reminder.name, FiringWording.duration(seconds: Int64(notice.minutesBefore) * 60)),
-                    text: notice.firing.dose.map { words(DaemonMessages.takeDoseAt, $0.description, when) } ?? words(DaemonMessages.comingUpAt, when)))
+                    text: wording.dose(notice.firing).map { words(DaemonMessages.takeDoseAt, $0, when) } ?? words(DaemonMessages.comingUpAt, when)))
             default:
                 return
             }
@@ -164,8 +164,9 @@ public final class DesktopAnnouncer: Announcer {
         } else {
             let kind = words(DaemonMessages.kindDetail, wording.kind(of: reminder.rule).capitalizedFirst, when)
             let reason = firing.keptApart.map { "\n" + wording.keptApart($0, in: reminder.zone).capitalizedFirst } ?? ""
-            detail = (firing.firing.dose.map { words(DaemonMessages.takeDose, $0.description) + " " + kind } ?? kind) + reason
-            brief = "\(name)\(firing.firing.dose.map { " \($0.description)" } ?? "") (\(when))"
+            let dose = wording.dose(firing.firing)
+            detail = (dose.map { words(DaemonMessages.takeDose, $0) + " " + kind } ?? kind) + reason
+            brief = "\(name)\(dose.map { " \($0)" } ?? "") (\(when))"
         }
         return NotificationBoard.Due(
             reminderID: reminder.id, name: name, detail: detail, brief: brief, event: event,

@@ -39,6 +39,13 @@ struct FiringWording: Sendable {
         when(zone.localDateTime(at: instant))
     }
 
+    /// `2 tablets`, `1 tablet of 20 mg` (with its strength): the dose an occurrence asks for, or nil.
+    func dose(_ firing: DueFiring) -> String? {
+        guard let dose = firing.dose else { return nil }
+        guard let strength = firing.reminder.delivery.medication.strength else { return dose.description }
+        return words(DaemonMessages.doseOfStrength, dose.description, strength.description)
+    }
+
     /// `kept 4h apart from Iron, taken at Sun 08:30`: why an announcement waited (``DoseGaps``).
     func keptApart(_ hold: DoseGaps.Hold, in zone: TimeZoneRules) -> String {
         words(hold.taken ? DaemonMessages.keptApartTaken : DaemonMessages.keptApartDue, WindowLength.text(hold.gapSeconds), hold.partner, when(zone, hold.from))
@@ -69,7 +76,7 @@ struct FiringWording: Sendable {
     /// `Vitamin D (weekly, Sun 09:00)`; with a dose, `Metformin, 2 tablets (daily, Sun 08:00)`; someone else's,
     /// `Anna: Amoxicillin, 250 mg (daily, Sun 08:00)`.
     func reminder(_ firing: DueFiring) -> String {
-        let dose = firing.dose.map { ", \($0.description)" } ?? ""
+        let dose = self.dose(firing).map { ", \($0)" } ?? ""
         let whenAndKind = "\(kind(of: firing.reminder.rule)), \(when(firing.occurrence))"
         let about = event(firing).map { words(DaemonMessages.forTheEvent, whenAndKind, $0.text) } ?? whenAndKind
         return "\(firing.reminder.delivery.person.named(firing.reminder.name))\(dose) (\(about))"

@@ -20,7 +20,7 @@ struct MedicationService: Sendable {
         if kind == .set, text.first == "0", text.allSatisfy({ $0 == "0" || $0 == "." }) {
             amount = 0  // counted: none left (a dose is never 0, so Dose does not read it)
         } else {
-            do { amount = try Dose(amount: text, unit: dose.unit).thousandths } catch {
+            do { amount = try Self.stockAmount(text, dose: dose, strength: reminder.delivery.medication.strength) } catch {
                 throw .invalidInput(parameter: "amount", message: error.message.replacingOccurrences(of: "dose", with: "amount"))
             }
         }
@@ -96,6 +96,17 @@ struct MedicationService: Sendable {
 
     private func zone(of reminder: StoredReminder) throws(ServiceError) -> TimeZoneRules {
         try context.settings.zone(named: reminder.timeZone)
+    }
+
+    /// An amount of stock in the dose's unit: `30` or `30 tablets`; with a strength, also in its unit (`600mg` of
+    /// 20 mg tablets: 30 tablets).
+    static func stockAmount(_ text: String, dose: Dose, strength: Dose?) throws(RuleSpecError) -> Int64 {
+        if let strength {
+            let given: Dose?
+            do { given = try Dose(amount: text, unit: nil) } catch { given = nil }  // no unit of its own: the dose's, below
+            if let given, given.unit == strength.unit { return given.thousandths * 1000 / strength.thousandths }
+        }
+        return try Dose(amount: text, unit: dose.unit).thousandths
     }
 
     /// The last day of a pack from `2027-03` (that month's last day) or `2027-03-31`; one already past is refused.

@@ -85,7 +85,8 @@ struct ReportService: Sendable {
         let late = try storing { () throws(StoreError) in try stores.intake.lateTakes(reminderIDs: [id], from: start, through: end)[id] ?? [:] }
         let skips = Dictionary(skipped.map { (Instant(secondsSinceEpoch: $0.scheduledAt), $0.reason ?? "") }) { first, _ in first }
         let forced = try storing { () throws(StoreError) in try stores.intake.forcedCount(reminderID: id, from: start, through: end) }
-        let dose = reminder.delivery.medication.dose.map { "\($0.amountText) \($0.unit), " } ?? ""
+        let medication = reminder.delivery.medication
+        let dose = medication.dose.map { "\($0.amountText) \($0.unit)" + (medication.strength.map { " of \($0.description)" } ?? "") + ", " } ?? ""
         return ReportReminderValue(
             reminderId: id, reminderName: reminder.name,
             figures: AdherenceFigures(
