@@ -71,7 +71,7 @@ struct LogAddCommand: ParsableCommand {
             throw CLIError(out.words(CommandMessages.intakeInTheFuture, out.time(instant, typed: at)))
         }
         let reply = try connection.call(
-            Reminders.Log.self, .init(reminder: reminder, at: context.typedTime(at), amount: amount, force: force ? true : nil))
+            Reminders.Log.self, .init(reminder: reminder, at: context.typedTime(at), amount: typedAmount(amount), force: force ? true : nil))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, taken: false))
         if reply.cancelledSnoozes > 0 { out.print(out.words(CommandMessages.cancelledSnooze)) }
@@ -201,7 +201,7 @@ struct DoneCommand: ParsableCommand {
             let line = out.words(CommandMessages.takenLateLine, occurrence.reminderName, out.time(occurrence.local))
             return out.print(occurrence.loggedUtc.map { out.words(CommandMessages.loggedAt, line, out.clock($0)) } ?? line)
         }
-        let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder, amount: amount, force: force ? true : nil))
+        let reply = try connection.call(Reminders.Done.self, .init(reminder: reminder, amount: typedAmount(amount), force: force ? true : nil))
         if json { return try out.json(reply) }
         out.print(describe(reply.log, taken: true))
         if let unsynced = reply.unsynced { Output.warn(unsynced) }
@@ -308,9 +308,9 @@ struct HistoryCommand: ParsableCommand {
         let start = try Self.instant(CommandContext.current.typedTime(since) ?? "7d")
         let entries = try connection.call(Reminders.History.self, .init(since: start, reminder: reminder, limit: limit ?? 100)).entries
         if json { return try out.json(entries) }  // UTC stays in JSON
-        if entries.isEmpty { return out.print("Nothing happened since \(out.time(start)).") }
+        if entries.isEmpty { return out.print(out.words(StatusMessages.nothingSince, out.time(start))) }
         out.table(
-            ["WHEN", "WHAT", "REMINDER", "OCCURRENCE", "LATE"],
+            out.headings(StatusMessages.whenHeading, StatusMessages.whatHeading, CommandMessages.reminder, StatusMessages.occurrenceHeading, StatusMessages.lateHeading),
             entries.map { entry in
                 [out.time(entry.handledUtc), Self.what(entry), entry.shownName, out.clockTime(entry.scheduledUtc), Self.lateness(entry.lateSeconds)]
             })
@@ -318,12 +318,18 @@ struct HistoryCommand: ParsableCommand {
 
     /// The WHAT column: the kind in words, with the repeats and the clock going back.
     static func what(_ entry: HistoryEntryValue) -> String {
-        var text = entry.kind.replacingOccurrences(of: "-", with: " ") + (doseText(entry.amount, entry.unit).map { ", \($0)" } ?? "")
-        if entry.forced == true { text += ", forced past its limits" }
+        let kinds: [String: Message] = [
+            "fired": StatusMessages.fired, "late": StatusMessages.late, "postponed": StatusMessages.postponed, "logged-ahead": StatusMessages.loggedAhead,
+            "logged": StatusMessages.logged,
+        ]
+        var text = kinds[entry.kind].map { out.words($0) } ?? out.state(entry.kind)
+        text += doseText(entry.amount, entry.unit).map { ", \($0)" } ?? ""
+        if entry.forced == true { text = out.words(StatusMessages.forcedPast, text) }
         if let again = entry.announcedAgain {
-            text += ", announced again \(again)x" + (entry.lastAnnouncedUtc.map { " (last \(out.clock($0)))" } ?? "")
+            text = out.words(StatusMessages.announcedAgain, text, again)
+            if let last = entry.lastAnnouncedUtc { text = out.words(StatusMessages.lastAnnounced, text, out.clock(last)) }
         }
-        if entry.replanned { text += " (re-planned)" }
+        if entry.replanned { text = out.words(StatusMessages.replanned, text) }
         return text
     }
 
@@ -379,20 +385,22 @@ struct StatusCommand: ParsableCommand {
             return try out.jsonLine(line)
         }
         if json { return try out.json(status) }
-        out.print("remindd \(status.version): \(status.status)")
-        out.print("reminders: \(status.reminders) (\(status.enabled) enabled)")
-        out.print("store:     \(status.storePath)")
-        out.print("journal:   \(status.journal ? "yes" : "no (firings go to stderr)")")
-        out.print("zone:      \(status.timeZone) (\(zoneReason(status)))")
+        var headline = out.words(StatusMessages.headline, count: status.reminders, status.version, status.reminders)
+        if let next = status.next { headline = out.words(StatusMessages.headlineNext, headline, next.shownName, out.near(next.utc)) }
+        out.print(headline)
+        out.print(out.words(StatusMessages.remindersLine, status.reminders, status.enabled))
+        out.print(out.words(StatusMessages.storeLine, status.storePath))
+        out.print(out.words(status.journal ? StatusMessages.journalYes : StatusMessages.journalNo))
+        out.print(out.words(StatusMessages.zoneLine, status.timeZone, zoneReason(status)))
         let user = CommandContext.current.zone
         if user.identifier != status.timeZone {
-            out.print("your zone: \(user.identifier) (\(CommandContext.current.zoneSource)): times are shown and read in it")
+            out.print(out.words(StatusMessages.yourZoneLine, user.identifier, CommandContext.current.zoneSource))
         }
         if let next = status.next, let instant = Output.instant(next.utc) {
-            out.print("next:      \(out.time(instant)) (\(out.left(until: instant))) \(next.reminderName)")
+            out.print(out.words(StatusMessages.nextLine, out.time(instant), out.left(until: instant), next.shownName))
         }
         if let collection = status.collection {
-            out.print("collection: \(collection.folder)\(collection.heldBecause.map { " (not used: \($0); see 'remindctl collection')" } ?? "")")
+            out.print(collection.heldBecause.map { out.words(StatusMessages.collectionHeld, collection.folder, $0) } ?? out.words(StatusMessages.collectionLine, collection.folder))
         }
     }
 }

@@ -197,6 +197,11 @@ enum CommandMessages {
     static let apartFromPairs = Message("--apart-from takes a medicine's name and a gap: --apart-from Iron 4h (0 with update: no gap)")
     static let apartLabel = Message("kept apart")
     static let forLabel = Message("for")
+    // The daemon's errors, in words from their facts.
+    static let unreadableTime = Message("invalid --%1$s %2$s: write a time such as 07:45, 2026-11-21, 2026-11-21T07:45 or 2026-11-21T07:45:00+01:00, or how long ago: 30m, 24h, 7d")
+    static let logNotFound = Message("no log with id %1$d: see 'remindctl log list' (add --date YYYY-MM-DD for another day)")
+    static let storeFailed = Message("remindd could not read or write its store: %1$s")
+    static let invalidInput = Message("invalid --%1$s: %2$s")
     static let apartFromGap = Message("from %1$s by %2$s")
     static let orderBy = Message("%1$s; order by %2$s")
     static let doseOfStrength = Message("%1$s of %2$s")

@@ -116,7 +116,8 @@ struct ConnectionOptions: ParsableArguments {
         guard let reminder = error.string("reminder") else { return nil }
         switch method {
         case Reminders.Done.name:
-            return error.string("next").map { out.words(CommandMessages.nothingDueNext, reminder, $0) } ?? out.words(CommandMessages.nothingDueNow, reminder)
+            // The next one as times are shown (it was its raw ISO 8601 text).
+            return error.string("next").map { out.words(CommandMessages.nothingDueNext, reminder, out.time($0)) } ?? out.words(CommandMessages.nothingDueNow, reminder)
         case Reminders.TakeLate.name: return out.words(CommandMessages.nothingMissed, reminder)
         case Reminders.Skip.name: return out.words(CommandMessages.nothingToSkip, reminder)
         case Reminders.Unskip.name: return out.words(CommandMessages.nothingToUnskip, reminder)
@@ -142,6 +143,16 @@ struct ConnectionOptions: ParsableArguments {
             return out.words(CommandMessages.parameterRefused, error.string("parameter") ?? "?")
         case "org.varlink.service.PermissionDenied":
             return out.words(CommandMessages.notYourDaemon)
+        case let name where name.hasSuffix("." + RemindErrors.InvalidTime.errorName) && error.string("unreadable") != nil:
+            return out.words(CommandMessages.unreadableTime, error.string("parameter") ?? "?", quotedInput(error.string("unreadable") ?? ""))
+        case let name where name.hasSuffix("." + RemindErrors.LogNotFound.errorName):
+            guard case .object(let fields) = error.parameters, case .number(let id)? = fields["id"] else { return error.description }
+            return out.words(CommandMessages.logNotFound, Int64(id))
+        case let name where name.hasSuffix("." + RemindErrors.StoreFailure.errorName):
+            return out.words(CommandMessages.storeFailed, error.string("message") ?? "?")
+        case let name where name.hasSuffix("." + RemindErrors.InvalidInput.errorName) && out.words.language != "en":
+            // The daemon's message says what to give, in English: framed in the user's language.
+            return out.words(CommandMessages.invalidInput, error.string("parameter") ?? "?", error.string("message") ?? "?")
         default:
             return error.description
         }

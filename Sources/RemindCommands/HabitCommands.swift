@@ -33,20 +33,20 @@ struct StreakCommand: ParsableCommand {
             let reminder = try connection.call(Reminders.Get.self, .init(reminder: goal)).reminder
             struct GoalStreakJSON: Encodable { let goal: String; let streak: Int }
             if json { return try out.json(GoalStreakJSON(goal: reminder.name, streak: reminder.streak)) }
-            return out.print("\(reminder.name): \(reminder.streak) day\(reminder.streak == 1 ? "" : "s") in a row with every slot logged")
+            return out.print(out.words(StatusMessages.goalStreak, count: reminder.streak, reminder.name, reminder.streak))
         }
         let streak = try connection.call(Habits.Streak.self)
         if json { return try out.json(streak) }
         if let current = streak.current {
-            out.print("Current streak: \(current.length) day\(current.length == 1 ? "" : "s") (since \(current.start))")
+            out.print(out.words(StatusMessages.currentStreak, count: current.length, current.length, current.start))
         } else {
-            out.print("No current streak: log something today to start one.")
+            out.print(out.words(StatusMessages.noStreak))
         }
-        if let best = streak.best { out.print("Best streak:    \(best.length) day\(best.length == 1 ? "" : "s") (\(best.start) to \(best.end))") }
-        out.print("Freezes:        \(streak.freezes) banked (max 5)")
-        out.print("Strength:       \(streak.strength)%")
-        if let deadline = streak.mustLogBy { out.print("Keep it going:  log something by the end of \(deadline)") }
-        if streak.recoveryAvailable { out.print("A broken streak can be restored once with 'remindctl recover'.") }
+        if let best = streak.best { out.print(out.words(StatusMessages.bestStreak, count: best.length, best.length, best.start, best.end)) }
+        out.print(out.words(StatusMessages.freezes, streak.freezes))
+        out.print(out.words(StatusMessages.strength, streak.strength))
+        if let deadline = streak.mustLogBy { out.print(out.words(StatusMessages.keepGoing, deadline)) }
+        if streak.recoveryAvailable { out.print(out.words(StatusMessages.recoverable)) }
     }
 }
 
@@ -261,14 +261,19 @@ enum CalendarView {
     ]
 
     static func render(_ value: CalendarValue, colour: Bool) -> String {
-        let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
         let parts = value.month.split(separator: "-")
-        let title = "\(monthNames[(Int(parts[1]) ?? 1) - 1]) \(parts[0])"
+        let title = "\(out.words.name(ofMonth: Int(parts.last ?? "1") ?? 1, abbreviated: false)) \(parts[0])"
         let width = 7 * 4 - 1
         var lines: [String] = []
-        lines.append(String(repeating: " ", count: max(0, (width - title.count) / 2)) + title)
-        lines.append("streak \(value.streak) · \(value.freezes) freeze\(value.freezes == 1 ? "" : "s") · strength \(value.strength)%")
-        lines.append(" Mo  Tu  We  Th  Fr  Sa  Su")
+        lines.append(String(repeating: " ", count: max(0, (width - title.displayWidth) / 2)) + title)
+        lines.append(out.words(StatusMessages.calendarLine, count: value.freezes, value.streak, value.freezes, value.strength))
+        // Monday first, each name in two columns as cal writes them (`Mo`, `Di`, `Lu`).
+        let monday = [Weekday.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
+        let header = monday.map { day in
+            let short = String(out.words.name(of: day, abbreviated: true).prefix(2))
+            return " " + short + String(repeating: " ", count: max(0, 3 - short.displayWidth))
+        }.joined()
+        lines.append(String(header.reversed().drop { $0 == " " }.reversed()))
         guard let first = value.days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return lines.joined(separator: "\n") + "\n" }
         let leading = (first.weekday.rawValue + 5) % 7  // Monday = 0
         var cells = Array(repeating: "    ", count: leading)
@@ -286,7 +291,7 @@ enum CalendarView {
             let row = cells[start..<min(start + 7, cells.count)].joined()
             lines.append(String(row.reversed().drop { $0 == " " }.reversed()))
         }
-        lines.append("# active  R rest  r rest planned  * frozen  + recovered  . missed  ? open  > today")
+        lines.append(out.words(StatusMessages.calendarLegend))
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -83,7 +83,7 @@ private protocol StockChanging: ParsableCommand {
 
 extension StockChanging {
     func run() throws {
-        let stock = try connection.call(Method.self, StockAmount(reminder: reminder, amount: amount, expires: expires)).stock
+        let stock = try connection.call(Method.self, StockAmount(reminder: reminder, amount: typedAmount(amount) ?? amount, expires: expires)).stock
         if json { return try out.json(stock) }
         out.print("\(stock.reminderName) \(Self.verb): \(describe(stock))")
         for line in packLines(stock) { out.print(line) }

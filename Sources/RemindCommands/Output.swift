@@ -205,10 +205,29 @@ func nameWithDose(_ name: String, _ amount: Double?, _ unit: String?) -> String 
     doseText(amount, unit).map { "\(name) (\($0))" } ?? name
 }
 
-/// `2 tablets`, `500 mg`, from a reply's dose and unit; nil without a dose.
+/// A reminder's schedule in the user's language (`täglich 20:16`): its rule said by the catalog, with what the
+/// daemon's summary adds after it (a course's end); the daemon's own summary for a rule it cannot read here.
+func scheduleText(_ reminder: ReminderValue) -> String {
+    // A rule this remindctl cannot make (a newer daemon's) keeps the daemon's words.
+    guard let rule = try? reminder.rule.makeRule(), reminder.summary.hasPrefix(rule.summary) else { return reminder.summary }
+    return out.words.schedule(rule) + reminder.summary.dropFirst(rule.summary.count)
+}
+
+/// An amount as typed in the user's language, with its unit as remindd stores it: `2 Tabletten` is `2 tablet`,
+/// `Tablette` is `tablet`; anything else is passed on as typed (the daemon says what is wrong with it).
+func typedAmount(_ text: String?) -> String? {
+    guard let text else { return nil }
+    let trimmed = text.withoutSurroundingSpaces
+    let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+    let unit = String(trimmed.dropFirst(number.count)).withoutSurroundingSpaces
+    guard !unit.isEmpty, Dose.unitName(unit) == nil, let name = out.words.unitName(unit) else { return text }
+    return number.isEmpty ? name : "\(number) \(name)"
+}
+
+/// `2 tablets`, `500 mg` (`2 Tabletten` in German), from a reply's dose and unit; nil without a dose.
 func doseText(_ amount: Double?, _ unit: String?) -> String? {
     guard let amount, let unit else { return nil }
-    return Dose(thousandths: Int64((amount * 1000).rounded()), unit: unit).description
+    return out.words.dose(Dose(thousandths: Int64((amount * 1000).rounded()), unit: unit))
 }
 
 /// `at least 6h apart, at most 3 in 24 hours`, or nil without limits.

@@ -178,7 +178,7 @@ struct MedicationOptions: ParsableArguments {
     var change: MedicationSettings.Change {
         let pairs = stride(from: 0, to: apartFrom.count - 1, by: 2).map { MedicationSettings.ApartFrom(reminder: apartFrom[$0], gap: apartFrom[$0 + 1]) }
         return .init(
-            dose: dose, unit: unit, refillDays: refillDays, minInterval: minInterval, maxPerDay: maxPerDay, steps: steps,
+            dose: typedAmount(dose), unit: typedAmount(unit), refillDays: refillDays, minInterval: minInterval, maxPerDay: maxPerDay, steps: steps,
             apartFrom: pairs.isEmpty ? nil : pairs, orderDays: orderDays, strength: strength)
     }
 

@@ -14,7 +14,7 @@ private func describe(_ reminder: ReminderValue, followed: String? = nil) -> [Sh
             ?? words(CommandMessages.followsZone, reminder.effectiveTimeZone)
     var lines = [
         ShownLine(CommandMessages.idLabel, String(reminder.id)), ShownLine(CommandMessages.nameLabel, reminder.name),
-        ShownLine(CommandMessages.scheduleLabel, reminder.summary), ShownLine(CommandMessages.timeZoneLabel, zone),
+        ShownLine(CommandMessages.scheduleLabel, scheduleText(reminder)), ShownLine(CommandMessages.timeZoneLabel, zone),
         ShownLine(CommandMessages.enabledLabel, words(reminder.enabled ? CommandMessages.yes : CommandMessages.no)),
     ]
     if reminder.rule.asNeeded != true {  // no occurrences: no streak, no window
@@ -131,15 +131,17 @@ struct AddCommand: ParsableCommand {
             let followed = try connection.call(Reminders.Status.self).timeZone
             if !zone.keepsSameTime(as: try RuleOptions.zone(named: followed)) {
                 timeZone = zone.identifier
-                zoneNote = "Its times are in \(zone.identifier), your zone (remindd follows \(followed)); --tz names another."
+                zoneNote = out.words(StatusMessages.zoneNote, zone.identifier, followed)
             }
         }
         let parameters = Reminders.Add.Parameters(
             name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window, delivery: try delivery.change())
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
-        out.print("Added reminder \(reply.reminder.id): \(nameWithDose(reply.reminder.name, reply.reminder.delivery.medication.dose, reply.reminder.delivery.medication.unit)), \(reply.reminder.summary)")
-        if let next = reply.reminder.next { out.print("Next: \(out.time(next.local))") }
+        let added = reply.reminder
+        let name = added.delivery.person.named(nameWithDose(added.name, added.delivery.medication.dose, added.delivery.medication.unit))
+        out.print(out.words(StatusMessages.added, added.id, name, scheduleText(added)))
+        if let next = added.next { out.print(out.words(StatusMessages.nextAt, out.time(next.local))) }
         if let zoneNote { out.print(zoneNote) }
     }
 }
@@ -300,7 +302,7 @@ struct ListCommand: ParsableCommand {
                 let name = nameWithDose(r.name, r.delivery.medication.dose, r.delivery.medication.unit) + (r.delivery.calendar.map { " [\($0)]" } ?? "")
                 let shown = { (next: FiringValue) in next.snoozed == true ? out.words(CommandMessages.snoozedMark, out.time(next.local)) : out.time(next.local) }
                 let next = r.enabled ? (r.next.map(shown) ?? "-") : out.words(CommandMessages.disabled)
-                return [String(r.id), name, r.summary, r.effectiveTimeZone, String(r.streak), next]
+                return [String(r.id), name, scheduleText(r), r.effectiveTimeZone, String(r.streak), next]
             })
     }
 }

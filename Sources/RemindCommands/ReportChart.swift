@@ -19,7 +19,6 @@ enum ReportChart {
         ("missed", "missed", "#7f1d1d"), ("active", "active", "#2f9e44"), ("recovered", "recovered", "#a9e34b"),
         ("frozen", "frozen", "#74c0fc"), ("rest", "rest", "#d0bfff"), ("open", "today", "#f1f3f5"),
     ]
-    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     static let width = 720.0
     static let margin = 16.0
     static let barLeft = 220.0
@@ -42,15 +41,15 @@ enum ReportChart {
     /// The report's sections, in order.
     static func sections(_ report: Reminders.Report.Reply) -> [Section] {
         var sections = [Section(title: nil, drawing: header(report))]
-        if !report.reminders.isEmpty { sections.append(Section(title: "Adherence", drawing: bars(report.reminders))) }
+        if !report.reminders.isEmpty { sections.append(Section(title: out.words(ReportMessages.adherenceSection), drawing: bars(report.reminders))) }
         for reminder in report.reminders {
             sections.append(Section(title: reminder.reminderName, drawing: heatmap(reminder)))
         }
         for medication in report.medications ?? [] { sections += self.medication(medication) }
         if let habits = report.habits { sections += self.habits(habits) }
         if let fitness = report.fitness {
-            sections.append(Section(title: "Calories", drawing: dailyChart(
-                title: "Calories per day (kcal)", labels: fitness.days.map(\.date),
+            sections.append(Section(title: out.words(ReportMessages.caloriesSection), drawing: dailyChart(
+                title: out.words(ReportMessages.caloriesPerDay), labels: fitness.days.map(\.date),
                 series: [Series(name: "eaten", values: fitness.days.map { Double($0.consumed) }, colour: "#f59f00", style: .bars),
                          Series(name: "burned", values: fitness.days.map { Double($0.burned) }, colour: "#1c7ed6", style: .bars),
                          Series(name: "net (eaten - burned)", values: fitness.days.map { Double($0.net) }, colour: "#212529", style: .line)])))
@@ -77,7 +76,7 @@ enum ReportChart {
 
     /// `Report for Ana, 2026-08-27 to 2026-11-24`.
     static func title(_ report: Reminders.Report.Reply) -> String {
-        "Report" + (report.profileName.map { " for \($0)" } ?? "") + ", \(report.from) to \(report.to)"
+        report.profileName.map { out.words(ReportMessages.titleFor, $0, report.from, report.to) } ?? out.words(ReportMessages.title, report.from, report.to)
     }
 
     /// Who it is for, the period, the zone, when it was made.
@@ -203,16 +202,16 @@ enum ReportChart {
 
     /// The habit's charts: strength over time, the days as a calendar, active days by weekday, the streaks.
     static func habits(_ habits: ReportHabitsValue) -> [Section] {
-        var sections = [Section(title: "Habit strength", drawing: dailyChart(
-            title: "Habit strength (0-100: up with each active day, down with each missed one)", labels: habits.days.map(\.date),
+        var sections = [Section(title: out.words(ReportMessages.strengthSection), drawing: dailyChart(
+            title: out.words(ReportMessages.strengthChart), labels: habits.days.map(\.date),
             series: [Series(name: "strength", values: habits.days.map { $0.strength * 100 }, colour: "#2f9e44", style: .line, combined: .last)], fixedMaximum: 100))]
-        sections.append(Section(title: "Days", drawing: calendar(
-            title: "Days: active, rest, frozen, missed", days: habits.days.map { ($0.date, $0.state) }, colours: habitColours)))
-        sections.append(Section(title: "Active days by weekday", drawing: dailyChart(
-            title: "Active days by weekday", labels: Weekday.mondayFirst.map(\.displayName),
+        sections.append(Section(title: out.words(ReportMessages.daysSection), drawing: calendar(
+            title: out.words(ReportMessages.daysChart), days: habits.days.map { ($0.date, $0.state) }, colours: habitColours)))
+        sections.append(Section(title: out.words(ReportMessages.byWeekday), drawing: dailyChart(
+            title: out.words(ReportMessages.byWeekday), labels: Weekday.mondayFirst.map { out.words.name(of: $0, abbreviated: true) },
             series: [Series(name: "active days", values: habits.activeByWeekday.map(Double.init), colour: "#2f9e44", style: .bars)], counts: true,
             fromFirstData: false)))
-        sections.append(Section(title: "Streaks", drawing: streaks(habits.streaks)))
+        sections.append(Section(title: out.words(ReportMessages.streaksSection), drawing: streaks(habits.streaks)))
         return sections
     }
 
@@ -223,7 +222,7 @@ enum ReportChart {
         let left = margin + 34
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else {
             var drawing = SVGDrawing(width: width, height: 40)
-            drawing.text("Nothing logged in the period", x: margin, y: 24, size: 11, fill: "#555")
+            drawing.text(out.words(ReportMessages.nothingLogged), x: margin, y: 24, size: 11, fill: "#555")
             return drawing
         }
         let leading = first.weekday.mondayFirstIndex
@@ -238,7 +237,7 @@ enum ReportChart {
             let top = 48 + Double(band) * bandHeight
             // Every other weekday named: rows are 12 px, labels 9.
             for (row, weekday) in Weekday.mondayFirst.enumerated() where row % 2 == 0 {
-                drawing.text(weekday.displayName, x: margin, y: top + Double(row) * cell + 9, size: 9, fill: "#555")
+                drawing.text(out.words.name(of: weekday, abbreviated: true), x: margin, y: top + Double(row) * cell + 9, size: 9, fill: "#555")
             }
         }
         var monthLabels: [(text: String, x: Double, y: Double)] = []
@@ -251,7 +250,7 @@ enum ReportChart {
             drawing.cell(x: left + Double(column) * cell, y: top + Double(weekday) * cell, width: cell - 2, height: cell - 2, fill: fill, title: "\(day.date): \(day.state)")
             // A month's name under its first week, with room for it before the band's end.
             if weekday == 0 || index == 0, let date = ISO8601.parseDate(day.date), date.day <= 7, Double(column + 3) * cell < width - left - margin {
-                monthLabels.append((date.month == 1 ? String(date.year) : monthNames[date.month - 1], left + Double(column) * cell, top + 7 * cell + 10))
+                monthLabels.append((date.month == 1 ? String(date.year) : out.words.name(ofMonth: date.month, abbreviated: true), left + Double(column) * cell, top + 7 * cell + 10))
             }
         }
         // After the cells, which then make one run.
@@ -271,9 +270,9 @@ enum ReportChart {
     /// The longest streaks as bars, newest first, each with its days.
     static func streaks(_ streaks: [ReportHabitsValue.Streak]) -> SVGDrawing {
         var drawing = SVGDrawing(width: width, height: 36 + Double(max(1, streaks.count)) * 20 + 8)
-        drawing.text("Longest streaks", x: margin, y: 18, size: 13, weight: "bold")
+        drawing.text(out.words(ReportMessages.longestStreaks), x: margin, y: 18, size: 13, weight: "bold")
         guard let longest = streaks.map(\.length).max() else {
-            drawing.text("No streak in the period", x: margin, y: 44, size: 11, fill: "#555")
+            drawing.text(out.words(ReportMessages.noStreak), x: margin, y: 44, size: 11, fill: "#555")
             return drawing
         }
         let left = margin + 180

@@ -107,13 +107,16 @@ struct ReportCommand: ParsableCommand {
     /// The report as text, printed.
     private func text(_ report: Reminders.Report.Reply) throws {
         let days = Self.days(report)
-        if let name = report.profileName { out.print(Self.shortened("For \(name)", 80)) }
-        out.print("Adherence, \(report.from) to \(report.to) (\(plural(days, "day")), \(report.timeZone))")
-        out.print("Made \(out.time(report.madeUtc))")
+        if let name = report.profileName { out.print(Self.shortened(out.words(ReportMessages.forPerson, name), 80)) }
+        out.print(out.words(ReportMessages.textHeader, count: days, report.from, report.to, days, report.timeZone))
+        out.print(out.words(ReportMessages.made, out.time(report.madeUtc)))
         defer { for line in ReportText.lines(report, colour: out.colour) { out.print(line) } }
-        guard !report.reminders.isEmpty else { return out.print("No reminders with a schedule.") }
+        guard !report.reminders.isEmpty else { return out.print(out.words(ReportMessages.noReminders)) }
         out.print("")
-        out.table(["REMINDER", "DUE", "ON TIME", "LATE", "SKIPPED", "MISSED", "ADHERENCE"], report.reminders.map { reminder in
+        let headings = out.headings(
+            CommandMessages.reminder, ReportMessages.dueHeading, ReportMessages.onTimeHeading, StatusMessages.lateHeading, ReportMessages.skippedHeading,
+            ReportMessages.missedHeading, ReportMessages.adherenceHeading)
+        out.table(headings, report.reminders.map { reminder in
             let adherence = reminder.adherence.map { Self.percent($0) + "  " + Self.bar($0, width: 12) } ?? "-"
             return [Self.shortened(reminder.reminderName, 20), String(reminder.due), String(reminder.onTime), String(reminder.late), String(reminder.skipped),
                     String(reminder.missed.count), adherence]
@@ -121,12 +124,13 @@ struct ReportCommand: ParsableCommand {
         for reminder in report.reminders {
             var notes: [String] = []
             if let median = reminder.lateMinutesMedian, let p90 = reminder.lateMinutesP90 {
-                notes.append("late by \(median) min (median), \(p90) min (90th percentile)")
+                notes.append(out.words(ReportMessages.lateNote, median, p90))
             }
             if !reminder.skipReasons.isEmpty {
-                notes.append("skipped: " + reminder.skipReasons.map { "\($0.reason.isEmpty ? "no reason" : $0.reason) \($0.count)" }.joined(separator: ", "))
+                let reasons = reminder.skipReasons.map { "\($0.reason.isEmpty ? out.words(ReportMessages.noReason) : $0.reason) \($0.count)" }
+                notes.append(out.words(ReportMessages.skippedNote, reasons.joined(separator: ", ")))
             }
-            if !reminder.missed.isEmpty { notes.append("missed: " + reminder.missed.map(Self.when).joined(separator: ", ")) }
+            if !reminder.missed.isEmpty { notes.append(out.words(ReportMessages.missedNote, reminder.missed.map(Self.when).joined(separator: ", "))) }
             guard !notes.isEmpty else { continue }
             out.print(Self.shortened(reminder.reminderName, 79) + ":")
             for note in notes { out.print(Self.wrapped(note, width: 80, indent: 2)) }
@@ -184,7 +188,7 @@ struct ReportCommand: ParsableCommand {
     static func when(_ iso: String) -> String {
         guard let instant = Output.instant(iso) else { return iso }
         let local = CommandContext.current.zone.localDateTime(at: instant)
-        return "\(local.date.weekday.displayName) \(local.date) " + ISO8601.pad(local.time.hour, 2) + ":" + ISO8601.pad(local.time.minute, 2)
+        return "\(out.weekday(local.date)) \(local.date) " + ISO8601.pad(local.time.hour, 2) + ":" + ISO8601.pad(local.time.minute, 2)
     }
 
     /// `text` in lines of at most `width` columns, broken after commas, each indented by `indent` (the rest by

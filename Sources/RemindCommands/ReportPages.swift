@@ -79,8 +79,8 @@ enum ReportPages {
             var framed = SVGDrawing(width: width, height: height)
             framed.text(ReportChart.fitted(ReportChart.title(report), width: textWidth, size: 11), x: margin, y: margin + 12, size: 11, weight: "bold")
             framed.line(x1: margin, y1: margin + 20, x2: width - margin, y2: margin + 20, stroke: "#adb5bd")
-            framed.text("Page \(index + 1) of \(bodies.count)", x: width - margin, y: height - margin, size: 9, anchor: .end, fill: "#555")
-            framed.text("remindd, made \(report.madeUtc), times in \(report.timeZone)", x: margin, y: height - margin, size: 9, fill: "#555")
+            framed.text(out.words(ReportMessages.page, index + 1, bodies.count), x: width - margin, y: height - margin, size: 9, anchor: .end, fill: "#555")
+            framed.text(out.words(ReportMessages.footer, report.madeUtc, report.timeZone), x: margin, y: height - margin, size: 9, fill: "#555")
             framed.place(body, x: 0, y: 0)
             return framed
         }
@@ -90,41 +90,51 @@ enum ReportPages {
     static func summary(_ report: Reminders.Report.Reply) -> [Line] {
         let days = ReportCommand.days(report)
         var lines = [
-            Line(text: "Summary", size: 14, bold: true),
-            Line(text: "\(days) \(days == 1 ? "day" : "days") from \(report.from) to \(report.to). Adherence = doses taken (on time or late) / (doses due - doses skipped)."),
+            Line(text: out.words(ReportMessages.summary), size: 14, bold: true),
+            Line(text: out.words(ReportMessages.period, count: days, days, report.from, report.to)),
         ]
         lines += asNeededAndForced(report)
-        guard !report.reminders.isEmpty else { return lines + [Line(text: "No reminders with a schedule.")] }
+        guard !report.reminders.isEmpty else { return lines + [Line(text: out.words(ReportMessages.noReminders))] }
         let stocks = Dictionary((report.medications ?? []).map { ($0.reminderId, $0) }) { first, _ in first }
         for reminder in report.reminders {
             lines.append(Line(text: reminder.reminderName, size: 12, bold: true, gap: 10))
-            if let regimen = reminder.regimen { lines.append(Line(text: "Regimen: \(regimen)")) }
-            var taken = "Due \(reminder.due); taken on time \(reminder.onTime)"
-            if reminder.loggedAhead > 0 { taken += " (of them \(reminder.loggedAhead) taken before the reminder)" }
-            taken += "; taken late \(reminder.late)"
-            if let median = reminder.lateMinutesMedian, let p90 = reminder.lateMinutesP90 {
-                taken += " (late by \(median) min median, \(p90) min 90th percentile)"
-            }
-            lines.append(Line(text: taken + "."))
-            var rest = "Skipped \(reminder.skipped)"
+            if let regimen = regimen(reminder) { lines.append(Line(text: out.words(ReportMessages.regimen, regimen))) }
+            lines.append(Line(text: takenText(reminder) + "."))
+            var rest = out.words(ReportMessages.skipped, reminder.skipped)
             if !reminder.skipReasons.isEmpty {
-                rest += " (" + reminder.skipReasons.map { "\($0.reason.isEmpty ? "no reason" : $0.reason) \($0.count)" }.joined(separator: ", ") + ")"
+                rest += " (" + reminder.skipReasons.map { "\($0.reason.isEmpty ? out.words(ReportMessages.noReason) : $0.reason) \($0.count)" }.joined(separator: ", ") + ")"
             }
-            rest += "; missed \(reminder.missed.count)" + (reminder.paused.map { "; paused \($0) (not counted)" } ?? "")
-            rest += "; adherence " + (reminder.adherence.map(ReportCommand.percent) ?? "-") + "."
-            lines.append(Line(text: rest))
-            if !reminder.missed.isEmpty { lines.append(Line(text: "Missed: " + reminder.missed.map(ReportCommand.when).joined(separator: ", ") + ".")) }
-            if let forced = reminder.forced { lines.append(Line(text: "Doses taken past the reminder's limits (forced): \(forced).")) }
+            rest = out.words(ReportMessages.missedCount, rest, reminder.missed.count)
+            if let paused = reminder.paused { rest = out.words(ReportMessages.pausedCount, rest, paused) }
+            lines.append(Line(text: out.words(ReportMessages.adherence, rest, reminder.adherence.map(ReportCommand.percent) ?? "-")))
+            if !reminder.missed.isEmpty { lines.append(Line(text: out.words(ReportMessages.missedList, reminder.missed.map(ReportCommand.when).joined(separator: ", ")))) }
+            if let forced = reminder.forced { lines.append(Line(text: out.words(ReportMessages.forcedCount, forced))) }
             if let last = stocks[reminder.reminderId]?.stock?.last, let unit = stocks[reminder.reminderId]?.unit {
-                lines.append(Line(text: "Stock at the end (\(last.date)): \(ReportText.amount(last.left, unit))."))
+                lines.append(Line(text: out.words(ReportMessages.stockAtEnd, last.date, ReportText.amount(last.left, unit))))
             }
         }
-        if report.habits != nil {
-            lines.append(Line(
-                text: "Habit strength (in the charts) is 0 to 100: it rises with each active day and falls with each missed one, recent days counting more.",
-                gap: 10))
-        }
+        if report.habits != nil { lines.append(Line(text: out.words(ReportMessages.strengthNote), gap: 10)) }
         return lines
+    }
+
+    /// `1 Tablette zu 20 mg, täglich 08:00`: a reminder's regimen in the user's language, from its facts; the
+    /// daemon's words when it sent none (an older daemon's), or its rule cannot be made here.
+    static func regimen(_ reminder: ReportReminderValue) -> String? {
+        guard let spec = reminder.rule, let rule = try? spec.makeRule() else { return reminder.regimen }
+        var dose = doseText(reminder.dose, reminder.unit)
+        if let amount = dose, let strength = doseText(reminder.strength, reminder.strengthUnit) {
+            dose = out.words(CommandMessages.doseOfStrength, amount, strength)
+        }
+        return [dose, out.words.schedule(rule)].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// `Due 30; taken on time 27 (of them 2 taken before the reminder); taken late 1 (late by ...)`.
+    static func takenText(_ reminder: ReportReminderValue) -> String {
+        var taken = out.words(ReportMessages.dueTaken, reminder.due, reminder.onTime)
+        if reminder.loggedAhead > 0 { taken = out.words(ReportMessages.takenBefore, taken, reminder.loggedAhead) }
+        taken = out.words(ReportMessages.takenLate, taken, reminder.late)
+        if let median = reminder.lateMinutesMedian, let p90 = reminder.lateMinutesP90 { taken = out.words(ReportMessages.lateBy, taken, median, p90) }
+        return taken
     }
 
     /// On the first page, before the scheduled reminders: each medication taken as needed with its doses in the
@@ -136,16 +146,19 @@ enum ReportPages {
         var lines: [Line] = []
         let asNeeded = medications.filter { $0.asNeededDoses != nil }
         if !asNeeded.isEmpty {
-            lines.append(Line(text: "Taken as needed", size: 12, bold: true, gap: 10))
+            lines.append(Line(text: out.words(ReportMessages.asNeeded), size: 12, bold: true, gap: 10))
             for medication in asNeeded {
                 let doses = medication.asNeededDoses ?? 0
-                let limits = limitsText(minIntervalSeconds: medication.minIntervalSeconds, maxPerDay: medication.maxPerDay).map { " (limits: \($0))" } ?? ""
-                lines.append(Line(text: "\(medication.reminderName): \(doses) \(doses == 1 ? "dose" : "doses") in the period\(limits)."))
+                var text = out.words(ReportMessages.asNeededDoses, count: doses, medication.reminderName, doses)
+                if let limits = limitsText(minIntervalSeconds: medication.minIntervalSeconds, maxPerDay: medication.maxPerDay) {
+                    text = out.words(ReportMessages.withLimits, text, limits)
+                }
+                lines.append(Line(text: text + "."))
             }
         }
         let forced = medications.filter { !($0.forcedDoses ?? []).isEmpty }
         guard !forced.isEmpty else { return lines }
-        lines.append(Line(text: "Doses taken past a limit (forced)", size: 12, bold: true, gap: 10))
+        lines.append(Line(text: out.words(ReportMessages.forcedHeading), size: 12, bold: true, gap: 10))
         for medication in forced {
             for dose in medication.forcedDoses ?? [] {
                 lines.append(Line(text: "\(medication.reminderName): \(ReportCommand.when(dose.at)): " + forcedReason(dose, medication)))
@@ -158,13 +171,13 @@ enum ReportPages {
     static func forcedReason(_ dose: ReportMedicationValue.ForcedDose, _ medication: ReportMedicationValue) -> String {
         switch dose.limit {
         case "minInterval":
-            let apart = medication.minIntervalSeconds.map { " (at least \(WindowLength.text($0)) apart)" } ?? ""
-            return "too soon: another dose at \(dose.other.map(ReportCommand.when) ?? "?")\(apart)."
+            let apart = medication.minIntervalSeconds.map { " (" + out.words(CommandMessages.atLeastApart, WindowLength.text($0)) + ")" } ?? ""
+            return out.words(ReportMessages.tooSoon, dose.other.map(ReportCommand.when) ?? "?") + apart + "."
         case "maxPerDay":
-            let most = medication.maxPerDay.map { " (at most \($0))" } ?? ""
-            return "dose \(dose.count ?? 0) in the 24 hours from \(dose.other.map(ReportCommand.when) ?? "?")\(most)."
+            let most = medication.maxPerDay.map { " (" + out.words(ReportMessages.atMost, $0) + ")" } ?? ""
+            return out.words(ReportMessages.tooMany, dose.count ?? 0, dose.other.map(ReportCommand.when) ?? "?") + most + "."
         default:
-            return "forced, within the limits as they are now."
+            return out.words(ReportMessages.forcedWithin)
         }
     }
 

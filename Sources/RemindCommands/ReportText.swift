@@ -64,7 +64,7 @@ enum ReportText {
         lines.append("  active days by weekday:")
         for (index, weekday) in Weekday.mondayFirst.enumerated() {
             let count = habits.activeByWeekday[index]
-            lines.append("  \(weekday.displayName)  " + ReportCommand.bar(Double(count) / Double(most), width: 30) + " \(count)")
+            lines.append("  \(out.words.name(of: weekday, abbreviated: true))  " + ReportCommand.bar(Double(count) / Double(most), width: 30) + " \(count)")
         }
         if !habits.streaks.isEmpty {
             let longest = habits.streaks.map(\.length).max() ?? 1
@@ -88,7 +88,7 @@ enum ReportText {
         for (index, day) in days.enumerated() { grid[(leading + index) % 7].append(day.cell) }
         let weeks = grid[0].count
         return Weekday.mondayFirst.enumerated().map { index, weekday in
-            "  \(weekday.displayName)  " + grid[index].dropFirst(max(0, weeks - weeksShown)).joined()
+            "  \(out.words.name(of: weekday, abbreviated: true))  " + grid[index].dropFirst(max(0, weeks - weeksShown)).joined()
         }
     }
 

@@ -9,7 +9,7 @@ enum TypedTime {
     /// A date (YYYY-MM-DD), or the parameter's error.
     static func date(_ text: String, parameter: String) throws(ServiceError) -> LocalDate {
         guard let date = ISO8601.parseDate(text) else {
-            throw .invalidTime(parameter: parameter, message: "invalid date \(quotedInput(text)): write YYYY-MM-DD, e.g. 2026-11-24")
+            throw .invalidTime(parameter: parameter, message: "invalid date \(quotedInput(text)): write YYYY-MM-DD, e.g. 2026-11-24", unreadable: text)
         }
         return date
     }
@@ -20,7 +20,7 @@ enum TypedTime {
     static func pastInstant(_ text: String?, parameter: String, now: Instant, zone: TimeZoneRules, future: String) throws(ServiceError) -> Instant {
         guard let text else { return now }
         guard let instant = TimeText.instant(text, now: now, zone: zone) else {
-            throw .invalidTime(parameter: parameter, message: "invalid \(parameter) \(quotedInput(text)): write \(TimeText.forms)")
+            throw .invalidTime(parameter: parameter, message: "invalid \(parameter) \(quotedInput(text)): write \(TimeText.forms)", unreadable: text)
         }
         guard instant <= now else {
             throw .invalidTime(parameter: parameter, message: "\(TimeText.display(instant, typed: text, zone: zone)) is in the future: \(future)")

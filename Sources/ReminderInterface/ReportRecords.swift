@@ -43,6 +43,13 @@ public struct ReportReminderValue: Codable, Sendable, Hashable {
     public var forced: Int?
     /// Whom the reminder is for (nil: the user).
     public var person: String?
+    /// What `regimen` says, as facts a client words in its language: the dose and its unit, the strength, and
+    /// the rule.
+    public var dose: Double?
+    public var unit: String?
+    public var strength: Double?
+    public var strengthUnit: String?
+    public var rule: RuleSpec?
 
     public init(reminderId: Int64, reminderName: String, figures: AdherenceFigures, regimen: String? = nil, forced: Int? = nil) {
         (self.reminderId, self.reminderName, self.regimen, self.forced) = (reminderId, reminderName, regimen, forced)
@@ -155,4 +162,15 @@ public struct ReportFitnessValue: Codable, Sendable, Hashable {
 
     public var days: [Day]
     public init(days: [Day]) { self.days = days }
+}
+
+extension ReportReminderValue {
+    /// The value with its regimen's facts: the reminder's dose, strength and rule.
+    public func saying(_ medication: MedicationSettings, rule: RuleSpec) -> Self {
+        var value = self
+        (value.dose, value.unit) = (medication.dose.map { Double($0.thousandths) / 1000 }, medication.dose?.unit)
+        (value.strength, value.strengthUnit) = (medication.strength.map { Double($0.thousandths) / 1000 }, medication.strength?.unit)
+        value.rule = rule
+        return value
+    }
 }

@@ -45,15 +45,15 @@ struct TranslatedWordingTests {
     @Test func whatIsSaidAloudIsTheCatalogs() {
         #expect(Speaker.spoken(Dose(thousandths: 500_000, unit: "mg"), in: MarkingCatalog()) == "«500 milligrams»")
         #expect(Speaker.spoken(Dose(thousandths: 1000, unit: "IU"), in: MarkingCatalog()) == "«1 international unit»")
-        // A unit of the user's own is said as they wrote it.
-        #expect(Speaker.spoken(Dose(thousandths: 2000, unit: "tablet"), in: MarkingCatalog()) == "2 tablets")
+        // A counted unit is the catalog's too (`2 Tabletten`).
+        #expect(Speaker.spoken(Dose(thousandths: 2000, unit: "tablet"), in: MarkingCatalog()) == "«2 tablets»")
     }
 
     @Test func aLowStockNoteNamesTheDayInTheLanguagesWords() {
         let notice = LowStockNotice(
             reminderID: 1, name: "Metformin", left: Dose(thousandths: 12_000, unit: "tablet"), through: LocalDate(year: 2026, month: 12, day: 18),
             days: 6, refillDays: 7, command: nil)
-        #expect(FiringWording(words: MarkingCatalog()).stock(notice) == "«12 tablets left: enough through D6 2026-12-18 (6 days)»")
+        #expect(FiringWording(words: MarkingCatalog()).stock(notice) == "««12 tablets» left: enough through D6 2026-12-18 (6 days)»")
         #expect(FiringWording.english.stock(notice) == "12 tablets left: enough through Fri 2026-12-18 (6 days)")
     }
 }

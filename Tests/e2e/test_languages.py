@@ -59,11 +59,12 @@ def test_a_german_daemon_notifies_and_journals_in_german_with_the_same_fields(da
     clock = local.strftime("%H:%M" if local.second == 0 else "%H:%M:%S")
     # The spec-written server's record: the summary is the name, the body and the buttons German.
     assert shown[0]["actions"] == [f"taken:{rid}", "Genommen", f"snooze:{rid}/10", "Schlummern 10 Min.", f"skip:{rid}", "Auslassen"]
-    assert shown[0]["body"] == f"Nehmen Sie 2 tablets. Täglich, {weekday} {clock}"
+    # The unit in German too (it said "2 tablets" inside German text); the journal's fields keep the stored unit.
+    assert shown[0]["body"] == f"Nehmen Sie 2 Tabletten. Täglich, {weekday} {clock}"
 
     fired = Journal().wait_for(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_FIRED)
     assert len(fired) == 1, fired
-    assert fired[0]["MESSAGE"] == f"Erinnerung: {unique_name}, 2 tablets (täglich, {weekday} {clock})"
+    assert fired[0]["MESSAGE"] == f"Erinnerung: {unique_name}, 2 Tabletten (täglich, {weekday} {clock})"
     # The fields are an API: the same names and values in every language.
     assert (fired[0]["REMINDER_ID"], fired[0]["REMINDER_DOSE"], fired[0]["REMINDER_UNIT"]) == (str(rid), "2", "tablet")
     assert fired[0]["REMINDER_ANNOUNCEMENT"] == "fired" and fired[0]["SCHEDULED_UTC"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -71,7 +72,7 @@ def test_a_german_daemon_notifies_and_journals_in_german_with_the_same_fields(da
     session_bus.invoke(shown[0]["id"], f"taken:{rid}")
     taken = Journal().wait_for(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_ACKNOWLEDGED)
     assert len(taken) == 1 and taken[0]["REMINDER_STATE"] == "taken", taken
-    assert taken[0]["MESSAGE"].startswith(f"Genommen: {unique_name}, 2 tablets (täglich, {weekday} {clock}) (erfasst {weekday} ")
+    assert taken[0]["MESSAGE"].startswith(f"Genommen: {unique_name}, 2 Tabletten (täglich, {weekday} {clock}) (erfasst {weekday} ")
 
     # remindctl in the same language: today's heading names the day as glibc's German does, the columns and
     # the state are German.
@@ -175,7 +176,7 @@ def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locale
     # A dose taken, with how much: one comma each in English, none doubled in German (it printed "2 tablets,, So").
     daemon.ctl("add", unique_name + "-vit", "--as-needed", "--dose", "2", "--unit", "tablet")
     taken = run(german, "done", unique_name + "-vit")
-    assert taken.returncode == 0 and taken.stdout.startswith(f"Genommen: {unique_name}-vit (2 tablets), ") and ",," not in taken.stdout, taken
+    assert taken.returncode == 0 and taken.stdout.startswith(f"Genommen: {unique_name}-vit (2 Tabletten), ") and ",," not in taken.stdout, taken
     taken = run(english, "done", unique_name + "-vit")
     assert taken.returncode == 0 and taken.stdout.startswith(f"Taken: {unique_name}-vit, 2 tablets, at "), taken
     # A time ahead, refused by remindctl in its language, shown as typed with the locale's weekday.
@@ -189,6 +190,47 @@ def test_remindctl_speaks_its_shells_language_and_english_under_c(daemon, locale
     listed = run(spanish, "log", "list")
     assert listed.stdout.split()[:5] == ["ID", "HORA", "RECORDATORIO", "CANTIDAD", "EFECTO"], listed.stdout
     assert run(english, "log", "list").stdout.split()[:5] == ["ID", "TIME", "REMINDER", "AMOUNT", "EFFECT"]
+
+
+def test_a_german_day_is_german_from_status_to_the_doctors_pdf(daemon, locales, unique_name):
+    """#59 item 6: what a German user's day was still English: `status`, `history`, `streak`, `calendar`, the
+    units and schedules (`10 units`, `daily 20:16`), the daemon's errors that remindctl did not word (an unreadable
+    --at, LogNotFound, InvalidInput) and the PDF for the doctor (its headings and weekday names). Each differs from
+    LANG=C and holds German words; a unit typed in German (`--unit Einheiten`) is stored as the same unit."""
+    daemon.start()
+    german, english = in_language(daemon.env, locales, "de_DE"), dict(daemon.env, LANG="C")
+    remindctl = str(ROOT / ".build" / "debug" / "remindctl")
+    run = lambda env, *args: subprocess.run([remindctl, *args], env=env, capture_output=True, text=True)
+    added = run(german, "add", unique_name, "--daily", "--at", "20:16", "--tz", "UTC", "--dose", "10", "--unit", "Einheiten")
+    assert added.returncode == 0 and added.stdout.startswith("Erinnerung ") and "(10 Einheiten), täglich 20:16" in added.stdout, added
+    assert daemon.ctl_json("show", unique_name)["unit"] == "unit", "stored as the same unit whatever the language"
+    listed = run(english, "list").stdout
+    assert f"{unique_name} (10 units)" in listed and "daily 20:16" in listed, listed
+    daemon.ctl("add", unique_name + "-ibu", "--as-needed", "--dose", "400", "--unit", "mg", "--min-interval", "6h")
+    yesterday = dt.datetime.now(dt.timezone.utc).replace(hour=9, minute=0, second=0, microsecond=0) - dt.timedelta(days=1)
+    for hour, force in ((7, False), (9, True)):
+        daemon.ctl("log", unique_name + "-ibu", "--at", yesterday.replace(hour=hour).strftime("%Y-%m-%dT%H:%M"), *(["--force"] if force else []))
+    # Each command in German differs from LANG=C, with the words a German reader expects.
+    expected = {"status": "Erinnerungen: ", "history": "erfasst", "streak": "Joker:", "calendar": "Serie "}
+    for command, words in expected.items():
+        said, unsaid = run(german, command).stdout, run(english, command).stdout
+        assert said != unsaid and words in said, (command, said)
+    month = local_names(locales, "de_DE", dt.datetime.now(dt.timezone.utc), "%B")
+    assert month in run(german, "calendar").stdout
+    # The daemon's errors, in words from their facts.
+    assert "ungültige Angabe für --at 'gestern'" in run(german, "log", unique_name, "--at", "gestern").stderr
+    assert "kein Eintrag mit der Nummer 99999" in run(german, "log", "delete", "99999").stderr
+    refused = run(german, "stock", "add", unique_name, "5", "--expires", "2020-01")
+    assert refused.returncode == 1 and refused.stderr.startswith("Fehler: ungültige Angabe für --expires: "), refused.stderr
+    assert run(english, "log", "delete", "99999").stderr.startswith("Error: no log with id 99999")
+    # The doctor's PDF: German headings, and the weekday of the forced dose as glibc's German names it.
+    pdf = daemon.state / "bericht.pdf"
+    assert run(german, "report", "--format", "pdf", "-o", str(pdf)).returncode == 0
+    text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout.split())
+    weekday = local_names(locales, "de_DE", yesterday, "%a")
+    for words in ("Zusammenfassung", "Therapietreue", "Bei Bedarf genommen", f"Verordnung: 10 Einheiten, täglich 20:16",
+                  f"{weekday} {yesterday.strftime('%Y-%m-%d')} 09:00: zu früh: eine andere Dosis um {weekday}", "Seite 1 von"):
+        assert words in text, (words, text)
 
 
 def test_every_catalog_explains_in_its_language(tmp_path, locales):

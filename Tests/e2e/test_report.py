@@ -166,7 +166,7 @@ def test_the_pdf_is_pages_a_doctor_can_read_with_every_count_the_terminal_shows(
         flat = " ".join(text.split())
         assert flat.count(f"Report for Ana Souza, {first} to {last}") == pages, flat
         assert all(f"Page {n} of {pages}" in flat for n in range(1, pages + 1)), flat
-        assert "Regimen: 2 tablet, daily 08:00, 20:00" in flat, flat
+        assert "Regimen: 2 tablets, daily 08:00, 20:00" in flat, flat  # the plural (it said "2 tablet")
         for phrase in (f"Due {figures['due']}", f"taken on time {figures['onTime']}", f"taken late {figures['late']}",
                        f"late by {figures['lateMinutesMedian']} min median, {figures['lateMinutesP90']} min 90th percentile",
                        f"Skipped {figures['skipped']} (travel 1)", f"missed {len(figures['missed'])}", f"adherence {figures['adherence'] * 100:.1f}%"):

@@ -42,8 +42,8 @@ struct FiringWording: Sendable {
     /// `2 tablets`, `1 tablet of 20 mg` (with its strength): the dose an occurrence asks for, or nil.
     func dose(_ firing: DueFiring) -> String? {
         guard let dose = firing.dose else { return nil }
-        guard let strength = firing.reminder.delivery.medication.strength else { return dose.description }
-        return words(DaemonMessages.doseOfStrength, dose.description, strength.description)
+        guard let strength = firing.reminder.delivery.medication.strength else { return words.dose(dose) }
+        return words(DaemonMessages.doseOfStrength, words.dose(dose), strength.description)
     }
 
     /// `kept 4h apart from Iron, taken at Sun 08:30`: why an announcement waited (``DoseGaps``).
@@ -85,8 +85,8 @@ struct FiringWording: Sendable {
     /// `12 tablets left: enough through Fri 2026-12-18 (6 days); order by Tue 2026-12-15`.
     func stock(_ notice: LowStockNotice) -> String {
         let day = { (date: LocalDate) in "\(words.name(of: date.weekday, abbreviated: true)) \(date)" }
-        let left = notice.through.map { words(DaemonMessages.stockThrough, count: notice.days, notice.left.description, day($0), notice.days) }
-            ?? words(DaemonMessages.stockNotEnough, notice.left.description)
+        let left = notice.through.map { words(DaemonMessages.stockThrough, count: notice.days, words.dose(notice.left), day($0), notice.days) }
+            ?? words(DaemonMessages.stockNotEnough, words.dose(notice.left))
         return notice.orderBy.map { words(DaemonMessages.orderBy, left, day($0)) } ?? left
     }
 

@@ -59,7 +59,7 @@ public struct Speaker: Sendable, Hashable {
             "mg": DaemonMessages.milligrams, "mcg": DaemonMessages.micrograms, "µg": DaemonMessages.micrograms, "g": DaemonMessages.grams,
             "ml": DaemonMessages.millilitres, "IU": DaemonMessages.internationalUnits,
         ]
-        guard let message = said[dose.unit] else { return dose.description }
+        guard let message = said[dose.unit] else { return words.dose(dose) }
         return words(message, count: dose.amountText == "1" ? 1 : 2, dose.amountText)
     }
 }

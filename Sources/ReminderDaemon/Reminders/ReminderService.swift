@@ -429,7 +429,7 @@ struct ReminderService: Sendable {
     /// A point in time the user typed (see `TimeText`), or the parameter's error.
     static func instant(_ text: String, parameter: String, now: Instant, zone: TimeZoneRules) throws(ServiceError) -> Instant {
         guard let instant = TimeText.instant(text, now: now, zone: zone) else {
-            throw .invalidTime(parameter: parameter, message: "invalid \(parameter) \(quotedInput(text)): write \(TimeText.forms)")
+            throw .invalidTime(parameter: parameter, message: "invalid \(parameter) \(quotedInput(text)): write \(TimeText.forms)", unreadable: text)
         }
         return instant
     }

@@ -86,14 +86,14 @@ struct ReportService: Sendable {
         let skips = Dictionary(skipped.map { (Instant(secondsSinceEpoch: $0.scheduledAt), $0.reason ?? "") }) { first, _ in first }
         let forced = try storing { () throws(StoreError) in try stores.intake.forcedCount(reminderID: id, from: start, through: end) }
         let medication = reminder.delivery.medication
-        let dose = medication.dose.map { "\($0.amountText) \($0.unit)" + (medication.strength.map { " of \($0.description)" } ?? "") + ", " } ?? ""
+        let dose = medication.dose.map { $0.description + (medication.strength.map { " of \($0.description)" } ?? "") + ", " } ?? ""
         return ReportReminderValue(
             reminderId: id, reminderName: reminder.name,
             figures: AdherenceFigures(
                 rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, createdAt: Instant(secondsSinceEpoch: reminder.createdAt),
                 from: from, through: to, logs: logs, skips: skips, takenLate: late, now: now, pauses: reminder.delivery.pause),
             regimen: dose + rule.summary, forced: forced > 0 ? forced : nil
-        ).of(reminder.delivery.person)
+        ).of(reminder.delivery.person).saying(medication, rule: reminder.rule)
     }
 
     /// A medication's amounts, as-needed weeks and stock over the period; nil for a reminder without a dose.

@@ -23,7 +23,11 @@ public enum RemindErrors {
     public struct InvalidTime: VarlinkErrorParameters {
         public var parameter: String
         public var message: String
-        public init(parameter: String, message: String) { (self.parameter, self.message) = (parameter, message) }
+        /// The text typed, when it is no time or date at all (a client words the refusal from it).
+        public var unreadable: String?
+        public init(parameter: String, message: String, unreadable: String? = nil) {
+            (self.parameter, self.message, self.unreadable) = (parameter, message, unreadable)
+        }
     }
 
     public struct UnknownTimeZone: VarlinkErrorParameters {
