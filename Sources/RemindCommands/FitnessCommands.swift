@@ -90,7 +90,7 @@ struct WorkoutAddCommand: ParsableCommand {
         let typed = exercise.lowercased()
         let picked = [w.name.lowercased(), String(w.name.lowercased().map { $0 == " " ? "-" : $0 })].contains(typed)
             ? "" : " (the only exercise matching '\(exercise)')"
-        out.print("Logged workout \(w.id): \(w.name)\(picked), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
+        out.print(out.words(HabitMessages.loggedWorkout, w.id, w.name + picked, w.minutes ?? 0, w.intensity ?? "", w.kcal))
     }
 }
 
@@ -109,7 +109,7 @@ struct WorkoutUpdateCommand: ParsableCommand {
         guard minutes != nil || intensity != nil else { throw CLIError("nothing to change: give --minutes or --intensity") }
         let w = try connection.call(Fitness.WorkoutEdit.self, .init(id: id, minutes: minutes, intensity: intensity)).workout
         if json { return try out.json(w) }
-        out.print("Workout \(w.id): \(w.name), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal")
+        out.print(out.words(HabitMessages.workoutLine, w.id, w.name, w.minutes ?? 0, w.intensity ?? "", w.kcal))
     }
 }
 
@@ -124,10 +124,10 @@ struct WorkoutDeleteCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard confirmDeletion("workout \(id)", yes: yes) else { return out.print("Nothing deleted.") }
+        guard confirmDeletion("workout \(id)", yes: yes) else { return out.print(out.words(HabitMessages.nothingDeleted)) }
         let w = try connection.call(Fitness.WorkoutDelete.self, .init(id: id)).workout
         if json { return try out.json(w) }
-        out.print("Deleted workout \(w.id): \(w.name), \(w.minutes ?? 0) min \(w.intensity ?? ""), \(w.kcal) kcal at \(out.time(w.local))")
+        out.print(out.words(HabitMessages.deletedWorkout, w.id, w.name, w.minutes ?? 0, w.intensity ?? "", w.kcal, out.time(w.local)))
     }
 }
 
@@ -142,8 +142,10 @@ struct WorkoutListCommand: ParsableCommand {
     func run() throws {
         let day = try connection.call(Fitness.Day.self, .init(date: date))
         if json { return try out.json(day.workouts) }
-        if day.workouts.isEmpty { return out.print("No workouts logged on \(day.date).") }
-        out.table(["ID", "TIME", "EXERCISE", "MIN", "INTENSITY", "KCAL"], day.workouts.map {
+        if day.workouts.isEmpty { return out.print(out.words(HabitMessages.noWorkouts, day.date)) }
+        let headings = out.headings(
+            CommandMessages.id, CommandMessages.time, HabitMessages.exerciseHeading, HabitMessages.minHeading, HabitMessages.intensityHeading, HabitMessages.kcalHeading)
+        out.table(headings, day.workouts.map {
             [String($0.id), out.clock($0.local), $0.name, String($0.minutes ?? 0), $0.intensity ?? "", String($0.kcal)]
         })
     }
@@ -166,9 +168,10 @@ struct FoodListCommand: ParsableCommand {
     func run() throws {
         let day = try connection.call(Fitness.Day.self, .init(date: date))
         if json { return try out.json(day.food) }
-        if day.food.isEmpty { return out.print("No food logged on \(day.date).") }
-        out.table(["ID", "TIME", "FOOD", "KCAL"], day.food.map { [String($0.id), out.clock($0.local), $0.name, String($0.kcal)] })
-        out.print("Total: \(day.consumed) kcal")
+        if day.food.isEmpty { return out.print(out.words(HabitMessages.noFood, day.date)) }
+        let headings = out.headings(CommandMessages.id, CommandMessages.time, HabitMessages.foodHeading, HabitMessages.kcalHeading)
+        out.table(headings, day.food.map { [String($0.id), out.clock($0.local), $0.name, String($0.kcal)] })
+        out.print(out.words(HabitMessages.totalKcal, day.consumed))
     }
 }
 
@@ -186,7 +189,7 @@ struct FoodAddCommand: ParsableCommand {
     func run() throws {
         let f = try connection.call(Fitness.FoodAdd.self, .init(name: name, kcal: kcal, at: CommandContext.current.typedTime(at))).food
         if json { return try out.json(f) }
-        out.print("Logged food \(f.id): \(f.name), \(f.kcal) kcal")
+        out.print(out.words(HabitMessages.loggedFood, f.id, f.name, f.kcal))
     }
 }
 
@@ -200,10 +203,10 @@ struct FoodDeleteCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        guard confirmDeletion("food entry \(id)", yes: yes) else { return out.print("Nothing deleted.") }
+        guard confirmDeletion("food entry \(id)", yes: yes) else { return out.print(out.words(HabitMessages.nothingDeleted)) }
         let f = try connection.call(Fitness.FoodDelete.self, .init(id: id)).food
         if json { return try out.json(f) }
-        out.print("Deleted food entry \(f.id): \(f.name), \(f.kcal) kcal at \(out.time(f.local))")
+        out.print(out.words(HabitMessages.deletedFood, f.id, f.name, f.kcal, out.time(f.local)))
     }
 }
 

@@ -103,7 +103,7 @@ struct RestUnmarkCommand: ParsableCommand {
 
     func run() throws {
         _ = try connection.call(Habits.RestUnmark.self, .init(date: date))
-        out.print("\(date) is no longer a rest day")
+        out.print(out.words(HabitMessages.restUnmarked, date))
     }
 }
 
@@ -125,11 +125,11 @@ struct RestListCommand: ParsableCommand {
     func run() throws {
         let days = try connection.call(Habits.RestList.self, .init(from: from, to: to)).restDays
         if json { return try out.json(days) }
-        if days.isEmpty { return out.print("No rest days\(from == nil && to == nil ? "" : " in that range"): mark one with remindctl rest mark YYYY-MM-DD") }
+        if days.isEmpty { return out.print(out.words(from == nil && to == nil ? HabitMessages.noRestDays : HabitMessages.noRestDaysInRange)) }
         let rows = days.map { day in
-            [day.date, day.reason, day.planned ? "planned" : "past", day.light.joined(separator: ", ")]
+            [day.date, day.reason, out.words(day.planned ? HabitMessages.planned : HabitMessages.past), day.light.joined(separator: ", ")]
         }
-        out.table(["DATE", "REASON", "WHEN", "LIGHT ACTIVITIES"], rows)
+        out.table(out.headings(HabitMessages.dateHeading, HabitMessages.reasonHeading, StatusMessages.whenHeading, HabitMessages.lightHeading), rows)
     }
 }
 
@@ -143,9 +143,9 @@ struct RestStatsCommand: ParsableCommand {
     func run() throws {
         let stats = try connection.call(Habits.RestStats.self)
         if json { return try out.json(stats) }
-        out.print("Rest days this month: \(stats.restDaysThisMonth)")
-        func days(_ n: Int, _ kind: String) -> String { "\(n) \(kind) day\(n == 1 ? "" : "s")" }
-        out.print("This week: \(days(stats.activeDaysThisWeek, "active")), \(days(stats.restDaysThisWeek, "rest"))")
+        out.print(out.words(HabitMessages.restThisMonth, stats.restDaysThisMonth))
+        let (active, rest) = (stats.activeDaysThisWeek, stats.restDaysThisWeek)
+        out.print(out.words(HabitMessages.thisWeek, out.words(HabitMessages.activeDays, count: active, active), out.words(HabitMessages.restDays, count: rest, rest)))
     }
 }
 
@@ -180,10 +180,11 @@ struct FreezeHistoryCommand: ParsableCommand {
     func run() throws {
         let events = try connection.call(Habits.FreezeHistory.self).events
         if json { return try out.json(events) }
-        if events.isEmpty { return out.print("No freezes yet: one is earned every 7 days of a streak.") }
-        out.table(["DATE", "EVENT", "BANKED", "STREAK"], events.map { e in
-            let words = ["earned": "earned", "used": "used (missed day covered)", "max-reached": "not earned: 5 banked (max reached)"][e.kind] ?? e.kind
-            return [e.date, words, String(e.banked), "\(e.streak) days"]
+        if events.isEmpty { return out.print(out.words(HabitMessages.noFreezes)) }
+        let headings = out.headings(HabitMessages.dateHeading, HabitMessages.eventHeading, HabitMessages.bankedHeading, HabitMessages.streakHeading)
+        out.table(headings, events.map { e in
+            let said = ["earned": HabitMessages.earned, "used": HabitMessages.used, "max-reached": HabitMessages.maxReached][e.kind].map { out.words($0) } ?? e.kind
+            return [e.date, said, String(e.banked), out.words(HabitMessages.streakDays, count: e.streak, e.streak)]
         })
     }
 }
@@ -202,12 +203,12 @@ struct RecoverCommand: ParsableCommand {
     func run() throws {
         if !yes {
             guard CommandContext.current.stdinIsTerminal else { throw CLIError("recovery can be used only once, ever: confirm with --yes") }
-            out.print("Recovery can be used only once, ever. Restore your most recent streak? [y/N] ", terminator: "")
-            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return out.print("Nothing changed.") }
+            out.print(out.words(HabitMessages.recoverOnce), terminator: "")
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return out.print(out.words(HabitMessages.nothingChanged)) }
         }
         let restored = try connection.call(Habits.Recover.self).streak
         if json { return try out.json(restored) }
-        out.print("Streak restored: \(plural(restored.length, "day")) since \(restored.start)")
+        out.print(out.words(HabitMessages.restored, count: restored.length, restored.length, restored.start))
     }
 }
 
@@ -222,10 +223,10 @@ struct AchievementsCommand: ParsableCommand {
         let achievements = try connection.call(Habits.Achievements.self).achievements
         if json { return try out.json(achievements) }
         let xp = achievements.filter { $0.unlocked != nil }.map(\.xp).reduce(0, +)
-        out.table(["", "ACHIEVEMENT", "XP", "UNLOCKED / HOW"], achievements.map { a in
+        out.table(["", out.words(HabitMessages.achievementHeading), "XP", out.words(HabitMessages.unlockedHeading)], achievements.map { a in
             [a.unlocked == nil ? " " : "✓", a.title, String(a.xp), a.unlocked ?? a.requirement]
         })
-        out.print("\nTotal: \(xp) XP")
+        out.print("\n" + out.words(HabitMessages.totalXP, xp))
     }
 }
 
