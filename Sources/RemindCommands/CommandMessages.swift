@@ -199,6 +199,7 @@ enum CommandMessages {
     static let forLabel = Message("for")
     // The daemon's errors, in words from their facts.
     static let unreadableTime = Message("invalid --%1$s %2$s: write a time such as 07:45, 2026-11-21, 2026-11-21T07:45 or 2026-11-21T07:45:00+01:00, or how long ago: 30m, 24h, 7d")
+    static let unreadableDate = Message("invalid date %2$s for --%1$s: write YYYY-MM-DD, e.g. 2026-11-24")
     static let logNotFound = Message("no log with id %1$d: see 'remindctl log list' (add --date YYYY-MM-DD for another day)")
     static let storeFailed = Message("remindd could not read or write its store: %1$s")
     static let invalidInput = Message("invalid --%1$s: %2$s")

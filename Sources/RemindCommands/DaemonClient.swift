@@ -144,7 +144,8 @@ struct ConnectionOptions: ParsableArguments {
         case "org.varlink.service.PermissionDenied":
             return out.words(CommandMessages.notYourDaemon)
         case let name where name.hasSuffix("." + RemindErrors.InvalidTime.errorName) && error.string("unreadable") != nil:
-            return out.words(CommandMessages.unreadableTime, error.string("parameter") ?? "?", quotedInput(error.string("unreadable") ?? ""))
+            let message = error.string("wanted") == "date" ? CommandMessages.unreadableDate : CommandMessages.unreadableTime
+            return out.words(message, error.string("parameter") ?? "?", quotedInput(error.string("unreadable") ?? ""))
         case let name where name.hasSuffix("." + RemindErrors.LogNotFound.errorName):
             guard case .object(let fields) = error.parameters, case .number(let id)? = fields["id"] else { return error.description }
             return out.words(CommandMessages.logNotFound, Int64(id))

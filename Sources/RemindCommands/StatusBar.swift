@@ -22,22 +22,23 @@ struct StatusBarLine: Encodable, Hashable {
         let since = due.compactMap { Output.instant($0.utc) }.min()
         let state = since.map { now.secondsSinceEpoch - $0.secondsSinceEpoch >= Self.overdueSeconds ? "overdue" : "due" } ?? (missed.isEmpty ? "idle" : "missed")
         func named(_ items: [OccurrenceValue]) -> String {
-            items.map { item in doseText(item.dose, item.unit).map { "\(item.reminderName) \($0)" } ?? item.reminderName }.joined(separator: " · ")
+            items.map { item in doseText(item.dose, item.unit).map { "\(item.shownName) \($0)" } ?? item.shownName }.joined(separator: " · ")
         }
+        let words = output.words
         var lines: [String] = []
-        if !due.isEmpty { lines.append("Due: \(named(due))") }
-        if !missed.isEmpty { lines.append("Missed today: \(named(missed))") }
+        if !due.isEmpty { lines.append(words(StatusMessages.barDue, named(due))) }
+        if !missed.isEmpty { lines.append(words(StatusMessages.barMissed, named(missed))) }
         let taken = occurrences.filter { [OccurrenceState.taken, .takenLate].map(\.rawValue).contains($0.state) }.count
-        lines.append("Today: \(taken) of \(occurrences.count) done")
+        lines.append(words(StatusMessages.barToday, taken, occurrences.count))
         if let next, let instant = Output.instant(next.utc) {
-            lines.append("Next: \(next.reminderName) at \(output.near(next.utc)) (\(output.left(until: instant)))")
+            lines.append(words(StatusMessages.barNext, next.shownName, output.near(next.utc), output.left(until: instant)))
         }
         if !due.isEmpty {
             text = "⏰ " + named(due)
         } else if let next {
-            text = "\(next.reminderName) \(output.clock(next.utc))"
+            text = "\(next.shownName) \(output.clock(next.utc))"
         } else {
-            text = "no reminders"
+            text = words(StatusMessages.barNone)
         }
         (tooltip, self.class, alt) = (lines.joined(separator: "\n"), state, state)
     }

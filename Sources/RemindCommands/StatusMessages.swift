@@ -15,6 +15,12 @@ enum StatusMessages {
     static let nextLine = Message("next:      %1$s (%2$s) %3$s")
     static let collectionLine = Message("collection: %1$s")
     static let collectionHeld = Message("collection: %1$s (not used: %2$s; see 'remindctl collection')")
+    // the status bar's line (waybar)
+    static let barDue = Message("Due: %1$s")
+    static let barMissed = Message("Missed today: %1$s")
+    static let barToday = Message("Today: %1$d of %2$d done")
+    static let barNext = Message("Next: %1$s at %2$s (%3$s)")
+    static let barNone = Message("no reminders")
     // history
     static let nothingSince = Message("Nothing happened since %1$s.")
     static let whenHeading = Message("WHEN")

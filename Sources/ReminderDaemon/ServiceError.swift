@@ -8,8 +8,8 @@ enum ServiceError: Error {
     case notFound(String)
     case nameTaken(String)
     case invalidRule(String)
-    /// A time or date refused; `unreadable`: the text typed, when it is no time at all.
-    case invalidTime(parameter: String, message: String, unreadable: String? = nil)
+    /// A time or date refused; `unreadable`: the text typed, when it is no time at all (`date`: a date was asked).
+    case invalidTime(parameter: String, message: String, unreadable: String? = nil, date: Bool = false)
     case unknownTimeZone(String, String)
     /// Nothing of the reminder is due (done), due or ahead (skip, snooze), or missed lately (done --late): its name,
     /// why, and for done its next occurrence (local time with offset).
@@ -53,7 +53,8 @@ enum ServiceError: Error {
         case .notFound(let key): RemindErrors.ReminderNotFound(reminder: key)
         case .nameTaken(let name): RemindErrors.NameTaken(name: name)
         case .invalidRule(let message): RemindErrors.InvalidRule(message: message)
-        case .invalidTime(let parameter, let message, let unreadable): RemindErrors.InvalidTime(parameter: parameter, message: message, unreadable: unreadable)
+        case .invalidTime(let parameter, let message, let unreadable, let date):
+            RemindErrors.InvalidTime(parameter: parameter, message: message, unreadable: unreadable, wanted: unreadable.map { _ in date ? "date" : "time" })
         case .unknownTimeZone(let zone, let message): RemindErrors.UnknownTimeZone(timeZone: zone, message: message)
         case .nothingDue(let reminder, let message, let next): RemindErrors.NothingDue(reminder: reminder, message: message, next: next)
         case .doseNotAllowed(let refusal, let message): refusal.parameters(message: message)

@@ -9,7 +9,7 @@ enum TypedTime {
     /// A date (YYYY-MM-DD), or the parameter's error.
     static func date(_ text: String, parameter: String) throws(ServiceError) -> LocalDate {
         guard let date = ISO8601.parseDate(text) else {
-            throw .invalidTime(parameter: parameter, message: "invalid date \(quotedInput(text)): write YYYY-MM-DD, e.g. 2026-11-24", unreadable: text)
+            throw .invalidTime(parameter: parameter, message: "invalid date \(quotedInput(text)): write YYYY-MM-DD, e.g. 2026-11-24", unreadable: text, date: true)
         }
         return date
     }

@@ -146,8 +146,15 @@ class Daemon:
     def ctl(self, *args, check=True):
         result = subprocess.run([str(self.bin / "remindctl"), *args], env=self.env, capture_output=True, text=True)
         if check:
-            assert result.returncode == 0, f"remindctl {args}: {result.stderr}"
+            assert result.returncode == 0, f"remindctl {args}: {result.stderr}{self.exit_note()}"
         return result
+
+    def exit_note(self):
+        """What became of the daemon, for a failure's message: nothing while it runs, else its exit status and
+        the end of its standard error."""
+        if self.process is None or self.process.poll() is None:
+            return ""
+        return f" (remindd exited with {self.process.returncode}: {self.process.stderr.read()[-2000:]})"
 
     def ctl_json(self, *args):
         return json.loads(self.ctl(*args, "--json").stdout)

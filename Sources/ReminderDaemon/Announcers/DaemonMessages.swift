@@ -64,6 +64,12 @@ enum DaemonMessages {
     static let stockNotEnough = Message("%1$s left: not enough for the next dose")
     static let orderBy = Message("%1$s; order by %2$s")
     static let doseOfStrength = Message("%1$s of %2$s")
+    // The habit's journal entries.
+    static let achievement = Message("Achievement unlocked: %1$s (+%2$d XP)")
+    static let freezeEarned = Message("Streak freeze earned: %1$d-day streak, %2$d banked")
+    static let freezeUsed = Message("Streak protected by a freeze on %1$s: %2$d left")
+    static let streakBroken = Message("Streak broken after %1$d day", plural: "Streak broken after %1$d days")
+    static let considerRest = Message("Consider a rest day: 6 active days in a row (rest is part of training; 'remindctl rest mark %1$s')")
 
     // The journal's MESSAGE lines.
     static let fired = Message("Reminder: %1$s")

@@ -101,7 +101,7 @@ public final class JournalAnnouncer: Announcer {
         switch event {
         case .firing(let firing): return entry(for: firing, wording)
         case .occurrence(let occurrence): return entry(for: occurrence, wording)
-        case .habit(let notice): return entry(for: notice)
+        case .habit(let notice): return entry(for: notice, words)
         case .withdrawn(let reminderID):
             return Entry(message: "Reminder \(reminderID) is no longer due", priority: .debug, fields: [("REMINDER_ID", String(reminderID))].map(Entry.Field.init))
         case .daemon(let message):
@@ -240,31 +240,25 @@ public final class JournalAnnouncer: Announcer {
         return Entry(message: message, priority: priority, fields: fields.map(Entry.Field.init))
     }
 
-    private static func entry(for notice: HabitNotice) -> Entry {
+    private static func entry(for notice: HabitNotice, _ words: any MessageCatalog) -> Entry {
         let (message, messageID, fields): (String, String, [(String, String)])
         switch notice {
         case .achievement(let id):
             (message, messageID, fields) = (
-                "Achievement unlocked: \(id.title) (+\(id.xp) XP)", MessageID.achievement,
-                [("ACHIEVEMENT_ID", id.rawValue), ("ACHIEVEMENT_XP", String(id.xp))]
+                words(DaemonMessages.achievement, id.title, id.xp), MessageID.achievement, [("ACHIEVEMENT_ID", id.rawValue), ("ACHIEVEMENT_XP", String(id.xp))]
             )
         case .freezeEarned(_, let streak, let banked):
             (message, messageID, fields) = (
-                "Streak freeze earned: \(streak)-day streak, \(banked) banked", MessageID.freezeEarned,
-                [("STREAK_DAYS", String(streak)), ("FREEZES_BANKED", String(banked))]
+                words(DaemonMessages.freezeEarned, streak, banked), MessageID.freezeEarned, [("STREAK_DAYS", String(streak)), ("FREEZES_BANKED", String(banked))]
             )
         case .freezeUsed(let date, let streak, let banked):
             (message, messageID, fields) = (
-                "Streak protected by a freeze on \(date): \(banked) left", MessageID.freezeUsed,
-                [("STREAK_DAYS", String(streak)), ("FREEZES_BANKED", String(banked))]
+                words(DaemonMessages.freezeUsed, date, banked), MessageID.freezeUsed, [("STREAK_DAYS", String(streak)), ("FREEZES_BANKED", String(banked))]
             )
         case .streakBroken(_, let streak):
-            (message, messageID, fields) = ("Streak broken after \(streak) day\(streak == 1 ? "" : "s")", MessageID.streakBroken, [("STREAK_DAYS", String(streak))])
+            (message, messageID, fields) = (words(DaemonMessages.streakBroken, count: streak, streak), MessageID.streakBroken, [("STREAK_DAYS", String(streak))])
         case .restSuggestion(let date):
-            (message, messageID, fields) = (
-                "Consider a rest day: 6 active days in a row (rest is part of training; 'remindctl rest mark \(date)')",
-                MessageID.restSuggestion, []
-            )
+            (message, messageID, fields) = (words(DaemonMessages.considerRest, date), MessageID.restSuggestion, [])
         }
         return Entry(message: message, priority: .notice, fields: ([("MESSAGE_ID", messageID)] + fields).map(Entry.Field.init))
     }

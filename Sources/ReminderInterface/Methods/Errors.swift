@@ -23,10 +23,12 @@ public enum RemindErrors {
     public struct InvalidTime: VarlinkErrorParameters {
         public var parameter: String
         public var message: String
-        /// The text typed, when it is no time or date at all (a client words the refusal from it).
+        /// The text typed, when it is no time or date at all (a client words the refusal from it), and what was
+        /// wanted: `date` (YYYY-MM-DD) or `time`.
         public var unreadable: String?
-        public init(parameter: String, message: String, unreadable: String? = nil) {
-            (self.parameter, self.message, self.unreadable) = (parameter, message, unreadable)
+        public var wanted: String?
+        public init(parameter: String, message: String, unreadable: String? = nil, wanted: String? = nil) {
+            (self.parameter, self.message, self.unreadable, self.wanted) = (parameter, message, unreadable, wanted)
         }
     }
 
