@@ -366,8 +366,8 @@ struct ProfileShowCommand: ParsableCommand {
     func run() throws {
         let profile = try connection.call(Fitness.ProfileGet.self)
         if json { return try out.json(profile) }
-        out.print("weight: \(profile.weightKg) kg\(profile.weightSet ? "" : " (the default: set yours with 'remindctl profile set --weight 82kg')")")
-        if let name = profile.name { out.print("name:   \(name) (in reports)") }
+        out.print(out.words(profile.weightSet ? HabitMessages.weight : HabitMessages.weightDefault, String(profile.weightKg)))
+        if let name = profile.name { out.print(out.words(HabitMessages.profileName, name)) }
     }
 }
 
@@ -424,14 +424,15 @@ struct CaloriesCommand: ParsableCommand {
         let days = try connection.call(Fitness.DayHistory.self, .init(from: from, to: to)).days
         if json { return try out.json(days) }
         for day in days {
-            let date = ISO8601.parseDate(day.date)!
-            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-            let title = "\(date.weekday.displayName) \(date.day) \(months[date.month - 1])"
+            let title = ISO8601.parseDate(day.date).map { date in
+                "\(out.weekday(date)) \(date.day) \(out.words.name(ofMonth: date.month, abbreviated: true))"
+            } ?? day.date
             if day.workouts.isEmpty {
-                out.print("No workouts logged on \(title)\(day.consumed > 0 ? " (\(day.consumed) kcal eaten)" : "")")
+                let none = out.words(HabitMessages.noWorkoutsOn, title)
+                out.print(day.consumed > 0 ? out.words(HabitMessages.kcalEaten, none, day.consumed) : none)
             } else {
                 let list = day.workouts.map { "\($0.name) \($0.minutes ?? 0) min" }.joined(separator: ", ")
-                out.print("\(title): \(day.burned) kcal burned (\(list)); \(day.consumed) kcal eaten; net \(day.net)")
+                out.print(out.words(HabitMessages.caloriesLine, title, day.burned, list, day.consumed, day.net))
             }
         }
     }

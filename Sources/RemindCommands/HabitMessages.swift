@@ -46,4 +46,10 @@ enum HabitMessages {
     static let minHeading = Message("MIN")
     static let intensityHeading = Message("INTENSITY")
     static let kcalHeading = Message("KCAL")
+    static let noWorkoutsOn = Message("No workouts logged on %1$s")
+    static let kcalEaten = Message("%1$s (%2$d kcal eaten)")
+    static let caloriesLine = Message("%1$s: %2$d kcal burned (%3$s); %4$d kcal eaten; net %5$d")
+    static let weight = Message("weight: %1$s kg")
+    static let weightDefault = Message("weight: %1$s kg (the default: set yours with 'remindctl profile set --weight 82kg')")
+    static let profileName = Message("name:   %1$s (in reports)")
 }

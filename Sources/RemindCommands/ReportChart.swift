@@ -1,5 +1,6 @@
 import ReminderCore
 import ReminderInterface
+import Translation
 
 /// The report as pictures, drawn with ``SVGDrawing``: a section per part (the header; a bar per reminder on a
 /// 0-100 % axis; each reminder's days as a heatmap; each medication's amounts, as-needed weeks and stock; the
@@ -9,15 +10,15 @@ import ReminderInterface
 enum ReportChart {
     /// Each state's colour (and its lightness, for the legend's order): missed darkest, then taken, taken late,
     /// skipped, taken before the reminder (logged ahead of its time), paused; not yet decided lightest.
-    static let colours: [(state: String, label: String, fill: String)] = [
-        ("missed", "missed", "#7f1d1d"), ("taken", "taken", "#2f9e44"), ("taken-late", "taken late", "#f59f00"),
-        ("skipped", "skipped", "#74c0fc"), ("suppressed", "taken before the reminder", "#c3fae8"), ("paused", "paused", "#dee2e6"),
-        ("due", "not yet", "#f1f3f5"),
+    static let colours: [(state: String, label: Message, fill: String)] = [
+        ("missed", CommandMessages.missed, "#7f1d1d"), ("taken", CommandMessages.taken, "#2f9e44"), ("taken-late", CommandMessages.takenLate, "#f59f00"),
+        ("skipped", CommandMessages.skipped, "#74c0fc"), ("suppressed", ReportMessages.takenBeforeReminder, "#c3fae8"),
+        ("paused", CommandMessages.paused, "#dee2e6"), ("due", ReportMessages.notYet, "#f1f3f5"),
     ]
     /// The habit's day states, darkest first.
-    static let habitColours: [(state: String, label: String, fill: String)] = [
-        ("missed", "missed", "#7f1d1d"), ("active", "active", "#2f9e44"), ("recovered", "recovered", "#a9e34b"),
-        ("frozen", "frozen", "#74c0fc"), ("rest", "rest", "#d0bfff"), ("open", "today", "#f1f3f5"),
+    static let habitColours: [(state: String, label: Message, fill: String)] = [
+        ("missed", CommandMessages.missed, "#7f1d1d"), ("active", ReportMessages.active, "#2f9e44"), ("recovered", ReportMessages.recovered, "#a9e34b"),
+        ("frozen", ReportMessages.frozen, "#74c0fc"), ("rest", ReportMessages.rest, "#d0bfff"), ("open", ReportMessages.today, "#f1f3f5"),
     ]
     static let width = 720.0
     static let margin = 16.0
@@ -137,12 +138,12 @@ enum ReportChart {
         // More occurrences a day than fit across (every 15 minutes): a calendar of days too.
         let columnsAtMost = Int((width - gridLeft - margin) / cellWidth)
         guard reminder.days.count <= rowsAtMost, reminder.days.allSatisfy({ $0.states.count <= columnsAtMost }) else {
-            return calendar(title: reminder.reminderName + ": each day (missed if any dose was)", days: reminder.days.map { ($0.date, summary($0.states)) }, colours: colours)
+            return calendar(title: out.words(ReportMessages.eachDay, reminder.reminderName), days: reminder.days.map { ($0.date, summary($0.states)) }, colours: colours)
         }
         let perDay = reminder.days.map(\.states.count).max() ?? 0
         var drawing = SVGDrawing(width: width, height: 76 + (perDay > 0 ? Double(reminder.days.count) * cellHeight : 8))
         drawing.text(fitted(reminder.reminderName, width: width - 2 * margin, size: 13), x: margin, y: 18, size: 13, weight: "bold")
-        legend(colours.map { ($0.label, $0.fill) }, in: &drawing, x: margin, y: 37)
+        legend(colours.map { (out.words($0.label), $0.fill) }, in: &drawing, x: margin, y: 37)
         let y = 68.0
         guard perDay > 0 else {
             drawing.text("nothing scheduled in the period", x: gridLeft, y: y + 2, size: 10, fill: "#555")
@@ -182,18 +183,18 @@ enum ReportChart {
     static func medication(_ medication: ReportMedicationValue) -> [Section] {
         let name = medication.reminderName
         var sections = [Section(title: "\(name): taken", drawing: dailyChart(
-            title: "\(name): taken per day (\(medication.unit))", labels: medication.taken.map(\.date),
+            title: out.words(ReportMessages.takenPerDay, name, medication.unit), labels: medication.taken.map(\.date),
             series: [Series(
                 name: medication.unit, values: medication.taken.map(\.amount), colour: "#2f9e44", style: .bars,
                 describe: { [unit = medication.unit] in ReportText.amount(($0 * 100).rounded() / 100, unit) })]))]
         if let weeks = medication.asNeededWeeks {
             sections.append(Section(title: "\(name): as needed", drawing: dailyChart(
-                title: "\(name): doses per week (from Monday)", labels: weeks.map(\.week),
+                title: out.words(ReportMessages.dosesPerWeek, name), labels: weeks.map(\.week),
                 series: [Series(name: "doses", values: weeks.map { Double($0.doses) }, colour: "#7048e8", style: .bars)], counts: true)))
         }
         if let stock = medication.stock {
             sections.append(Section(title: "\(name): stock", drawing: dailyChart(
-                title: "\(name): stock at the end of each day (\(medication.unit))", labels: stock.map(\.date),
+                title: out.words(ReportMessages.stockPerDay, name, medication.unit), labels: stock.map(\.date),
                 series: [Series(name: "refilled", values: stock.map(\.added), colour: "#74c0fc", style: .bars, combined: .sum),
                          Series(name: "left", values: stock.map(\.left), colour: "#212529", style: .line, combined: .last)])))
         }
@@ -217,7 +218,7 @@ enum ReportChart {
 
     /// Days as a contribution calendar: a column per week, a row per weekday (Monday on top), each day a cell in
     /// its state's colour; more weeks than fit in a row go on in another band below.
-    static func calendar(title: String, days: [(date: String, state: String)], colours: [(state: String, label: String, fill: String)]) -> SVGDrawing {
+    static func calendar(title: String, days: [(date: String, state: String)], colours: [(state: String, label: Message, fill: String)]) -> SVGDrawing {
         let cell = 12.0
         let left = margin + 34
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else {
@@ -232,7 +233,7 @@ enum ReportChart {
         let bandHeight = 7 * cell + 22
         var drawing = SVGDrawing(width: width, height: 44 + Double(bands) * bandHeight)
         drawing.text(fitted(title, width: width - 2 * margin, size: 13), x: margin, y: 18, size: 13, weight: "bold")
-        legend(colours.map { ($0.label, $0.fill) }, in: &drawing, x: margin, y: 36)
+        legend(colours.map { (out.words($0.label), $0.fill) }, in: &drawing, x: margin, y: 36)
         for band in 0..<bands {
             let top = 48 + Double(band) * bandHeight
             // Every other weekday named: rows are 12 px, labels 9.

@@ -254,18 +254,18 @@ enum Heatmap {
 
     static func render(_ days: [ReportReminderValue.Day], colour: Bool) -> String {
         let perDay = days.map(\.states.count).max() ?? 0
-        guard perDay > 0 else { return "  nothing scheduled in the period\n" }
+        guard perDay > 0 else { return "  " + out.words(ReportMessages.nothingScheduled) + "\n" }
         // A long period, or more a day than fit in a week's row: each day one symbol, a column per week.
         guard days.count <= weeksAtMost * 7, perDay <= maximumPerDay else {
             let weeks = (days.count + 6) / 7
-            let note = weeks > ReportText.weeksShown ? "last \(ReportText.weeksShown) weeks; " : ""
-            return (["  each day, missed if any dose was (\(note)all in --format svg)"] + ReportText.weekRows(days.map { day in
+            let note = weeks > ReportText.weeksShown ? out.words(ReportMessages.lastWeeks, ReportText.weeksShown) : ""
+            return (["  " + out.words(ReportMessages.eachDayNote, note)] + ReportText.weekRows(days.map { day in
                 (day.date, cell(ReportChart.summary(day.states), colour: colour))
             })).joined(separator: "\n") + "\n"
         }
         // Paused only in a period that has a pause.
         let shown = symbols.filter { $0.key != "upcoming" && ($0.key != "paused" || days.contains { $0.states.contains("paused") }) }
-        var lines = ["  " + shown.sorted { $0.key < $1.key }.map { "\($0.value.symbol) \($0.key)" }.joined(separator: "  ")]
+        var lines = ["  " + shown.sorted { $0.key < $1.key }.map { "\($0.value.symbol) \(out.state($0.key))" }.joined(separator: "  ")]
         guard let first = days.first.flatMap({ ISO8601.parseDate($0.date) }) else { return "\n" }
         let leading = first.weekday.mondayFirstIndex
         var cells = Array(repeating: String(repeating: " ", count: perDay), count: leading)

@@ -191,7 +191,7 @@ public final class Daemon: Sendable {
     public func handle(_ event: ClockEvent) async {
         if event == .timeZoneChanged {
             guard context.settings.refreshSystemZone() else { return }
-            context.say(.info, "System time zone is now \(context.settings.systemZone)")
+            context.say(.info, DaemonMessages.systemZoneNow, context.settings.systemZone)
             await scheduling.followTheZone(now: context.clock.now())
         }
         if event == .timeZoneDataChanged {
@@ -199,7 +199,7 @@ public final class Daemon: Sendable {
             habits.forgetCountedActivities()
             habits.forgetSettledStreaks()
             let replanned = await scheduling.zoneRulesChanged(now: context.clock.now())
-            context.say(.info, "Time zone data changed (a tzdata update): \(replanned) \(replanned == 1 ? "reminder" : "reminders") re-planned with the new rules")
+            context.say(.info, DaemonMessages.zoneDataChanged, count: replanned, replanned)
         }
         if event == .clockChanged { await scheduling.clockChanged(now: context.clock.now()) }
         let now = context.clock.now()
@@ -239,7 +239,7 @@ public final class Daemon: Sendable {
             return true
         } catch {
             await context.feed.deliver()
-            context.say(.notice, "Notification action \(action) not carried out: \(error.message)")
+            context.say(.notice, DaemonMessages.actionNotCarriedOut, "\(action)", error.message)
             switch error {
             case .nothingDue, .notFound: return false
             default: return true

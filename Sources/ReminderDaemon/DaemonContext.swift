@@ -1,6 +1,7 @@
 import FitnessCore
 import ReminderCore
 import ReminderStore
+import Translation
 
 /// What every feature service shares: the ports, the store's file (each service holds its own stores), the
 /// change feed, and the settings a reload or a change of the system zone replaces (``DaemonSettings``).
@@ -66,6 +67,16 @@ final class DaemonContext: Sendable {
     /// Announces a message about the daemon itself.
     func say(_ severity: DaemonMessage.Severity, _ text: String) {
         announcer.announce(.daemon(DaemonMessage(severity, text)))
+    }
+
+    /// Announces a message of a table: the journal says it in the daemon's language.
+    func say(_ severity: DaemonMessage.Severity, _ message: Message, _ arguments: any CustomStringConvertible...) {
+        announcer.announce(.daemon(DaemonMessage(severity, message, arguments.map(\.description))))
+    }
+
+    /// Announces a message of a table about `count` things (its plural form chosen by it).
+    func say(_ severity: DaemonMessage.Severity, _ message: Message, count: Int, _ arguments: any CustomStringConvertible...) {
+        announcer.announce(.daemon(DaemonMessage(severity, message, count: count, arguments.map(\.description))))
     }
 
     /// Announces a firing, marked quiet as ``DaemonSettings/quieted(_:)`` says.

@@ -129,7 +129,7 @@ struct ReportOutputTests {
               missed: Thu 2026-11-05 20:00, Tue 2026-11-10 08:00
 
             Metformin
-              - due  ✕ missed  · skipped  □ suppressed  ■ taken  ◆ taken-late
+              - due  ✕ missed  · skipped  □ suppressed  ■ taken  ◆ taken late
             2026-11-02  ■■ □■ ◆■ ■✕ ·■ ■■ ■·
             2026-11-09  ■◆ ✕■ ■■ ■
 

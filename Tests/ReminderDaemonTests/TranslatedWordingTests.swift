@@ -49,6 +49,15 @@ struct TranslatedWordingTests {
         #expect(Speaker.spoken(Dose(thousandths: 2000, unit: "tablet"), in: MarkingCatalog()) == "«2 tablets»")
     }
 
+    /// #59 item 6: the daemon's own entries a person reads (an expired pack, a dose kept apart) were English
+    /// in a German journal; one of a table is the catalog's there, and stays English for the hooks and tests.
+    @Test func aDaemonMessageOfATableIsSaidInTheJournalsLanguage() {
+        let message = DaemonMessage(.warning, DaemonMessages.waitsApart, ["Levothyroxine", "kept 4h apart"])
+        #expect(message.text == "Levothyroxine waits: kept 4h apart")
+        #expect(JournalAnnouncer.entry(for: .daemon(message), in: MarkingCatalog()).message == "«Levothyroxine waits: kept 4h apart»")
+        #expect(JournalAnnouncer.entry(for: .daemon(DaemonMessage(.error, "plain")), in: MarkingCatalog()).message == "plain")
+    }
+
     @Test func aLowStockNoteNamesTheDayInTheLanguagesWords() {
         let notice = LowStockNotice(
             reminderID: 1, name: "Metformin", left: Dose(thousandths: 12_000, unit: "tablet"), through: LocalDate(year: 2026, month: 12, day: 18),

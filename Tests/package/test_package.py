@@ -194,7 +194,7 @@ def test_the_package_installs_runs_and_purges_in_a_fresh_debian_root_without_swi
     assert [entry["kind"] for entry in history if entry["reminderName"] == "Packaged dose"] == ["fired"], session.stdout
     explained = (debian_root.path / "tmp/explained.txt").read_text()
     # The daemon's MESSAGE from the installed remindd.mo, and the explanation from the installed German catalog.
-    assert "remindd[" in explained and "]: Erinnerung: Packaged dose, 1 tablet (einmalig, " in explained, explained
+    assert "remindd[" in explained and "]: Erinnerung: Packaged dose, 1 Tablette (einmalig, " in explained, explained
     assert "Erinnerung ausgelöst: Packaged dose" in explained, explained
 
     # Purged: nothing of it is left in the root but the user's own state.

@@ -64,6 +64,22 @@ enum DaemonMessages {
     static let stockNotEnough = Message("%1$s left: not enough for the next dose")
     static let orderBy = Message("%1$s; order by %2$s")
     static let doseOfStrength = Message("%1$s of %2$s")
+    // The daemon's own journal entries a person reads.
+    static let stockShort = Message("%1$s: a dose was logged with less left than it took, so the stock is at 0: count it again with remindctl stock set \"%1$s\" N")
+    static let packExpired = Message("%1$s: the %2$s of the pack that expired on %3$s are not counted any more: put them aside, and count the stock again if it is off")
+    static let waitsApart = Message("%1$s waits: %2$s")
+    static let unskipped = Message("Unskipped: %1$s at %2$s is announced at its time")
+    static let clockBack = Message(
+        "The clock is now before the last firing handled: %1$d reminder planned again from %2$s; their slots after now fire again",
+        plural: "The clock is now before the last firing handled: %1$d reminders planned again from %2$s; their slots after now fire again")
+    static let systemZoneNow = Message("System time zone is now %1$s")
+    static let zoneDataChanged = Message(
+        "Time zone data changed (a tzdata update): %1$d reminder re-planned with the new rules",
+        plural: "Time zone data changed (a tzdata update): %1$d reminders re-planned with the new rules")
+    static let actionNotCarriedOut = Message("Notification action %1$s not carried out: %2$s")
+    static let collectionRelinked = Message("Collection %1$s relinked (it was not used: %2$s); %3$s items written back into it")
+    static let collectionBack = Message("Collection %1$s is back (it was not used: %2$s); its changes apply again")
+    static let storeAnswersAgain = Message("The store answers again; every waiting firing was handled")
     // The habit's journal entries.
     static let achievement = Message("Achievement unlocked: %1$s (+%2$d XP)")
     static let freezeEarned = Message("Streak freeze earned: %1$d-day streak, %2$d banked")

@@ -105,7 +105,7 @@ public final class JournalAnnouncer: Announcer {
         case .withdrawn(let reminderID):
             return Entry(message: "Reminder \(reminderID) is no longer due", priority: .debug, fields: [("REMINDER_ID", String(reminderID))].map(Entry.Field.init))
         case .daemon(let message):
-            return Entry(message: message.text, priority: Journal.Priority(rawValue: message.severity.rawValue) ?? .info, fields: [])
+            return Entry(message: message.text(in: words), priority: Journal.Priority(rawValue: message.severity.rawValue) ?? .info, fields: [])
         case .lowStock(let notice):
             let message = words(DaemonMessages.runningLowLine, count: notice.refillDays, notice.name, wording.stock(notice), notice.refillDays)
             return Entry(message: message, priority: .warning, fields: [

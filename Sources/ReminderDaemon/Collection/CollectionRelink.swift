@@ -63,7 +63,7 @@ extension CollectionService {
             context.say(.error, "Collection " + message)
             throw .invalidInput(parameter: "collection", message: message)  // the folder, not the store: said once, above
         }
-        if let was = heldBecause { context.say(.notice, "Collection \(folder) relinked (it was not used: \(was)); \(restored) items written back into it") }
+        if let was = heldBecause { context.say(.notice, DaemonMessages.collectionRelinked, folder, was, restored) }
         heldBecause = nil
         return restored
     }

@@ -312,7 +312,7 @@ actor CollectionService {
         }
         if let was = heldBecause {
             heldBecause = nil
-            context.say(.notice, "Collection \(folder) is back (it was not used: \(was)); its changes apply again")
+            context.say(.notice, DaemonMessages.collectionBack, folder, was)
         }
         // Removals first: a reminder's logs are kept aside before the removal of the logs' own items is applied.
         // What the scan changed reaches the features through the change feed (the caller delivers it).

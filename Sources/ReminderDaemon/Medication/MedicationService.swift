@@ -54,7 +54,7 @@ struct MedicationService: Sendable {
                 guard let reminder = try stores.reminders.all(ids: id...id).first, reminder.enabled, reminder.delivery.medication.dose != nil else { continue }
                 let stock = try assessed(reminder, now: now)
                 if let short = stock.level.lastShort, try stores.stock.shortReported(reminderID: id, through: short) {
-                    context.say(.warning, "\(reminder.name): a dose was logged with less left than it took, so the stock is at 0: count it again with remindctl stock set \"\(reminder.name)\" N")
+                    context.say(.warning, DaemonMessages.stockShort, reminder.name)
                 }
                 try sayExpired(stock.level.expired, of: reminder, unit: stock.dose.unit, now: now)
                 let refillDays = reminder.delivery.medication.refillDays ?? MedicationSettings.defaultRefillDays
@@ -78,8 +78,7 @@ struct MedicationService: Sendable {
     private func sayExpired(_ packs: [Stock.Pack], of reminder: StoredReminder, unit: String, now: Instant) throws(StoreError) {
         for pack in packs {
             guard let expiry = pack.expiry, try stores.stock.expirySaid(changeID: expiry.id, at: now) else { continue }
-            let held = Dose(thousandths: pack.left, unit: unit).description
-            context.say(.warning, "\(reminder.name): the \(held) of the pack that expired on \(expiry.last) are not counted any more: put them aside, and count the stock again if it is off")
+            context.say(.warning, DaemonMessages.packExpired, reminder.name, Dose(thousandths: pack.left, unit: unit).description, expiry.last)
         }
     }
 

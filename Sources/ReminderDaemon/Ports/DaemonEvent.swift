@@ -1,6 +1,7 @@
 import HabitCore
 import ReminderCore
 import ReminderScheduling
+import Translation
 
 /// Something that happened in the daemon, as a value: the announcers decide how each channel says it.
 public enum DaemonEvent: Sendable, Hashable {
@@ -190,10 +191,35 @@ public struct DaemonMessage: Sendable, Hashable {
     }
 
     public var severity: Severity
+    /// In English (tests and the hooks read it).
     public var text: String
+    /// The message of a table and its arguments, when it is one: the journal says it in the daemon's language.
+    private var message: Message?
+    private var arguments: [String] = []
+    /// The count its plural form is chosen by.
+    private var count = 1
 
     public init(_ severity: Severity, _ text: String) {
         self.severity = severity
         self.text = text
+    }
+
+    /// A message of a table (``DaemonMessages``), said in English here and in the journal's language there.
+    public init(_ severity: Severity, _ message: Message, count: Int = 1, _ arguments: [String]) {
+        self.init(severity, Message.format(UntranslatedCatalog().template(message, count: count), arguments))
+        (self.message, self.arguments, self.count) = (message, arguments, count)
+    }
+
+    /// The text in the language of `words`.
+    public func text(in words: any MessageCatalog) -> String {
+        message.map { Message.format(words.template($0, count: count), arguments) } ?? text
+    }
+
+    /// Two messages are the same when they say the same, whether or not one came from a table.
+    public static func == (a: DaemonMessage, b: DaemonMessage) -> Bool { (a.severity, a.text) == (b.severity, b.text) }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(severity)
+        hasher.combine(text)
     }
 }

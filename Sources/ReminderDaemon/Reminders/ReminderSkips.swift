@@ -41,7 +41,7 @@ extension ReminderService {
         }
         _ = try storing { () throws(StoreError) in try scheduling.removeSkip(id: skip.id) }
         await context.feed.deliver()
-        context.say(.info, "Unskipped: \(reminder.name) at \(occurrence.localISO8601) is announced at its time")
+        context.say(.info, DaemonMessages.unskipped, reminder.name, occurrence.localISO8601)
         let windowEnd = schedulable.rule.windowEnd(of: occurrence, windowSeconds: reminder.windowSeconds, in: schedulable.zone)
         let status = OccurrenceStatus(occurrence: occurrence, windowEnd: windowEnd, state: .upcoming)
         return OccurrenceValue(reminderID: id, name: reminder.name, status: status).saying(reminder.delivery.medication.dose(on: occurrence.scheduledDate))

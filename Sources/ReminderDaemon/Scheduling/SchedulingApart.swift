@@ -19,7 +19,7 @@ extension SchedulingService {
     /// Whether an occurrence due to be announced again now waits instead (then its snooze moved to the gap's end).
     func waitsApart(_ firing: DueFiring, now: Instant) -> Bool {
         guard let hold = apartHold(of: firing, now: now), storeWait(firing, hold) else { return false }
-        context.say(.info, "\(firing.reminder.name) waits: \(Self.heldText(hold, in: firing.reminder.zone))")
+        context.say(.info, DaemonMessages.waitsApart, firing.reminder.name, Self.heldText(hold, in: firing.reminder.zone))
         return true
     }
 

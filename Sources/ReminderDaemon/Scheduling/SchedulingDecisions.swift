@@ -153,7 +153,7 @@ extension SchedulingService {
             handle(run.firings.map { waited($0, now: now) }, now: now, afterDowntime: run.afterDowntime)
         }
         guard waitingForStore.retry == nil else { return }
-        context.say(.notice, "The store answers again; every waiting firing was handled")
+        context.say(.notice, DaemonMessages.storeAnswersAgain)
     }
 
     /// A firing that waited for the store, with its lateness as of now.

@@ -200,7 +200,7 @@ actor SchedulingService {
         }
         guard rewound > 0 else { return }
         scheduler.rewind(to: now)
-        context.say(.notice, "The clock is now before the last firing handled: \(rewound) \(rewound == 1 ? "reminder" : "reminders") planned again from \(now); their slots after now fire again")
+        context.say(.notice, DaemonMessages.clockBack, count: rewound, rewound, now)
         replan()
     }
 
