@@ -310,7 +310,7 @@ struct HistoryCommand: ParsableCommand {
         if json { return try out.json(entries) }  // UTC stays in JSON
         if entries.isEmpty { return out.print(out.words(StatusMessages.nothingSince, out.time(start))) }
         out.table(
-            out.headings(StatusMessages.whenHeading, StatusMessages.whatHeading, CommandMessages.reminder, StatusMessages.occurrenceHeading, StatusMessages.lateHeading),
+            out.headings(CommandMessages.when, StatusMessages.whatHeading, CommandMessages.reminder, StatusMessages.occurrenceHeading, StatusMessages.lateHeading),
             entries.map { entry in
                 [out.time(entry.handledUtc), Self.what(entry), entry.shownName, out.clockTime(entry.scheduledUtc), Self.lateness(entry.lateSeconds)]
             })

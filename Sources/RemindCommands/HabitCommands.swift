@@ -129,7 +129,7 @@ struct RestListCommand: ParsableCommand {
         let rows = days.map { day in
             [day.date, day.reason, out.words(day.planned ? HabitMessages.planned : HabitMessages.past), day.light.joined(separator: ", ")]
         }
-        out.table(out.headings(HabitMessages.dateHeading, HabitMessages.reasonHeading, StatusMessages.whenHeading, HabitMessages.lightHeading), rows)
+        out.table(out.headings(HabitMessages.dateHeading, HabitMessages.reasonHeading, CommandMessages.when, HabitMessages.lightHeading), rows)
     }
 }
 
@@ -181,7 +181,7 @@ struct FreezeHistoryCommand: ParsableCommand {
         let events = try connection.call(Habits.FreezeHistory.self).events
         if json { return try out.json(events) }
         if events.isEmpty { return out.print(out.words(HabitMessages.noFreezes)) }
-        let headings = out.headings(HabitMessages.dateHeading, HabitMessages.eventHeading, HabitMessages.bankedHeading, HabitMessages.streakHeading)
+        let headings = out.headings(HabitMessages.dateHeading, HabitMessages.eventHeading, HabitMessages.bankedHeading, CommandMessages.streak)
         out.table(headings, events.map { e in
             let said = ["earned": HabitMessages.earned, "used": HabitMessages.used, "max-reached": HabitMessages.maxReached][e.kind].map { out.words($0) } ?? e.kind
             return [e.date, said, String(e.banked), out.words(HabitMessages.streakDays, count: e.streak, e.streak)]

@@ -20,7 +20,6 @@ enum HabitMessages {
     static let noFreezes = Message("No freezes yet: one is earned every 7 days of a streak.")
     static let eventHeading = Message("EVENT")
     static let bankedHeading = Message("BANKED")
-    static let streakHeading = Message("STREAK")
     static let earned = Message("earned")
     static let used = Message("used (missed day covered)")
     static let maxReached = Message("not earned: 5 banked (max reached)")

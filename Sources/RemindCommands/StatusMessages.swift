@@ -23,7 +23,6 @@ enum StatusMessages {
     static let barNone = Message("no reminders")
     // history
     static let nothingSince = Message("Nothing happened since %1$s.")
-    static let whenHeading = Message("WHEN")
     static let whatHeading = Message("WHAT")
     static let occurrenceHeading = Message("OCCURRENCE")
     static let lateHeading = Message("LATE")
