@@ -126,10 +126,15 @@ final class ConnectionRegistry: Sendable {
     /// it. - Returns: whether one was closed.
     func closeLongestIdle(sparing: UInt64) -> Bool {
         let victim = open.withLock { state -> (any Channel)? in
-            let idle = state.entries.filter { $0.key != sparing && $0.value.activity.callsInProgress.load(ordering: .relaxed) == 0 }
-            guard let (id, entry) = idle.min(by: { $0.value.activity.lastActive < $1.value.activity.lastActive }) else { return nil }
-            state.entries[id] = nil
-            return entry.channel
+            let idle = state.entries.filter { $0.key != sparing && $0.value.activity.isIdle }
+            // Claimed before it is closed: a call read meanwhile is then dropped with the connection, and a call
+            // read before the claim keeps the connection (no stream starts on a connection being closed).
+            for (id, entry) in idle.sorted(by: { $0.value.activity.lastActive < $1.value.activity.lastActive })
+            where entry.activity.claimForClosing() {
+                state.entries[id] = nil
+                return entry.channel
+            }
+            return nil
         }
         guard let victim else { return false }
         count.subtract(1, ordering: .relaxed)
@@ -142,17 +147,35 @@ final class ConnectionRegistry: Sendable {
 /// ``ConnectionRegistry/closeLongestIdle(sparing:)``).
 final class ConnectionActivity: Sendable {
     /// Calls read and not answered yet: from the frame decoder (on the event loop, as the bytes arrive) to
-    /// the end of their dispatch.
-    let callsInProgress = Atomic<Int>(0)
+    /// the end of their dispatch; ``closing`` once the connection was claimed to be closed.
+    private let callsInProgress = Atomic<Int>(0)
     private let lastActiveNanoseconds = Atomic<UInt64>(NIODeadline.now().uptimeNanoseconds)
+    private static let closing = Int.min / 2
 
     /// When a call last began or ended (monotonic).
     var lastActive: UInt64 { lastActiveNanoseconds.load(ordering: .relaxed) }
 
-    /// A call was read.
-    func callBegan() {
-        callsInProgress.add(1, ordering: .relaxed)
-        lastActiveNanoseconds.store(NIODeadline.now().uptimeNanoseconds, ordering: .relaxed)
+    /// Whether no call is in progress and the connection is not being closed.
+    var isIdle: Bool { callsInProgress.load(ordering: .relaxed) == 0 }
+
+    /// Marks an idle connection as being closed, so that no call begins on it any more.
+    /// - Returns: whether it was idle (false: a call began first, and the connection must stay).
+    func claimForClosing() -> Bool {
+        callsInProgress.compareExchange(expected: 0, desired: Self.closing, ordering: .relaxed).exchanged
+    }
+
+    /// A call was read. - Returns: false when the connection is being closed (the call is dropped with it).
+    func callBegan() -> Bool {
+        var current = callsInProgress.load(ordering: .relaxed)
+        while current >= 0 {
+            let (exchanged, original) = callsInProgress.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged {
+                lastActiveNanoseconds.store(NIODeadline.now().uptimeNanoseconds, ordering: .relaxed)
+                return true
+            }
+            current = original
+        }
+        return false
     }
 
     /// A call was answered.
@@ -172,7 +195,7 @@ final class IdleConnectionCloser: ChannelInboundHandler, Sendable {
     init(activity: ConnectionActivity) { self.activity = activity }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent, activity.callsInProgress.load(ordering: .relaxed) == 0 {
+        if event is IdleStateHandler.IdleStateEvent, activity.claimForClosing() {
             context.close(promise: nil)
             return
         }
@@ -205,7 +228,8 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
             let length = end - buffer.readerIndex
             let message = buffer.readSlice(length: length)!
             buffer.moveReaderIndex(forwardBy: 1)
-            if length <= limit { activity?.callBegan() }
+            // A call read on a connection claimed for closing is dropped with it (its client sees the close).
+            if length <= limit, activity?.callBegan() == false { return .continue }
             context.fireChannelRead(wrapInboundOut(length > limit ? .tooLarge(limit: limit) : .message(message)))
             return .continue
         }
