@@ -4,6 +4,7 @@
 #include <libintl.h>
 #include <locale.h>
 #include <stddef.h>
+#include <string.h>
 
 static const char domain[] = "remindd";
 
@@ -32,4 +33,15 @@ const char *remindd_weekday_name(int weekday, int abbreviated) {
 const char *remindd_month_name(int month, int abbreviated) {
     if (month < 1 || month > 12) return "";
     return nl_langinfo((abbreviated ? ABMON_1 : MON_1) + month - 1);
+}
+
+void remindd_decimal_separator(char *buffer, unsigned long size) {
+    if (size == 0) return;
+    strncpy(buffer, ".", size);
+    locale_t numeric = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
+    if (numeric == (locale_t)0) return;
+    const char *radix = nl_langinfo_l(RADIXCHAR, numeric);
+    if (radix != NULL && radix[0] != '\0') strncpy(buffer, radix, size - 1);
+    buffer[size - 1] = '\0';
+    freelocale(numeric);
 }

@@ -110,7 +110,7 @@ enum ReportChart {
         for tick in NiceScale(minimum: 0, maximum: 100, maximumTicks: 6).ticks {
             let x = barLeft + barWidth * tick / 100
             drawing.line(x1: x, y1: y + 2, x2: x, y2: y + 6, stroke: "#555")
-            drawing.text("\(Int(tick))%", x: x, y: y + 18, size: 10, anchor: .middle, fill: "#555")
+            drawing.text(out.words(ReportMessages.percent, Int(tick)), x: x, y: y + 18, size: 10, anchor: .middle, fill: "#555")
         }
         return drawing
     }
@@ -301,7 +301,7 @@ enum ReportChart {
         /// A value in words for its tooltip ("2 tablets"); nil: the number and `name`.
         var describe: (@Sendable (Double) -> String)? = nil
 
-        func words(_ value: Double) -> String { describe?(value) ?? "\(SVGDrawing.number(value)) \(name)" }
+        func words(_ value: Double) -> String { describe?(value) ?? "\(out.words.decimal(SVGDrawing.number(value))) \(name)" }
     }
 
     /// The most slots a ``dailyChart`` draws (a bar 2 px wide); more are combined a few to a slot.
@@ -348,7 +348,7 @@ enum ReportChart {
         func y(_ value: Double) -> Double { plotTop + plotHeight * (1 - (value - scale.lower) / (scale.upper - scale.lower)) }
         for tick in scale.ticks {
             drawing.line(x1: plotLeft, y1: y(tick), x2: plotLeft + plotWidth, y2: y(tick), stroke: tick == 0 ? "#555" : "#e9ecef")
-            drawing.text(SVGDrawing.number(tick), x: plotLeft - 6, y: y(tick) + 3.5, size: 9, anchor: .end, fill: "#555")
+            drawing.text(out.words.decimal(SVGDrawing.number(tick)), x: plotLeft - 6, y: y(tick) + 3.5, size: 9, anchor: .end, fill: "#555")
         }
         let count = max(1, labels.count)
         let slot = plotWidth / Double(count)

@@ -218,10 +218,10 @@ struct ReportCommand: ParsableCommand {
         return shortened + "…"
     }
 
-    /// `98.9%`.
+    /// `92.5%` as the user's language writes it (`92,5 %`).
     static func percent(_ value: Double) -> String {
         let tenths = Int((value * 1000).rounded())
-        return "\(tenths / 10).\(tenths % 10)%"
+        return out.words(ReportMessages.percent, out.words.decimal("\(tenths / 10).\(tenths % 10)"))
     }
 
     /// A bar of `width` cells in eighths of a cell (`█████▍`), padded with spaces.

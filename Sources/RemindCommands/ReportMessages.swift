@@ -73,4 +73,24 @@ enum ReportMessages {
     static let lateNote = Message("late by %1$d min (median), %2$d min (90th percentile)")
     static let skippedNote = Message("skipped: %1$s")
     static let missedNote = Message("missed: %1$s")
+    static let percent = Message("%1$s%%")
+    // The text report's charts (a row's name is padded to 10 columns).
+    static let takenOnDays = Message(
+        "%1$s on %2$d of %3$d day; most %4$s on %5$s", plural: "%1$s on %2$d of %3$d days; most %4$s on %5$s")
+    static let perWeek = Message("per week")
+    static let asNeededWeeks = Message(
+        "as needed: %1$s in %2$d week; most %3$d in the week of %4$s", plural: "as needed: %1$s in %2$d weeks; most %3$d in the week of %4$s")
+    static let doseCount = Message("%1$d dose", plural: "%1$d doses")
+    static let stockRow = Message("stock")
+    static let amountOn = Message("%1$s on %2$s")
+    static let leftOn = Message("%1$s left on %2$s")
+    static let refilled = Message("%1$s; refilled %2$s")
+    static let caloriesADay = Message("Calories (kcal a day)")
+    static let eaten = Message("eaten")
+    static let burned = Message("burned")
+    static let net = Message("net")
+    static let average = Message("%1$s avg")
+    static let habit = Message("Habit")
+    static let strengthRow = Message("strength")
+    static let daysShort = Message("%1$d d")
 }

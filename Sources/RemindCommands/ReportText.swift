@@ -1,5 +1,6 @@
 import ReminderCore
 import ReminderInterface
+import Translation
 
 /// The report's charts in the terminal, within 80 columns: each medication's amounts, as-needed weeks and stock,
 /// the habit's strength, days, weekdays and streaks, and the calories, as lines of Unicode blocks (a column
@@ -17,31 +18,36 @@ enum ReportText {
             lines += ["", ReportCommand.shortened("\(medication.reminderName) (\(unit))", 80)]
             let amounts = medication.taken.map(\.amount)
             let total = amounts.reduce(0, +)
-            lines.append(row("taken", amounts, colour: colour ? "32" : nil))
+            lines.append(row(out.words(CommandMessages.taken), amounts, colour: colour ? "32" : nil))
             if let most = medication.taken.max(by: { $0.amount < $1.amount }), most.amount > 0 {
-                lines.append("  \(amount(total, unit)) on \(amounts.filter { $0 > 0 }.count) of \(amounts.count) days; most \(amount(most.amount, unit)) on \(most.date)")
+                lines.append("  " + out.words(ReportMessages.takenOnDays, count: amounts.count, amount(total, unit), amounts.filter { $0 > 0 }.count, amounts.count,
+                                               amount(most.amount, unit), most.date))
             } else {
-                lines.append("  nothing logged in the period")
+                lines.append("  " + out.words(ReportMessages.nothingLogged))
             }
             if let weeks = medication.asNeededWeeks {
-                lines.append(row("per week", weeks.map { Double($0.doses) }, colour: colour ? "35" : nil))
+                lines.append(row(out.words(ReportMessages.perWeek), weeks.map { Double($0.doses) }, colour: colour ? "35" : nil))
                 if let most = weeks.max(by: { $0.doses < $1.doses }), most.doses > 0 {
-                    lines.append("  as needed: \(weeks.map(\.doses).reduce(0, +)) doses in \(weeks.count) weeks; most \(most.doses) in the week of \(most.week)")
+                    let doses = weeks.map(\.doses).reduce(0, +)
+                    let dosesInWords = out.words(ReportMessages.doseCount, count: doses, doses)
+                    lines.append("  " + out.words(ReportMessages.asNeededWeeks, count: weeks.count, dosesInWords, weeks.count, most.doses, most.week))
                 }
             }
             if let stock = medication.stock, let last = stock.last {
-                lines.append(row("stock", stock.map(\.left), colour: colour ? "36" : nil))
-                let refills = stock.filter { $0.added > 0 }.map { "\(SVGDrawing.number($0.added)) on \($0.date)" }
-                lines.append(ReportCommand.wrapped("\(amount(last.left, unit)) left on \(last.date)" + (refills.isEmpty ? "" : "; refilled " + refills.joined(separator: ", ")), width: 80, indent: 2))
+                lines.append(row(out.words(ReportMessages.stockRow), stock.map(\.left), colour: colour ? "36" : nil))
+                let refills = stock.filter { $0.added > 0 }.map { out.words(ReportMessages.amountOn, out.words.decimal(SVGDrawing.number($0.added)), $0.date) }
+                let left = out.words(ReportMessages.leftOn, amount(last.left, unit), last.date)
+                lines.append(ReportCommand.wrapped(refills.isEmpty ? left : out.words(ReportMessages.refilled, left, refills.joined(separator: ", ")), width: 80, indent: 2))
             }
         }
         if let habits = report.habits { lines += self.habits(habits, colour: colour) }
         if let fitness = report.fitness {
-            lines += ["", "Calories (kcal a day)"]
+            lines += ["", out.words(ReportMessages.caloriesADay)]
             let days = Double(max(1, fitness.days.count))
-            for (name, values, code) in [("eaten", fitness.days.map { Double($0.consumed) }, "33"), ("burned", fitness.days.map { Double($0.burned) }, "34"),
-                                         ("net", fitness.days.map { Double($0.net) }, "0")] {
-                lines.append(row(name, values, colour: colour && code != "0" ? code : nil) + " " + SVGDrawing.number((values.reduce(0, +) / days).rounded()) + " avg")
+            for (name, values, code) in [(ReportMessages.eaten, fitness.days.map { Double($0.consumed) }, "33"), (ReportMessages.burned, fitness.days.map { Double($0.burned) }, "34"),
+                                         (ReportMessages.net, fitness.days.map { Double($0.net) }, "0")] {
+                let average = out.words(ReportMessages.average, SVGDrawing.number((values.reduce(0, +) / days).rounded()))
+                lines.append(row(out.words(name), values, colour: colour && code != "0" ? code : nil) + " " + average)
             }
         }
         return lines
@@ -49,28 +55,33 @@ enum ReportText {
 
     /// The habit's part: strength, the days as a calendar (a row per weekday), weekdays, streaks.
     static func habits(_ habits: ReportHabitsValue, colour: Bool) -> [String] {
-        var lines = ["", "Habit"]
-        lines.append(row("strength", habits.days.map { $0.strength * 100 }, colour: colour ? "32" : nil, maximum: 100)
-            + (habits.days.last.map { " \(Int(($0.strength * 100).rounded()))%" } ?? ""))
+        var lines = ["", out.words(ReportMessages.habit)]
+        lines.append(row(out.words(ReportMessages.strengthRow), habits.days.map { $0.strength * 100 }, colour: colour ? "32" : nil, maximum: 100)
+            + (habits.days.last.map { " " + out.words(ReportMessages.percent, Int(($0.strength * 100).rounded())) } ?? ""))
         let symbols: [String: (String, String)] = [
             "active": ("■", "32"), "rest": ("r", "35"), "frozen": ("*", "34"), "recovered": ("+", "32"), "missed": ("✕", "1;31"), "open": ("-", "0"),
         ]
-        lines.append("  ■ active  r rest  * frozen  + recovered  ✕ missed  - today")
+        let legend: [(String, Message)] = [
+            ("■", ReportMessages.active), ("r", ReportMessages.rest), ("*", ReportMessages.frozen), ("+", ReportMessages.recovered),
+            ("✕", CommandMessages.missed), ("-", ReportMessages.today),
+        ]
+        lines.append("  " + legend.map { "\($0.0) \(out.words($0.1))" }.joined(separator: "  "))
         lines += weekRows(habits.days.map { day in
             let (symbol, code) = symbols[day.state] ?? ("?", "0")
             return (day.date, colour && code != "0" ? "\u{1B}[\(code)m\(symbol)\u{1B}[0m" : symbol)
         })
         let most = max(1, habits.activeByWeekday.max() ?? 1)
-        lines.append("  active days by weekday:")
+        lines.append("  " + out.words(ReportMessages.byWeekday) + ":")
         for (index, weekday) in Weekday.mondayFirst.enumerated() {
             let count = habits.activeByWeekday[index]
             lines.append("  \(out.words.name(of: weekday, abbreviated: true))  " + ReportCommand.bar(Double(count) / Double(most), width: 30) + " \(count)")
         }
         if !habits.streaks.isEmpty {
             let longest = habits.streaks.map(\.length).max() ?? 1
-            lines.append("  longest streaks:")
+            lines.append("  " + out.words(ReportMessages.longestStreaks) + ":")
             for streak in habits.streaks {
-                lines.append("  \(streak.start) to \(streak.end)  " + ReportCommand.bar(Double(streak.length) / Double(longest), width: 30) + " \(streak.length) d")
+                let bar = ReportCommand.bar(Double(streak.length) / Double(longest), width: 30)
+                lines.append("  " + out.words(CommandMessages.fromUntil, streak.start, streak.end) + "  " + bar + " " + out.words(ReportMessages.daysShort, streak.length))
             }
         }
         return lines
@@ -94,7 +105,8 @@ enum ReportText {
 
     /// `2 tablets`, `400 mg`.
     static func amount(_ value: Double, _ unit: String) -> String {
-        Dose(thousandths: Int64((value * 1000).rounded()), unit: unit).description
+        let dose = Dose(thousandths: Int64((value * 1000).rounded()), unit: unit)
+        return out.words.decimal(out.words.dose(dose))
     }
 
     /// `  name      ▁▂▃▅▇ ...`: values as blocks, a column per value or the mean of a few, scaled to the largest

@@ -15,9 +15,14 @@ public struct GettextCatalog: MessageCatalog {
     /// A damaged catalog that was refused, in one line to say once ("The German catalog at PATH is damaged
     /// (...); messages stay in English"); nil when none was.
     public let refusal: String?
+    /// The locale's decimal separator when its language is translated; `.` when the words are English.
+    public let decimalSeparator: String
 
     private init(locale: String, language: String, refusal: String?) {
         (self.locale, self.language, self.refusal) = (locale, language, refusal)
+        var separator = [CChar](repeating: 0, count: 8)
+        remindd_decimal_separator(&separator, UInt(separator.count))
+        decimalSeparator = language == "en" ? "." : String(decoding: separator.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Sets the process's locale from its environment (messages, dates and characters; numbers stay C) and

@@ -12,6 +12,8 @@ public protocol MessageCatalog: Sendable {
     func name(of weekday: Weekday, abbreviated: Bool) -> String
     /// `Nov`/`November` for 11 in English, `nov.`/`novembre` in French.
     func name(ofMonth month: Int, abbreviated: Bool) -> String
+    /// How numbers in the report's prose mark decimals: `.` in English, `,` in German.
+    var decimalSeparator: String { get }
 }
 
 extension MessageCatalog {
@@ -24,6 +26,13 @@ extension MessageCatalog {
     /// (`count` is not an argument by itself: pass it as one where the text shows it).
     public func callAsFunction(_ message: Message, count: Int, _ arguments: any CustomStringConvertible...) -> String {
         Message.format(template(message, count: count), arguments.map(\.description))
+    }
+
+    public var decimalSeparator: String { "." }
+
+    /// A number written with `.` for decimals (`92.5`) as this language writes it (`92,5`).
+    public func decimal(_ number: String) -> String {
+        decimalSeparator == "." ? number : number.split(separator: ".", omittingEmptySubsequences: false).joined(separator: decimalSeparator)
     }
 }
 

@@ -87,7 +87,7 @@ struct ReportOutputTests {
               Fri  ■
               Sat  ✕
               Sun  r
-              active days by weekday:
+              Active days by weekday:
               Mon  ██████████████████████████████ 2
               Tue  ██████████████████████████████ 2
               Wed  ███████████████                1
@@ -95,7 +95,7 @@ struct ReportOutputTests {
               Fri  ███████████████                1
               Sat                                 0
               Sun                                 0
-              longest streaks:
+              Longest streaks:
               2026-11-08 to 2026-11-12  ██████████████████████████████ 5 d
               2026-11-02 to 2026-11-06  ██████████████████████████████ 5 d
 

@@ -208,8 +208,8 @@ def test_a_german_day_is_german_from_status_to_the_doctors_pdf(daemon, locales, 
     assert f"{unique_name} (10 units)" in listed and "daily 20:16" in listed, listed
     daemon.ctl("add", unique_name + "-ibu", "--as-needed", "--dose", "400", "--unit", "mg", "--min-interval", "6h")
     yesterday = dt.datetime.now(dt.timezone.utc).replace(hour=9, minute=0, second=0, microsecond=0) - dt.timedelta(days=1)
-    for hour, force in ((7, False), (9, True)):
-        daemon.ctl("log", unique_name + "-ibu", "--at", yesterday.replace(hour=hour).strftime("%Y-%m-%dT%H:%M"), *(["--force"] if force else []))
+    for hour, extra in ((7, ["--amount", "200.5"]), (9, ["--force"])):
+        daemon.ctl("log", unique_name + "-ibu", "--at", yesterday.replace(hour=hour).strftime("%Y-%m-%dT%H:%M"), *extra)
     # Each command in German differs from LANG=C, with the words a German reader expects.
     expected = {"status": "Erinnerungen: ", "history": "erfasst", "streak": "Joker:", "calendar": "Serie "}
     for command, words in expected.items():
@@ -231,6 +231,10 @@ def test_a_german_day_is_german_from_status_to_the_doctors_pdf(daemon, locales, 
     for words in ("Zusammenfassung", "Therapietreue", "Bei Bedarf genommen", f"Verordnung: 10 Einheiten, täglich 20:16",
                   f"{weekday} {yesterday.strftime('%Y-%m-%d')} 09:00: zu früh: eine andere Dosis um {weekday}", "Seite 1 von"):
         assert words in text, (words, text)
+    # The text report's charts, and its numbers as German writes them.
+    said, unsaid = run(german, "report").stdout, run(english, "report").stdout
+    assert "600,5 mg an 1 von " in said and "bei Bedarf: 2 Dosen in " in said, said
+    assert "600.5 mg on 1 of " in unsaid and "as needed: 2 doses in " in unsaid, unsaid
 
 
 def test_every_catalog_explains_in_its_language(tmp_path, locales):

@@ -21,4 +21,8 @@ const char *_Nonnull remindd_weekday_name(int weekday, int abbreviated);
 /// The locale's name of a month (1 ... 12), from LC_TIME: "Nov"/"November", "nov."/"novembre".
 const char *_Nonnull remindd_month_name(int month, int abbreviated);
 
+/// The environment's decimal separator (LC_NUMERIC, `,` in German) into `buffer`, without changing the
+/// process's own LC_NUMERIC (which stays C, so that parsing and printing numbers do not change).
+void remindd_decimal_separator(char *_Nonnull buffer, unsigned long size);
+
 #endif
