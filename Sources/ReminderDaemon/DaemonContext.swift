@@ -69,6 +69,11 @@ final class DaemonContext: Sendable {
         announcer.announce(.daemon(DaemonMessage(severity, text)))
     }
 
+    /// Announces a message about the daemon itself, made beforehand.
+    func say(_ message: DaemonMessage) {
+        announcer.announce(.daemon(message))
+    }
+
     /// Announces a message of a table: the journal says it in the daemon's language.
     func say(_ severity: DaemonMessage.Severity, _ message: Message, _ arguments: any CustomStringConvertible...) {
         announcer.announce(.daemon(DaemonMessage(severity, message, arguments.map(\.description))))

@@ -41,7 +41,10 @@ struct UnconfirmedAnnouncementsTests {
             }
         }
         #expect(described == ["firing 2 suppressed", "firing 3 postponed", "missed 21", "again 5 #0", "escalation 8 at 8900"])
-        #expect(plan.notice(announced: 5, journalReadable: true) == "8 announcements were recorded before a restart but not confirmed: 5 of them had not reached the journal and were announced now")
+        #expect(plan.notice(announced: 5, journalReadable: true).text == "8 announcements were recorded before a restart but not confirmed: 5 of them had not reached the journal and were announced now")
+        // In the journal's language (it was English whatever the language).
+        let entry = JournalAnnouncer.entry(for: .daemon(plan.notice(announced: 5, journalReadable: true)), in: TranslatedWordingTests.MarkingCatalog())
+        #expect(entry.message.hasPrefix("«8 announcements were recorded") && entry.message.hasSuffix("announced now»"))
     }
 
     @Test func aJournalThatCannotBeReadBackHasEverythingAnnouncedAgain() {
@@ -49,6 +52,6 @@ struct UnconfirmedAnnouncementsTests {
         let all = plan.announcements(found: nil)
         #expect(all.count == 7, "every record but the one with nothing noted again (6)")
         if case .firing(_, _, let kind) = all[0] { #expect(kind == .late) } else { Issue.record("a firing first") }
-        #expect(plan.notice(announced: 7, journalReadable: false).hasSuffix("the journal cannot be read back, so all were announced again"))
+        #expect(plan.notice(announced: 7, journalReadable: false).text.hasSuffix("the journal cannot be read back, so all were announced again"))
     }
 }

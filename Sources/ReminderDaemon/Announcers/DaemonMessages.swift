@@ -80,6 +80,28 @@ enum DaemonMessages {
     static let collectionRelinked = Message("Collection %1$s relinked (it was not used: %2$s); %3$s items written back into it")
     static let collectionBack = Message("Collection %1$s is back (it was not used: %2$s); its changes apply again")
     static let storeAnswersAgain = Message("The store answers again; every waiting firing was handled")
+    static let goneSinceRestart = Message("%1$s was recorded before a restart but its reminder is gone or disabled now: not announced")
+    static let unconfirmedAnnounced = Message(
+        "%1$d announcement was recorded before a restart but not confirmed: %2$d of them had not reached the journal and were announced now",
+        plural: "%1$d announcements were recorded before a restart but not confirmed: %2$d of them had not reached the journal and were announced now")
+    static let unconfirmedAllAgain = Message(
+        "%1$d announcement was recorded before a restart but not confirmed: the journal cannot be read back, so all were announced again",
+        plural: "%1$d announcements were recorded before a restart but not confirmed: the journal cannot be read back, so all were announced again")
+    static let cannotSchedule = Message("Reminder %1$s (id %2$s) cannot be scheduled: %3$s")
+    static let invalidNow = Message("Reminder %1$s (id %2$s) cannot be scheduled: its rule or zone is invalid now")
+    static let lateLogsMatched = Message(
+        "Logs recorded before late takes were matched: %1$d now takes its missed occurrence late (today, history and reports say taken late)",
+        plural: "Logs recorded before late takes were matched: %1$d now take their missed occurrences late (today, history and reports say taken late)")
+    static let calendarsReadInOne = Message(
+        "Calendars read: %1$d item in 1 folder (%2$d new or changed), %3$d alarms added, changed or removed (%4$d ms)",
+        plural: "Calendars read: %1$d items in 1 folder (%2$d new or changed), %3$d alarms added, changed or removed (%4$d ms)")
+    static let calendarsRead = Message(
+        "Calendars read: %1$d item in %5$d folders (%2$d new or changed), %3$d alarms added, changed or removed (%4$d ms)",
+        plural: "Calendars read: %1$d items in %5$d folders (%2$d new or changed), %3$d alarms added, changed or removed (%4$d ms)")
+    static let removedElsewhere = Message(
+        "Collection: a reminder (item %1$s) was removed on another device; %2$d of its logs are kept here, and come back with it if its item does")
+    static let forcedElsewhere = Message(
+        "Collection: the dose of %1$s at %2$s is past its reminder's dose limits here: recorded as forced, as --force records it")
     // The habit's journal entries.
     static let achievement = Message("Achievement unlocked: %1$s (+%2$d XP)")
     static let freezeEarned = Message("Streak freeze earned: %1$d-day streak, %2$d banked")

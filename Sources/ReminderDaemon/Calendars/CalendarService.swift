@@ -70,7 +70,8 @@ actor CalendarService {
         await context.feed.deliver()
         guard !folders.isEmpty else { return }
         let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
-        context.say(.info, "Calendars read: \(items) \(items == 1 ? "item" : "items") in \(folders.count) \(folders.count == 1 ? "folder" : "folders") (\(read) new or changed), \(Set(changed).count) alarms added, changed or removed (\(Int(elapsed)) ms)")
+        let message = folders.count == 1 ? DaemonMessages.calendarsReadInOne : DaemonMessages.calendarsRead
+        context.say(.info, message, count: items, items, read, Set(changed).count, Int(elapsed), folders.count)
     }
 
     /// Scans one folder (the watcher saw a change in it): only the entries `names` when given, else all of it.

@@ -48,7 +48,7 @@ extension CollectionService {
                 switch result {
                 case .success(let outcome?):
                     if outcome.forced {
-                        context.say(.notice, "Collection: the dose of \(applied.entry.name) at \(applied.record.at) is past its reminder's dose limits here: recorded as forced, as --force records it")
+                        context.say(.notice, DaemonMessages.forcedElsewhere, applied.entry.name, applied.record.at)
                     }
                 case .success(nil):
                     // Its reminder is not here (yet): read again at the next scan, and said once.

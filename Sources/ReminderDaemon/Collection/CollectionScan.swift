@@ -60,10 +60,7 @@ extension CollectionService {
             do {
                 guard let removed = try stores.collection.remove(item, now: now), item.kind == .reminder else { continue }
                 removedReminders.insert(removed.reminderID)
-                context.say(.notice, """
-                    Collection: a reminder (item \(item.fileName)) was removed on another device; \(removed.keptLogs) of its logs are kept \
-                    here, and come back with it if its item does
-                    """)
+                context.say(.notice, DaemonMessages.removedElsewhere, item.fileName, removed.keptLogs)
             } catch {
                 context.say(.error, "Collection: could not apply the removal of \(item.fileName): \(error)")
             }

@@ -22,7 +22,7 @@ struct PendingLateLogMatching: Sendable {
             }
             try intake.lateLogsMatched()
             if matched > 0 {
-                context.say(.notice, "Logs recorded before late takes were matched: \(matched) now take their missed occurrences late (today, history and reports say taken late)")
+                context.say(.notice, DaemonMessages.lateLogsMatched, count: matched, matched)
             }
         } catch {
             context.say(.warning, "The logs that may take missed occurrences late could not be matched (they count as plain logs until the next start): \(error)")

@@ -54,7 +54,7 @@ extension SchedulingService {
                 scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
                 headsUps.plan(schedulable, after: context.clock.now())
             } catch {
-                context.say(.warning, "Reminder \(reminder.name) (id \(reminderID)) cannot be scheduled: \(error.message)")
+                context.say(.warning, DaemonMessages.cannotSchedule, reminder.name, reminderID, error.message)
             }
         } else {
             lifecycle.removeReminder(reminderID)

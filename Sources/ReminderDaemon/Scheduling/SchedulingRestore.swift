@@ -127,7 +127,7 @@ extension SchedulingService {
             let scheduled = Instant(secondsSinceEpoch: record.scheduledAt)
             let late = now.secondsSinceEpoch - record.scheduledAt
             guard let firing = restoredFiring(record.reminderID, at: scheduled, slotsDue: slotsDue, lateSeconds: late, &reminders) else {
-                context.say(.notice, "\(record.slot) was recorded before a restart but its reminder is gone or disabled now: not announced")
+                context.say(.notice, DaemonMessages.goneSinceRestart, record.slot)
                 return nil
             }
             announced += 1
@@ -164,7 +164,7 @@ extension SchedulingService {
             }
         }
         confirm(firings: plan.confirm.firings, missed: plan.confirm.missed, again: plan.confirm.again, escalations: plan.confirm.escalations)
-        context.say(.notice, plan.notice(announced: announced, journalReadable: found != nil))
+        context.say(plan.notice(announced: announced, journalReadable: found != nil))
     }
 
     /// Confirms that recorded announcements went out. When the store refuses, they are looked up in the

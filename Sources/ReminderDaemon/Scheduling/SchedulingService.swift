@@ -170,7 +170,7 @@ actor SchedulingService {
             if count % loadChunk == 0 { await yieldToQueuedWork() }
             // The error itself is not needed: the warning says which reminder and that it is left out.
             guard let rule, let zone = try? context.settings.zone(named: reminder.timeZone) else {
-                context.say(.warning, "Reminder \(reminder.name) (id \(reminder.id)) cannot be scheduled: its rule or zone is invalid now")
+                context.say(.warning, DaemonMessages.invalidNow, reminder.name, reminder.id)
                 continue
             }
             let schedulable = SchedulableReminder(

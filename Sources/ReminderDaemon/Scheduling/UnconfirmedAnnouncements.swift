@@ -78,8 +78,9 @@ struct UnconfirmedAnnouncements {
     }
 
     /// The journal's notice after the start announced `announced` of them.
-    func notice(announced: Int, journalReadable: Bool) -> String {
-        let how = journalReadable ? "\(announced) of them had not reached the journal and were announced now" : "the journal cannot be read back, so all were announced again"
-        return "\(count) \(count == 1 ? "announcement was" : "announcements were") recorded before a restart but not confirmed: \(how)"
+    func notice(announced: Int, journalReadable: Bool) -> DaemonMessage {
+        journalReadable
+            ? DaemonMessage(.notice, DaemonMessages.unconfirmedAnnounced, count: count, [String(count), String(announced)])
+            : DaemonMessage(.notice, DaemonMessages.unconfirmedAllAgain, count: count, [String(count)])
     }
 }
