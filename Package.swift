@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .executable(name: "remindctl", targets: ["remindctl"]),
         .executable(name: "remindd", targets: ["remindd"]),
+        .executable(name: "remindd-web", targets: ["remindd-web"]),
     ],
     // Exact versions: the ones the tests passed with (Package.resolved is not kept: the package mirror's commit
     // ids are not GitHub's). Their own dependencies (swift-atomics, swift-system, swift-async-algorithms) resolve
@@ -128,11 +129,31 @@ let package = Package(
         .target(
             name: "RemindCommands",
             dependencies: [
-                "HabitCore", "JournalNative", "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "Translation", "VarlinkProtocol",
+                "HabitCore", "JournalNative", "ReminderCore", "ReminderInterface", "TimeZoneDatabase", "Translation", "VarlinkProtocol", "WebLogin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
+        // The web window's login (its port, the one-time token file) and the process environment, shared by
+        // remindctl (`remindctl ui` writes the token) and remindd-web (which spends it). No NIO, no Foundation.
+        .target(name: "WebLogin", swiftSettings: strictSettings),
+        // remindd-web's pages, sessions and security checks, its HTTP listener (SwiftNIO's HTTP/1.1) and its port
+        // to remindd (Varlink).
+        .target(
+            name: "WebInterface",
+            dependencies: [
+                "ReminderCore", "ReminderInterface", "Translation", "VarlinkProtocol", "WebLogin",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings),
+        // Thin executable: the web window.
+        .executableTarget(
+            name: "remindd-web",
+            dependencies: [
+                "ReminderCore", "Translation", "WebInterface", "WebLogin", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings, linkerSettings: hardenedLinking),
         // Thin executable: the control CLI.
         .executableTarget(name: "remindctl", dependencies: ["RemindCommands"], swiftSettings: strictSettings, linkerSettings: hardenedLinking),
         // Benchmark executable: next-fire speed against Foundation's Calendar in the same run.
@@ -177,6 +198,7 @@ let package = Package(
             dependencies: ["RemindCommands", "ReminderCore", "ReminderInterface", "VarlinkProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings),
         .testTarget(name: "ReminderInterfaceTests", dependencies: ["ReminderInterface", "VarlinkProtocol"], swiftSettings: strictSettings),
+        .testTarget(name: "WebInterfaceTests", dependencies: ["WebInterface", "WebLogin", "ReminderInterface", "Translation"], swiftSettings: strictSettings),
         .testTarget(name: "TranslationTests", dependencies: ["Translation", "ReminderCore"], swiftSettings: strictSettings),
         .testTarget(name: "TimeZoneDatabaseTests", dependencies: ["ReminderCore", "TimeZoneDatabase"], swiftSettings: strictSettings),
     ]

@@ -33,7 +33,7 @@ public struct RemindCtl: ParsableCommand {
             StreakCommand.self, RestCommand.self, FreezeCommand.self, RecoverCommand.self, AchievementsCommand.self,
             CalendarCommand.self, ExerciseCommand.self, WorkoutCommand.self, FoodCommand.self, TodayCommand.self,
             DayCommand.self, CaloriesCommand.self, ProfileCommand.self, RoutineCommand.self, ExportCommand.self, ImportCommand.self,
-            StockCommand.self, ReportCommand.self, CollectionCommand.self, ResolveConflictCommand.self,
+            StockCommand.self, ReportCommand.self, CollectionCommand.self, ResolveConflictCommand.self, UICommand.self,
         ]
     )
 

@@ -1,21 +1,11 @@
 import Glibc
 import ReminderCore
+import WebLogin
 
 /// The process's environment and clock, read at the executable's edge only (the core takes both as parameters).
 enum SystemEnvironment {
     /// The environment variables, as `ProcessInfo` would give them, without loading Foundation.
-    static func variables() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
+    static func variables() -> [String: String] { ProcessEnvironment.variables() }
 
     /// The current instant from the real-time clock, to the second.
     static func now() -> Instant {

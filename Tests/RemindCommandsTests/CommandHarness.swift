@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import ReminderCore
 @testable import RemindCommands
 import Synchronization
@@ -47,7 +48,15 @@ struct CommandHarness {
     var now = Instant(secondsSinceEpoch: 1_795_333_500)
     var zone = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
     var terminal = false
-    var environment: [String: String] = ["TERM": "xterm-256color", "REMINDD_SOCKET": "/nonexistent/control.sock"]
+    var environment: [String: String] = [
+        "TERM": "xterm-256color", "REMINDD_SOCKET": "/nonexistent/control.sock", "XDG_RUNTIME_DIR": CommandHarness.runtimeFolder,
+    ]
+
+    /// A runtime folder of the test process's own (`remindctl ui` writes its login token there), not the user's.
+    static let runtimeFolder: String = {
+        var template = Array("/tmp/remindctl-tests-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }()
 
     struct Outcome {
         let output: String

@@ -1,0 +1,62 @@
+import Translation
+
+/// The frame of every page: its language, title, the navigation and the log-out button, around the page's own
+/// HTML. Server-rendered and complete without JavaScript; `/app.js` only refreshes Today when something changes.
+struct HTMLPage {
+    let words: any MessageCatalog
+    let csrf: String
+
+    /// `text` with `& < > " '` written as entities: safe in element content and in quoted attributes.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The whole document.
+    func document(title: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(Self.escaped(words.language))">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(Self.escaped(title)) – remindd</title>
+        <link rel="stylesheet" href="/app.css">
+        </head>
+        <body>
+        <header>
+        <nav aria-label="\(Self.escaped(words(WebMessages.pages)))"><a href="/" aria-current="page">\(Self.escaped(words(WebMessages.today)))</a></nav>
+        \(form(action: "/logout", button: words(WebMessages.logOut), fields: [:]))
+        </header>
+        <main>
+        <h1>\(Self.escaped(title))</h1>
+        \(body)
+        </main>
+        </body>
+        </html>
+        """
+    }
+
+    /// A POST form of one button, with the session's CSRF token and `fields` as hidden inputs.
+    func form(action: String, button: String, fields: [String: String], label: String? = nil) -> String {
+        let hidden = fields.sorted { $0.key < $1.key }.map {
+            "<input type=\"hidden\" name=\"\(Self.escaped($0.key))\" value=\"\(Self.escaped($0.value))\">"
+        }.joined()
+        let named = label.map { " aria-label=\"\(Self.escaped($0))\"" } ?? ""
+        return """
+            <form method="post" action="\(Self.escaped(action))"><input type="hidden" name="csrf" value="\(Self.escaped(csrf))">\
+            \(hidden)<button type="submit"\(named)>\(Self.escaped(button))</button></form>
+            """
+    }
+}

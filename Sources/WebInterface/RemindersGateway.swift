@@ -1,0 +1,47 @@
+import NIOPosix
+import ReminderInterface
+import VarlinkProtocol
+
+/// What the pages ask of remindd: the port remindd-web's pages are written against (tests give a fake).
+public protocol RemindersGateway: Sendable {
+    /// Today's occurrences and where each as-needed medication stands.
+    func today() async throws -> Reminders.Occurrences.Reply
+    /// Takes the reminder's due occurrence now.
+    func take(reminderID: Int64) async throws
+    /// Skips the reminder's due occurrence.
+    func skip(reminderID: Int64) async throws
+    /// Announces the reminder's due occurrence again in `minutes`.
+    func snooze(reminderID: Int64, minutes: Int) async throws
+}
+
+/// remindd over its Varlink socket, as `remindctl` calls it: a connection per request, each call on NIO's
+/// thread pool (the client blocks; the server's event loops and Swift's shared threads must not).
+public struct VarlinkRemindersGateway: RemindersGateway {
+    let socketPath: String
+
+    public init(socketPath: String) { self.socketPath = socketPath }
+
+    public func today() async throws -> Reminders.Occurrences.Reply {
+        try await call(Reminders.Occurrences.self, .init(date: nil))
+    }
+
+    public func take(reminderID: Int64) async throws {
+        _ = try await call(Reminders.Done.self, .init(reminder: String(reminderID)))
+    }
+
+    public func skip(reminderID: Int64) async throws {
+        _ = try await call(Reminders.Skip.self, .init(reminder: String(reminderID)))
+    }
+
+    public func snooze(reminderID: Int64, minutes: Int) async throws {
+        _ = try await call(Reminders.Snooze.self, .init(reminder: String(reminderID), minutes: minutes))
+    }
+
+    private func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) async throws -> Method.Reply {
+        let path = socketPath
+        return try await NIOThreadPool.singleton.runIfActive {
+            let connection = try VarlinkConnection(path: path)
+            return try connection.call(method, parameters)
+        }
+    }
+}

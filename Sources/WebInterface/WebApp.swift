@@ -1,0 +1,124 @@
+import Glibc
+import ReminderInterface
+import Translation
+import WebLogin
+
+/// remindd-web's pages and its sessions: every request passes ``RequestGuard`` first, logs in once with the
+/// token `remindctl ui` wrote, then carries a session cookie; every change is a POST with the session's CSRF
+/// token, answered by a redirect to the page (so a reload never repeats it).
+public actor WebApp {
+    /// A logged-in browser: its CSRF token, when it was last seen, and what to tell it once.
+    struct Session {
+        let csrf: String
+        var lastSeen: ContinuousClock.Instant
+        var notice: String?
+    }
+
+    static let cookieName = "remindd-session"
+    /// A session unused this long is ended.
+    static let sessionLifetime = Duration.seconds(12 * 3600)
+    static let maximumSessions = 16
+
+    let requestGuard: RequestGuard
+    let login: WebLogin
+    let gateway: any RemindersGateway
+    let words: any MessageCatalog
+    /// How long a wrong login token waits before its answer.
+    let refusalDelay: Duration
+    private var sessions: [String: Session] = [:]
+    /// Wrong or spent login tokens since the start (said on stderr, each).
+    public private(set) var refusedLogins = 0
+
+    public init(login: WebLogin, gateway: any RemindersGateway, words: any MessageCatalog, refusalDelay: Duration = .seconds(1)) {
+        (self.login, self.gateway, self.words, self.refusalDelay) = (login, gateway, words, refusalDelay)
+        requestGuard = RequestGuard(port: login.port)
+    }
+
+    /// The answer to `request`, with the security headers every answer carries.
+    public func respond(_ request: WebRequest) async -> WebResponse {
+        var response = await route(request)
+        response.headers += RequestGuard.securityHeaders
+        return response
+    }
+
+    private func route(_ request: WebRequest) async -> WebResponse {
+        if let refusal = requestGuard.hostRefusal(request) { return .refused(403, refusal) }
+        switch (request.method, request.path) {
+        case ("GET", "/login"): return await logIn(request)
+        case ("GET", "/app.css"): return WebResponse(status: 200, headers: [("Content-Type", "text/css; charset=utf-8")], body: Array(WebStyle.css.utf8))
+        default: break
+        }
+        guard let id = request.cookie(Self.cookieName), var session = sessions[id], ContinuousClock.now - session.lastSeen < Self.sessionLifetime else {
+            return .page(words(WebMessages.notLoggedIn), status: 403)
+        }
+        session.lastSeen = .now
+        sessions[id] = session
+        if request.method == "GET", request.path == "/" { return await today(sessionID: id) }
+        guard ["/take", "/skip", "/snooze", "/take-all", "/logout"].contains(request.path) else { return .refused(404, "no such page") }
+        if let refusal = requestGuard.changeRefusal(request, csrf: session.csrf) { return .refused(403, refusal) }
+        if request.path == "/logout" {
+            sessions[id] = nil
+            return .seeOther("/", headers: [("Set-Cookie", "\(Self.cookieName)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")])
+        }
+        sessions[id]?.notice = await change(request)
+        return .seeOther("/")
+    }
+
+    /// The login link: a right token starts a session; a wrong or spent one waits, is counted and refused.
+    private func logIn(_ request: WebRequest) async -> WebResponse {
+        guard let token = request.query["token"], login.consumeToken(token) else {
+            refusedLogins += 1
+            standardError("remindd-web: refused a login with a wrong or spent token (\(refusedLogins) since the start)\n")
+            // Cancellation (the server stopping) only shortens the wait: the answer is the same.
+            try? await Task.sleep(for: refusalDelay)
+            return .refused(403, "this login link is wrong or was used already: open a new one with 'remindctl ui'")
+        }
+        let now = ContinuousClock.now
+        sessions = sessions.filter { now - $0.value.lastSeen < Self.sessionLifetime }
+        if sessions.count >= Self.maximumSessions, let oldest = sessions.min(by: { $0.value.lastSeen < $1.value.lastSeen }) { sessions[oldest.key] = nil }
+        let id = WebTokens.random()
+        sessions[id] = Session(csrf: WebTokens.random(), lastSeen: now)
+        return .seeOther("/", headers: [("Set-Cookie", "\(Self.cookieName)=\(id); HttpOnly; SameSite=Strict; Path=/")])
+    }
+
+    private func today(sessionID: String) async -> WebResponse {
+        guard let session = sessions[sessionID] else { return .page(words(WebMessages.notLoggedIn), status: 403) }
+        sessions[sessionID]?.notice = nil
+        let frame = HTMLPage(words: words, csrf: session.csrf)
+        do {
+            let day = try await gateway.today()
+            return .page(TodayPage(frame: frame, day: day, notice: session.notice).html())
+        } catch {
+            return .page(frame.document(title: words(WebMessages.today), body: "<p class=\"notice\" role=\"alert\">\(HTMLPage.escaped(words(WebMessages.unreachable, "\(error)")))</p>"), status: 503)
+        }
+    }
+
+    /// Carries out a change. - Returns: what to tell the user on the page (nil: it was done).
+    private func change(_ request: WebRequest) async -> String? {
+        let reminderID = request.form["reminder"].flatMap { Int64($0) }
+        do {
+            switch (request.path, reminderID) {
+            case ("/take", let id?): try await gateway.take(reminderID: id)
+            case ("/skip", let id?): try await gateway.skip(reminderID: id)
+            case ("/snooze", let id?): try await gateway.snooze(reminderID: id, minutes: request.form["minutes"].flatMap { Int($0) } ?? 10)
+            case ("/take-all", _):
+                // Each is taken on its own: one refused (a limit) leaves the others taken, and says why.
+                var refusals: [String] = []
+                for id in Set(try await gateway.today().occurrences.filter { $0.state == "due" }.map(\.reminderId)).sorted() {
+                    do { try await gateway.take(reminderID: id) } catch { refusals.append("\(error)") }
+                }
+                return refusals.isEmpty ? nil : refusals.joined(separator: "; ")
+            default: return "no reminder was named"
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}
+
+/// Writes `text` to standard error.
+func standardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,30 @@
+/// remindd-web's one style sheet: system fonts, sizes in rem (the browser's text size rules), contrast above
+/// WCAG AA, a visible focus ring, and one column on a narrow screen.
+enum WebStyle {
+    static let css = """
+        :root { color-scheme: light; --text: #1b1b1b; --muted: #4a4a4a; --accent: #0b5cad; --line: #c9c9c9; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font-family: system-ui, sans-serif; font-size: 1rem; line-height: 1.5; color: var(--text); background: #fff; }
+        header { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5rem;
+                 padding: .5rem 1rem; border-bottom: 1px solid var(--line); }
+        nav a { color: var(--accent); font-weight: 600; margin-right: 1rem; }
+        main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
+        h1 { font-size: 1.6rem; margin: .5rem 0 1rem; }
+        h2 { font-size: 1.25rem; margin: 1.5rem 0 .5rem; }
+        form { display: inline; }
+        button { font: inherit; padding: .4rem .9rem; margin: .15rem .3rem .15rem 0; border: 1px solid var(--accent);
+                 border-radius: .3rem; background: var(--accent); color: #fff; cursor: pointer; }
+        header button { background: #fff; color: var(--accent); }
+        :focus-visible { outline: .2rem solid #e37400; outline-offset: .15rem; }
+        ul.due { list-style: none; padding: 0; }
+        ul.due li { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5rem;
+                    padding: .6rem 0; border-bottom: 1px solid var(--line); }
+        .what { font-weight: 600; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
+        th { color: var(--muted); font-weight: 600; }
+        tr.due td { font-weight: 600; }
+        .notice { padding: .6rem; border: 1px solid #b3261e; color: #8c1d18; border-radius: .3rem; }
+        @media (max-width: 30rem) { main { padding: .5rem; } ul.due li { display: block; } }
+        """
+}

@@ -1,0 +1,177 @@
+"""#60 stage 1: remindd-web against the real remindd, with plain HTTP requests as a browser (or an attacker's
+page) would send them: the one-time login, DNS rebinding, CSRF and Origin checks, the security headers, and a
+dose due now taken from Today exactly once (checked with `remindctl log list --json`)."""
+import http.client
+import os
+import re
+import socket
+import stat
+import subprocess
+import time
+import urllib.parse
+
+import pytest
+
+from conftest import BIN, wait_until
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Web:
+    """remindd-web beside the test's remindd, on a free port, and a browser's cookie jar of one session."""
+
+    def __init__(self, daemon):
+        self.daemon = daemon
+        self.port = free_port()
+        self.env = dict(daemon.env, REMINDD_WEB_PORT=str(self.port))
+        self.process = subprocess.Popen([str(BIN / "remindd-web")], env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        assert f"http://127.0.0.1:{self.port}/" in line, (line, self.process.stderr.read() if self.process.poll() is not None else "")
+        self.cookie = None
+
+    def request(self, method, path, host=None, headers=None, body=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        sent = {"Host": host or f"127.0.0.1:{self.port}", **(headers or {})}
+        if self.cookie and "Cookie" not in sent:
+            sent["Cookie"] = self.cookie
+        if body is not None:
+            body = urllib.parse.urlencode(body)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, path, body=body, headers=sent)
+        response = connection.getresponse()
+        response.text = response.read().decode()
+        connection.close()
+        return response
+
+    def login_url(self):
+        result = subprocess.run([str(BIN / "remindctl"), "ui", "--print"], env=self.env, capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
+
+    def log_in(self):
+        url = urllib.parse.urlsplit(self.login_url())
+        response = self.request("GET", f"{url.path}?{url.query}")
+        assert response.status == 303 and response.getheader("Location") == "/", (response.status, response.text)
+        self.cookie = response.getheader("Set-Cookie").split(";")[0]
+        return response
+
+    def csrf(self):
+        page = self.request("GET", "/")
+        return re.search(r'name="csrf" value="([0-9a-f]+)"', page.text).group(1)
+
+    def post(self, path, fields, origin=None):
+        return self.request("POST", path, headers={"Origin": origin or f"http://127.0.0.1:{self.port}"}, body=fields)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def web(daemon):
+    daemon.start()
+    started = Web(daemon)
+    yield started
+    started.stop()
+
+
+def due_now(daemon, name):
+    """Adds the one-off `name` (1 tablet) due in 2 s and waits until `today` says it is due."""
+    daemon.ctl("add", name, "--in", "2s", "--dose", "1", "--unit", "tablet")
+    def state():
+        return [o["state"] for o in daemon.ctl_json("today")["occurrences"] if o["reminderName"] == name]
+    assert wait_until(lambda: state() == ["due"], timeout=15), state()
+
+
+def logs(daemon, name):
+    return [log for log in daemon.ctl_json("log", "list") if log["reminderName"] == name]
+
+
+def test_the_login_link_works_once_and_a_wrong_one_is_refused_slowly(web):
+    url = urllib.parse.urlsplit(web.login_url())
+    token_file = web.daemon.runtime / "remindd-web" / "login-token"
+    assert stat.S_IMODE(os.stat(token_file).st_mode) == 0o600 and stat.S_IMODE(os.stat(token_file.parent).st_mode) == 0o700
+    first = web.request("GET", f"{url.path}?{url.query}")
+    assert first.status == 303
+    cookie = first.getheader("Set-Cookie")
+    assert all(part in cookie for part in ("HttpOnly", "SameSite=Strict", "Path=/")), cookie
+    assert not token_file.exists(), "spent"
+    again = web.request("GET", f"{url.path}?{url.query}")
+    assert again.status == 403 and again.getheader("Set-Cookie") is None
+    web.login_url()  # a token waits in the file: a guess must still not match
+    began = time.monotonic()
+    wrong = web.request("GET", "/login?token=" + "0" * 64)
+    assert wrong.status == 403 and wrong.getheader("Set-Cookie") is None and time.monotonic() - began >= 0.9
+    assert web.request("GET", "/").status == 403, "no session without a cookie"
+    web.cookie = cookie.split(";")[0]
+    assert web.request("GET", "/").status == 200
+
+
+def test_a_page_of_another_host_is_refused_even_with_a_session(web):
+    """DNS rebinding: a page at evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example."""
+    web.log_in()
+    for host in ("evil.example", f"evil.example:{web.port}", "127.0.0.1"):
+        refused = web.request("GET", "/", host=host)
+        assert refused.status == 403 and "Due now" not in refused.text, host
+    assert web.request("GET", "/", host=f"localhost:{web.port}").status == 200
+
+
+def test_a_change_needs_the_forms_token_and_this_origin_and_changes_nothing_otherwise(web, unique_name):
+    web.log_in()
+    due_now(web.daemon, unique_name)
+    page = web.request("GET", "/")
+    assert unique_name in page.text and "Due now" in page.text
+    reminder = re.search(r'name="reminder" value="(\d+)"', page.text).group(1)
+    csrf = web.csrf()
+    attempts = [
+        ("no token", web.post("/take", {"reminder": reminder})),
+        ("a wrong token", web.post("/take", {"reminder": reminder, "csrf": "0" * 64})),
+        ("another origin", web.post("/take", {"reminder": reminder, "csrf": csrf}, origin="http://evil.example")),
+        ("a GET", web.request("GET", f"/take?reminder={reminder}&csrf={csrf}")),
+        ("no session", web.request("POST", "/take", headers={"Cookie": "remindd-session=" + "0" * 64, "Origin": f"http://127.0.0.1:{web.port}"},
+                                   body={"reminder": reminder, "csrf": csrf})),
+    ]
+    for what, response in attempts:
+        assert response.status in (403, 404), (what, response.status)
+    assert logs(web.daemon, unique_name) == [], "nothing was taken"
+    taken = web.post("/take", {"reminder": reminder, "csrf": csrf})
+    assert taken.status == 303 and taken.getheader("Location") == "/"
+    assert len(logs(web.daemon, unique_name)) == 1
+    after = web.request("GET", "/")
+    assert f'name="reminder" value="{reminder}"' not in after.text, "no longer due"
+    assert re.search(rf"<td>{re.escape(unique_name)} \(1 tablet\)</td><td>taken</td>", after.text), after.text
+
+
+def test_take_all_takes_each_due_dose_once(web, unique_name):
+    web.log_in()
+    names = [unique_name + "-a", unique_name + "-b"]
+    for name in names:
+        due_now(web.daemon, name)
+    assert "Take all" in web.request("GET", "/").text
+    assert web.post("/take-all", {"csrf": web.csrf()}).status == 303
+    assert [len(logs(web.daemon, name)) for name in names] == [1, 1]
+    assert "Nothing is due now." in web.request("GET", "/").text
+    assert web.post("/take-all", {"csrf": web.csrf()}).status == 303
+    assert [len(logs(web.daemon, name)) for name in names] == [1, 1], "a second Take all takes nothing more"
+
+
+def test_every_answer_forbids_framing_and_outside_sources(web):
+    answers = {"login refused": web.request("GET", "/login?token=x"), "not logged in": web.request("GET", "/")}
+    web.log_in()
+    answers.update({"today": web.request("GET", "/"), "style": web.request("GET", "/app.css"), "unknown": web.request("GET", "/nothing")})
+    for what, response in answers.items():
+        policy = response.getheader("Content-Security-Policy") or ""
+        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy, what
+        assert response.getheader("X-Frame-Options") == "DENY" and response.getheader("Referrer-Policy") == "no-referrer", what
+        assert response.getheader("Access-Control-Allow-Origin") is None, what
+        assert not re.search(r'(src|href|action)="(https?:)?//', response.text), what
+
+
+def test_a_finished_sessions_cookie_is_refused(web):
+    web.log_in()
+    assert web.post("/logout", {"csrf": web.csrf()}).status == 303
+    assert web.request("GET", "/").status == 403
