@@ -7,7 +7,7 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := gettext locales debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils xdotool speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
+APT_PACKAGES := gettext locales debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils xdotool speech-dispatcher speech-dispatcher-espeak-ng espeak-ng chromium chromium-driver
 # One release build for every installed binary (make install-user, make deb, make bench share it, so none
 # undoes another): both link the Swift runtime as shared libraries, which install copies from the toolchain into
 # $(PREFIX)/lib/remindd and the binaries find there ($$ORIGIN/../lib/remindd), so nothing needs the toolchain
@@ -62,7 +62,7 @@ test-swift: deps
 VENV := .build/venv
 $(VENV)/.ready: deps Makefile
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check pytest pexpect varlink dbus-next pillow icalendar python-dateutil recurring-ical-events caldav==1.4.0
+	$(VENV)/bin/pip install -q --disable-pip-version-check pytest pexpect varlink dbus-next pillow icalendar python-dateutil recurring-ical-events caldav==1.4.0 selenium==4.51.0 axe-selenium-python==2.1.6
 	touch $@
 
 test-e2e: $(VENV)/.ready locale

@@ -33,13 +33,14 @@ struct HTMLPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(Self.escaped(title)) – remindd</title>
         <link rel="stylesheet" href="/app.css">
+        <script src="/app.js" defer></script>
         </head>
         <body>
         <header>
         <nav aria-label="\(Self.escaped(words(WebMessages.pages)))"><a href="/" aria-current="page">\(Self.escaped(words(WebMessages.today)))</a></nav>
         \(form(action: "/logout", button: words(WebMessages.logOut), fields: [:]))
         </header>
-        <main>
+        <main data-live>
         <h1>\(Self.escaped(title))</h1>
         \(body)
         </main>

@@ -12,6 +12,8 @@ public protocol RemindersGateway: Sendable {
     func skip(reminderID: Int64) async throws
     /// Announces the reminder's due occurrence again in `minutes`.
     func snooze(reminderID: Int64, minutes: Int) async throws
+    /// Hands on the kind of each entry of remindd's Watch stream (a firing, a log, a miss) until cancelled.
+    func watch(_ body: @Sendable (String) async throws -> Void) async throws
 }
 
 /// remindd over its Varlink socket, as `remindctl` calls it: a connection per request, each call on NIO's
@@ -35,6 +37,10 @@ public struct VarlinkRemindersGateway: RemindersGateway {
 
     public func snooze(reminderID: Int64, minutes: Int) async throws {
         _ = try await call(Reminders.Snooze.self, .init(reminder: String(reminderID), minutes: minutes))
+    }
+
+    public func watch(_ body: @Sendable (String) async throws -> Void) async throws {
+        try await RemindersWatch(socketPath: socketPath).entries(body)
     }
 
     private func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) async throws -> Method.Reply {

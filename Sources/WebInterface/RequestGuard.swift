@@ -23,13 +23,23 @@ public struct RequestGuard: Sendable {
     /// Why a state-changing request is refused for a session whose CSRF token is `csrf`; nil: it may change state.
     public func changeRefusal(_ request: WebRequest, csrf: String) -> String? {
         guard request.method == "POST" else { return "a change needs a POST from remindd-web's own page" }
-        guard let origin = request.headers["origin"], let host = request.headers["host"], origin.lowercased() == "http://" + host.lowercased() else {
-            return "the request did not come from remindd-web's own page (Origin)"
-        }
+        guard Self.fromOwnPage(request) else { return "the request did not come from remindd-web's own page (Origin)" }
         guard let presented = request.form["csrf"], WebTokens.same(presented, csrf) else {
             return "the page's form token is missing or old: reload the page and try again"
         }
         return nil
+    }
+
+    /// Whether the browser says the request comes from a page of this server: its `Origin` is this server, or,
+    /// where a browser sends `Origin: null` (Chromium does for a form posted from a page whose Referrer-Policy is
+    /// no-referrer, as ours is), `Sec-Fetch-Site: same-origin`, which a page elsewhere cannot send.
+    static func fromOwnPage(_ request: WebRequest) -> Bool {
+        guard let host = request.headers["host"] else { return false }
+        switch request.headers["origin"]?.lowercased() {
+        case ("http://" + host.lowercased())?: return true
+        case "null"?, nil: return request.headers["sec-fetch-site"] == "same-origin"
+        default: return false
+        }
     }
 
     /// The headers every response carries: no script, style or image from elsewhere, no framing, no referrer.

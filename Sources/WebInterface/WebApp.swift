@@ -46,6 +46,7 @@ public actor WebApp {
         switch (request.method, request.path) {
         case ("GET", "/login"): return await logIn(request)
         case ("GET", "/app.css"): return WebResponse(status: 200, headers: [("Content-Type", "text/css; charset=utf-8")], body: Array(WebStyle.css.utf8))
+        case ("GET", "/app.js"): return WebResponse(status: 200, headers: [("Content-Type", "text/javascript; charset=utf-8")], body: Array(WebScript.javascript.utf8))
         default: break
         }
         guard let id = request.cookie(Self.cookieName), var session = sessions[id], ContinuousClock.now - session.lastSeen < Self.sessionLifetime else {
@@ -54,6 +55,7 @@ public actor WebApp {
         session.lastSeen = .now
         sessions[id] = session
         if request.method == "GET", request.path == "/" { return await today(sessionID: id) }
+        if request.method == "GET", request.path == "/events" { return changes() }
         guard ["/take", "/skip", "/snooze", "/take-all", "/logout"].contains(request.path) else { return .refused(404, "no such page") }
         if let refusal = requestGuard.changeRefusal(request, csrf: session.csrf) { return .refused(403, refusal) }
         if request.path == "/logout" {
@@ -90,6 +92,15 @@ public actor WebApp {
             return .page(TodayPage(frame: frame, day: day, notice: session.notice).html())
         } catch {
             return .page(frame.document(title: words(WebMessages.today), body: "<p class=\"notice\" role=\"alert\">\(HTMLPage.escaped(words(WebMessages.unreachable, "\(error)")))</p>"), status: 503)
+        }
+    }
+
+    /// Server-sent events, one `change` per entry of remindd's Watch stream: the page's script then fetches it
+    /// again. The stream ends when remindd's does (the browser reconnects by itself after `retry`).
+    private func changes() -> WebResponse {
+        .events { [gateway] send in
+            try await send("retry: 2000\n\n")
+            try await gateway.watch { kind in try await send("event: change\ndata: \(kind)\n\n") }
         }
     }
 

@@ -65,6 +65,8 @@ public struct WebResponse: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: [UInt8]
+    /// A body sent piece by piece for as long as it runs (server-sent events), instead of ``body``.
+    public var stream: (@Sendable (_ send: @Sendable (String) async throws -> Void) async throws -> Void)?
 
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         (self.status, self.headers, self.body) = (status, headers, body)
@@ -78,6 +80,13 @@ public struct WebResponse: Sendable {
     /// A redirect after a POST, to be fetched with GET (303).
     public static func seeOther(_ location: String, headers: [(String, String)] = []) -> WebResponse {
         WebResponse(status: 303, headers: [("Location", location)] + headers)
+    }
+
+    /// Server-sent events: `events` is handed the function that sends one.
+    public static func events(_ events: @escaping @Sendable (_ send: @Sendable (String) async throws -> Void) async throws -> Void) -> WebResponse {
+        var response = WebResponse(status: 200, headers: [("Content-Type", "text/event-stream")])
+        response.stream = events
+        return response
     }
 
     /// A refusal in one line of plain text.

@@ -68,6 +68,16 @@ public struct WebServer: Sendable {
                 case .end:
                     guard let request = head else { continue }
                     let response = await app.respond(Self.request(request, body: body))
+                    if response.stream != nil {
+                        // Runs until the page goes (its connection closes) or the stream ends, whichever is first.
+                        let closed = connection.channel.closeFuture
+                        return try await withThrowingTaskGroup(of: Void.self) { streaming in
+                            streaming.addTask { try await write(response, version: request.version, to: outbound) }
+                            streaming.addTask { try await closed.get() }
+                            defer { streaming.cancelAll() }
+                            try await streaming.next()
+                        }
+                    }
                     try await write(response, version: request.version, to: outbound)
                     if !request.isKeepAlive { return }
                     head = nil
@@ -92,6 +102,12 @@ public struct WebServer: Sendable {
     private func write(_ response: WebResponse, version: HTTPVersion, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws {
         var head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status))
         for (name, value) in response.headers { head.headers.add(name: name, value: value) }
+        if let stream = response.stream {
+            // No length: HTTP/1.1's chunks carry it, for as long as the stream runs.
+            try await outbound.write(.head(head))
+            try await stream { text in try await outbound.write(.body(.byteBuffer(ByteBuffer(string: text)))) }
+            return try await outbound.write(.end(nil))
+        }
         head.headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
         try await outbound.write(.head(head))
         try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: response.body))))

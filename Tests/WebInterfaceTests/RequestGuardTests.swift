@@ -30,6 +30,15 @@ struct RequestGuardTests {
         #expect(checks.changeRefusal(request("GET", origin: "http://127.0.0.1:47140", form: "csrf=c0ffee"), csrf: csrf) != nil)
         #expect(checks.changeRefusal(request("POST", origin: "http://evil.example", form: "csrf=c0ffee"), csrf: csrf) != nil)
         #expect(checks.changeRefusal(request("POST", origin: nil, form: "csrf=c0ffee"), csrf: csrf) != nil)
+        // Chromium's form posts from a no-referrer page: Origin null, and the fetch metadata says whence.
+        var fromOurPage = request("POST", origin: "null", form: "csrf=c0ffee")
+        fromOurPage.headers["sec-fetch-site"] = "same-origin"
+        #expect(checks.changeRefusal(fromOurPage, csrf: csrf) == nil)
+        fromOurPage.headers["sec-fetch-site"] = "cross-site"
+        #expect(checks.changeRefusal(fromOurPage, csrf: csrf) != nil)
+        fromOurPage.headers["origin"] = "http://evil.example"
+        fromOurPage.headers["sec-fetch-site"] = "same-origin"
+        #expect(checks.changeRefusal(fromOurPage, csrf: csrf) != nil)
         #expect(checks.changeRefusal(request("POST", origin: "http://127.0.0.1:47140", form: "reminder=1"), csrf: csrf) != nil)
         #expect(checks.changeRefusal(request("POST", origin: "http://127.0.0.1:47140", form: "csrf=c0ffef"), csrf: csrf) != nil)
     }

@@ -132,6 +132,8 @@ def test_a_change_needs_the_forms_token_and_this_origin_and_changes_nothing_othe
         ("a wrong token", web.post("/take", {"reminder": reminder, "csrf": "0" * 64})),
         ("another origin", web.post("/take", {"reminder": reminder, "csrf": csrf}, origin="http://evil.example")),
         ("a GET", web.request("GET", f"/take?reminder={reminder}&csrf={csrf}")),
+        ("a page elsewhere that hides its origin", web.request("POST", "/take", headers={"Origin": "null", "Sec-Fetch-Site": "cross-site"},
+                                                              body={"reminder": reminder, "csrf": csrf})),
         ("no session", web.request("POST", "/take", headers={"Cookie": "remindd-session=" + "0" * 64, "Origin": f"http://127.0.0.1:{web.port}"},
                                    body={"reminder": reminder, "csrf": csrf})),
     ]

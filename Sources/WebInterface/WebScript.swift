@@ -1,0 +1,40 @@
+/// remindd-web's one script (served as /app.js, no inline script: the CSP forbids it). The pages work without
+/// it; with it, the page is fetched again whenever remindd's Watch stream says something changed (a dose taken
+/// on the phone or in the terminal, a firing), so it leaves or appears within a second without a reload.
+enum WebScript {
+    static let javascript = """
+        "use strict";
+        (function () {
+          var main = document.querySelector("main[data-live]");
+          if (!main || !window.EventSource || !window.fetch) return;
+          var waiting = false;
+          function refresh() {
+            waiting = false;
+            fetch(location.pathname + location.search, { credentials: "same-origin" })
+              .then(function (response) { return response.ok ? response.text() : null; })
+              .then(function (html) {
+                if (!html) return;
+                var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main[data-live]");
+                var current = document.querySelector("main[data-live]");
+                if (!fresh || !current) return;
+                // Keyboard focus stays on the same control when it is still there.
+                var focused = document.activeElement && document.activeElement.getAttribute("aria-label");
+                current.replaceWith(fresh);
+                if (focused) {
+                  var again = Array.prototype.find.call(fresh.querySelectorAll("[aria-label]"), function (e) {
+                    return e.getAttribute("aria-label") === focused;
+                  });
+                  if (again) again.focus();
+                }
+                document.body.setAttribute("data-refreshed", String(Date.now()));
+              });
+          }
+          var source = new EventSource("/events");
+          source.addEventListener("change", function () {
+            if (waiting) return;
+            waiting = true;
+            setTimeout(refresh, 50);
+          });
+        })();
+        """
+}

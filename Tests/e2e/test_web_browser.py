@@ -1,0 +1,104 @@
+"""#60: remindd-web in a real browser (Debian's chromium and chromium-driver, headless, through Selenium) against
+the real remindd: the login link, a dose that comes due appearing on Today without a reload, one taken in the
+terminal leaving it, Take all clicked recording each dose once, and axe-core finding no serious or critical
+violation. Screenshots are kept under .build/test-artifacts (REMINDD_TEST_ARTIFACTS) to be looked at."""
+import datetime as dt
+import json
+import os
+import pathlib
+import time
+
+import pytest
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+
+from conftest import ROOT, wait_until
+from test_web import Web, logs
+
+ARTIFACTS = pathlib.Path(os.environ.get("REMINDD_TEST_ARTIFACTS", ROOT / ".build" / "test-artifacts"))
+
+
+@pytest.fixture
+def browser(tmp_path):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,900", f"--user-data-dir={tmp_path / 'chromium'}",
+                     "--lang=en-US"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def web(daemon):
+    daemon.start()
+    started = Web(daemon)
+    yield started
+    started.stop()
+
+
+def names_due(browser):
+    """The names shown as due now, read in one step (the live page may be replaced between two)."""
+    return browser.execute_script("return Array.from(document.querySelectorAll('ul.due .what')).map(e => e.textContent);")
+
+
+def press(browser, label):
+    """Presses the button `label` by keyboard (Enter), as a person without a mouse would, finding it again if the
+    live page replaced it meanwhile."""
+    for _ in range(20):
+        try:
+            browser.find_element(By.XPATH, f"//button[normalize-space()='{label}']").send_keys("\n")
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"{label} kept being replaced")
+
+
+def screenshot(browser, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / name))
+
+
+def serious_violations(browser):
+    axe = Axe(browser)
+    axe.inject()
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]]) for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_a_dose_comes_and_goes_on_today_without_a_reload(web, browser, unique_name):
+    browser.get(web.login_url())
+    assert browser.title.startswith("Today") and browser.current_url == f"http://127.0.0.1:{web.port}/"
+    browser.execute_script("window.notReloaded = true;")
+    added = web.daemon.ctl_json("add", unique_name, "--in", "3s", "--dose", "1", "--unit", "tablet")
+    due_at = dt.datetime.fromisoformat(added["next"]["utc"].replace("Z", "+00:00")).timestamp()
+    assert wait_until(lambda: names_due(browser), timeout=15), "never shown as due"
+    shown_after = time.time() - due_at
+    print(f"shown {shown_after:.3f} s after due")
+    assert names_due(browser) == [f"{unique_name} (1 tablet)"]
+    # Within a second of its firing (the daemon's own lateness included; polled every 50 ms).
+    assert shown_after < 1.5, f"shown {shown_after:.2f} s after it was due"
+    assert browser.execute_script("return window.notReloaded === true;"), "the page was reloaded"
+    screenshot(browser, "web-today-due.png")
+    assert serious_violations(browser) == []
+    web.daemon.ctl("done", unique_name)
+    began = time.time()
+    assert wait_until(lambda: not names_due(browser), timeout=10), "still shown as due"
+    assert time.time() - began < 1.5 and browser.execute_script("return window.notReloaded === true;")
+    assert wait_until(lambda: "taken" in browser.execute_script("return document.querySelector('table').textContent;"))
+    screenshot(browser, "web-today-taken.png")
+
+
+def test_take_all_clicked_records_each_dose_once(web, browser, unique_name):
+    browser.get(web.login_url())
+    names = [unique_name + "-a", unique_name + "-b"]
+    for name in names:
+        web.daemon.ctl("add", name, "--in", "2s", "--dose", "1", "--unit", "tablet")
+    assert wait_until(lambda: len(names_due(browser)) == 2, timeout=15), names_due(browser)
+    press(browser, "Take all")
+    assert wait_until(lambda: not names_due(browser), timeout=10)
+    assert [len(logs(web.daemon, name)) for name in names] == [1, 1]
+    assert serious_violations(browser) == []
