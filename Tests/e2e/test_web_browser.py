@@ -16,7 +16,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 from conftest import ROOT, wait_until
-from test_web import Web, logs
+from test_web import logs, web  # noqa: F401 (web: the fixture)
 
 ARTIFACTS = pathlib.Path(os.environ.get("REMINDD_TEST_ARTIFACTS", ROOT / ".build" / "test-artifacts"))
 
@@ -31,14 +31,6 @@ def browser(tmp_path):
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     yield driver
     driver.quit()
-
-
-@pytest.fixture
-def web(daemon):
-    daemon.start()
-    started = Web(daemon)
-    yield started
-    started.stop()
 
 
 def names_due(browser):
