@@ -45,6 +45,19 @@ public enum CompiledCatalog {
         return nil
     }
 
+    /// The originals and translations of a catalog that ``problem(in:)`` found sound: a plural's original is its
+    /// singular and plural joined by a NUL, its translation each form joined by NULs.
+    public static func entries(in bytes: [UInt8]) -> [(original: String, translated: String)] {
+        let bigEndian = word(bytes, 0, bigEndian: false) != 0x9504_12de
+        let read = { (offset: Int) in Int(word(bytes, offset, bigEndian: bigEndian)) }
+        let (count, originals, translations) = (read(8), read(12), read(16))
+        func string(_ table: Int, _ index: Int) -> String {
+            let (length, start) = (read(table + index * 8), read(table + index * 8 + 4))
+            return String(decoding: bytes[start..<start + length], as: UTF8.self)
+        }
+        return (0..<count).map { (string(originals, $0), string(translations, $0)) }
+    }
+
     /// Whether `count` items of `size` bytes from `offset` lie within a file of `length` bytes (without
     /// overflow, whatever the header claims).
     private static func fits(_ offset: Int, _ count: Int, _ size: Int, in length: Int) -> Bool {

@@ -47,26 +47,37 @@ public struct GettextCatalog: MessageCatalog {
         return GettextCatalog(locale: locale, language: language(ofHeader: header), refusal: refusal)
     }
 
-    /// Why the catalog at `path` must not be read; nil when it is sound or there is none. It is opened without
-    /// blocking (a FIFO put in its place would hold the program) and read only when it is a regular file of
-    /// reasonable size.
+    /// Why the catalog at `path` must not be read; nil when it is sound or there is none.
     static func problem(ofCatalogAt path: String) -> String? {
+        if case .failure(let problem) = contents(ofCatalogAt: path) { return problem.reason }
+        return nil
+    }
+
+    /// Why a catalog must not be read.
+    public struct CatalogProblem: Error {
+        public let reason: String
+    }
+
+    /// The bytes of the sound catalog at `path` (nil: there is none), or why it must not be read. It is opened
+    /// without blocking (a FIFO put in its place would hold the program) and read only when it is a regular file
+    /// of reasonable size.
+    public static func contents(ofCatalogAt path: String) -> Result<[UInt8]?, CatalogProblem> {
         let file = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard file >= 0 else { return errno == ENOENT || errno == ENOTDIR ? nil : String(cString: strerror(errno)) }
+        guard file >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .success(nil) : .failure(CatalogProblem(reason: String(cString: strerror(errno)))) }
         defer { close(file) }
         var status = stat()
-        guard fstat(file, &status) == 0 else { return String(cString: strerror(errno)) }
-        guard status.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
-        guard status.st_size <= 64 << 20 else { return "\(status.st_size) bytes, more than any catalog" }
+        guard fstat(file, &status) == 0 else { return .failure(CatalogProblem(reason: String(cString: strerror(errno)))) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(CatalogProblem(reason: "not a regular file")) }
+        guard status.st_size <= 64 << 20 else { return .failure(CatalogProblem(reason: "\(status.st_size) bytes, more than any catalog")) }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
         while filled < bytes.count {
             let got = bytes[filled...].withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
             if got < 0, errno == EINTR { continue }
-            guard got > 0 else { return "it could not be read whole" }
+            guard got > 0 else { return .failure(CatalogProblem(reason: "it could not be read whole")) }
             filled += got
         }
-        return CompiledCatalog.problem(in: bytes)
+        return CompiledCatalog.problem(in: bytes).map { .failure(CatalogProblem(reason: $0)) } ?? .success(bytes)
     }
 
     /// `de` from a catalog's header (its `Language: de` line); `en` for no header or no language.

@@ -22,15 +22,15 @@ public actor WebApp {
     let requestGuard: RequestGuard
     let login: WebLogin
     let gateway: any RemindersGateway
-    let words: any MessageCatalog
+    let languages: WebLanguages
     /// How long a wrong login token waits before its answer.
     let refusalDelay: Duration
     private var sessions: [String: Session] = [:]
     /// Wrong or spent login tokens since the start (said on stderr, each).
     public private(set) var refusedLogins = 0
 
-    public init(login: WebLogin, gateway: any RemindersGateway, words: any MessageCatalog, refusalDelay: Duration = .seconds(1)) {
-        (self.login, self.gateway, self.words, self.refusalDelay) = (login, gateway, words, refusalDelay)
+    public init(login: WebLogin, gateway: any RemindersGateway, languages: WebLanguages, refusalDelay: Duration = .seconds(1)) {
+        (self.login, self.gateway, self.languages, self.refusalDelay) = (login, gateway, languages, refusalDelay)
         requestGuard = RequestGuard(port: login.port)
     }
 
@@ -43,6 +43,7 @@ public actor WebApp {
 
     private func route(_ request: WebRequest) async -> WebResponse {
         if let refusal = requestGuard.hostRefusal(request) { return .refused(403, refusal) }
+        let words = languages.words(for: request.headers["accept-language"])
         switch (request.method, request.path) {
         case ("GET", "/login"): return await logIn(request)
         case ("GET", "/app.css"): return WebResponse(status: 200, headers: [("Content-Type", "text/css; charset=utf-8")], body: Array(WebStyle.css.utf8))
@@ -54,7 +55,7 @@ public actor WebApp {
         }
         session.lastSeen = .now
         sessions[id] = session
-        if request.method == "GET", request.path == "/" { return await today(sessionID: id) }
+        if request.method == "GET", request.path == "/" { return await today(sessionID: id, words: words) }
         if request.method == "GET", request.path == "/events" { return changes() }
         guard ["/take", "/skip", "/snooze", "/take-all", "/logout"].contains(request.path) else { return .refused(404, "no such page") }
         if let refusal = requestGuard.changeRefusal(request, csrf: session.csrf) { return .refused(403, refusal) }
@@ -83,7 +84,7 @@ public actor WebApp {
         return .seeOther("/", headers: [("Set-Cookie", "\(Self.cookieName)=\(id); HttpOnly; SameSite=Strict; Path=/")])
     }
 
-    private func today(sessionID: String) async -> WebResponse {
+    private func today(sessionID: String, words: any MessageCatalog) async -> WebResponse {
         guard let session = sessions[sessionID] else { return .page(words(WebMessages.notLoggedIn), status: 403) }
         sessions[sessionID]?.notice = nil
         let frame = HTMLPage(words: words, csrf: session.csrf)

@@ -29,8 +29,9 @@ struct RemindWeb: AsyncParsableCommand {
         let environment = ProcessEnvironment.variables()
         let login = WebLogin(environment: environment, uid: getuid(), port: port)
         let socketPath = socket ?? environment["REMINDD_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? RemindPaths(environment: environment, uid: getuid()).socket
-        let words = GettextCatalog.start(executable: GettextCatalog.runningExecutable())
-        let app = WebApp(login: login, gateway: VarlinkRemindersGateway(socketPath: socketPath), words: words)
+        let executable = GettextCatalog.runningExecutable()
+        let languages = WebLanguages(folder: GettextCatalog.localeFolder(executable: executable), fallback: GettextCatalog.start(executable: executable))
+        let app = WebApp(login: login, gateway: VarlinkRemindersGateway(socketPath: socketPath), languages: languages)
         try await WebServer(app: app, port: login.port).run { addresses in
             print("remindd-web: listening on \(addresses.joined(separator: " and ")); log in with: remindctl ui")
             fflush(nil)  // all streams: stdout is a pipe under a test or the journal

@@ -62,3 +62,14 @@ struct RequestGuardTests {
         #expect(WebTokens.same(a, a) && !WebTokens.same(a, b) && !WebTokens.same(a, String(a.dropLast())))
     }
 }
+
+/// Which language a browser is answered in.
+@Suite("remindd-web's languages")
+struct WebLanguagesTests {
+    @Test func theBrowsersPreferenceOrderWithItsWeights() {
+        #expect(WebLanguages.preferred("de-DE,de;q=0.9,en;q=0.8") == ["de", "de", "en"])
+        #expect(WebLanguages.preferred("en;q=0.5, fr-CA , es;q=0.7") == ["fr", "es", "en"])
+        #expect(WebLanguages.preferred("de;q=0, fr") == ["fr"])
+        #expect(WebLanguages.preferred("") == [])
+    }
+}

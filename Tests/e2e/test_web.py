@@ -177,3 +177,14 @@ def test_a_finished_sessions_cookie_is_refused(web):
     web.log_in()
     assert web.post("/logout", {"csrf": web.csrf()}).status == 303
     assert web.request("GET", "/").status == 403
+
+
+def test_each_browser_is_answered_in_its_language(web):
+    """Accept-Language among the languages remindd has (the same catalogs as remindctl's); one it has not, in
+    remindd-web's own (LANG=C here: English)."""
+    web.log_in()
+    expected = {"de-DE,de;q=0.9,en;q=0.5": ("de", "Jetzt fällig"), "fr-FR": ("fr", "À prendre maintenant"), "es": ("es", "Pendiente ahora"),
+                "en-GB,de;q=0.5": ("en", "Due now"), "nl-NL": ("en", "Due now")}
+    for accepted, (language, words) in expected.items():
+        page = web.request("GET", "/", headers={"Accept-Language": accepted}).text
+        assert f'<html lang="{language}">' in page and words in page, (accepted, page[:600])

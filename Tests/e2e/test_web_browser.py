@@ -21,14 +21,19 @@ from test_web import logs, web  # noqa: F401 (web: the fixture)
 ARTIFACTS = pathlib.Path(os.environ.get("REMINDD_TEST_ARTIFACTS", ROOT / ".build" / "test-artifacts"))
 
 
-@pytest.fixture
-def browser(tmp_path):
+def chromium(folder, language):
+    """Headless chromium (Debian's, with its chromium-driver: nothing is downloaded) asking for `language`."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,900", f"--user-data-dir={tmp_path / 'chromium'}",
-                     "--lang=en-US"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,900", f"--user-data-dir={folder}"):
         options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = chromium(tmp_path / "chromium", "en-US,en")
     yield driver
     driver.quit()
 
@@ -94,3 +99,16 @@ def test_take_all_clicked_records_each_dose_once(web, browser, unique_name):
     assert wait_until(lambda: not names_due(browser), timeout=10)
     assert [len(logs(web.daemon, name)) for name in names] == [1, 1]
     assert serious_violations(browser) == []
+
+
+def test_a_german_browser_gets_german_pages(web, tmp_path, unique_name):
+    german = chromium(tmp_path / "chromium-de", "de-DE,de")
+    try:
+        web.daemon.ctl("add", unique_name, "--in", "1s", "--dose", "2", "--unit", "tablet")
+        german.get(web.login_url())
+        assert german.title.startswith("Heute")
+        assert wait_until(lambda: names_due(german) == [f"{unique_name} (2 Tabletten)"], timeout=15), names_due(german)
+        assert german.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
+        screenshot(german, "web-today-de.png")
+    finally:
+        german.quit()
