@@ -38,6 +38,7 @@ build: deps locale
 release: deps locale
 	$(SWIFT) build -c release --product remindd
 	$(SWIFT) build -c release --product remindctl
+	$(SWIFT) build -c release --product remindd-web
 
 # The languages: po/LANG.po, compiled where a program run from the checkout finds them (.build/locale, as
 # /usr/share/locale for an installed one). msgcmp refuses a language that lacks a message of the template;
@@ -148,15 +149,15 @@ install: $(if $(filter debug,$(CONFIG)),build,release) locale .build/$(CONFIG)/g
 	install -d $(D)$(BINDIR) $(D)$(LIBDIR) $(D)$(UNITDIR) $(D)$(CATALOGDIR) $(D)$(SHAREDIR)/routines $(D)$(APPDIR) \
 	  $(D)$(MANDIR)/man1 $(D)$(MANDIR)/man5 $(D)$(MANDIR)/man7 $(D)$(MANDIR)/man8 \
 	  $(D)$(BASH_COMPLETIONS) $(D)$(ZSH_COMPLETIONS) $(D)$(FISH_COMPLETIONS)
-	install -m 0755 $(STRIP) .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl $(D)$(BINDIR)/
+	install -m 0755 $(STRIP) .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl .build/$(CONFIG)/remindd-web $(D)$(BINDIR)/
 	# The Swift runtime libraries the binaries load (ldd names them in the toolchain's folder), and the binaries
 	# told to find them there instead of in the toolchain.
-	ldd .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl | awk '$$3 ~ "/lib/swift/" { print $$3 }' | sort -u \
+	ldd .build/$(CONFIG)/remindd .build/$(CONFIG)/remindctl .build/$(CONFIG)/remindd-web | awk '$$3 ~ "/lib/swift/" { print $$3 }' | sort -u \
 	  | xargs -I{} install -m 0644 $(STRIP) {} $(D)$(LIBDIR)/
-	patchelf --set-rpath '$$ORIGIN/../lib/remindd' $(D)$(BINDIR)/remindd $(D)$(BINDIR)/remindctl
-	sed 's|%h/.local/bin|$(BINDIR)|' systemd/remindd.service > $(D)$(UNITDIR)/remindd.service
-	chmod 0644 $(D)$(UNITDIR)/remindd.service
-	install -m 0644 systemd/remindd.socket $(D)$(UNITDIR)/
+	patchelf --set-rpath '$$ORIGIN/../lib/remindd' $(D)$(BINDIR)/remindd $(D)$(BINDIR)/remindctl $(D)$(BINDIR)/remindd-web
+	for unit in remindd remindd-web; do \
+	  sed 's|%h/.local/bin|$(BINDIR)|' systemd/$$unit.service > $(D)$(UNITDIR)/$$unit.service; chmod 0644 $(D)$(UNITDIR)/$$unit.service; done
+	install -m 0644 systemd/remindd.socket systemd/remindd-web.socket $(D)$(UNITDIR)/
 	install -m 0644 catalog/remindd*.catalog $(D)$(CATALOGDIR)/
 	for lang in $(LANGUAGES); do \
 	  install -D -m 0644 .build/locale/$$lang/LC_MESSAGES/remindd.mo $(D)$(LOCALEDIR)/$$lang/LC_MESSAGES/remindd.mo; done
@@ -178,15 +179,17 @@ install: $(if $(filter debug,$(CONFIG)),build,release) locale .build/$(CONFIG)/g
 # In the home: binaries in ~/.local/bin, the runtime in ~/.local/lib/remindd, units in ~/.config/systemd/user.
 install-user: install
 	@echo
-	@echo "Installed remindd and remindctl to $(BINDIR), units to $(UNITDIR), man pages to $(MANDIR), completions. Now run:"
+	@echo "Installed remindd, remindctl and remindd-web to $(BINDIR), units to $(UNITDIR), man pages to $(MANDIR), completions. Now run:"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now remindd.socket remindd.service"
+	@echo "For the pages in a browser (remindctl ui): systemctl --user enable --now remindd-web.socket"
 	@echo "Optional, as root, for 'journalctl -x' explanations: make install-catalog"
 
 # Removes exactly what install-user installed (the service is stopped and disabled first). Your reminders,
 # logs and config stay (~/.local/state/remindd, ~/.config/remindd) unless PURGE=1.
 uninstall-user:
-	-systemctl --user disable --now remindd.socket remindd.service 2>/dev/null
-	rm -f $(BINDIR)/remindd $(BINDIR)/remindctl $(UNITDIR)/remindd.service $(UNITDIR)/remindd.socket
+	-systemctl --user disable --now remindd.socket remindd.service remindd-web.socket remindd-web.service 2>/dev/null
+	rm -f $(BINDIR)/remindd $(BINDIR)/remindctl $(BINDIR)/remindd-web $(UNITDIR)/remindd.service $(UNITDIR)/remindd.socket \
+	  $(UNITDIR)/remindd-web.service $(UNITDIR)/remindd-web.socket
 	rm -rf $(LIBDIR)
 	rm -f $(addprefix $(SHAREDIR)/,$(notdir $(wildcard Sources/ReminderInterface/IDL/*.varlink) $(wildcard catalog/*.catalog)) config.toml exercises.csv)
 	rm -f $(LANGUAGES:%=$(LOCALEDIR)/%/LC_MESSAGES/remindd.mo)
@@ -194,7 +197,7 @@ uninstall-user:
 	@# Folders only when empty: a linked collection (~/.local/share/remindd/collection) is yours, and stays.
 	@rmdir $(SHAREDIR)/routines 2>/dev/null || true
 	@rmdir $(SHAREDIR) 2>/dev/null || echo "Kept $(SHAREDIR): it holds more than remindd installed (your linked collection?)."
-	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man1/remindctl-*.1 $(MANDIR)/man5/remindd.toml.5 $(MANDIR)/man7/remindd-rules.7 \
+	rm -f $(MANDIR)/man1/remindctl.1 $(MANDIR)/man1/remindctl-*.1 $(MANDIR)/man1/remindd-web.1 $(MANDIR)/man5/remindd.toml.5 $(MANDIR)/man7/remindd-rules.7 \
 	  $(MANDIR)/man8/remindd.8 $(APPDIR)/remindd.desktop
 	rm -f $(BASH_COMPLETIONS)/remindctl $(ZSH_COMPLETIONS)/_remindctl $(FISH_COMPLETIONS)/remindctl.fish
 	-systemctl --user daemon-reload 2>/dev/null

@@ -151,7 +151,8 @@ let package = Package(
         .executableTarget(
             name: "remindd-web",
             dependencies: [
-                "ReminderCore", "Translation", "WebInterface", "WebLogin", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ReminderCore", "SystemdSupport", "Translation", "WebInterface", "WebLogin",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings, linkerSettings: hardenedLinking),
         // Thin executable: the control CLI.

@@ -28,6 +28,9 @@ public actor WebApp {
     private var sessions: [String: Session] = [:]
     /// Wrong or spent login tokens since the start (said on stderr, each).
     public private(set) var refusedLogins = 0
+    /// When the last request came, and how many pages hold a stream of changes open now.
+    private var lastRequest = ContinuousClock.now
+    private var openStreams = 0
 
     public init(login: WebLogin, gateway: any RemindersGateway, languages: WebLanguages, refusalDelay: Duration = .seconds(1)) {
         (self.login, self.gateway, self.languages, self.refusalDelay) = (login, gateway, languages, refusalDelay)
@@ -36,6 +39,7 @@ public actor WebApp {
 
     /// The answer to `request`, with the security headers every answer carries.
     public func respond(_ request: WebRequest) async -> WebResponse {
+        lastRequest = .now
         var response = await route(request)
         response.headers += RequestGuard.securityHeaders
         return response
@@ -100,8 +104,31 @@ public actor WebApp {
     /// again. The stream ends when remindd's does (the browser reconnects by itself after `retry`).
     private func changes() -> WebResponse {
         .events { [gateway] send in
-            try await send("retry: 2000\n\n")
-            try await gateway.watch { kind in try await send("event: change\ndata: \(kind)\n\n") }
+            await self.streamOpened(true)
+            do {
+                try await send("retry: 2000\n\n")
+                try await gateway.watch { kind in try await send("event: change\ndata: \(kind)\n\n") }
+                await self.streamOpened(false)
+            } catch {
+                await self.streamOpened(false)
+                throw error
+            }
+        }
+    }
+
+    private func streamOpened(_ opened: Bool) {
+        openStreams += opened ? 1 : -1
+        lastRequest = .now
+    }
+
+    /// Returns once no request came for `idle` and no page holds a stream open (checked at each moment it could
+    /// first be so: no polling while pages are used).
+    public func waitUntilIdle(for idle: Duration) async {
+        while true {
+            let quietUntil = lastRequest + idle
+            if openStreams == 0, ContinuousClock.now >= quietUntil { return }
+            let wake = openStreams == 0 ? quietUntil : ContinuousClock.now + idle
+            do { try await Task.sleep(until: wake) } catch { return }
         }
     }
 

@@ -2,29 +2,46 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// remindd-web's HTTP/1.1 listener on 127.0.0.1 and ::1 (no other address), each connection's requests handed to
-/// ``WebApp`` one at a time. A body larger than 1 MiB is refused.
+/// remindd-web's HTTP/1.1 listener on 127.0.0.1 and ::1 (no other address), or on the sockets systemd passed it,
+/// each connection's requests handed to ``WebApp`` one at a time. A body larger than 1 MiB is refused.
 public struct WebServer: Sendable {
+    /// Where it listens.
+    public enum Listening: Sendable {
+        /// 127.0.0.1 and ::1 on the port (::1 left out on a machine without IPv6).
+        case port(Int)
+        /// The sockets of a socket unit (`LISTEN_FDS`).
+        case descriptors([Int32])
+    }
+
     let app: WebApp
-    let port: Int
+    let listening: Listening
+    /// Stops after this long with no request and no page open (socket-activated: the next request starts it).
+    let idleExit: Duration?
     static let maximumBody = 1 << 20
 
-    public init(app: WebApp, port: Int) { (self.app, self.port) = (app, port) }
+    public init(app: WebApp, listening: Listening, idleExit: Duration? = nil) {
+        (self.app, self.listening, self.idleExit) = (app, listening, idleExit)
+    }
 
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
-    /// Listens until cancelled. `onListening` is told the addresses it listens on (::1 is left out on a machine
-    /// without IPv6). - Throws: when 127.0.0.1:port cannot be bound (the port is taken).
+    /// Listens until cancelled, or until idle for ``idleExit``. `onListening` is told where it listens.
+    /// - Throws: when 127.0.0.1:port cannot be bound (the port is taken).
     public func run(onListening: @Sendable ([String]) -> Void) async throws {
         var listeners: [(String, NIOAsyncChannel<Connection, Never>)] = []
-        for host in ["127.0.0.1", "::1"] {
-            do {
-                listeners.append((host, try await bind(host)))
-            } catch where host == "::1" {
-                standardError("remindd-web: not listening on [::1]:\(port): \(error)\n")
+        switch listening {
+        case .port(let port):
+            for host in ["127.0.0.1", "::1"] {
+                do {
+                    listeners.append((host == "::1" ? "http://[::1]:\(port)/" : "http://\(host):\(port)/", try await bind(host: host, port: port)))
+                } catch where host == "::1" {
+                    standardError("remindd-web: not listening on [::1]:\(port): \(error)\n")
+                }
             }
+        case .descriptors(let descriptors):
+            for descriptor in descriptors { listeners.append(("socket \(descriptor)", try await bind(descriptor: descriptor))) }
         }
-        onListening(listeners.map { $0.0 == "::1" ? "http://[::1]:\(port)/" : "http://\($0.0):\(port)/" })
+        onListening(listeners.map(\.0))
         try await withThrowingDiscardingTaskGroup { group in
             for (_, listener) in listeners {
                 group.addTask {
@@ -37,18 +54,33 @@ public struct WebServer: Sendable {
                     }
                 }
             }
+            if let idleExit {
+                group.addTask {
+                    await app.waitUntilIdle(for: idleExit)
+                    throw IdleExit()
+                }
+            }
         }
     }
 
-    private func bind(_ host: String) async throws -> NIOAsyncChannel<Connection, Never> {
+    /// Ends ``run(onListening:)`` when idle (caught there: it is how it stops).
+    public struct IdleExit: Error {}
+
+    private func bind(host: String, port: Int) async throws -> NIOAsyncChannel<Connection, Never> {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try Connection(wrappingChannelSynchronously: channel)
-                }
-            }
+            .bind(host: host, port: port, childChannelInitializer: Self.httpConnection)
+    }
+
+    private func bind(descriptor: Int32) async throws -> NIOAsyncChannel<Connection, Never> {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(descriptor, childChannelInitializer: Self.httpConnection)
+    }
+
+    @Sendable private static func httpConnection(_ channel: any Channel) -> EventLoopFuture<Connection> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+            return try Connection(wrappingChannelSynchronously: channel)
+        }
     }
 
     private func serve(_ connection: Connection) async {

@@ -538,3 +538,53 @@ def test_a_dose_taken_is_not_shown_again_after_a_restart_on_a_real_desktop(user_
         server.wait(timeout=10)
         bus.stop()
         screen.stop()
+
+
+def test_remindd_web_starts_at_the_first_request_serves_today_and_stops_when_idle(user_manager, journald):
+    """#60: remindd-web.socket installed by make install-user, on a port of the user's choosing (a drop-in, as
+    the unit says): the first request starts the sandboxed service, `remindctl ui --print` logs in, Today shows
+    a reminder added with the installed remindctl; idle (here 3 s), the service stops, and the next request
+    starts it again."""
+    import http.client
+    import urllib.parse
+    from test_web import free_port
+    env, home = user_manager.env, user_manager.home
+    install(env)
+    units = home / ".config" / "systemd" / "user"
+    run(dict(env, PATH=f"{home}/.local/bin:{env['PATH']}"), "systemd-analyze", "--user", "verify",
+        str(units / "remindd-web.socket"), str(units / "remindd-web.service"))
+    rendered = run(dict(env, MANWIDTH="100"), "man", "--warnings", "-l", str(home / ".local/share/man/man1/remindd-web.1"))
+    assert "REMINDD-WEB(1)" in rendered.stdout and "SECURITY" in rendered.stdout and not rendered.stderr, rendered.stderr[:500]
+    port = free_port()
+    (units / "remindd-web.socket.d").mkdir()
+    (units / "remindd-web.socket.d" / "port.conf").write_text(f"[Socket]\nListenStream=\nListenStream=127.0.0.1:{port}\nListenStream=[::1]:{port}\n")
+    (units / "remindd-web.service.d").mkdir()
+    (units / "remindd-web.service.d" / "idle.conf").write_text(f"[Service]\nExecStart=\nExecStart={home}/.local/bin/remindd-web --idle-minutes 0.05\n")
+    run(env, "systemctl", "--user", "daemon-reload")
+    run(env, "systemctl", "--user", "enable", "--now", "remindd.socket", "remindd-web.socket")
+    remindctl = str(home / ".local" / "bin" / "remindctl")
+    run(env, remindctl, "add", "Web window dose", "--daily", "--at", "23:59", "--dose", "1", "--unit", "tablet")
+    assert run(env, "systemctl", "--user", "is-active", "remindd-web.service", check=False).stdout.strip() == "inactive"
+
+    def get(path, cookie=None):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        connection.request("GET", path, headers={"Host": f"127.0.0.1:{port}", **({"Cookie": cookie} if cookie else {})})
+        response = connection.getresponse()
+        response.text = response.read().decode()
+        connection.close()
+        return response
+
+    url = urllib.parse.urlsplit(run(dict(env, REMINDD_WEB_PORT=str(port)), remindctl, "ui", "--print").stdout.strip())
+    assert url.port == port
+    login = get(f"{url.path}?{url.query}")
+    assert login.status == 303, (login.status, login.text)
+    page = get("/", login.getheader("Set-Cookie").split(";")[0])
+    assert page.status == 200 and "Web window dose (1 tablet)" in page.text, page.text[:1000]
+    assert run(env, "systemctl", "--user", "is-active", "remindd-web.service", check=False).stdout.strip() == "active"
+    deadline = time.time() + 30
+    while run(env, "systemctl", "--user", "is-active", "remindd-web.service", check=False).stdout.strip() == "active":
+        assert time.time() < deadline, "remindd-web did not stop when idle"
+        time.sleep(0.2)
+    result = run(env, "systemctl", "--user", "show", "-P", "Result", "remindd-web.service").stdout.strip()
+    assert result == "success", result
+    assert get("/").status == 403, "started again by the next request (its sessions went with it)"

@@ -121,7 +121,7 @@ def test_the_package_installs_runs_and_purges_in_a_fresh_debian_root_without_swi
     assert debian_root.run("remindd --version").stdout.strip() == f"remindd {version}"
 
     # Every library the binaries load is in the root: the Swift runtime from /usr/lib/remindd, the rest Debian's.
-    for binary in ("/usr/bin/remindd", "/usr/bin/remindctl"):
+    for binary in ("/usr/bin/remindd", "/usr/bin/remindctl", "/usr/bin/remindd-web"):
         ldd = debian_root.run(f"ldd {binary}").stdout
         assert "not found" not in ldd, ldd
         loaded = {}
@@ -137,6 +137,7 @@ def test_the_package_installs_runs_and_purges_in_a_fresh_debian_root_without_swi
 
     # Where the system looks for each part.
     for installed in ("usr/lib/systemd/user/remindd.service", "usr/lib/systemd/user/remindd.socket",
+                      "usr/lib/systemd/user/remindd-web.service", "usr/lib/systemd/user/remindd-web.socket", "usr/share/man/man1/remindd-web.1.gz",
                       "usr/lib/systemd/catalog/remindd.catalog", "usr/share/bash-completion/completions/remindctl",
                       "usr/share/zsh/vendor-completions/_remindctl", "usr/share/fish/vendor_completions.d/remindctl.fish",
                       "usr/share/remindd/exercises.csv", "usr/share/applications/remindd.desktop",
@@ -150,7 +151,8 @@ def test_the_package_installs_runs_and_purges_in_a_fresh_debian_root_without_swi
     # The package enables nothing: each user does (systemctl --user enable --now remindd.socket remindd.service).
     assert not (debian_root.path / "etc/systemd/user/sockets.target.wants").exists()
     verify = debian_root.run("mkdir -p -m 0700 /tmp/verify && XDG_RUNTIME_DIR=/tmp/verify systemd-analyze --user verify "
-                             "/usr/lib/systemd/user/remindd.socket /usr/lib/systemd/user/remindd.service", check=False)
+                             "/usr/lib/systemd/user/remindd.socket /usr/lib/systemd/user/remindd.service "
+                             "/usr/lib/systemd/user/remindd-web.socket /usr/lib/systemd/user/remindd-web.service", check=False)
     assert verify.returncode == 0 and verify.stderr.strip() == "", verify.stdout + verify.stderr
     # systemd's dpkg trigger compiled the catalog: journalctl -x explains a firing.
     catalog = debian_root.run("journalctl --list-catalog 4f1c2a7e9b3d4c58a6e0f2b1d7c39a51").stdout
