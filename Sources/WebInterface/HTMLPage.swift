@@ -1,3 +1,4 @@
+import ReminderCore
 import Translation
 
 /// The frame of every page: its language, title, the navigation and the log-out button, around the page's own
@@ -23,6 +24,22 @@ struct HTMLPage {
         return result
     }
 
+    /// What the last change said, shown once on the next page: done, or refused and why.
+    struct Notice: Sendable {
+        let text: String
+        let problem: Bool
+
+        var html: String {
+            "<p class=\"\(problem ? "notice" : "said")\" role=\"\(problem ? "alert" : "status")\">\(HTMLPage.escaped(text))</p>"
+        }
+    }
+
+    /// `Metformin (1 tablet)`, or the name alone without a dose.
+    static func named(_ name: String, dose: Double?, unit: String?, words: any MessageCatalog) -> String {
+        guard let dose, let unit else { return name }
+        return "\(name) (\(words.decimal(words.dose(Dose(thousandths: Int64((dose * 1000).rounded()), unit: unit)))))"
+    }
+
     /// The whole document.
     func document(title: String, body: String) -> String {
         """
@@ -37,7 +54,7 @@ struct HTMLPage {
         </head>
         <body>
         <header>
-        <nav aria-label="\(Self.escaped(words(WebMessages.pages)))"><a href="/" aria-current="page">\(Self.escaped(words(WebMessages.today)))</a></nav>
+        <nav aria-label="\(Self.escaped(words(WebMessages.pages)))">\(navigation)</nav>
         \(form(action: "/logout", button: words(WebMessages.logOut), fields: [:]))
         </header>
         <main data-live>
@@ -47,6 +64,15 @@ struct HTMLPage {
         </body>
         </html>
         """
+    }
+
+    /// The page's path (`/`, `/medication`): its link in the navigation is marked current.
+    var path = "/"
+
+    private var navigation: String {
+        [("/", WebMessages.today), ("/medication", WebMessages.medication)].map { target, name in
+            "<a href=\"\(target)\"\(target == path ? " aria-current=\"page\"" : "")>\(Self.escaped(words(name)))</a>"
+        }.joined()
     }
 
     /// A POST form of one button, with the session's CSRF token and `fields` as hidden inputs.

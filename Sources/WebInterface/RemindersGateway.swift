@@ -12,6 +12,12 @@ public protocol RemindersGateway: Sendable {
     func skip(reminderID: Int64) async throws
     /// Announces the reminder's due occurrence again in `minutes`.
     func snooze(reminderID: Int64, minutes: Int) async throws
+    /// Logs a dose of the reminder now (an as-needed medication's "Take one now"), within its limits.
+    func logNow(reminderID: Int64) async throws
+    /// The stock of every medication.
+    func stocks() async throws -> [StockValue]
+    /// Counts a medication's stock (`set`) or adds a pack (`expires`: `2027-03` or a day; nil: it does not).
+    func changeStock(reminderID: Int64, amount: String, expires: String?, set: Bool) async throws
     /// Hands on the kind of each entry of remindd's Watch stream (a firing, a log, a miss) until cancelled.
     func watch(_ body: @Sendable (String) async throws -> Void) async throws
 }
@@ -37,6 +43,19 @@ public struct VarlinkRemindersGateway: RemindersGateway {
 
     public func snooze(reminderID: Int64, minutes: Int) async throws {
         _ = try await call(Reminders.Snooze.self, .init(reminder: String(reminderID), minutes: minutes))
+    }
+
+    public func logNow(reminderID: Int64) async throws {
+        _ = try await call(Reminders.Log.self, .init(reminder: String(reminderID)))
+    }
+
+    public func stocks() async throws -> [StockValue] {
+        try await call(Medication.Stock.self, .init()).stocks
+    }
+
+    public func changeStock(reminderID: Int64, amount: String, expires: String?, set: Bool) async throws {
+        let parameters = StockAmount(reminder: String(reminderID), amount: amount, expires: expires)
+        _ = set ? try await call(Medication.StockSet.self, parameters) : try await call(Medication.StockAdd.self, parameters)
     }
 
     public func watch(_ body: @Sendable (String) async throws -> Void) async throws {

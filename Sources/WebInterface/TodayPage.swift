@@ -7,13 +7,14 @@ import Translation
 struct TodayPage {
     let frame: HTMLPage
     let day: Reminders.Occurrences.Reply
+    let stocks: [StockValue]
     /// What the last change said (a refusal, remindd not answering), shown once.
-    let notice: String?
+    let notice: HTMLPage.Notice?
 
     var words: any MessageCatalog { frame.words }
 
     func html() -> String {
-        frame.document(title: words(WebMessages.today), body: (notice.map { "<p class=\"notice\" role=\"status\">\(HTMLPage.escaped($0))</p>" } ?? "") + dueNow + theDay)
+        frame.document(title: words(WebMessages.today), body: (notice?.html ?? "") + dueNow + TodayExtras(frame: frame, asNeeded: day.asNeeded ?? [], stocks: stocks).html + theDay)
     }
 
     private var dueNow: String {
@@ -48,10 +49,8 @@ struct TodayPage {
         return html + "</tbody></table></section>"
     }
 
-    /// `Metformin (1 tablet)`, or the name alone without a dose.
     private func named(_ occurrence: OccurrenceValue) -> String {
-        guard let amount = occurrence.dose, let unit = occurrence.unit else { return occurrence.reminderName }
-        return "\(occurrence.reminderName) (\(words.dose(Dose(thousandths: Int64((amount * 1000).rounded()), unit: unit))))"
+        HTMLPage.named(occurrence.reminderName, dose: occurrence.dose, unit: occurrence.unit, words: words)
     }
 
     /// The state in words (the log's time is UTC on the wire: shown with the zone's offsets in a later page).

@@ -11,7 +11,7 @@ public actor WebApp {
     struct Session {
         let csrf: String
         var lastSeen: ContinuousClock.Instant
-        var notice: String?
+        var notice: HTMLPage.Notice?
     }
 
     static let cookieName = "remindd-session"
@@ -59,17 +59,31 @@ public actor WebApp {
         }
         session.lastSeen = .now
         sessions[id] = session
-        if request.method == "GET", request.path == "/" { return await today(sessionID: id, words: words) }
-        if request.method == "GET", request.path == "/events" { return changes() }
-        guard ["/take", "/skip", "/snooze", "/take-all", "/logout"].contains(request.path) else { return .refused(404, "no such page") }
+        if request.method == "GET" {
+            // What to tell the user is told once, on the next page.
+            sessions[id]?.notice = nil
+            let frame = HTMLPage(words: words, csrf: session.csrf, path: request.path)
+            switch request.path {
+            case "/": return await today(frame, notice: session.notice)
+            case "/medication": return await medication(frame, notice: session.notice)
+            case "/events": return changes()
+            default: return .refused(404, "no such page")
+            }
+        }
+        guard let returnTo = Self.changes[request.path] else { return .refused(404, "no such page") }
         if let refusal = requestGuard.changeRefusal(request, csrf: session.csrf) { return .refused(403, refusal) }
         if request.path == "/logout" {
             sessions[id] = nil
             return .seeOther("/", headers: [("Set-Cookie", "\(Self.cookieName)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")])
         }
-        sessions[id]?.notice = await change(request)
-        return .seeOther("/")
+        sessions[id]?.notice = await change(request, words: words)
+        return .seeOther(returnTo)
     }
+
+    /// The changes a page posts, and the page each returns to.
+    static let changes = [
+        "/take": "/", "/skip": "/", "/snooze": "/", "/take-all": "/", "/take-one": "/", "/stock": "/medication", "/logout": "/",
+    ]
 
     /// The login link: a right token starts a session; a wrong or spent one waits, is counted and refused.
     private func logIn(_ request: WebRequest) async -> WebResponse {
@@ -86,18 +100,6 @@ public actor WebApp {
         let id = WebTokens.random()
         sessions[id] = Session(csrf: WebTokens.random(), lastSeen: now)
         return .seeOther("/", headers: [("Set-Cookie", "\(Self.cookieName)=\(id); HttpOnly; SameSite=Strict; Path=/")])
-    }
-
-    private func today(sessionID: String, words: any MessageCatalog) async -> WebResponse {
-        guard let session = sessions[sessionID] else { return .page(words(WebMessages.notLoggedIn), status: 403) }
-        sessions[sessionID]?.notice = nil
-        let frame = HTMLPage(words: words, csrf: session.csrf)
-        do {
-            let day = try await gateway.today()
-            return .page(TodayPage(frame: frame, day: day, notice: session.notice).html())
-        } catch {
-            return .page(frame.document(title: words(WebMessages.today), body: "<p class=\"notice\" role=\"alert\">\(HTMLPage.escaped(words(WebMessages.unreachable, "\(error)")))</p>"), status: 503)
-        }
     }
 
     /// Server-sent events, one `change` per entry of remindd's Watch stream: the page's script then fetches it
@@ -132,28 +134,6 @@ public actor WebApp {
         }
     }
 
-    /// Carries out a change. - Returns: what to tell the user on the page (nil: it was done).
-    private func change(_ request: WebRequest) async -> String? {
-        let reminderID = request.form["reminder"].flatMap { Int64($0) }
-        do {
-            switch (request.path, reminderID) {
-            case ("/take", let id?): try await gateway.take(reminderID: id)
-            case ("/skip", let id?): try await gateway.skip(reminderID: id)
-            case ("/snooze", let id?): try await gateway.snooze(reminderID: id, minutes: request.form["minutes"].flatMap { Int($0) } ?? 10)
-            case ("/take-all", _):
-                // Each is taken on its own: one refused (a limit) leaves the others taken, and says why.
-                var refusals: [String] = []
-                for id in Set(try await gateway.today().occurrences.filter { $0.state == "due" }.map(\.reminderId)).sorted() {
-                    do { try await gateway.take(reminderID: id) } catch { refusals.append("\(error)") }
-                }
-                return refusals.isEmpty ? nil : refusals.joined(separator: "; ")
-            default: return "no reminder was named"
-            }
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
 }
 
 /// Writes `text` to standard error.

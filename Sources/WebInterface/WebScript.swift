@@ -8,7 +8,16 @@ enum WebScript {
           var main = document.querySelector("main[data-live]");
           if (!main || !window.EventSource || !window.fetch) return;
           var waiting = false;
+          // A form being filled in is never replaced under the person typing: the page is fetched once they
+          // leave it (or send it).
+          function editing() {
+            var fields = document.querySelectorAll("main[data-live] input:not([type=hidden]), main[data-live] select, main[data-live] textarea");
+            return Array.prototype.some.call(fields, function (field) {
+              return field === document.activeElement || field.value !== field.defaultValue;
+            });
+          }
           function refresh() {
+            if (editing()) { setTimeout(refresh, 1000); return; }
             waiting = false;
             fetch(location.pathname + location.search, { credentials: "same-origin" })
               .then(function (response) { return response.ok ? response.text() : null; })

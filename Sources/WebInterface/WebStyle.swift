@@ -25,6 +25,12 @@ enum WebStyle {
         th { color: var(--muted); font-weight: 600; }
         tr.due td { font-weight: 600; }
         .notice { padding: .6rem; border: 1px solid #b3261e; color: #8c1d18; border-radius: .3rem; }
+        .notice ul { margin: 0; padding-left: 1.2rem; }
+        .said { padding: .6rem; border: 1px solid #2b7a3d; color: #1e5a2c; border-radius: .3rem; }
+        .note { color: var(--muted); }
+        form.stock { display: block; margin: 1rem 0 1.5rem; }
+        form.stock label { display: block; margin: .4rem 0; }
+        input { font: inherit; padding: .3rem .5rem; border: 1px solid #767676; border-radius: .3rem; max-width: 100%; }
         @media (max-width: 30rem) { main { padding: .5rem; } ul.due li { display: block; } }
         """
 }

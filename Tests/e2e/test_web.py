@@ -188,3 +188,43 @@ def test_each_browser_is_answered_in_its_language(web):
     for accepted, (language, words) in expected.items():
         page = web.request("GET", "/", headers={"Accept-Language": accepted}).text
         assert f'<html lang="{language}">' in page and words in page, (accepted, page[:600])
+
+
+def test_an_as_needed_dose_taken_from_today_then_waits_its_interval(web, unique_name):
+    web.log_in()
+    web.daemon.ctl("add", unique_name, "--as-needed", "--dose", "400", "--unit", "mg", "--min-interval", "6h", "--max-per-day", "3")
+    page = web.request("GET", "/").text
+    assert f'aria-label="Take one now: {unique_name}"' in page and "3 more allowed in 24 hours" in page, page
+    reminder = re.search(rf'name="reminder" value="(\d+)"><button type="submit" aria-label="Take one now: {unique_name}"', page).group(1)
+    assert web.post("/take-one", {"reminder": reminder, "csrf": web.csrf()}).status == 303
+    taken = logs(web.daemon, unique_name)
+    assert len(taken) == 1
+    page = web.request("GET", "/").text
+    allowed = web.daemon.ctl_json("today")["asNeeded"][0]["allowedFromLocal"][11:16]
+    assert f"next allowed at {allowed}" in page and "2 more allowed in 24 hours" in page, page
+    # Too soon: refused like remindctl log, and nothing recorded.
+    assert web.post("/take-one", {"reminder": reminder, "csrf": web.csrf()}).status == 303
+    assert len(logs(web.daemon, unique_name)) == 1
+    assert "notice" in web.request("GET", "/").text
+
+
+def test_the_stock_is_refilled_and_counted_from_the_medication_page_and_runs_low_on_today(web, unique_name):
+    web.log_in()
+    web.daemon.ctl("add", unique_name, "--daily", "--at", "08:00,20:00", "--dose", "1", "--unit", "tablet", "--refill-days", "7")
+    page = web.request("GET", "/medication").text
+    assert unique_name in page and "not counted yet" in page and 'value="add"' not in page, "counted before a pack is added"
+    reminder = re.search(rf'<h2 id="stock-(\d+)">Change the stock of {unique_name}</h2>', page).group(1)
+    counted = web.post("/stock", {"reminder": reminder, "amount": "20", "expires": "2099-03", "action": "set", "csrf": web.csrf()})
+    assert counted.status == 303 and counted.getheader("Location") == "/medication"
+    added = web.post("/stock", {"reminder": reminder, "amount": "10", "expires": "2098-01", "action": "add", "csrf": web.csrf()})
+    assert added.status == 303
+    stock = web.daemon.ctl_json("stock", "show", unique_name)[0]
+    assert stock["left"] == 30 and [p["expires"] for p in stock["packs"]] == ["2098-01-31", "2099-03-31"], stock
+    page = web.request("GET", "/medication").text
+    assert "30 tablets" in page and "Done." in page and stock["through"] in page
+    assert "Running low" not in web.request("GET", "/").text
+    # Counted in a German way (12,5 -> 12.5): 12 doses, fewer days than the refill notice wants.
+    web.post("/stock", {"reminder": reminder, "amount": "5,5", "action": "set", "csrf": web.csrf()})
+    assert web.daemon.ctl_json("stock", "show", unique_name)[0]["left"] == 5.5
+    today = web.request("GET", "/").text
+    assert f"Running low: {unique_name}" in today and "5.5 tablets left" in today, today

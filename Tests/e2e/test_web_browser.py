@@ -43,6 +43,22 @@ def names_due(browser):
     return browser.execute_script("return Array.from(document.querySelectorAll('ul.due .what')).map(e => e.textContent);")
 
 
+def main_text(browser):
+    return browser.execute_script("return document.querySelector('main').innerText;")
+
+
+def type_into(browser, selector, text):
+    """Types `text` into the field `selector`, finding it again if the live page replaced it before the first key
+    (once typed in, the page is not replaced: the script waits until the field is left)."""
+    for _ in range(20):
+        try:
+            browser.find_element(By.CSS_SELECTOR, selector).send_keys(text)
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"{selector} kept being replaced")
+
+
 def press(browser, label):
     """Presses the button `label` by keyboard (Enter), as a person without a mouse would, finding it again if the
     live page replaced it meanwhile."""
@@ -112,3 +128,27 @@ def test_a_german_browser_gets_german_pages(web, tmp_path, unique_name):
         screenshot(german, "web-today-de.png")
     finally:
         german.quit()
+
+
+def test_the_medication_page_by_keyboard_with_no_serious_violation(web, browser, unique_name):
+    web.daemon.ctl("add", unique_name, "--daily", "--at", "08:00", "--dose", "1", "--unit", "tablet")
+    web.daemon.ctl("add", unique_name + "-prn", "--as-needed", "--dose", "400", "--unit", "mg", "--min-interval", "6h")
+    web.daemon.ctl("stock", "set", unique_name, "3")
+    browser.get(web.login_url())
+    assert "Running low" in main_text(browser)
+    screenshot(browser, "web-today-as-needed-low.png")
+    assert serious_violations(browser) == []
+    browser.find_element(By.LINK_TEXT, "Medication").click()
+    assert browser.title.startswith("Medication")
+    type_into(browser, "form[aria-labelledby] input[name=amount]", "60")
+    # A change elsewhere meanwhile (a dose logged in the terminal) does not wipe what is being typed.
+    refreshed = browser.execute_script("return document.body.getAttribute('data-refreshed');")
+    web.daemon.ctl("log", unique_name + "-prn")
+    time.sleep(1.0)
+    assert browser.execute_script("return document.querySelector('form[aria-labelledby] input[name=amount]').value;") == "60"
+    assert browser.execute_script("return document.body.getAttribute('data-refreshed');") == refreshed
+    press(browser, "Add a pack")
+    assert wait_until(lambda: "63 tablets" in main_text(browser))
+    assert web.daemon.ctl_json("stock", "show", unique_name)[0]["left"] == 63
+    screenshot(browser, "web-medication.png")
+    assert serious_violations(browser) == []

@@ -1,0 +1,48 @@
+import ReminderCore
+import ReminderInterface
+import Translation
+
+/// Medication: each medication's stock, the day it lasts through and the day to order by, with a form to add a
+/// pack (a refill, with its expiry) or to count what is left.
+struct MedicationPage {
+    let frame: HTMLPage
+    let stocks: [StockValue]
+    let notice: HTMLPage.Notice?
+
+    var words: any MessageCatalog { frame.words }
+
+    func html() -> String {
+        var body = notice?.html ?? ""
+        guard !stocks.isEmpty else { return frame.document(title: words(WebMessages.medication), body: body + "<p>\(HTMLPage.escaped(words(WebMessages.noMedication)))</p>") }
+        let headings = [WebMessages.reminderHeading, WebMessages.leftHeading, WebMessages.lastsHeading, WebMessages.orderByHeading]
+        body += "<table><thead><tr>" + headings.map { "<th scope=\"col\">\(HTMLPage.escaped(words($0)))</th>" }.joined() + "</tr></thead><tbody>"
+        for stock in stocks {
+            let left = stock.left.map { Self.amount($0, stock.unit, words: words) } ?? words(WebMessages.neverCounted)
+            body += "<tr><td>\(HTMLPage.escaped(stock.reminderName))</td><td>\(HTMLPage.escaped(left))</td>"
+            body += "<td>\(HTMLPage.escaped(stock.through ?? "-"))</td><td>\(HTMLPage.escaped(stock.orderBy ?? "-"))</td></tr>"
+        }
+        body += "</tbody></table>"
+        for stock in stocks { body += changeForm(stock) }
+        return frame.document(title: words(WebMessages.medication), body: body)
+    }
+
+    /// A form per medication: an amount, an expiry, and the two buttons (add a pack, count what is left); a stock
+    /// never counted is counted first (remindd refuses a pack added to it, as `stock add` is).
+    private func changeForm(_ stock: StockValue) -> String {
+        let id = "stock-\(stock.reminderId)"
+        let unit = words.dose(Dose(thousandths: 2000, unit: stock.unit)).split(separator: " ").dropFirst().joined(separator: " ")
+        return """
+            <form method="post" action="/stock" class="stock" aria-labelledby="\(id)"><h2 id="\(id)">\(HTMLPage.escaped(words(WebMessages.changeStock, stock.reminderName)))</h2>\
+            <input type="hidden" name="csrf" value="\(HTMLPage.escaped(frame.csrf))"><input type="hidden" name="reminder" value="\(stock.reminderId)">\
+            <label>\(HTMLPage.escaped(words(WebMessages.amount, unit.isEmpty ? stock.unit : unit))) <input name="amount" inputmode="decimal" required pattern="[0-9]+([.,][0-9]+)?"></label> \
+            <label>\(HTMLPage.escaped(words(WebMessages.expires))) <input name="expires" placeholder="2027-03" pattern="[0-9]{4}-[0-9]{2}(-[0-9]{2})?"></label> \
+            \(stock.left == nil ? "" : "<button type=\"submit\" name=\"action\" value=\"add\">\(HTMLPage.escaped(words(WebMessages.addPack)))</button>")\
+            <button type="submit" name="action" value="set">\(HTMLPage.escaped(words(WebMessages.countLeft)))</button></form>
+            """
+    }
+
+    /// `30 tablets`, `12.5 mg` in the page's language.
+    static func amount(_ value: Double, _ unit: String, words: any MessageCatalog) -> String {
+        words.decimal(words.dose(Dose(thousandths: Int64((value * 1000).rounded()), unit: unit)))
+    }
+}
