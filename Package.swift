@@ -138,11 +138,11 @@ let package = Package(
         // remindctl (`remindctl ui` writes the token) and remindd-web (which spends it). No NIO, no Foundation.
         .target(name: "WebLogin", swiftSettings: strictSettings),
         // remindd-web's pages, sessions and security checks, its HTTP listener (SwiftNIO's HTTP/1.1) and its port
-        // to remindd (Varlink).
+        // to remindd (Varlink). The report's charts and PDF are remindctl's (RemindCommands' ReportDocuments).
         .target(
             name: "WebInterface",
             dependencies: [
-                "ReminderCore", "ReminderInterface", "Translation", "VarlinkProtocol", "WebLogin",
+                "RemindCommands", "ReminderCore", "ReminderInterface", "Translation", "VarlinkProtocol", "WebLogin",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -151,7 +151,7 @@ let package = Package(
         .executableTarget(
             name: "remindd-web",
             dependencies: [
-                "ReminderCore", "SystemdSupport", "Translation", "WebInterface", "WebLogin",
+                "ReminderCore", "SystemdSupport", "TimeZoneDatabase", "Translation", "WebInterface", "WebLogin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings, linkerSettings: hardenedLinking),

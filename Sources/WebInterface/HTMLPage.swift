@@ -70,7 +70,7 @@ struct HTMLPage {
     var path = "/"
 
     private var navigation: String {
-        [("/", WebMessages.today), ("/medication", WebMessages.medication)].map { target, name in
+        [("/", WebMessages.today), ("/medication", WebMessages.medication), ("/report", WebMessages.report)].map { target, name in
             "<a href=\"\(target)\"\(target == path ? " aria-current=\"page\"" : "")>\(Self.escaped(words(name)))</a>"
         }.joined()
     }

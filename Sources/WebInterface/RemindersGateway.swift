@@ -18,6 +18,10 @@ public protocol RemindersGateway: Sendable {
     func stocks() async throws -> [StockValue]
     /// Counts a medication's stock (`set`) or adds a pack (`expires`: `2027-03` or a day; nil: it does not).
     func changeStock(reminderID: Int64, amount: String, expires: String?, set: Bool) async throws
+    /// The adherence report of the days from `from` to `to` (YYYY-MM-DD; nil: remindd's default, 90 days).
+    func report(from: String?, to: String?) async throws -> Reminders.Report.Reply
+    /// The newest `limit` handled firings and logs.
+    func history(limit: Int) async throws -> [HistoryEntryValue]
     /// Hands on the kind of each entry of remindd's Watch stream (a firing, a log, a miss) until cancelled.
     func watch(_ body: @Sendable (String) async throws -> Void) async throws
 }
@@ -56,6 +60,14 @@ public struct VarlinkRemindersGateway: RemindersGateway {
     public func changeStock(reminderID: Int64, amount: String, expires: String?, set: Bool) async throws {
         let parameters = StockAmount(reminder: String(reminderID), amount: amount, expires: expires)
         _ = set ? try await call(Medication.StockSet.self, parameters) : try await call(Medication.StockAdd.self, parameters)
+    }
+
+    public func report(from: String?, to: String?) async throws -> Reminders.Report.Reply {
+        try await call(Reminders.Report.self, .init(from: from, to: to))
+    }
+
+    public func history(limit: Int) async throws -> [HistoryEntryValue] {
+        try await call(Reminders.History.self, .init(limit: limit)).entries
     }
 
     public func watch(_ body: @Sendable (String) async throws -> Void) async throws {

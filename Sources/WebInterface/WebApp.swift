@@ -1,4 +1,5 @@
 import Glibc
+import ReminderCore
 import ReminderInterface
 import Translation
 import WebLogin
@@ -23,6 +24,10 @@ public actor WebApp {
     let login: WebLogin
     let gateway: any RemindersGateway
     let languages: WebLanguages
+    /// The zone times are shown in, and the environment the PDF is made in (rsvg-convert on its PATH, the paper
+    /// of its locale): remindd-web's own, the user's.
+    let zone: TimeZoneRules
+    let environment: [String: String]
     /// How long a wrong login token waits before its answer.
     let refusalDelay: Duration
     private var sessions: [String: Session] = [:]
@@ -32,8 +37,12 @@ public actor WebApp {
     private var lastRequest = ContinuousClock.now
     private var openStreams = 0
 
-    public init(login: WebLogin, gateway: any RemindersGateway, languages: WebLanguages, refusalDelay: Duration = .seconds(1)) {
+    public init(
+        login: WebLogin, gateway: any RemindersGateway, languages: WebLanguages, zone: TimeZoneRules, environment: [String: String],
+        refusalDelay: Duration = .seconds(1)
+    ) {
         (self.login, self.gateway, self.languages, self.refusalDelay) = (login, gateway, languages, refusalDelay)
+        (self.zone, self.environment) = (zone, environment)
         requestGuard = RequestGuard(port: login.port)
     }
 
@@ -41,7 +50,9 @@ public actor WebApp {
     public func respond(_ request: WebRequest) async -> WebResponse {
         lastRequest = .now
         var response = await route(request)
-        response.headers += RequestGuard.securityHeaders
+        // A document that sets its own policy (the report's SVG) keeps it; every other gets the pages'.
+        let own = response.header("Content-Security-Policy") != nil
+        response.headers += RequestGuard.securityHeaders.filter { !own || $0.0 != "Content-Security-Policy" }
         return response
     }
 
@@ -66,6 +77,8 @@ public actor WebApp {
             switch request.path {
             case "/": return await today(frame, notice: session.notice)
             case "/medication": return await medication(frame, notice: session.notice)
+            case "/report": return await reportPage(frame, request)
+            case "/report.svg", "/report.pdf": return await reportDocument(request, words: words, pdf: request.path == "/report.pdf")
             case "/events": return changes()
             default: return .refused(404, "no such page")
             }

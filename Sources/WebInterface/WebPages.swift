@@ -1,3 +1,6 @@
+import NIOPosix
+import RemindCommands
+import ReminderCore
 import ReminderInterface
 import Translation
 
@@ -15,6 +18,43 @@ extension WebApp {
         await page(frame, title: WebMessages.medication) {
             MedicationPage(frame: frame, stocks: try await gateway.stocks(), notice: notice).html()
         }
+    }
+
+    func reportPage(_ frame: HTMLPage, _ request: WebRequest) async -> WebResponse {
+        guard let (from, to) = Self.period(request) else { return .refused(400, "write the period's days as YYYY-MM-DD, e.g. 2026-11-01") }
+        return await page(frame, title: WebMessages.report) {
+            async let report = gateway.report(from: from, to: to)
+            async let history = gateway.history(limit: 50)
+            return ReportPage(frame: frame, report: try await report, history: try await history, zone: zone).html()
+        }
+    }
+
+    /// The report's charts (SVG) or the doctor's PDF (a download) for the period the page asks for.
+    func reportDocument(_ request: WebRequest, words: any MessageCatalog, pdf: Bool) async -> WebResponse {
+        guard let (from, to) = Self.period(request) else { return .refused(400, "write the period's days as YYYY-MM-DD, e.g. 2026-11-01") }
+        do {
+            let report = try await gateway.report(from: from, to: to)
+            guard pdf else {
+                // Its own document, with no script: its inline styles are its drawing's.
+                let policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+                return WebResponse(status: 200, headers: [("Content-Type", "image/svg+xml"), ("Content-Security-Policy", policy)],
+                                   body: Array(ReportDocuments.svg(report, words: words).utf8))
+            }
+            // rsvg-convert runs as a process: waited for on NIO's thread pool, not here.
+            let environment = environment
+            let bytes = try await NIOThreadPool.singleton.runIfActive { try ReportDocuments.pdf(report, words: words, environment: environment) }
+            let name = "remindd-report-\(report.from)-\(report.to).pdf"
+            return WebResponse(status: 200, headers: [("Content-Type", "application/pdf"), ("Content-Disposition", "attachment; filename=\"\(name)\"")], body: bytes)
+        } catch {
+            return .refused(503, "\(error)")
+        }
+    }
+
+    /// The `from` and `to` days a page asks for (nil each: remindd's default); nil when one is not a day.
+    static func period(_ request: WebRequest) -> (String?, String?)? {
+        let days = ["from", "to"].map { request.query[$0].flatMap { $0.isEmpty ? nil : $0 } }
+        guard days.allSatisfy({ $0.map { ISO8601.parseDate($0) != nil } ?? true }) else { return nil }
+        return (days[0], days[1])
     }
 
     /// The page `make` writes, or one that says remindd does not answer (503).

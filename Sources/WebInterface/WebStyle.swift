@@ -28,6 +28,9 @@ enum WebStyle {
         .notice ul { margin: 0; padding-left: 1.2rem; }
         .said { padding: .6rem; border: 1px solid #2b7a3d; color: #1e5a2c; border-radius: .3rem; }
         .note { color: var(--muted); }
+        img.chart { display: block; max-width: 100%; height: auto; margin: 1rem 0; }
+        form.period { display: block; margin: 0 0 1rem; }
+        table.adherence th[scope=row] { font-weight: 600; color: var(--text); }
         form.stock { display: block; margin: 1rem 0 1.5rem; }
         form.stock label { display: block; margin: .4rem 0; }
         input { font: inherit; padding: .3rem .5rem; border: 1px solid #767676; border-radius: .3rem; max-width: 100%; }

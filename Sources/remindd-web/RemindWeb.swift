@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import ReminderCore
 import SystemdSupport
+import TimeZoneDatabase
 import Translation
 import WebInterface
 import WebLogin
@@ -38,7 +39,11 @@ struct RemindWeb: AsyncParsableCommand {
         let socketPath = socket ?? environment["REMINDD_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? RemindPaths(environment: environment, uid: getuid()).socket
         let executable = GettextCatalog.runningExecutable()
         let languages = WebLanguages(folder: GettextCatalog.localeFolder(executable: executable), fallback: GettextCatalog.start(executable: executable))
-        let app = WebApp(login: login, gateway: VarlinkRemindersGateway(socketPath: socketPath), languages: languages)
+        let database = TimeZoneDatabase.system(environment: environment)
+        // A zone that cannot be read shows times in UTC, as remindctl does.
+        let zone = (try? database.rules(named: database.systemZoneName(environment: environment))) ?? TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+        let app = WebApp(
+            login: login, gateway: VarlinkRemindersGateway(socketPath: socketPath), languages: languages, zone: zone, environment: environment)
         let server = activated.isEmpty
             ? WebServer(app: app, listening: .port(login.port))
             : WebServer(app: app, listening: .descriptors(activated), idleExit: idleMinutes > 0 ? .milliseconds(Int(idleMinutes * 60_000)) : nil)

@@ -228,3 +228,35 @@ def test_the_stock_is_refilled_and_counted_from_the_medication_page_and_runs_low
     assert web.daemon.ctl_json("stock", "show", unique_name)[0]["left"] == 5.5
     today = web.request("GET", "/").text
     assert f"Running low: {unique_name}" in today and "5.5 tablets left" in today, today
+
+
+def test_the_report_page_its_charts_and_the_pdf_for_the_doctor(web, unique_name, tmp_path):
+    web.log_in()
+    web.daemon.ctl("add", unique_name, "--daily", "--at", "08:00", "--dose", "1", "--unit", "tablet")
+    web.daemon.ctl("add", unique_name + "-prn", "--as-needed", "--dose", "400", "--unit", "mg")
+    web.daemon.ctl("log", unique_name + "-prn")
+    page = web.request("GET", "/report")
+    assert page.status == 200 and f'<th scope="row">{unique_name}</th>' in page.text, page.text[:2000]
+    assert f"{unique_name}-prn (400 mg)" in page.text and "logged" in page.text, "the history lists the dose"
+    period = re.search(r'src="/report.svg\?from=([0-9-]+)&amp;to=([0-9-]+)"', page.text)
+    assert period, page.text
+    chosen = web.request("GET", f"/report?from={period.group(1)}&to={period.group(2)}")
+    assert f"{period.group(1)} to {period.group(2)}" in chosen.text
+    assert web.request("GET", "/report?from=yesterday").status == 400
+    svg = web.request("GET", f"/report.svg?from={period.group(1)}&to={period.group(2)}")
+    assert svg.status == 200 and svg.getheader("Content-Type") == "image/svg+xml" and "<svg xmlns=\"http://www.w3.org/2000/svg\"" in svg.text, svg.text[:200]
+    assert unique_name in svg.text
+    assert "script" not in svg.getheader("Content-Security-Policy") and "default-src 'none'" in svg.getheader("Content-Security-Policy")
+    connection = http.client.HTTPConnection("127.0.0.1", web.port, timeout=30)
+    connection.request("GET", f"/report.pdf?from={period.group(1)}&to={period.group(2)}", headers={"Host": f"127.0.0.1:{web.port}", "Cookie": web.cookie})
+    response = connection.getresponse()
+    pdf = response.read()
+    assert response.status == 200 and response.getheader("Content-Type") == "application/pdf", pdf[:300]
+    assert response.getheader("Content-Disposition").startswith("attachment; filename=\"remindd-report-")
+    (tmp_path / "report.pdf").write_bytes(pdf)
+    info = subprocess.run(["pdfinfo", str(tmp_path / "report.pdf")], capture_output=True, text=True)
+    assert info.returncode == 0 and "Pages:" in info.stdout, info.stderr
+    text = subprocess.run(["pdftotext", str(tmp_path / "report.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+    assert unique_name in text and "Summary" in text
+    german = web.request("GET", "/report", headers={"Accept-Language": "de"}).text
+    assert "Verlauf und Bericht" in german and "Pünktlich" in german, german[:1500]

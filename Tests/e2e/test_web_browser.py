@@ -152,3 +152,14 @@ def test_the_medication_page_by_keyboard_with_no_serious_violation(web, browser,
     assert web.daemon.ctl_json("stock", "show", unique_name)[0]["left"] == 63
     screenshot(browser, "web-medication.png")
     assert serious_violations(browser) == []
+
+
+def test_the_report_page_shows_its_charts(web, browser, unique_name):
+    web.daemon.ctl("add", unique_name, "--daily", "--at", "08:00", "--dose", "1", "--unit", "tablet")
+    browser.get(web.login_url())
+    browser.find_element(By.LINK_TEXT, "History and report").click()
+    assert browser.title.startswith("History and report")
+    assert wait_until(lambda: browser.execute_script("const i = document.querySelector('img.chart'); return i.complete && i.naturalWidth > 0;"))
+    assert unique_name in main_text(browser)
+    screenshot(browser, "web-report.png")
+    assert serious_violations(browser) == []
