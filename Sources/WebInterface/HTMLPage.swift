@@ -70,8 +70,8 @@ struct HTMLPage {
     var path = "/"
 
     private var navigation: String {
-        [("/", WebMessages.today), ("/medication", WebMessages.medication), ("/report", WebMessages.report)].map { target, name in
-            "<a href=\"\(target)\"\(target == path ? " aria-current=\"page\"" : "")>\(Self.escaped(words(name)))</a>"
+        [("/", WebMessages.today), ("/reminders", WebMessages.reminders), ("/medication", WebMessages.medication), ("/report", WebMessages.report)].map { target, name in
+            "<a href=\"\(target)\"\(target == path || path.hasPrefix(target + "/") ? " aria-current=\"page\"" : "")>\(Self.escaped(words(name)))</a>"
         }.joined()
     }
 

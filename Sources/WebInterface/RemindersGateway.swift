@@ -1,4 +1,5 @@
 import NIOPosix
+import ReminderCore
 import ReminderInterface
 import VarlinkProtocol
 
@@ -18,6 +19,14 @@ public protocol RemindersGateway: Sendable {
     func stocks() async throws -> [StockValue]
     /// Counts a medication's stock (`set`) or adds a pack (`expires`: `2027-03` or a day; nil: it does not).
     func changeStock(reminderID: Int64, amount: String, expires: String?, set: Bool) async throws
+    /// Every reminder.
+    func reminders() async throws -> [ReminderValue]
+    /// The next `count` firings of a rule (`remindctl preview`), in remindd-web's zone.
+    func preview(_ rule: RuleSpec, count: Int) async throws -> [FiringValue]
+    func add(_ parameters: Reminders.Add.Parameters) async throws
+    func update(_ parameters: Reminders.Update.Parameters) async throws
+    func setEnabled(reminderID: Int64, _ enabled: Bool) async throws
+    func remove(reminderID: Int64) async throws
     /// The adherence report of the days from `from` to `to` (YYYY-MM-DD; nil: remindd's default, 90 days).
     func report(from: String?, to: String?) async throws -> Reminders.Report.Reply
     /// The newest `limit` handled firings and logs.
@@ -60,6 +69,38 @@ public struct VarlinkRemindersGateway: RemindersGateway {
     public func changeStock(reminderID: Int64, amount: String, expires: String?, set: Bool) async throws {
         let parameters = StockAmount(reminder: String(reminderID), amount: amount, expires: expires)
         _ = set ? try await call(Medication.StockSet.self, parameters) : try await call(Medication.StockAdd.self, parameters)
+    }
+
+    public func reminders() async throws -> [ReminderValue] {
+        var reminders: [ReminderValue] = []
+        var after: Int64? = 0
+        while let start = after {
+            let page = try await call(Reminders.List.self, .init(after: start, limit: 1000))
+            reminders += page.reminders
+            after = page.after
+        }
+        return reminders
+    }
+
+    public func preview(_ rule: RuleSpec, count: Int) async throws -> [FiringValue] {
+        try await call(Reminders.Preview.self, .init(rule: rule, count: count)).firings
+    }
+
+    public func add(_ parameters: Reminders.Add.Parameters) async throws {
+        _ = try await call(Reminders.Add.self, parameters)
+    }
+
+    public func update(_ parameters: Reminders.Update.Parameters) async throws {
+        _ = try await call(Reminders.Update.self, parameters)
+    }
+
+    public func setEnabled(reminderID: Int64, _ enabled: Bool) async throws {
+        let key = ReminderKey(reminder: String(reminderID))
+        _ = enabled ? try await call(Reminders.Enable.self, key) : try await call(Reminders.Disable.self, key)
+    }
+
+    public func remove(reminderID: Int64) async throws {
+        _ = try await call(Reminders.Remove.self, ReminderKey(reminder: String(reminderID)))
     }
 
     public func report(from: String?, to: String?) async throws -> Reminders.Report.Reply {

@@ -78,6 +78,7 @@ public actor WebApp {
             case "/": return await today(frame, notice: session.notice)
             case "/medication": return await medication(frame, notice: session.notice)
             case "/report": return await reportPage(frame, request)
+            case "/reminders", "/reminders/new", "/reminders/edit", "/reminders/delete": return await remindersPage(frame, request, notice: session.notice)
             case "/report.svg", "/report.pdf": return await reportDocument(request, words: words, pdf: request.path == "/report.pdf")
             case "/events": return changes()
             default: return .refused(404, "no such page")
@@ -89,6 +90,11 @@ public actor WebApp {
             sessions[id] = nil
             return .seeOther("/", headers: [("Set-Cookie", "\(Self.cookieName)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")])
         }
+        if returnTo.isEmpty {
+            let (notice, back) = await reminderChange(request, words: words)
+            sessions[id]?.notice = notice
+            return .seeOther(back)
+        }
         sessions[id]?.notice = await change(request, words: words)
         return .seeOther(returnTo)
     }
@@ -96,6 +102,8 @@ public actor WebApp {
     /// The changes a page posts, and the page each returns to.
     static let changes = [
         "/take": "/", "/skip": "/", "/snooze": "/", "/take-all": "/", "/take-one": "/", "/stock": "/medication", "/logout": "/",
+        // Where these return depends on the outcome (``reminderChange(_:words:)``).
+        "/reminders/add": "", "/reminders/update": "", "/reminders/enable": "", "/reminders/disable": "", "/reminders/remove": "",
     ]
 
     /// The login link: a right token starts a session; a wrong or spent one waits, is counted and refused.

@@ -58,7 +58,7 @@ extension WebApp {
     }
 
     /// The page `make` writes, or one that says remindd does not answer (503).
-    private func page(_ frame: HTMLPage, title: Message, _ make: () async throws -> String) async -> WebResponse {
+    func page(_ frame: HTMLPage, title: Message, _ make: () async throws -> String) async -> WebResponse {
         do {
             return .page(try await make())
         } catch {

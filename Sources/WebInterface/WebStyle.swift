@@ -28,6 +28,11 @@ enum WebStyle {
         .notice ul { margin: 0; padding-left: 1.2rem; }
         .said { padding: .6rem; border: 1px solid #2b7a3d; color: #1e5a2c; border-radius: .3rem; }
         .note { color: var(--muted); }
+        a.button { display: inline-block; padding: .4rem .9rem; border-radius: .3rem; background: var(--accent); color: #fff; text-decoration: none; }
+        form.reminder label.field { display: block; margin: .5rem 0; }
+        form.reminder fieldset { border: 1px solid var(--line); border-radius: .3rem; margin: .5rem 0; }
+        label.day { display: inline-block; margin-right: .8rem; }
+        td.actions a { margin-right: .6rem; color: var(--accent); }
         img.chart { display: block; max-width: 100%; height: auto; margin: 1rem 0; }
         form.period { display: block; margin: 0 0 1rem; }
         table.adherence th[scope=row] { font-weight: 600; color: var(--text); }

@@ -260,3 +260,48 @@ def test_the_report_page_its_charts_and_the_pdf_for_the_doctor(web, unique_name,
     assert unique_name in text and "Summary" in text
     german = web.request("GET", "/report", headers={"Accept-Language": "de"}).text
     assert "Verlauf und Bericht" in german and "Pünktlich" in german, german[:1500]
+
+
+def test_a_reminder_is_added_previewed_changed_disabled_and_deleted_from_its_pages(web, unique_name):
+    web.log_in()
+    form = {"name": unique_name, "at": "08:00, 20:00", "day-mon": "on", "day-thu": "on", "dose": "1,5", "unit": "tablet", "window": "2h"}
+    # The next five, from remindd's engine, as remindctl preview gives them.
+    preview = web.request("GET", "/reminders/new?" + urllib.parse.urlencode({**form, "preview": "1"})).text
+    expected = web.daemon.ctl_json("preview", "--weekly", "mon,thu", "--at", "08:00,20:00", "--count", "5")
+    shown = re.findall(r"<li>(\w+ \d{4}-\d\d-\d\d \d\d:\d\d)</li>", preview)
+    assert [s.split(" ", 1)[1] for s in shown] == [f["local"][:10] + " " + f["local"][11:16] for f in expected], (shown, expected)
+    assert f'value="{unique_name}"' in preview, "the form keeps what was typed"
+    # A refusal comes back on the form, with what was typed, in remindd's words.
+    refused = web.post("/reminders/add", {**form, "at": "25:99", "csrf": web.csrf()})
+    assert refused.status == 303 and refused.getheader("Location").startswith("/reminders/new?")
+    again = web.request("GET", refused.getheader("Location")).text
+    assert "25:99" in again and 'class="notice"' in again
+    assert unique_name not in [r["name"] for r in web.daemon.ctl_json("list")]
+    added = web.post("/reminders/add", {**form, "csrf": web.csrf()})
+    assert added.status == 303 and added.getheader("Location") == "/reminders"
+    stored = next(r for r in web.daemon.ctl_json("list") if r["name"] == unique_name)
+    assert stored["rule"]["weekly"] == "mon,thu" and stored["rule"]["at"] == "08:00,20:00" and stored["windowSeconds"] == 7200
+    assert stored["dose"] == 1.5 and stored["unit"] == "tablet", stored
+    listing = web.request("GET", "/reminders").text
+    assert f"{unique_name} (1.5 tablets)" in listing and "weekly" in listing
+    edit = web.request("GET", f"/reminders/edit?reminder={stored['id']}").text
+    assert 'value="08:00, 20:00"' in edit and 'name="day-thu" checked' in edit and 'value="1.5"' in edit
+    changed = web.post("/reminders/update", {"reminder": stored["id"], "name": unique_name, "at": "09:30", "dose": "2", "unit": "tablet", "csrf": web.csrf()})
+    assert changed.status == 303 and changed.getheader("Location") == "/reminders"
+    stored = web.daemon.ctl_json("show", unique_name)
+    assert stored["rule"].get("daily") is True and stored["rule"]["at"] == "09:30" and stored["dose"] == 2, stored
+    assert web.post("/reminders/disable", {"reminder": stored["id"], "csrf": web.csrf()}).status == 303
+    assert web.daemon.ctl_json("show", unique_name)["enabled"] is False
+    confirm = web.request("GET", f"/reminders/delete?reminder={stored['id']}").text
+    assert f"Delete {unique_name}?" in confirm
+    assert unique_name in [r["name"] for r in web.daemon.ctl_json("list")], "asking deletes nothing"
+    assert web.post("/reminders/remove", {"reminder": stored["id"], "csrf": web.csrf()}).status == 303
+    assert unique_name not in [r["name"] for r in web.daemon.ctl_json("list")]
+
+
+def test_a_german_unit_typed_on_the_form_is_stored_as_remindd_names_it(web, unique_name):
+    web.log_in()
+    fields = {"name": unique_name, "at": "08:00", "dose": "2", "unit": "Tabletten", "csrf": web.csrf()}
+    response = web.request("POST", "/reminders/add", headers={"Origin": f"http://127.0.0.1:{web.port}", "Accept-Language": "de"}, body=fields)
+    assert response.status == 303
+    assert web.daemon.ctl_json("show", unique_name)["unit"] == "tablet"

@@ -163,3 +163,22 @@ def test_the_report_page_shows_its_charts(web, browser, unique_name):
     assert unique_name in main_text(browser)
     screenshot(browser, "web-report.png")
     assert serious_violations(browser) == []
+
+
+def test_a_reminder_added_from_the_form_by_keyboard(web, browser, unique_name):
+    browser.get(web.login_url())
+    browser.find_element(By.LINK_TEXT, "Reminders").click()
+    browser.find_element(By.LINK_TEXT, "Add a reminder").click()
+    type_into(browser, "input[name=name]", unique_name)
+    type_into(browser, "input[name=at]", "08:00, 20:00")
+    type_into(browser, "input[name=dose]", "1")
+    type_into(browser, "input[name=unit]", "tablet")
+    press(browser, "Show the next five")
+    assert wait_until(lambda: len(browser.find_elements(By.CSS_SELECTOR, "ol.preview li")) == 5)
+    screenshot(browser, "web-reminder-form.png")
+    assert serious_violations(browser) == []
+    press(browser, "Save")
+    assert wait_until(lambda: browser.title.startswith("Reminders") and f"{unique_name} (1 tablet)" in main_text(browser))
+    assert web.daemon.ctl_json("show", unique_name)["rule"]["at"] == "08:00,20:00"
+    screenshot(browser, "web-reminders.png")
+    assert serious_violations(browser) == []

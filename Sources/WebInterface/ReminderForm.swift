@@ -1,0 +1,92 @@
+import ReminderCore
+import ReminderInterface
+import Translation
+
+/// What the add and edit form holds: a name, times on every day or on some weekdays, a dose with its unit and a
+/// window; read from the posted fields (or a reminder, to edit it) and made into `Add`'s or `Update`'s
+/// parameters. remindd checks them as it checks `remindctl add`'s, and says what is wrong in the same words.
+struct ReminderForm: Sendable {
+    static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    var name = ""
+    /// `08:00, 20:00`.
+    var times = ""
+    /// The weekdays ticked (`mon`...); none: every day.
+    var days: [String] = []
+    var dose = ""
+    var unit = ""
+    /// `2h`; empty: until the next occurrence.
+    var window = ""
+
+    init() {}
+
+    /// The form's fields as posted (`day-mon=on` for each weekday ticked).
+    init(fields: [String: String]) {
+        (name, times, dose, unit, window) = (fields["name"] ?? "", fields["at"] ?? "", fields["dose"] ?? "", fields["unit"] ?? "", fields["window"] ?? "")
+        days = Self.weekdays.filter { fields["day-\($0)"] != nil }
+        name = name.trimmed
+    }
+
+    /// A reminder as the form shows it; nil when its schedule is not one the form makes (an RRULE, a preset, as
+    /// needed: those are edited with `remindctl update`).
+    init?(reminder: ReminderValue) {
+        let rule = reminder.rule
+        guard let at = rule.at, rule.daily == true || rule.weekly != nil,
+              [rule.monthly, rule.yearly, rule.every, rule.preset, rule.once, rule.rrule, rule.onCalendar].allSatisfy({ $0 == nil })
+        else { return nil }
+        (name, times) = (reminder.name, at.split(separator: ",").joined(separator: ", "))
+        days = rule.weekly.map { $0.lowercased().split(separator: ",").map { String($0.prefix(3)) } } ?? []
+        if let amount = reminder.delivery.medication.dose { dose = Dose(thousandths: Int64((amount * 1000).rounded()), unit: "").amountText }
+        unit = reminder.delivery.medication.unit ?? ""
+        window = reminder.windowSeconds.map(WindowLength.text) ?? ""
+    }
+
+    /// What is missing before remindd is asked at all; nil: the form is complete.
+    func missing(_ words: any MessageCatalog) -> String? {
+        if name.isEmpty { return words(WebMessages.nameMissing) }
+        if times.trimmed.isEmpty { return words(WebMessages.timesMissing) }
+        return nil
+    }
+
+    var rule: RuleSpec {
+        let at = times.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }.joined(separator: ",")
+        return days.isEmpty ? RuleSpec(daily: true, at: at) : RuleSpec(weekly: days.joined(separator: ","), at: at)
+    }
+
+    /// The dose part (none when the dose is empty; the unit alone is ignored, as `--unit` without `--dose` is), a
+    /// unit typed in the page's language stored as remindd names it (`Tabletten` is `tablet`), as remindctl does.
+    func delivery(_ words: any MessageCatalog) -> Delivery.Change {
+        guard !dose.trimmed.isEmpty else { return .init() }
+        let typedUnit = unit.trimmed
+        return .init(medication: .init(dose: dose.trimmed.replacingOccurrences(",", "."), unit: typedUnit.isEmpty ? nil : words.unitName(typedUnit) ?? typedUnit))
+    }
+
+    var windowText: String? { window.trimmed.isEmpty ? nil : window.trimmed }
+
+    /// The fields again, for the form shown anew with what was typed (`name=...&at=...`).
+    var query: String {
+        var pairs = [("name", name), ("at", times), ("dose", dose), ("unit", unit), ("window", window)]
+        pairs += days.map { ("day-\($0)", "on") }
+        return pairs.filter { !$0.1.isEmpty }.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.append(Character(UnicodeScalar(byte)))
+            default:
+                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    var trimmed: String { String(Substring(self).trimmingSpaces) }
+
+    fileprivate func replacingOccurrences(_ old: Character, _ new: Character) -> String { String(map { $0 == old ? new : $0 }) }
+}

@@ -1,0 +1,74 @@
+import ReminderCore
+import ReminderInterface
+import Translation
+
+// Reminders' pages and changes: the list, the add and change form with its preview, Delete asked first.
+extension WebApp {
+    func remindersPage(_ frame: HTMLPage, _ request: WebRequest, notice: HTMLPage.Notice?) async -> WebResponse {
+        switch request.path {
+        case "/reminders":
+            return await page(frame, title: WebMessages.reminders) {
+                RemindersPage(frame: frame, reminders: try await gateway.reminders(), notice: notice).html()
+            }
+        case "/reminders/new":
+            let form = ReminderForm(fields: request.query)
+            return await page(frame, title: WebMessages.addReminder) {
+                ReminderFormPage(frame: frame, form: form, reminder: nil, preview: await preview(form, request), notice: notice).html()
+            }
+        case "/reminders/edit", "/reminders/delete":
+            return await page(frame, title: WebMessages.reminders) {
+                guard let reminder = try await reminder(request.query["reminder"]) else { return RemindersPage(frame: frame, reminders: [], notice: nil).html() }
+                if request.path == "/reminders/delete" { return DeletePage(frame: frame, reminder: reminder).html() }
+                let form = request.query["name"] != nil ? ReminderForm(fields: request.query) : ReminderForm(reminder: reminder)
+                guard let form else { return RemindersPage(frame: frame, reminders: [reminder], notice: .init(text: frame.words(WebMessages.editWithRemindctl), problem: true)).html() }
+                return ReminderFormPage(frame: frame, form: form, reminder: reminder, preview: await preview(form, request), notice: notice).html()
+            }
+        default:
+            return .refused(404, "no such page")
+        }
+    }
+
+    /// The next five of what the form holds, when the page asks for them.
+    private func preview(_ form: ReminderForm, _ request: WebRequest) async -> Result<[FiringValue], ReminderFormPage.PreviewProblem>? {
+        guard request.query["preview"] != nil else { return nil }
+        do {
+            return .success(try await gateway.preview(form.rule, count: 5))
+        } catch {
+            return .failure(.init(text: "\(error)"))
+        }
+    }
+
+    private func reminder(_ id: String?) async throws -> ReminderValue? {
+        guard let id = id.flatMap({ Int64($0) }) else { return nil }
+        return try await gateway.reminders().first { $0.id == id }
+    }
+
+    /// Carries out a reminder's change. - Returns: what to say, and the page to go back to (the form again,
+    /// with what was typed, when remindd refused it).
+    func reminderChange(_ request: WebRequest, words: any MessageCatalog) async -> (HTMLPage.Notice?, String) {
+        let id = request.form["reminder"].flatMap { Int64($0) }
+        let form = ReminderForm(fields: request.form)
+        let formPage = id.map { "/reminders/edit?reminder=\($0)&" } ?? "/reminders/new?"
+        if ["/reminders/add", "/reminders/update"].contains(request.path), let missing = form.missing(words) {
+            return (.init(text: missing, problem: true), formPage + form.query)
+        }
+        do {
+            switch (request.path, id) {
+            case ("/reminders/add", _):
+                try await gateway.add(.init(name: form.name, rule: form.rule, window: form.windowText, delivery: form.delivery(words)))
+            case ("/reminders/update", let id?):
+                try await gateway.update(.init(reminder: String(id), name: form.name, rule: form.rule, window: form.windowText ?? "", delivery: form.delivery(words)))
+            case ("/reminders/enable", let id?), ("/reminders/disable", let id?):
+                try await gateway.setEnabled(reminderID: id, request.path == "/reminders/enable")
+            case ("/reminders/remove", let id?):
+                try await gateway.remove(reminderID: id)
+            default:
+                return (.init(text: "no reminder was named", problem: true), "/reminders")
+            }
+            return (.init(text: words(WebMessages.done), problem: false), "/reminders")
+        } catch {
+            let back = ["/reminders/add", "/reminders/update"].contains(request.path) ? formPage + form.query : "/reminders"
+            return (.init(text: "\(error)", problem: true), back)
+        }
+    }
+}
