@@ -34,6 +34,16 @@ struct HTMLPage {
         }
     }
 
+    /// A table's start, in a region that scrolls sideways on a narrow screen (focusable, to scroll by keyboard),
+    /// with its column headings; ``tableEnd`` closes both.
+    func tableStart(_ label: String, headings: [Message], className: String? = nil, trailingCell: Bool = false) -> String {
+        let heads = headings.map { "<th scope=\"col\">\(Self.escaped(words($0)))</th>" }.joined() + (trailingCell ? "<td></td>" : "")
+        let named = className.map { " class=\"\($0)\"" } ?? ""
+        return "<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"\(Self.escaped(label))\"><table\(named)><thead><tr>\(heads)</tr></thead><tbody>"
+    }
+
+    static let tableEnd = "</tbody></table></div>"
+
     /// `Metformin (1 tablet)`, or the name alone without a dose.
     static func named(_ name: String, dose: Double?, unit: String?, words: any MessageCatalog) -> String {
         guard let dose, let unit else { return name }
@@ -70,7 +80,8 @@ struct HTMLPage {
     var path = "/"
 
     private var navigation: String {
-        [("/", WebMessages.today), ("/reminders", WebMessages.reminders), ("/medication", WebMessages.medication), ("/report", WebMessages.report)].map { target, name in
+        [("/", WebMessages.today), ("/reminders", WebMessages.reminders), ("/medication", WebMessages.medication), ("/habits", WebMessages.habits),
+         ("/report", WebMessages.report)].map { target, name in
             "<a href=\"\(target)\"\(target == path || path.hasPrefix(target + "/") ? " aria-current=\"page\"" : "")>\(Self.escaped(words(name)))</a>"
         }.joined()
     }

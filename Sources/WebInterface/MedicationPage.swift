@@ -15,13 +15,13 @@ struct MedicationPage {
         var body = notice?.html ?? ""
         guard !stocks.isEmpty else { return frame.document(title: words(WebMessages.medication), body: body + "<p>\(HTMLPage.escaped(words(WebMessages.noMedication)))</p>") }
         let headings = [WebMessages.reminderHeading, WebMessages.leftHeading, WebMessages.lastsHeading, WebMessages.orderByHeading]
-        body += "<table><thead><tr>" + headings.map { "<th scope=\"col\">\(HTMLPage.escaped(words($0)))</th>" }.joined() + "</tr></thead><tbody>"
+        body += frame.tableStart(words(WebMessages.medication), headings: headings)
         for stock in stocks {
             let left = stock.left.map { Self.amount($0, stock.unit, words: words) } ?? words(WebMessages.neverCounted)
             body += "<tr><td>\(HTMLPage.escaped(stock.reminderName))</td><td>\(HTMLPage.escaped(left))</td>"
             body += "<td>\(HTMLPage.escaped(stock.through ?? "-"))</td><td>\(HTMLPage.escaped(stock.orderBy ?? "-"))</td></tr>"
         }
-        body += "</tbody></table>"
+        body += HTMLPage.tableEnd
         for stock in stocks { body += changeForm(stock) }
         return frame.document(title: words(WebMessages.medication), body: body)
     }

@@ -27,6 +27,11 @@ public protocol RemindersGateway: Sendable {
     func update(_ parameters: Reminders.Update.Parameters) async throws
     func setEnabled(reminderID: Int64, _ enabled: Bool) async throws
     func remove(reminderID: Int64) async throws
+    /// The habit's streak, and its month calendar (`2026-11`; nil: this month).
+    func streak() async throws -> StreakValue
+    func habitCalendar(month: String?) async throws -> CalendarValue
+    /// Marks `date` (YYYY-MM-DD) a rest day.
+    func markRest(date: String, reason: String?) async throws
     /// The adherence report of the days from `from` to `to` (YYYY-MM-DD; nil: remindd's default, 90 days).
     func report(from: String?, to: String?) async throws -> Reminders.Report.Reply
     /// The newest `limit` handled firings and logs.
@@ -101,6 +106,18 @@ public struct VarlinkRemindersGateway: RemindersGateway {
 
     public func remove(reminderID: Int64) async throws {
         _ = try await call(Reminders.Remove.self, ReminderKey(reminder: String(reminderID)))
+    }
+
+    public func streak() async throws -> StreakValue {
+        try await call(Habits.Streak.self, NoFields())
+    }
+
+    public func habitCalendar(month: String?) async throws -> CalendarValue {
+        try await call(Habits.Calendar.self, .init(month: month))
+    }
+
+    public func markRest(date: String, reason: String?) async throws {
+        _ = try await call(Habits.RestMark.self, .init(from: date, reason: reason))
     }
 
     public func report(from: String?, to: String?) async throws -> Reminders.Report.Reply {

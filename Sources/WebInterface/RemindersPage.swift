@@ -15,9 +15,9 @@ struct RemindersPage {
         var body = (notice?.html ?? "") + "<p><a class=\"button\" href=\"/reminders/new\">\(HTMLPage.escaped(words(WebMessages.addReminder)))</a></p>"
         guard !reminders.isEmpty else { return frame.document(title: words(WebMessages.reminders), body: body + "<p>\(HTMLPage.escaped(words(WebMessages.noReminders)))</p>") }
         let headings = [WebMessages.reminderHeading, WebMessages.scheduleHeading, WebMessages.nextHeading, WebMessages.stateHeading]
-        body += "<table class=\"reminders\"><thead><tr>" + headings.map { "<th scope=\"col\">\(HTMLPage.escaped(words($0)))</th>" }.joined() + "<td></td></tr></thead><tbody>"
+        body += frame.tableStart(words(WebMessages.reminders), headings: headings, className: "reminders", trailingCell: true)
         for reminder in reminders { body += row(reminder) }
-        return frame.document(title: words(WebMessages.reminders), body: body + "</tbody></table>")
+        return frame.document(title: words(WebMessages.reminders), body: body + HTMLPage.tableEnd)
     }
 
     private func row(_ reminder: ReminderValue) -> String {

@@ -32,25 +32,25 @@ struct ReportPage {
     private var adherenceTable: String {
         let headings = [WebMessages.reminderHeading, WebMessages.dueHeading, WebMessages.onTimeHeading, WebMessages.lateHeading,
                         WebMessages.skippedHeading, WebMessages.missedHeading, WebMessages.adherenceHeading]
-        var html = "<table class=\"adherence\"><thead><tr>" + headings.map { "<th scope=\"col\">\(HTMLPage.escaped(words($0)))</th>" }.joined() + "</tr></thead><tbody>"
+        var html = frame.tableStart(words(WebMessages.adherenceHeading), headings: headings, className: "adherence")
         for reminder in report.reminders {
             let cells = [String(reminder.due), String(reminder.onTime), String(reminder.late), String(reminder.skipped), String(reminder.missed.count),
                          reminder.adherence.map(percent) ?? "-"]
             html += "<tr><th scope=\"row\">\(HTMLPage.escaped(reminder.reminderName))</th>" + cells.map { "<td>\(HTMLPage.escaped($0))</td>" }.joined() + "</tr>"
         }
-        return html + "</tbody></table>"
+        return html + HTMLPage.tableEnd
     }
 
     private var historyTable: String {
         var html = "<h2 id=\"history\">\(HTMLPage.escaped(words(WebMessages.history)))</h2>"
         guard !history.isEmpty else { return html + "<p>\(HTMLPage.escaped(words(WebMessages.nothingYet)))</p>" }
         let headings = [WebMessages.timeHeading, WebMessages.reminderHeading, WebMessages.stateHeading]
-        html += "<table aria-labelledby=\"history\"><thead><tr>" + headings.map { "<th scope=\"col\">\(HTMLPage.escaped(words($0)))</th>" }.joined() + "</tr></thead><tbody>"
+        html += frame.tableStart(words(WebMessages.history), headings: headings)
         for entry in history {
             let name = HTMLPage.named(entry.reminderName, dose: entry.amount, unit: entry.unit, words: words)
             html += "<tr><td>\(HTMLPage.escaped(local(entry.scheduledUtc)))</td><td>\(HTMLPage.escaped(name))</td><td>\(HTMLPage.escaped(kind(entry.kind)))</td></tr>"
         }
-        return html + "</tbody></table>"
+        return html + HTMLPage.tableEnd
     }
 
     /// `92.5 %` in the page's language.

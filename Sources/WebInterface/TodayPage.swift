@@ -41,12 +41,12 @@ struct TodayPage {
         var html = "<section aria-labelledby=\"the-day\"><h2 id=\"the-day\">\(HTMLPage.escaped(words(WebMessages.dayHeading, day.date)))</h2>"
         guard !day.occurrences.isEmpty else { return html + "<p>\(HTMLPage.escaped(words(WebMessages.nothingToday)))</p></section>" }
         let headings = [WebMessages.timeHeading, WebMessages.reminderHeading, WebMessages.stateHeading]
-        html += "<table><thead><tr>" + headings.map { "<th scope=\"col\">\(HTMLPage.escaped(words($0)))</th>" }.joined() + "</tr></thead><tbody>"
+        html += frame.tableStart(words(WebMessages.dayHeading, day.date), headings: headings)
         for occurrence in day.occurrences {
             html += "<tr class=\"\(HTMLPage.escaped(occurrence.state))\"><td>\(Self.clock(occurrence.local))</td>"
             html += "<td>\(HTMLPage.escaped(named(occurrence)))</td><td>\(HTMLPage.escaped(state(occurrence)))</td></tr>"
         }
-        return html + "</tbody></table></section>"
+        return html + HTMLPage.tableEnd + "</section>"
     }
 
     private func named(_ occurrence: OccurrenceValue) -> String {

@@ -78,6 +78,7 @@ public actor WebApp {
             case "/": return await today(frame, notice: session.notice)
             case "/medication": return await medication(frame, notice: session.notice)
             case "/report": return await reportPage(frame, request)
+            case "/habits": return await habitsPage(frame, request, notice: session.notice)
             case "/reminders", "/reminders/new", "/reminders/edit", "/reminders/delete": return await remindersPage(frame, request, notice: session.notice)
             case "/report.svg", "/report.pdf": return await reportDocument(request, words: words, pdf: request.path == "/report.pdf")
             case "/events": return changes()
@@ -101,7 +102,7 @@ public actor WebApp {
 
     /// The changes a page posts, and the page each returns to.
     static let changes = [
-        "/take": "/", "/skip": "/", "/snooze": "/", "/take-all": "/", "/take-one": "/", "/stock": "/medication", "/logout": "/",
+        "/take": "/", "/skip": "/", "/snooze": "/", "/take-all": "/", "/take-one": "/", "/stock": "/medication", "/habits/rest": "/habits", "/logout": "/",
         // Where these return depends on the outcome (``reminderChange(_:words:)``).
         "/reminders/add": "", "/reminders/update": "", "/reminders/enable": "", "/reminders/disable": "", "/reminders/remove": "",
     ]

@@ -20,6 +20,15 @@ extension WebApp {
         }
     }
 
+    func habitsPage(_ frame: HTMLPage, _ request: WebRequest, notice: HTMLPage.Notice?) async -> WebResponse {
+        let month = request.query["month"].flatMap { ISO8601.parseDate($0 + "-01") != nil ? $0 : nil }
+        return await page(frame, title: WebMessages.habits) {
+            async let streak = gateway.streak()
+            async let calendar = gateway.habitCalendar(month: month)
+            return HabitsPage(frame: frame, streak: try await streak, calendar: try await calendar, notice: notice).html()
+        }
+    }
+
     func reportPage(_ frame: HTMLPage, _ request: WebRequest) async -> WebResponse {
         guard let (from, to) = Self.period(request) else { return .refused(400, "write the period's days as YYYY-MM-DD, e.g. 2026-11-01") }
         return await page(frame, title: WebMessages.report) {
@@ -78,6 +87,10 @@ extension WebApp {
             case ("/snooze", let id?): try await gateway.snooze(reminderID: id, minutes: request.form["minutes"].flatMap { Int($0) } ?? 10)
             case ("/take-one", let id?): try await gateway.logNow(reminderID: id)
             case ("/take-all", _): return try await takeAll().map { HTMLPage.Notice(text: $0, problem: true) }
+            case ("/habits/rest", _):
+                guard let date = request.form["date"], ISO8601.parseDate(date) != nil else { return HTMLPage.Notice(text: "give the day as YYYY-MM-DD", problem: true) }
+                try await gateway.markRest(date: date, reason: request.form["reason"].flatMap { $0.isEmpty ? nil : $0 })
+                return HTMLPage.Notice(text: words(WebMessages.done), problem: false)
             case ("/stock", let id?):
                 let amount = (request.form["amount"] ?? "").replacingComma
                 let expires = request.form["expires"].flatMap { $0.isEmpty ? nil : $0 }

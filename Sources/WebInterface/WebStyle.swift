@@ -7,7 +7,8 @@ enum WebStyle {
         body { margin: 0; font-family: system-ui, sans-serif; font-size: 1rem; line-height: 1.5; color: var(--text); background: #fff; }
         header { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5rem;
                  padding: .5rem 1rem; border-bottom: 1px solid var(--line); }
-        nav a { color: var(--accent); font-weight: 600; margin-right: 1rem; }
+        nav { flex: 1 1 12rem; min-width: 0; }
+        nav a { display: inline-block; color: var(--accent); font-weight: 600; margin: .2rem 1rem .2rem 0; }
         main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
         h1 { font-size: 1.6rem; margin: .5rem 0 1rem; }
         h2 { font-size: 1.25rem; margin: 1.5rem 0 .5rem; }
@@ -21,6 +22,7 @@ enum WebStyle {
                     padding: .6rem 0; border-bottom: 1px solid var(--line); }
         .what { font-weight: 600; }
         table { border-collapse: collapse; width: 100%; }
+        .scroll { overflow-x: auto; max-width: 100%; }
         th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
         th { color: var(--muted); font-weight: 600; }
         tr.due td { font-weight: 600; }
@@ -33,6 +35,12 @@ enum WebStyle {
         form.reminder fieldset { border: 1px solid var(--line); border-radius: .3rem; margin: .5rem 0; }
         label.day { display: inline-block; margin-right: .8rem; }
         td.actions a { margin-right: .6rem; color: var(--accent); }
+        table.month td { vertical-align: top; height: 3.2rem; border: 1px solid var(--line); }
+        table.month td.active { background: #e3f4e6; } table.month td.rest, table.month td.planned { background: #efe8f7; }
+        table.month td.frozen { background: #e4eef9; } table.month td.missed { background: #fbe4e2; }
+        table.month td[aria-current] { outline: .15rem solid var(--accent); }
+        table.month .day { display: block; font-weight: 600; } table.month .state { font-size: .85rem; }
+        ul.facts { list-style: none; padding: 0; } ul.facts li { margin: .2rem 0; }
         img.chart { display: block; max-width: 100%; height: auto; margin: 1rem 0; }
         form.period { display: block; margin: 0 0 1rem; }
         table.adherence th[scope=row] { font-weight: 600; color: var(--text); }

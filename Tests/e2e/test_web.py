@@ -1,6 +1,7 @@
 """#60 stage 1: remindd-web against the real remindd, with plain HTTP requests as a browser (or an attacker's
 page) would send them: the one-time login, DNS rebinding, CSRF and Origin checks, the security headers, and a
 dose due now taken from Today exactly once (checked with `remindctl log list --json`)."""
+import datetime as dt
 import http.client
 import os
 import re
@@ -305,3 +306,18 @@ def test_a_german_unit_typed_on_the_form_is_stored_as_remindd_names_it(web, uniq
     response = web.request("POST", "/reminders/add", headers={"Origin": f"http://127.0.0.1:{web.port}", "Accept-Language": "de"}, body=fields)
     assert response.status == 303
     assert web.daemon.ctl_json("show", unique_name)["unit"] == "tablet"
+
+
+def test_the_habits_page_shows_the_month_and_marks_a_rest_day(web):
+    web.log_in()
+    calendar = web.daemon.ctl_json("calendar")
+    page = web.request("GET", "/habits").text
+    assert "Streak: " in page and "Habit strength: " in page and 'aria-current="date"' in page, page[:2000]
+    assert page.count("<td") >= len(calendar["days"])
+    tomorrow = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1)).strftime("%Y-%m-%d")
+    marked = web.post("/habits/rest", {"date": tomorrow, "reason": "travel", "csrf": web.csrf()})
+    assert marked.status == 303 and marked.getheader("Location") == "/habits"
+    assert tomorrow in [day["date"] for day in web.daemon.ctl_json("rest", "list")], "marked in remindd"
+    month = tomorrow[:7]
+    shown = web.request("GET", f"/habits?month={month}").text
+    assert re.search(r'<td class="planned"><span class="day">\d+</span> <span class="state">rest planned</span>', shown) and "Done." in shown, shown

@@ -182,3 +182,18 @@ def test_a_reminder_added_from_the_form_by_keyboard(web, browser, unique_name):
     assert web.daemon.ctl_json("show", unique_name)["rule"]["at"] == "08:00,20:00"
     screenshot(browser, "web-reminders.png")
     assert serious_violations(browser) == []
+
+
+def test_the_habits_page_with_no_serious_violation(web, browser):
+    browser.get(web.login_url())
+    browser.find_element(By.LINK_TEXT, "Habits").click()
+    assert browser.title.startswith("Habits") and "Streak" in main_text(browser)
+    screenshot(browser, "web-habits.png")
+    assert serious_violations(browser) == []
+    # A phone-sized screen: nothing wider than it.
+    browser.set_window_size(380, 800)
+    for path in ("/", "/reminders", "/medication", "/habits", "/report"):
+        browser.get(f"http://127.0.0.1:{web.port}{path}")
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+        assert overflow <= 0, (path, overflow)
+    screenshot(browser, "web-habits-narrow.png")
