@@ -152,7 +152,8 @@ let package = Package(
             name: "remindd-web",
             dependencies: [
                 "ReminderCore", "SystemdSupport", "TimeZoneDatabase", "Translation", "WebInterface", "WebLogin",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings, linkerSettings: hardenedLinking),
         // Thin executable: the control CLI.

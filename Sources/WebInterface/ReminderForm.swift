@@ -27,12 +27,15 @@ struct ReminderForm: Sendable {
         name = name.trimmed
     }
 
-    /// A reminder as the form shows it; nil when its schedule is not one the form makes (an RRULE, a preset, as
-    /// needed: those are edited with `remindctl update`).
+    /// A reminder as the form shows it; nil when its schedule is not one the form makes whole (an RRULE, a
+    /// preset, as needed, a start, an end or skipped days: saving the form would lose them, so those are changed
+    /// with `remindctl update`).
     init?(reminder: ReminderValue) {
         let rule = reminder.rule
-        guard let at = rule.at, rule.daily == true || rule.weekly != nil,
-              [rule.monthly, rule.yearly, rule.every, rule.preset, rule.once, rule.rrule, rule.onCalendar].allSatisfy({ $0 == nil })
+        let others: [String?] = [rule.monthly, rule.monthlyOn, rule.yearly, rule.every, rule.preset, rule.once, rule.start, rule.until, rule.skip,
+                                 rule.rrule, rule.onCalendar, rule.rdate, rule.exdate, rule.alarm]
+        guard let at = rule.at, rule.daily == true || rule.weekly != nil, others.allSatisfy({ $0 == nil }), rule.asNeeded != true,
+              rule.fromLastDose != true
         else { return nil }
         (name, times) = (reminder.name, at.split(separator: ",").joined(separator: ", "))
         days = rule.weekly.map { $0.lowercased().split(separator: ",").map { String($0.prefix(3)) } } ?? []

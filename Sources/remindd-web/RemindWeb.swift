@@ -7,8 +7,7 @@ import Translation
 import WebInterface
 import WebLogin
 
-/// remindd-web: remindd's pages for a browser on this machine, over remindd's Varlink socket.
-@main
+/// remindd-web: remindd's pages for a browser on this machine, over remindd's Varlink socket (`main.swift` runs it).
 struct RemindWeb: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remindd-web",

@@ -43,7 +43,10 @@ struct MedicationService: Sendable {
             return [try value(of: try storing { () throws(StoreError) in try stores.reminders.find(key) }, now: now)]
         }
         let withDose = try storing { () throws(StoreError) in try stores.reminders.all() }.filter { $0.delivery.medication.dose != nil }
-        return try withDose.map { reminder throws(ServiceError) in try value(of: reminder, now: now) }
+        // One query for which were ever counted: a stock never counted has no changes to read (1,000 medications
+        // read one by one took 110 of the call's 186 ms).
+        let counted = Set(try storing { () throws(StoreError) in try stores.stock.counted() })
+        return try withDose.map { reminder throws(ServiceError) in try value(of: reminder, now: now, counted: counted.contains(reminder.id)) }
     }
 
     /// Gives the low-stock notice of each counted reminder that runs low and was not told since its last refill,
@@ -89,8 +92,10 @@ struct MedicationService: Sendable {
         return dose
     }
 
-    private func level(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> Stock.Level {
-        Stock.level(try storing { () throws(StoreError) in try stores.stock.changes(reminderID: reminder.id) }, zone: try zone(of: reminder), now: now)
+    /// `counted`: false when the caller knows it was never counted (its level is then read from no changes).
+    private func level(of reminder: StoredReminder, now: Instant, counted: Bool = true) throws(ServiceError) -> Stock.Level {
+        let changes = counted ? try storing { () throws(StoreError) in try stores.stock.changes(reminderID: reminder.id) } : []
+        return Stock.level(changes, zone: try zone(of: reminder), now: now)
     }
 
     private func zone(of reminder: StoredReminder) throws(ServiceError) -> TimeZoneRules {
@@ -132,9 +137,9 @@ struct MedicationService: Sendable {
         var coverage: Stock.Coverage?
     }
 
-    private func assessed(_ reminder: StoredReminder, now: Instant) throws(ServiceError) -> Assessment {
+    private func assessed(_ reminder: StoredReminder, now: Instant, counted: Bool = true) throws(ServiceError) -> Assessment {
         let dose = try Self.dose(of: reminder)
-        let level = try self.level(of: reminder, now: now)
+        let level = try self.level(of: reminder, now: now, counted: counted)
         guard let packs = level.packs else { return Assessment(dose: dose, level: level) }
         let rule: ReminderRule
         do { rule = try reminder.rule.makeRule() } catch { return Assessment(dose: dose, level: level) }  // an unusable rule: the scheduler says why
@@ -145,8 +150,8 @@ struct MedicationService: Sendable {
         return Assessment(dose: dose, level: level, coverage: coverage)
     }
 
-    private func value(of reminder: StoredReminder, now: Instant) throws(ServiceError) -> StockValue {
-        let stock = try assessed(reminder, now: now)
+    private func value(of reminder: StoredReminder, now: Instant, counted: Bool = true) throws(ServiceError) -> StockValue {
+        let stock = try assessed(reminder, now: now, counted: counted)
         var value = StockValue(
             reminderId: reminder.id, reminderName: reminder.name, left: stock.level.left.map { Double($0) / 1000 }, unit: stock.dose.unit,
             dose: Double(stock.dose.thousandths) / 1000, doses: nil, through: nil, throughLocal: nil, days: nil, outlastsTheRule: false,
