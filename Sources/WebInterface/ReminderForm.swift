@@ -17,6 +17,19 @@ struct ReminderForm: Sendable {
     var unit = ""
     /// `2h`; empty: until the next occurrence.
     var window = ""
+    /// The low-stock notice's days (empty: the default), `10m` repeats and their most, `15m, 1h` notices before,
+    /// the sound (empty: the default of its kind; `none`), and reading aloud (`yes`, `no`; empty: config.toml's).
+    var refillDays = ""
+    var repeatEvery = ""
+    var repeatMax = ""
+    var before = ""
+    var sound = ""
+    var speak = ""
+
+    /// The optional fields' names on the form, and their values.
+    var optionalFields: [(String, String)] {
+        [("refill-days", refillDays), ("repeat", repeatEvery), ("repeat-max", repeatMax), ("before", before), ("sound", sound), ("speak", speak)]
+    }
 
     init() {}
 
@@ -25,6 +38,8 @@ struct ReminderForm: Sendable {
         (name, times, dose, unit, window) = (fields["name"] ?? "", fields["at"] ?? "", fields["dose"] ?? "", fields["unit"] ?? "", fields["window"] ?? "")
         days = Self.weekdays.filter { fields["day-\($0)"] != nil }
         name = name.trimmed
+        (refillDays, repeatEvery, repeatMax) = (fields["refill-days"] ?? "", fields["repeat"] ?? "", fields["repeat-max"] ?? "")
+        (before, sound, speak) = (fields["before"] ?? "", fields["sound"] ?? "", fields["speak"] ?? "")
     }
 
     /// A reminder as the form shows it; nil when its schedule is not one the form makes whole (an RRULE, a
@@ -42,6 +57,13 @@ struct ReminderForm: Sendable {
         if let amount = reminder.delivery.medication.dose { dose = Dose(thousandths: Int64((amount * 1000).rounded()), unit: "").amountText }
         unit = reminder.delivery.medication.unit ?? ""
         window = reminder.windowSeconds.map(WindowLength.text) ?? ""
+        let (delivery, notification) = (reminder.delivery, reminder.delivery.notification)
+        refillDays = delivery.medication.refillDays.map(String.init) ?? ""
+        repeatEvery = delivery.repeating.plan.map { WindowLength.text($0.intervalSeconds) } ?? ""
+        repeatMax = delivery.repeating.plan?.maximum.map(String.init) ?? ""
+        before = notification.beforeMinutes?.map { WindowLength.text(Int64($0) * 60) }.joined(separator: ", ") ?? ""
+        sound = notification.sound ?? ""
+        speak = notification.speak.map { $0 ? "yes" : "no" } ?? ""
     }
 
     /// What is missing before remindd is asked at all; nil: the form is complete.
@@ -56,19 +78,31 @@ struct ReminderForm: Sendable {
         return days.isEmpty ? RuleSpec(daily: true, at: at) : RuleSpec(weekly: days.joined(separator: ","), at: at)
     }
 
-    /// The dose part (none when the dose is empty; the unit alone is ignored, as `--unit` without `--dose` is), a
-    /// unit typed in the page's language stored as remindd names it (`Tabletten` is `tablet`), as remindctl does.
-    func delivery(_ words: any MessageCatalog) -> Delivery.Change {
-        guard !dose.trimmed.isEmpty else { return .init() }
+    /// The parts the form sets. The dose part is none when the dose is empty (the unit alone is ignored, as
+    /// `--unit` without `--dose` is), a unit typed in the page's language stored as remindd names it (`Tabletten`
+    /// is `tablet`), as remindctl does. `updating`: an empty field clears what was set (the form showed it).
+    func delivery(_ words: any MessageCatalog, updating: Bool = false) -> Delivery.Change {
+        func given(_ text: String) -> String? {
+            let value = text.trimmed
+            return value.isEmpty ? (updating ? "" : nil) : value
+        }
+        var change = Delivery.Change()
+        change.repeating = .init(repeat: given(repeatEvery), repeatMax: Int(repeatMax.trimmed))
+        change.notification = .init(sound: given(sound), before: given(before).map { String($0.filter { $0 != " " }) },
+                                    speak: ["yes": true, "no": false][speak])
+        guard !dose.trimmed.isEmpty else { return change }
         let typedUnit = unit.trimmed
-        return .init(medication: .init(dose: dose.trimmed.replacingOccurrences(",", "."), unit: typedUnit.isEmpty ? nil : words.unitName(typedUnit) ?? typedUnit))
+        change.medication = .init(
+            dose: dose.trimmed.replacingOccurrences(",", "."), unit: typedUnit.isEmpty ? nil : words.unitName(typedUnit) ?? typedUnit,
+            refillDays: Int(refillDays.trimmed) ?? (updating ? 0 : nil))
+        return change
     }
 
     var windowText: String? { window.trimmed.isEmpty ? nil : window.trimmed }
 
     /// The fields again, for the form shown anew with what was typed (`name=...&at=...`).
     var query: String {
-        var pairs = [("name", name), ("at", times), ("dose", dose), ("unit", unit), ("window", window)]
+        var pairs = [("name", name), ("at", times), ("dose", dose), ("unit", unit), ("window", window)] + optionalFields
         pairs += days.map { ("day-\($0)", "on") }
         return pairs.filter { !$0.1.isEmpty }.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
     }

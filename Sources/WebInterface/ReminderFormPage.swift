@@ -35,6 +35,13 @@ struct ReminderFormPage {
         }
         body += "</fieldset>"
         body += field("dose", WebMessages.doseLabel, form.dose) + field("unit", WebMessages.unitLabel, form.unit) + field("window", WebMessages.windowLabel, form.window)
+        body += field("refill-days", WebMessages.refillLabel, form.refillDays) + field("repeat", WebMessages.repeatLabel, form.repeatEvery)
+        body += field("repeat-max", WebMessages.repeatMaxLabel, form.repeatMax) + field("before", WebMessages.beforeLabel, form.before)
+        body += field("sound", WebMessages.soundLabel, form.sound)
+        let choices = [("", WebMessages.asConfigured), ("yes", WebMessages.yes), ("no", WebMessages.no)].map { value, label in
+            "<option value=\"\(value)\"\(form.speak == value ? " selected" : "")>\(HTMLPage.escaped(words(label)))</option>"
+        }.joined()
+        body += "<label class=\"field\">\(HTMLPage.escaped(words(WebMessages.speakLabel))) <select name=\"speak\">\(choices)</select></label>"
         body += "<button type=\"submit\">\(HTMLPage.escaped(words(WebMessages.save)))</button> "
         body += "<button type=\"submit\" formmethod=\"get\" formaction=\"\(page)\" name=\"preview\" value=\"1\">\(HTMLPage.escaped(words(WebMessages.showNext)))</button>"
         body += "</form>" + previewSection

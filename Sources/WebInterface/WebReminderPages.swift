@@ -57,7 +57,7 @@ extension WebApp {
             case ("/reminders/add", _):
                 try await gateway.add(.init(name: form.name, rule: form.rule, window: form.windowText, delivery: form.delivery(words)))
             case ("/reminders/update", let id?):
-                try await gateway.update(.init(reminder: String(id), name: form.name, rule: form.rule, window: form.windowText ?? "", delivery: form.delivery(words)))
+                try await gateway.update(.init(reminder: String(id), name: form.name, rule: form.rule, window: form.windowText ?? "", delivery: form.delivery(words, updating: true)))
             case ("/reminders/enable", let id?), ("/reminders/disable", let id?):
                 try await gateway.setEnabled(reminderID: id, request.path == "/reminders/enable")
             case ("/reminders/remove", let id?):

@@ -17,6 +17,17 @@ struct ReminderFormTests {
         #expect(daily.delivery(UntranslatedCatalog()).medication.dose == nil, "no dose: no medication part")
     }
 
+    /// Adding, an empty field leaves remindd's default; changing, it clears what the form showed.
+    @Test func theOtherPartsAreSetAndAnEmptyFieldClearsOnAChange() {
+        let form = ReminderForm(fields: ["name": "D", "at": "08:00", "repeat": "10m", "repeat-max": "3", "before": "15m, 1h", "speak": "no"])
+        let added = form.delivery(UntranslatedCatalog())
+        #expect(added.repeating.repeat == "10m" && added.repeating.repeatMax == 3)
+        #expect(added.notification.before == "15m,1h" && added.notification.speak == false && added.notification.sound == nil)
+        let emptied = ReminderForm(fields: ["name": "D", "at": "08:00"]).delivery(UntranslatedCatalog(), updating: true)
+        #expect(emptied.repeating.repeat == "" && emptied.notification.before == "" && emptied.notification.sound == "")
+        #expect(emptied.notification.speak == nil, "as configured: left as it is")
+    }
+
     @Test func whatIsMissingIsSaidBeforeRemindIsAsked() {
         #expect(ReminderForm(fields: ["at": "08:00"]).missing(UntranslatedCatalog()) == "Give the reminder a name.")
         #expect(ReminderForm(fields: ["name": "D", "at": " "]).missing(UntranslatedCatalog())?.hasPrefix("Give one or more times") == true)

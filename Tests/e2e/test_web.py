@@ -265,7 +265,8 @@ def test_the_report_page_its_charts_and_the_pdf_for_the_doctor(web, unique_name,
 
 def test_a_reminder_is_added_previewed_changed_disabled_and_deleted_from_its_pages(web, unique_name):
     web.log_in()
-    form = {"name": unique_name, "at": "08:00, 20:00", "day-mon": "on", "day-thu": "on", "dose": "1,5", "unit": "tablet", "window": "2h"}
+    form = {"name": unique_name, "at": "08:00, 20:00", "day-mon": "on", "day-thu": "on", "dose": "1,5", "unit": "tablet", "window": "2h",
+            "refill-days": "10", "repeat": "10m", "repeat-max": "3", "before": "15m, 1h", "speak": "yes"}
     # The next five, from remindd's engine, as remindctl preview gives them.
     preview = web.request("GET", "/reminders/new?" + urllib.parse.urlencode({**form, "preview": "1"})).text
     expected = web.daemon.ctl_json("preview", "--weekly", "mon,thu", "--at", "08:00,20:00", "--count", "5")
@@ -283,14 +284,17 @@ def test_a_reminder_is_added_previewed_changed_disabled_and_deleted_from_its_pag
     stored = next(r for r in web.daemon.ctl_json("list") if r["name"] == unique_name)
     assert stored["rule"]["weekly"] == "mon,thu" and stored["rule"]["at"] == "08:00,20:00" and stored["windowSeconds"] == 7200
     assert stored["dose"] == 1.5 and stored["unit"] == "tablet", stored
+    assert (stored["refillDays"], stored["repeatSeconds"], stored["repeatMax"], stored["beforeMinutes"], stored["speak"]) == (10, 600, 3, [15, 60], True), stored
     listing = web.request("GET", "/reminders").text
     assert f"{unique_name} (1.5 tablets)" in listing and "weekly" in listing
     edit = web.request("GET", f"/reminders/edit?reminder={stored['id']}").text
     assert 'value="08:00, 20:00"' in edit and 'name="day-thu" checked' in edit and 'value="1.5"' in edit
+    assert 'name="repeat" value="10m"' in edit and 'name="before" value="15m, 1h"' in edit and '<option value="yes" selected>' in edit
     changed = web.post("/reminders/update", {"reminder": stored["id"], "name": unique_name, "at": "09:30", "dose": "2", "unit": "tablet", "csrf": web.csrf()})
     assert changed.status == 303 and changed.getheader("Location") == "/reminders"
     stored = web.daemon.ctl_json("show", unique_name)
     assert stored["rule"].get("daily") is True and stored["rule"]["at"] == "09:30" and stored["dose"] == 2, stored
+    assert "repeatSeconds" not in stored and "beforeMinutes" not in stored, "emptied on the form: cleared"
     assert web.post("/reminders/disable", {"reminder": stored["id"], "csrf": web.csrf()}).status == 303
     assert web.daemon.ctl_json("show", unique_name)["enabled"] is False
     confirm = web.request("GET", f"/reminders/delete?reminder={stored['id']}").text
