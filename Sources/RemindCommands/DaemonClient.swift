@@ -82,8 +82,8 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     private static let reminderNotFound = Reminders.interface + "." + RemindErrors.ReminderNotFound.errorName
-    private static let nothingDue = Reminders.interface + "." + RemindErrors.NothingDue.errorName
-    private static let doseNotAllowed = Reminders.interface + "." + RemindErrors.DoseNotAllowed.errorName
+    static let nothingDue = Reminders.interface + "." + RemindErrors.NothingDue.errorName
+    static let doseNotAllowed = Reminders.interface + "." + RemindErrors.DoseNotAllowed.errorName
 
     /// A dose the reminder's limits refused, in words: which limit, the dose it is too close to, from when the
     /// next is allowed; nil when the daemon sent no facts (an older one: its English message is shown).

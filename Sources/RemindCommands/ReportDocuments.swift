@@ -8,7 +8,7 @@ import Translation
 public enum ReportDocuments {
     /// The charts as one SVG document.
     public static func svg(_ report: Reminders.Report.Reply, words: any MessageCatalog) -> String {
-        speaking(words, environment: CommandContext.current.environment) {
+        CommandContext.speaking(words) {
             var named = report
             ReportCommand.namingPeople(&named)
             named.habits = nil
@@ -19,7 +19,7 @@ public enum ReportDocuments {
     /// The PDF for the doctor, on the paper of `environment`'s locale (`rsvg-convert` from librsvg2-bin makes it).
     /// - Throws: a one-line error when rsvg-convert is missing or fails.
     public static func pdf(_ report: Reminders.Report.Reply, words: any MessageCatalog, environment: [String: String]) throws -> [UInt8] {
-        try speaking(words, environment: environment) {
+        try CommandContext.speaking(words, environment: environment) {
             var named = report
             ReportCommand.namingPeople(&named)
             named.habits = nil
@@ -29,10 +29,4 @@ public enum ReportDocuments {
         }
     }
 
-    /// Runs `body` with the commands' context speaking `words` (the drawing reads its words from there).
-    private static func speaking<Result>(_ words: any MessageCatalog, environment: [String: String], _ body: () throws -> Result) rethrows -> Result {
-        var context = CommandContext.current
-        (context.words, context.environment) = (words, environment)
-        return try CommandContext.$current.withValue(context, operation: body)
-    }
 }

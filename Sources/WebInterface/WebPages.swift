@@ -80,35 +80,44 @@ extension WebApp {
     /// elsewhere, where nothing else on the page shows it).
     func change(_ request: WebRequest, words: any MessageCatalog) async -> HTMLPage.Notice? {
         let reminderID = request.form["reminder"].flatMap { Int64($0) }
+        var method = Reminders.Done.name
         do {
             switch (request.path, reminderID) {
             case ("/take", let id?): try await gateway.take(reminderID: id)
-            case ("/skip", let id?): try await gateway.skip(reminderID: id)
-            case ("/snooze", let id?): try await gateway.snooze(reminderID: id, minutes: request.form["minutes"].flatMap { Int($0) } ?? 10)
-            case ("/take-one", let id?): try await gateway.logNow(reminderID: id)
-            case ("/take-all", _): return try await takeAll().map { HTMLPage.Notice(text: $0, problem: true) }
+            case ("/skip", let id?):
+                method = Reminders.Skip.name
+                try await gateway.skip(reminderID: id)
+            case ("/snooze", let id?):
+                method = Reminders.Snooze.name
+                try await gateway.snooze(reminderID: id, minutes: request.form["minutes"].flatMap { Int($0) } ?? 10)
+            case ("/take-one", let id?):
+                method = Reminders.Log.name
+                try await gateway.logNow(reminderID: id)
+            case ("/take-all", _): return try await takeAll(words).map { HTMLPage.Notice(text: $0, problem: true) }
             case ("/habits/rest", _):
                 guard let date = request.form["date"], ISO8601.parseDate(date) != nil else { return HTMLPage.Notice(text: "give the day as YYYY-MM-DD", problem: true) }
+                method = Habits.RestMark.name
                 try await gateway.markRest(date: date, reason: request.form["reason"].flatMap { $0.isEmpty ? nil : $0 })
                 return HTMLPage.Notice(text: words(WebMessages.done), problem: false)
             case ("/stock", let id?):
                 let amount = (request.form["amount"] ?? "").replacingComma
                 let expires = request.form["expires"].flatMap { $0.isEmpty ? nil : $0 }
+                method = Medication.StockSet.name
                 try await gateway.changeStock(reminderID: id, amount: amount, expires: expires, set: request.form["action"] == "set")
                 return HTMLPage.Notice(text: words(WebMessages.done), problem: false)
             default: return HTMLPage.Notice(text: "no reminder was named", problem: true)
             }
             return nil
         } catch {
-            return HTMLPage.Notice(text: "\(error)", problem: true)
+            return HTMLPage.Notice(text: DaemonRefusals.said(error, calling: method, words: words), problem: true)
         }
     }
 
     /// Takes each occurrence due now on its own: one refused (a limit) leaves the others taken, and says why.
-    private func takeAll() async throws -> String? {
+    private func takeAll(_ words: any MessageCatalog) async throws -> String? {
         var refusals: [String] = []
         for id in Set(try await gateway.today().occurrences.filter { $0.state == "due" }.map(\.reminderId)).sorted() {
-            do { try await gateway.take(reminderID: id) } catch { refusals.append("\(error)") }
+            do { try await gateway.take(reminderID: id) } catch { refusals.append(DaemonRefusals.said(error, calling: Reminders.Done.name, words: words)) }
         }
         return refusals.isEmpty ? nil : refusals.joined(separator: "; ")
     }

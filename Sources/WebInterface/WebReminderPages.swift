@@ -1,3 +1,4 @@
+import RemindCommands
 import ReminderCore
 import ReminderInterface
 import Translation
@@ -13,7 +14,7 @@ extension WebApp {
         case "/reminders/new":
             let form = ReminderForm(fields: request.query)
             return await page(frame, title: WebMessages.addReminder) {
-                ReminderFormPage(frame: frame, form: form, reminder: nil, preview: await preview(form, request), notice: notice).html()
+                ReminderFormPage(frame: frame, form: form, reminder: nil, preview: await preview(form, request, words: frame.words), notice: notice).html()
             }
         case "/reminders/edit", "/reminders/delete":
             return await page(frame, title: WebMessages.reminders) {
@@ -21,7 +22,7 @@ extension WebApp {
                 if request.path == "/reminders/delete" { return DeletePage(frame: frame, reminder: reminder).html() }
                 let form = request.query["name"] != nil ? ReminderForm(fields: request.query) : ReminderForm(reminder: reminder)
                 guard let form else { return RemindersPage(frame: frame, reminders: [reminder], notice: .init(text: frame.words(WebMessages.editWithRemindctl), problem: true)).html() }
-                return ReminderFormPage(frame: frame, form: form, reminder: reminder, preview: await preview(form, request), notice: notice).html()
+                return ReminderFormPage(frame: frame, form: form, reminder: reminder, preview: await preview(form, request, words: frame.words), notice: notice).html()
             }
         default:
             return .refused(404, "no such page")
@@ -29,12 +30,12 @@ extension WebApp {
     }
 
     /// The next five of what the form holds, when the page asks for them.
-    private func preview(_ form: ReminderForm, _ request: WebRequest) async -> Result<[FiringValue], ReminderFormPage.PreviewProblem>? {
+    private func preview(_ form: ReminderForm, _ request: WebRequest, words: any MessageCatalog) async -> Result<[FiringValue], ReminderFormPage.PreviewProblem>? {
         guard request.query["preview"] != nil else { return nil }
         do {
             return .success(try await gateway.preview(form.rule, count: 5))
         } catch {
-            return .failure(.init(text: "\(error)"))
+            return .failure(.init(text: DaemonRefusals.said(error, calling: Reminders.Preview.name, words: words)))
         }
     }
 
@@ -68,7 +69,7 @@ extension WebApp {
             return (.init(text: words(WebMessages.done), problem: false), "/reminders")
         } catch {
             let back = ["/reminders/add", "/reminders/update"].contains(request.path) ? formPage + form.query : "/reminders"
-            return (.init(text: "\(error)", problem: true), back)
+            return (.init(text: DaemonRefusals.said(error, calling: Reminders.Add.name, words: words), problem: true), back)
         }
     }
 }

@@ -203,10 +203,14 @@ def test_an_as_needed_dose_taken_from_today_then_waits_its_interval(web, unique_
     page = web.request("GET", "/").text
     allowed = web.daemon.ctl_json("today")["asNeeded"][0]["allowedFromLocal"][11:16]
     assert f"next allowed at {allowed}" in page and "2 more allowed in 24 hours" in page, page
-    # Too soon: refused like remindctl log, and nothing recorded.
-    assert web.post("/take-one", {"reminder": reminder, "csrf": web.csrf()}).status == 303
+    # Too soon: refused in remindctl's words (here German ones, as the browser asks), and nothing recorded.
+    said = subprocess.run([str(BIN / "remindctl"), "log", unique_name], env=dict(web.env, LANG="C"), capture_output=True, text=True).stderr
+    german = {"Origin": f"http://127.0.0.1:{web.port}", "Accept-Language": "de"}
+    assert web.request("POST", "/take-one", headers=german, body={"reminder": reminder, "csrf": web.csrf()}).status == 303
     assert len(logs(web.daemon, unique_name)) == 1
-    assert "notice" in web.request("GET", "/").text
+    notice = re.search(r'<p class="notice" role="alert">([^<]*)</p>', web.request("GET", "/", headers={"Accept-Language": "de"}).text).group(1)
+    english = said.removeprefix("Error: ").strip()
+    assert notice and notice != english and unique_name in notice, (notice, english)
 
 
 def test_the_stock_is_refilled_and_counted_from_the_medication_page_and_runs_low_on_today(web, unique_name):
