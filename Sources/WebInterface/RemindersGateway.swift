@@ -19,8 +19,10 @@ public protocol RemindersGateway: Sendable {
     func stocks() async throws -> [StockValue]
     /// Counts a medication's stock (`set`) or adds a pack (`expires`: `2027-03` or a day; nil: it does not).
     func changeStock(reminderID: Int64, amount: String, expires: String?, set: Bool) async throws
-    /// Every reminder.
-    func reminders() async throws -> [ReminderValue]
+    /// One reminder, by its id.
+    func reminder(id: Int64) async throws -> ReminderValue
+    /// A page of at most `limit` reminders after the id `after` (0: from the first), and the `after` of the next.
+    func reminders(after: Int64, limit: Int) async throws -> (reminders: [ReminderValue], next: Int64?)
     /// The next `count` firings of a rule (`remindctl preview`), in remindd-web's zone.
     func preview(_ rule: RuleSpec, count: Int) async throws -> [FiringValue]
     func add(_ parameters: Reminders.Add.Parameters) async throws
@@ -76,15 +78,13 @@ public struct VarlinkRemindersGateway: RemindersGateway {
         _ = set ? try await call(Medication.StockSet.self, parameters) : try await call(Medication.StockAdd.self, parameters)
     }
 
-    public func reminders() async throws -> [ReminderValue] {
-        var reminders: [ReminderValue] = []
-        var after: Int64? = 0
-        while let start = after {
-            let page = try await call(Reminders.List.self, .init(after: start, limit: 1000))
-            reminders += page.reminders
-            after = page.after
-        }
-        return reminders
+    public func reminder(id: Int64) async throws -> ReminderValue {
+        try await call(Reminders.Get.self, ReminderKey(reminder: String(id))).reminder
+    }
+
+    public func reminders(after: Int64, limit: Int) async throws -> (reminders: [ReminderValue], next: Int64?) {
+        let page = try await call(Reminders.List.self, .init(after: after, limit: limit))
+        return (page.reminders, page.after)
     }
 
     public func preview(_ rule: RuleSpec, count: Int) async throws -> [FiringValue] {

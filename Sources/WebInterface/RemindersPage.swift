@@ -7,6 +7,8 @@ import Translation
 struct RemindersPage {
     let frame: HTMLPage
     let reminders: [ReminderValue]
+    /// Where the next page starts; nil: this is the last.
+    let next: Int64?
     let notice: HTMLPage.Notice?
 
     var words: any MessageCatalog { frame.words }
@@ -17,7 +19,9 @@ struct RemindersPage {
         let headings = [WebMessages.reminderHeading, WebMessages.scheduleHeading, WebMessages.nextHeading, WebMessages.stateHeading]
         body += frame.tableStart(words(WebMessages.reminders), headings: headings, className: "reminders", trailingCell: true)
         for reminder in reminders { body += row(reminder) }
-        return frame.document(title: words(WebMessages.reminders), body: body + HTMLPage.tableEnd)
+        body += HTMLPage.tableEnd
+        if let next { body += "<p><a href=\"/reminders?after=\(next)\">\(HTMLPage.escaped(words(WebMessages.morePage)))</a></p>" }
+        return frame.document(title: words(WebMessages.reminders), body: body)
     }
 
     private func row(_ reminder: ReminderValue) -> String {

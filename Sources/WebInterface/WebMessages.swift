@@ -78,6 +78,7 @@ enum WebMessages {
     static let enabled = Message("enabled")
     static let disabled = Message("disabled")
     static let noReminders = Message("No reminders yet.")
+    static let morePage = Message("More reminders")
     static let nameMissing = Message("Give the reminder a name.")
     static let timesMissing = Message("Give one or more times, e.g. 08:00 or 08:00, 20:00.")
     static let editWithRemindctl = Message("This schedule is changed with remindctl update.")

@@ -2,6 +2,7 @@ import NIOPosix
 import RemindCommands
 import ReminderCore
 import ReminderInterface
+import VarlinkProtocol
 import Translation
 
 // The pages and the changes they post, each a call or two to remindd through the gateway.
@@ -70,6 +71,10 @@ extension WebApp {
     func page(_ frame: HTMLPage, title: Message, _ make: () async throws -> String) async -> WebResponse {
         do {
             return .page(try await make())
+        } catch let refusal as VarlinkError {
+            // Answered, and refused (a reminder deleted meanwhile): said as remindctl says it.
+            let said = DaemonRefusals.said(refusal, calling: "", words: frame.words)
+            return .page(frame.document(title: frame.words(title), body: "<p class=\"notice\" role=\"alert\">\(HTMLPage.escaped(said))</p>"), status: 400)
         } catch {
             let said = frame.words(WebMessages.unreachable, "\(error)")
             return .page(frame.document(title: frame.words(title), body: "<p class=\"notice\" role=\"alert\">\(HTMLPage.escaped(said))</p>"), status: 503)

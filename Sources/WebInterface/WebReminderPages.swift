@@ -8,8 +8,11 @@ extension WebApp {
     func remindersPage(_ frame: HTMLPage, _ request: WebRequest, notice: HTMLPage.Notice?) async -> WebResponse {
         switch request.path {
         case "/reminders":
+            // A page of 100: a long list is read and drawn a page at a time (1,000 at once took 141 ms).
+            let after = request.query["after"].flatMap { Int64($0) } ?? 0
             return await page(frame, title: WebMessages.reminders) {
-                RemindersPage(frame: frame, reminders: try await gateway.reminders(), notice: notice).html()
+                let page = try await gateway.reminders(after: after, limit: Self.remindersPerPage)
+                return RemindersPage(frame: frame, reminders: page.reminders, next: page.next, notice: notice).html()
             }
         case "/reminders/new":
             let form = ReminderForm(fields: request.query)
@@ -18,16 +21,18 @@ extension WebApp {
             }
         case "/reminders/edit", "/reminders/delete":
             return await page(frame, title: WebMessages.reminders) {
-                guard let reminder = try await reminder(request.query["reminder"]) else { return RemindersPage(frame: frame, reminders: [], notice: nil).html() }
+                guard let reminder = try await reminder(request.query["reminder"]) else { return RemindersPage(frame: frame, reminders: [], next: nil, notice: nil).html() }
                 if request.path == "/reminders/delete" { return DeletePage(frame: frame, reminder: reminder).html() }
                 let form = request.query["name"] != nil ? ReminderForm(fields: request.query) : ReminderForm(reminder: reminder)
-                guard let form else { return RemindersPage(frame: frame, reminders: [reminder], notice: .init(text: frame.words(WebMessages.editWithRemindctl), problem: true)).html() }
+                guard let form else { return RemindersPage(frame: frame, reminders: [reminder], next: nil, notice: .init(text: frame.words(WebMessages.editWithRemindctl), problem: true)).html() }
                 return ReminderFormPage(frame: frame, form: form, reminder: reminder, preview: await preview(form, request, words: frame.words), notice: notice).html()
             }
         default:
             return .refused(404, "no such page")
         }
     }
+
+    static let remindersPerPage = 100
 
     /// The next five of what the form holds, when the page asks for them.
     private func preview(_ form: ReminderForm, _ request: WebRequest, words: any MessageCatalog) async -> Result<[FiringValue], ReminderFormPage.PreviewProblem>? {
@@ -41,7 +46,7 @@ extension WebApp {
 
     private func reminder(_ id: String?) async throws -> ReminderValue? {
         guard let id = id.flatMap({ Int64($0) }) else { return nil }
-        return try await gateway.reminders().first { $0.id == id }
+        return try await gateway.reminder(id: id)
     }
 
     /// Carries out a reminder's change. - Returns: what to say, and the page to go back to (the form again,

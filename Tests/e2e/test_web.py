@@ -3,6 +3,7 @@ page) would send them: the one-time login, DNS rebinding, CSRF and Origin checks
 dose due now taken from Today exactly once (checked with `remindctl log list --json`)."""
 import datetime as dt
 import http.client
+import json
 import os
 import re
 import socket
@@ -329,3 +330,21 @@ def test_the_habits_page_shows_the_month_and_marks_a_rest_day(web):
     month = tomorrow[:7]
     shown = web.request("GET", f"/habits?month={month}").text
     assert re.search(r'<td class="planned"><span class="day">\d+</span> <span class="state">rest planned</span>', shown) and "Done." in shown, shown
+
+
+def test_a_long_list_of_reminders_comes_a_page_at_a_time(web, unique_name):
+    web.log_in()
+    socket_path = web.daemon.socket_path
+    for index in range(101):
+        add = {"method": "io.remindd.Reminders.Add", "parameters": {"name": f"{unique_name}-{index:03d}", "rule": {"daily": True, "at": "09:00"}}}
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.connect(socket_path)
+            connection.sendall(json.dumps(add).encode() + b"\0")
+            assert b"error" not in connection.recv(65536)
+    first = web.request("GET", "/reminders").text
+    assert first.count('<th scope="row">') == 100
+    following = re.search(r'<a href="/reminders\?after=(\d+)">More reminders</a>', first)
+    assert following, "a link to the rest"
+    rest = web.request("GET", f"/reminders?after={following.group(1)}").text
+    assert rest.count('<th scope="row">') == 102 - 100 and "More reminders" not in rest
+    assert web.request("GET", "/reminders/edit?reminder=999999").status == 400, "a reminder that is not there, said so"
