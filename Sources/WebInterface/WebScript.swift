@@ -38,6 +38,31 @@ enum WebScript {
                 document.body.setAttribute("data-refreshed", String(Date.now()));
               });
           }
+          // The reminder form: the next five follow what is typed (the same GET as "Show the next five").
+          var reminderForm = document.querySelector("form.reminder[action^='/reminders/']");
+          var previewButton = reminderForm && reminderForm.querySelector("button[name=preview]");
+          var typing = null, asked = 0;
+          function showNextFive() {
+            var mine = ++asked;  // an answer to an older question never replaces a newer one
+            var query = new URLSearchParams(new FormData(reminderForm));
+            query.delete("csrf");
+            query.set("preview", "1");
+            fetch(previewButton.getAttribute("formaction") + "?" + query.toString(), { credentials: "same-origin" })
+              .then(function (response) { return response.ok ? response.text() : null; })
+              .then(function (html) {
+                if (!html || mine !== asked) return;
+                var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("section[aria-labelledby=next-five]");
+                var current = document.querySelector("section[aria-labelledby=next-five]");
+                if (!fresh) return;
+                if (current) current.replaceWith(fresh); else reminderForm.after(fresh);
+              });
+          }
+          if (previewButton) {
+            reminderForm.addEventListener("input", function () {
+              clearTimeout(typing);
+              typing = setTimeout(showNextFive, 400);
+            });
+          }
           var source = new EventSource("/events");
           source.addEventListener("change", function () {
             if (waiting) return;

@@ -173,8 +173,13 @@ def test_a_reminder_added_from_the_form_by_keyboard(web, browser, unique_name):
     type_into(browser, "input[name=at]", "08:00, 20:00")
     type_into(browser, "input[name=dose]", "1")
     type_into(browser, "input[name=unit]", "tablet")
-    press(browser, "Show the next five")
-    assert wait_until(lambda: len(browser.find_elements(By.CSS_SELECTOR, "ol.preview li")) == 5)
+    # The next five follow what is typed, without pressing Show the next five (the button is for a page without
+    # its script; test_web.py checks that GET), and they are remindd's.
+    assert wait_until(lambda: browser.execute_script("return document.querySelectorAll('ol.preview li').length;") == 5)
+    shown = browser.execute_script("return Array.from(document.querySelectorAll('ol.preview li')).map(e => e.textContent);")
+    expected = web.daemon.ctl_json("preview", "--daily", "--at", "08:00,20:00", "--count", "5")
+    assert [s.split(" ", 1)[1] for s in shown] == [f["local"][:10] + " " + f["local"][11:16] for f in expected], (shown, expected)
+    assert browser.execute_script("return document.activeElement.name;") == "unit", "typing goes on where it was"
     screenshot(browser, "web-reminder-form.png")
     assert serious_violations(browser) == []
     press(browser, "Save")
