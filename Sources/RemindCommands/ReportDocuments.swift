@@ -16,6 +16,11 @@ public enum ReportDocuments {
         }
     }
 
+    /// `92.5%` as `words`' language writes it (`92,5 %`), as the report says it.
+    public static func percent(_ value: Double, words: any MessageCatalog) -> String {
+        CommandContext.speaking(words) { ReportCommand.percent(value) }
+    }
+
     /// The PDF for the doctor, on the paper of `environment`'s locale (`rsvg-convert` from librsvg2-bin makes it).
     /// - Throws: a one-line error when rsvg-convert is missing or fails.
     public static func pdf(_ report: Reminders.Report.Reply, words: any MessageCatalog, environment: [String: String]) throws -> [UInt8] {

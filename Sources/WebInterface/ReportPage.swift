@@ -1,3 +1,4 @@
+import RemindCommands
 import ReminderCore
 import ReminderInterface
 import Translation
@@ -35,7 +36,7 @@ struct ReportPage {
         var html = frame.tableStart(words(WebMessages.adherenceHeading), headings: headings, className: "adherence")
         for reminder in report.reminders {
             let cells = [String(reminder.due), String(reminder.onTime), String(reminder.late), String(reminder.skipped), String(reminder.missed.count),
-                         reminder.adherence.map(percent) ?? "-"]
+                         reminder.adherence.map { ReportDocuments.percent($0, words: words) } ?? "-"]
             html += "<tr><th scope=\"row\">\(HTMLPage.escaped(reminder.reminderName))</th>" + cells.map { "<td>\(HTMLPage.escaped($0))</td>" }.joined() + "</tr>"
         }
         return html + HTMLPage.tableEnd
@@ -53,12 +54,6 @@ struct ReportPage {
         return html + HTMLPage.tableEnd
     }
 
-    /// `92.5 %` in the page's language.
-    private func percent(_ value: Double) -> String {
-        let tenths = Int((value * 1000).rounded())
-        return words(ReportMessagesShared.percent, words.decimal("\(tenths / 10).\(tenths % 10)"))
-    }
-
     /// `2026-11-29 08:00` in the user's zone.
     private func local(_ utc: String) -> String {
         guard let parsed = ISO8601.parseInstant(utc), let offset = parsed.offsetSeconds else { return utc }
@@ -74,9 +69,4 @@ struct ReportPage {
         ]
         return names[kind].map { words($0) } ?? kind
     }
-}
-
-/// A message the CLI's report and these pages share.
-enum ReportMessagesShared {
-    static let percent = Message("%1$s%%")
 }
