@@ -87,7 +87,8 @@ struct ConnectionOptions: ParsableArguments {
 
     /// A dose the reminder's limits refused, in words: which limit, the dose it is too close to, from when the
     /// next is allowed; nil when the daemon sent no facts (an older one: its English message is shown).
-    static func words(for refusal: RemindErrors.DoseNotAllowed) -> String? {
+    /// `offeringForce`: whether the line ends by offering `--force` (the terminal's; a page has no such option).
+    static func words(for refusal: RemindErrors.DoseNotAllowed, offeringForce: Bool = true) -> String? {
         let words = out.words
         guard let at = refusal.atUtc.flatMap(Output.instant), let other = refusal.otherUtc, let otherInstant = Output.instant(other),
             let allowed = Output.instant(refusal.allowedFromUtc)
@@ -107,7 +108,7 @@ struct ConnectionOptions: ParsableArguments {
             return nil
         }
         if allowed > at { line = words(CommandMessages.nextAllowedFrom, line, out.near(refusal.allowedFromUtc)) }
-        line = words(CommandMessages.forceAnyway, line)
+        if offeringForce { line = words(CommandMessages.forceAnyway, line) }
         return refusal.unsynced.map { "\(line) (\($0))" } ?? line
     }
 

@@ -4,7 +4,7 @@ import VarlinkProtocol
 
 /// remindd's refusals in the words remindctl says them (`NothingDue`, `DoseNotAllowed`, an unreadable time, a
 /// log that does not exist ...: from the error's facts, in `words`' language), for another front end
-/// (remindd-web): the same texts as the terminal's.
+/// (remindd-web): the same texts as the terminal's, less its offer of `--force`.
 public enum DaemonRefusals {
     /// What to tell the user of `error`, from a call of the method named `method` (`Done`, `Skip`).
     public static func said(_ error: any Error, calling method: String, words: any MessageCatalog) -> String {
@@ -13,7 +13,7 @@ public enum DaemonRefusals {
             if error.name == ConnectionOptions.nothingDue, let said = ConnectionOptions.nothingDue(error, calling: method) { return said }
             // Facts that do not decode (a daemon of another version) leave the daemon's own message.
             if error.name == ConnectionOptions.doseNotAllowed, let refusal = try? error.parameters.decode(RemindErrors.DoseNotAllowed.self),
-               let said = ConnectionOptions.words(for: refusal) {
+               let said = ConnectionOptions.words(for: refusal, offeringForce: false) {
                 return said
             }
             return ConnectionOptions.describe(error)

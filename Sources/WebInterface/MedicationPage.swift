@@ -14,16 +14,31 @@ struct MedicationPage {
     func html() -> String {
         var body = notice?.html ?? ""
         guard !stocks.isEmpty else { return frame.document(title: words(WebMessages.medication), body: body + "<p>\(HTMLPage.escaped(words(WebMessages.noMedication)))</p>") }
-        let headings = [WebMessages.reminderHeading, WebMessages.leftHeading, WebMessages.lastsHeading, WebMessages.orderByHeading]
+        let headings = [WebMessages.reminderHeading, WebMessages.leftHeading, WebMessages.lastsHeading, WebMessages.orderByHeading, WebMessages.limitsHeading]
         body += frame.tableStart(words(WebMessages.medication), headings: headings)
         for stock in stocks {
             let left = stock.left.map { Self.amount($0, stock.unit, words: words) } ?? words(WebMessages.neverCounted)
             body += "<tr><td>\(HTMLPage.escaped(stock.reminderName))</td><td>\(HTMLPage.escaped(left))</td>"
-            body += "<td>\(HTMLPage.escaped(stock.through ?? "-"))</td><td>\(HTMLPage.escaped(stock.orderBy ?? "-"))</td></tr>"
+            body += "<td>\(HTMLPage.escaped(stock.through ?? "-"))</td><td>\(HTMLPage.escaped(stock.orderBy ?? "-"))</td>"
+            body += "<td>\(HTMLPage.escaped(limits(stock))) \(changeLink(stock))</td></tr>"
         }
         body += HTMLPage.tableEnd
         for stock in stocks { body += changeForm(stock) }
         return frame.document(title: words(WebMessages.medication), body: body)
+    }
+
+    /// `at least 6h apart, at most 3 in 24 hours`, or `none`.
+    func limits(_ stock: StockValue) -> String {
+        let apart = stock.minIntervalSeconds.map { words(WebMessages.apartLimit, WindowLength.text($0)) }
+        let perDay = stock.maxPerDay.map { words(WebMessages.perDayLimit, $0) }
+        let both = [apart, perDay].compactMap { $0 }
+        return both.isEmpty ? words(WebMessages.noLimit) : both.joined(separator: ", ")
+    }
+
+    /// The limits are changed on the reminder's form, with the rest of its medication.
+    private func changeLink(_ stock: StockValue) -> String {
+        let label = words(WebMessages.actionOn, words(WebMessages.change), stock.reminderName)
+        return "<a href=\"/reminders/edit?reminder=\(stock.reminderId)\" aria-label=\"\(HTMLPage.escaped(label))\">\(HTMLPage.escaped(words(WebMessages.change)))</a>"
     }
 
     /// A form per medication: an amount, an expiry, and the two buttons (add a pack, count what is left); a stock

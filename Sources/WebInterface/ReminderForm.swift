@@ -2,13 +2,20 @@ import ReminderCore
 import ReminderInterface
 import Translation
 
-/// What the add and edit form holds: a name, times on every day or on some weekdays, a dose with its unit and a
-/// window; read from the posted fields (or a reminder, to edit it) and made into `Add`'s or `Update`'s
-/// parameters. remindd checks them as it checks `remindctl add`'s, and says what is wrong in the same words.
+/// What the add and edit form holds: a name, times on every day or on some weekdays (or a preset from the first
+/// time, or when needed), a dose with its unit, its limits and a window; read from the posted fields (or a
+/// reminder, to edit it) and made into `Add`'s or `Update`'s parameters. remindd checks them as it checks
+/// `remindctl add`'s, and says what is wrong in the same words.
 struct ReminderForm: Sendable {
     static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    /// `howOften` of a medication taken when needed; "" is at the times and days given; else a preset's name.
+    static let asNeeded = "as-needed"
 
     var name = ""
+    /// "", ``asNeeded`` or a ``Preset``'s name (`Twice a Day`).
+    var howOften = ""
+    /// `2026-12-01`: the first day (a weekly or monthly preset's weekday or day); empty: from today.
+    var firstDay = ""
     /// `08:00, 20:00`.
     var times = ""
     /// The weekdays ticked (`mon`...); none: every day.
@@ -25,10 +32,14 @@ struct ReminderForm: Sendable {
     var before = ""
     var sound = ""
     var speak = ""
+    /// `6h` and `3`: how often a dose may be logged (empty: no limit).
+    var minInterval = ""
+    var maxPerDay = ""
 
     /// The optional fields' names on the form, and their values.
     var optionalFields: [(String, String)] {
-        [("refill-days", refillDays), ("repeat", repeatEvery), ("repeat-max", repeatMax), ("before", before), ("sound", sound), ("speak", speak)]
+        [("how", howOften), ("first-day", firstDay), ("refill-days", refillDays), ("min-interval", minInterval), ("max-per-day", maxPerDay),
+         ("repeat", repeatEvery), ("repeat-max", repeatMax), ("before", before), ("sound", sound), ("speak", speak)]
     }
 
     init() {}
@@ -40,20 +51,32 @@ struct ReminderForm: Sendable {
         name = name.trimmed
         (refillDays, repeatEvery, repeatMax) = (fields["refill-days"] ?? "", fields["repeat"] ?? "", fields["repeat-max"] ?? "")
         (before, sound, speak) = (fields["before"] ?? "", fields["sound"] ?? "", fields["speak"] ?? "")
+        (howOften, firstDay) = (fields["how"] ?? "", fields["first-day"] ?? "")
+        (minInterval, maxPerDay) = (fields["min-interval"] ?? "", fields["max-per-day"] ?? "")
     }
 
-    /// A reminder as the form shows it; nil when its schedule is not one the form makes whole (an RRULE, a
-    /// preset, as needed, a start, an end or skipped days: saving the form would lose them, so those are changed
-    /// with `remindctl update`).
+    /// A reminder as the form shows it; nil when its schedule is not one the form makes whole (an RRULE, an
+    /// end, skipped days, a start at a time: saving the form would lose them, so those are changed with
+    /// `remindctl update`).
     init?(reminder: ReminderValue) {
         let rule = reminder.rule
-        let others: [String?] = [rule.monthly, rule.monthlyOn, rule.yearly, rule.every, rule.preset, rule.once, rule.start, rule.until, rule.skip,
+        let others: [String?] = [rule.monthly, rule.monthlyOn, rule.yearly, rule.every, rule.once, rule.until, rule.skip,
                                  rule.rrule, rule.onCalendar, rule.rdate, rule.exdate, rule.alarm]
-        guard let at = rule.at, rule.daily == true || rule.weekly != nil, others.allSatisfy({ $0 == nil }), rule.asNeeded != true,
-              rule.fromLastDose != true
-        else { return nil }
-        (name, times) = (reminder.name, at.split(separator: ",").joined(separator: ", "))
-        days = rule.weekly.map { $0.lowercased().split(separator: ",").map { String($0.prefix(3)) } } ?? []
+        guard others.allSatisfy({ $0 == nil }), rule.fromLastDose != true else { return nil }
+        let start = rule.start.map { $0.split(separator: "T", omittingEmptySubsequences: false).map(String.init) } ?? []
+        if let preset = rule.preset {
+            // `08:00` or `2026-12-01T09:00`: the first time, and the first day when there is one.
+            guard let time = start.last, start.count <= 2 else { return nil }
+            (howOften, times, firstDay) = (Preset(name: preset)?.rawValue ?? preset, time, start.count == 2 ? start[0] : "")
+        } else if rule.asNeeded == true {
+            guard start.isEmpty else { return nil }
+            howOften = Self.asNeeded
+        } else {
+            guard let at = rule.at, rule.daily == true || rule.weekly != nil, start.count <= 1, !(start.first?.contains(":") ?? false) else { return nil }
+            (times, firstDay) = (at.split(separator: ",").joined(separator: ", "), start.first ?? "")
+            days = rule.weekly.map { $0.lowercased().split(separator: ",").map { String($0.prefix(3)) } } ?? []
+        }
+        name = reminder.name
         if let amount = reminder.delivery.medication.dose { dose = Dose(thousandths: Int64((amount * 1000).rounded()), unit: "").amountText }
         unit = reminder.delivery.medication.unit ?? ""
         window = reminder.windowSeconds.map(WindowLength.text) ?? ""
@@ -64,18 +87,32 @@ struct ReminderForm: Sendable {
         before = notification.beforeMinutes?.map { WindowLength.text(Int64($0) * 60) }.joined(separator: ", ") ?? ""
         sound = notification.sound ?? ""
         speak = notification.speak.map { $0 ? "yes" : "no" } ?? ""
+        minInterval = delivery.medication.minIntervalSeconds.map(WindowLength.text) ?? ""
+        maxPerDay = delivery.medication.maxPerDay.map(String.init) ?? ""
     }
 
-    /// What is missing before remindd is asked at all; nil: the form is complete.
+    /// What is missing or not a number before remindd is asked at all; nil: the form is complete.
     func missing(_ words: any MessageCatalog) -> String? {
         if name.isEmpty { return words(WebMessages.nameMissing) }
-        if times.trimmed.isEmpty { return words(WebMessages.timesMissing) }
+        if times.trimmed.isEmpty, howOften != Self.asNeeded { return words(WebMessages.timesOrNeeded) }
+        for (label, text) in [(WebMessages.repeatMaxLabel, repeatMax), (WebMessages.maxPerDayLabel, maxPerDay)] where !text.trimmed.isEmpty && Int(text.trimmed) == nil {
+            return words(WebMessages.wholeNumber, words(label), text.trimmed)
+        }
         return nil
     }
 
     var rule: RuleSpec {
-        let at = times.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }.joined(separator: ",")
-        return days.isEmpty ? RuleSpec(daily: true, at: at) : RuleSpec(weekly: days.joined(separator: ","), at: at)
+        let at = times.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
+        let first = firstDay.trimmed.isEmpty ? nil : firstDay.trimmed
+        switch howOften {
+        case Self.asNeeded: return RuleSpec(asNeeded: true)
+        case "": return days.isEmpty ? RuleSpec(daily: true, at: at.joined(separator: ","), start: first)
+            : RuleSpec(weekly: days.joined(separator: ","), at: at.joined(separator: ","), start: first)
+        default:
+            // A preset starts at the first time given, on the first day if there is one.
+            let time = at.first ?? ""
+            return RuleSpec(preset: howOften, start: first.map { "\($0)T\(time)" } ?? time)
+        }
     }
 
     /// The parts the form sets. The dose part is none when the dose is empty (the unit alone is ignored, as
@@ -90,11 +127,13 @@ struct ReminderForm: Sendable {
         change.repeating = .init(repeat: given(repeatEvery), repeatMax: Int(repeatMax.trimmed))
         change.notification = .init(sound: given(sound), before: given(before).map { String($0.filter { $0 != " " }) },
                                     speak: ["yes": true, "no": false][speak])
-        guard !dose.trimmed.isEmpty else { return change }
+        let limits = (minInterval: given(minInterval), maxPerDay: Int(maxPerDay.trimmed) ?? (updating ? 0 : nil))
+        guard !dose.trimmed.isEmpty || limits.minInterval?.isEmpty == false || limits.maxPerDay ?? 0 > 0 else { return change }
         let typedUnit = unit.trimmed
         change.medication = .init(
-            dose: dose.trimmed.replacingOccurrences(",", "."), unit: typedUnit.isEmpty ? nil : words.unitName(typedUnit) ?? typedUnit,
-            refillDays: Int(refillDays.trimmed) ?? (updating ? 0 : nil))
+            dose: dose.trimmed.isEmpty ? nil : dose.trimmed.replacingOccurrences(",", "."),
+            unit: typedUnit.isEmpty ? nil : words.unitName(typedUnit) ?? typedUnit,
+            refillDays: Int(refillDays.trimmed) ?? (updating ? 0 : nil), minInterval: limits.minInterval, maxPerDay: limits.maxPerDay)
         return change
     }
 

@@ -27,15 +27,17 @@ struct ReminderFormPage {
         body += "<form method=\"post\" action=\"\(action)\" class=\"reminder\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTMLPage.escaped(frame.csrf))\">"
         if let reminder { body += "<input type=\"hidden\" name=\"reminder\" value=\"\(reminder.id)\">" }
         body += field("name", WebMessages.nameLabel, form.name, required: true)
-        body += field("at", WebMessages.timesLabel, form.times, required: true)
+        body += howOftenChoice
+        body += field("at", WebMessages.timesLabel, form.times)
         body += "<fieldset><legend>\(HTMLPage.escaped(words(WebMessages.daysLegend)))</legend>"
         for (day, weekday) in zip(ReminderForm.weekdays, Weekday.mondayFirst) {
             let ticked = form.days.contains(day) ? " checked" : ""
             body += "<label class=\"day\"><input type=\"checkbox\" name=\"day-\(day)\"\(ticked)> \(HTMLPage.escaped(words.name(of: weekday, abbreviated: true)))</label>"
         }
-        body += "</fieldset>"
+        body += "</fieldset>" + field("first-day", WebMessages.firstDayLabel, form.firstDay, type: "date")
         body += field("dose", WebMessages.doseLabel, form.dose) + field("unit", WebMessages.unitLabel, form.unit) + field("window", WebMessages.windowLabel, form.window)
-        body += field("refill-days", WebMessages.refillLabel, form.refillDays) + field("repeat", WebMessages.repeatLabel, form.repeatEvery)
+        body += field("refill-days", WebMessages.refillLabel, form.refillDays) + field("min-interval", WebMessages.minIntervalLabel, form.minInterval)
+        body += field("max-per-day", WebMessages.maxPerDayLabel, form.maxPerDay, numeric: true) + field("repeat", WebMessages.repeatLabel, form.repeatEvery)
         body += field("repeat-max", WebMessages.repeatMaxLabel, form.repeatMax) + field("before", WebMessages.beforeLabel, form.before)
         body += field("sound", WebMessages.soundLabel, form.sound)
         let choices = [("", WebMessages.asConfigured), ("yes", WebMessages.yes), ("no", WebMessages.no)].map { value, label in
@@ -48,8 +50,19 @@ struct ReminderFormPage {
         return frame.document(title: title, body: body)
     }
 
-    private func field(_ name: String, _ label: Message, _ value: String, required: Bool = false) -> String {
-        "<label class=\"field\">\(HTMLPage.escaped(words(label))) <input name=\"\(name)\" value=\"\(HTMLPage.escaped(value))\"\(required ? " required" : "")></label>"
+    private func field(_ name: String, _ label: Message, _ value: String, required: Bool = false, type: String? = nil, numeric: Bool = false) -> String {
+        let attributes = (required ? " required" : "") + (type.map { " type=\"\($0)\"" } ?? "") + (numeric ? " inputmode=\"numeric\"" : "")
+        return "<label class=\"field\">\(HTMLPage.escaped(words(label))) <input name=\"\(name)\" value=\"\(HTMLPage.escaped(value))\"\(attributes)></label>"
+    }
+
+    /// At the times and days given, when needed, or one of the presets (`Twice a Day` from the first time).
+    private var howOftenChoice: String {
+        let choices = [("", words(WebMessages.atTimesChoice)), (ReminderForm.asNeeded, words(WebMessages.asNeededChoice))]
+            + Preset.allCases.map { ($0.rawValue, words(WebMessages.presetChoice, words(WebMessages.presetName($0)))) }
+        let options = choices.map { value, label in
+            "<option value=\"\(HTMLPage.escaped(value))\"\(form.howOften == value ? " selected" : "")>\(HTMLPage.escaped(label))</option>"
+        }.joined()
+        return "<label class=\"field\">\(HTMLPage.escaped(words(WebMessages.howOftenLabel))) <select name=\"how\">\(options)</select></label>"
     }
 
     private var previewSection: String {

@@ -1,3 +1,4 @@
+import ReminderCore
 import Translation
 
 /// What remindd-web's pages say, in one table: read by `po/extract-messages` into `po/remindd.pot` like the
@@ -43,6 +44,10 @@ enum WebMessages {
     static let addPack = Message("Add a pack")
     static let countLeft = Message("Count what is left")
     static let done = Message("Done.")
+    static let limitsHeading = Message("Limits")
+    static let apartLimit = Message("at least %1$s apart")
+    static let perDayLimit = Message("at most %1$d in 24 hours")
+    static let noLimit = Message("none")
     // Reminders.
     static let reminders = Message("Reminders")
     static let addReminder = Message("Add a reminder")
@@ -80,8 +85,33 @@ enum WebMessages {
     static let noReminders = Message("No reminders yet.")
     static let morePage = Message("More reminders")
     static let nameMissing = Message("Give the reminder a name.")
-    static let timesMissing = Message("Give one or more times, e.g. 08:00 or 08:00, 20:00.")
     static let editWithRemindctl = Message("This schedule is changed with remindctl update.")
+    static let howOftenLabel = Message("How often")
+    static let atTimesChoice = Message("At the times and on the days below")
+    static let asNeededChoice = Message("When needed (never announced; limits below)")
+    static let presetChoice = Message("%1$s (from the first time)")
+    static let firstDayLabel = Message("First day (a weekly or monthly choice takes its day from it; optional)")
+    static let minIntervalLabel = Message("At least this long between doses (e.g. 6h; optional)")
+    static let maxPerDayLabel = Message("At most this many doses in 24 hours (optional)")
+    static let wholeNumber = Message("%1$s: %2$s is not a whole number; give one such as 3.")
+    /// The presets as a person reads them in the list.
+    static func presetName(_ preset: Preset) -> Message {
+        switch preset {
+        case .daily: Message("Once a day")
+        case .twiceADay: Message("Twice a day")
+        case .threeTimesADay: Message("Three times a day")
+        case .fourTimesADay: Message("Four times a day")
+        case .sixTimesADay: Message("Six times a day")
+        case .weekly: Message("Once a week")
+        case .twiceWeekly: Message("Twice a week")
+        case .threeTimesWeekly: Message("Three times a week")
+        case .fourTimesWeekly: Message("Four times a week")
+        case .monthly: Message("Once a month")
+        case .twiceMonthly: Message("Twice a month")
+        case .threeTimesMonthly: Message("Three times a month")
+        }
+    }
+    static let timesOrNeeded = Message("Give one or more times, e.g. 08:00 or 08:00, 20:00, or choose When needed.")
     // Habits.
     static let habits = Message("Habits")
     static let streakLine = Message("Streak: %1$d day", plural: "Streak: %1$d days")

@@ -46,7 +46,7 @@ enum WebStyle {
         table.adherence th[scope=row] { font-weight: 600; color: var(--text); }
         form.stock { display: block; margin: 1rem 0 1.5rem; }
         form.stock label { display: block; margin: .4rem 0; }
-        input { font: inherit; padding: .3rem .5rem; border: 1px solid #767676; border-radius: .3rem; max-width: 100%; }
+        input, select { font: inherit; padding: .3rem .5rem; border: 1px solid #767676; border-radius: .3rem; max-width: 100%; }
         @media (max-width: 30rem) { main { padding: .5rem; } ul.due li { display: block; } }
         """
 }

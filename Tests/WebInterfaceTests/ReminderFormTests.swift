@@ -1,4 +1,6 @@
+import FoundationEssentials
 import ReminderCore
+import ReminderInterface
 import Testing
 import Translation
 
@@ -32,6 +34,44 @@ struct ReminderFormTests {
         #expect(ReminderForm(fields: ["at": "08:00"]).missing(UntranslatedCatalog()) == "Give the reminder a name.")
         #expect(ReminderForm(fields: ["name": "D", "at": " "]).missing(UntranslatedCatalog())?.hasPrefix("Give one or more times") == true)
         #expect(ReminderForm(fields: ["name": "D", "at": "08:00"]).missing(UntranslatedCatalog()) == nil)
+        #expect(ReminderForm(fields: ["name": "D", "how": "as-needed"]).missing(UntranslatedCatalog()) == nil, "when needed has no times")
+        // A number that is not one was dropped without a word (the form then saved no maximum).
+        let notANumber = ReminderForm(fields: ["name": "D", "how": "as-needed", "max-per-day": "three"]).missing(UntranslatedCatalog())
+        #expect(notANumber == "At most this many doses in 24 hours (optional): three is not a whole number; give one such as 3.")
+    }
+
+    /// A preset from the first time (and the first day, which a weekly one takes its weekday from), and a
+    /// medication taken when needed with its limits: made into the rule and parts `remindctl add` makes.
+    @Test func aPresetAndWhenNeededWithLimitsMakeTheRule() {
+        let preset = ReminderForm(fields: ["name": "P", "how": "Twice a Day", "at": "08:00, 21:00"])
+        #expect(preset.rule == RuleSpec(preset: "Twice a Day", start: "08:00"))
+        let weekly = ReminderForm(fields: ["name": "W", "how": "Weekly", "at": "09:30", "first-day": "2026-12-01"])
+        #expect(weekly.rule == RuleSpec(preset: "Weekly", start: "2026-12-01T09:30"))
+        let needed = ReminderForm(fields: ["name": "N", "how": "as-needed", "dose": "1", "unit": "tablet", "min-interval": "6h", "max-per-day": "3"])
+        #expect(needed.rule == RuleSpec(asNeeded: true))
+        let medication = needed.delivery(UntranslatedCatalog()).medication
+        #expect(medication.minInterval == "6h" && medication.maxPerDay == 3 && medication.dose == "1")
+        let cleared = ReminderForm(fields: ["name": "N", "how": "as-needed", "dose": "1"]).delivery(UntranslatedCatalog(), updating: true).medication
+        #expect(cleared.minInterval == "" && cleared.maxPerDay == 0, "emptied on a change: no limit")
+        let daysFrom = ReminderForm(fields: ["name": "D", "at": "08:00", "first-day": "2027-01-04"])
+        #expect(daysFrom.rule == RuleSpec(daily: true, at: "08:00", start: "2027-01-04"))
+    }
+
+    /// A reminder the form can hold whole is shown in it, and saved unchanged gives the same rule and limits;
+    /// one it cannot (an end) is not offered.
+    @Test func aPresetAndWhenNeededAreShownForAChange() throws {
+        func reminder(_ json: String) throws -> ReminderValue {
+            let common = #""id": 7, "name": "N", "summary": "", "effectiveTimeZone": "UTC", "enabled": true, "streak": 0, "urgency": "normal", "snoozeMinutes": 10, "ladder": []"#
+            return try JSONDecoder().decode(ReminderValue.self, from: Data("{\(common), \(json)}".utf8))
+        }
+        let needed = try #require(ReminderForm(reminder: try reminder(#""rule": {"asNeeded": true}, "dose": 1, "unit": "tablet", "minIntervalSeconds": 21600, "maxPerDay": 3"#)))
+        #expect(needed.howOften == ReminderForm.asNeeded && needed.minInterval == "6h" && needed.maxPerDay == "3" && needed.times.isEmpty)
+        #expect(needed.rule == RuleSpec(asNeeded: true))
+        let weekly = try #require(ReminderForm(reminder: try reminder(#""rule": {"preset": "weekly", "start": "2026-12-01T09:00"}"#)))
+        #expect(weekly.howOften == "Weekly" && weekly.times == "09:00" && weekly.firstDay == "2026-12-01")
+        #expect(weekly.rule == RuleSpec(preset: "Weekly", start: "2026-12-01T09:00"))
+        #expect(ReminderForm(reminder: try reminder(#""rule": {"daily": true, "at": "08:00", "until": "2027-01-01"}"#)) == nil)
+        #expect(ReminderForm(reminder: try reminder(#""rule": {"daily": true, "at": "08:00", "start": "2026-12-01T08:00"}"#)) == nil)
     }
 
     @Test func theFieldsComeBackAsTyped() {

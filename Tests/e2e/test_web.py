@@ -212,6 +212,8 @@ def test_an_as_needed_dose_taken_from_today_then_waits_its_interval(web, unique_
     notice = re.search(r'<p class="notice" role="alert">([^<]*)</p>', web.request("GET", "/", headers={"Accept-Language": "de"}).text).group(1)
     english = said.removeprefix("Error: ").strip()
     assert notice and notice != english and unique_name in notice, (notice, english)
+    # The terminal's line offers --force; the page has no such option, so its line does not.
+    assert "--force" in english and "--force" not in notice, (english, notice)
 
 
 def test_the_stock_is_refilled_and_counted_from_the_medication_page_and_runs_low_on_today(web, unique_name):
@@ -307,6 +309,38 @@ def test_a_reminder_is_added_previewed_changed_disabled_and_deleted_from_its_pag
     assert unique_name in [r["name"] for r in web.daemon.ctl_json("list")], "asking deletes nothing"
     assert web.post("/reminders/remove", {"reminder": stored["id"], "csrf": web.csrf()}).status == 303
     assert unique_name not in [r["name"] for r in web.daemon.ctl_json("list")]
+
+
+def test_a_preset_and_a_medication_when_needed_with_its_limits_are_added_and_changed_from_the_form(web, unique_name):
+    """#60: the form sets a preset (from the first time and day) or when needed, and the limits of a dose; the
+    Medication page shows the limits and leads to the form that changes them."""
+    web.log_in()
+    preset = {"name": unique_name, "how": "Weekly", "at": "09:30", "first-day": "2030-01-07", "csrf": web.csrf()}
+    assert web.post("/reminders/add", preset).status == 303
+    stored = web.daemon.ctl_json("show", unique_name)
+    assert stored["rule"] == {"preset": "Weekly", "start": "2030-01-07T09:30"}, stored["rule"]
+    assert stored["next"]["local"].startswith("2030-01-07T09:30"), stored["next"]
+    edit = web.request("GET", f"/reminders/edit?reminder={stored['id']}").text
+    assert '<option value="Weekly" selected>' in edit and 'name="first-day" value="2030-01-07"' in edit and 'name="at" value="09:30"' in edit
+    needed = f"{unique_name}-prn"
+    fields = {"name": needed, "how": "as-needed", "dose": "400", "unit": "mg", "min-interval": "6h", "max-per-day": "3", "csrf": web.csrf()}
+    assert web.post("/reminders/add", fields).status == 303
+    stored = web.daemon.ctl_json("show", needed)
+    assert stored["rule"] == {"asNeeded": True} and (stored["minIntervalSeconds"], stored["maxPerDay"]) == (21600, 3), stored
+    medication = web.request("GET", "/medication").text
+    row = re.search(rf"<tr><td>{re.escape(needed)}</td>.*?</tr>", medication).group(0)
+    assert "at least 6h apart, at most 3 in 24 hours" in row and f'href="/reminders/edit?reminder={stored["id"]}"' in row, row
+    # A maximum that is not a number is said on the form, and nothing changes.
+    refused = web.post("/reminders/update", {**fields, "reminder": stored["id"], "max-per-day": "three"})
+    assert "three is not a whole number" in web.request("GET", refused.getheader("Location")).text
+    assert web.daemon.ctl_json("show", needed)["maxPerDay"] == 3
+    # Emptied on the form: no limit.
+    assert web.post("/reminders/update", {**fields, "reminder": stored["id"], "min-interval": "", "max-per-day": "2"}).status == 303
+    stored = web.daemon.ctl_json("show", needed)
+    assert "minIntervalSeconds" not in stored and stored["maxPerDay"] == 2 and stored["rule"] == {"asNeeded": True}, stored
+    assert "at most 2 in 24 hours" in web.request("GET", "/medication").text
+    german = web.request("GET", f"/reminders/edit?reminder={stored['id']}", headers={"Accept-Language": "de"}).text
+    assert "Bei Bedarf" in german and "Zweimal täglich" in german, german[:2000]
 
 
 def test_a_german_unit_typed_on_the_form_is_stored_as_remindd_names_it(web, unique_name):

@@ -79,6 +79,9 @@ public struct StockValue: Codable, Sendable, Hashable {
     public var packs: [StockPackValue]?
     /// The day to order more by: `through` less the reminder's order days (not before today).
     public var orderBy: String?
+    /// How often a dose may be logged (`--min-interval`, `--max-per-day`); nil: no such limit.
+    public var minIntervalSeconds: Int64?
+    public var maxPerDay: Int?
 
     public init(
         reminderId: Int64, reminderName: String, left: Double?, unit: String, dose: Double, doses: Int?, through: String?, throughLocal: String?,
