@@ -7,6 +7,16 @@ import VarlinkProtocol
 /// What a user reads from particular commands: times in their own zone, time left, plurals, refusals and
 /// suggestions, and what is sent to the daemon.
 @Suite struct CommandBehaviourTests {
+    /// `remindctl ui` finds remindd-web's port in what the user manager says its socket listens on (a drop-in
+    /// moved it), the first loopback address; nothing usable gives nil (then the default).
+    @Test func theUIPortIsReadFromTheSocketUnitsListenAddresses() {
+        #expect(UICommand.port(listening: "127.0.0.1:47151 (Stream)\n[::1]:47151 (Stream)\n") == 47151)
+        #expect(UICommand.port(listening: "[::1]:8080 (Stream)") == 8080)
+        #expect(UICommand.port(listening: "") == nil)
+        #expect(UICommand.port(listening: "0.0.0.0:80 (Stream)") == nil, "not on loopback: not remindd-web's unit as shipped")
+        #expect(UICommand.port(listening: "127.0.0.1:99999 (Stream)") == nil)
+    }
+
     var harness = CommandHarness(daemon: StubDaemon(replies: Samples.replies))
 
     @Test func nextShowsTheUsersZoneTimeLeftAndTheRemindersOwnTimeWhereItDiffers() throws {
