@@ -17,28 +17,41 @@ public struct Message: Sendable, Hashable {
     /// `template` with its `%N$s` and `%N$d` replaced by the N-th argument and `%%` by `%`. A directive that
     /// names no argument stays as written (a translation's mistake shows, rather than crashing the daemon).
     public static func format(_ template: String, _ arguments: [String]) -> String {
-        var result = ""
-        var rest = Substring(template)
-        while let percent = rest.firstIndex(of: "%") {
-            result += rest[..<percent]
-            let directive = rest[rest.index(after: percent)...]
-            if directive.first == "%" {
-                result += "%"
-                rest = directive.dropFirst()
+        // By bytes: a directive is ASCII, and every other byte (a UTF-8 sequence's too) is copied as it is (by
+        // characters, a page of 1,000 rows spent a fifth of its time here).
+        let (percent, dollar) = (UInt8(ascii: "%"), UInt8(ascii: "$"))
+        guard template.utf8.contains(percent) else { return template }
+        let bytes = Array(template.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + arguments.reduce(0) { $0 + $1.utf8.count })
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == percent else {
+                result.append(bytes[index])
+                index += 1
                 continue
             }
-            let digits = directive.prefix { $0.isASCII && $0.isNumber }
-            let afterDigits = directive.dropFirst(digits.count)
-            if let number = Int(digits), number >= 1, number <= arguments.count, afterDigits.first == "$",
-                let conversion = afterDigits.dropFirst().first, conversion == "s" || conversion == "d"
+            if index + 1 < bytes.count, bytes[index + 1] == percent {
+                result.append(percent)
+                index += 2
+                continue
+            }
+            var cursor = index + 1
+            var number = 0
+            while cursor < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[cursor]) {
+                number = min(number * 10 + Int(bytes[cursor] - UInt8(ascii: "0")), Int(Int32.max))  // past any argument's number
+                cursor += 1
+            }
+            if cursor > index + 1, number >= 1, number <= arguments.count, cursor + 1 < bytes.count, bytes[cursor] == dollar,
+                bytes[cursor + 1] == UInt8(ascii: "s") || bytes[cursor + 1] == UInt8(ascii: "d")
             {
-                result += arguments[number - 1]
-                rest = afterDigits.dropFirst(2)
+                result += arguments[number - 1].utf8
+                index = cursor + 2
             } else {
-                result += "%"
-                rest = directive
+                result.append(percent)
+                index += 1
             }
         }
-        return result + rest
+        return String(decoding: result, as: UTF8.self)
     }
 }

@@ -16,7 +16,10 @@ public protocol RemindersGateway: Sendable {
     /// Logs a dose of the reminder now (an as-needed medication's "Take one now"), within its limits.
     func logNow(reminderID: Int64) async throws
     /// The stock of every medication.
-    func stocks() async throws -> [StockValue]
+    /// The stocks that run low (``StockValue/runsLow``).
+    func stocksRunningLow() async throws -> [StockValue]
+    /// A page of the stocks: at most `limit` after the reminder id `after`, and the `after` of the next page.
+    func stocks(after: Int64, limit: Int) async throws -> (stocks: [StockValue], next: Int64?)
     /// Counts a medication's stock (`set`) or adds a pack (`expires`: `2027-03` or a day; nil: it does not).
     func changeStock(reminderID: Int64, amount: String, expires: String?, set: Bool) async throws
     /// One reminder, by its id.
@@ -69,8 +72,13 @@ public struct VarlinkRemindersGateway: RemindersGateway {
         _ = try await call(Reminders.Log.self, .init(reminder: String(reminderID)))
     }
 
-    public func stocks() async throws -> [StockValue] {
-        try await call(Medication.Stock.self, .init()).stocks
+    public func stocksRunningLow() async throws -> [StockValue] {
+        try await call(Medication.Stock.self, .init(runningLow: true)).stocks
+    }
+
+    public func stocks(after: Int64, limit: Int) async throws -> (stocks: [StockValue], next: Int64?) {
+        let page = try await call(Medication.Stock.self, .init(after: after, limit: limit))
+        return (page.stocks, page.after)
     }
 
     public func changeStock(reminderID: Int64, amount: String, expires: String?, set: Bool) async throws {

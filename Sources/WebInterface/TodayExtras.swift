@@ -33,10 +33,7 @@ struct TodayExtras {
 
     /// The medications whose stock lasts fewer days than their refill notice wants, or not for the next dose.
     private var lowStock: String {
-        let low = stocks.filter { stock in
-            guard stock.left != nil, !stock.outlastsTheRule else { return false }
-            return stock.doses == 0 || (stock.days ?? Int.max) < stock.refillDays
-        }
+        let low = stocks.filter(\.runsLow)
         guard !low.isEmpty else { return "" }
         let notes = low.map { stock -> String in
             let left = MedicationPage.amount(stock.left ?? 0, stock.unit, words: words)

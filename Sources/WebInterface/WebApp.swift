@@ -76,7 +76,7 @@ public actor WebApp {
             let frame = HTMLPage(words: words, csrf: session.csrf, path: request.path)
             switch request.path {
             case "/": return await today(frame, notice: session.notice)
-            case "/medication": return await medication(frame, notice: session.notice)
+            case "/medication": return await medication(frame, request, notice: session.notice)
             case "/report": return await reportPage(frame, request)
             case "/habits": return await habitsPage(frame, request, notice: session.notice)
             case "/reminders", "/reminders/new", "/reminders/edit", "/reminders/delete": return await remindersPage(frame, request, notice: session.notice)

@@ -45,6 +45,7 @@ enum WebMessages {
     static let countLeft = Message("Count what is left")
     static let done = Message("Done.")
     static let limitsHeading = Message("Limits")
+    static let moreMedication = Message("More medications")
     static let apartLimit = Message("at least %1$s apart")
     static let perDayLimit = Message("at most %1$d in 24 hours")
     static let noLimit = Message("none")

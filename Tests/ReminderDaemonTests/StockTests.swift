@@ -106,6 +106,44 @@ struct StockTests {
         #expect(weekly.doses == 5 && weekly.through == "2027-04-08" && weekly.throughLocal == "2027-04-08T21:30:00+02:00")
     }
 
+    /// `runningLow` gives only the stocks that run low: counted, fewer days than the refill days or not a dose
+    /// left, and not outlasted by the rule (what remindd-web's Today asks, rather than every stock).
+    @Test func onlyTheStocksThatRunLowAreGivenWhenAskedFor() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin")
+        try await daemon.add("Low", ["daily": true, "at": "08:00"], ["dose": "1", "unit": "tablet", "refillDays": 7])
+        try await daemon.add("Plenty", ["daily": true, "at": "08:00"], ["dose": "1", "unit": "tablet", "refillDays": 7])
+        try await daemon.add("Uncounted", ["daily": true, "at": "08:00"], ["dose": "1", "unit": "tablet"])
+        try await daemon.add("Ending", ["daily": true, "at": "08:00", "until": "2026-12-03"], ["dose": "1", "unit": "tablet"])
+        try await daemon.add("Empty", ["daily": true, "at": "08:00"], ["dose": "2", "unit": "tablet"])
+        for (name, amount) in [("Low", "3"), ("Plenty", "60"), ("Ending", "5"), ("Empty", "1")] {
+            _ = try await daemon.call(Medication.StockSet.self, .init(reminder: name, amount: amount))
+        }
+        let all = try await daemon.call(Medication.Stock.self, .init()).stocks
+        let low = try await daemon.call(Medication.Stock.self, .init(runningLow: true)).stocks
+        #expect(all.count == 5)
+        #expect(low.map(\.reminderName).sorted() == ["Empty", "Low"])
+        #expect(low == all.filter(\.runsLow), "the same values as the whole list gives")
+        #expect(try await daemon.call(Medication.Stock.self, .init(reminder: "Plenty", runningLow: true)).stocks.isEmpty)
+        #expect(try await daemon.call(Medication.Stock.self, .init(reminder: "Low", runningLow: true)).stocks.map(\.reminderName) == ["Low"])
+    }
+
+    /// A page at a time: `limit` after `after`, the next page's `after` until the last; a limit out of range refused.
+    @Test func theStocksComeAPageAtATime() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin")
+        for index in 0..<5 { try await daemon.add("M\(index)", ["daily": true, "at": "08:00"], ["dose": "1", "unit": "tablet"]) }
+        try await daemon.add("No dose", ["daily": true, "at": "08:00"])
+        var names: [String] = []
+        var after: Int64? = 0
+        var pages = 0
+        while let from = after {
+            let page = try await daemon.call(Medication.Stock.self, .init(after: from, limit: 2))
+            (names, after, pages) = (names + page.stocks.map(\.reminderName), page.after, pages + 1)
+        }
+        #expect(names == ["M0", "M1", "M2", "M3", "M4"] && pages == 3)
+        #expect(try await daemon.call(Medication.Stock.self, .init()).after == nil, "without a limit: all, no next page")
+        await #expect(throws: VarlinkError.self) { try await daemon.call(Medication.Stock.self, .init(limit: 0)) }
+    }
+
     @Test func theLowStockNoticeComesOnceAndAgainOnlyAfterARefill() async throws {
         let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin")
         try await daemon.add("Pills", ["daily": true, "at": "08:00"], ["dose": "1", "unit": "tablet", "refillDays": 3, "command": .array(["/bin/true"])])

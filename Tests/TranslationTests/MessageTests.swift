@@ -21,6 +21,12 @@ struct MessageTests {
         #expect(Message.format("50% off %1$s", ["x"]) == "50% off x")
         #expect(Message.format("ends with %", []) == "ends with %")
         #expect(Message.format("%1$x", ["y"]) == "%1$x")
+        #expect(Message.format("%99999999999999999999$s and %1$", ["z"]) == "%99999999999999999999$s and %1$")
+    }
+
+    @Test func textBesideTheDirectivesIsKeptWhateverItsScript() {
+        #expect(Message.format("Übermorgen: %1$s für 5 €, 日本 %2$d", ["Ärztin 👩‍⚕️", "3"]) == "Übermorgen: Ärztin 👩‍⚕️ für 5 €, 日本 3")
+        #expect(Message.format("nothing to fill", ["a"]) == "nothing to fill")
     }
 
     @Test func englishChoosesThePluralByTheCount() {

@@ -370,7 +370,8 @@ def test_a_long_list_of_reminders_comes_a_page_at_a_time(web, unique_name):
     web.log_in()
     socket_path = web.daemon.socket_path
     for index in range(101):
-        add = {"method": "io.remindd.Reminders.Add", "parameters": {"name": f"{unique_name}-{index:03d}", "rule": {"daily": True, "at": "09:00"}}}
+        add = {"method": "io.remindd.Reminders.Add", "parameters": {"name": f"{unique_name}-{index:03d}", "rule": {"daily": True, "at": "09:00"},
+                                                             "dose": "1", "unit": "tablet"}}
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
             connection.connect(socket_path)
             connection.sendall(json.dumps(add).encode() + b"\0")
@@ -381,4 +382,11 @@ def test_a_long_list_of_reminders_comes_a_page_at_a_time(web, unique_name):
     assert following, "a link to the rest"
     rest = web.request("GET", f"/reminders?after={following.group(1)}").text
     assert rest.count('<th scope="row">') == 102 - 100 and "More reminders" not in rest
+    # Medication the same way: 100 on the first page, the 101st on the next, each once.
+    first = web.request("GET", "/medication").text
+    names = re.findall(rf"<tr><td>({unique_name}-\d+)</td>", first)
+    following = re.search(r'<a href="/medication\?after=(\d+)">More medications</a>', first)
+    assert len(names) == 100 and following, len(names)
+    rest = re.findall(rf"<tr><td>({unique_name}-\d+)</td>", web.request("GET", f"/medication?after={following.group(1)}").text)
+    assert sorted(names + rest) == [f"{unique_name}-{index:03d}" for index in range(101)]
     assert web.request("GET", "/reminders/edit?reminder=999999").status == 400, "a reminder that is not there, said so"

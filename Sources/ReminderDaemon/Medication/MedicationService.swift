@@ -36,17 +36,39 @@ struct MedicationService: Sendable {
         return try value(of: reminder, now: now)
     }
 
-    /// The stock of one reminder, or of every reminder with a dose.
-    func stocks(key: String?) throws(ServiceError) -> [StockValue] {
+    /// The stock of one reminder, or of every reminder with a dose (`runningLow`: of those that run low); a
+    /// page of them (`limit` after the id `after`), and the `after` of the next page.
+    func stocks(key: String?, runningLow: Bool = false, page: (after: Int64, limit: Int?) = (0, nil)) throws(ServiceError)
+        -> (stocks: [StockValue], next: Int64?)
+    {
+        if let limit = page.limit, !(1...Self.stockPageMaximum).contains(limit) {
+            throw .invalidInput(parameter: "limit", message: "limit must be 1 to \(Self.stockPageMaximum)")
+        }
+        let all = try stocks(key: key, runningLow: runningLow) { $0.filter { $0.id > page.after }.prefix(page.limit ?? Int.max) }
+        let next = page.limit.flatMap { limit in all.remaining ? all.stocks.last?.reminderId : nil }
+        return (all.stocks, next)
+    }
+
+    static let stockPageMaximum = 1000
+
+    /// The stocks of the reminders `choose` keeps (in id order) of those with a dose, and whether it left some.
+    private func stocks(key: String?, runningLow: Bool, choose: ([StoredReminder]) -> ArraySlice<StoredReminder>) throws(ServiceError)
+        -> (stocks: [StockValue], remaining: Bool)
+    {
         let now = context.clock.now()
         if let key {
-            return [try value(of: try storing { () throws(StoreError) in try stores.reminders.find(key) }, now: now)]
+            let value = try value(of: try storing { () throws(StoreError) in try stores.reminders.find(key) }, now: now)
+            return (!runningLow || value.runsLow ? [value] : [], false)
         }
-        let withDose = try storing { () throws(StoreError) in try stores.reminders.all() }.filter { $0.delivery.medication.dose != nil }
         // One query for which were ever counted: a stock never counted has no changes to read (1,000 medications
-        // read one by one took 110 of the call's 186 ms).
+        // read one by one took 110 of the call's 186 ms), and does not run low.
         let counted = Set(try storing { () throws(StoreError) in try stores.stock.counted() })
-        return try withDose.map { reminder throws(ServiceError) in try value(of: reminder, now: now, counted: counted.contains(reminder.id)) }
+        if runningLow, counted.isEmpty { return ([], false) }
+        let withDose = try storing { () throws(StoreError) in try stores.reminders.all() }
+            .filter { $0.delivery.medication.dose != nil && (!runningLow || counted.contains($0.id)) }
+        let chosen = choose(withDose)
+        let values = try chosen.map { reminder throws(ServiceError) in try value(of: reminder, now: now, counted: counted.contains(reminder.id)) }
+        return (runningLow ? values.filter(\.runsLow) : values, chosen.last.map { last in withDose.last.map { $0.id > last.id } ?? false } ?? false)
     }
 
     /// Gives the low-stock notice of each counted reminder that runs low and was not told since its last refill,
@@ -188,7 +210,10 @@ extension MedicationService {
     func register(in router: inout MethodRouter) {
         router.on(Medication.StockSet.self) { p in .init(stock: try change(.set, key: p.reminder, amount: p.amount, expires: p.expires)) }
         router.on(Medication.StockAdd.self) { p in .init(stock: try change(.added, key: p.reminder, amount: p.amount, expires: p.expires)) }
-        router.on(Medication.Stock.self) { p in .init(stocks: try stocks(key: p.reminder)) }
+        router.on(Medication.Stock.self) { p in
+            let page = try stocks(key: p.reminder, runningLow: p.runningLow == true, page: (p.after ?? 0, p.limit))
+            return .init(stocks: page.stocks, after: page.next)
+        }
     }
 }
 

@@ -40,15 +40,25 @@ extension Medication {
         public typealias Reply = StockReply
     }
 
-    /// The stock of one reminder, or of every reminder with a dose.
+    /// The stock of one reminder, or of every reminder with a dose (`runningLow`: only those that run low).
     public enum Stock: MedicationMethod {
         public struct Parameters: Codable, Sendable, Hashable {
             public var reminder: String?
-            public init(reminder: String? = nil) { self.reminder = reminder }
+            /// Only the stocks that ``StockValue/runsLow``: what a page of today shows (all of them, with 1,000
+            /// medications, took most of that page's time to send and read).
+            public var runningLow: Bool?
+            /// A page: at most `limit` (1-1000) with a reminder id above `after`; nil: all of them.
+            public var after: Int64?
+            public var limit: Int?
+            public init(reminder: String? = nil, runningLow: Bool? = nil, after: Int64? = nil, limit: Int? = nil) {
+                (self.reminder, self.runningLow, self.after, self.limit) = (reminder, runningLow, after, limit)
+            }
         }
         public struct Reply: Codable, Sendable, Hashable {
             public var stocks: [StockValue]
-            public init(stocks: [StockValue]) { self.stocks = stocks }
+            /// The `after` of the next page; nil on the last (and without a `limit`).
+            public var after: Int64?
+            public init(stocks: [StockValue], after: Int64? = nil) { (self.stocks, self.after) = (stocks, after) }
         }
     }
 }
@@ -79,6 +89,13 @@ public struct StockValue: Codable, Sendable, Hashable {
     public var packs: [StockPackValue]?
     /// The day to order more by: `through` less the reminder's order days (not before today).
     public var orderBy: String?
+    /// Counted, and lasting fewer days than the refill notice wants, or not for the next dose (its rule ends
+    /// first: never).
+    public var runsLow: Bool {
+        guard left != nil, !outlastsTheRule else { return false }
+        return doses == 0 || (days ?? Int.max) < refillDays
+    }
+
     /// How often a dose may be logged (`--min-interval`, `--max-per-day`); nil: no such limit.
     public var minIntervalSeconds: Int64?
     public var maxPerDay: Int?
