@@ -42,8 +42,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
     /// vdirsyncer (about a second) every five minutes, and only while a collection is linked.
     public static let defaultSyncIntervalSeconds: Int64 = 300
     /// How long `log` and `done` of a medication with limits wait for the sync before deciding on what this device
-    /// has: vdirsyncer's run with nothing to bring takes about a second; a server that cannot be reached is given
-    /// up after ten. Not read from config.toml (tests shorten it).
+    /// has (`sync-wait`, 1s to 60s): vdirsyncer's run with nothing to bring takes about a second; a server that
+    /// cannot be reached is given up after ten (a slow server may want more, a person in a hurry less).
     public var syncWait: Duration = .seconds(10)
     /// How reminders are written into the collection (`collection-mode`): each as one recurring task (the
     /// default: what remindd devices, khal, todoman and jtx Board read), or as a journal with each occurrence
@@ -83,6 +83,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         ("collection", "a vdir folder in quotes, e.g. \"~/.local/share/remindd/collection\""),
         ("sync-command", "a command as a list of strings, e.g. [\"/usr/bin/vdirsyncer\", \"sync\", \"remindd\"]"),
         ("sync-interval", "a length from 1m to 24h in quotes, e.g. \"5m\", or \"off\""),
+        ("sync-wait", "a length from 1s to 60s in quotes, e.g. \"10s\""),
         ("collection-mode", "\"recurring\" or \"occurrences\""),
         ("occurrence-window", "a length from 12h to 7d in quotes, e.g. \"48h\""),
         ("calendars", "a list of vdir folders in quotes, e.g. [\"~/.calendars/personal\"]"),
@@ -134,6 +135,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 configuration.syncIntervalSeconds = nil
             case ("sync-interval", .string(let text)) where WindowLength.seconds(text).map({ (60...86_400).contains($0) }) == true:
                 configuration.syncIntervalSeconds = WindowLength.seconds(text)
+            case ("sync-wait", .string(let text)) where WindowLength.seconds(text, in: 1...60) != nil:
+                configuration.syncWait = .seconds(WindowLength.seconds(text, in: 1...60)!)
             case ("collection-mode", .string(let text)) where CollectionMode(rawValue: text) != nil:
                 configuration.collectionMode = CollectionMode(rawValue: text)!
             case ("occurrence-window", .string(let text)) where WindowLength.seconds(text, in: 12 * 3600...7 * 86_400) != nil:

@@ -46,6 +46,8 @@ struct AlarmConfigurationTests {
         #expect(spoken.sounds.speak == .doses && spoken.syncIntervalSeconds == 600)
         #expect(try DaemonConfiguration.parse("sync-interval = \"off\"\n", file: "c").syncIntervalSeconds == nil)
         #expect(DaemonConfiguration().sounds.speak == SpeakChoice.none && DaemonConfiguration().syncIntervalSeconds == 300)
+        #expect(try DaemonConfiguration.parse("sync-wait = \"30s\"\n", file: "c").syncWait == .seconds(30))
+        #expect(DaemonConfiguration().syncWait == .seconds(10))
         let tasks = try DaemonConfiguration.parse("collection-mode = \"occurrences\"\noccurrence-window = \"3d\"\n", file: "c")
         #expect(tasks.collectionMode == .occurrences && tasks.occurrenceWindowSeconds == 3 * 86_400)
         #expect(DaemonConfiguration().collectionMode == .recurring && DaemonConfiguration().occurrenceWindowSeconds == 48 * 3600)
@@ -53,7 +55,7 @@ struct AlarmConfigurationTests {
             ("quiet-hours = \"25:00-07:00\"", "e.g. \"22:00-07:00\""), ("dose-sound = \"Alarm Clock\"", "e.g. \"alarm-clock-elapsed\""),
             ("speak = \"loud\"", "\"doses\", \"all\" or \"none\""), ("sync-interval = \"30s\"", "from 1m to 24h"),
             ("collection-mode = \"tasks\"", "\"recurring\" or \"occurrences\""), ("occurrence-window = \"8d\"", "from 12h to 7d"),
-            ("occurrence-window = \"6h\"", "from 12h to 7d"),
+            ("occurrence-window = \"6h\"", "from 12h to 7d"), ("sync-wait = \"2m\"", "from 1s to 60s"), ("sync-wait = \"0s\"", "from 1s to 60s"),
         ] {
             #expect { try DaemonConfiguration.parse("\n" + line, file: "c") } throws: { "\($0)".contains("c:2:") && "\($0)".contains(hint) }
         }
