@@ -106,22 +106,24 @@ struct ReminderPartsTests {
         #expect(try delivery.applying(Delivery.Change(notification: .init(snooze: "")), adding: false).notification.snoozeMinutes == nil)
     }
 
-    /// What travels to another device: repeats, urgency, dose, limits and course. Commands never do (a synced
-    /// file must not make another machine run a program), nor the refill days or the calendar; merged into the
-    /// other device's own settings, those stay as they were there.
+    /// What travels to another device: repeats, urgency, dose, limits, refill days and course. Commands never do
+    /// (a synced file must not make another machine run a program), nor the calendar; merged into the other
+    /// device's own settings, those stay as they were there.
     @Test func aSyncedItemCarriesWhatTravelsAndKeepsTheOtherDevicesOwn() throws {
         var sent = Self.everything
         sent.medication.steps = try DoseSteps(parsing: "2 tablet until 2026-12-01; 1 tablet until 2026-12-08", unit: nil)
         let properties = sent.syncedProperties
-        #expect(properties.map(\.name) == ["REPEAT", "URGENCY", "DOSE", "LIMITS", "STEPS"])
+        #expect(properties.map(\.name) == ["REPEAT", "URGENCY", "DOSE", "LIMITS", "REFILL-DAYS", "STEPS"])
         let lookup = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.text) })
         let read = try Delivery { lookup[$0] }
-        #expect(read.hook.command == nil && read.escalation.command == nil && read.medication.refillDays == nil && read.calendar == nil)
+        #expect(read.hook.command == nil && read.escalation.command == nil && read.medication.refillDays == 5 && read.calendar == nil)
         let local = Delivery(hook: HookSettings(command: ["/bin/local"]), medication: { var m = MedicationSettings(); m.refillDays = 9; return m }())
         let merged = local.merging(synced: read)
         #expect(merged.repeating == sent.repeating && merged.notification == sent.notification)
         #expect(merged.medication.dose == sent.medication.dose && merged.medication.limits == sent.medication.limits && merged.medication.steps == sent.medication.steps)
-        #expect(merged.hook.command == ["/bin/local"] && merged.medication.refillDays == 9 && merged.escalation == EscalationSettings())
+        #expect(merged.hook.command == ["/bin/local"] && merged.medication.refillDays == 5 && merged.escalation == EscalationSettings())
+        #expect(try Delivery { $0 == "ORDER-DAYS" ? "3" : nil }.medication.orderDays == 3)
+        #expect(throws: PartError.self) { try Delivery { $0 == "REFILL-DAYS" ? "400" : nil } }
         // A bad property is named, for the item's line.
         do {
             _ = try Delivery { $0 == "LIMITS" ? "21600;3" : nil }

@@ -325,25 +325,28 @@ def comparable(device, name):
 
 def test_every_setting_at_its_extremes_survives_the_server_both_ways(devices, unique_name):
     """Through the real Radicale (whose parser keeps only the first value of a TEXT property with a bare comma):
-    dose limits, a repeat maximum, a taper, a dose and unit and names with `,;\\` and non-ASCII arrive whole, and an
-    edit on the other device comes back whole."""
+    dose limits, refill and order days, a repeat maximum, a taper, a dose and unit and names with `,;\\` and
+    non-ASCII arrive whole, and an edit on the other device comes back whole."""
     laptop, desktop = devices
     painkiller = unique_name + ", Ibuprofen; 400\\mg — Schmerz"
     pills = unique_name + "-Prednisolon äöü 💊"
-    laptop.ctl("add", painkiller, "--as-needed", "--dose", "400mg", "--min-interval", "6h", "--max-per-day", "3")
+    laptop.ctl("add", painkiller, "--as-needed", "--dose", "400mg", "--min-interval", "6h", "--max-per-day", "3", "--refill-days", "12",
+               "--order-days", "4")
     laptop.ctl("add", pills, "--daily", "--at", "08:00,20:00", "--tz", "Europe/Berlin", "--window", "2h", "--repeat", "10m",
                "--repeat-max", "3", "--urgency", "critical", "--steps", "40mg until 2027-01-01; 30mg until 2027-01-08; 20mg until 2027-01-15")
     before = {name: comparable(laptop, name) for name in (painkiller, pills)}
     assert before[painkiller]["maxPerDay"] == 3 and before[pills].get("repeatMax") == 3, before
+    assert (before[painkiller]["refillDays"], before[painkiller]["orderDays"]) == (12, 4), before  # #61: they travel too
     sync_all(laptop, desktop)
     assert wait_until(lambda: {painkiller, pills} <= {r["name"] for r in desktop.json("list")})
     for name in (painkiller, pills):
         assert comparable(desktop, name) == before[name], name
     # Edited on the desktop: the change and everything else reach the laptop whole.
-    desktop.ctl("update", painkiller, "--max-per-day", "2")
+    desktop.ctl("update", painkiller, "--max-per-day", "2", "--refill-days", "20")
     desktop.ctl("update", pills, "--repeat-max", "5")
     sync_all(desktop, laptop)
     assert wait_until(lambda: comparable(laptop, painkiller)["maxPerDay"] == 2)
+    assert comparable(laptop, painkiller)["refillDays"] == 20
     assert wait_until(lambda: comparable(laptop, pills).get("repeatMax") == 5)
     for name in (painkiller, pills):
         assert comparable(laptop, name) == comparable(desktop, name), name

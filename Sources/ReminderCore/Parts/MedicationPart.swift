@@ -207,6 +207,8 @@ public struct MedicationSettings: ReminderPart {
         if !limits.isEmpty {
             properties.append(SyncedProperty("LIMITS", "\(limits.minIntervalSeconds.map(String.init) ?? ""),\(limits.maxPerDay.map(String.init) ?? "")"))
         }
+        if let refillDays { properties.append(SyncedProperty("REFILL-DAYS", String(refillDays))) }
+        if let orderDays { properties.append(SyncedProperty("ORDER-DAYS", String(orderDays))) }
         if let steps { properties.append(SyncedProperty("STEPS", steps.text)) }
         if let strength { properties.append(SyncedProperty("STRENGTH", "\(strength.amountText) \(strength.unit)")) }
         if !apart.isEmpty { properties.append(SyncedProperty("APART", Self.apartText(apart))) }
@@ -226,12 +228,9 @@ public struct MedicationSettings: ReminderPart {
     /// The days before the stock runs out by which to order more.
     public var orderDaysInEffect: Int { orderDays ?? refillDays ?? Self.defaultRefillDays }
 
-    /// The dose, the limits and the course travel; the refill and order days are this device's.
-    public func merging(synced: Self) -> Self {
-        var merged = synced
-        (merged.refillDays, merged.orderDays) = (refillDays, orderDays)
-        return merged
-    }
+    /// Everything travels: the dose, the limits, the course, the strength, the gaps, and the refill and order days
+    /// (the low-stock notice comes on every device at the same number of days; a stock itself is counted on each).
+    public func merging(synced: Self) -> Self { synced }
 
     public init(synced property: (String) -> String?) throws(PartError) {
         if let text = property("DOSE") {
@@ -249,6 +248,11 @@ public struct MedicationSettings: ReminderPart {
             do { steps = try DoseSteps(parsing: text, unit: nil) } catch { throw PartError("STEPS", "X-REMINDD-STEPS: \(error.message)") }
         }
         if let text = property("APART") { apart = try Self.apart(parsing: text) }
+        for (name, keyPath) in [("REFILL-DAYS", \Self.refillDays), ("ORDER-DAYS", \Self.orderDays)] {
+            guard let text = property(name) else { continue }
+            guard let days = Int(text), Self.refillDayRange.contains(days) else { throw PartError(name, "X-REMINDD-\(name) is not 1 to 365 days") }
+            self[keyPath: keyPath] = days
+        }
         if let text = property("STRENGTH") { strength = try Self.strength(text) }
     }
 
