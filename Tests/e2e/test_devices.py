@@ -196,8 +196,10 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, uniq
     sync_all(laptop, desktop)
     taken = wait_until(lambda: desktop.entries(REMINDER_NAME=pills, MESSAGE_ID=ACKNOWLEDGED))
     assert taken and taken[0]["REMINDER_STATE"] == "taken", taken
-    # The days asked for by date (the firing's, in UTC as the daemons run): a run near midnight asks the right one.
-    occurrences = {d.name: [o for o in d.json("day", at.strftime("%Y-%m-%d"))["occurrences"] if o["reminderName"] == pills] for d in devices}
+    # The days asked for by date (the firing's, in the reminders' zone, whose day `day` lists): a run near
+    # midnight UTC asks the right one (the walk, 2 hours on, fell on the next UTC date from 22:00 UTC).
+    occurrences = {d.name: [o for o in d.json("day", at.astimezone(DAY_TZINFO).strftime("%Y-%m-%d"))["occurrences"] if o["reminderName"] == pills]
+                   for d in devices}
     assert [o["state"] for o in occurrences["desktop"]] == ["taken"], occurrences
     assert occurrences["desktop"][0]["loggedUtc"] == occurrences["laptop"][0]["loggedUtc"]
     # Past its next repeat's time (at most a minute away), the desktop announced no more repeats.
@@ -210,7 +212,7 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, uniq
     # Skipped on the desktop: skipped on the laptop.
     desktop.ctl("skip", walk, "--reason", "rain")
     sync_all(laptop, desktop)
-    walk_day = (at + dt.timedelta(hours=2)).strftime("%Y-%m-%d")
+    walk_day = (at + dt.timedelta(hours=2)).astimezone(DAY_TZINFO).strftime("%Y-%m-%d")
     walk_today = wait_until(lambda: [o["state"] for o in laptop.json("day", walk_day)["occurrences"] if o["reminderName"] == walk] == ["skipped"])
     assert walk_today, laptop.json("day", walk_day)
 
