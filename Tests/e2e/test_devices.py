@@ -336,12 +336,17 @@ def test_every_setting_at_its_extremes_survives_the_server_both_ways(devices, un
                "--order-days", "4")
     laptop.ctl("add", pills, "--daily", "--at", "08:00,20:00", "--tz", "Europe/Berlin", "--window", "2h", "--repeat", "10m",
                "--repeat-max", "3", "--urgency", "critical", "--steps", "40mg until 2027-01-01; 30mg until 2027-01-08; 20mg until 2027-01-15")
-    before = {name: comparable(laptop, name) for name in (painkiller, pills)}
+    # #61 item 3: whom it is for, a strength, a gap from another medicine and following the local zone travel too.
+    iron = unique_name + "-Eisen"
+    laptop.ctl("add", iron, "--daily", "--at", "09:00", "--tz", "local", "--dose", "1", "--unit", "tablet", "--strength", "100mg",
+               "--for", "Anna, Müller; Jr.", "--apart-from", pills, "4h")
+    before = {name: comparable(laptop, name) for name in (painkiller, pills, iron)}
+    assert before[iron]["strength"] == 100 and before[iron]["person"] == "Anna, Müller; Jr." and before[iron]["apart"] == [{"reminder": pills, "seconds": 14400}], before[iron]
     assert before[painkiller]["maxPerDay"] == 3 and before[pills].get("repeatMax") == 3, before
     assert (before[painkiller]["refillDays"], before[painkiller]["orderDays"]) == (12, 4), before  # #61: they travel too
     sync_all(laptop, desktop)
-    assert wait_until(lambda: {painkiller, pills} <= {r["name"] for r in desktop.json("list")})
-    for name in (painkiller, pills):
+    assert wait_until(lambda: {painkiller, pills, iron} <= {r["name"] for r in desktop.json("list")})
+    for name in (painkiller, pills, iron):
         assert comparable(desktop, name) == before[name], name
     # Edited on the desktop: the change and everything else reach the laptop whole.
     desktop.ctl("update", painkiller, "--max-per-day", "2", "--refill-days", "20")
