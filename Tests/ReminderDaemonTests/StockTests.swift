@@ -141,6 +141,17 @@ struct StockTests {
         }
         #expect(names == ["M0", "M1", "M2", "M3", "M4"] && pages == 3)
         #expect(try await daemon.call(Medication.Stock.self, .init()).after == nil, "without a limit: all, no next page")
+        // Pages of those running low: a page whose stocks are all left out still leads to the next (M0-M3 have
+        // plenty; the last, M4, runs low and is reached: paging stopped at the first empty page).
+        for index in 0..<4 { _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "M\(index)", amount: "60")) }
+        _ = try await daemon.call(Medication.StockSet.self, .init(reminder: "M4", amount: "1"))
+        var low: [String] = []
+        after = 0
+        while let from = after {
+            let page = try await daemon.call(Medication.Stock.self, .init(runningLow: true, after: from, limit: 1))
+            (low, after) = (low + page.stocks.map(\.reminderName), page.after)
+        }
+        #expect(low == ["M4"])
         await #expect(throws: VarlinkError.self) { try await daemon.call(Medication.Stock.self, .init(limit: 0)) }
     }
 

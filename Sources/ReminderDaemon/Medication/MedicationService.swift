@@ -44,31 +44,31 @@ struct MedicationService: Sendable {
         if let limit = page.limit, !(1...Self.stockPageMaximum).contains(limit) {
             throw .invalidInput(parameter: "limit", message: "limit must be 1 to \(Self.stockPageMaximum)")
         }
-        let all = try stocks(key: key, runningLow: runningLow) { $0.filter { $0.id > page.after }.prefix(page.limit ?? Int.max) }
-        let next = page.limit.flatMap { limit in all.remaining ? all.stocks.last?.reminderId : nil }
-        return (all.stocks, next)
+        return try stocks(key: key, runningLow: runningLow) { $0.filter { $0.id > page.after }.prefix(page.limit ?? Int.max) }
     }
 
     static let stockPageMaximum = 1000
 
-    /// The stocks of the reminders `choose` keeps (in id order) of those with a dose, and whether it left some.
+    /// The stocks of the reminders `choose` keeps (in id order) of those with a dose, and, when it left some, the
+    /// id of the last it kept (a page's end: kept even when that one's stock is filtered out as not running low).
     private func stocks(key: String?, runningLow: Bool, choose: ([StoredReminder]) -> ArraySlice<StoredReminder>) throws(ServiceError)
-        -> (stocks: [StockValue], remaining: Bool)
+        -> (stocks: [StockValue], next: Int64?)
     {
         let now = context.clock.now()
         if let key {
             let value = try value(of: try storing { () throws(StoreError) in try stores.reminders.find(key) }, now: now)
-            return (!runningLow || value.runsLow ? [value] : [], false)
+            return (!runningLow || value.runsLow ? [value] : [], nil)
         }
         // One query for which were ever counted: a stock never counted has no changes to read (1,000 medications
         // read one by one took 110 of the call's 186 ms), and does not run low.
         let counted = Set(try storing { () throws(StoreError) in try stores.stock.counted() })
-        if runningLow, counted.isEmpty { return ([], false) }
+        if runningLow, counted.isEmpty { return ([], nil) }
         let withDose = try storing { () throws(StoreError) in try stores.reminders.all() }
             .filter { $0.delivery.medication.dose != nil && (!runningLow || counted.contains($0.id)) }
         let chosen = choose(withDose)
         let values = try chosen.map { reminder throws(ServiceError) in try value(of: reminder, now: now, counted: counted.contains(reminder.id)) }
-        return (runningLow ? values.filter(\.runsLow) : values, chosen.last.map { last in withDose.last.map { $0.id > last.id } ?? false } ?? false)
+        let next = chosen.last.flatMap { last in withDose.last.map { $0.id > last.id } == true ? last.id : nil }
+        return (runningLow ? values.filter(\.runsLow) : values, next)
     }
 
     /// Gives the low-stock notice of each counted reminder that runs low and was not told since its last refill,
