@@ -334,7 +334,7 @@ def test_bad_config_names_key_and_line(daemon):
     daemon.start(wait=False)
     assert daemon.process.wait(timeout=10) != 0
     err = daemon.process.stderr.read().strip()
-    assert err.endswith("config.toml:3: unknown key 'colour'; known keys: time-zone, catch-up, socket, log-level, day-start, grace-minutes, morning, retention-days, on-fire, on-missed, notifications, dose-sound, reminder-sound, quiet-hours, speak, collection, sync-command, sync-interval, collection-mode, occurrence-window, calendars")
+    assert err.endswith("config.toml:3: unknown key 'colour'; known keys: time-zone, catch-up, socket, log-level, day-start, grace-minutes, morning, retention-days, on-fire, on-missed, notifications, dose-sound, reminder-sound, quiet-hours, speak, collection, sync-command, sync-interval, sync-wait, collection-mode, occurrence-window, calendars")
 
 
 def test_a_config_path_that_is_a_directory_is_refused(daemon):
