@@ -41,8 +41,9 @@ public protocol RemindersGateway: Sendable {
     func report(from: String?, to: String?) async throws -> Reminders.Report.Reply
     /// The newest `limit` handled firings and logs.
     func history(limit: Int) async throws -> [HistoryEntryValue]
-    /// Hands on the kind of each entry of remindd's Watch stream (a firing, a log, a miss) until cancelled.
-    func watch(_ body: @Sendable (String) async throws -> Void) async throws
+    /// Hands on the kind of each entry of remindd's Watch stream (a firing, a log, a miss) until cancelled;
+    /// `subscribed` runs once the Watch call is sent (what changed before it is not in the stream).
+    func watch(subscribed: @Sendable () async throws -> Void, _ body: @Sendable (String) async throws -> Void) async throws
 }
 
 /// remindd over its Varlink socket, as `remindctl` calls it: a connection per request, each call on NIO's
@@ -136,8 +137,8 @@ public struct VarlinkRemindersGateway: RemindersGateway {
         try await call(Reminders.History.self, .init(limit: limit)).entries
     }
 
-    public func watch(_ body: @Sendable (String) async throws -> Void) async throws {
-        try await RemindersWatch(socketPath: socketPath).entries(body)
+    public func watch(subscribed: @Sendable () async throws -> Void, _ body: @Sendable (String) async throws -> Void) async throws {
+        try await RemindersWatch(socketPath: socketPath).entries(subscribed: subscribed, body)
     }
 
     private func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) async throws -> Method.Reply {

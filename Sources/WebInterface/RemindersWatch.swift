@@ -6,7 +6,8 @@ import VarlinkProtocol
 
 /// remindd's Watch stream over SwiftNIO (the blocking client would hold a thread per open page and could not be
 /// cancelled): each entry's kind (`fired`, `taken`, `missed`...) is handed on as it comes, until the task is
-/// cancelled (the page closed) or remindd ends the stream (it stopped).
+/// cancelled (the page closed) or remindd ends the stream (it stopped). `subscribed` runs once the call is sent:
+/// a change between the page's rendering and then is in no entry, so the page is fetched again at that point.
 struct RemindersWatch: Sendable {
     let socketPath: String
 
@@ -15,7 +16,7 @@ struct RemindersWatch: Sendable {
         var description: String { "\(path) is served by another user's process: not talking to it" }
     }
 
-    func entries(_ body: @Sendable (String) async throws -> Void) async throws {
+    func entries(subscribed: @Sendable () async throws -> Void, _ body: @Sendable (String) async throws -> Void) async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -36,6 +37,7 @@ struct RemindersWatch: Sendable {
             var call = VarlinkWire.encode(VarlinkCall(method: Reminders.Watch.qualifiedName, more: true))
             call.append(0)
             try await outbound.write(ByteBuffer(bytes: call))
+            try await subscribed()
             var pending: [UInt8] = []
             for try await var chunk in inbound {
                 pending += chunk.readBytes(length: chunk.readableBytes) ?? []

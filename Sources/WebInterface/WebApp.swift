@@ -131,7 +131,11 @@ public actor WebApp {
             await self.streamOpened(true)
             do {
                 try await send("retry: 2000\n\n")
-                try await gateway.watch { kind in try await send("event: change\ndata: \(kind)\n\n") }
+                // A change between the page's rendering and the subscription would reach no page: the first event,
+                // once remindd is asked to watch, makes the page fetch itself again.
+                try await gateway.watch(subscribed: { try await send("event: change\ndata: watching\n\n") }) { kind in
+                    try await send("event: change\ndata: \(kind)\n\n")
+                }
                 await self.streamOpened(false)
             } catch {
                 await self.streamOpened(false)

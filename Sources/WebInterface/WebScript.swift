@@ -25,7 +25,10 @@ enum WebScript {
                 if (!html) return;
                 var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main[data-live]");
                 var current = document.querySelector("main[data-live]");
-                if (!fresh || !current) return;
+                // Unchanged (the fetch at the stream's start, mostly): nothing is replaced under the pointer.
+                if (!fresh || !current || fresh.outerHTML === current.outerHTML) return;
+                // Typing may have begun while the page was being fetched: nothing typed is replaced.
+                if (editing()) { waiting = true; setTimeout(refresh, 1000); return; }
                 // Keyboard focus stays on the same control when it is still there.
                 var focused = document.activeElement && document.activeElement.getAttribute("aria-label");
                 current.replaceWith(fresh);

@@ -102,10 +102,14 @@ public struct WebServer: Sendable {
                     let response = await app.respond(Self.request(request, body: body))
                     if response.stream != nil {
                         // Runs until the page goes (its connection closes) or the stream ends, whichever is first.
-                        let closed = connection.channel.closeFuture
+                        // The close is awaited through a stream, which a cancelled task stops reading: awaiting the
+                        // close future itself held the connection open after the stream had ended or failed (remindd
+                        // gone), and the page, never told, waited for events forever.
+                        let (closing, closed) = AsyncStream.makeStream(of: Never.self)
+                        connection.channel.closeFuture.whenComplete { _ in closed.finish() }
                         return try await withThrowingTaskGroup(of: Void.self) { streaming in
                             streaming.addTask { try await write(response, version: request.version, to: outbound) }
-                            streaming.addTask { try await closed.get() }
+                            streaming.addTask { for await _ in closing {} }
                             defer { streaming.cancelAll() }
                             try await streaming.next()
                         }
