@@ -295,6 +295,9 @@ public final class Daemon: Sendable {
     /// Whether the collection's sync command is running (tests wait for its end to be taken in).
     func syncRunning() async -> Bool { await collection.syncRunning }
 
+    /// When the collection's sync command runs next (tests step from one run to the next).
+    func nextSync() async -> Instant? { await scheduling.wakeUp(.collectionSync) }
+
     /// The folders to watch: the read-only calendars' and the linked collection's (absolute paths).
     public var watchedFolders: [String] { calendars.folders + (collection.folder.map { [$0] } ?? []) }
 

@@ -266,6 +266,12 @@ public struct OccurrenceLifecycle: Sendable {
         for key in open.keys where key.reminderID == id { open[key] = nil }
     }
 
+    /// The last announcement of the occurrence announced last among those still waiting for their dose (window
+    /// open, neither taken nor skipped); nil: none waits.
+    public var newestWaitingAnnouncement: Instant? {
+        open.values.lazy.filter { !$0.settled }.map(\.lastAnnounced).max()
+    }
+
     /// The next instant something here is due: a window's end, a snooze, a repeat, or an escalation.
     public var nextDeadline: Instant? {
         let repeats = open.lazy.filter { self.snoozes[$0.key] == nil }.compactMap(\.value.nextRepeat).min()

@@ -131,3 +131,53 @@ struct CollectionSyncCommandTests {
         #expect(times == ["2026-12-01T07:09:15Z", "2026-12-01T07:19:15Z", "2026-12-01T07:29:15Z"], "\(times)")
     }
 }
+
+/// #61 item 0: a dose ticked on the phone came here only with the next `sync-interval` run (296 s once): while
+/// an announced dose waits, the sync runs every 30 s, then less often the longer it waits; once taken, the
+/// interval again.
+@Suite("Sync pace while a dose waits")
+struct SyncPaceDaemonTests {
+    @Test func anAnnouncedDoseIsSyncedEvery30SecondsThenLessOftenAndTakenTheIntervalAgain() async throws {
+        let runner = RecordingCommandRunner()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-pace-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = DaemonConfiguration()
+        configuration.collection = folder
+        configuration.syncCommand = ["/usr/bin/vdirsyncer", "sync"]
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "Europe/Berlin", configuration: configuration, commands: runner)
+        runner.attach(daemon.clock)
+        try await daemon.add("Pills", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin")
+        func runsUntil(_ end: Instant) async throws -> [String] {
+            let before = runner.runs.count
+            while daemon.clock.now() < end {
+                await daemon.advance(to: min(await daemon.current.nextSync() ?? end, end))
+                while runner.finish(.exited(0)) {}
+                for _ in 0..<1000 where await daemon.current.syncRunning() { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            return runner.runs.dropFirst(before).map { ISO8601.format($0.at, offsetSeconds: 0, zulu: true) }
+        }
+        // Before the dose: the interval (5 minutes after the last run).
+        let idle = try await runsUntil(instant("2026-12-01T07:00:00Z"))
+        #expect(idle.count <= 13, "\(idle)")
+        let first = try await runsUntil(instant("2026-12-01T07:05:00Z"))
+        // The first within 30 s of the firing (2 s after it, for what the firing wrote), then every 30 s.
+        #expect(first.first.map { instant($0).secondsSinceEpoch - instant("2026-12-01T07:00:00Z").secondsSinceEpoch }.map { (1...30).contains($0) } == true, "\(first)")
+        #expect(first.count >= 10 && secondsBetween(Array(first.prefix(10))).allSatisfy { $0 == 30 }, "\(first)")
+        // After 20 minutes waiting, about every 2 minutes.
+        let later = try await runsUntil(instant("2026-12-01T07:30:00Z"))
+        let gaps = secondsBetween(later)
+        #expect(gaps.suffix(3).allSatisfy { (120...180).contains($0) }, "\(later)")
+        // Taken: the next run is the interval's.
+        _ = try await daemon.call(Reminders.Log.self, .init(reminder: "Pills"))
+        let taken = try await runsUntil(instant("2026-12-01T07:45:00Z"))
+        let takenGaps = secondsBetween(taken)
+        #expect(!takenGaps.isEmpty && takenGaps.allSatisfy { $0 == 300 }, "\(taken)")
+    }
+
+    private func secondsBetween(_ times: [String]) -> [Int64] {
+        zip(times.dropFirst(), times).map { (later: String, earlier: String) -> Int64 in
+            instant(later).secondsSinceEpoch - instant(earlier).secondsSinceEpoch
+        }
+    }
+}

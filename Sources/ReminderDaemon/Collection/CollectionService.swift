@@ -1,6 +1,7 @@
 import Foundation
 import ReminderCore
 import ReminderInterface
+import ReminderScheduling
 import ReminderStore
 import Synchronization
 import SystemdSupport
@@ -213,13 +214,23 @@ actor CollectionService {
     /// Plans a sync a little before the next repeat or window end of an announced occurrence (at most one a
     /// minute), so that a dose taken on another device meanwhile is known by then. The decision never waits
     /// for it: a sync that is late or hangs changes nothing but what is known.
+    /// Also plans the next paced run while a dose waits for its tick (``SyncPace``).
     func syncBeforeDecisions(now: Instant) async {
-        guard folder != nil, context.settings.configuration.syncCommand != nil, let decision = await scheduling.nextDecision, decision > now else { return }
+        guard folder != nil, context.settings.configuration.syncCommand != nil else { return }
+        if let paced = await pacedSync(now: now) { await requestSync(at: paced) }
+        guard let decision = await scheduling.nextDecision, decision > now else { return }
         var at = decision.adding(seconds: -Self.syncLeadSeconds)
         if let last = sync.lastStarted { at = max(at, last.adding(seconds: Self.syncSpacingSeconds)) }
         at = max(at, now)
         guard at < decision else { return }
         await requestSync(at: at)
+    }
+
+    /// The next run while an announced dose waits for its tick (nil: none waits, or `sync-interval` is off).
+    private func pacedSync(now: Instant) async -> Instant? {
+        SyncPace.nextRun(
+            waitingSince: await scheduling.newestWaitingAnnouncement, lastStarted: sync.lastStarted,
+            intervalSeconds: context.settings.configuration.syncIntervalSeconds, now: now)
     }
 
     /// Whether a run of the sync command has not ended yet, or its end is still being taken in (tests wait).
@@ -265,7 +276,9 @@ actor CollectionService {
             sync.again = false
             await requestSync(at: context.clock.now())
         } else if let interval = context.settings.configuration.syncIntervalSeconds {
-            await requestSync(at: context.clock.now().adding(seconds: interval))
+            let now = context.clock.now()
+            let paced = await pacedSync(now: now) ?? .endOfTime
+            await requestSync(at: min(now.adding(seconds: interval), paced))
         }
     }
 

@@ -29,6 +29,9 @@ actor SchedulingService {
     /// its window), if any.
     var nextDecision: Instant? { lifecycle.nextDeadline }
 
+    /// The last announcement of the newest occurrence still waiting for its dose, if any (``SyncPace``).
+    var newestWaitingAnnouncement: Instant? { lifecycle.newestWaitingAnnouncement }
+
     /// When a wake-up is set for.
     func wakeUp(_ wakeUp: WakeUp) -> Instant? { wakeUps[wakeUp] }
 
