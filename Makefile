@@ -7,7 +7,7 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := gettext locales debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils xdotool speech-dispatcher speech-dispatcher-espeak-ng espeak-ng chromium chromium-driver
+APT_PACKAGES := gettext locales debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale xandikos librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils xdotool speech-dispatcher speech-dispatcher-espeak-ng espeak-ng chromium chromium-driver
 # One release build for every installed binary (make install-user, make deb, make bench share it, so none
 # undoes another): both link the Swift runtime as shared libraries, which install copies from the toolchain into
 # $(PREFIX)/lib/remindd and the binaries find there ($$ORIGIN/../lib/remindd), so nothing needs the toolchain

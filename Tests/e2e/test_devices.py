@@ -1,5 +1,6 @@
 """On every device: two remindd daemons ("laptop" and "desktop"), each with its own linked collection (a vdir),
-kept in step by the real vdirsyncer with one real Radicale on 127.0.0.1. What is added, taken, skipped or changed
+kept in step by the real vdirsyncer with one real CalDAV server on 127.0.0.1: every test runs against Radicale and
+against Xandikos (Debian's packages). What is added, taken, skipped or changed
 on one is on the other after a sync; a conflict ends the same on both with the other version in the journal;
 no log is lost; a sync with nothing changed leaves every file as it was."""
 import datetime as dt
@@ -26,36 +27,51 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def radicale(tmp_path_factory):
-    """Radicale on 127.0.0.1 with a temporary storage folder and one user; yields its base URL."""
-    root = tmp_path_factory.mktemp("radicale")
-    (root / "users").write_text("alice:secret\n")
-    port = free_port()
-    server = subprocess.Popen(
-        ["radicale", "--server-hosts", f"127.0.0.1:{port}", "--storage-filesystem-folder", str(root / "storage"),
-         "--auth-type", "htpasswd", "--auth-htpasswd-filename", str(root / "users"), "--auth-htpasswd-encryption", "plain"],
-        stdout=subprocess.DEVNULL, stderr=open(root / "radicale.log", "w"))
-    url = f"http://127.0.0.1:{port}/alice/"
-    def up():
+class CalDAVServer:
+    """A CalDAV server on 127.0.0.1 with a temporary storage folder: Radicale (one user, alice) or Xandikos (no
+    accounts of its own: the credentials vdirsyncer and the phone send are not asked for). `home` is where the
+    user's calendars are made."""
+
+    def __init__(self, kind, root):
+        self.kind, self.port = kind, free_port()
+        self.log = root / f"{kind}.log"
+        if kind == "radicale":
+            (root / "users").write_text("alice:secret\n")
+            command = ["radicale", "--server-hosts", f"127.0.0.1:{self.port}", "--storage-filesystem-folder", str(root / "storage"),
+                       "--auth-type", "htpasswd", "--auth-htpasswd-filename", str(root / "users"), "--auth-htpasswd-encryption", "plain"]
+            self.home = f"http://127.0.0.1:{self.port}/alice/"
+        else:
+            command = ["xandikos", "--defaults", "-d", str(root / "storage"), "-l", "127.0.0.1", "-p", str(self.port)]
+            self.home = f"http://127.0.0.1:{self.port}/user/calendars/"
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(self.log, "w"))
+        assert wait_until(self.up, timeout=20), self.log.read_text()
+
+    def up(self):
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
             return True
         except OSError:
             return False
-    assert wait_until(up, timeout=20), (root / "radicale.log").read_text()
-    yield url
-    server.terminate()
-    server.wait(timeout=10)
+
+    def make_calendar(self):
+        """A new calendar collection on the server (MKCALENDAR); returns its URL."""
+        url = f"{self.home}{uuid.uuid4().hex[:8]}/"
+        made = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "alice:secret", "-X", "MKCALENDAR", url],
+                              capture_output=True, text=True, timeout=30)
+        assert made.stdout == "201", (made, self.log.read_text()[-2000:])
+        return url
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
 
 
-def make_calendar(base):
-    """A new calendar collection on the server (MKCALENDAR); returns its URL."""
-    url = f"{base}{uuid.uuid4().hex[:8]}/"
-    made = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "alice:secret", "-X", "MKCALENDAR", url],
-                          capture_output=True, text=True, timeout=30)
-    assert made.stdout == "201", made
-    return url
+@pytest.fixture(scope="module", params=["radicale", "xandikos"])
+def server(request, tmp_path_factory):
+    """Each test of this file runs against Radicale and against Xandikos (#61), as vdirsyncer's own CI does."""
+    started = CalDAVServer(request.param, tmp_path_factory.mktemp(request.param))
+    yield started
+    started.stop()
 
 
 class Device:
@@ -131,8 +147,8 @@ class Device:
 
 
 @pytest.fixture
-def devices(journald, radicale, tmp_path):
-    calendar = make_calendar(radicale)
+def devices(journald, server, tmp_path):
+    calendar = server.make_calendar()
     made = [Device(tmp_path, "laptop", calendar, journald), Device(tmp_path, "desktop", calendar, journald)]
     yield made
     for device in made:
@@ -265,8 +281,8 @@ def test_updated_on_one_and_deleted_on_the_other_ends_the_same_on_both(devices, 
     assert wait_until(lambda: same_reminders(laptop) == same_reminders(desktop)), (same_reminders(laptop), same_reminders(desktop))
 
 
-def test_the_sync_command_runs_after_a_change_and_brings_it_to_the_server(journald, radicale, tmp_path, unique_name):
-    calendar = make_calendar(radicale)
+def test_the_sync_command_runs_after_a_change_and_brings_it_to_the_server(journald, server, tmp_path, unique_name):
+    calendar = server.make_calendar()
     laptop = Device(tmp_path, "laptop", calendar, journald, sync_command=True)
     desktop = Device(tmp_path, "desktop", calendar, journald)
     try:
@@ -326,7 +342,7 @@ def comparable(device, name):
 
 
 def test_every_setting_at_its_extremes_survives_the_server_both_ways(devices, unique_name):
-    """Through the real Radicale (whose parser keeps only the first value of a TEXT property with a bare comma):
+    """Through the real server (Radicale's parser keeps only the first value of a TEXT property with a bare comma):
     dose limits, refill and order days, a repeat maximum, a taper, a dose and unit and names with `,;\\` and
     non-ASCII arrive whole, and an edit on the other device comes back whole."""
     laptop, desktop = devices
@@ -402,8 +418,8 @@ class PhoneApp:
 
 
 @pytest.fixture
-def phone_devices(journald, radicale, tmp_path):
-    calendar = make_calendar(radicale)
+def phone_devices(journald, server, tmp_path):
+    calendar = server.make_calendar()
     mode = 'collection-mode = "occurrences"\n'
     made = [Device(tmp_path, "laptop", calendar, journald, settings=mode), Device(tmp_path, "desktop", calendar, journald, settings=mode)]
     yield made, PhoneApp(calendar)

@@ -4,6 +4,8 @@ import pathlib
 import subprocess
 import re
 
+import pytest
+
 from conftest import BIN
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -77,15 +79,17 @@ def console_commands(block):
     return commands
 
 
-def test_the_device_set_up_works_as_written_in_a_fresh_home(journald, tmp_path, unique_name):
+@pytest.mark.parametrize("server_kind", ["radicale", "xandikos"])
+def test_the_device_set_up_works_as_written_in_a_fresh_home(journald, tmp_path, unique_name, server_kind):
     """Calendars and devices' set-up, block by block as docs/devices.md writes it, in a new home: Radicale with
-    its own folder, vdirsyncer with its password file, remindd linked to the collection, todoman and khal with
-    their configs. Only the port (a free one instead of 5232) and the last steps that need a user manager
-    (`systemctl --user ...`, checked to name units that exist) differ; the daemon is started by hand instead."""
+    its own folder (or Xandikos, and vdirsyncer's storage for it), vdirsyncer with its password file, remindd
+    linked to the collection, todoman and khal with their configs. Only the port (a free one instead of 5232 or
+    5233) and the last steps that need a user manager (`systemctl --user ...`, checked to name units that exist)
+    differ; the daemon is started by hand instead."""
     from conftest import Daemon, wait_until
     from test_devices import free_port
     blocks = setup_blocks("docs/devices.md")
-    assert set(blocks) == {"khal", "radicale", "vdirsyncer", "vdirsyncer-run", "remindd", "todoman"}, set(blocks)
+    assert set(blocks) == {"khal", "radicale", "xandikos", "vdirsyncer", "vdirsyncer-xandikos", "vdirsyncer-run", "remindd", "todoman"}, set(blocks)
     port = str(free_port())
     home = tmp_path / "home"
     (home / ".config").mkdir(parents=True)
@@ -96,7 +100,7 @@ def test_the_device_set_up_works_as_written_in_a_fresh_home(journald, tmp_path, 
     daemon.env = dict(env, NOTIFY_SOCKET=daemon.notify_path)
 
     def shell(command):
-        result = subprocess.run(["sh", "-c", command.replace("5232", port)], cwd=home, env=env, capture_output=True,
+        result = subprocess.run(["sh", "-c", command.replace("5232", port).replace("5233", port)], cwd=home, env=env, capture_output=True,
                                 text=True, timeout=120)
         assert result.returncode == 0, f"{command}\n{result.stdout}{result.stderr}"
         return result.stdout
@@ -104,26 +108,34 @@ def test_the_device_set_up_works_as_written_in_a_fresh_home(journald, tmp_path, 
     def write(path, text):
         target = home / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text.replace("5232", port))
+        target.write_text(text.replace("5232", port).replace("5233", port))
 
     server = None
     try:
-        # 1. Radicale, its users file and its own storage folder; the calendar made with curl.
-        commands = console_commands(blocks["radicale"])
-        assert [c.split()[0] for c in commands] == ["printf", "radicale", "curl"], commands
-        shell(commands[0])
-        assert commands[1].endswith(" &")
-        server = subprocess.Popen(["sh", "-c", "exec " + commands[1][:-2].replace("5232", port)], cwd=home, env=env,
+        # 1. Radicale, its users file and its own storage folder (or Xandikos); the calendar made with curl.
+        commands = console_commands(blocks[server_kind])
+        expected = ["printf", "radicale", "curl"] if server_kind == "radicale" else ["xandikos", "curl"]
+        assert [c.split()[0] for c in commands] == expected, commands
+        for command in commands[:-2]:
+            shell(command)
+        assert commands[-2].endswith(" &")
+        server = subprocess.Popen(["sh", "-c", "exec " + commands[-2][:-2].replace("5232", port).replace("5233", port)], cwd=home, env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         def listening():
             return subprocess.run(["curl", "-s", "-o", "/dev/null", f"http://127.0.0.1:{port}/"], env=env).returncode == 0
         assert wait_until(listening, timeout=20)
-        shell(commands[2])
-        assert any((home / ".local/share/radicale/collections").rglob(".Radicale.props")), "no calendar in Radicale's folder"
+        shell(commands[-1])
+        calendar_url = re.search(r"http://127\.0\.0\.1:\d+/\S+/", commands[-1].replace("5232", port).replace("5233", port)).group(0)
 
-        # 2. vdirsyncer: its config, the password file, discover and a first sync.
-        write(".config/vdirsyncer/config", blocks["vdirsyncer"])
+        # 2. vdirsyncer: its config (for Xandikos, with its storage in place of Radicale's), the password file,
+        # discover and a first sync.
+        vdirsyncer = blocks["vdirsyncer"]
+        if server_kind == "xandikos":
+            radicale_storage = vdirsyncer[vdirsyncer.index("[storage remindd_server]"):]
+            vdirsyncer = vdirsyncer.replace(radicale_storage, blocks["vdirsyncer-xandikos"])
+            assert "5233" in vdirsyncer and "alice/remindd" not in vdirsyncer, vdirsyncer
+        write(".config/vdirsyncer/config", vdirsyncer)
         commands = console_commands(blocks["vdirsyncer-run"])
         assert commands[-1] == "systemctl --user enable --now vdirsyncer.timer", commands
         assert pathlib.Path("/usr/lib/systemd/user/vdirsyncer.timer").exists()
@@ -136,9 +148,9 @@ def test_the_device_set_up_works_as_written_in_a_fresh_home(journald, tmp_path, 
         shell(f'remindctl add "{unique_name}" --daily --at 09:00')
 
         def on_the_server():
-            listing = subprocess.run(["curl", "-s", "-u", "alice:secret", "-X", "PROPFIND", "-H", "Depth: 1",
+            listing = subprocess.run(["curl", "-s", "-u", "alice:secret", "-X", "PROPFIND", "-H", "Depth: 1", "-H", "Content-Type: application/xml",
                                       "--data", '<propfind xmlns="DAV:"><prop><getetag/></prop></propfind>',
-                                      f"http://127.0.0.1:{port}/alice/remindd/"], env=env, capture_output=True, text=True)
+                                      calendar_url], env=env, capture_output=True, text=True)
             return listing.stdout.count(".ics</") >= 1
         assert wait_until(on_the_server, timeout=30), "the reminder never reached the server"
 
