@@ -30,14 +30,15 @@ struct CollectionReadingTests {
             record: CollectionItem.Record(uid: file + "@other", kind: .taken, reminder: "r1@remindd", at: at, timeZone: zone), source: source)
     }
 
-    func row(_ file: String, localId: Int64?) -> CollectionItemRecord {
-        CollectionItemRecord(fileName: file, uid: file + "@other", kind: .taken, localId: localId, etag: "e0", text: "", modifiedAt: 0)
+    /// A log's row (its `modifiedAt` is the log's time, as the publisher and the reading note it).
+    func row(_ file: String, localId: Int64?, at: Instant? = nil) -> CollectionItemRecord {
+        CollectionItemRecord(fileName: file, uid: file + "@other", kind: .taken, localId: localId, etag: "e0", text: "", modifiedAt: (at ?? now).secondsSinceEpoch)
     }
 
     /// What ``CollectionReading/decide(_:known:now:zoneProblem:)`` says, in words.
     func decide(_ read: CollectionReading.Record, known: [String: CollectionItemRecord] = [:]) -> String {
         switch CollectionReading.decide(read, known: known, now: now, zoneProblem: noZoneProblem) {
-        case .apply(let item): "apply \(item.kind) \(item.etag)"
+        case .apply(let item): "apply \(item.kind) \(item.etag)" + (item.localId.map { " to \($0)" } ?? "")
         case .note(let item): "note \(item.localId.map(String.init) ?? "without a row")"
         case .refuse(let item, let why): "refuse \(item.kind): \(why)"
         }
@@ -45,8 +46,11 @@ struct CollectionReadingTests {
 
     @Test func aLogIsAppliedNotedWhenHereAndRefusedWithItsReason() {
         #expect(decide(log("a.ics", at: now)) == "apply taken e1")
-        // Its file rewritten: a log is never edited; the row is kept with the new etag.
+        // Its file rewritten with the same time: the same log; the row is kept with the new etag.
         #expect(decide(log("a.ics", at: now), known: ["a.ics": row("a.ics", localId: 7)]) == "note 7")
+        // With another time (two devices' versions of one phone's tick, the sync kept one): the log takes it.
+        #expect(decide(log("a.ics", at: now), known: ["a.ics": row("a.ics", localId: 7, at: now.adding(seconds: -600))]) == "apply taken e1 to 7")
+        #expect(decide(log("a.ics", at: now, source: .archive), known: ["a.ics": row("a.ics", localId: 7, at: now.adding(seconds: -600))]) == "apply taken e1")
         #expect(decide(log("a.ics", at: now.adding(seconds: 301))).hasPrefix("refuse foreign: it is dated 2026-11-22T07:50:01Z, ahead of this device's clock"))
         #expect(decide(log("a.ics", at: now.adding(seconds: 300))) == "apply taken e1", "two clocks 5 minutes apart")
         #expect(decide(log("a.ics", at: now.adding(seconds: -60 * 366 * 86_400))).hasSuffix("more than \(TypedTime.historyYears) years ago"))

@@ -68,6 +68,20 @@ struct OccurrenceTaskTests {
             await laptop.folderChanged(folder)
         }
 
+        /// Both watchers report their folders.
+        func readBoth() async {
+            await laptop.folderChanged(folder)
+            await desktop.folderChanged(root + "/desktop")
+        }
+
+        /// vdirsyncer runs `times` times, each run followed by both watchers reporting their folders.
+        func syncBoth(times: Int) async throws {
+            for _ in 0..<times {
+                try link.sync()
+                await readBoth()
+            }
+        }
+
         func logs(_ device: TestDaemon, _ date: String) async throws -> [String] {
             try await device.call(Reminders.Logs.self, .init(date: date)).logs.filter { $0.reminderName == "Metformin" }.map(\.utc)
         }
@@ -78,6 +92,17 @@ struct OccurrenceTaskTests {
     }
 
     static let metformin: [String: JSONValue] = ["dose": "500", "unit": "mg", "window": "2h"]
+
+    /// Metformin at 08:00 and 20:00 (Berlin) added on the laptop, read by the desktop, both at 07:30 UTC (08:30 there).
+    static func linkedMetformin() async throws -> Phone {
+        let phone = try await Phone()
+        try await phone.laptop.add("Metformin", ["daily": true, "at": "08:00,20:00"], timeZone: "Europe/Berlin", metformin)
+        try phone.link.sync()
+        await phone.desktop.folderChanged(phone.root + "/desktop")
+        await phone.laptop.advance(to: instant("2026-12-01T07:30:00Z"))
+        await phone.desktop.advance(to: instant("2026-12-01T07:30:00Z"))
+        return phone
+    }
 
     @Test func eachOccurrenceOfTheNext48HoursIsAPlainTaskAndTheReminderAJournal() async throws {
         let phone = try await Phone()
@@ -183,13 +208,7 @@ struct OccurrenceTaskTests {
     @Test func aNewTaskIsWrittenByOneDeviceOnly() async throws {
         let phone = try await Phone()
         try await phone.laptop.add("Metformin", ["daily": true, "at": "08:00"], timeZone: "Europe/Berlin", Self.metformin)
-        func syncBoth() async throws {
-            for _ in 0..<2 {
-                try phone.link.sync()
-                await phone.laptop.folderChanged(phone.folder)
-                await phone.desktop.folderChanged(phone.root + "/desktop")
-            }
-        }
+        func syncBoth() async throws { try await phone.syncBoth(times: 2) }
         try await syncBoth()
         let ids = try [phone.laptop, phone.desktop].map { try ReminderStore(database: $0.database).collection.instanceID() }
         // The laptop wrote the first tasks (the desktop read them): each says so, on both devices.
@@ -225,26 +244,51 @@ struct OccurrenceTaskTests {
     }
 
     @Test func aCompletionIsReadByBothDevicesAsOneDose() async throws {
-        let phone = try await Phone()
-        try await phone.laptop.add("Metformin", ["daily": true, "at": "08:00,20:00"], timeZone: "Europe/Berlin", Self.metformin)
-        try phone.link.sync()
-        await phone.desktop.folderChanged(phone.root + "/desktop")
-        await phone.laptop.advance(to: instant("2026-12-01T07:30:00Z"))
-        await phone.desktop.advance(to: instant("2026-12-01T07:30:00Z"))
+        let phone = try await Self.linkedMetformin()
         // The phone's change reaches both folders (the server), and both read it before either syncs again.
         let (file, text) = try phone.task("20261201T070000Z")
         let completed = text.replacingOccurrences(of: "END:VTODO", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T071000Z\r\nEND:VTODO")
         for device in ["laptop", "desktop"] { try completed.write(toFile: phone.root + "/" + device + "/" + file, atomically: true, encoding: .utf8) }
-        await phone.laptop.folderChanged(phone.folder)
-        await phone.desktop.folderChanged(phone.root + "/desktop")
-        for _ in 0..<3 {
-            try phone.link.sync()
-            await phone.laptop.folderChanged(phone.folder)
-            await phone.desktop.folderChanged(phone.root + "/desktop")
-        }
+        await phone.readBoth()
+        try await phone.syncBoth(times: 3)
         #expect(try await phone.logs(phone.laptop, "2026-12-01") == ["2026-12-01T07:10:00Z"])
         #expect(try await phone.logs(phone.desktop, "2026-12-01") == ["2026-12-01T07:10:00Z"])
         #expect(try phone.items("laptop") == (try phone.items("desktop")))
+    }
+
+    /// #61 item 2: two phones tick one dose at different times, each reaching another computer first (the
+    /// server kept one version, after each computer had read the other): every device ends with one dose, at one
+    /// time, the same on all.
+    @Test func twoCompletionsOfOneOccurrenceConvergeToOneDoseAtOneTime() async throws {
+        let phone = try await Self.linkedMetformin()
+        let (file, text) = try phone.task("20261201T070000Z")
+        for (device, minute) in [("laptop", "10"), ("desktop", "20")] {
+            let completed = text.replacingOccurrences(of: "END:VTODO", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T07\(minute)00Z\r\nEND:VTODO")
+            try completed.write(toFile: phone.root + "/" + device + "/" + file, atomically: true, encoding: .utf8)
+        }
+        await phone.readBoth()
+        try await phone.syncBoth(times: 3)
+        let laptop = try await phone.logs(phone.laptop, "2026-12-01")
+        #expect(laptop.count == 1, "\(laptop)")
+        #expect(try await phone.logs(phone.desktop, "2026-12-01") == laptop)
+        #expect(try phone.items("laptop") == (try phone.items("desktop")))
+    }
+
+    /// #61 item 2, decided: a task deleted in an app is no skip (a whole list deleted at once would silence two
+    /// days of doses); it is written again while in the window, the same on every device, and its dose fires.
+    @Test func aTaskDeletedInAnAppIsWrittenAgainOnEveryDeviceAndItsDoseFires() async throws {
+        let phone = try await Self.linkedMetformin()
+        let (file, _) = try phone.task("20261201T190000Z")
+        try FileManager.default.removeItem(atPath: phone.folder + "/" + file)
+        try FileManager.default.removeItem(atPath: phone.root + "/desktop/" + file)  // the server's deletion reached both
+        await phone.readBoth()
+        try await phone.syncBoth(times: 2)
+        #expect(try phone.task("20261201T190000Z").file == file)
+        #expect(try phone.task("20261201T190000Z", "desktop").file == file)
+        #expect(try await phone.states(phone.laptop, "2026-12-01") == ["due", "upcoming"])
+        #expect(try await phone.states(phone.desktop, "2026-12-01").last == "upcoming")
+        await phone.laptop.advance(to: instant("2026-12-01T19:00:01Z"))
+        #expect(phone.laptop.firings(of: "Metformin").last?.kind == .fired)
     }
 
     @Test func hostileTasksAreRefusedAndSaidOnce() async throws {

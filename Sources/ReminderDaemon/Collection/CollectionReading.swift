@@ -25,11 +25,11 @@ enum CollectionReading {
 
     /// What becomes of a log or skip read from the folder.
     enum RecordDecision: Sendable {
-        /// Here already (its file rewritten: a log is never edited): the item is noted with its row.
+        /// Here already (its file rewritten, the same log): the item is noted with its row.
         case note(CollectionItemRecord)
         /// Not applied, with why; the item is kept aside as another client's (noted when it has a file of its own).
         case refuse(CollectionItemRecord, why: String)
-        /// To apply.
+        /// To apply; a log here already (the item's `localId` set) whose item now has another time takes it.
         case apply(CollectionItemRecord)
     }
 
@@ -43,7 +43,10 @@ enum CollectionReading {
             modifiedAt: record.at.secondsSinceEpoch)
         if let row = known[entry.name], row.kind == item.kind, let id = row.localId, read.source != .archive {
             item.localId = id
-            return .note(item)
+            // Its time changed: two devices each wrote a phone's tick of one task as the same item at their own
+            // times, and the sync kept one version on both: each takes that version's time (they diverged).
+            let retimed = item.kind == .taken && row.modifiedAt != record.at.secondsSinceEpoch && read.source == .ownItem
+            if !retimed { return .note(item) }
         }
         if let why = refusal(of: record, now: now, zoneProblem: zoneProblem) {
             (item.kind, item.localId) = (.foreign, nil)

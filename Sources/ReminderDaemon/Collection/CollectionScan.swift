@@ -53,10 +53,14 @@ extension CollectionService {
     }
 
     /// Applies the removal of the items gone from the folder. A completion's log (`file#key`) goes with its
-    /// item's file; a reminder's logs are kept aside. - Returns: the reminders removed.
-    func applyRemovals(_ gone: [CollectionItemRecord], now: Instant) -> Set<Int64> {
+    /// item's file; a reminder's logs are kept aside; an occurrence task deleted in an app is no skip (a list
+    /// deleted whole would silence two days of doses): its reminder's tasks are published again.
+    /// - Returns: the reminders removed, and those whose tasks are to be written again.
+    func applyRemovals(_ gone: [CollectionItemRecord], now: Instant) -> (removed: Set<Int64>, tasksGone: Set<Int64>) {
         var removedReminders: Set<Int64> = []
+        var tasksGone: Set<Int64> = []
         for item in gone {
+            if item.kind == .occurrence, let reminderID = item.localId { tasksGone.insert(reminderID) }
             do {
                 guard let removed = try stores.collection.remove(item, now: now), item.kind == .reminder else { continue }
                 removedReminders.insert(removed.reminderID)
@@ -65,7 +69,7 @@ extension CollectionService {
                 context.say(.error, "Collection: could not apply the removal of \(item.fileName): \(error)")
             }
         }
-        return removedReminders
+        return (removedReminders, tasksGone.subtracting(removedReminders))
     }
 
     /// Reads the changed entries: reminders are applied at once (the logs and skips read with them refer to

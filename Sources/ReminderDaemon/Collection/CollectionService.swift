@@ -329,7 +329,9 @@ actor CollectionService {
         }
         // Removals first: a reminder's logs are kept aside before the removal of the logs' own items is applied.
         // What the scan changed reaches the features through the change feed (the caller delivers it).
-        var changedReminders = applyRemovals(found.gone, now: now)
+        let removals = applyRemovals(found.gone, now: now)
+        var changedReminders = removals.removed
+        pendingChanges.formUnion(CollectionChanges(reminders: removals.tasksGone))  // published after the scan
         var read = await readChanged(found.changed, found: found, items: items, vdir: vdir, named: named, now: now)
         changedReminders.formUnion(read.replan)
         read.records += taskRecords(read.tasks, known: items, vdir: vdir, now: now)

@@ -224,6 +224,13 @@ public struct CollectionStore: Sendable {
         var forced = false
         switch record.kind {
         case .taken:
+            if let id = item.localId, var here = try IntakeRecord.fetchOne(db, key: id), here.reminderId == reminderID {
+                // The log's item came back with another time (two devices' versions of one phone's tick, one kept).
+                (here.at, here.timeZone, here.forScheduledAt) = (record.at.secondsSinceEpoch, record.timeZone, record.occurrence?.secondsSinceEpoch)
+                try here.update(db)
+                try saved.save(db)
+                return (reminderID, false)
+            }
             // A log put back with its reminder (``restoreKeptLogs``) whose item is read again: the same log.
             let sameLogs = try IntakeStore.logs(of: reminderID, at: record.at, for: record.occurrence, in: db)
             let linkedLogs = try CollectionItemRecord.filter(CollectionItemRecord.Columns.kind == CollectionItemRecord.Kind.taken.rawValue && sameLogs.contains(CollectionItemRecord.Columns.localId))
