@@ -68,7 +68,7 @@ $(VENV)/.ready: deps Makefile
 
 test-e2e: $(VENV)/.ready locale
 	$(SWIFT) build
-	$(VENV)/bin/python -m pytest -q --durations=30 Tests/e2e
+	$(VENV)/bin/python -m pytest -q -rs --durations=30 Tests/e2e
 
 # The Debian package (make deb), checked as a distribution checks one: lintian, then installed into a fresh
 # Debian 12 root (debootstrap minbase, no Swift in it) where it must work, and purged.
