@@ -108,6 +108,7 @@ bench: release $(VENV)/.ready
 	python3 Benchmarks/late_log_matching.py .build/release
 	python3 Benchmarks/report_speed.py .build/release
 	python3 Benchmarks/web_pages.py .build/release
+	$(VENV)/bin/python Benchmarks/phone_tick.py .build/release
 
 # Where `make install` puts things, under $(DESTDIR)$(PREFIX): install-user uses the home's folders (below),
 # the Debian package (debian/rules) the system's.

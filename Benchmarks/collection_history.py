@@ -14,15 +14,13 @@ first UNFOLDED items (default 2,000: three weeks of the same 10 reminders), and 
 Usage: collection_history.py BIN_DIR [YEARS] [UNFOLDED]
 """
 import os
-import socket
 import sqlite3
-import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 import uuid
 
+from caldav_servers import calendar, server, vdirsyncer
 from daemon_process import rss_mb, start, start_journald, stop
 
 BIN = sys.argv[1]
@@ -30,75 +28,6 @@ YEARS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 UNFOLDED = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
 REMINDERS = 10
 TIMES = ((8, 0), (13, 0), (20, 0))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def radicale(root):
-    """Radicale on 127.0.0.1 with its own storage and one user; returns the process and the user's URL."""
-    with open(f"{root}/users", "w") as users:
-        users.write("alice:secret\n")
-    port = free_port()
-    process = subprocess.Popen(
-        ["radicale", "--server-hosts", f"127.0.0.1:{port}", "--storage-filesystem-folder", f"{root}/storage",
-         "--auth-type", "htpasswd", "--auth-htpasswd-filename", f"{root}/users", "--auth-htpasswd-encryption", "plain"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    return process, f"http://127.0.0.1:{port}/alice/"
-
-
-def calendar(base):
-    url = f"{base}{uuid.uuid4().hex[:8]}/"
-    made = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "alice:secret", "-X", "MKCALENDAR", url],
-                          capture_output=True, text=True, timeout=30)
-    assert made.stdout == "201", made
-    return url
-
-
-def vdirsyncer(root, folder, url):
-    """A vdirsyncer configuration pairing `folder` with `url`, discovered; returns a function that syncs (seconds)."""
-    config = f"{root}/vdirsyncer-{uuid.uuid4().hex[:6]}.conf"
-    os.makedirs(f"{config}.status")
-    with open(config, "w") as out:
-        out.write(textwrap.dedent(f"""\
-            [general]
-            status_path = "{config}.status/"
-
-            [pair remindd]
-            a = "local"
-            b = "server"
-            collections = null
-            conflict_resolution = "a wins"
-
-            [storage local]
-            type = "filesystem"
-            path = "{folder}/"
-            fileext = ".ics"
-
-            [storage server]
-            type = "caldav"
-            url = "{url}"
-            username = "alice"
-            password = "secret"
-            """))
-
-    def run(*args):
-        began = time.monotonic()
-        done = subprocess.run(["vdirsyncer", "-c", config, *args], capture_output=True, text=True, timeout=4 * 3600)
-        assert done.returncode == 0, done.stderr[-2000:]
-        return time.monotonic() - began
-
-    run("discover")
-    return lambda: run("sync")
 
 
 def items(folder):
@@ -145,7 +74,7 @@ def folded(root, radicale_url):
     process, ready = start(BIN, root, env)
     publish = settled(folder)
     figures = dict(logs=logs, ready=ready, publish=publish, rss=rss_mb(process.pid), items=items(folder))
-    sync = vdirsyncer(root, folder, calendar(radicale_url))
+    _, sync = vdirsyncer(root, folder, calendar(radicale_url))
     figures["upload"] = sync()
     figures["no_change"] = min(sync() for _ in range(3))
     stop(process)
@@ -167,7 +96,7 @@ def unfolded(root, radicale_url):
                 f"DTSTAMP:{at}", f"DTSTART:{at}", f"SUMMARY:Taken: Medication {i % REMINDERS}",
                 f"RELATED-TO;RELTYPE=PARENT:medication-{i % REMINDERS}@remindd", "X-REMINDD-RECORD:TAKEN", "X-REMINDD-TZ:UTC",
                 "END:VJOURNAL", "END:VCALENDAR"]) + "\r\n")
-    sync = vdirsyncer(root, folder, calendar(radicale_url))
+    _, sync = vdirsyncer(root, folder, calendar(radicale_url))
     upload = sync()
     return dict(items=UNFOLDED, upload=upload, no_change=min(sync() for _ in range(3)))
 
@@ -175,13 +104,13 @@ def unfolded(root, radicale_url):
 def main():
     with tempfile.TemporaryDirectory() as root:
         journald = start_journald(root)
-        server, url = radicale(root)
+        server_process, url = server("radicale", root)
         try:
             base = unfolded(root, url)
             result = folded(f"{root}/folded", url)
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            server_process.terminate()
+            server_process.wait(timeout=10)
             if journald:
                 journald.terminate()
     print(f"Linked collection after {YEARS} years ({result['logs']} logs of {REMINDERS} reminders at 3 doses a day), Radicale and vdirsyncer on 127.0.0.1")
