@@ -258,6 +258,27 @@ struct CollectionSyncTests {
         #expect(try String(contentsOfFile: folder + "/" + file, encoding: .utf8).contains("RECURRENCE-ID;TZID=Europe/Berlin:20261201T080000\r\n"))
     }
 
+    /// A dose's item read before its reminder's (another sync brings the reminder later, and the watcher names
+    /// only that file): it waits, and is applied when the reminder comes (it was read again only at a whole
+    /// scan, which a named one never is: a dose on one device only, found with Xandikos, #61).
+    @Test func aDoseReadBeforeItsReminderIsAppliedWhenTheReminderComesInALaterNamedScan() async throws {
+        let devices = try await Devices(now: "2026-12-01T08:00:00Z")
+        try await devices.desktop.add("Iron", ["daily": true, "at": "09:00"], timeZone: "Europe/Berlin")
+        try await devices.desktop.log("Iron")
+        let (desktop, laptop) = (devices.root + "/desktop", devices.root + "/laptop")
+        let files = try devices.files("desktop")
+        let text = { (file: String) in try String(contentsOfFile: desktop + "/" + file, encoding: .utf8) }
+        let logFile = try #require(try files.first { try text($0).contains("X-REMINDD-RECORD:TAKEN") })
+        let reminderFile = try #require(try files.first { try text($0).contains("SUMMARY:Iron\r\n") && !text($0).contains("X-REMINDD-RECORD") })
+        try text(logFile).write(toFile: laptop + "/" + logFile, atomically: true, encoding: .utf8)
+        await devices.laptop.folderChanged(laptop, names: [logFile])
+        #expect(try await devices.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs.isEmpty)
+        try text(reminderFile).write(toFile: laptop + "/" + reminderFile, atomically: true, encoding: .utf8)
+        await devices.laptop.folderChanged(laptop, names: [reminderFile])
+        let logs = try await devices.laptop.call(Reminders.Logs.self, .init(date: "2026-12-01")).logs
+        #expect(logs.map(\.reminderName) == ["Iron"] && logs.map(\.utc) == ["2026-12-01T08:00:00Z"], "\(logs)")
+    }
+
     /// A collection is untrusted input: each bad item is refused and reported once, and the good one beside it works.
     @Test func hostileItemsInTheCollectionAreRefusedAndReportedOnce() async throws {
         let devices = try await Devices(now: "2026-12-01T06:00:00Z")

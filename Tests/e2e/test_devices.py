@@ -484,15 +484,14 @@ def test_a_phone_closes_the_loop_through_the_server_with_occurrence_tasks(phone_
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_random_operations_on_two_devices_converge_through_the_server(server, devices, unique_name, seed):
+def test_random_operations_on_two_devices_converge_through_the_server(devices, unique_name, seed):
     """#61: random adds, changes, deletions, logs (at past times of today), log deletions and skips on either
     device, with random syncs of one device between them, through the real server (Radicale, then Xandikos):
     after both sync, both list the same reminders and the same logs, and every log made and not deleted is
-    there exactly once (as `CollectionConvergenceTests` checks in-process with many more seeds)."""
+    there exactly once (as `CollectionConvergenceTests` checks in-process with many more seeds). Seed 2 with
+    Xandikos found a dose left on one device 3 runs in 4: a log read before its reminder, which a later scan of
+    the named entries did not apply."""
     import random
-    if (server.kind, seed) == ("xandikos", 2):
-        pytest.skip("known divergence, #61 note of session 39: with Xandikos a reminder's item comes back under a new file "
-                    "name and a dose logged before stays on one device only (about 3 runs in 4)")
     rng = random.Random(seed)
     laptop, desktop = devices
     names, made, deleted, trace = [], {}, {}, []

@@ -51,11 +51,13 @@ extension CollectionService {
                         context.say(.notice, DaemonMessages.forcedElsewhere, applied.entry.name, applied.record.at)
                     }
                 case .success(nil):
-                    // Its reminder is not here (yet): read again at the next scan, and said once.
+                    // Its reminder is not here (yet): read again when a scan applies it, or at the next whole scan;
+                    // said once.
                     reportOnce("\(applied.entry.name) no reminder", .notice, """
                         Collection: item \(applied.entry.name) is a \(applied.record.kind == .taken ? "dose" : "skip") of a reminder this device \
                         does not have (\(VdirFolder.printable(applied.record.reminder))): kept aside, and applied if that reminder comes
                         """)
+                    if !applied.entry.name.contains("#") { waitingForReminder[applied.record.reminder, default: []].insert(applied.entry.name) }
                 case .failure(let error): context.say(.error, "Collection: could not apply \(applied.entry.name): \(error)")
                 }
             }

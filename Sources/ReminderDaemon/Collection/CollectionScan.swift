@@ -13,6 +13,8 @@ extension CollectionService {
         var tasks: [(entry: VdirFolder.Entry, text: String, task: OccurrenceTask.Read)] = []
         var archives: [(entry: VdirFolder.Entry, text: String, archive: CollectionArchive)] = []
         var replan: Set<Int64> = []
+        /// The UIDs of the reminders read (applied or noted).
+        var reminderUIDs: Set<String> = []
     }
 
     /// The rows of the entries looked at (`named`, or all) and the folder's entries; nil when the store or the
@@ -97,6 +99,7 @@ extension CollectionService {
                 modifiedAt: now.secondsSinceEpoch)
             switch content {
             case .reminder(let reminder):
+                read.reminderUIDs.insert(reminder.uid)
                 guard let applied = applyReminder(reminder, item: item, text: text, uids: &uids, items: items, vdir: vdir, named: named, now: now) else { continue }
                 read.replan.formUnion(applied)
                 read.records += completionRecords(in: text, of: reminder, entry: entry, known: items, now: now)

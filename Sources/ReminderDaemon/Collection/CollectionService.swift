@@ -69,6 +69,9 @@ actor CollectionService {
     /// The running publish's files, and whether a scan waits for it; the entries named that it wrote (read after).
     private let progress = PublishProgress()
     private var scanAfterPublish: Set<String> = []
+    /// The items of logs and skips read before their reminder, by the reminder's UID: read again when a scan
+    /// applies that reminder (a scan of the entries the watcher named would not look at them again).
+    var waitingForReminder: [String: Set<String>] = [:]
 
     /// The sync command's runs: one at a time, one more asked for while it runs.
     struct SyncState {
@@ -334,6 +337,11 @@ actor CollectionService {
         pendingChanges.formUnion(CollectionChanges(reminders: removals.tasksGone))  // published after the scan
         var read = await readChanged(found.changed, found: found, items: items, vdir: vdir, named: named, now: now)
         changedReminders.formUnion(read.replan)
+        let arrived = read.reminderUIDs.reduce(into: Set<String>()) { $0.formUnion(waitingForReminder.removeValue(forKey: $1) ?? []) }
+            .subtracting(found.changed.map(\.name))
+        if !arrived.isEmpty {
+            read.records += await readChanged(vdir.look(at: arrived).entries, found: found, items: items, vdir: vdir, named: named, now: now).records
+        }
         read.records += taskRecords(read.tasks, known: items, vdir: vdir, now: now)
         // Archives read now, and those of reminders that came back (their records went with them here).
         for (entry, text, archive) in read.archives + archivesOf(returned: changedReminders, except: Set(read.archives.map(\.entry.name))) {
