@@ -95,6 +95,10 @@ struct ReminderForm: Sendable {
     func missing(_ words: any MessageCatalog) -> String? {
         if name.isEmpty { return words(WebMessages.nameMissing) }
         if times.trimmed.isEmpty, howOften != Self.asNeeded { return words(WebMessages.timesOrNeeded) }
+        // A preset starts at one time: the times after the first were dropped without a word.
+        if let preset = Preset(name: howOften), times.split(separator: ",").filter({ !String($0).trimmed.isEmpty }).count > 1 {
+            return words(WebMessages.presetOneTime, words(WebMessages.presetName(preset)), words(WebMessages.atTimesChoice))
+        }
         for (label, text) in [(WebMessages.repeatMaxLabel, repeatMax), (WebMessages.maxPerDayLabel, maxPerDay)] where !text.trimmed.isEmpty && Int(text.trimmed) == nil {
             return words(WebMessages.wholeNumber, words(label), text.trimmed)
         }

@@ -113,6 +113,7 @@ enum WebMessages {
         }
     }
     static let timesOrNeeded = Message("Give one or more times, e.g. 08:00 or 08:00, 20:00, or choose When needed.")
+    static let presetOneTime = Message("%1$s starts at one time: give one, e.g. 08:00, or choose \u{201C}%2$s\u{201D} for several.")
     // Habits.
     static let habits = Message("Habits")
     static let streakLine = Message("Streak: %1$d day", plural: "Streak: %1$d days")

@@ -38,12 +38,16 @@ struct ReminderFormTests {
         // A number that is not one was dropped without a word (the form then saved no maximum).
         let notANumber = ReminderForm(fields: ["name": "D", "how": "as-needed", "max-per-day": "three"]).missing(UntranslatedCatalog())
         #expect(notANumber == "At most this many doses in 24 hours (optional): three is not a whole number; give one such as 3.")
+        // A preset starts at one time: a second one was dropped without a word.
+        let twoTimes = ReminderForm(fields: ["name": "P", "how": "Twice a Day", "at": "08:00, 21:00"]).missing(UntranslatedCatalog())
+        #expect(twoTimes == "Twice a day starts at one time: give one, e.g. 08:00, or choose \u{201C}At the times and on the days below\u{201D} for several.")
+        #expect(ReminderForm(fields: ["name": "P", "how": "Twice a Day", "at": "08:00, "]).missing(UntranslatedCatalog()) == nil)
     }
 
     /// A preset from the first time (and the first day, which a weekly one takes its weekday from), and a
     /// medication taken when needed with its limits: made into the rule and parts `remindctl add` makes.
     @Test func aPresetAndWhenNeededWithLimitsMakeTheRule() {
-        let preset = ReminderForm(fields: ["name": "P", "how": "Twice a Day", "at": "08:00, 21:00"])
+        let preset = ReminderForm(fields: ["name": "P", "how": "Twice a Day", "at": "08:00"])
         #expect(preset.rule == RuleSpec(preset: "Twice a Day", start: "08:00"))
         let weekly = ReminderForm(fields: ["name": "W", "how": "Weekly", "at": "09:30", "first-day": "2026-12-01"])
         #expect(weekly.rule == RuleSpec(preset: "Weekly", start: "2026-12-01T09:30"))
