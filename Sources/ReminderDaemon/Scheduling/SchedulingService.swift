@@ -35,8 +35,6 @@ actor SchedulingService {
     /// When a wake-up is set for.
     func wakeUp(_ wakeUp: WakeUp) -> Instant? { wakeUps[wakeUp] }
 
-    /// Reminder ids read at a time by a load, between chances for other work to run.
-    static let loadChunk = 2_000
     /// Firings due together that are recorded in one transaction and announced before other work may run.
     static let burstChunk = 500
 
@@ -98,56 +96,22 @@ actor SchedulingService {
     // MARK: Loading
 
     /// Loads every enabled reminder and its snoozes and plans each next firing; missed firings become due.
-    ///
-    /// A large store is read and its rules parsed in parallel parts (one per core, each on its own SQLite
-    /// reader); only the cheap queue inserts run on the actor.
+    /// Read and built by ``ScheduleLoader`` (in parallel parts, off this actor).
     /// - Returns: the number of enabled reminders loaded.
     @discardableResult
     func load() async throws(StoreError) -> Int {
-        let (store, loadContext) = (stores, context)
-        storeInstance = try store.firings.instanceID()
+        storeInstance = try stores.firings.instanceID()
         clockChanged(now: context.clock.now())
         changedWhileLoading = []
         defer { changedWhileLoading = nil }
-        guard let bounds = try store.reminders.idBounds() else { return 0 }
-        let parts = bounds.count > 10_000 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
-        let step = (bounds.upperBound - bounds.lowerBound) / Int64(parts) + 1
-        let loaded: [[(StoredReminder, ReminderRule?)]]
-        do {
-            loaded = try await withThrowingTaskGroup(of: (Int, [(StoredReminder, ReminderRule?)]).self) { group in
-                for part in 0..<parts {
-                    let low = bounds.lowerBound + Int64(part) * step
-                    let ids = low...min(low + step - 1, bounds.upperBound)
-                    group.addTask {
-                        // In chunks, letting queued work run between them: the parts take every thread, and a
-                        // firing during a reload must not wait for a whole part.
-                        var rows: [(StoredReminder, ReminderRule?)] = []
-                        for low in stride(from: ids.lowerBound, through: ids.upperBound, by: Self.loadChunk) {
-                            let chunk = try store.reminders.all(ids: low...min(low + Int64(Self.loadChunk) - 1, ids.upperBound))
-                            // A rule that cannot be made is nil here and reported by buildScheduler.
-                            rows += chunk.filter(\.enabled).map { ($0, try? loadContext.firingRule(of: $0)) }
-                            await yieldToQueuedWork()
-                        }
-                        return (part, rows)
-                    }
-                }
-                var results = Array(repeating: [(StoredReminder, ReminderRule?)](), count: parts)
-                for try await (part, rows) in group { results[part] = rows }
-                return results
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .unavailable(path: context.storePath, detail: "\(error)")
-        }
-        // Replaced only once everything was read: a load that fails keeps the schedule there was. Built off
-        // the actor, so that a firing during a reload is handled on time by the schedule there was (and the
-        // store's handledThrough keeps the new schedule from announcing it again).
-        let (scheduler, headsUps, count) = await Self.buildScheduler(loaded, context: context)
-        self.scheduler = scheduler
-        self.headsUps = headsUps
-        timedFromLastDose = Set(loaded.joined().filter { $0.0.rule.fromLastDose == true }.map(\.0.id))
-        for row in store.reminders.takeUnusableRows() {
+        let loaded = try await ScheduleLoader(context: context, reminders: stores.reminders).load()
+        // Replaced only once everything was read: a load that fails keeps the schedule there was; a firing
+        // during a reload is handled on time by the schedule there was (and the store's handledThrough keeps
+        // the new schedule from announcing it again).
+        scheduler = loaded.scheduler
+        headsUps = loaded.headsUps
+        timedFromLastDose = loaded.timedFromLastDose
+        for row in stores.reminders.takeUnusableRows() {
             context.say(.warning, "A stored reminder cannot be used and is left out (it does not fire): \(row); restore a backup, or remove the row by hand while remindd is stopped")
         }
         for id in changedWhileLoading ?? [] { refresh(reminderID: id) }
@@ -157,31 +121,7 @@ actor SchedulingService {
         // Armed for the schedule just read: after an import (of Loop's data, of a calendar) the first new firing
         // would otherwise wait for whatever wake-up the old schedule had, and come late.
         replan()
-        return count
-    }
-
-    /// The schedule of the loaded reminders, their notices before from now, and how many there were.
-    @concurrent
-    static func buildScheduler(_ loaded: [[(StoredReminder, ReminderRule?)]], context: DaemonContext) async -> (Scheduler, HeadsUpPlan, Int) {
-        var scheduler = Scheduler()
-        var headsUps = HeadsUpPlan()
-        let now = context.clock.now()
-        var count = 0
-        scheduler.reserveCapacity(loaded.map(\.count).reduce(0, +))
-        for (reminder, rule) in loaded.joined() {
-            count += 1
-            if count % loadChunk == 0 { await yieldToQueuedWork() }
-            // The error itself is not needed: the warning says which reminder and that it is left out.
-            guard let rule, let zone = try? context.settings.zone(named: reminder.timeZone) else {
-                context.say(.warning, DaemonMessages.invalidNow, reminder.name, reminder.id)
-                continue
-            }
-            let schedulable = SchedulableReminder(
-                id: reminder.id, name: reminder.name, rule: rule, zone: zone, windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
-            scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
-            if reminder.delivery.notification.beforeMinutes != nil { headsUps.plan(schedulable, after: now) }
-        }
-        return (scheduler, headsUps, count)
+        return loaded.count
     }
 
     /// Sets or clears another service's wake-up.
@@ -375,10 +315,7 @@ actor SchedulingService {
     }
 
     func schedulable(_ reminder: StoredReminder) throws(ServiceError) -> SchedulableReminder {
-        let rule = try context.firingRule(of: reminder)
-        return SchedulableReminder(
-            id: reminder.id, name: reminder.name, rule: rule, zone: try context.settings.zone(named: reminder.timeZone), windowSeconds: reminder.windowSeconds,
-            delivery: reminder.delivery)
+        try ScheduleLoader.schedulable(reminder, context: context)
     }
 }
 
