@@ -85,7 +85,7 @@ public enum ICalendar {
             event.append(text.uppercased().hasPrefix("RRULE:") ? text : "RRULE:" + text)
         }
         event += set.dates.map { "RDATE\(zoneParameter(reminder)):\(local($0))" }
-        return event + exclusions(reminder, plus: set.exceptions, from: set.start) + eventTail(reminder, trigger: set.alarm)
+        return event + exclusions(reminder, plus: set.exceptions, from: set.start) + eventTail(reminder, trigger: set.alarm ?? .zero)
     }
 
     /// A calendar expression's event: from its next firing, as the RRULE it converts to (with its own text in

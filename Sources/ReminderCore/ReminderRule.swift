@@ -19,7 +19,7 @@ public struct ReminderRule: Hashable, Sendable {
 
     /// When it fires relative to each instance of a calendar event (its VALARM), or nil: it fires at its times.
     public var alarmOffset: AlarmOffset? {
-        guard case .recurrence(let set) = days, set.alarm != .zero else { return nil }
+        guard case .recurrence(let set) = days else { return nil }
         return set.alarm
     }
 

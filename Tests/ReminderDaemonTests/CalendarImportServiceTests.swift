@@ -52,6 +52,47 @@ struct CalendarImportServiceTests {
         #expect(firings.filter { $0.kind == .repeated }.count == 3)
     }
 
+    /// An alarm at the event's start, and one at an instant (an absolute trigger), are an event's: announced
+    /// with the event's time and dismissed, never "taken" (both became plain one-off reminders that offered
+    /// Taken).
+    @Test func anAlarmAtTheEventsStartOrAtAnInstantIsAnEventsNeverTaken() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T00:00:00Z"))
+        let path = try write("""
+            BEGIN:VCALENDAR
+            BEGIN:VEVENT
+            UID:s
+            SUMMARY:Dentist
+            DTSTART;TZID=Europe/Berlin:20261202T170000
+            BEGIN:VALARM
+            TRIGGER:PT0S
+            END:VALARM
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:t
+            SUMMARY:Train
+            DTSTART;TZID=Europe/Berlin:20261203T090000
+            RRULE:FREQ=DAILY;COUNT=3
+            BEGIN:VALARM
+            TRIGGER;VALUE=DATE-TIME:20261203T073000Z
+            END:VALARM
+            END:VEVENT
+            END:VCALENDAR
+
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reply = try await daemon.call(Backup.ImportCalendar.self, .init(path: path))
+        #expect(reply.reminders.map(\.next) == ["2026-12-02T17:00:00+01:00", "2026-12-03T08:30:00+01:00"])
+        await daemon.advance(to: instant("2026-12-06T00:00:00Z"))
+        let dentist = try #require(daemon.firings(of: "Dentist").first)
+        #expect(FiringWording.isEvent(dentist.firing.reminder))
+        #expect(FiringWording.english.event(dentist.firing)?.text == "at Wed 17:00, starting now")
+        // The absolute alarm once (RFC 5545), not with each of the three instances.
+        #expect(daemon.firings(of: "Train").map(\.firing.occurrence.instant) == [instant("2026-12-03T07:30:00Z")])
+        let train = try #require(daemon.firings(of: "Train").first)
+        #expect(FiringWording.isEvent(train.firing.reminder))
+        #expect(FiringWording.english.event(train.firing)?.text == "at Thu 09:00, in 30m")
+    }
+
     /// The new reminders are staged and moved in one go: a name another reminder has refuses them all (nothing
     /// added, nothing staged left behind for the next import), and an id a removed reminder had (its history
     /// keeps it) is never given to an imported one.

@@ -173,29 +173,28 @@ private struct EventReader {
             if let action = alarm.first("ACTION")?.value.uppercased(), action != "DISPLAY" {
                 planned.notes.append("\(label): its ACTION:\(action.prefix(20)) alarm becomes a desktop reminder")
             }
-            var spec: RuleSpec
-            var when: String
-            if trigger.parameters["VALUE"]?.uppercased() == "DATE-TIME" || trigger.value.uppercased().hasSuffix("Z") && trigger.value.count >= 15 {
+            var offset: AlarmOffset
+            let when: String
+            let absolute = trigger.parameters["VALUE"]?.uppercased() == "DATE-TIME" || trigger.value.uppercased().hasSuffix("Z") && trigger.value.count >= 15
+            if absolute {
                 guard trigger.value.uppercased().hasSuffix("Z"), let local = ICalendarTime.dateTime(String(trigger.value.uppercased().dropLast())) else {
                     throw fail(trigger.line, "TRIGGER '\(trigger.value.prefix(30))': an absolute trigger is a UTC date-time such as 20261224T170000Z")
                 }
+                // Once (RFC 5545: an absolute trigger does not repeat with the instances): the first instance's
+                // alarm, at that offset from its start.
                 let instant = Instant(secondsSinceEpoch: local.localSeconds)
-                spec = RuleSpec(once: zone.localDateTime(at: instant).description)
+                offset = AlarmOffset(days: 0, seconds: Int(instant.secondsSinceEpoch - startInstant.secondsSinceEpoch))
                 when = "at \(zone.localDateTime(at: instant).description)"
             } else {
-                var offset: AlarmOffset
                 do { offset = try AlarmOffset(parsing: trigger.value) } catch { throw fail(trigger.line, "TRIGGER: \(error.message)") }
                 if trigger.parameters["RELATED"]?.uppercased() == "END" { offset = AlarmOffset(days: offset.days, seconds: offset.seconds + endSeconds) }
                 when = offset.words
-                // An event with an alarm before or after it is a recurrence (of one instance, when it does not
-                // recur) with the alarm's offset: the announcement can then say the event's own time.
-                if recurs || offset != .zero {
-                    spec = RuleSpec(start: start.local.description, rrule: rule.map { _ in item.first("RRULE")!.value } ?? "-",
-                                    rdate: Self.list(dates), exdate: Self.list(exceptions.sorted()), alarm: offset == .zero ? nil : offset.text)
-                } else {
-                    spec = RuleSpec(once: zone.localDateTime(at: offset.instant(for: start.local, in: zone)).description)
-                }
             }
+            // An event's alarm is a recurrence (of one instance, when it does not recur) with the alarm's offset,
+            // at its start too: the announcement says the event's own time, and offers no "taken".
+            let spec = RuleSpec(
+                start: start.local.description, rrule: absolute ? "-" : rule.map { _ in item.first("RRULE")!.value } ?? "-",
+                rdate: absolute ? nil : Self.list(dates), exdate: absolute ? nil : Self.list(exceptions.sorted()), alarm: offset.text)
             let made: ReminderRule
             do { made = try spec.makeRule() } catch { throw fail(trigger.line, error.message) }
             guard made.nextOccurrence(after: now, in: zone) != nil else { continue }

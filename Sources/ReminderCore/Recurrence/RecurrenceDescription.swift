@@ -11,7 +11,7 @@ extension RecurrenceSet {
 
     private var extras: String {
         var text = ""
-        if alarm != .zero { text += ", alarm \(alarm.words)" }
+        if let alarm { text += ", alarm \(alarm.words)" }
         if !dates.isEmpty { text += ", and on \(Self.plural(dates.count, "more date"))" }
         if !exceptions.isEmpty { text += ", except \(Self.plural(exceptions.count, "date"))" }
         return text

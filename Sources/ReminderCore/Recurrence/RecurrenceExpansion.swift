@@ -517,8 +517,10 @@ public struct RecurrenceSet: Hashable, Sendable {
     public var rule: RecurrenceRule? { didSet { counted = CountedInstances() } }
     public var dates: [LocalDateTime]
     public var exceptions: Set<LocalDateTime>
-    /// When, relative to each instance, the reminder fires (a calendar event's VALARM trigger).
-    public var alarm: AlarmOffset
+    /// When, relative to each instance, the reminder fires (a calendar event's VALARM trigger); nil for a
+    /// recurrence that is no event's alarm. An alarm at the event's start is `.zero`, not nil: it is still an
+    /// event's (announced with the event's time, never "taken").
+    public var alarm: AlarmOffset?
     /// A COUNT rule's instances, enumerated once (COUNT counts from the start: without this, every next
     /// instance would expand the rule from there).
     private var counted = CountedInstances()
@@ -526,7 +528,7 @@ public struct RecurrenceSet: Hashable, Sendable {
     static let countedLimit = 100_000
 
     public init(
-        start: LocalDateTime, rule: RecurrenceRule?, dates: [LocalDateTime] = [], exceptions: Set<LocalDateTime> = [], alarm: AlarmOffset = .zero
+        start: LocalDateTime, rule: RecurrenceRule?, dates: [LocalDateTime] = [], exceptions: Set<LocalDateTime> = [], alarm: AlarmOffset? = nil
     ) {
         self.start = start
         self.rule = rule
@@ -537,7 +539,7 @@ public struct RecurrenceSet: Hashable, Sendable {
 
     /// The first alarm strictly after `after`: an instance's, shifted by ``alarm``, with its local time.
     public func nextAlarm(after: Instant, in zone: TimeZoneRules) -> (local: LocalDateTime, instant: Instant)? {
-        guard alarm != .zero else { return nextInstance(after: after, in: zone).map { ($0.local, $0.instant) } }
+        guard let alarm, alarm != .zero else { return nextInstance(after: after, in: zone).map { ($0.local, $0.instant) } }
         // An instance whose alarm falls after `after` lies at most the shift (and a DST change) before it.
         let reach = Int64(abs(alarm.days)) * 86400 + Int64(abs(alarm.seconds)) + 7200
         var cursor = after.adding(seconds: -reach)

@@ -19,6 +19,8 @@ enum DaemonMessages {
     // An event's alarm: `at Wed 21:34, in 15m`.
     static let eventIn = Message("in %1$s")
     static let eventStarted = Message("started %1$s ago")
+    /// An event whose alarm is at its start.
+    static let eventNow = Message("starting now")
     static let eventAt = Message("at %1$s, %2$s")
     static let forTheEvent = Message("%1$s, for the event %2$s")
 

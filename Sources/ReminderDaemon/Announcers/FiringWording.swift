@@ -63,7 +63,9 @@ struct FiringWording: Sendable {
         let event = offset.instance(ofAlarmAt: firing.occurrence.instant, in: zone)
         let apart = event.secondsSinceEpoch - firing.occurrence.instant.secondsSinceEpoch
         let relative =
-            apart >= 0 ? words(DaemonMessages.eventIn, Self.duration(seconds: apart)) : words(DaemonMessages.eventStarted, Self.duration(seconds: -apart))
+            apart == 0
+            ? words(DaemonMessages.eventNow)
+            : apart > 0 ? words(DaemonMessages.eventIn, Self.duration(seconds: apart)) : words(DaemonMessages.eventStarted, Self.duration(seconds: -apart))
         return (event, words(DaemonMessages.eventAt, when(zone, event), relative))
     }
 
