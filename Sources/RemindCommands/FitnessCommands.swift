@@ -300,7 +300,7 @@ struct DoseCount: Encodable, Equatable {
 func printAsNeeded(_ values: [AsNeededValue]) {
     guard !values.isEmpty else { return }
     out.print(out.words(CommandMessages.asNeeded))
-    let width = values.map { [$0.reminderName, doseText($0.dose, $0.unit)].compactMap { $0 }.joined(separator: " ").displayWidth }.max() ?? 0
+    let width = values.map { [$0.shownName, doseText($0.dose, $0.unit)].compactMap { $0 }.joined(separator: " ").displayWidth }.max() ?? 0
     for value in values { out.print("  " + asNeededLine(value, nameWidth: width)) }
     out.print("")
 }

@@ -29,7 +29,7 @@ struct StockCommand: ParsableCommand {
 
 /// `60 tablets: enough through Fri 2026-12-18 (24 days); order by Fri 2026-12-11`.
 private func describe(_ stock: StockValue) -> String {
-    guard let left = stock.left else { return out.words(CommandMessages.notCounted, stock.reminderName) }
+    guard let left = stock.left else { return out.words(CommandMessages.notCounted, stock.shownName) }
     let amount = doseText(left, stock.unit) ?? "\(left)"
     if stock.outlastsTheRule { return out.words(CommandMessages.outlasts, amount) }
     let day = { (text: String) in ISO8601.parseDate(text).map { "\(out.weekday($0)) \(text)" } ?? text }
@@ -62,9 +62,9 @@ struct StockShowCommand: ParsableCommand {
         let stocks = try connection.call(Medication.Stock.self, .init(reminder: reminder)).stocks
         if json { return try out.json(stocks) }
         if stocks.isEmpty { return out.print(out.words(CommandMessages.noDoses)) }
-        out.table(out.headings(CommandMessages.reminder, CommandMessages.dose, CommandMessages.stock), stocks.map { [$0.reminderName, doseText($0.dose, $0.unit) ?? "-", describe($0)] })
+        out.table(out.headings(CommandMessages.reminder, CommandMessages.dose, CommandMessages.stock), stocks.map { [$0.shownName, doseText($0.dose, $0.unit) ?? "-", describe($0)] })
         for stock in stocks where stock.packs != nil {
-            out.print("\(stock.reminderName):")
+            out.print("\(stock.shownName):")
             for line in packLines(stock) { out.print(line) }
         }
     }
@@ -85,7 +85,7 @@ extension StockChanging {
     func run() throws {
         let stock = try connection.call(Method.self, StockAmount(reminder: reminder, amount: typedAmount(amount) ?? amount, expires: expires)).stock
         if json { return try out.json(stock) }
-        out.print("\(stock.reminderName) \(Self.verb): \(describe(stock))")
+        out.print("\(stock.shownName) \(Self.verb): \(describe(stock))")
         for line in packLines(stock) { out.print(line) }
     }
 }

@@ -241,7 +241,7 @@ func limitsText(minIntervalSeconds: Int64?, maxPerDay: Int?) -> String? {
 /// `Ibuprofen 400 mg  allowed now, 3 of 3 left in 24 hours` or `... allowed from 15:10, 2 of 3 left`: a medication
 /// taken as needed, for `today` and `next`.
 func asNeededLine(_ value: AsNeededValue, nameWidth: Int) -> String {
-    let name = [value.reminderName, doseText(value.dose, value.unit)].compactMap { $0 }.joined(separator: " ")
+    let name = [value.shownName, doseText(value.dose, value.unit)].compactMap { $0 }.joined(separator: " ")
     let when = value.allowedNow ? out.words(CommandMessages.allowedNow) : out.words(CommandMessages.allowedFrom, out.near(value.allowedFromUtc))
     return name.padded(toDisplayWidth: nameWidth) + "  " + (value.leftInADay.map { out.words(CommandMessages.moreInADay, when, $0) } ?? when)
 }

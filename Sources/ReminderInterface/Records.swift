@@ -108,6 +108,8 @@ extension NamesPerson {
 extension FiringValue: NamesPerson {}
 extension OccurrenceValue: NamesPerson {}
 extension HistoryEntryValue: NamesPerson {}
+extension AsNeededValue: NamesPerson {}
+extension StockValue: NamesPerson {}
 extension ReportReminderValue: NamesPerson {}
 
 /// `Reminder` of remindd's interfaces.
@@ -316,6 +318,8 @@ public struct AsNeededValue: Codable, Sendable, Hashable {
     public var allowedNow: Bool
     /// Doses the last 24 hours still allow (nil: no maximum).
     public var leftInADay: Int?
+    /// Whom its reminder is for (nil: the user).
+    public var person: String?
 
     public init(
         reminderId: Int64, reminderName: String, dose: Double?, unit: String?, lastDoseUtc: String?, allowedFromUtc: String, allowedFromLocal: String,

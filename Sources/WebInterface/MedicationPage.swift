@@ -21,7 +21,7 @@ struct MedicationPage {
         var texts = Texts(words, csrf: frame.csrf)
         for stock in stocks {
             let left = stock.left.map { Self.amount($0, stock.unit, words: words) } ?? words(WebMessages.neverCounted)
-            body += "<tr><td>\(HTMLPage.escaped(stock.reminderName))</td><td>\(HTMLPage.escaped(left))</td>"
+            body += "<tr><td>\(HTMLPage.escaped(stock.shownName))</td><td>\(HTMLPage.escaped(left))</td>"
             body += "<td>\(HTMLPage.escaped(stock.through ?? "-"))</td><td>\(HTMLPage.escaped(stock.orderBy ?? "-"))</td>"
             body += "<td>\(HTMLPage.escaped(limits(stock, none: texts.noLimit))) \(changeLink(stock, texts))</td></tr>"
         }
@@ -41,7 +41,7 @@ struct MedicationPage {
 
     /// The limits are changed on the reminder's form, with the rest of its medication.
     private func changeLink(_ stock: StockValue, _ texts: Texts) -> String {
-        let label = words(WebMessages.actionOn, texts.change, stock.reminderName)
+        let label = words(WebMessages.actionOn, texts.change, stock.shownName)
         return "<a href=\"/reminders/edit?reminder=\(stock.reminderId)\" aria-label=\"\(HTMLPage.escaped(label))\">\(HTMLPage.escaped(texts.change))</a>"
     }
 
@@ -72,7 +72,7 @@ struct MedicationPage {
     private func changeForm(_ stock: StockValue, _ texts: inout Texts) -> String {
         let id = "stock-\(stock.reminderId)"
         return """
-            <form method="post" action="/stock" class="stock" aria-labelledby="\(id)"><h2 id="\(id)">\(HTMLPage.escaped(words(WebMessages.changeStock, stock.reminderName)))</h2>\
+            <form method="post" action="/stock" class="stock" aria-labelledby="\(id)"><h2 id="\(id)">\(HTMLPage.escaped(words(WebMessages.changeStock, stock.shownName)))</h2>\
             <input type="hidden" name="csrf" value="\(texts.csrf)"><input type="hidden" name="reminder" value="\(stock.reminderId)">\
             <label>\(texts.amountLabel(stock.unit, words)) <input name="amount" inputmode="decimal" required pattern="[0-9]+([.,][0-9]+)?"></label> \
             <label>\(texts.expires) <input name="expires" placeholder="2027-03" pattern="[0-9]{4}-[0-9]{2}(-[0-9]{2})?"></label> \

@@ -35,11 +35,13 @@ struct ReminderForm: Sendable {
     /// `6h` and `3`: how often a dose may be logged (empty: no limit).
     var minInterval = ""
     var maxPerDay = ""
+    /// Whom it is for (`--for Anna`); empty: the user.
+    var person = ""
 
     /// The optional fields' names on the form, and their values.
     var optionalFields: [(String, String)] {
         [("how", howOften), ("first-day", firstDay), ("refill-days", refillDays), ("min-interval", minInterval), ("max-per-day", maxPerDay),
-         ("repeat", repeatEvery), ("repeat-max", repeatMax), ("before", before), ("sound", sound), ("speak", speak)]
+         ("repeat", repeatEvery), ("repeat-max", repeatMax), ("before", before), ("sound", sound), ("speak", speak), ("for", person)]
     }
 
     init() {}
@@ -53,6 +55,7 @@ struct ReminderForm: Sendable {
         (before, sound, speak) = (fields["before"] ?? "", fields["sound"] ?? "", fields["speak"] ?? "")
         (howOften, firstDay) = (fields["how"] ?? "", fields["first-day"] ?? "")
         (minInterval, maxPerDay) = (fields["min-interval"] ?? "", fields["max-per-day"] ?? "")
+        person = fields["for"] ?? ""
     }
 
     /// A reminder as the form shows it; nil when its schedule is not one the form makes whole (an RRULE, an
@@ -89,6 +92,7 @@ struct ReminderForm: Sendable {
         speak = notification.speak.map { $0 ? "yes" : "no" } ?? ""
         minInterval = delivery.medication.minIntervalSeconds.map(WindowLength.text) ?? ""
         maxPerDay = delivery.medication.maxPerDay.map(String.init) ?? ""
+        person = delivery.person.person ?? ""
     }
 
     /// What is missing or not a number before remindd is asked at all; nil: the form is complete.
@@ -131,6 +135,7 @@ struct ReminderForm: Sendable {
         change.repeating = .init(repeat: given(repeatEvery), repeatMax: Int(repeatMax.trimmed))
         change.notification = .init(sound: given(sound), before: given(before).map { String($0.filter { $0 != " " }) },
                                     speak: ["yes": true, "no": false][speak])
+        change.person = .init(person: given(person))
         let limits = (minInterval: given(minInterval), maxPerDay: Int(maxPerDay.trimmed) ?? (updating ? 0 : nil))
         guard !dose.trimmed.isEmpty || limits.minInterval?.isEmpty == false || limits.maxPerDay ?? 0 > 0 else { return change }
         let typedUnit = unit.trimmed

@@ -26,7 +26,7 @@ struct ReminderFormPage {
         var body = notice?.html ?? ""
         body += "<form method=\"post\" action=\"\(action)\" class=\"reminder\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTMLPage.escaped(frame.csrf))\">"
         if let reminder { body += "<input type=\"hidden\" name=\"reminder\" value=\"\(reminder.id)\">" }
-        body += field("name", WebMessages.nameLabel, form.name, required: true)
+        body += field("name", WebMessages.nameLabel, form.name, required: true) + field("for", WebMessages.personLabel, form.person)
         body += howOftenChoice
         body += field("at", WebMessages.timesLabel, form.times)
         body += "<fieldset><legend>\(HTMLPage.escaped(words(WebMessages.daysLegend)))</legend>"

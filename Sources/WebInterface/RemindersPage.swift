@@ -26,14 +26,16 @@ struct RemindersPage {
 
     private func row(_ reminder: ReminderValue) -> String {
         let medication = reminder.delivery.medication
-        let name = HTMLPage.named(reminder.name, dose: medication.dose, unit: medication.unit, words: words)
+        // Whom it is for, as everywhere (`Anna: Amoxicillin`): a caregiver's list holds one medicine for several.
+        let shown = reminder.delivery.person.named(reminder.name)
+        let name = HTMLPage.named(shown, dose: medication.dose, unit: medication.unit, words: words)
         let next = reminder.next.map { Self.when($0.local, words: words) } ?? "-"
         let id = ["reminder": String(reminder.id)]
         let toggle = reminder.enabled ? (WebMessages.disable, "/reminders/disable") : (WebMessages.enable, "/reminders/enable")
         var actions = ReminderForm(reminder: reminder) == nil ? "" :
-            "<a href=\"/reminders/edit?reminder=\(reminder.id)\" aria-label=\"\(HTMLPage.escaped(words(WebMessages.actionOn, words(WebMessages.change), reminder.name)))\">\(HTMLPage.escaped(words(WebMessages.change)))</a> "
-        actions += frame.form(action: toggle.1, button: words(toggle.0), fields: id, label: words(WebMessages.actionOn, words(toggle.0), reminder.name))
-        actions += "<a href=\"/reminders/delete?reminder=\(reminder.id)\" aria-label=\"\(HTMLPage.escaped(words(WebMessages.actionOn, words(WebMessages.delete), reminder.name)))\">\(HTMLPage.escaped(words(WebMessages.delete)))</a>"
+            "<a href=\"/reminders/edit?reminder=\(reminder.id)\" aria-label=\"\(HTMLPage.escaped(words(WebMessages.actionOn, words(WebMessages.change), shown)))\">\(HTMLPage.escaped(words(WebMessages.change)))</a> "
+        actions += frame.form(action: toggle.1, button: words(toggle.0), fields: id, label: words(WebMessages.actionOn, words(toggle.0), shown))
+        actions += "<a href=\"/reminders/delete?reminder=\(reminder.id)\" aria-label=\"\(HTMLPage.escaped(words(WebMessages.actionOn, words(WebMessages.delete), shown)))\">\(HTMLPage.escaped(words(WebMessages.delete)))</a>"
         let state = words(reminder.enabled ? WebMessages.enabled : WebMessages.disabled)
         return "<tr><th scope=\"row\">\(HTMLPage.escaped(name))</th><td>\(HTMLPage.escaped(Self.schedule(reminder, words: words)))</td>"
             + "<td>\(HTMLPage.escaped(next))</td><td>\(HTMLPage.escaped(state))</td><td class=\"actions\">\(actions)</td></tr>"

@@ -37,7 +37,7 @@ struct ReportPage {
         for reminder in report.reminders {
             let cells = [String(reminder.due), String(reminder.onTime), String(reminder.late), String(reminder.skipped), String(reminder.missed.count),
                          reminder.adherence.map { ReportDocuments.percent($0, words: words) } ?? "-"]
-            html += "<tr><th scope=\"row\">\(HTMLPage.escaped(reminder.reminderName))</th>" + cells.map { "<td>\(HTMLPage.escaped($0))</td>" }.joined() + "</tr>"
+            html += "<tr><th scope=\"row\">\(HTMLPage.escaped(reminder.shownName))</th>" + cells.map { "<td>\(HTMLPage.escaped($0))</td>" }.joined() + "</tr>"
         }
         return html + HTMLPage.tableEnd
     }
@@ -48,7 +48,7 @@ struct ReportPage {
         let headings = [WebMessages.timeHeading, WebMessages.reminderHeading, WebMessages.stateHeading]
         html += frame.tableStart(words(WebMessages.history), headings: headings)
         for entry in history {
-            let name = HTMLPage.named(entry.reminderName, dose: entry.amount, unit: entry.unit, words: words)
+            let name = HTMLPage.named(entry.shownName, dose: entry.amount, unit: entry.unit, words: words)
             html += "<tr><td>\(HTMLPage.escaped(local(entry.scheduledUtc)))</td><td>\(HTMLPage.escaped(name))</td><td>\(HTMLPage.escaped(kind(entry.kind)))</td></tr>"
         }
         return html + HTMLPage.tableEnd

@@ -17,11 +17,11 @@ struct TodayExtras {
         guard !asNeeded.isEmpty else { return "" }
         var html = "<section aria-labelledby=\"as-needed\"><h2 id=\"as-needed\">\(HTMLPage.escaped(words(WebMessages.asNeeded)))</h2><ul class=\"due\">"
         for medication in asNeeded {
-            let name = HTMLPage.named(medication.reminderName, dose: medication.dose, unit: medication.unit, words: words)
+            let name = HTMLPage.named(medication.shownName, dose: medication.dose, unit: medication.unit, words: words)
             html += "<li><span class=\"what\">\(HTMLPage.escaped(name))</span><span class=\"actions\">"
             if medication.allowedNow {
                 html += frame.form(action: "/take-one", button: words(WebMessages.takeOneNow), fields: ["reminder": String(medication.reminderId)],
-                                   label: words(WebMessages.takeOneLabel, medication.reminderName))
+                                   label: words(WebMessages.takeOneLabel, medication.shownName))
             } else {
                 html += "<span>\(HTMLPage.escaped(words(WebMessages.nextAllowed, TodayPage.clock(medication.allowedFromLocal))))</span>"
             }
@@ -39,7 +39,7 @@ struct TodayExtras {
             let left = MedicationPage.amount(stock.left ?? 0, stock.unit, words: words)
             let said = stock.through.flatMap { through in stock.days.map { words(WebMessages.stockThrough, count: $0, left, through, $0) } }
                 ?? words(WebMessages.stockNotEnough, left)
-            return "<li><strong>\(HTMLPage.escaped(words(WebMessages.runningLow, stock.reminderName)))</strong> \(HTMLPage.escaped(said))</li>"
+            return "<li><strong>\(HTMLPage.escaped(words(WebMessages.runningLow, stock.shownName)))</strong> \(HTMLPage.escaped(said))</li>"
         }
         return "<div class=\"notice\" role=\"status\"><ul>" + notes.joined() + "</ul></div>"
     }

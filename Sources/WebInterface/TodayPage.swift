@@ -24,7 +24,7 @@ struct TodayPage {
         html += "<ul class=\"due\">"
         for occurrence in due {
             let id = ["reminder": String(occurrence.reminderId)]
-            let name = occurrence.reminderName
+            let name = occurrence.shownName
             html += "<li><span class=\"what\">\(HTMLPage.escaped(named(occurrence)))</span><span class=\"actions\">"
             html += frame.form(action: "/take", button: words(WebMessages.taken), fields: id, label: words(WebMessages.takenLabel, name))
             html += frame.form(action: "/snooze", button: words(WebMessages.snoozeMinutes, 10), fields: id.merging(["minutes": "10"]) { a, _ in a },
@@ -50,7 +50,7 @@ struct TodayPage {
     }
 
     private func named(_ occurrence: OccurrenceValue) -> String {
-        HTMLPage.named(occurrence.reminderName, dose: occurrence.dose, unit: occurrence.unit, words: words)
+        HTMLPage.named(occurrence.shownName, dose: occurrence.dose, unit: occurrence.unit, words: words)
     }
 
     /// The state in words (the log's time is UTC on the wire: shown with the zone's offsets in a later page).

@@ -54,6 +54,7 @@ enum WebMessages {
     static let addReminder = Message("Add a reminder")
     static let editReminder = Message("Change %1$s")
     static let nameLabel = Message("Name")
+    static let personLabel = Message("For (someone else's: their name; empty: yours)")
     static let timesLabel = Message("Times (e.g. 08:00, 20:00)")
     static let daysLegend = Message("Days (none ticked: every day)")
     static let doseLabel = Message("Dose (optional)")

@@ -78,6 +78,17 @@ struct ReminderFormTests {
         #expect(ReminderForm(reminder: try reminder(#""rule": {"daily": true, "at": "08:00", "start": "2026-12-01T08:00"}"#)) == nil)
     }
 
+    /// Whom it is for (`--for Anna`): set, shown for a change and saved unchanged, emptied to be the user's own.
+    @Test func whomItIsForIsSetShownAndCleared() throws {
+        #expect(ReminderForm(fields: ["name": "Amoxicillin", "at": "08:00", "for": " Anna "]).delivery(UntranslatedCatalog()).person.person == "Anna")
+        #expect(ReminderForm(fields: ["name": "D", "at": "08:00"]).delivery(UntranslatedCatalog()).person.person == nil, "adding: nobody else's")
+        #expect(ReminderForm(fields: ["name": "D", "at": "08:00"]).delivery(UntranslatedCatalog(), updating: true).person.person == "", "emptied: yours")
+        let common = #""id": 7, "name": "Amoxicillin", "summary": "", "effectiveTimeZone": "UTC", "enabled": true, "streak": 0, "urgency": "normal", "snoozeMinutes": 10, "ladder": []"#
+        let json = #"{\#(common), "rule": {"daily": true, "at": "08:00"}, "person": "Anna"}"#
+        let shown = try #require(ReminderForm(reminder: try JSONDecoder().decode(ReminderValue.self, from: Data(json.utf8))))
+        #expect(shown.person == "Anna" && ReminderForm(fields: WebRequest.fields(shown.query)).person == "Anna")
+    }
+
     @Test func theFieldsComeBackAsTyped() {
         let typed = ReminderForm(fields: ["name": "Vitamin D & K", "at": "25:99", "day-sun": "on", "window": "2h"])
         let again = ReminderForm(fields: WebRequest.fields(typed.query))

@@ -343,6 +343,32 @@ def test_a_preset_and_a_medication_when_needed_with_its_limits_are_added_and_cha
     assert "Bei Bedarf" in german and "Zweimal täglich" in german, german[:2000]
 
 
+def test_whom_a_medicine_is_for_is_set_on_the_form_and_said_on_every_page(web, unique_name):
+    """#60 with #59's people: a caregiver's pages name whom each medicine is for ("Anna: Amoxicillin") on
+    Today, Reminders, Medication and History, as remindctl does; the form sets it and, emptied, makes it yours."""
+    web.log_in()
+    fields = {"name": unique_name, "at": "08:00", "dose": "1", "unit": "tablet", "for": "Anna", "csrf": web.csrf()}
+    assert web.post("/reminders/add", fields).status == 303
+    stored = web.daemon.ctl_json("show", unique_name)
+    assert stored["person"] == "Anna", stored
+    assert f"Anna: {unique_name}" in web.request("GET", "/reminders").text
+    web.daemon.ctl("stock", "set", unique_name, "20")
+    assert f"<td>Anna: {unique_name}</td>" in web.request("GET", "/medication").text
+    edit = web.request("GET", f"/reminders/edit?reminder={stored['id']}").text
+    assert 'name="for" value="Anna"' in edit
+    due = f"{unique_name}-now"
+    web.daemon.ctl("add", due, "--in", "2s", "--dose", "1", "--unit", "tablet", "--for", "Ben")
+    assert wait_until(lambda: [o["state"] for o in web.daemon.ctl_json("today")["occurrences"] if o["reminderName"] == due] == ["due"], timeout=15)
+    today = web.request("GET", "/").text
+    assert f"Ben: {due}" in today and f'aria-label="Taken: Ben: {due}"' in today, today
+    assert web.post("/take", {"reminder": str(web.daemon.ctl_json("show", due)["id"]), "csrf": web.csrf()}).status == 303
+    assert f"Ben: {due}" in web.request("GET", "/report").text
+    # Emptied on the form: the user's own again.
+    assert web.post("/reminders/update", {**fields, "reminder": stored["id"], "for": ""}).status == 303
+    assert "person" not in web.daemon.ctl_json("show", unique_name)
+    assert f"Anna: {unique_name}" not in web.request("GET", "/reminders").text
+
+
 def test_a_german_unit_typed_on_the_form_is_stored_as_remindd_names_it(web, unique_name):
     web.log_in()
     fields = {"name": unique_name, "at": "08:00", "dose": "2", "unit": "Tabletten", "csrf": web.csrf()}

@@ -87,7 +87,8 @@ extension MedicationService: DosePolicy {
                 reminderId: reminder.id, reminderName: reminder.name, dose: reminder.delivery.medication.dose.map { Double($0.thousandths) / 1000 },
                 unit: reminder.delivery.medication.dose?.unit, lastDoseUtc: doses.last?.description, allowedFromUtc: allowed.description,
                 allowedFromLocal: ISO8601.format(allowed, offsetSeconds: zone.offset(at: allowed), zulu: false), allowedNow: allowed <= now,
-                leftInADay: limits.leftInADay(now: now, doses: doses))
+                leftInADay: limits.leftInADay(now: now, doses: doses)
+            ).of(reminder.delivery.person)
         }
     }
 

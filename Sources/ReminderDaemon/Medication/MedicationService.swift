@@ -179,6 +179,7 @@ struct MedicationService: Sendable {
             dose: Double(stock.dose.thousandths) / 1000, doses: nil, through: nil, throughLocal: nil, days: nil, outlastsTheRule: false,
             refillDays: reminder.delivery.medication.refillDays ?? MedicationSettings.defaultRefillDays, short: stock.level.short)
         value.packs = Self.packs(stock.level, now: now)
+        value.person = reminder.delivery.person.person
         (value.minIntervalSeconds, value.maxPerDay) = (reminder.delivery.medication.limits.minIntervalSeconds, reminder.delivery.medication.limits.maxPerDay)
         guard let coverage = stock.coverage else { return value }
         value.doses = Int(coverage.doses)

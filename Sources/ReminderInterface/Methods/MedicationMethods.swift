@@ -96,6 +96,9 @@ public struct StockValue: Codable, Sendable, Hashable {
         return doses == 0 || (days ?? Int.max) < refillDays
     }
 
+    /// Whom its reminder is for (nil: the user).
+    public var person: String?
+
     /// How often a dose may be logged (`--min-interval`, `--max-per-day`); nil: no such limit.
     public var minIntervalSeconds: Int64?
     public var maxPerDay: Int?
