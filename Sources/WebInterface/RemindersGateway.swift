@@ -32,6 +32,10 @@ public protocol RemindersGateway: Sendable {
     func update(_ parameters: Reminders.Update.Parameters) async throws
     func setEnabled(reminderID: Int64, _ enabled: Bool) async throws
     func remove(reminderID: Int64) async throws
+    /// Pauses a reminder (`remindctl pause`): `from` empty is now; dates and times as remindctl takes them.
+    func pause(reminderID: Int64, from: String?, until: String, reason: String?) async throws
+    /// Ends its pause now, and removes those ahead (`remindctl resume`).
+    func resume(reminderID: Int64) async throws
     /// The habit's streak, and its month calendar (`2026-11`; nil: this month).
     func streak() async throws -> StreakValue
     func habitCalendar(month: String?) async throws -> CalendarValue
@@ -115,6 +119,14 @@ public struct VarlinkRemindersGateway: RemindersGateway {
 
     public func remove(reminderID: Int64) async throws {
         _ = try await call(Reminders.Remove.self, ReminderKey(reminder: String(reminderID)))
+    }
+
+    public func pause(reminderID: Int64, from: String?, until: String, reason: String?) async throws {
+        _ = try await call(Reminders.Pause.self, .init(reminder: String(reminderID), from: from, until: until, reason: reason))
+    }
+
+    public func resume(reminderID: Int64) async throws {
+        _ = try await call(Reminders.Resume.self, .init(reminder: String(reminderID)))
     }
 
     public func streak() async throws -> StreakValue {

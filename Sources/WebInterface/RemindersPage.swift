@@ -2,14 +2,17 @@ import ReminderCore
 import ReminderInterface
 import Translation
 
-/// Reminders: each with its schedule, its next firing and whether it is enabled; Change, Enable or Disable, and
-/// Delete (asked first, on a page of its own).
+/// Reminders: each with its schedule, its next firing and whether it is enabled or paused; Change, Enable or
+/// Disable, Pause or Resume, and Delete (asked first, on a page of its own).
 struct RemindersPage {
     let frame: HTMLPage
     let reminders: [ReminderValue]
     /// Where the next page starts; nil: this is the last.
     let next: Int64?
     let notice: HTMLPage.Notice?
+    /// What a pause is weighed against, and the zone its times are shown in (the user's).
+    let now: Instant
+    let zone: TimeZoneRules
 
     var words: any MessageCatalog { frame.words }
 
@@ -35,8 +38,14 @@ struct RemindersPage {
         var actions = ReminderForm(reminder: reminder) == nil ? "" :
             "<a href=\"/reminders/edit?reminder=\(reminder.id)\" aria-label=\"\(HTMLPage.escaped(words(WebMessages.actionOn, words(WebMessages.change), shown)))\">\(HTMLPage.escaped(words(WebMessages.change)))</a> "
         actions += frame.form(action: toggle.1, button: words(toggle.0), fields: id, label: words(WebMessages.actionOn, words(toggle.0), shown))
+        let paused = Self.pauseState(reminder.delivery.pause, now: now, zone: zone, words: words)
+        if paused != nil {
+            actions += frame.form(action: "/reminders/resume", button: words(WebMessages.resume), fields: id, label: words(WebMessages.actionOn, words(WebMessages.resume), shown))
+        } else if reminder.delivery.calendar == nil {  // a calendar's alarms are silenced with Disable, as remindd says
+            actions += "<a href=\"/reminders/pause?reminder=\(reminder.id)\" aria-label=\"\(HTMLPage.escaped(words(WebMessages.actionOn, words(WebMessages.pause), shown)))\">\(HTMLPage.escaped(words(WebMessages.pause)))</a> "
+        }
         actions += "<a href=\"/reminders/delete?reminder=\(reminder.id)\" aria-label=\"\(HTMLPage.escaped(words(WebMessages.actionOn, words(WebMessages.delete), shown)))\">\(HTMLPage.escaped(words(WebMessages.delete)))</a>"
-        let state = words(reminder.enabled ? WebMessages.enabled : WebMessages.disabled)
+        let state = paused ?? words(reminder.enabled ? WebMessages.enabled : WebMessages.disabled)
         return "<tr><th scope=\"row\">\(HTMLPage.escaped(name))</th><td>\(HTMLPage.escaped(Self.schedule(reminder, words: words)))</td>"
             + "<td>\(HTMLPage.escaped(next))</td><td>\(HTMLPage.escaped(state))</td><td class=\"actions\">\(actions)</td></tr>"
     }
@@ -46,6 +55,22 @@ struct RemindersPage {
         // A rule this remindd-web cannot make (a newer daemon's) keeps the daemon's words.
         guard let rule = try? reminder.rule.makeRule(), reminder.summary.hasPrefix(rule.summary) else { return reminder.summary }
         return words.schedule(rule) + reminder.summary.dropFirst(rule.summary.count)
+    }
+
+    /// `paused until Tue 2026-12-08 00:00` while a pause runs, `paused from ... until ...` for one ahead; nil
+    /// without either.
+    static func pauseState(_ pause: PauseSettings.Shown, now: Instant, zone: TimeZoneRules, words: any MessageCatalog) -> String? {
+        func instant(_ utc: String) -> Instant? {
+            guard let parsed = ISO8601.parseInstant(utc), let offset = parsed.offsetSeconds else { return nil }
+            return Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(offset))
+        }
+        let spans = (pause.pauses ?? []).compactMap { span in instant(span.from).flatMap { from in instant(span.until).map { (from, $0) } } }
+        guard let span = spans.first(where: { $0.1 > now }) else { return nil }
+        func when(_ instant: Instant) -> String {
+            let local = zone.localDateTime(at: instant)
+            return "\(words.name(of: local.date.weekday, abbreviated: true)) \(local.date) \(local.time.description.prefix(5))"
+        }
+        return span.0 <= now ? words(WebMessages.pausedUntil, when(span.1)) : words(WebMessages.pauseAhead, when(span.0), when(span.1))
     }
 
     /// `Sun 2026-11-29 20:00` of a local ISO 8601 time, the weekday in the page's language.
@@ -66,5 +91,26 @@ struct DeletePage {
             + frame.form(action: "/reminders/remove", button: words(WebMessages.delete), fields: ["reminder": String(reminder.id)])
             + " <a href=\"/reminders\">\(HTMLPage.escaped(words(WebMessages.cancel)))</a>"
         return frame.document(title: words(WebMessages.deleteQuestion, reminder.name), body: body)
+    }
+}
+
+/// A pause with dates for one reminder: from (empty: now), until, and why; Pause and Cancel.
+struct PausePage {
+    let frame: HTMLPage
+    let reminder: ReminderValue
+    let notice: HTMLPage.Notice?
+
+    func html() -> String {
+        let words = frame.words
+        func field(_ name: String, _ label: Message, type: String, required: Bool = false) -> String {
+            "<label class=\"field\">\(HTMLPage.escaped(words(label))) <input name=\"\(name)\" type=\"\(type)\"\(required ? " required" : "")></label>"
+        }
+        let body = (notice?.html ?? "") + "<p>\(HTMLPage.escaped(words(WebMessages.pauseExplained)))</p>"
+            + "<form method=\"post\" action=\"/reminders/pause\" class=\"reminder\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTMLPage.escaped(frame.csrf))\">"
+            + "<input type=\"hidden\" name=\"reminder\" value=\"\(reminder.id)\">"
+            + field("from", WebMessages.pauseFromLabel, type: "date") + field("until", WebMessages.pauseUntilLabel, type: "date", required: true)
+            + field("reason", WebMessages.pauseReasonLabel, type: "text")
+            + "<button type=\"submit\">\(HTMLPage.escaped(words(WebMessages.pause)))</button> <a href=\"/reminders\">\(HTMLPage.escaped(words(WebMessages.cancel)))</a></form>"
+        return frame.document(title: words(WebMessages.pauseTitle, reminder.delivery.person.named(reminder.name)), body: body)
     }
 }

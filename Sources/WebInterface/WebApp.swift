@@ -79,7 +79,7 @@ public actor WebApp {
             case "/medication": return await medication(frame, request, notice: session.notice)
             case "/report": return await reportPage(frame, request)
             case "/habits": return await habitsPage(frame, request, notice: session.notice)
-            case "/reminders", "/reminders/new", "/reminders/edit", "/reminders/delete": return await remindersPage(frame, request, notice: session.notice)
+            case "/reminders", "/reminders/new", "/reminders/edit", "/reminders/delete", "/reminders/pause": return await remindersPage(frame, request, notice: session.notice)
             case "/report.svg", "/report.pdf": return await reportDocument(request, words: words, pdf: request.path == "/report.pdf")
             case "/events": return changes()
             default: return .refused(404, "no such page")
@@ -105,6 +105,7 @@ public actor WebApp {
         "/take": "/", "/skip": "/", "/snooze": "/", "/take-all": "/", "/take-one": "/", "/stock": "/medication", "/habits/rest": "/habits", "/logout": "/",
         // Where these return depends on the outcome (``reminderChange(_:words:)``).
         "/reminders/add": "", "/reminders/update": "", "/reminders/enable": "", "/reminders/disable": "", "/reminders/remove": "",
+        "/reminders/pause": "", "/reminders/resume": "",
     ]
 
     /// The login link: a right token starts a session; a wrong or spent one waits, is counted and refused.

@@ -1,3 +1,4 @@
+import Glibc
 import RemindCommands
 import ReminderCore
 import ReminderInterface
@@ -12,19 +13,25 @@ extension WebApp {
             let after = request.query["after"].flatMap { Int64($0) } ?? 0
             return await page(frame, title: WebMessages.reminders) {
                 let page = try await gateway.reminders(after: after, limit: Self.remindersPerPage)
-                return RemindersPage(frame: frame, reminders: page.reminders, next: page.next, notice: notice).html()
+                return RemindersPage(frame: frame, reminders: page.reminders, next: page.next, notice: notice, now: Self.now(), zone: zone).html()
             }
         case "/reminders/new":
             let form = ReminderForm(fields: request.query)
             return await page(frame, title: WebMessages.addReminder) {
                 ReminderFormPage(frame: frame, form: form, reminder: nil, preview: await preview(form, request, words: frame.words), notice: notice).html()
             }
-        case "/reminders/edit", "/reminders/delete":
+        case "/reminders/edit", "/reminders/delete", "/reminders/pause":
             return await page(frame, title: WebMessages.reminders) {
-                guard let reminder = try await reminder(request.query["reminder"]) else { return RemindersPage(frame: frame, reminders: [], next: nil, notice: nil).html() }
+                guard let reminder = try await reminder(request.query["reminder"]) else {
+                    return RemindersPage(frame: frame, reminders: [], next: nil, notice: nil, now: Self.now(), zone: zone).html()
+                }
                 if request.path == "/reminders/delete" { return DeletePage(frame: frame, reminder: reminder).html() }
+                if request.path == "/reminders/pause" { return PausePage(frame: frame, reminder: reminder, notice: notice).html() }
                 let form = request.query["name"] != nil ? ReminderForm(fields: request.query) : ReminderForm(reminder: reminder)
-                guard let form else { return RemindersPage(frame: frame, reminders: [reminder], next: nil, notice: .init(text: frame.words(WebMessages.editWithRemindctl), problem: true)).html() }
+                guard let form else {
+                    let notice = HTMLPage.Notice(text: frame.words(WebMessages.editWithRemindctl), problem: true)
+                    return RemindersPage(frame: frame, reminders: [reminder], next: nil, notice: notice, now: Self.now(), zone: zone).html()
+                }
                 return ReminderFormPage(frame: frame, form: form, reminder: reminder, preview: await preview(form, request, words: frame.words), notice: notice).html()
             }
         default:
@@ -33,6 +40,9 @@ extension WebApp {
     }
 
     static let remindersPerPage = 100
+
+    /// The wall clock's now, for what a page weighs against it (a pause running or ahead).
+    static func now() -> Instant { Instant(secondsSinceEpoch: Int64(time(nil))) }
 
     /// The next five of what the form holds, when the page asks for them.
     private func preview(_ form: ReminderForm, _ request: WebRequest, words: any MessageCatalog) async -> Result<[FiringValue], ReminderFormPage.PreviewProblem>? {
@@ -68,6 +78,16 @@ extension WebApp {
                 try await gateway.setEnabled(reminderID: id, request.path == "/reminders/enable")
             case ("/reminders/remove", let id?):
                 try await gateway.remove(reminderID: id)
+            case ("/reminders/pause", let id?):
+                let (from, reason) = (request.form["from"]?.trimmed ?? "", request.form["reason"]?.trimmed ?? "")
+                do {
+                    try await gateway.pause(reminderID: id, from: from.isEmpty ? nil : from, until: request.form["until"]?.trimmed ?? "", reason: reason.isEmpty ? nil : reason)
+                } catch {
+                    // Back to the pause's page, with what remindd said of it.
+                    return (.init(text: DaemonRefusals.said(error, calling: Reminders.Pause.name, words: words), problem: true), "/reminders/pause?reminder=\(id)")
+                }
+            case ("/reminders/resume", let id?):
+                try await gateway.resume(reminderID: id)
             default:
                 return (.init(text: "no reminder was named", problem: true), "/reminders")
             }

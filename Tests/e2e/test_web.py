@@ -369,6 +369,42 @@ def test_whom_a_medicine_is_for_is_set_on_the_form_and_said_on_every_page(web, u
     assert f"Anna: {unique_name}" not in web.request("GET", "/reminders").text
 
 
+def test_a_reminder_is_paused_with_dates_and_resumed_from_its_page(web, unique_name):
+    """#60 with #59's pauses: Pause on the Reminders page asks from, until and why; the list then says until
+    when, and Resume ends it; a pause remindd refuses is said on the pause's page and changes nothing."""
+    web.log_in()
+    web.daemon.ctl("add", unique_name, "--daily", "--at", "08:00", "--dose", "1", "--unit", "tablet")
+    reminder = web.daemon.ctl_json("show", unique_name)["id"]
+    assert f'href="/reminders/pause?reminder={reminder}"' in web.request("GET", "/reminders").text
+    form = web.request("GET", f"/reminders/pause?reminder={reminder}").text
+    assert 'name="until" type="date" required' in form and 'action="/reminders/pause"' in form, form
+    today = dt.date.fromisoformat(web.daemon.ctl_json("today")["date"])
+    until = (today + dt.timedelta(days=3)).isoformat()
+    # A pause wholly in the past: refused with remindd's words, on the pause's page.
+    refused = web.post("/reminders/pause", {"reminder": reminder, "from": "2001-01-01", "until": "2001-01-02", "csrf": web.csrf()})
+    assert refused.getheader("Location") == f"/reminders/pause?reminder={reminder}"
+    assert 'role="alert"' in web.request("GET", refused.getheader("Location")).text
+    assert "pauses" not in web.daemon.ctl_json("show", unique_name)
+    assert web.post("/reminders/pause", {"reminder": reminder, "until": until, "reason": "hospital", "csrf": web.csrf()}).status == 303
+    pauses = web.daemon.ctl_json("show", unique_name)["pauses"]
+    assert len(pauses) == 1 and pauses[0]["reason"] == "hospital", pauses
+    listed = web.request("GET", "/reminders").text
+    row = re.search(rf"<tr><th scope=\"row\">{re.escape(unique_name)}.*?</tr>", listed).group(0)
+    assert f"paused until" in row and until in row and 'action="/reminders/resume"' in row, row
+    assert web.post("/reminders/resume", {"reminder": reminder, "csrf": web.csrf()}).status == 303
+    def row():
+        return re.search(rf"<tr><th scope=\"row\">{re.escape(unique_name)}.*?</tr>", web.request("GET", "/reminders").text).group(0)
+    assert "paused" not in row() and f'href="/reminders/pause?reminder={reminder}"' in row(), row()
+    # One ahead is said with its start, and Resume removes it.
+    ahead = (today + dt.timedelta(days=1)).isoformat()
+    ended = web.daemon.ctl_json("show", unique_name).get("pauses", [])
+    assert web.post("/reminders/pause", {"reminder": reminder, "from": ahead, "until": until, "csrf": web.csrf()}).status == 303
+    assert "paused from" in row() and ahead in row(), row()
+    assert web.post("/reminders/resume", {"reminder": reminder, "csrf": web.csrf()}).status == 303
+    assert web.daemon.ctl_json("show", unique_name).get("pauses", []) == ended, "the one ahead is gone, the ended one stays"
+    assert "paused" not in row(), row()
+
+
 def test_a_german_unit_typed_on_the_form_is_stored_as_remindd_names_it(web, unique_name):
     web.log_in()
     fields = {"name": unique_name, "at": "08:00", "dose": "2", "unit": "Tabletten", "csrf": web.csrf()}

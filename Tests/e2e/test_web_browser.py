@@ -205,6 +205,10 @@ def test_a_reminder_added_from_the_form_by_keyboard(web, browser, unique_name):
     assert web.daemon.ctl_json("show", unique_name)["rule"]["at"] == "08:00,20:00"
     screenshot(browser, "web-reminders.png")
     assert serious_violations(browser) == []
+    # Its pause's page (test_web.py pauses and resumes through it).
+    browser.find_element(By.CSS_SELECTOR, f'a[aria-label="Pause: {unique_name}"]').click()
+    assert wait_until(lambda: browser.title.startswith(f"Pause {unique_name}"))
+    assert serious_violations(browser) == []
 
 
 def test_the_habits_page_with_no_serious_violation(web, browser):
