@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ReminderInterface
 import VarlinkProtocol
 
@@ -19,7 +20,7 @@ struct FileUpload {
     static func send(_ argument: String, folders: Bool, over connection: any VarlinkClient) throws -> String {
         var sender = FileUpload(connection: connection)
         if argument == "-" {
-            try sender.send(FileHandle.standardInput, as: "standard input")
+            try sender.send(FileReader.standardInput, as: "standard input")
         } else {
             var info = stat()
             guard stat(argument, &info) == 0 else {
@@ -30,7 +31,7 @@ struct FileUpload {
             guard isFolder || info.st_mode & S_IFMT == S_IFREG else {
                 throw CLIError("\(argument) is not a regular file\(folders ? " or folder" : ""): to read a pipe, give - and redirect it to standard input")
             }
-            let name = (argument as NSString).standardizingPath.split(separator: "/").last.map(String.init) ?? "file"
+            let name = argument.split(separator: "/").last { $0 != "." && $0 != ".." }.map(String.init) ?? "file"
             if isFolder {
                 guard folders else { throw CLIError("\(argument) is a folder: give the backup file 'remindctl export' wrote") }
                 try sender.sendLoopFolder(argument, as: name)
@@ -49,7 +50,7 @@ struct FileUpload {
         try send(path: folder + "/Habits.csv", as: name + "/Habits.csv")
         let habits: [String]
         do { habits = try FileManager.default.contentsOfDirectory(atPath: folder).sorted() } catch {
-            throw CLIError("cannot list \(folder): \(error.localizedDescription)")
+            throw CLIError("cannot list \(folder): \(error)")
         }
         for habit in habits where FileManager.default.fileExists(atPath: folder + "/" + habit + "/Checkmarks.csv") {
             try send(path: folder + "/" + habit + "/Checkmarks.csv", as: name + "/" + habit + "/Checkmarks.csv")
@@ -57,21 +58,14 @@ struct FileUpload {
     }
 
     private mutating func send(path: String, as name: String) throws {
-        guard let file = FileHandle(forReadingAtPath: path) else {
-            throw CLIError("cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { try? file.close() }  // read to its end already: a failed close loses nothing
-        try send(file, as: name)
+        try send(try FileReader(path: path), as: name)
     }
 
     /// Sends a file's contents part by part, as they are read (an empty file as one empty part).
-    private mutating func send(_ file: FileHandle, as name: String) throws {
+    private mutating func send(_ file: FileReader, as name: String) throws {
         var first = true
         while true {
-            let part: Data
-            do { part = try file.read(upToCount: Backup.Upload.partSize) ?? Data() } catch {
-                throw CLIError("cannot read \(name): \(error.localizedDescription)")
-            }
+            let part = Data(try file.read(upTo: Backup.Upload.partSize, name: name))
             guard !part.isEmpty || first else { return }
             first = false
             upload = try connection.call(Backup.Upload.self, .init(upload: upload, name: name, data: part.base64EncodedString())).upload

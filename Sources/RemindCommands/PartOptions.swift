@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ReminderCore
 import Translation
 
@@ -120,7 +120,7 @@ struct NotificationOptions: ParsableArguments {
 
     /// `text` as an absolute path when it is a relative one (`./alarm.oga`, `sounds/alarm.oga`, `~/alarm.oga`).
     static func absolute(_ text: String, in folder: String) -> String {
-        if text.hasPrefix("~/") { return NSHomeDirectory() + text.dropFirst() }
+        if text.hasPrefix("~/") { return homeDirectory() + text.dropFirst() }
         guard !text.hasPrefix("/"), text.contains("/") || Sound.fileSuffixes.contains(where: { text.hasSuffix("." + $0) }) else { return text }
         return URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReminderCore
 import Glibc
 
@@ -44,19 +44,9 @@ enum PictureConverter {
             inputs.append(folder + "/page-\(index + 1).svg")
             try Data(svg.utf8).write(to: URL(fileURLWithPath: inputs[index]))
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["--format", format.rawValue] + options + ["--output", output] + inputs
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let picture = FileManager.default.contents(atPath: output) else {
-            let reason = String(decoding: said, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "exit status \(process.terminationStatus)"
-            throw CLIError("rsvg-convert could not make the \(format.rawValue.uppercased()): \(reason)")
+        let (status, said) = try runTool(tool, ["--format", format.rawValue] + options + ["--output", output] + inputs)
+        guard status == 0, let picture = FileManager.default.contents(atPath: output) else {
+            throw CLIError("rsvg-convert could not make the \(format.rawValue.uppercased()): \(said.isEmpty ? "exit status \(status)" : said)")
         }
         return picture
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import ReminderCore
 import ReminderInterface
 import Synchronization
@@ -85,7 +86,7 @@ struct ReportCommand: ParsableCommand {
         }
         guard let output else {
             if picture == nil { return out.print(String(decoding: bytes, as: UTF8.self), terminator: "") }
-            return FileHandle.standardOutput.write(bytes)
+            return try writeAll(bytes, to: STDOUT_FILENO)
         }
         try Self.write(bytes, to: output)
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import JournalNative
 import ReminderCore
 import ReminderInterface
@@ -105,7 +105,7 @@ struct ResolveConflictCommand: ParsableCommand {
         let (kept, other) = CollectionItem.resolve(texts[0], texts[1])
         guard kept != other else { return out.print("The two versions are the same: nothing to settle.") }
         for path in [first, second] where (path == first ? texts[0] : texts[1]) != kept {
-            do { try kept.write(toFile: path, atomically: true, encoding: .utf8) } catch { throw CLIError("cannot write \(path): \(error.localizedDescription)") }
+            do { try kept.write(toFile: path, atomically: true, encoding: .utf8) } catch { throw CLIError("cannot write \(path): \(error)") }
         }
         let uid = Self.value("UID", in: kept) ?? "?"
         let summary = Self.value("SUMMARY", in: kept) ?? uid

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+import FoundationEssentials
 #endif
 
 /// Encodes a typed record straight into a ``JSONValue`` tree, as `JSONEncoder` would write it and ``JSONParser``

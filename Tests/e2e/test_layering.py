@@ -1,5 +1,5 @@
 """The layers stay apart, as the README's Architecture says: the CLI carries neither the daemon's server (NIO)
-nor its store (GRDB, SQLite), and links no libsystemd: what it writes to the journal (a sync conflict) goes in
+nor its store (GRDB, SQLite), and links neither libsystemd nor Foundation whole (FoundationEssentials only, no ICU): what it writes to the journal (a sync conflict) goes in
 journald's native protocol, from its own small writer."""
 import json
 import os
@@ -16,6 +16,10 @@ def test_remindctl_carries_no_server_no_store_and_no_libsystemd():
         assert f"$s{module}" not in symbols, module
     linked = subprocess.run(["ldd", os.path.join(BIN, "remindctl")], capture_output=True, text=True, check=True).stdout
     assert "libsqlite3" not in linked and "libsystemd" not in linked, linked
+    # Foundation whole (and with it ICU's 39 MB of data) is remindd's store's need, not the CLI's (#62).
+    assert "libFoundationEssentials" in linked, linked
+    for library in ["libFoundation.so", "libFoundationInternationalization", "lib_FoundationICU"]:
+        assert library not in linked, linked
 
 
 def test_reminder_core_imports_no_foundation():
