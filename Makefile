@@ -9,12 +9,12 @@ SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
 APT_PACKAGES := gettext locales debhelper dpkg-dev fakeroot patchelf lintian debootstrap pkg-config libsystemd-dev libsqlite3-dev sqlite3 systemd tzdata python3 python3-venv dbus-daemon dbus-bin libglib2.0-bin xvfb notification-daemon man-db khal todoman zsh fish curl vdirsyncer radicale xandikos librsvg2-bin poppler-utils pulseaudio pulseaudio-utils sox sound-theme-freedesktop desktop-file-utils xdotool speech-dispatcher speech-dispatcher-espeak-ng espeak-ng chromium chromium-driver
 # One release build for every installed binary (make install-user, make deb, make bench share it, so none
-# undoes another): both link the Swift runtime as shared libraries, which install copies from the toolchain into
-# $(PREFIX)/lib/remindd and the binaries find there ($$ORIGIN/../lib/remindd), so nothing needs the toolchain
-# after it. remindd must link them dynamically: only then can NIO take over Swift concurrency's global executor
-# (the hook is a local symbol in the static runtime), and without that libdispatch's workqueue monitor wakes
-# the idle daemon every second. remindctl shares them (12 ms to start instead of about 3, 60 MB less to
-# install: docs/performance.md).
+# undoes another): remindd and remindd-web link the Swift runtime as shared libraries, which install copies from
+# the toolchain into $(PREFIX)/lib/remindd and the binaries find there ($$ORIGIN/../lib/remindd), so nothing
+# needs the toolchain after it. remindd must link them dynamically: only then can NIO take over Swift
+# concurrency's global executor (the hook is a local symbol in the static runtime), and without that
+# libdispatch's workqueue monitor wakes the idle daemon every second. remindctl, which needs FoundationEssentials
+# only (no ICU), links its runtime statically (Package.swift): about 5 ms to start instead of 9 (docs/performance.md).
 
 .PHONY: all build release deps locale pot test test-root test-swift test-e2e test-package deb bench run install install-user uninstall-user install-catalog clean
 
