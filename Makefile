@@ -86,8 +86,8 @@ test-root:
 test: deps test-root test-swift test-e2e test-package
 
 bench: release $(VENV)/.ready
-	@command -v strace >/dev/null || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace; }
+	@command -v strace >/dev/null && command -v remind >/dev/null || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace remind; }
 	@pkg-config --exists libical || { SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libical-dev; }
@@ -109,6 +109,7 @@ bench: release $(VENV)/.ready
 	python3 Benchmarks/report_speed.py .build/release
 	python3 Benchmarks/web_pages.py .build/release
 	$(VENV)/bin/python Benchmarks/phone_tick.py .build/release
+	python3 Benchmarks/peers.py .build/release
 
 # Where `make install` puts things, under $(DESTDIR)$(PREFIX): install-user uses the home's folders (below),
 # the Debian package (debian/rules) the system's.

@@ -31,7 +31,7 @@ import time
 import daemon_process
 from daemon_process import rss_mb, stop, varlink
 
-BIN = sys.argv[1]
+BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/release"
 
 
 def whole_process_ms(command, env, runs=40):
