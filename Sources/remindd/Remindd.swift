@@ -161,6 +161,7 @@ struct Remindd: AsyncParsableCommand {
         // the collection holds back until it is there (only --prepare-state makes it).
         let settings = try loadCheckedConfiguration(zones: zones, paths: paths)
         let journalAnnouncer = JournalAnnouncer(journal: journal, logLevel: settings.logLevel, words: words)
+        defer { journalAnnouncer.flush() }  // what was said before an exit, a failed start's reason too
         let report: @Sendable (DaemonMessage) -> Void = { journalAnnouncer.announce(.daemon($0)) }
         if let refusal = words.refusal { report(DaemonMessage(.warning, refusal)) }
         let clock = SystemClock(monitor: monitor, zones: zones)
@@ -205,6 +206,7 @@ struct Remindd: AsyncParsableCommand {
         try await Self.run(group, notifier: notifier) {
             monitor.stop()
             daemon.finishWatchers()
+            journalAnnouncer.flush()  // the last entries sent and their firings confirmed, before the store closes
             do { try store.close() } catch { throw Failure("\(error)") }
             stopDeadline.finished()
             report(DaemonMessage(.info, "remindd stopped"))

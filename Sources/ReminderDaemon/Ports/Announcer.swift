@@ -5,6 +5,15 @@
 public protocol Announcer: Sendable {
     /// Takes one event. Events arrive in the order they happened.
     func announce(_ event: DaemonEvent)
+
+    /// Runs `body` once every event announced before it has been written where this announcer writes it (an
+    /// announcer that writes as it is called runs it at once). An announcement is confirmed in the store this
+    /// way: only once the journal, the ledger a restart reads, has been sent its entry.
+    func whenSent(_ body: @escaping @Sendable () -> Void)
+}
+
+extension Announcer {
+    public func whenSent(_ body: @escaping @Sendable () -> Void) { body() }
 }
 
 /// Sends every event to several announcers, in order.
@@ -17,6 +26,15 @@ public struct AnnouncerGroup: Announcer {
 
     public func announce(_ event: DaemonEvent) {
         for member in members { member.announce(event) }
+    }
+
+    /// Runs `body` once each member has sent what it was given (one after the other).
+    public func whenSent(_ body: @escaping @Sendable () -> Void) {
+        @Sendable func after(_ index: Int) {
+            guard index < members.count else { return body() }
+            members[index].whenSent { after(index + 1) }
+        }
+        after(0)
     }
 }
 

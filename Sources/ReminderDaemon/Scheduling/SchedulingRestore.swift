@@ -167,14 +167,19 @@ extension SchedulingService {
         context.say(plan.notice(announced: announced, journalReadable: found != nil))
     }
 
-    /// Confirms that recorded announcements went out. When the store refuses, they are looked up in the
-    /// journal at the next start (and found there), so a refusal costs nothing but that look-up.
+    /// Confirms that recorded announcements went out, once the journal has been sent their entries (it is sent
+    /// them on its own queue: ``Announcer/whenSent(_:)``). A crash before that leaves them unconfirmed, and the
+    /// next start looks them up in the journal. When the store refuses, so they are looked up too, which costs
+    /// nothing but that look-up.
     func confirm(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = [], escalations: [Int64] = []) {
-        do {
-            try stores.firings.confirmAnnounced(firings: firings, missed: missed, again: again, escalations: escalations)
-        } catch {
-            let count = firings.count + missed.count + again.count + escalations.count
-            context.say(.warning, "Could not confirm \(count) \(count == 1 ? "announcement" : "announcements") in the store: \(error); the next start looks them up in the journal")
+        let (store, context) = (stores.firings, context)
+        context.announcer.whenSent {
+            do {
+                try store.confirmAnnounced(firings: firings, missed: missed, again: again, escalations: escalations)
+            } catch {
+                let count = firings.count + missed.count + again.count + escalations.count
+                context.say(.warning, "Could not confirm \(count) \(count == 1 ? "announcement" : "announcements") in the store: \(error); the next start looks them up in the journal")
+            }
         }
     }
 }

@@ -126,7 +126,8 @@ extension ReminderStore {
             ELSE OLD.delivery IS NOT NEW.delivery END
             """
         let schedule = changed(["rule", "timeZone", "windowSeconds", "createdAt"]) + " OR " + pauses
-        let definition = changed(["name", "rule", "timeZone", "enabled", "windowSeconds", "delivery", "createdAt", "origin"])
+        let definitionColumns = ["name", "rule", "timeZone", "enabled", "windowSeconds", "delivery", "createdAt", "origin"]
+        let definition = changed(definitionColumns)
         let whole = "\(StoreChanges.Parts([.definition, .schedule]).rawValue)"
         let stock = "\(StoreChanges.Parts.stock.rawValue)"
         return [
@@ -135,7 +136,8 @@ extension ReminderStore {
             "CREATE TEMP TABLE IF NOT EXISTS changedActivity (at INTEGER NOT NULL, timeZone TEXT NOT NULL, sign INTEGER NOT NULL);",
             trigger("changedReminderINSERT", "INSERT", on: "reminder", part("NEW.id", whole)),
             trigger("changedReminderDELETE", "DELETE", on: "reminder", part("OLD.id", whole)),
-            trigger("changedReminderUPDATE", "UPDATE", on: "reminder", when: definition, part(
+            // `UPDATE OF`: a firing's update of `handledThrough` alone does not even run it.
+            trigger("changedReminderUPDATE", "UPDATE OF \(definitionColumns.joined(separator: ", "))", on: "reminder", when: definition, part(
                 "NEW.id", "\(StoreChanges.Parts.definition.rawValue) | CASE WHEN \(schedule) THEN \(StoreChanges.Parts.schedule.rawValue) ELSE 0 END")),
             trigger("changedMissedINSERT", "INSERT", on: "outcome", when: "NEW.state = 'missed'", part("NEW.reminderId", "\(StoreChanges.Parts.missed.rawValue)")),
             trigger("changedLogINSERT", "INSERT", on: "intake", log("NEW"), activity("NEW", 1)),
