@@ -111,3 +111,44 @@ struct ChangeFeedDeliveryTests {
         #expect(handled.withLock { $0 }.count == 2)
     }
 }
+
+/// Hundreds of reminders changed in one commit (an import, a calendar read, another program): each is planned
+/// again as it is now, read together rather than one by one, and without loading the whole schedule again (a
+/// calendar of 20,000 items read a chunk at a time loaded it at every chunk: 8-11 s instead of 2).
+@Suite("Many reminders changed at once")
+struct ManyChangedTests {
+    static func fired(_ daemon: TestDaemon, from start: Int) -> [String] {
+        daemon.announcer.events[start...].compactMap { if case .firing(let event) = $0, event.kind == .fired { event.firing.reminder.name } else { nil } }
+    }
+
+    @Test func eachIsPlannedAsItIsNowAddedChangedOrDisabled() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T06:00:00Z"), systemZone: "UTC")
+        let names = (0..<300).map { "many-\($0)" }
+        try await daemon.database.write { db in  // another writer, one commit
+            for name in names {
+                try db.execute(
+                    sql: "INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES (?, '{\"daily\":true,\"at\":\"07:00\"}', 'UTC', 1, ?, ?)",
+                    arguments: [name, instant("2026-12-01T06:00:00Z").secondsSinceEpoch, instant("2026-12-01T06:00:00Z").secondsSinceEpoch])
+            }
+        }
+        await daemon.current.deliverChanges()
+        var seen = daemon.announcer.events.count
+        await daemon.advance(to: instant("2026-12-01T07:00:00Z"))
+        #expect(Self.fired(daemon, from: seen).sorted() == names.sorted())
+
+        // The first half disabled, the second moved to 09:00, in one commit.
+        try await daemon.database.write { db in
+            try db.execute(sql: "UPDATE reminder SET enabled = 0 WHERE name IN (\(names[..<150].map { "'\($0)'" }.joined(separator: ",")))")
+            try db.execute(sql: #"UPDATE reminder SET rule = '{"daily":true,"at":"09:00"}' WHERE name IN ("# + names[150...].map { "'\($0)'" }.joined(separator: ",") + ")")
+        }
+        await daemon.current.deliverChanges()
+        seen = daemon.announcer.events.count
+        await daemon.advance(to: instant("2026-12-01T08:59:59Z"))
+        #expect(Self.fired(daemon, from: seen).isEmpty)
+        await daemon.advance(to: instant("2026-12-01T09:00:00Z"))
+        #expect(Self.fired(daemon, from: seen).sorted() == names[150...].sorted())
+        seen = daemon.announcer.events.count
+        await daemon.advance(to: instant("2026-12-02T08:59:59Z"))
+        #expect(Self.fired(daemon, from: seen).isEmpty, "none fires at 07:00 any more")
+    }
+}

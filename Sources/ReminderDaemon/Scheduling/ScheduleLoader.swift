@@ -14,7 +14,14 @@ struct ScheduleLoader: Sendable {
     /// A reminder as it is read: ready to schedule, or left out (the warning names it).
     enum Loaded: Sendable {
         case usable(SchedulableReminder, handledThrough: Instant, fromLastDose: Bool)
-        case unusable(name: String, id: Int64)
+        case unusable(name: String, id: Int64, reason: String)
+
+        var id: Int64 {
+            switch self {
+            case .usable(let reminder, _, _): reminder.id
+            case .unusable(_, let id, _): id
+            }
+        }
     }
 
     /// What a load built, to replace the schedule there was in one step.
@@ -37,15 +44,45 @@ struct ScheduleLoader: Sendable {
     /// Reads and builds. A part whose read fails fails the load (the schedule there was is kept by the caller).
     func load() async throws(StoreError) -> Schedule {
         guard let bounds = try reminders.idBounds() else { return Schedule() }
-        let parts = bounds.count > 10_000 ? max(1, System.coreCount) : 1
+        let parts = bounds.count > Self.partThreshold ? max(1, System.coreCount) : 1
         let step = (bounds.upperBound - bounds.lowerBound) / Int64(parts) + 1
-        let loaded: [[Loaded]]
+        return build(try await inParts(parts) { part throws(StoreError) in
+            let ids = bounds.lowerBound + Int64(part) * step...min(bounds.lowerBound + Int64(part + 1) * step - 1, bounds.upperBound)
+            var loaded: [Loaded] = []
+            for low in stride(from: ids.lowerBound, through: ids.upperBound, by: Self.chunk) {
+                loaded += ready(try reminders.all(ids: low...min(low + Int64(Self.chunk) - 1, ids.upperBound)))
+            }
+            return loaded
+        })
+    }
+
+    /// The enabled reminders among `ids` as they are in the store now, each ready to schedule or left out; an
+    /// id with no enabled reminder is not there. Read as a load reads (thousands changed at once: an import, a
+    /// calendar read), without reading the others: a calendar of 20,000 items read a chunk at a time loaded the
+    /// whole growing schedule again at each chunk, 8-11 s instead of 2.
+    func read(ids: [Int64]) async throws(StoreError) -> [Int64: Loaded] {
+        let parts = ids.count > Self.partThreshold ? max(1, System.coreCount) : 1
+        let step = ids.count / parts + 1
+        let loaded = try await inParts(parts) { part throws(StoreError) in
+            let own = ids[min(ids.count, part * step)..<min(ids.count, (part + 1) * step)]
+            var loaded: [Loaded] = []
+            for low in stride(from: own.startIndex, to: own.endIndex, by: Self.chunk) {
+                loaded += ready(try reminders.all(among: Array(own[low..<min(low + Self.chunk, own.endIndex)])))
+            }
+            return loaded
+        }
+        return Dictionary(loaded.joined().map { ($0.id, $0) }) { first, _ in first }
+    }
+
+    /// Above this many reminders, they are read in parallel parts, one per core.
+    private static let partThreshold = 10_000
+
+    /// Runs `read` for each part on NIO's thread pool, all at once; the parts' results in order.
+    private func inParts(_ parts: Int, _ read: @escaping @Sendable (Int) throws(StoreError) -> [Loaded]) async throws(StoreError) -> [[Loaded]] {
         do {
-            loaded = try await withThrowingTaskGroup(of: (Int, [Loaded]).self) { group in
+            return try await withThrowingTaskGroup(of: (Int, [Loaded]).self) { group in
                 for part in 0..<parts {
-                    let low = bounds.lowerBound + Int64(part) * step
-                    let ids = low...min(low + step - 1, bounds.upperBound)
-                    group.addTask { (part, try await offTheEventLoops { () throws(StoreError) in try read(ids) }) }
+                    group.addTask { (part, try await offTheEventLoops { () throws(StoreError) in try read(part) }) }
                 }
                 var results = Array(repeating: [Loaded](), count: parts)
                 for try await (part, rows) in group { results[part] = rows }
@@ -56,25 +93,19 @@ struct ScheduleLoader: Sendable {
         } catch {
             throw .unavailable(path: context.storePath, detail: "\(error)")
         }
-        return build(loaded)
     }
 
-    /// One part: its reminders read a chunk at a time, each made ready to schedule.
-    private func read(_ ids: ClosedRange<Int64>) throws(StoreError) -> [Loaded] {
-        var loaded: [Loaded] = []
-        for low in stride(from: ids.lowerBound, through: ids.upperBound, by: Self.chunk) {
-            for reminder in try reminders.all(ids: low...min(low + Int64(Self.chunk) - 1, ids.upperBound)) where reminder.enabled {
-                do {
-                    loaded.append(.usable(
-                        try Self.schedulable(reminder, context: context), handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough),
-                        fromLastDose: reminder.rule.fromLastDose == true))
-                } catch {
-                    // The error itself is not needed: the warning says which reminder and that it is left out.
-                    loaded.append(.unusable(name: reminder.name, id: reminder.id))
-                }
+    /// The enabled ones of `reminders`, each made ready to schedule.
+    func ready(_ reminders: [StoredReminder]) -> [Loaded] {
+        reminders.filter(\.enabled).map { reminder in
+            do throws(ServiceError) {
+                return .usable(
+                    try Self.schedulable(reminder, context: context), handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough),
+                    fromLastDose: reminder.rule.fromLastDose == true)
+            } catch {
+                return .unusable(name: reminder.name, id: reminder.id, reason: error.message)
             }
         }
-        return loaded
     }
 
     /// The schedule of the parts' reminders, in id order, with their notices before from now.
@@ -85,7 +116,7 @@ struct ScheduleLoader: Sendable {
         for reminder in loaded.joined() {
             schedule.count += 1
             switch reminder {
-            case .unusable(let name, let id):
+            case .unusable(let name, let id, _):
                 context.say(.warning, DaemonMessages.invalidNow, name, id)
             case .usable(let schedulable, let handledThrough, let fromLastDose):
                 schedule.scheduler.schedule(schedulable, handledThrough: handledThrough)

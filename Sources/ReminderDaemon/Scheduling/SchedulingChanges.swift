@@ -5,20 +5,25 @@ import ReminderStore
 // MARK: Changes from the store
 
 extension SchedulingService {
-    /// More reminders than this changed at once (an import, a restore, a calendar read): all are loaded again.
-    static let reloadThreshold = 200
+    /// More reminders than this changed at once (an import, a calendar read): they are read together, off the
+    /// scheduling actor and the event loops.
+    static let batchThreshold = 16
 
     /// What was committed, from any writer (the change feed hands it): a reminder whose definition changed is
-    /// planned again (many at once, or a restore: everything is loaded again, as at start), and one whose logs or skips
-    /// changed is reconsidered.
+    /// planned again (a restore: everything is loaded again, as at start), and one whose logs or skips changed
+    /// is reconsidered.
     func apply(_ changes: StoreChanges, now: Instant) async {
         let replanned = changes.reminders(changing: .definition)
-        if changes.restored || replanned.count > Self.reloadThreshold {
-            do { try await load() } catch {
-                context.say(.error, "Cannot read the \(replanned.count) reminders that changed to plan them again: \(error); they keep their plans until the next change or restart")
+        do throws(StoreError) {
+            if changes.restored {
+                try await load()
+            } else if replanned.count > Self.batchThreshold {
+                try await refresh(reminderIDs: replanned)
+            } else {
+                for id in replanned.sorted() { refresh(reminderID: id) }
             }
-        } else {
-            for id in replanned.sorted() { refresh(reminderID: id) }
+        } catch {
+            context.say(.error, "Cannot read the \(replanned.count) reminders that changed to plan them again: \(error); they keep their plans until the next change or restart")
         }
         // Also those planned again: a restored reminder's skips ahead hold only once reconsidered.
         for id in changes.reminders(changing: [.logs, .skips]).sorted() { reconsider(reminderID: id, now: now) }
@@ -29,38 +34,54 @@ extension SchedulingService {
         lifecycle.snoozes.keys.count { $0.reminderID == reminderID }
     }
 
+    var scheduleLoader: ScheduleLoader { ScheduleLoader(context: context, reminders: stores.reminders) }
+
     /// Re-reads one reminder from the store and plans it as it is there now (removed or disabled: unplanned).
     /// The store is the truth: whatever order concurrent changes commit in, the last refresh sees the last one.
     func refresh(reminderID: Int64) {
-        changedWhileLoading?.insert(reminderID)
         let reminder: StoredReminder?
         do {
             let found = try stores.reminders.find(String(reminderID))
-            reminder = found.id == reminderID && found.enabled ? found : nil
+            reminder = found.id == reminderID ? found : nil
         } catch .notFound {
             reminder = nil
         } catch {
             // Unplanning it on a failed read would silence it: it keeps the plan it has until it can be read.
+            changedWhileLoading?.insert(reminderID)
             context.say(.error, "Cannot read reminder \(reminderID) to plan it again: \(error); it keeps its plan until the next change or restart")
             return replan()
         }
+        plan(reminderID, as: reminder.flatMap { scheduleLoader.ready([$0]).first })
+        replan()
+    }
+
+    /// Re-reads many reminders (thousands changed at once) and plans each as ``refresh(reminderID:)`` does; a
+    /// failed read changes no plan.
+    func refresh(reminderIDs: Set<Int64>) async throws(StoreError) {
+        let ids = reminderIDs.sorted()
+        let loaded = try await scheduleLoader.read(ids: ids)
+        for id in ids { plan(id, as: loaded[id]) }
+        replan()
+    }
+
+    /// Plans a reminder as it was read: usable, left out (said), or gone or disabled (unplanned, and withdrawn
+    /// from a notification listing it).
+    private func plan(_ reminderID: Int64, as loaded: ScheduleLoader.Loaded?) {
+        changedWhileLoading?.insert(reminderID)
         scheduler.remove(id: reminderID)
         headsUps.remove(id: reminderID)
         timedFromLastDose.remove(reminderID)
-        if reminder?.rule.fromLastDose == true { timedFromLastDose.insert(reminderID) }
-        if let reminder {
-            do {
-                let schedulable = try schedulable(reminder)
-                scheduler.schedule(schedulable, handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough))
-                headsUps.plan(schedulable, after: context.clock.now())
-            } catch {
-                context.say(.warning, DaemonMessages.cannotSchedule, reminder.name, reminderID, error.message)
-            }
-        } else {
+        switch loaded {
+        case .usable(let schedulable, let handledThrough, let fromLastDose):
+            if fromLastDose { timedFromLastDose.insert(reminderID) }
+            scheduler.schedule(schedulable, handledThrough: handledThrough)
+            headsUps.plan(schedulable, after: context.clock.now())
+        case .unusable(let name, _, let reason):
+            context.say(.warning, DaemonMessages.cannotSchedule, name, reminderID, reason)
+        case nil:
             lifecycle.removeReminder(reminderID)
-            context.announcer.announce(.withdrawn(reminderID: reminderID))  // a notification listing it drops it
+            context.announcer.announce(.withdrawn(reminderID: reminderID))
         }
-        replan()
     }
 
     /// Announces an occurrence (due, or upcoming: then it is postponed) again at `due`; it replaces an earlier

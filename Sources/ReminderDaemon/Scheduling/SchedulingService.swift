@@ -104,7 +104,7 @@ actor SchedulingService {
         clockChanged(now: context.clock.now())
         changedWhileLoading = []
         defer { changedWhileLoading = nil }
-        let loaded = try await ScheduleLoader(context: context, reminders: stores.reminders).load()
+        let loaded = try await scheduleLoader.load()
         // Replaced only once everything was read: a load that fails keeps the schedule there was; a firing
         // during a reload is handled on time by the schedule there was (and the store's handledThrough keeps
         // the new schedule from announcing it again).

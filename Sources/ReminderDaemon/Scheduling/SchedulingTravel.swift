@@ -42,15 +42,13 @@ extension SchedulingService {
             context.announcer.announce(.travelled(Self.notice(from: followed, to: current, moved: moves.count, kept: kept, now: now, settings: context.settings)))
         }
         guard replanning, !moves.isEmpty else { return moves.count }
-        if moves.count > Self.reloadThreshold {
-            do { _ = try await load() } catch { context.say(.error, "Cannot read the reminders to plan them in \(current): \(error)") }
+        // Planned with the skips just recorded: a slot due at once (the change noticed late) is not announced.
+        if moves.count > Self.batchThreshold {
+            do { try await refresh(reminderIDs: Set(moves.map(\.id))) } catch { context.say(.error, "Cannot read the reminders to plan them in \(current): \(error)") }
         } else {
-            // Planned with the skips just recorded: a slot due at once (the change noticed late) is not announced.
-            for move in moves {
-                refresh(reminderID: move.id)
-                restoreSkippedAhead(reminderID: move.id, now: now)
-            }
+            for move in moves { refresh(reminderID: move.id) }
         }
+        for move in moves { restoreSkippedAhead(reminderID: move.id, now: now) }
         return moves.count
     }
 

@@ -21,12 +21,15 @@ public func yieldToQueuedWork() async {
 /// took 630 ms during a burst of 10,000 firings, and 30 s while the collection read 100,000 items of another
 /// client. These loops run no channel; idle, each sleeps in `epoll_wait` with no timeout (no wake-ups).
 public enum DedicatedThread {
-    private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+    private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
     private static let loops = Array(group.makeIterator())
     /// The scheduler's: firings are never held up by a folder being read.
     public static let executor: UnownedSerialExecutor = loops[0].executor.asUnownedSerialExecutor()
     /// The folders': the linked collection and the calendars, read and applied here.
     public static let folders: UnownedSerialExecutor = loops[1].executor.asUnownedSerialExecutor()
+    /// The journal's: entries are worded and sent here, in order (``JournalAnnouncer``). Not a `DispatchQueue`:
+    /// libdispatch retires its idle worker thread 5 s after the last entry, a wake-up of the idle daemon.
+    public static let journal: any EventLoop = loops[2]
 }
 
 /// Runs blocking work (a restore that reads a file and writes thousands of rows) on NIO's thread pool, off the

@@ -115,6 +115,11 @@ public struct RemindersStore: Sendable {
         }
     }
 
+    /// The reminders of `ids` (at most a few thousand at a time), by id; an id with no usable row is left out.
+    public func all(among ids: [Int64]) throws(StoreError) -> [StoredReminder] {
+        try database.read { db in try usable(StoredReminder.filter(ids.contains(StoredReminder.Columns.id)).order(StoredReminder.Columns.id), db) }
+    }
+
     /// At most `limit` reminders with an id above `after`, by id: one page of a long list (unusable rows left out).
     public func all(after: Int64, limit: Int) throws(StoreError) -> [StoredReminder] {
         try database.read { db in try usable(StoredReminder.filter(StoredReminder.Columns.id > after).order(StoredReminder.Columns.id).limit(limit), db) }

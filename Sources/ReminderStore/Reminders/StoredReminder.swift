@@ -130,7 +130,7 @@ public struct ReminderFields: Sendable, Hashable {
     /// The fields' values, as stored.
     func columnValues() throws -> [(any DatabaseValueConvertible)?] {
         [name, RuleSpecColumn.encode(rule), timeZone, enabled, createdAt, handledThrough, windowSeconds,
-         delivery.isDefault ? nil : String(decoding: try JSONEncoder().encode(delivery), as: UTF8.self), origin]
+         try DeliveryColumn.encode(delivery), origin]
     }
 
     func encode(to container: inout PersistenceContainer) throws {
