@@ -12,6 +12,9 @@ With --alone, no remindctl process is started during the burst (the Status calls
 back-to-back `remindctl status` processes take about a quarter of the two cores' time while the burst runs (perf,
 session 14), so this says what the burst costs the daemon itself.
 
+After it, the floor in the same run: the same number of entries of the same fields and sizes, sent straight to
+the same journald as fast as one socket takes them (issue 62's target, 500 ms, is about what journald alone takes).
+
 Usage: burst.py BIN_DIR [COUNT] [--alone]
 """
 import json
@@ -39,6 +42,32 @@ def status_seconds(env):
     began = time.monotonic()
     subprocess.run([os.path.join(BIN, "remindctl"), "status"], env=env, check=True, capture_output=True)
     return time.monotonic() - began
+
+
+def journald_floor(count):
+    """Milliseconds from the first send to the last of `count` entries shaped as remindd's firing entries (the
+    same fields, about the same sizes), written by this process straight to journald's native socket: what
+    journald takes for the burst's entries with nothing else to do."""
+    tag = f"burst-floor-{os.getpid()}"
+    sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sender.connect("/run/systemd/journal/socket")
+    entries = []
+    for i in range(count):
+        fields = [("MESSAGE", f"Reminder 'burst-{i}' (#{i}) is due"), ("PRIORITY", "5"), ("SYSLOG_IDENTIFIER", tag),
+                  ("MESSAGE_ID", FIRED), ("REMINDER_ID", str(i)), ("REMINDER_NAME", f"burst-{i}"),
+                  ("REMINDER_SLOT", f"{i}@2026-11-30T08:00:00Z"), ("SCHEDULED_UTC", "2026-11-30T08:00:00Z"),
+                  ("FIRED_UTC", "2026-11-30T08:00:00Z"), ("LATE_SECONDS", "0"), ("REMINDER_SLOTS_DUE", "1"),
+                  ("REMINDER_ANNOUNCEMENT", "fired"), ("REMINDER_RECORD", f"0123456789abcdef:{i}")]
+        entries.append("".join(f"{name}={value}\n" for name, value in fields).encode())
+    began = time.time()
+    for entry in entries:
+        sender.send(entry)
+    sender.close()
+    time.sleep(1)
+    out = subprocess.run(["journalctl", "--no-pager", "-o", "json", f"SYSLOG_IDENTIFIER={tag}", "--output-fields=__REALTIME_TIMESTAMP"],
+                         capture_output=True, text=True).stdout
+    times = [int(json.loads(line)["__REALTIME_TIMESTAMP"]) / 1e6 for line in out.splitlines() if line.strip()]
+    return (max(times) - began) * 1000 if len(times) == count else float("inf")
 
 
 def main():
@@ -117,6 +146,7 @@ def main():
     entries = [json.loads(line) for line in out.splitlines() if line.strip()]
     journal_times = [int(e["__REALTIME_TIMESTAMP"]) / 1e6 for e in entries if e.get("REMINDER_NAME", "").startswith("burst-")]
     stop(process)
+    floor = journald_floor(COUNT)
     if journald:
         journald.terminate()
         journald.wait(timeout=10)
@@ -135,6 +165,7 @@ def main():
         ordered = sorted(journal_times)
         quarters = [ordered[min(len(ordered) - 1, len(ordered) * q // 4)] - due for q in (0, 1, 2, 3)]
         print("  journal entries after the instant:    first, 25%, 50%, 75%: " + ", ".join(f"{t * 1000:.0f}" for t in quarters) + " ms")
+    print(f"  journald alone, the same {COUNT} entries from one socket (floor): {floor:.0f} ms; remindd {last_journal * 1000 / floor:.1f}x")
     print(f"  last Watch event after the instant:   {last_watch * 1000:.0f} ms")
     print(f"  remindctl status, idle (baseline):    {statistics.median(baseline) * 1000:.1f} ms")
     if during:
