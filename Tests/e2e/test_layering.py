@@ -30,6 +30,13 @@ def test_reminder_core_imports_no_foundation():
     assert not imports, imports
 
 
+def test_no_source_file_is_over_500_lines():
+    """The style's bound (CONTRIBUTING.md): a file that grows past it is split where its parts meet."""
+    long = [f"{path.relative_to(ROOT)}: {count}" for path in (ROOT / "Sources").rglob("*.swift")
+            if (count := len(path.read_text().splitlines())) > 500]
+    assert not long, long
+
+
 def test_the_tests_of_a_pure_core_link_no_daemon_store_or_server():
     """The tests of a core, the wire types and the CLI link what they test: not the daemon, the store (GRDB),
     the server (NIO) or the daemon's test kit (which links all three)."""

@@ -233,3 +233,25 @@ public enum ICalendarTime {
         return LocalDateTime(date: date, time: time)
     }
 }
+
+extension RecurrenceRule {
+    /// The instances from `start` (DTSTART, on the wall clock of `zone`), in order.
+    public func expansion(from start: LocalDateTime, in zone: TimeZoneRules) -> RecurrenceExpansion {
+        RecurrenceExpansion(rule: self, start: start, zone: zone)
+    }
+
+    /// The first instance strictly after `after`, or nil when there is none (COUNT or UNTIL reached, or a rule
+    /// that names no date before the year 10000). Without COUNT, only the periods around `after` are expanded.
+    public func nextInstance(after: Instant, from start: LocalDateTime, in zone: TimeZoneRules) -> RecurrenceExpansion.Instance? {
+        var instances = expansion(from: start, in: zone)
+        if zone.resolve(start) <= after { instances.skip(toNear: after) }
+        // A time shifted out of a DST gap can fire after the next one on the wall clock: look on until no later
+        // wall-clock time can resolve before the best found.
+        var best: RecurrenceExpansion.Instance?
+        while let instance = instances.next() {
+            if let best, instance.local.localSeconds - Int64(zone.maximumOffset) > best.instant.secondsSinceEpoch { break }
+            if instance.instant > after, best.map({ instance.instant < $0.instant }) ?? true { best = instance }
+        }
+        return best
+    }
+}
