@@ -186,7 +186,7 @@ def same_reminders(device):
                   for r in device.json("list"))
 
 
-def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, unique_name):
+def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, server, unique_name):
     laptop, desktop = devices
     pills, walk = unique_name + "-pills", unique_name + "-walk"
     # Firing about 12 s from now (whole seconds), after two syncs.
@@ -218,12 +218,15 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, uniq
                    for d in devices}
     assert [o["state"] for o in occurrences["desktop"]] == ["taken"], occurrences
     assert occurrences["desktop"][0]["loggedUtc"] == occurrences["laptop"][0]["loggedUtc"]
-    # Past its next repeat's time (at most a minute away), the desktop announced no more repeats.
-    repeats_then = len(desktop.entries(REMINDER_NAME=pills, REMINDER_ANNOUNCEMENT="repeated"))
-    marker = pills + "-later"
-    after_a_later_firing(desktop.ctl, marker, (at + dt.timedelta(seconds=62) - utc_now()).total_seconds(),
-                         lambda: desktop.entries(REMINDER_NAME=marker))
-    assert len(desktop.entries(REMINDER_NAME=pills, REMINDER_ANNOUNCEMENT="repeated")) == repeats_then
+    # Past its next repeat's time (at most a minute away), the desktop announced no more repeats. That is the
+    # daemon's answer to the log the sync brought, whichever server carried it: waited for with Radicale only
+    # (a minute of the CI's time), the taken state above being checked with both.
+    if server.kind == "radicale":
+        repeats_then = len(desktop.entries(REMINDER_NAME=pills, REMINDER_ANNOUNCEMENT="repeated"))
+        marker = pills + "-later"
+        after_a_later_firing(desktop.ctl, marker, (at + dt.timedelta(seconds=62) - utc_now()).total_seconds(),
+                             lambda: desktop.entries(REMINDER_NAME=marker))
+        assert len(desktop.entries(REMINDER_NAME=pills, REMINDER_ANNOUNCEMENT="repeated")) == repeats_then
 
     # Skipped on the desktop: skipped on the laptop.
     desktop.ctl("skip", walk, "--reason", "rain")
