@@ -16,7 +16,9 @@ extension Announcer {
     public func whenSent(_ body: @escaping @Sendable () -> Void) { body() }
 }
 
-/// Sends every event to several announcers, in order.
+/// Sends every event to several announcers, in order. The first is the ledger (the journal, which a start reads
+/// after a crash): the others are given an event only once the first has sent it, so that no crash can leave an
+/// announcement a user saw or heard that the ledger lacks (the next start would announce it again).
 public struct AnnouncerGroup: Announcer {
     public let members: [any Announcer]
 
@@ -25,7 +27,10 @@ public struct AnnouncerGroup: Announcer {
     }
 
     public func announce(_ event: DaemonEvent) {
-        for member in members { member.announce(event) }
+        guard let ledger = members.first else { return }
+        ledger.announce(event)
+        let others = members.dropFirst()
+        ledger.whenSent { for member in others { member.announce(event) } }
     }
 
     /// Runs `body` once each member has sent what it was given (one after the other).
