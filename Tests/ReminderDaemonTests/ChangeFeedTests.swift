@@ -152,3 +152,31 @@ struct ManyChangedTests {
         #expect(Self.fired(daemon, from: seen).isEmpty, "none fires at 07:00 any more")
     }
 }
+
+/// The channels a user sees and hears hear of an event only once the ledger (the journal) has sent it: a crash
+/// between the two would leave a notification shown that the ledger lacks, and the next start would announce it
+/// again (the journal on a thread of its own let the desktop go first, session 41).
+@Suite("The ledger first")
+struct LedgerFirstTests {
+    /// A ledger that sends only when told to, as the journal's thread does when it gets to it.
+    final class SlowLedger: Announcer {
+        private let queued = Mutex<[@Sendable () -> Void]>([])
+        let sent = Mutex<[DaemonEvent]>([])
+
+        func announce(_ event: DaemonEvent) { queued.withLock { $0.append { self.sent.withLock { $0.append(event) } } } }
+        func whenSent(_ body: @escaping @Sendable () -> Void) { queued.withLock { $0.append(body) } }
+        func sendQueued() { for body in queued.withLock({ queued in defer { queued = [] }; return queued }) { body() } }
+    }
+
+    @Test func theOthersHearOfAnEventAfterTheLedgerSentItAndAConfirmationComesLast() {
+        let (ledger, desktop) = (SlowLedger(), RecordingAnnouncer())
+        let group = AnnouncerGroup([ledger, desktop])
+        let confirmed = Mutex(false)
+        group.announce(.daemon(DaemonMessage(.notice, "Metformin is due")))
+        group.whenSent { confirmed.withLock { $0 = true } }
+        #expect(desktop.events.isEmpty && !confirmed.withLock { $0 }, "nothing before the ledger has it")
+        ledger.sendQueued()
+        #expect(ledger.sent.withLock { $0.count } == 1)
+        #expect(desktop.events.count == 1 && confirmed.withLock { $0 })
+    }
+}
