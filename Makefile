@@ -63,12 +63,22 @@ test-swift: deps
 VENV := .build/venv
 $(VENV)/.ready: deps Makefile
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check pytest pexpect varlink dbus-next pillow icalendar python-dateutil recurring-ical-events caldav==1.4.0 selenium==4.51.0 axe-selenium-python==2.1.6
+	$(VENV)/bin/pip install -q --disable-pip-version-check pytest pytest-xdist==3.8.0 pexpect varlink dbus-next pillow icalendar python-dateutil recurring-ical-events caldav==1.4.0 selenium==4.51.0 axe-selenium-python==2.1.6
 	touch $@
+
+# The end-to-end suite runs on two workers, a file to each at a time (pytest-xdist --dist loadfile: most of
+# its time is waiting for real firings and syncs), sharing the journald pytest_configure starts. The files
+# that measure lateness under a load of their own run afterwards, alone, as on a quiet machine. The workers'
+# folders are short (a socket's path has at most 107 bytes).
+E2E_ALONE := test_burst.py test_firing_under_load.py test_crash_announcements.py test_stop_deadline.py \
+	test_one_notification_on_screen.py test_sound.py test_notification_screenshot.py
+E2E_TMP := /tmp/remindd-e2e-$(shell id -u)
 
 test-e2e: $(VENV)/.ready locale
 	$(SWIFT) build
-	$(VENV)/bin/python -m pytest -q -rs --durations=30 Tests/e2e
+	$(VENV)/bin/python -m pytest -q -rs --durations=30 -n 2 --dist loadfile --basetemp=$(E2E_TMP) Tests/e2e \
+	  $(E2E_ALONE:%=--ignore=Tests/e2e/%)
+	$(VENV)/bin/python -m pytest -q -rs --durations=10 --basetemp=$(E2E_TMP) $(E2E_ALONE:%=Tests/e2e/%)
 
 # The Debian package (make deb), checked as a distribution checks one: lintian, then installed into a fresh
 # Debian 12 root (debootstrap minbase, no Swift in it) where it must work, and purged.

@@ -30,15 +30,31 @@ def remindctl():
     return str(path)
 
 
-@pytest.fixture(scope="session")
-def journald():
-    """A running systemd-journald: the system's, or one started here (and stopped afterwards)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        started = start_journald(tmp)
-        yield Journal()
+# The journald the run started (None when the system's listens), kept from pytest_configure to pytest_unconfigure.
+_started_journald = []
+
+
+def pytest_configure(config):
+    """Starts systemd-journald once for the whole run, before any worker starts: with pytest-xdist the workers
+    share it (each starting its own would bind the same socket)."""
+    if hasattr(config, "workerinput"):
+        return
+    folder = tempfile.TemporaryDirectory()
+    _started_journald.append((folder, start_journald(folder.name)))
+
+
+def pytest_unconfigure(config):
+    for folder, started in _started_journald:
         if started:
             started.terminate()
             started.wait(timeout=10)
+        folder.cleanup()
+
+
+@pytest.fixture(scope="session")
+def journald():
+    """A running systemd-journald: the system's, or the one this run started (pytest_configure)."""
+    return Journal()
 
 
 def process_start(pid):
