@@ -45,7 +45,8 @@ struct Output {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].displayWidth }.max() ?? 0 }
         for (index, row) in ([header] + rows).enumerated() {
             let cells = row.enumerated().map { column, cell in column == row.count - 1 ? cell : cell.padded(toDisplayWidth: widths[column]) }
-            let line = String(cells.joined(separator: "  ").reversed().drop { $0 == " " }.reversed())
+            var line = cells.joined(separator: "  ")
+            while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
             print(index == 0 ? paint(line, .bold) : line)
         }
     }
