@@ -13,15 +13,20 @@ extension DerivableRequest<StoredReminder> {
 
 extension RemindersStore {
     /// The reminder that holds a name (in any case), in `db`'s transaction.
-    /// SQL: a cached statement; a calendar of 20,000 items read at start asks this once per alarm.
+    /// SQL: a cached statement; a calendar's alarms ask it for a name their chunk's one query left in doubt.
     static func holder(ofName name: String, in db: Database) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM reminder WHERE name = ? COLLATE NOCASE"), arguments: [name])
     }
 
-    /// The alarms planned from one calendar item, oldest first.
-    /// SQL: a cached statement, for the same reason as ``holder(ofName:in:)``.
-    static func planned(from origin: String, in db: Database) throws -> [StoredReminder] {
-        try StoredReminder.fetchAll(db.cachedStatement(sql: "SELECT * FROM reminder WHERE origin = ? ORDER BY id"), arguments: [origin])
+    /// The alarms planned from each of some calendar items, oldest first, by item.
+    static func planned(from origins: [String], in db: Database) throws -> [String: [StoredReminder]] {
+        var planned: [String: [StoredReminder]] = [:]
+        for start in stride(from: 0, to: origins.count, by: 500) {
+            let part = Array(origins[start..<min(start + 500, origins.count)])
+            let rows = try StoredReminder.filter(part.contains(StoredReminder.Columns.origin)).order(StoredReminder.Columns.id).fetchAll(db)
+            for row in rows { planned[row.origin ?? "", default: []].append(row) }
+        }
+        return planned
     }
 
     /// Removes the alarms planned from one calendar item. - Returns: their ids.
