@@ -41,7 +41,7 @@ struct CalendarAlarmsStoreTests {
         _ = try store.calendarAlarms.replace([item("a.ics", "Standup"), item("b.ics", "standup", "Lunch")], now: now)
         #expect(try names(store) == ["/cal/a.ics": ["Standup (work 2)"], "/cal/b.ics": ["standup (work 3)", "Lunch"]])
 
-        // A name freed earlier in the same chunk (a renamed) is free for a later item; one still held is not.
+        // A name freed earlier in the same chunk (a.ics renamed) is free for a later item; one still held is not.
         _ = try store.calendarAlarms.replace([item("a.ics", "Dinner"), item("c.ics", "Standup (work 2)", "lunch")], now: now)
         #expect(try names(store) == [
             "/cal/a.ics": ["Dinner"], "/cal/b.ics": ["standup (work 3)", "Lunch"], "/cal/c.ics": ["Standup (work 2)", "lunch (work)"],

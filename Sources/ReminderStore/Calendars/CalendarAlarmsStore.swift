@@ -177,10 +177,8 @@ struct NamesInUse {
 
     init(asked names: [String], _ db: Database) throws {
         asked = Set(names.map(Self.folded))
-        let distinct = Array(Set(names))
-        // SQL: a list of names in one statement, in parts well under SQLite's limit of variables.
-        for start in stride(from: 0, to: distinct.count, by: 500) {
-            let part = distinct[start..<min(start + 500, distinct.count)]
+        // SQL: a list of names in one statement per part.
+        for part in ReminderStore.inParts(Array(Set(names))) {
             let held = try String.fetchAll(
                 db, sql: "SELECT name FROM reminder WHERE name COLLATE NOCASE IN (\(part.map { _ in "?" }.joined(separator: ", ")))",
                 arguments: StatementArguments(Array(part)))

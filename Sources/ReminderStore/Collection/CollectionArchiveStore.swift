@@ -99,9 +99,8 @@ extension CollectionStore {
     public func rows(uids: Set<String>) throws(StoreError) -> [String: CollectionItemRecord] {
         try database.read { db in
             var found: [String: CollectionItemRecord] = [:]
-            let all = Array(uids)
-            for start in stride(from: 0, to: all.count, by: 500) {
-                for row in try CollectionItemRecord.filter(all[start..<min(start + 500, all.count)].contains(CollectionItemRecord.Columns.uid)).fetchAll(db) {
+            for part in ReminderStore.inParts(Array(uids)) {
+                for row in try CollectionItemRecord.filter(part.contains(CollectionItemRecord.Columns.uid)).fetchAll(db) {
                     switch row.kind {
                     case .taken: if let id = row.localId, try IntakeRecord.exists(db, key: id) { found[row.uid] = row }
                     case .skipped: if let id = row.localId, try OutcomeRecord.exists(db, key: id) { found[row.uid] = row }

@@ -152,6 +152,11 @@ public final class ReminderStore: Sendable {
         "(" + ids.map(String.init).joined(separator: ",") + ")"
     }
 
+    /// Values to bind in an `IN (...)` list, in parts of 500: well under SQLite's limit of variables per statement.
+    static func inParts<Value>(_ values: [Value]) -> [ArraySlice<Value>] {
+        stride(from: 0, to: values.count, by: 500).map { values[$0..<min($0 + 500, values.count)] }
+    }
+
     /// Closes the database (checkpointing the WAL); later calls fail.
     public func close() throws(StoreError) {
         do {

@@ -21,8 +21,7 @@ extension RemindersStore {
     /// The alarms planned from each of some calendar items, oldest first, by item.
     static func planned(from origins: [String], in db: Database) throws -> [String: [StoredReminder]] {
         var planned: [String: [StoredReminder]] = [:]
-        for start in stride(from: 0, to: origins.count, by: 500) {
-            let part = Array(origins[start..<min(start + 500, origins.count)])
+        for part in ReminderStore.inParts(origins) {
             let rows = try StoredReminder.filter(part.contains(StoredReminder.Columns.origin)).order(StoredReminder.Columns.id).fetchAll(db)
             for row in rows { planned[row.origin ?? "", default: []].append(row) }
         }
