@@ -136,22 +136,20 @@ public final class Daemon: Sendable {
         }
         router.stream(Reminders.Watch.self) { [watch] call, _, reply in
             guard call.more == true else { throw VarlinkError.expectedMore() }
-            let (id, stream) = watch.subscribe()
+            let subscription = watch.subscribe()
             do {
-                // A burst leaves thousands of entries queued, which the loop would send without a pause: other
-                // connections' calls run every 64.
-                var sent = 0
-                for await entry in stream {
-                    try await reply(entry, true)
-                    sent += 1
-                    if sent % 64 == 0 { await yieldToQueuedWork() }
+                // A burst leaves thousands of entries queued: they go out 64 to a write, and other connections'
+                // calls run between two full batches.
+                while let batch = await subscription.next(atMost: 64) {
+                    try await reply(continuing: batch)
+                    if batch.count == 64 { await yieldToQueuedWork() }
                 }
             } catch {
-                watch.unsubscribe(id)
+                watch.unsubscribe(subscription.id)
                 throw error
             }
             // The stream ends at shutdown, when the client is gone (the task is cancelled), or when it lagged.
-            if watch.unsubscribe(id) { throw ServiceError.watchTooSlow(WatchAnnouncer.queueLimit) }
+            if watch.unsubscribe(subscription.id) { throw ServiceError.watchTooSlow(WatchAnnouncer.queueLimit) }
         }
         self.router = router
     }

@@ -216,17 +216,28 @@ public struct HistoryEntryValue: Codable, Sendable, Hashable {
     }
 }
 
-extension HistoryEntryValue: JSONValueConvertible {
-    /// The record as JSON, made directly (as the synthesized encoding would write it: no `detail` when nil).
-    public var jsonValue: JSONValue {
-        var fields: [String: JSONValue] = [
-            "reminderId": .number(Double(reminderId)), "reminderName": .string(reminderName), "slot": .string(slot), "kind": .string(kind),
-            "scheduledUtc": .string(scheduledUtc), "handledUtc": .string(handledUtc), "lateSeconds": .number(Double(lateSeconds)),
-            "slotsDue": .number(Double(slotsDue)), "replanned": .bool(replanned),
-        ]
-        if let detail { fields["detail"] = .string(detail) }
-        if let amount, let unit { (fields["amount"], fields["unit"]) = (.number(amount), .string(unit)) }
-        return .object(fields)
+extension HistoryEntryValue {
+    /// The record's compact JSON, written directly (as its Codable encoding writes it: keys sorted, nil
+    /// fields left out); a burst's entries are written once each for every Watch client.
+    public var encodedJSON: [UInt8] {
+        var object = JSONObjectWriter()
+        object.field("amount", amount)
+        object.field("announcedAgain", announcedAgain)
+        object.field("detail", detail)
+        object.field("forced", forced)
+        object.field("handledUtc", handledUtc)
+        object.field("kind", kind)
+        object.field("lastAnnouncedUtc", lastAnnouncedUtc)
+        object.field("lateSeconds", lateSeconds)
+        object.field("person", person)
+        object.field("reminderId", reminderId)
+        object.field("reminderName", reminderName)
+        object.field("replanned", replanned)
+        object.field("scheduledUtc", scheduledUtc)
+        object.field("slot", slot)
+        object.field("slotsDue", slotsDue)
+        object.field("unit", unit)
+        return object.finished()
     }
 }
 

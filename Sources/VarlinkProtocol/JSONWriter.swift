@@ -19,12 +19,7 @@ public enum JSONWriter {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .number(let number):
-            if number.rounded() == number, abs(number) < 1e15 {
-                out.append(contentsOf: String(Int64(number)).utf8)
-            } else {
-                out.append(contentsOf: number.description.utf8)
-            }
+        case .number(let number): self.number(number, into: &out)
         case .string(let text): string(text, into: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
@@ -46,6 +41,14 @@ public enum JSONWriter {
             }
             if !fields.isEmpty { newline(into: &out, pretty: pretty, indent: indent) }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func number(_ number: Double, into out: inout [UInt8]) {
+        if number.rounded() == number, abs(number) < 1e15 {
+            out.append(contentsOf: String(Int64(number)).utf8)
+        } else {
+            out.append(contentsOf: number.description.utf8)
         }
     }
 
@@ -84,7 +87,60 @@ public protocol JSONValueConvertible {
 
 /// A reply sent as the same bytes to many clients (a `Watch` entry): its compact JSON is written once, with
 /// the value, and each client's message splices it in instead of writing the value again.
-public protocol JSONPreEncoded: JSONValueConvertible {
-    /// ``JSONWriter``'s compact bytes of ``jsonValue``.
+public protocol JSONPreEncoded {
+    /// The compact JSON ``JSONWriter`` writes for the value's encoding.
     var encodedJSON: [UInt8] { get }
+}
+
+/// Writes a JSON object straight to bytes, a field at a time, as ``JSONWriter`` writes it compact: the fields
+/// must come in sorted key order (checked in debug builds), and a nil value is left out (as `encodeIfPresent`).
+/// For records written for every client of a burst, without a ``JSONValue`` tree in between.
+public struct JSONObjectWriter {
+    private var out: [UInt8] = [UInt8(ascii: "{")]
+    private var lastKey = ""
+
+    public init() {}
+
+    private mutating func key(_ key: String) {
+        assert(out.count == 1 || lastKey < key, "JSONObjectWriter: \(key) after \(lastKey)")
+        if out.count > 1 { out.append(UInt8(ascii: ",")) }
+        JSONWriter.string(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        lastKey = key
+    }
+
+    public mutating func field(_ name: String, _ text: String?) {
+        guard let text else { return }
+        key(name)
+        JSONWriter.string(text, into: &out)
+    }
+
+    public mutating func field(_ name: String, _ number: (some BinaryInteger)?) {
+        guard let number else { return }
+        key(name)
+        out.append(contentsOf: String(number).utf8)
+    }
+
+    public mutating func field(_ name: String, _ number: Double?) {
+        guard let number else { return }
+        key(name)
+        JSONWriter.number(number, into: &out)
+    }
+
+    public mutating func field(_ name: String, _ flag: Bool?) {
+        guard let flag else { return }
+        key(name)
+        out.append(contentsOf: (flag ? "true" : "false").utf8)
+    }
+
+    /// A field whose value is JSON already written (a nested object).
+    public mutating func field(_ name: String, json: [UInt8]) {
+        key(name)
+        out.append(contentsOf: json)
+    }
+
+    /// The object's bytes.
+    public func finished() -> [UInt8] {
+        out + [UInt8(ascii: "}")]
+    }
 }

@@ -75,10 +75,19 @@ public struct VarlinkReply: Codable, Hashable, Sendable {
         self.error = error
     }
 
-    /// A reply whose parameters are sent as the bytes written once for every client.
+    /// A reply whose parameters are sent as the bytes written once for every client (``parameters`` stays nil:
+    /// ``readingParameters()`` reads them back, as a client would).
     public init(preEncoded value: some JSONPreEncoded, continues: Bool?) {
-        self.init(parameters: value.jsonValue, continues: continues)
+        self.init(continues: continues)
         encodedParameters = value.encodedJSON
+    }
+
+    /// The reply with ``parameters`` read from its pre-encoded bytes, when it has them.
+    public func readingParameters() throws -> VarlinkReply {
+        guard parameters == nil, let encodedParameters else { return self }
+        var reply = VarlinkReply(parameters: try JSONParser.parse(encodedParameters), continues: continues, error: error)
+        reply.encodedParameters = encodedParameters
+        return reply
     }
 }
 

@@ -16,9 +16,17 @@ actor ReplyWriter {
     }
 
     func send(_ reply: VarlinkReply) async throws {
-        var bytes = VarlinkWire.encode(reply)
-        bytes.append(0)
-        try await outbound.write(ByteBuffer(bytes: bytes))
+        try await send([reply])
+    }
+
+    /// Sends `replies` in one write (one flush, one system call while the socket takes them).
+    func send(_ replies: [VarlinkReply]) async throws {
+        var buffer = ByteBuffer()
+        for reply in replies {
+            buffer.writeBytes(VarlinkWire.encode(reply))
+            buffer.writeInteger(UInt8(0))
+        }
+        try await outbound.write(buffer)
     }
 }
 

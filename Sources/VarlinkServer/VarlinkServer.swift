@@ -225,9 +225,9 @@ public struct VarlinkServer: Sendable {
             try await writer.send(Self.errorReply(protocolError("the message is not a JSON Varlink call object")))
             return
         }
-        let reply: @Sendable (VarlinkReply) async throws -> Void = { message in
+        let reply = VarlinkReplies { messages in
             if call.oneway == true { return }
-            try await writer.send(message)
+            try await writer.send(messages)
         }
         do {
             if call.interface == "org.varlink.service" {

@@ -159,9 +159,15 @@ struct FiringTests {
                 } throws: { ($0 as? VarlinkError)?.name == "io.remindd.Reminders.WatchTooSlow" }
             }
             while daemon.current.watch.subscriberCount == 0 { await Task.yield() }
-            // One entry is taken by the stuck reply; the queue then fills; the next one drops the subscriber.
-            for _ in 0...WatchAnnouncer.queueLimit + 1 { daemon.current.watch.announce(.firing(firing)) }
+            // A batch of at most 64 entries is taken by the stuck reply; the queue then fills; the next one drops
+            // the subscriber.
+            var announced = 0
+            while daemon.current.watch.subscriberCount > 0 && announced <= WatchAnnouncer.queueLimit + 64 {
+                daemon.current.watch.announce(.firing(firing))
+                announced += 1
+            }
             #expect(daemon.current.watch.subscriberCount == 0)
+            #expect(announced > WatchAnnouncer.queueLimit)
             allowReading.finish()
             try await group.waitForAll()
         }
@@ -191,12 +197,36 @@ struct UnreadWatchTests {
         }
         #expect(watch.subscriberCount == 0)
         #expect(announced <= WatchAnnouncer.totalLimit / 250 + 2)
-        #expect(streams.allSatisfy { watch.unsubscribe($0.0) })  // each was dropped as lagging
+        #expect(streams.allSatisfy { watch.unsubscribe($0.id) })  // each was dropped as lagging
+    }
+
+    /// A stream takes its queue in batches: a burst goes out 64 entries to a write, not one write each.
+    @Test func aStreamTakesItsEntriesInBatchesOfAtMostTheLimitAndAtShutdownWhatWasQueued() async throws {
+        let watch = WatchAnnouncer()
+        let subscription = watch.subscribe()
+        let firing = try await firedOnce()
+        for _ in 0..<150 { watch.announce(.firing(firing)) }
+        var sizes: [Int] = []
+        for _ in 0..<2 { sizes.append(await subscription.next(atMost: 64)?.count ?? 0) }
+        watch.finishAll()
+        watch.announce(.firing(firing))  // after shutdown: not queued
+        while let batch = await subscription.next(atMost: 64) { sizes.append(batch.count) }
+        #expect(sizes == [64, 64, 22])
+        #expect(!watch.unsubscribe(subscription.id))
+    }
+
+    @Test func aDroppedStreamEndsWithoutItsQueue() async throws {
+        let watch = WatchAnnouncer()
+        let subscription = watch.subscribe()
+        let firing = try await firedOnce()
+        for _ in 0...WatchAnnouncer.queueLimit { watch.announce(.firing(firing)) }
+        #expect(await subscription.next(atMost: 64) == nil)
+        #expect(watch.unsubscribe(subscription.id))  // dropped as lagging
     }
 
     @Test func oneClientReadingABurstIsNotDropped() async throws {
         let watch = WatchAnnouncer()
-        let (id, _) = watch.subscribe()
+        let id = watch.subscribe().id
         let firing = try await firedOnce()
         for _ in 0..<10_000 { watch.announce(.firing(firing)) }  // a burst it has not read yet
         #expect(watch.subscriberCount == 1)

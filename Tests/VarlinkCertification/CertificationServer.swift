@@ -10,7 +10,7 @@ final class CertificationService: VarlinkHandler {
     private let next = Mutex<[String: String]>([:])
     private static let order = ["Start", "Test01", "Test02", "Test03", "Test04", "Test05", "Test06", "Test07", "Test08", "Test09", "Test10", "Test11", "End"]
 
-    func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
+    func handle(_ call: VarlinkCall, reply: VarlinkReplies) async throws {
         let parameters = call.parameters ?? .object([:])
         if call.member == "Start" {
             let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)

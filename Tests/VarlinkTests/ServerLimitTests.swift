@@ -15,7 +15,12 @@ struct ServerLimitTests {
         let started = Atomic<Int>(0)
         let ended = Atomic<Int>(0)
 
-        func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
+        func handle(_ call: VarlinkCall, reply: VarlinkReplies) async throws {
+            if call.member == "Count" {  // 1, 2, 3 sent together, then 4 alone
+                try await reply(contentsOf: (1...3).map { VarlinkReply(parameters: .object(["n": .number(Double($0))]), continues: true) })
+                try await reply(VarlinkReply(parameters: .object(["n": 4])))
+                return
+            }
             started.add(1, ordering: .relaxed)
             defer { ended.add(1, ordering: .relaxed) }
             let (forever, _) = AsyncStream.makeStream(of: Int.self)
@@ -31,7 +36,7 @@ struct ServerLimitTests {
         let handler = WaitingHandler()
         let server = VarlinkServer(
             endpoint: .path(path), info: VarlinkServiceInfo(vendor: "t", product: "t", version: "1", url: "u"),
-            interfaces: ["test": "interface test\nmethod Wait() -> ()\n"], handler: handler, limits: limits)
+            interfaces: ["test": "interface test\nmethod Wait() -> ()\nmethod Count() -> (n: int)\n"], handler: handler, limits: limits)
         try await withThrowingTaskGroup(of: Void.self) { group in
             let (bound, isBound) = AsyncStream.makeStream(of: Void.self)
             group.addTask { try await server.run(onBound: { isBound.finish() }) }
@@ -49,6 +54,20 @@ struct ServerLimitTests {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return await condition()
+    }
+
+    /// Replies sent together (a Watch stream's batch) reach the client as the messages they are, in order.
+    @Test func repliesSentTogetherArriveAsSeparateMessagesInOrder() async throws {
+        try await withServer(VarlinkServerLimits()) { path, _ in
+            let client = try RawClient(path)
+            client.send(#"{"method":"test.Count","more":true}"#)
+            var received: [String] = []
+            for _ in 0..<4 { received.append(await client.receive() ?? "(closed)") }
+            #expect(received == [
+                #"{"continues":true,"parameters":{"n":1}}"#, #"{"continues":true,"parameters":{"n":2}}"#,
+                #"{"continues":true,"parameters":{"n":3}}"#, #"{"parameters":{"n":4}}"#,
+            ])
+        }
     }
 
     @Test func aMoreCallEndsAsSoonAsItsClientDisconnects() async throws {

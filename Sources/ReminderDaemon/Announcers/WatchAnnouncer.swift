@@ -1,3 +1,4 @@
+import NIOCore
 import ReminderCore
 import ReminderInterface
 import ReminderStore
@@ -5,11 +6,12 @@ import Synchronization
 
 /// The `Watch` method's streams: each handled firing goes to every subscriber as a history entry.
 ///
-/// Each subscriber has a bounded queue: one that lets ``queueLimit`` entries pile up (a client that does not
-/// read) is dropped, its stream ended and marked lagging, rather than holding memory or anyone else up. All
-/// subscribers together may hold ``totalLimit`` unread entries: past that, every one with ``lagLimit`` unread is
-/// dropped, so 250 clients that never read cost about 13 MB (each is dropped near 260 unread) instead of 16,384
-/// entries each, while one client reading a burst of 10,000 is never dropped.
+/// Each subscriber has a bounded queue, which its stream takes in batches (a burst's entries then go out
+/// several to a write, not one write, flush and task switch each). One that lets ``queueLimit`` entries pile
+/// up (a client that does not read) is dropped, its stream ended and marked lagging, rather than holding memory
+/// or anyone else up. All subscribers together may hold ``totalLimit`` unread entries: past that, every one with
+/// ``lagLimit`` unread is dropped, so 250 clients that never read cost about 13 MB (each is dropped near 260
+/// unread) instead of 16,384 entries each, while one client reading a burst of 10,000 is never dropped.
 public final class WatchAnnouncer: Announcer {
     /// Entries a subscriber may have waiting before it is dropped: more than a burst of 10,000 firings due at
     /// one instant, which a client reading as fast as it can still sees pile up (a few MB at most).
@@ -19,13 +21,32 @@ public final class WatchAnnouncer: Announcer {
     /// Past ``totalLimit``, every subscriber with this many unread entries is dropped.
     static let lagLimit = 256
 
+    /// A class, changed in place under the lock: a queue of 16,384 entries is not copied by an append.
+    private final class Subscriber {
+        /// Entries not taken by the stream yet.
+        var queue = CircularBuffer<Reminders.Watch.Reply>()
+        /// Told when the queue stops being empty, and finished when the subscription ends.
+        let wake: AsyncStream<Void>.Continuation
+        /// Ended at shutdown: takes no more entries, and its stream ends once it has taken those queued.
+        var finished = false
+
+        init(wake: AsyncStream<Void>.Continuation) { self.wake = wake }
+    }
     private struct Subscribers {
-        var streams: [UInt64: AsyncStream<Reminders.Watch.Reply>.Continuation] = [:]
-        /// Each subscriber's unread entries, as of the last entry given to it.
-        var unread: [UInt64: Int] = [:]
+        var open: [UInt64: Subscriber] = [:]
+        /// Entries in every queue together.
+        var unread = 0
         /// Subscribers dropped for lagging, until they unsubscribe.
         var lagging: Set<UInt64> = []
         var nextID: UInt64 = 0
+
+        /// Ends a subscription for lagging: its queue is discarded.
+        mutating func drop(_ id: UInt64) {
+            guard let subscriber = open.removeValue(forKey: id) else { return }
+            unread -= subscriber.queue.count
+            lagging.insert(id)
+            subscriber.wake.finish()
+        }
     }
     private let subscribers = Mutex(Subscribers())
 
@@ -33,7 +54,7 @@ public final class WatchAnnouncer: Announcer {
 
     public func announce(_ event: DaemonEvent) {
         // Usually nobody watches: a burst then builds no entries (their JSON is made with them).
-        guard subscribers.withLock({ !$0.streams.isEmpty }) else { return }
+        guard subscribers.withLock({ !$0.open.isEmpty }) else { return }
         var entry: HistoryEntryValue
         switch event {
         case .firing(let firing):
@@ -45,66 +66,87 @@ public final class WatchAnnouncer: Announcer {
         case .habit, .daemon, .lowStock, .travelled, .escalation, .headsUp, .withdrawn: return
         }
         let reply = Reminders.Watch.Reply(entry: entry)  // its JSON made once for every subscriber
-        let dropped = subscribers.withLock { state in
-            var dropped: [AsyncStream<Reminders.Watch.Reply>.Continuation] = []
-            func drop(_ id: UInt64) {
-                guard let stream = state.streams.removeValue(forKey: id) else { return }
-                state.unread[id] = nil
-                state.lagging.insert(id)
-                dropped.append(stream)
-            }
-            for (id, stream) in state.streams {
-                switch stream.yield(reply) {
-                case .enqueued(let remaining): state.unread[id] = Self.queueLimit - remaining
-                case .dropped: drop(id)
-                case .terminated: state.unread[id] = nil
-                @unknown default: state.unread[id] = nil
+        subscribers.withLock { state in
+            for (id, subscriber) in state.open where !subscriber.finished {
+                guard subscriber.queue.count < Self.queueLimit else {
+                    state.drop(id)
+                    continue
                 }
+                subscriber.queue.append(reply)
+                state.unread += 1
+                if subscriber.queue.count == 1 { subscriber.wake.yield() }
             }
-            if state.unread.values.reduce(0, +) > Self.totalLimit {
-                for (id, count) in state.unread where count >= Self.lagLimit { drop(id) }
+            if state.unread > Self.totalLimit {
+                for (id, subscriber) in state.open where subscriber.queue.count >= Self.lagLimit { state.drop(id) }
             }
-            return dropped
         }
-        for stream in dropped { stream.finish() }
     }
 
     /// How many streams are open.
-    var subscriberCount: Int { subscribers.withLock { $0.streams.count } }
+    var subscriberCount: Int { subscribers.withLock { $0.open.count } }
 
-    /// A new subscription: its id (for ``unsubscribe(_:)``) and its stream of entries.
-    func subscribe() -> (UInt64, AsyncStream<Reminders.Watch.Reply>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Reminders.Watch.Reply.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+    /// A new subscription, whose stream takes its entries with ``Subscription/next(atMost:)``.
+    func subscribe() -> Subscription {
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = subscribers.withLock { state in
             state.nextID += 1
-            state.streams[state.nextID] = continuation
+            state.open[state.nextID] = Subscriber(wake: wake)
             return state.nextID
         }
-        return (id, stream)
+        return Subscription(id: id, announcer: self, wakes: wakes)
+    }
+
+    /// One subscriber's side: its id (for ``unsubscribe(_:)``) and its entries, taken in batches.
+    struct Subscription: Sendable {
+        let id: UInt64
+        let announcer: WatchAnnouncer
+        let wakes: AsyncStream<Void>
+
+        /// Waits for entries and takes up to `limit` of them, oldest first.
+        /// - Returns: nil once the subscription ended (shutdown, after its last entries; lagging; the task cancelled).
+        func next(atMost limit: Int) async -> [Reminders.Watch.Reply]? {
+            var wakes = wakes.makeAsyncIterator()
+            while true {
+                guard let taken = announcer.take(id, atMost: limit) else { return nil }
+                if !taken.isEmpty { return taken }
+                guard await wakes.next() != nil else { return announcer.take(id, atMost: limit).flatMap { $0.isEmpty ? nil : $0 } }
+            }
+        }
+    }
+
+    /// Up to `limit` of a subscriber's queued entries; nil when it is gone, or finished with none left.
+    private func take(_ id: UInt64, atMost limit: Int) -> [Reminders.Watch.Reply]? {
+        subscribers.withLock { state in
+            guard let subscriber = state.open[id] else { return nil }
+            if subscriber.queue.isEmpty { return subscriber.finished ? nil : [] }
+            let count = min(limit, subscriber.queue.count)
+            let taken = Array(subscriber.queue.prefix(count))
+            subscriber.queue.removeFirst(count)
+            state.unread -= count
+            return taken
+        }
     }
 
     /// Ends one subscription.
     /// - Returns: whether it had been dropped for lagging.
     @discardableResult
     func unsubscribe(_ id: UInt64) -> Bool {
-        let (stream, lagged) = subscribers.withLock { state in
-            state.unread[id] = nil
-            return (state.streams.removeValue(forKey: id), state.lagging.remove(id) != nil)
+        let (subscriber, lagged) = subscribers.withLock { state in
+            let subscriber = state.open.removeValue(forKey: id)
+            state.unread -= subscriber?.queue.count ?? 0
+            return (subscriber, state.lagging.remove(id) != nil)
         }
-        stream?.finish()
+        subscriber?.wake.finish()
         return lagged
     }
 
-    /// Ends every subscription (at shutdown).
+    /// Ends every subscription (at shutdown): each stream still takes the entries already queued for it.
     func finishAll() {
-        let streams = subscribers.withLock { state in
-            defer {
-                state.streams.removeAll()
-                state.unread.removeAll()
-            }
-            return Array(state.streams.values)
+        let wakes = subscribers.withLock { state in
+            for subscriber in state.open.values { subscriber.finished = true }
+            return state.open.values.map(\.wake)
         }
-        for stream in streams { stream.finish() }
+        for wake in wakes { wake.finish() }
     }
 }
 

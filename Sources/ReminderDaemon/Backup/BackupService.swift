@@ -16,7 +16,7 @@ struct BackupService: Sendable {
 
     /// Sends the backup as a stream: the header, then each page of rows as it is read (one page in memory,
     /// whatever the store's size; the client's reading paces the reads). The last page ends the call.
-    func export(reply: (Backup.Export.Reply, _ continues: Bool?) async throws -> Void) async throws {
+    func export(reply: MethodReplies<Backup.Export>) async throws {
         let now = context.clock.now()
         var pages = try storing { () throws(StoreError) in try stores.backups.pages() }
         let header = Backup.Header(format: BackupFormat.name, version: Int(BackupFormat.currentVersion), schema: pages.schema, exportedAt: now.description)

@@ -5,9 +5,7 @@ import VarlinkProtocol
 /// routes), and the server hands every call of remindd's interfaces to ``handle(_:reply:)``. Tests call the
 /// same table without a socket.
 public struct MethodRouter: VarlinkHandler {
-    /// Sends one reply of a call.
-    public typealias Reply = @Sendable (VarlinkReply) async throws -> Void
-    typealias Handler = @Sendable (VarlinkCall, Reply) async throws -> Void
+    typealias Handler = @Sendable (VarlinkCall, VarlinkReplies) async throws -> Void
 
     private var handlers: [String: Handler] = [:]
     /// Told of every call that failed because the store could not be used (the daemon says so in the journal:
@@ -45,28 +43,52 @@ public struct MethodRouter: VarlinkHandler {
     /// call), then a last one.
     mutating func stream<Method: VarlinkMethod>(
         _ method: Method.Type,
-        _ body: @escaping @Sendable (VarlinkCall, Method.Parameters, _ reply: (Method.Reply, _ continues: Bool?) async throws -> Void) async throws -> Void
+        _ body: @escaping @Sendable (VarlinkCall, Method.Parameters, _ reply: MethodReplies<Method>) async throws -> Void
     ) {
         let name = method.qualifiedName
         precondition(handlers[name] == nil, "\(name) is registered twice")
-        handlers[name] = { call, reply in
-            try await body(call, try call.decodeParameters(Method.Parameters.self)) { value, continues in
-                if let value = value as? any JSONPreEncoded {
-                    try await reply(VarlinkReply(preEncoded: value, continues: continues))
-                } else {
-                    try await reply(VarlinkReply(parameters: try JSONValue(encoding: value), continues: continues))
-                }
-            }
+        handlers[name] = { call, replies in
+            try await body(call, try call.decodeParameters(Method.Parameters.self), MethodReplies(replies: replies))
         }
     }
 
-    public func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
+    public func handle(_ call: VarlinkCall, reply: VarlinkReplies) async throws {
         guard let handler = handlers[call.method] else { throw VarlinkError.methodNotFound(call.method) }
         do {
-            try await withoutActuallyEscaping(reply) { reply in try await handler(call, reply) }
+            try await handler(call, reply)
         } catch let error as ServiceError {
             if case .store(let message) = error { storeFailed("\(call.member): \(message)") }
             throw error.varlinkError(calledIn: call.interface)
         }
+    }
+
+    /// Handles one call whose replies `reply` is given one by one, with their parameters as values (as tests
+    /// read them).
+    public func handle(_ call: VarlinkCall, reply: @Sendable (VarlinkReply) async throws -> Void) async throws {
+        try await withoutActuallyEscaping(reply) { reply in
+            try await handle(call, reply: VarlinkReplies { messages in
+                for message in messages { try await reply(try message.readingParameters()) }
+            })
+        }
+    }
+}
+
+/// A method's replies as its values: each encoded (or its JSON written once, ``JSONPreEncoded``) and sent.
+struct MethodReplies<Method: VarlinkMethod>: Sendable {
+    let replies: VarlinkReplies
+
+    /// Sends one reply; `continues: true` for all but the last of a `more` call.
+    func callAsFunction(_ value: Method.Reply, _ continues: Bool?) async throws {
+        try await replies(try Self.message(value, continues: continues))
+    }
+
+    /// Sends several replies of a `more` call that continues after them, in one write.
+    func callAsFunction(continuing values: [Method.Reply]) async throws {
+        try await replies(contentsOf: try values.map { try Self.message($0, continues: true) })
+    }
+
+    private static func message(_ value: Method.Reply, continues: Bool?) throws -> VarlinkReply {
+        if let value = value as? any JSONPreEncoded { return VarlinkReply(preEncoded: value, continues: continues) }
+        return VarlinkReply(parameters: try JSONValue(encoding: value), continues: continues)
     }
 }

@@ -412,13 +412,13 @@ extension Reminders {
         /// client from the same value, a firing 3 s after such a burst was still 0.5-1.8 s late in the debug build).
         public struct Reply: Codable, Sendable, Hashable, JSONPreEncoded {
             public let entry: HistoryEntryValue
-            public let jsonValue: JSONValue
             public let encodedJSON: [UInt8]
 
             public init(entry: HistoryEntryValue) {
                 self.entry = entry
-                jsonValue = .object(["entry": entry.jsonValue])
-                encodedJSON = JSONWriter.write(jsonValue)
+                var object = JSONObjectWriter()
+                object.field("entry", json: entry.encodedJSON)
+                encodedJSON = object.finished()
             }
 
             private enum CodingKeys: String, CodingKey { case entry }
