@@ -115,10 +115,22 @@ public struct JSONObjectWriter {
         JSONWriter.string(text, into: &out)
     }
 
-    public mutating func field(_ name: String, _ number: (some BinaryInteger)?) {
+    public mutating func field(_ name: String, _ number: Int64?) {
         guard let number else { return }
         key(name)
-        out.append(contentsOf: String(number).utf8)
+        // Digits written in place: `String(number)` allocated a string per number.
+        if number < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
+    }
+
+    public mutating func field(_ name: String, _ number: Int?) {
+        field(name, number.map(Int64.init))
     }
 
     public mutating func field(_ name: String, _ number: Double?) {

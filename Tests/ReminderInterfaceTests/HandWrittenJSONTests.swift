@@ -11,7 +11,7 @@ import VarlinkProtocol
     static let entries: [HistoryEntryValue] = {
         let bare = HistoryEntryValue(
             reminderId: 7, reminderName: "Vitamin \"D\"\n\u{1}é/", slot: "reminder-7-08-00", kind: "fired", scheduledUtc: "2026-11-24T08:00:00Z",
-            handledUtc: "2026-11-24T08:00:01Z", lateSeconds: 1, slotsDue: 2, detail: nil, replanned: true)
+            handledUtc: "2026-11-24T08:00:01Z", lateSeconds: 0, slotsDue: 12, detail: nil, replanned: true)
         var full = HistoryEntryValue(
             reminderId: -3, reminderName: "Ibuprofen", slot: "", kind: "taken-late", scheduledUtc: "2026-11-24T08:00:00Z",
             handledUtc: "2026-11-24T09:00:00Z", lateSeconds: 3600, slotsDue: 1, detail: "snoozed until 08:10", replanned: false,
