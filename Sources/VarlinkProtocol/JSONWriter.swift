@@ -109,16 +109,35 @@ public struct JSONObjectWriter {
         lastKey = key
     }
 
-    public mutating func field(_ name: String, _ text: String?) {
-        guard let text else { return }
+    /// Writes `value` under `name` with `write`, or nothing when it is nil.
+    private mutating func field<Value>(_ name: String, _ value: Value?, _ write: (Value, inout [UInt8]) -> Void) {
+        guard let value else { return }
         key(name)
-        JSONWriter.string(text, into: &out)
+        write(value, &out)
+    }
+
+    public mutating func field(_ name: String, _ text: String?) {
+        field(name, text) { JSONWriter.string($0, into: &$1) }
     }
 
     public mutating func field(_ name: String, _ number: Int64?) {
-        guard let number else { return }
-        key(name)
-        // Digits written in place: `String(number)` allocated a string per number.
+        field(name, number, Self.digits)
+    }
+
+    public mutating func field(_ name: String, _ number: Int?) {
+        field(name, number.map(Int64.init), Self.digits)
+    }
+
+    public mutating func field(_ name: String, _ number: Double?) {
+        field(name, number) { JSONWriter.number($0, into: &$1) }
+    }
+
+    public mutating func field(_ name: String, _ flag: Bool?) {
+        field(name, flag) { $1.append(contentsOf: ($0 ? "true" : "false").utf8) }
+    }
+
+    /// Digits written in place: `String(number)` allocated a string per number.
+    private static func digits(_ number: Int64, into out: inout [UInt8]) {
         if number < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         let start = out.count
@@ -127,22 +146,6 @@ public struct JSONObjectWriter {
             magnitude /= 10
         } while magnitude > 0
         out[start...].reverse()
-    }
-
-    public mutating func field(_ name: String, _ number: Int?) {
-        field(name, number.map(Int64.init))
-    }
-
-    public mutating func field(_ name: String, _ number: Double?) {
-        guard let number else { return }
-        key(name)
-        JSONWriter.number(number, into: &out)
-    }
-
-    public mutating func field(_ name: String, _ flag: Bool?) {
-        guard let flag else { return }
-        key(name)
-        out.append(contentsOf: (flag ? "true" : "false").utf8)
     }
 
     /// A field whose value is JSON already written (a nested object).

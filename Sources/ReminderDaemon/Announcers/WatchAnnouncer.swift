@@ -109,7 +109,11 @@ public final class WatchAnnouncer: Announcer {
             while true {
                 guard let taken = announcer.take(id, atMost: limit) else { return nil }
                 if !taken.isEmpty { return taken }
-                guard await wakes.next() != nil else { return announcer.take(id, atMost: limit).flatMap { $0.isEmpty ? nil : $0 } }
+                guard await wakes.next() != nil else {
+                    // Ended (shutdown, lagging, the task cancelled): what is still queued is taken once more.
+                    let rest = announcer.take(id, atMost: limit)
+                    return rest?.isEmpty == false ? rest : nil
+                }
             }
         }
     }
