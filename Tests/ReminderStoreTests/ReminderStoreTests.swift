@@ -31,6 +31,40 @@ struct ReminderStoreTests {
         #expect(try reopened.reminders.find(String(added.id)).name == "Vitamin D")
     }
 
+    /// The counts `Status` reports are kept between commits, and every write that changes them is seen: added,
+    /// disabled, removed, written by hand in SQL; a firing's `handledThrough` leaves them as they are.
+    @Test func theRemindersCountsFollowEveryWriteThatChangesThem() throws {
+        let store = try ReminderStore(path: path)
+        #expect(try store.reminders.counts() == (0, 0))
+        let vitamin = try store.reminders.add(name: "Vitamin D", rule: daily, timeZone: "UTC", now: now)
+        _ = try store.reminders.add(name: "Meds", rule: daily, timeZone: "UTC", now: now)
+        #expect(try store.reminders.counts() == (2, 2))
+        var disabled = vitamin
+        disabled.enabled = false
+        _ = try store.reminders.update(disabled, now: now)
+        #expect(try store.reminders.counts() == (2, 1))
+        try store.reminders.moved(to: "UTC", handledThrough: [(vitamin.id, now.adding(seconds: 60))])
+        #expect(try store.reminders.counts() == (2, 1))
+        try store.write { db in try db.execute(sql: "UPDATE reminder SET enabled = 1") }
+        #expect(try store.reminders.counts() == (2, 2))
+        try store.write { db in
+            try db.execute(sql: "INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) SELECT name || ' copy', rule, timeZone, 0, createdAt, handledThrough FROM reminder")
+        }
+        #expect(try store.reminders.counts() == (4, 2))
+        try store.reminders.remove(id: vitamin.id)
+        #expect(try store.reminders.counts() == (3, 1))
+        // A rolled-back write changes nothing, and the next count is still right.
+        #expect(throws: StoreError.self) {
+            try store.write { db in
+                try db.execute(sql: "DELETE FROM reminder")
+                throw StoreError.notFound("rolled back")
+            }
+        }
+        #expect(try store.reminders.counts() == (3, 1))
+        try store.close()
+        #expect(try ReminderStore(path: path).reminders.counts() == (3, 1))
+    }
+
     @Test func anExportReadsOneSnapshotPageByPageWhileWritesGoOn() throws {
         let store = try ReminderStore(path: path)
         let first = try store.reminders.add(name: "A", rule: daily, timeZone: "UTC", now: now)

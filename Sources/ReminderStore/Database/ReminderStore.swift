@@ -25,6 +25,8 @@ public final class ReminderStore: Sendable {
     let unusableRows = Mutex<[Int64: UnusableRow]>([:])
     /// Rung after a commit that changed a followed row (``onCommit(_:)``).
     let commitBell = CommitBell()
+    /// The reminders' counts, kept between commits that change them.
+    let reminderCounts = ReminderCountCache()
 
     /// `PRAGMA application_id` of a remindd store: "rmdd".
     static let applicationID: Int32 = 0x726D_6464
@@ -58,7 +60,7 @@ public final class ReminderStore: Sendable {
             identity = FileIdentity(path: path)
             writer = try DatabasePool(path: path, configuration: configuration)
             try Self.migrate(writer)
-            try Self.followChanges(writer, bell: commitBell)
+            try Self.followChanges(writer, bell: commitBell, counts: reminderCounts)
             try Self.checkSchema(SQLiteConnection(path: path, create: false, reportedPath: path))
         } catch let error as StoreError {
             throw error
@@ -84,7 +86,7 @@ public final class ReminderStore: Sendable {
         lock = nil
         do {
             try Self.migrate(database)
-            try Self.followChanges(database, bell: commitBell)
+            try Self.followChanges(database, bell: commitBell, counts: reminderCounts)
         } catch {
             throw .unavailable(path: path, detail: "\(error)")
         }

@@ -164,12 +164,13 @@ extension ReminderStore {
         ].joined(separator: "\n")
     }()
 
-    /// Installs the triggers on the writing connection (once, after migrating), and the observer that rings
-    /// the commit bell after a commit that changed a followed row.
-    static func followChanges(_ database: any DatabaseWriter, bell: CommitBell) throws {
+    /// Installs the triggers on the writing connection (once, after migrating), the observer that rings the
+    /// commit bell after a commit that changed a followed row, and the one that has the reminders counted again.
+    static func followChanges(_ database: any DatabaseWriter, bell: CommitBell, counts: ReminderCountCache) throws {
         try database.writeWithoutTransaction { db in
             try db.execute(sql: storeChangeTriggers)
             db.add(transactionObserver: CommitObserver(bell: bell), extent: .databaseLifetime)
+            db.add(transactionObserver: ReminderCountObserver(cache: counts), extent: .databaseLifetime)
         }
     }
 

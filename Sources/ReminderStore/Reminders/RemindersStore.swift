@@ -162,10 +162,13 @@ public struct RemindersStore: Sendable {
     }
 
     /// How many reminders there are, and how many of them are enabled (counted, not read; a hand-written
-    /// `enabled` that is neither 0 nor 1 counts as not enabled, as the readers leave that row out).
+    /// `enabled` that is neither 0 nor 1 counts as not enabled, as the readers leave that row out). Counted
+    /// again only after a commit that changed them (``ReminderCountCache``).
     public func counts() throws(StoreError) -> (total: Int, enabled: Int) {
-        try database.read { db in
-            (try StoredReminder.fetchCount(db), try StoredReminder.filter(StoredReminder.Columns.enabled == 1).fetchCount(db))
+        try database.reminderCounts.counts { () throws(StoreError) in
+            try database.read { db in
+                (try StoredReminder.fetchCount(db), try StoredReminder.filter(StoredReminder.Columns.enabled == 1).fetchCount(db))
+            }
         }
     }
 
