@@ -169,8 +169,8 @@ extension ReminderStore {
     static func followChanges(_ database: any DatabaseWriter, bell: CommitBell, counts: ReminderCountCache) throws {
         try database.writeWithoutTransaction { db in
             try db.execute(sql: storeChangeTriggers)
-            db.add(transactionObserver: CommitObserver(bell: bell), extent: .databaseLifetime)
-            db.add(transactionObserver: ReminderCountObserver(cache: counts), extent: .databaseLifetime)
+            db.add(transactionObserver: CommittedChangeObserver(observing: CommitBell.rings, committed: bell.rang), extent: .databaseLifetime)
+            db.add(transactionObserver: CommittedChangeObserver(observing: ReminderCountCache.changes, committed: counts.invalidate), extent: .databaseLifetime)
         }
     }
 
@@ -247,21 +247,18 @@ final class CommitBell: Sendable {
     }
 }
 
-/// Watches the writing connection's transactions for a change to a followed row (GRDB's transaction observer):
-/// once such a transaction commits, it rings the bell. Used only on that connection's queue.
-final class CommitObserver: TransactionObserver {
-    private let bell: CommitBell
+/// Watches the writing connection's transactions for a change it `observes` (GRDB's transaction observer):
+/// once such a transaction commits, it calls `committed`. Used only on that connection's queue.
+final class CommittedChangeObserver: TransactionObserver {
+    private let observesKind: @Sendable (DatabaseEventKind) -> Bool
+    private let committed: @Sendable () -> Void
     private var changed = false
 
-    init(bell: CommitBell) { self.bell = bell }
-
-    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        // A firing moves its reminder's `handledThrough` only: no change to ring for.
-        if case .update("reminder", let columns) = eventKind, columns.isSubset(of: ["handledThrough"]) { return false }
-        // A restore notes itself there (it may have added only the firings' bookkeeping).
-        if case .insert("changedOther") = eventKind { return true }
-        return ReminderStore.followedTables.contains(eventKind.tableName)
+    init(observing: @escaping @Sendable (DatabaseEventKind) -> Bool, committed: @escaping @Sendable () -> Void) {
+        (observesKind, self.committed) = (observing, committed)
     }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { observesKind(eventKind) }
 
     func databaseDidChange(with event: DatabaseEvent) {
         changed = true
@@ -271,8 +268,19 @@ final class CommitObserver: TransactionObserver {
     func databaseDidCommit(_ db: Database) {
         guard changed else { return }
         changed = false
-        bell.rang()
+        committed()
     }
 
     func databaseDidRollback(_ db: Database) { changed = false }
+}
+
+extension CommitBell {
+    /// Whether a change of this kind rings the bell: one to a followed row.
+    static func rings(for eventKind: DatabaseEventKind) -> Bool {
+        // A firing moves its reminder's `handledThrough` only: no change to ring for.
+        if case .update("reminder", let columns) = eventKind, columns.isSubset(of: ["handledThrough"]) { return false }
+        // A restore notes itself there (it may have added only the firings' bookkeeping).
+        if case .insert("changedOther") = eventKind { return true }
+        return ReminderStore.followedTables.contains(eventKind.tableName)
+    }
 }

@@ -33,33 +33,14 @@ final class ReminderCountCache: Sendable {
     }
 }
 
-/// Watches the writing connection for a reminder added, removed, or its `enabled` written (GRDB's transaction
-/// observer names the columns an `UPDATE` sets); once such a transaction commits, the counts are counted again.
-/// Used only on that connection's queue.
-final class ReminderCountObserver: TransactionObserver {
-    private let cache: ReminderCountCache
-    private var changed = false
-
-    init(cache: ReminderCountCache) { self.cache = cache }
-
-    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+extension ReminderCountCache {
+    /// Whether a change of this kind changes the counts: a reminder added, removed, or its `enabled` written
+    /// (GRDB's transaction observer names the columns an `UPDATE` sets).
+    static func changes(_ eventKind: DatabaseEventKind) -> Bool {
         switch eventKind {
         case .insert("reminder"), .delete("reminder"): true
         case .update("reminder", let columns): columns.contains("enabled")
         default: false
         }
     }
-
-    func databaseDidChange(with event: DatabaseEvent) {
-        changed = true
-        stopObservingDatabaseChangesUntilNextTransaction()
-    }
-
-    func databaseDidCommit(_ db: Database) {
-        guard changed else { return }
-        changed = false
-        cache.invalidate()
-    }
-
-    func databaseDidRollback(_ db: Database) { changed = false }
 }
