@@ -1,5 +1,5 @@
 import ReminderCore
-import ReminderScheduling
+@testable import ReminderScheduling
 import TimeZoneDatabase
 import Testing
 
@@ -172,5 +172,27 @@ private struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// Reminders made together keep one copy of equal deliveries (a calendar's alarms: a handful between thousands);
+/// each still reads as its own.
+@Suite("Shared deliveries")
+struct SharedDeliveriesTests {
+    @Test func equalDeliveriesMadeTogetherAreOneCopyAndReadAsTheirOwn() throws {
+        let rule = try RuleSpec(daily: true, at: "09:00").makeRule()
+        let utc = TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+        let work = Delivery(calendar: "Work"), home = Delivery(calendar: "Home")
+        var deliveries = SharedDeliveries()
+        let made = [work, home, work, Delivery()].enumerated().map { index, delivery in
+            SchedulableReminder(id: Int64(index), name: "r\(index)", rule: rule, zone: utc, windowSeconds: nil, delivery: delivery, sharing: &deliveries)
+        }
+        #expect(made.map(\.delivery) == [work, home, work, Delivery()])
+        #expect(made[0].storedDelivery === made[2].storedDelivery)
+        #expect(made[0].storedDelivery !== made[1].storedDelivery)
+        #expect(made[3].storedDelivery == nil)
+        // Made alone, each has its own.
+        let alone = SchedulableReminder(id: 9, name: "r9", rule: rule, zone: utc, delivery: work)
+        #expect(alone.delivery == work && alone.storedDelivery !== made[0].storedDelivery)
     }
 }

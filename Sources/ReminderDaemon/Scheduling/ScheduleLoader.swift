@@ -97,11 +97,12 @@ struct ScheduleLoader: Sendable {
 
     /// The enabled ones of `reminders`, each made ready to schedule.
     func ready(_ reminders: [StoredReminder]) -> [Loaded] {
-        reminders.filter(\.enabled).map { reminder in
+        var deliveries = SharedDeliveries()
+        return reminders.filter(\.enabled).map { reminder in
             do throws(ServiceError) {
                 return .usable(
-                    try Self.schedulable(reminder, context: context), handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough),
-                    fromLastDose: reminder.rule.fromLastDose == true)
+                    try Self.schedulable(reminder, context: context, sharing: &deliveries),
+                    handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough), fromLastDose: reminder.rule.fromLastDose == true)
             } catch {
                 return .unusable(name: reminder.name, id: reminder.id, reason: error.message)
             }
@@ -128,9 +129,17 @@ struct ScheduleLoader: Sendable {
     }
 
     /// A stored reminder as the scheduler holds it: its firing rule (``DaemonContext/firingRule(of:)``) and zone.
-    static func schedulable(_ reminder: StoredReminder, context: DaemonContext) throws(ServiceError) -> SchedulableReminder {
+    /// (`deliveries`: made with others, whose equal deliveries share one copy.)
+    static func schedulable(
+        _ reminder: StoredReminder, context: DaemonContext, sharing deliveries: inout SharedDeliveries
+    ) throws(ServiceError) -> SchedulableReminder {
         SchedulableReminder(
             id: reminder.id, name: reminder.name, rule: try context.firingRule(of: reminder), zone: try context.settings.zone(named: reminder.timeZone),
-            windowSeconds: reminder.windowSeconds, delivery: reminder.delivery)
+            windowSeconds: reminder.windowSeconds, delivery: reminder.delivery, sharing: &deliveries)
+    }
+
+    static func schedulable(_ reminder: StoredReminder, context: DaemonContext) throws(ServiceError) -> SchedulableReminder {
+        var unshared = SharedDeliveries()
+        return try schedulable(reminder, context: context, sharing: &unshared)
     }
 }
