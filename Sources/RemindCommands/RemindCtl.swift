@@ -40,6 +40,21 @@ public struct RemindCtl: ParsableCommand {
     public init() {}
 }
 
+/// A subcommand parsed as the root: argument-parser then skips its check for `--generate-completion-script`
+/// (a root without a "super-command"), which builds two commands' parsers by reflection on every run and was a
+/// fifth of `remindctl next`'s 11 ms. The options are the subcommand's own (an option group of it), checked by
+/// its `validate()`; the name is only for argument-parser (its help and errors never come from here: see
+/// ``RemindCtl/directlyParsed(_:)``).
+struct DirectlyParsed<Command: ParsableCommand>: ParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: Command._commandName, _superCommandName: "remindctl") }
+
+    @OptionGroup var command: Command
+
+    init() {}
+
+    mutating func run() throws { try command.run() }
+}
+
 /// A failure to show the user in one line (printed as `Error: ...`, exit status 1).
 struct CLIError: Error, CustomStringConvertible {
     let description: String
@@ -62,13 +77,21 @@ extension RemindCtl {
         // What argument-parser would print, without building every command's options first (half of the
         // 5 ms this takes otherwise: scripts and status bars ask it often).
         if arguments == ["--version"] { return print(configuration.version) }
+        if let command = directlyParsed(arguments) { return run(command) }
         if let message = unknownSubcommand(arguments) ?? optionItDoesNotHave(arguments) {
             FileHandleOutput.standardError("Error: \(message)\n")
             Glibc.exit(64)
         }
-        // ArgumentParser's main, but a failure of remindctl's own says "Error" in the user's language.
+        let command: any ParsableCommand
+        do { command = try parseAsRoot(arguments) } catch { exit(withError: error) }
+        run(command)
+    }
+
+    /// Runs a parsed command as ArgumentParser's main does, but a failure of remindctl's own says "Error" in the
+    /// user's language.
+    private static func run(_ parsed: any ParsableCommand) {
         do {
-            var command = try parseAsRoot(arguments)
+            var command = parsed
             try command.run()
         } catch let error as CLIError {
             FileHandleOutput.standardError(out.words(CommandMessages.error, error.description) + "\n")
@@ -76,6 +99,27 @@ extension RemindCtl {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The commands a status bar or a script runs often, parsed without the whole tree (``DirectlyParsed``); a
+    /// switch, not a table: only the one asked for is made (a table of both was 4% of `remindctl next`).
+    static func directCommand(named name: String) -> (any ParsableCommand.Type)? {
+        switch name {
+        case "next": DirectlyParsed<NextCommand>.self
+        case "status": DirectlyParsed<StatusCommand>.self
+        default: nil
+        }
+    }
+
+    /// `arguments` as one of the ``directCommand(named:)`` when they parse as it and ask for no help, version or completion;
+    /// otherwise nil, and the whole tree parses them (and says what is wrong, as it always did).
+    static func directlyParsed(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard let name = arguments.first, let command = directCommand(named: name) else { return nil }
+        // Not reported here: the whole tree parses the same arguments again and reports what is wrong. A request
+        // for help, a version or a completion script is left to it too (argument-parser throws to answer it, or
+        // gives its own help command).
+        guard let parsed = try? command.parseAsRoot(Array(arguments.dropFirst())), type(of: parsed) == command else { return nil }
+        return parsed
     }
 
     /// Options people reach for that remindctl does not have, with what to do instead (argument-parser's nearest

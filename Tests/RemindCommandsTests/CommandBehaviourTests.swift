@@ -94,6 +94,24 @@ import VarlinkProtocol
         #expect(typo.run("show", "Vitamn D").error == "Error: no reminder 'Vitamn D': see 'remindctl list' for names and ids (did you mean 'Vitamin D'?)")
     }
 
+    /// `next` and `status` are parsed without the whole command tree (a status bar runs them every few seconds):
+    /// the same command, the same output; anything else (help, version, completion, a mistake) is left to the
+    /// whole tree, which answers as it always did.
+    @Test func frequentCommandsParsedDirectlyDoWhatTheWholeTreeDoes() {
+        let accepted = [["next"], ["next", "--count", "1", "--json"], ["next", "--count=2"], ["next", "--count", "0"], ["status"],
+                        ["status", "--json"], ["status", "--format", "waybar", "--socket", "/run/remindd.sock"]]
+        for arguments in accepted {
+            #expect(RemindCtl.directlyParsed(arguments) != nil, "\(arguments)")
+            let (direct, whole) = (harness.run(arguments, directly: true), harness.run(arguments))
+            #expect(direct.output == whole.output && direct.error == whole.error, "\(arguments)")
+            #expect(!whole.output.isEmpty || whole.error != nil, "\(arguments)")
+        }
+        let refused = [["next", "--help"], ["next", "-h"], ["next", "help"], ["status", "--version"], ["next", "--bogus"], ["next", "--count"],
+                       ["next", "--count", "x"], ["next", "extra"], ["status", "--format", "polybar"], ["status", "--generate-completion-script", "bash"],
+                       ["list"], [], ["--version"]]
+        for arguments in refused { #expect(RemindCtl.directlyParsed(arguments) == nil, "\(arguments)") }
+    }
+
     @Test func conflictingAndUnreadableOptionsAreRefusedBeforeAnyCall() {
         let daemon = StubDaemon(replies: Samples.replies)
         let harness = CommandHarness(daemon: daemon)

@@ -66,14 +66,16 @@ struct CommandHarness {
 
     func run(_ arguments: String...) -> Outcome { run(arguments) }
 
-    func run(_ arguments: [String]) -> Outcome {
+    /// - Parameter directly: parsed as remindctl parses its frequent commands (``RemindCtl/directlyParsed(_:)``),
+    ///   falling back to the whole tree as it does.
+    func run(_ arguments: [String], directly: Bool = false) -> Outcome {
         let captured = CapturedOutput()
         let context = CommandContext(
             connect: { [daemon] _ in daemon }, write: captured.append, environment: environment, stdoutIsTerminal: terminal,
             stdinIsTerminal: false, now: { [now] in now }, zone: zone)
         let error: String? = CommandContext.$current.withValue(context) {
             do {
-                var command = try RemindCtl.parseAsRoot(arguments)
+                var command = try (directly ? RemindCtl.directlyParsed(arguments) : nil) ?? RemindCtl.parseAsRoot(arguments)
                 try command.run()
                 return nil
             } catch {
