@@ -44,16 +44,25 @@ struct ConnectionOptions: ParsableArguments {
         try call(method, NoFields())
     }
 
-    /// Every reminder, page by page (a long list never makes one huge reply).
-    func allReminders() throws -> [ReminderValue] {
-        var reminders: [ReminderValue] = []
+    /// Every reminder, a page of 1,000 at a time: as ``ReminderValue``s, or as the daemon wrote them
+    /// (``JSONValue``: `list --json` prints them so, rather than decode 10,000 reminders and encode them again,
+    /// two thirds of its 1.5 s).
+    func allReminders<Reminder: Decodable>(as: Reminder.Type = ReminderValue.self) throws -> [Reminder] {
+        var reminders: [Reminder] = []
         var after: Int64? = 0
         while let start = after {
-            let page = try call(Reminders.List.self, .init(after: start, limit: 1000))
+            let parameters = try JSONValue(encoding: Reminders.List.Parameters(after: start, limit: 1000))
+            let page = try withConnection { try $0.call(Reminders.List.qualifiedName, parameters, timeout: 30) }.decode(ListPage<Reminder>.self)
             reminders += page.reminders
             after = page.after
         }
         return reminders
+    }
+
+    /// A reply of `List` with its reminders as `Reminder` (``Reminders/List/Reply`` when that is ``ReminderValue``).
+    private struct ListPage<Reminder: Decodable>: Decodable {
+        var reminders: [Reminder]
+        var after: Int64?
     }
 
     /// Opens a connection and maps transport and Varlink errors to one-line messages.

@@ -2,6 +2,7 @@ import ArgumentParser
 import ReminderCore
 import ReminderInterface
 import Translation
+import VarlinkProtocol
 
 /// One reminder as `key: value` lines (the schedule as remindd's rule language says it); `followed` is why
 /// remindd follows its zone (``zoneReason(_:)``), for one without its own.
@@ -290,8 +291,8 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        if json { return try out.json(JSONValue.array(try connection.allReminders(as: JSONValue.self))) }
         let reminders = try connection.allReminders()
-        if json { return try out.json(reminders) }
         if reminders.isEmpty {
             out.print(out.words(CommandMessages.noReminders))
             return

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import ReminderCore
+import ReminderInterface
 @testable import RemindCommands
 import Testing
 import VarlinkProtocol
@@ -107,5 +108,24 @@ import VarlinkProtocol
             rest = rest[start...].drop { $0 != "m" }.dropFirst()
         }
         return result + rest
+    }
+}
+
+/// `list --json` prints the reminders as the daemon sent them (not decoded and encoded again): the same text
+/// as encoding the typed records, for reminders with every kind of field.
+@Suite struct ListJSONTests {
+    static let medication = #"{"id": 12, "name": "Ibuprofen \"400\" / día", "rule": {"asNeeded": true}, "summary": "as needed", "timeZone": "Europe/Berlin", "effectiveTimeZone": "Europe/Berlin", "enabled": false, "streak": 0, "windowSeconds": 5400, "urgency": "critical", "snoozeMinutes": 15, "dose": 0.5, "unit": "tablet", "calendar": "Work"}"#
+
+    @Test func theDaemonsRemindersArePrintedAsTheTypedRecordsWouldBe() throws {
+        let typed = try JSONParser.parse(Array(#"[\#(Samples.reminder), \#(Self.medication)]"#.utf8)).decode([ReminderValue].self)
+        #expect(typed.count == 2 && typed[1].delivery.medication.dose != nil)
+        let sent = String(decoding: JSONWriter.write(try JSONValue(encoding: Reminders.List.Reply(reminders: typed, after: nil))), as: UTF8.self)
+        let harness = CommandHarness(daemon: StubDaemon(replies: ["io.remindd.Reminders.List": sent]))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let expected = String(decoding: try encoder.encode(typed), as: UTF8.self) + "\n"
+        let printed = harness.run("list", "--json")
+        #expect(printed.error == nil)
+        #expect(printed.output == expected)
     }
 }
