@@ -15,7 +15,7 @@ public struct SchedulableReminder: Sendable, Hashable {
     /// The reminder's own window (see `ReminderRule.windowEnd(of:windowSeconds:in:)`); nil: the default.
     public var windowSeconds: Int64? { storedWindowSeconds == .min ? nil : storedWindowSeconds }
     /// Repeats, command and urgency of its announcements.
-    public var delivery: Delivery { storedDelivery?.value ?? Delivery() }
+    public var delivery: Delivery { storedDelivery?.value ?? .default }
 
     public init(id: Int64, name: String, rule: ReminderRule, zone: TimeZoneRules, windowSeconds: Int64? = nil, delivery: Delivery = Delivery()) {
         var unshared = SharedDeliveries()

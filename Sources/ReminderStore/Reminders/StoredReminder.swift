@@ -111,7 +111,7 @@ public struct ReminderFields: Sendable, Hashable {
         }
         let delivery: String? = try reader.value("delivery")
         do {
-            self.delivery = try delivery.map(DeliveryColumn.decode) ?? Delivery()
+            self.delivery = try delivery.map(DeliveryColumn.decode) ?? .default
         } catch {
             throw reader.unusable("delivery", "not the JSON of a delivery")
         }
