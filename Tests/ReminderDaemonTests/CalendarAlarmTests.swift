@@ -75,6 +75,18 @@ struct CalendarAlarmTests {
         return try await TestDaemon(now: instant(now), systemZone: "Europe/Berlin", configuration: configuration)
     }
 
+    /// An item's events and tasks are counted at the start of a line only, with either line ending, up to one
+    /// past the limit (a hostile item of a million is not counted to the end).
+    @Test func anItemsEventsAndTasksAreCountedAtLineStartsUpToOnePastTheLimit() {
+        #expect(ItemPlanner.components(in: "") == 0)
+        #expect(ItemPlanner.components(in: "BEGIN:VEVENT") == 1)
+        #expect(ItemPlanner.components(in: "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nEND:VEVENT\r\nBEGIN:VTODO\r\nEND:VTODO\r\n") == 2)
+        #expect(ItemPlanner.components(in: "BEGIN:VCALENDAR\nBEGIN:VTODO\nEND:VTODO\nBEGIN:VEVENT\n") == 2)
+        #expect(ItemPlanner.components(in: "DESCRIPTION:see\r\n BEGIN:VEVENT\r\nX-A:BEGIN:VEVENT\r\nBEGIN:VALARM\r\n\n") == 0)
+        let many = String(repeating: "BEGIN:VEVENT\r\nEND:VEVENT\r\n", count: 5000)
+        #expect(ItemPlanner.components(in: many) == CalendarService.maximumComponents + 1)
+    }
+
     @Test func anEventsAlarmFiresOnceFifteenMinutesBeforeAndNextNamesItsCalendar() async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -260,19 +260,22 @@ struct ItemPlanner: Sendable {
         return alarms
     }
 
-    /// How many events and tasks a text holds (BEGIN:VEVENT and BEGIN:VTODO at a line's start), counted on its
-    /// bytes up to one more than the limit.
+    /// How many events and tasks a text holds (BEGIN:VEVENT and BEGIN:VTODO at a line's start), counted up to
+    /// one more than the limit, a line at a time on the text's bytes (a byte at a time through `Substring`'s
+    /// view was 2% of a first read of 20,000 items).
     static func components(in text: String) -> Int {
-        var count = 0
-        var atLineStart = true
         let events = Array("BEGIN:VEVENT".utf8), tasks = Array("BEGIN:VTODO".utf8)
-        var utf8 = text.utf8[...]
-        while let byte = utf8.first, count <= CalendarService.maximumComponents {
-            if atLineStart, byte == UInt8(ascii: "B"), utf8.starts(with: events) || utf8.starts(with: tasks) { count += 1 }
-            atLineStart = byte == UInt8(ascii: "\n")
-            utf8 = utf8.dropFirst()
+        var text = text
+        return text.withUTF8 { bytes in
+            var count = 0
+            var line = bytes[...]
+            while !line.isEmpty, count <= CalendarService.maximumComponents {
+                if line.starts(with: events) || line.starts(with: tasks) { count += 1 }
+                guard let end = line.firstIndex(of: UInt8(ascii: "\n")) else { break }
+                line = line[(end + 1)...]
+            }
+            return count
         }
-        return count
     }
 }
 
