@@ -159,9 +159,16 @@ let package = Package(
         // Thin executable: the control CLI.
         // remindctl links the Swift runtime statically: a short command's start is mostly loading shared
         // libraries (about 3 ms instead of 12; remindd cannot: NIO's executor hook needs the shared runtime).
+        // The runtime's libstdc++ too (StaticLibraries/ holds a link to Debian 12's libstdc++.a, found before
+        // the shared one; where it is missing, the shared one is linked): loading libstdc++.so resolved its
+        // 3,261 symbol relocations at every start. And none of remindctl's own 9,400 symbols is exported
+        // (`-static-stdlib` exports them, and the runtime's start scans them for its own path).
         .executableTarget(
             name: "remindctl", dependencies: ["RemindCommands"], swiftSettings: strictSettings,
-            linkerSettings: hardenedLinking + [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"])]),
+            linkerSettings: hardenedLinking + [.unsafeFlags([
+                "-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
+                "-Xlinker", "--no-export-dynamic", "-L", Context.packageDirectory + "/StaticLibraries",
+            ])]),
         // Benchmark executable: next-fire speed against Foundation's Calendar in the same run.
         .executableTarget(
             name: "NextFireBenchmark",

@@ -4,6 +4,9 @@ import ReminderCore
 
 /// `remindctl`: the control CLI of remindd.
 public struct RemindCtl: ParsableCommand {
+    /// What `--version` prints: its own constant, so that answering it makes none of the commands' types.
+    static let versionLine = "remindctl \(RemindVersion.current)"
+
     public static let configuration = CommandConfiguration(
         commandName: "remindctl",
         abstract: "Control remindd, the reminder and habit daemon.",
@@ -25,7 +28,7 @@ public struct RemindCtl: ParsableCommand {
 
             Fired reminders are in the journal: journalctl --user -t remindd
             """,
-        version: "remindctl \(RemindVersion.current)",
+        version: versionLine,
         subcommands: [
             AddCommand.self, ListCommand.self, ShowCommand.self, UpdateCommand.self, DeleteCommand.self,
             EnableCommand.self, DisableCommand.self, PauseCommand.self, ResumeCommand.self, TravelCommand.self, LogCommand.self, DoneCommand.self, SkipCommand.self, UnskipCommand.self, SnoozeCommand.self, NextCommand.self,
@@ -74,9 +77,9 @@ extension RemindCtl {
         let (spelled, renamed) = currentSpelling(Array(CommandLine.arguments.dropFirst()))
         let arguments = amountsTogether(spelled)
         if let renamed { FileHandleOutput.standardError("remindctl: \(renamed)\n") }
-        // What argument-parser would print, without building every command's options first (half of the
-        // 5 ms this takes otherwise: scripts and status bars ask it often).
-        if arguments == ["--version"] { return print(configuration.version) }
+        // What argument-parser would print, without building every command's options, nor even the
+        // configuration that lists every command (a tenth of the 4 ms it takes: scripts ask it often).
+        if arguments == ["--version"] { return print(versionLine) }
         if let command = directlyParsed(arguments) { return run(command) }
         if let message = unknownSubcommand(arguments) ?? optionItDoesNotHave(arguments) {
             FileHandleOutput.standardError("Error: \(message)\n")
