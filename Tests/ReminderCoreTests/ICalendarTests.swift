@@ -68,6 +68,37 @@ import Testing
     }
 }
 
+/// The reader works on the file's bytes where they lie: each line's name and parameters in upper case, folds
+/// (one after another, with a space or a tab) joined, CRLF or LF, the last line without a line break, blank lines
+/// skipped, and each property on the line it began on.
+@Suite struct ICalendarReaderTests {
+    @Test(arguments: ["\r\n", "\n"])
+    func contentLinesAreReadWhereTheyLieAndJoinedWhereFolded(_ end: String) throws {
+        let lines = ["BEGIN:VCALENDAR", "begin:vevent", "uid:x-1", "", "Summary;Language=de;x-a=\"b;c\":Tee", " mit", "\t Zitrone",
+                     " .", "DTSTART;tzid=Europe/Berlin;tzid=Other:20261201T080000", "DESCRIPTION:a:b", "END:VEVENT", "END:VCALENDAR"]
+        let calendars = try ICalendarReader.read(lines.joined(separator: end), file: "f.ics")
+        let event = try #require(calendars.first?.components.first)
+        #expect(calendars.count == 1 && event.name == "VEVENT" && event.line == 2)
+        #expect(event.properties.map(\.name) == ["UID", "SUMMARY", "DTSTART", "DESCRIPTION"])
+        #expect(event.properties.map(\.line) == [3, 5, 9, 10])
+        let summary = try #require(event.first("SUMMARY"))
+        #expect(summary.value == "Teemit Zitrone." && summary.parameters == ["LANGUAGE": "de", "X-A": "b;c"])
+        #expect(event.first("DTSTART")?.parameters == ["TZID": "Europe/Berlin,Other"])
+        #expect(event.first("DESCRIPTION")?.value == "a:b")
+        var seen: [String] = []
+        try ICalendarReader.forEachContentLine(lines.joined(separator: end), fail: { FileLineError(file: "", line: $0, message: $1) }) { line, number in
+            seen.append("\(number) \(line)")
+        }
+        #expect(seen.count == 8 && seen[3] == "5 Summary;Language=de;x-a=\"b;c\":Teemit Zitrone.")
+    }
+
+    @Test func aLineThatIsNoPropertyIsRefusedWithItsText() {
+        #expect(throws: FileLineError(file: "f.ics", line: 2, message: "'X-ÄRGER' is not NAME:VALUE (a content line, or a folded line without its leading space)")) {
+            try ICalendarReader.read("BEGIN:VCALENDAR\r\nX-ÄRGER\r\nEND:VCALENDAR", file: "f.ics")
+        }
+    }
+}
+
 /// A writer folds lines at 75 octets, which may fall inside a multi-byte character: the octets are restored
 /// (RFC 5545 3.1), at every byte position of 2-, 3- and 4-byte characters, folded with a space or a tab, with
 /// CRLF or LF. Before, "Médicament" folded inside its "é" was imported as "M\u{FFFD}\u{FFFD}dicament".

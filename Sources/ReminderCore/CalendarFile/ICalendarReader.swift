@@ -59,7 +59,7 @@ public enum ICalendarReader {
         var stack: [ICalendarComponent] = []
         var done: [ICalendarComponent] = []
 
-        func finish(_ content: String, line: Int) throws(FileLineError) {
+        func finish(_ content: UnsafeBufferPointer<UInt8>, line: Int) throws(FileLineError) {
             let property = try parse(content, line: line, fail: fail)
             switch property.name {
             case "BEGIN":
@@ -80,7 +80,7 @@ public enum ICalendarReader {
             }
         }
 
-        let lastContent = try forEachContentLine(text, fail: fail, finish)
+        let lastContent = try forEachContentLine(utf8: text, fail: fail, finish)
         if let open = stack.last { throw fail(lastContent, "BEGIN:\(open.name) of line \(open.line) is never closed with END:\(open.name)") }
         guard !done.isEmpty else { throw fail(1, "no BEGIN:VCALENDAR: this is not an iCalendar file") }
         return done
@@ -127,33 +127,69 @@ public enum ICalendarReader {
     public static func forEachContentLine(
         _ text: String, fail: (Int, String) -> FileLineError, _ body: (String, Int) throws(FileLineError) -> Void
     ) throws(FileLineError) -> Int {
-        // The content line's bytes, decoded once it is whole: a writer folds at 75 octets, which may be inside a
-        // multi-byte character (RFC 5545 3.1), so the halves are joined before they are read as UTF-8.
-        var pending: (bytes: [UInt8], line: Int)?
-        var number = 0
-        var lastContent = 1
-        // Lines by their bytes: "\r\n" is one Character to Swift, and CRLF is what RFC 5545 ends lines with.
-        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            number += 1
-            let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
-            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-                guard pending != nil else { throw fail(number, "a folded line (starting with a space) with no line before it to continue") }
-                pending!.bytes += line.dropFirst()
-                lastContent = number
-                continue
-            }
-            if let (content, at) = pending { try body(String(decoding: content, as: UTF8.self), at) }
-            pending = line.isEmpty ? nil : (Array(line), number)
-            if !line.isEmpty { lastContent = number }
+        try forEachContentLine(utf8: text, fail: fail) { (line, number) throws(FileLineError) in try body(String(decoding: line, as: UTF8.self), number) }
+    }
+
+    /// ``forEachContentLine(_:fail:_:)`` with each line's bytes, valid only during the call: a line that is not
+    /// folded is read where it lies in `text` (a first read of a calendar made two strings and two arrays of
+    /// each line, a third of its reading).
+    static func forEachContentLine(
+        utf8 text: String, fail: (Int, String) -> FileLineError, _ body: (UnsafeBufferPointer<UInt8>, Int) throws(FileLineError) -> Void
+    ) throws(FileLineError) -> Int {
+        var text = text
+        // `withUTF8` rethrows untyped errors: the typed one comes out as a result.
+        let result = text.withUTF8 { bytes -> Result<Int, FileLineError> in
+            Result { () throws(FileLineError) in try forEachContentLine(in: bytes, fail: fail, body) }
         }
-        if let (content, at) = pending { try body(String(decoding: content, as: UTF8.self), at) }
+        return try result.get()
+    }
+
+    private static func forEachContentLine(
+        in bytes: UnsafeBufferPointer<UInt8>, fail: (Int, String) -> FileLineError, _ body: (UnsafeBufferPointer<UInt8>, Int) throws(FileLineError) -> Void
+    ) throws(FileLineError) -> Int {
+        // The content line being gathered: where it lies in `bytes`, or (once a fold continues it) its bytes joined
+        // in `folded`. A writer folds at 75 octets, which may be inside a multi-byte character (RFC 5545 3.1), so
+        // the halves are joined before they are read as UTF-8.
+        var pending: (range: Range<Int>, line: Int, isFolded: Bool)?
+        var folded: [UInt8] = []
+        func emit(_ pending: (range: Range<Int>, line: Int, isFolded: Bool)) throws(FileLineError) {
+            if pending.isFolded {
+                let result = folded.withUnsafeBufferPointer { line in Result { () throws(FileLineError) in try body(line, pending.line) } }
+                try result.get()
+            } else {
+                try body(UnsafeBufferPointer(rebasing: bytes[pending.range]), pending.line)
+            }
+        }
+        var (number, lastContent, start) = (0, 1, 0)
+        // Lines by their bytes: "\r\n" is one Character to Swift, and CRLF is what RFC 5545 ends lines with.
+        while start <= bytes.count {
+            let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            var end = newline
+            if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            number += 1
+            if end > start, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
+                guard let gathered = pending else { throw fail(number, "a folded line (starting with a space) with no line before it to continue") }
+                if !gathered.isFolded {
+                    folded.removeAll(keepingCapacity: true)
+                    folded += bytes[gathered.range]
+                    pending!.isFolded = true
+                }
+                folded += bytes[(start + 1)..<end]
+                lastContent = number
+            } else {
+                if let pending { try emit(pending) }
+                pending = end > start ? (start..<end, number, false) : nil
+                if end > start { lastContent = number }
+            }
+            start = newline + 1
+        }
+        if let pending { try emit(pending) }
         return lastContent
     }
 
     /// `NAME;PARAM=VALUE;PARAM="QUOTED":value`. Read on the UTF-8 bytes: every delimiter is ASCII, so a
     /// multi-byte character is never split.
-    private static func parse(_ content: String, line: Int, fail: (Int, String) -> FileLineError) throws(FileLineError) -> ICalendarProperty {
-        let bytes = Array(content.utf8)
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, fail: (Int, String) -> FileLineError) throws(FileLineError) -> ICalendarProperty {
         var index = 0
         func isNameByte(_ b: UInt8) -> Bool {
             (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
@@ -162,16 +198,16 @@ public enum ICalendarReader {
         let (colon, semicolon, equals, quote) = (UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "\""))
         while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
         guard index > 0, index < bytes.count, bytes[index] == colon || bytes[index] == semicolon else {
-            throw fail(line, "'\(content.prefix(40))' is not NAME:VALUE (a content line, or a folded line without its leading space)")
+            throw fail(line, "'\(String(decoding: bytes, as: UTF8.self).prefix(40))' is not NAME:VALUE (a content line, or a folded line without its leading space)")
         }
-        let name = String(decoding: bytes[0..<index], as: UTF8.self).uppercased()
+        let name = upperCased(bytes[0..<index])
         var parameters: [String: String] = [:]
         while bytes[index] == semicolon {
             index += 1
             let start = index
             while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
             guard index > start, index < bytes.count, bytes[index] == equals else { throw fail(line, "\(name): a parameter is not NAME=VALUE") }
-            let parameter = String(decoding: bytes[start..<index], as: UTF8.self).uppercased()
+            let parameter = upperCased(bytes[start..<index])
             index += 1
             // Up to the ':' or ';' outside quotes (a list of values may quote each: "a","b").
             var value: [UInt8] = []
@@ -187,5 +223,15 @@ public enum ICalendarReader {
             parameters[parameter] = parameters[parameter].map { $0 + "," + text } ?? text
         }
         return ICalendarProperty(name: name, parameters: parameters, value: String(decoding: bytes[(index + 1)...], as: UTF8.self), line: line)
+    }
+
+    /// A name of letters, digits and '-' (what `parse` reads as one) in upper case: its ASCII letters are all it has.
+    private static func upperCased(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(unsafeUninitializedCapacity: name.count) { buffer in
+            for (offset, byte) in name.enumerated() {
+                buffer[offset] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte
+            }
+            return name.count
+        }
     }
 }
