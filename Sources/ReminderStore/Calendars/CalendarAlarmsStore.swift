@@ -130,7 +130,8 @@ public struct CalendarAlarmsStore: Sendable {
             var removed: [Int64] = []
             for origin in origins {
                 removed += try RemindersStore.removePlanned(from: origin, in: db)
-                try CalendarItemRecord.deleteOne(db, key: origin)
+                try db.cachedStatement(sql: "DELETE FROM \(CalendarItemRecord.databaseTableName) WHERE \(CalendarItemRecord.Columns.path.name) = ?")
+                    .execute(arguments: [origin])
             }
             return removed
         }

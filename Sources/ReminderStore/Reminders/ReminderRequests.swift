@@ -29,10 +29,13 @@ extension RemindersStore {
     }
 
     /// Removes the alarms planned from one calendar item. - Returns: their ids.
+    /// With statements compiled once per connection: a calendar emptied removes the alarms of every item in one
+    /// transaction, and a statement built per item through the query interface (written, compiled, authorised and
+    /// its region added to the transaction's) took 8 s of CPU for 20,000 items.
     static func removePlanned(from origin: String, in db: Database) throws -> [Int64] {
-        let planned = StoredReminder.filter(StoredReminder.Columns.origin == origin)
-        let ids = try planned.select(StoredReminder.Columns.id, as: Int64.self).fetchAll(db)
-        try planned.deleteAll(db)
+        let (table, id, originColumn) = (StoredReminder.databaseTableName, StoredReminder.Columns.id.name, StoredReminder.Columns.origin.name)
+        let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT \(id) FROM \(table) WHERE \(originColumn) = ?"), arguments: [origin])
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(originColumn) = ?").execute(arguments: [origin])
         return ids
     }
 

@@ -142,9 +142,13 @@ public struct ReminderFields: Sendable, Hashable {
     /// does (GRDB's record insertion, which builds its statement for each row, took a fifth of that scan).
     /// - Returns: the row.
     public func insert(_ db: Database, id: Int64? = nil) throws -> StoredReminder {
-        let names = [Columns.id.name] + Self.columnNames
-        let sql = "INSERT INTO reminder (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments([id] + (try columnValues())))
+        try db.cachedStatement(sql: Self.insertion).execute(arguments: StatementArguments([id] + (try columnValues())))
         return StoredReminder(id: db.lastInsertedRowID, fields: self)
     }
+
+    /// The statement ``insert(_:id:)`` runs, written once (joining its names at each row was 3% of storing them).
+    private static let insertion: String = {
+        let names = [Columns.id.name] + columnNames
+        return "INSERT INTO reminder (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+    }()
 }
