@@ -98,15 +98,19 @@ struct ScheduleLoader: Sendable {
     /// The enabled ones of `reminders`, each made ready to schedule.
     func ready(_ reminders: [StoredReminder]) -> [Loaded] {
         var deliveries = SharedDeliveries()
-        return reminders.filter(\.enabled).map { reminder in
+        var loaded: [Loaded] = []
+        // One pass over the rows as read: `filter(\.enabled)` first copied each row (a key path's projection
+        // for `enabled`, then the whole row), and `reminder.rule.fromLastDose` copied the whole rule for a flag.
+        for reminder in reminders where reminder.fields.enabled {
             do throws(ServiceError) {
-                return .usable(
+                loaded.append(.usable(
                     try Self.schedulable(reminder, context: context, sharing: &deliveries),
-                    handledThrough: Instant(secondsSinceEpoch: reminder.handledThrough), fromLastDose: reminder.rule.fromLastDose == true)
+                    handledThrough: Instant(secondsSinceEpoch: reminder.fields.handledThrough), fromLastDose: reminder.fields.rule.fromLastDose == true))
             } catch {
-                return .unusable(name: reminder.name, id: reminder.id, reason: error.message)
+                loaded.append(.unusable(name: reminder.fields.name, id: reminder.id, reason: error.message))
             }
         }
+        return loaded
     }
 
     /// The schedule of the parts' reminders, in id order, with their notices before from now.
