@@ -235,6 +235,19 @@ struct ReminderStoreTests {
         #expect(RuleSpecColumn.encode(RuleSpec(daily: true, at: "09:00")) == #"{"at":"09:00","daily":true}"#)
     }
 
+    /// A rule column written by hand or by another JSON writer (spaces, escapes, nulls, `\u` escapes) reads as
+    /// Foundation's parser reads it, and what is not a rule is refused as it refuses it.
+    @Test(arguments: [
+        #"{"at":"09:00","daily":true}"#, #" { "at" : "09:00" ,"daily": false , "until" : null } "#, #"{}"#,
+        #"{"weekly":"mon\/tue","at":"a \"b\" \\ \n\t\r\b\f"}"#, #"{"at":"\u00e9 08:00","daily":true}"#,
+        #"{"rrule":"FREQ=DAILY","start":"2026-12-01T08:00","alarm":"-PT15M","asNeeded":true,"fromLastDose":false}"#,
+        #"{"at":"09:00""#, #"{"at":09}"#, #"{"at":"09:00",}"#, #"{"daily":tru}"#, #"{"at":"09:00"} x"#, #"[]"#,
+    ])
+    func aRuleColumnWrittenByAnyWriterReadsAsJSONDecoderReadsIt(_ text: String) {
+        let expected = try? JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8))
+        #expect((try? RuleSpecColumn.decode(text)) == expected, "\(text)")
+    }
+
     @Test func aRowInsertedWithTheCachedStatementReadsBackAsWritten() throws {
         let store = try ReminderStore(path: path)
         let fields = ReminderFields(
