@@ -176,6 +176,30 @@ public struct Scheduler: Sendable {
             return (low, low < index.count && index[low].id == id)
         }
 
+        /// Removes the states of `ids`: a few one at a time, many in one pass over the table (removed one at a
+        /// time, each moved the index's tail: 20,000 alarms of an emptied calendar, a fifth of a second of memmove).
+        /// Ids not in the table cost a lookup (a calendar read at start asks to remove each new alarm first).
+        mutating func remove(_ ids: Set<Int64>) {
+            let present = ids.filter { position(of: $0).found }
+            guard present.count > 16 else {
+                for id in present { self[id] = nil }
+                return
+            }
+            var kept: [State] = []
+            kept.reserveCapacity(values.count)
+            var newSlot = [Int32](repeating: -1, count: values.count)
+            for (slot, state) in values.enumerated() where !present.contains(state.reminder.id) {
+                newSlot[slot] = Int32(kept.count)
+                kept.append(state)
+            }
+            guard kept.count < values.count else { return }
+            index = index.compactMap { entry in
+                let slot = newSlot[Int(entry.slot)]
+                return slot < 0 ? nil : IndexEntry(id: entry.id, slot: slot)
+            }
+            values = kept
+        }
+
         subscript(id: Int64) -> State? {
             get {
                 let (position, found) = position(of: id)
@@ -218,6 +242,11 @@ public struct Scheduler: Sendable {
     /// Removes a reminder; its queued entry is dropped lazily.
     public mutating func remove(id: Int64) {
         states[id] = nil
+    }
+
+    /// Removes many reminders at once (a changed folder's), in one pass rather than one removal each.
+    public mutating func remove(ids: Set<Int64>) {
+        states.remove(ids)
     }
 
     /// The clock went back to `now`: every reminder handled past it is re-planned from `now`, so that its slots

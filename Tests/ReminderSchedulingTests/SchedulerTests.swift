@@ -112,7 +112,7 @@ struct SchedulerTests {
         #expect(scheduler.nextDeadline() == at("2026-11-22T08:00:00Z"))
     }
 
-    /// Random schedules, replacements and removals in any id order (the states are found through an index
+    /// Random schedules, replacements and removals (one, or many at once) in any id order (the states are found through an index
     /// sorted by id, and a removal moves the last state into the hole) against a dictionary of what was
     /// scheduled: every reminder comes back with its own name, window, delivery and next firing.
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
@@ -126,6 +126,11 @@ struct SchedulerTests {
             if random.next() % 4 == 0 {
                 scheduler.remove(id: id)
                 expected[id] = nil
+            } else if random.next() % 20 == 0 {
+                // Many at once (an emptied folder's), some of them not scheduled.
+                let ids = Set((0..<Int(random.next() % 80)).map { _ in Int64(random.next() % 220) + 1 })
+                scheduler.remove(ids: ids)
+                for removed in ids { expected[removed] = nil }
             } else {
                 let time = TimeOfDay(hour: Int(random.next() % 24), minute: Int(random.next() % 60))!
                 let delivery = random.next() % 3 == 0 ? Delivery(hook: HookSettings(command: ["/bin/echo", "\(step)"]), notification: NotificationSettings(urgency: .critical)) : Delivery()

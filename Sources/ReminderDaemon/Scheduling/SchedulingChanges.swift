@@ -60,6 +60,8 @@ extension SchedulingService {
     func refresh(reminderIDs: Set<Int64>) async throws(StoreError) {
         let ids = reminderIDs.sorted()
         let loaded = try await scheduleLoader.read(ids: ids)
+        // Out of the scheduler together (each plan below then finds its reminder gone); planned one by one.
+        scheduler.remove(ids: reminderIDs)
         for id in ids { plan(id, as: loaded[id]) }
         replan()
     }
