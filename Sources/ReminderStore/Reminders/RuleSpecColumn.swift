@@ -70,8 +70,7 @@ enum RuleSpecColumn {
 
     /// Parses `{"key": "string" | true | false | null, ...}`; nil for anything else. Each row read at start-up
     /// passes here (100,000 at a start): a string without escapes is made from its bytes at once, and the words
-    /// are compared where they lie (an array made for each word tried, and each string built a byte at a time,
-    /// were two thirds of it).
+    /// are compared where they lie (not an array made for each word tried and each string built a byte at a time).
     static func parseFlatObject(_ bytes: [UInt8]) -> [(String, Scalar)]? {
         var index = 0
         func skipSpace() {
@@ -99,32 +98,7 @@ enum RuleSpecColumn {
                 index += 1
                 return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
             }
-            return escapedString(from: start)
-        }
-        func escapedString(from start: Int) -> String? {
-            var result = Array(bytes[start..<index])
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                switch byte {
-                case UInt8(ascii: "\""): return String(decoding: result, as: UTF8.self)
-                case UInt8(ascii: "\\"):
-                    guard index < bytes.count else { return nil }
-                    let escaped = bytes[index]
-                    index += 1
-                    switch escaped {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): result.append(escaped)
-                    case UInt8(ascii: "n"): result.append(0x0A)
-                    case UInt8(ascii: "t"): result.append(0x09)
-                    case UInt8(ascii: "r"): result.append(0x0D)
-                    case UInt8(ascii: "b"): result.append(0x08)
-                    case UInt8(ascii: "f"): result.append(0x0C)
-                    default: return nil  // \\u escapes: leave them to JSONDecoder
-                    }
-                default: result.append(byte)
-                }
-            }
-            return nil
+            return escapedString(bytes, from: start, index: &index)
         }
         var fields: [(String, Scalar)] = []
         guard expect(UInt8(ascii: "{")) else { return nil }
@@ -147,5 +121,33 @@ enum RuleSpecColumn {
         guard expect(UInt8(ascii: "}")) else { return nil }
         skipSpace()
         return index == bytes.count ? fields : nil
+    }
+
+    /// The rest of a string with escapes, from its opening quote's next byte `start` (`index`: the first escape;
+    /// after it, past the closing quote); nil for an escape it leaves to JSONDecoder (`\\u`) or no closing quote.
+    private static func escapedString(_ bytes: [UInt8], from start: Int, index: inout Int) -> String? {
+        var result = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return String(decoding: result, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { return nil }
+                let escaped = bytes[index]
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): result.append(escaped)
+                case UInt8(ascii: "n"): result.append(0x0A)
+                case UInt8(ascii: "t"): result.append(0x09)
+                case UInt8(ascii: "r"): result.append(0x0D)
+                case UInt8(ascii: "b"): result.append(0x08)
+                case UInt8(ascii: "f"): result.append(0x0C)
+                default: return nil  // \\u escapes: leave them to JSONDecoder
+                }
+            default: result.append(byte)
+            }
+        }
+        return nil
     }
 }
