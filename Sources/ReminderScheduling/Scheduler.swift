@@ -192,7 +192,6 @@ public struct Scheduler: Sendable {
                 newSlot[slot] = Int32(kept.count)
                 kept.append(state)
             }
-            guard kept.count < values.count else { return }
             index = index.compactMap { entry in
                 let slot = newSlot[Int(entry.slot)]
                 return slot < 0 ? nil : IndexEntry(id: entry.id, slot: slot)

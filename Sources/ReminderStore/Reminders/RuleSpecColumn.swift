@@ -68,9 +68,9 @@ enum RuleSpecColumn {
         case null
     }
 
-    /// Parses `{"key": "string" | true | false | null, ...}`; nil for anything else. Each row read at start-up
-    /// passes here (100,000 at a start): a string without escapes is made from its bytes at once, and the words
-    /// are compared where they lie (not an array made for each word tried and each string built a byte at a time).
+    /// Parses `{"key": "string" | true | false | null, ...}` without escapes in its strings; nil for anything
+    /// else (``decode(_:)`` then asks JSONDecoder). Each row read at start-up passes here (100,000 at a start):
+    /// a string is made from its bytes at once, and the words are compared where they lie.
     static func parseFlatObject(_ bytes: [UInt8]) -> [(String, Scalar)]? {
         var index = 0
         func skipSpace() {
@@ -93,12 +93,10 @@ enum RuleSpecColumn {
             guard expect(UInt8(ascii: "\"")) else { return nil }
             let start = index
             while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
-            guard index < bytes.count else { return nil }
-            if bytes[index] == UInt8(ascii: "\"") {
-                index += 1
-                return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
-            }
-            return escapedString(bytes, from: start, index: &index)
+            // No closing quote, or an escape (a rule with a quote or a line break, rare): JSONDecoder reads the row.
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
         }
         var fields: [(String, Scalar)] = []
         guard expect(UInt8(ascii: "{")) else { return nil }
@@ -121,33 +119,5 @@ enum RuleSpecColumn {
         guard expect(UInt8(ascii: "}")) else { return nil }
         skipSpace()
         return index == bytes.count ? fields : nil
-    }
-
-    /// The rest of a string with escapes, from its opening quote's next byte `start` (`index`: the first escape;
-    /// after it, past the closing quote); nil for an escape it leaves to JSONDecoder (`\\u`) or no closing quote.
-    private static func escapedString(_ bytes: [UInt8], from start: Int, index: inout Int) -> String? {
-        var result = Array(bytes[start..<index])
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""): return String(decoding: result, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard index < bytes.count else { return nil }
-                let escaped = bytes[index]
-                index += 1
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): result.append(escaped)
-                case UInt8(ascii: "n"): result.append(0x0A)
-                case UInt8(ascii: "t"): result.append(0x09)
-                case UInt8(ascii: "r"): result.append(0x0D)
-                case UInt8(ascii: "b"): result.append(0x08)
-                case UInt8(ascii: "f"): result.append(0x0C)
-                default: return nil  // \\u escapes: leave them to JSONDecoder
-                }
-            default: result.append(byte)
-            }
-        }
-        return nil
     }
 }
