@@ -57,14 +57,18 @@ public enum Weekday: Int, CaseIterable, Sendable, Comparable {
         ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][rawValue - 1]
     }
 
-    /// Parses `sun`, `Sunday`, `SU` and similar.
-    public init?(name: String) {
-        let lower = name.lowercased()
-        guard lower.count >= 2 else { return nil }
-        let full = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-        guard let index = full.firstIndex(where: { $0.hasPrefix(lower) }) else { return nil }
+    /// Parses `sun`, `Sunday`, `SU` and similar: two letters or more of a day's English name, in any case.
+    /// Compared as ASCII bytes (the names are ASCII, and no other letter lower-cases to one of theirs): a weekly
+    /// rule's days are read at every start.
+    public init?(name: some StringProtocol) {
+        let given = name.utf8
+        guard given.count >= 2, let index = Self.fullNames.firstIndex(where: { full in
+            given.count <= full.count && zip(given, full).allSatisfy { ($0 | 0x20) == $1 }
+        }) else { return nil }
         self = Weekday(rawValue: index + 1)!
     }
+
+    private static let fullNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"].map { Array($0.utf8) }
 }
 
 /// A calendar date without a time zone (proleptic Gregorian calendar).

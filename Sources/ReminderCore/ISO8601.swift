@@ -84,8 +84,9 @@ public enum ISO8601 {
     }
 
     /// Parses `HH:MM` or `HH:MM:SS` (exactly two digits each).
+    /// (The fields are kept in three variables, not an array: every rule's times are read at every start.)
     public static func parseTime(_ text: some StringProtocol) -> TimeOfDay? {
-        var fields: [Int] = []
+        var (hour, minute, fields) = (0, 0, 0)
         var value = 0
         var digits = 0
         for byte in text.utf8 {
@@ -93,17 +94,17 @@ public enum ISO8601 {
                 guard digits < 2 else { return nil }  // fields are two digits: stop before a long run overflows
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
-            } else if byte == UInt8(ascii: ":") && digits == 2 && fields.count < 2 {
-                fields.append(value)
+            } else if byte == UInt8(ascii: ":") && digits == 2 && fields < 2 {
+                if fields == 0 { hour = value } else { minute = value }
+                fields += 1
                 value = 0
                 digits = 0
             } else {
                 return nil
             }
         }
-        guard digits == 2, !fields.isEmpty else { return nil }
-        fields.append(value)
-        return TimeOfDay(hour: fields[0], minute: fields[1], second: fields.count == 3 ? fields[2] : 0)
+        guard digits == 2, fields > 0 else { return nil }
+        return fields == 1 ? TimeOfDay(hour: hour, minute: value, second: 0) : TimeOfDay(hour: hour, minute: minute, second: value)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS]` (a space instead of `T` is accepted).
