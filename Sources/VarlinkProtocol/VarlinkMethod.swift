@@ -11,7 +11,10 @@ public protocol VarlinkMethod: Sendable {
 }
 
 extension VarlinkMethod {
-    public static var name: String { String(describing: self) }
+    /// The type's own name, as `String(describing:)` gives it, without asking the run time first whether the type
+    /// describes itself (a scan of every protocol conformance in the binary: 1% of the daemon's start, which
+    /// names every method, and a part of every `remindctl` call's).
+    public static var name: String { _typeName(self, qualified: false) }
     /// `io.remindd.Reminders.Add`.
     public static var qualifiedName: String { interface + "." + name }
 }
@@ -66,7 +69,8 @@ public protocol VarlinkErrorParameters: Codable, Sendable {
 }
 
 extension VarlinkErrorParameters {
-    public static var errorName: String { String(describing: self) }
+    /// (The type's own name, as ``VarlinkMethod/name`` finds it.)
+    public static var errorName: String { _typeName(self, qualified: false) }
 
     /// This error as raised by a method of `interface`.
     public func error(in interface: String) -> VarlinkError {

@@ -44,14 +44,25 @@ public struct RowReader {
         }
     }
 
+    /// The same, at `index` in the row when its statement's columns were found beforehand (nil: by name).
+    public func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String, at index: Int?) throws -> T {
+        guard let index else { return try value(column) }
+        do {
+            return try row.decode(T.self, atIndex: index)
+        } catch {
+            throw mistyped(column, T.self)
+        }
+    }
+
     private func mistyped(_ column: String, _ type: Any.Type) -> UnusableRow {
         let stored: DatabaseValue = row[column] ?? .null
         return unusable(column, "\(stored) is not \(type == Bool.self ? "a flag" : "of type \(type)")")
     }
 
     /// An instant (epoch seconds) within ``Instant/storable``.
-    public func instant(_ column: String) throws -> Int64 {
-        let seconds: Int64 = try value(column)
+    /// (`index`: as for ``value(_:at:)``.)
+    public func instant(_ column: String, at index: Int? = nil) throws -> Int64 {
+        let seconds: Int64 = try value(column, at: index)
         guard Instant.storable.contains(Instant(secondsSinceEpoch: seconds)) else {
             throw unusable(column, "\(seconds) is not an instant between the years 1900 and 9999")
         }

@@ -141,11 +141,14 @@ public struct RemindersStore: Sendable {
     /// The reminders a request finds, without the rows remindd cannot use (they are kept for
     /// ``takeUnusableRows()``): one bad row must not keep the others from firing, or the daemon from starting.
     private func usable(_ request: QueryInterfaceRequest<StoredReminder>, _ db: Database) throws -> [StoredReminder] {
-        let rows = try Row.fetchCursor(db, request)
+        let prepared = try request.makePreparedRequest(db)
+        // The columns found once for all the rows (where no adapter moves them).
+        let indexes = prepared.adapter == nil ? StoredReminder.ColumnIndexes(prepared.statement) : nil
+        let rows = try Row.fetchCursor(prepared.statement, adapter: prepared.adapter)
         var reminders: [StoredReminder] = []
         while let row = try rows.next() {
             do {
-                reminders.append(try StoredReminder(row: row))
+                reminders.append(try StoredReminder(row: row, at: indexes))
             } catch let error as UnusableRow {
                 database.unusableRows.withLock { $0[error.id ?? 0] = error }
             }
