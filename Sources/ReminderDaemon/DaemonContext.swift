@@ -46,11 +46,14 @@ final class DaemonContext: Sendable {
     /// The rule a stored reminder fires by now: its own; for one timed from its last dose (`--from-last-dose`),
     /// counted from the last dose logged (read from the store).
     func firingRule(of reminder: StoredReminder) throws(ServiceError) -> ReminderRule {
-        var spec = reminder.rule
-        if spec.fromLastDose == true {
-            let last = try storing { () throws(StoreError) in try store.intake.lastDose(reminderID: reminder.id) }
-            spec = spec.counted(fromLastDose: last, in: try settings.zone(named: reminder.timeZone))
-        }
+        // The stored rule made where it lies, not copied first (each start makes every reminder's rule); through
+        // `fields`, as a key path applied to a borrowed row copies the row.
+        guard reminder.fields.rule.fromLastDose == true else { return try Self.made(reminder.fields.rule) }
+        let last = try storing { () throws(StoreError) in try store.intake.lastDose(reminderID: reminder.id) }
+        return try Self.made(reminder.fields.rule.counted(fromLastDose: last, in: try settings.zone(named: reminder.fields.timeZone)))
+    }
+
+    private static func made(_ spec: RuleSpec) throws(ServiceError) -> ReminderRule {
         do { return try spec.makeRule() } catch { throw .invalidRule(error.message) }
     }
 
