@@ -242,6 +242,7 @@ struct ReminderStoreTests {
         #"{"weekly":"mon\/tue","at":"a \"b\" \\ \n\t\r\b\f"}"#, #"{"at":"\u00e9 08:00","daily":true}"#,
         #"{"rrule":"FREQ=DAILY","start":"2026-12-01T08:00","alarm":"-PT15M","asNeeded":true,"fromLastDose":false}"#,
         #"{"at":"09:00""#, #"{"at":09}"#, #"{"at":"09:00",}"#, #"{"daily":tru}"#, #"{"at":"09:00"} x"#, #"[]"#,
+        #"{} x"#, #" {} "#, #"{"at":"09:00","colour":"red"}"#, #"{"daily":"yes"}"#, #"{"at":true}"#, #"{"weekly":null,"at":"07:00"}"#,
     ])
     func aRuleColumnWrittenByAnyWriterReadsAsJSONDecoderReadsIt(_ text: String) {
         let expected = try? JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8))
