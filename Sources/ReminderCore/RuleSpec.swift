@@ -96,16 +96,29 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         return result
     }
 
+    /// Calls `body` with each kind of schedule (its flag) and whether this spec gives it: counted without an array
+    /// (every start makes every reminder's rule), listed when the count is wrong.
+    private func forEachKind(_ body: (String, Bool) -> Void) {
+        body("--daily", daily == true)
+        body("--monthly", monthly != nil)
+        body("--monthly-on", monthlyOn != nil)
+        body("--yearly", yearly != nil)
+        body("--preset", preset != nil)
+        body("--once", once != nil)
+        body("--every", every != nil)
+        body("--rrule", rrule != nil)
+        body("--on-calendar", onCalendar != nil)
+        body("--as-needed", asNeeded == true)
+        // --weekly is a kind of its own, or the weekdays of --every Nw.
+        body("--weekly", weekly != nil && every == nil)
+    }
+
     public func makeRule() throws(RuleSpecError) -> ReminderRule {
-        let kinds: [(String, Bool)] = [
-            ("--daily", daily == true), ("--monthly", monthly != nil), ("--monthly-on", monthlyOn != nil),
-            ("--yearly", yearly != nil), ("--preset", preset != nil), ("--once", once != nil),
-            ("--every", every != nil), ("--rrule", rrule != nil), ("--on-calendar", onCalendar != nil), ("--as-needed", asNeeded == true),
-            // --weekly is a kind of its own, or the weekdays of --every Nw.
-            ("--weekly", weekly != nil && every == nil),
-        ]
-        let given = kinds.filter(\.1).map(\.0)
-        guard given.count == 1 else {
+        var kindsGiven = 0
+        forEachKind { kindsGiven += $1 ? 1 : 0 }
+        guard kindsGiven == 1 else {
+            var given: [String] = []
+            forEachKind { if $1 { given.append($0) } }
             if given.isEmpty {
                 throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\", --once 2026-12-24T18:00, --rrule FREQ=DAILY --start 2026-12-01T08:00, --on-calendar 'Mon..Fri 09:00' or --as-needed")
             }
