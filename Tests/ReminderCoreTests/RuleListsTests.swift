@@ -52,6 +52,22 @@ struct RuleListsTests {
         }
     }
 
+    @Test func aRuleGivesOneKindOfScheduleAndIsToldWhichItGaveOtherwise() {
+        func message(_ spec: RuleSpec) -> String? {
+            do {
+                _ = try spec.makeRule()
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(message(RuleSpec(daily: true, weekly: "mon", monthly: "1", at: "08:00")) == "--daily and --monthly and --weekly cannot be combined: give one schedule per reminder")
+        #expect(message(RuleSpec(at: "08:00"))?.hasPrefix("no schedule given: add one of --daily") == true)
+        // --weekly with --every is the weekdays of a fortnightly rule, not a second kind.
+        #expect(message(RuleSpec(weekly: "mon", every: "2w", at: "08:00", start: "2026-12-01")) == nil)
+        #expect(message(RuleSpec(daily: true, at: "08:00")) == nil)
+    }
+
     @Test func rulesReadTheirListsWithSpacesAndInAnyCase() throws {
         let times = try RuleSpec(daily: true, at: " 20:00 ,,08:00 ").makeRule().times
         #expect(Array(times) == [TimeOfDay(hour: 8, minute: 0)!, TimeOfDay(hour: 20, minute: 0)!])
