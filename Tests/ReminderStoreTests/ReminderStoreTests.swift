@@ -249,6 +249,23 @@ struct ReminderStoreTests {
         #expect((try? RuleSpecColumn.decode(text)) == expected, "\(text)")
     }
 
+    /// The store's lists read each row at the column indexes found once for its statement; GRDB's own fetch reads
+    /// by name: every field, set or not, reads the same both ways.
+    @Test func rowsReadAtTheStatementsIndexesAreTheRowsReadByName() throws {
+        let store = try ReminderStore(path: path)
+        let full = ReminderFields(
+            name: "Standup", rule: RuleSpec(start: "2026-12-01T10:00", rrule: "FREQ=DAILY", alarm: "-PT15M"), timeZone: "Europe/Berlin",
+            enabled: false, createdAt: now.secondsSinceEpoch - 60, handledThrough: now.secondsSinceEpoch + 5, windowSeconds: 600,
+            delivery: Delivery(repeating: RepeatSettings(plan: RepeatPlan(intervalSeconds: 300, maximum: 2)), calendar: "work"), origin: "/cal/a.ics")
+        let bare = ReminderFields(name: "Water", rule: RuleSpec(daily: true, at: "09:00"), timeZone: nil, enabled: true, createdAt: now.secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
+        let rows = try store.write { db in [try full.insert(db), try bare.insert(db)] }
+        let byName = try store.read { db in try StoredReminder.order(StoredReminder.Columns.id).fetchAll(db) }
+        #expect(byName == rows)
+        #expect(try store.reminders.all() == rows)
+        #expect(try store.reminders.all(among: rows.map(\.id).reversed()) == rows)
+        #expect(try store.reminders.all(after: 0, limit: 1) == [rows[0]])
+    }
+
     @Test func aRowInsertedWithTheCachedStatementReadsBackAsWritten() throws {
         let store = try ReminderStore(path: path)
         let fields = ReminderFields(
