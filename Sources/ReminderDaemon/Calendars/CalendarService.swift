@@ -42,7 +42,6 @@ actor CalendarService {
     static let maximumAlarms = 100
     /// The least time between two firings of one alarm.
     static let minimumSpacingSeconds: Int64 = 60
-    /// Above this many alarms changed at once, the whole schedule is loaded again rather than each re-planned.
 
     init(context: DaemonContext, stores: Stores, home: String) {
         (self.context, self.stores, self.home) = (context, stores, home)
