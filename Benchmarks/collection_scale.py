@@ -32,18 +32,12 @@ import tempfile
 import threading
 import time
 
-from daemon_process import rss_mb, start, stop, varlink
+from daemon_process import cpu_seconds, rss_mb, start, stop, varlink
 from daemon_scale import firing_lateness
 
 BIN = sys.argv[1]
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
 LOGS = 20
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def items(folder):
