@@ -114,77 +114,21 @@ public struct RuleSpec: Hashable, Sendable, Codable {
     }
 
     public func makeRule() throws(RuleSpecError) -> ReminderRule {
-        var kindsGiven = 0
-        forEachKind { kindsGiven += $1 ? 1 : 0 }
-        guard kindsGiven == 1 else {
-            var given: [String] = []
-            forEachKind { if $1 { given.append($0) } }
-            if given.isEmpty {
-                throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\", --once 2026-12-24T18:00, --rrule FREQ=DAILY --start 2026-12-01T08:00, --on-calendar 'Mon..Fri 09:00' or --as-needed")
-            }
-            throw RuleSpecError("\(given.joined(separator: " and ")) cannot be combined: give one schedule per reminder")
-        }
-
+        try checkOneKind()
         if asNeeded == true {
             guard at == nil, start == nil, until == nil, skip == nil else {
                 throw RuleSpecError("--as-needed has no schedule: give it without --at, --start, --until and --skip (limit it with --min-interval 6h and --max-per-day 3)")
             }
             return ReminderRule(days: .asNeeded, times: [])
         }
-
-        var startDateTime: LocalDateTime?
-        var startTimeOnly: TimeOfDay?
-        if let start {
-            if let dt = ISO8601.parseDateTime(start) {
-                startDateTime = dt
-            } else if let date = ISO8601.parseDate(start) {
-                startDateTime = LocalDateTime(date: date, time: TimeOfDay(hour: 0, minute: 0)!)
-            } else if let time = ISO8601.parseTime(start), preset != nil {
-                startTimeOnly = time
-            } else {
-                throw RuleSpecError("invalid --start '\(start)': write a date 2026-12-01 or a date-time 2026-12-01T08:00\(preset != nil ? ", or a time 08:00 for daily presets" : "")")
-            }
-        }
-        let untilDate = try until.map { text throws(RuleSpecError) in
-            guard let date = ISO8601.parseDate(text) else {
-                throw RuleSpecError(Self.dateHint("--until", text))
-            }
-            return date
-        }
-        if let untilDate, let startDateTime, untilDate < startDateTime.date {
-            throw RuleSpecError("--until \(untilDate) is before --start \(startDateTime.date): the rule would never fire")
-        }
-        var skipDates: [LocalDate] = []
-        let skipItems = (skip ?? "").commaSeparatedItems
-        guard skipItems.count <= Self.maximumSkipDates else {
-            throw RuleSpecError("--skip lists \(skipItems.count) dates: at most \(Self.maximumSkipDates) can be given; use --until or disable the reminder instead")
-        }
-        for text in skipItems {
-            guard let date = ISO8601.parseDate(text) else { throw RuleSpecError(Self.dateHint("--skip", String(text))) }
-            skipDates.append(date)
-        }
-
+        let bounds = try parsedBounds()
         func rule(_ days: DaySelector, _ times: [TimeOfDay], preset: Preset? = nil) -> ReminderRule {
-            ReminderRule(days: days, times: times, start: startDateTime, until: untilDate, skip: skipDates, preset: preset)
+            ReminderRule(days: days, times: times, start: bounds.start, until: bounds.until, skip: bounds.skip, preset: preset)
         }
-
         if let preset {
-            guard let found = Preset(name: preset) else {
-                throw RuleSpecError("unknown preset '\(preset)': use one of \(Preset.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
-            }
-            guard at == nil else {
-                throw RuleSpecError("--preset takes its times from --start, not --at: write --preset \"\(found.rawValue)\" --start 2026-12-01T08:00")
-            }
-            guard let time = startDateTime?.time ?? startTimeOnly else {
-                throw RuleSpecError("--preset \"\(found.rawValue)\" needs --start with a time, e.g. --start \(found.needsStartDate ? "2026-12-01T08:00" : "08:00")")
-            }
-            if found.needsStartDate && startDateTime == nil {
-                throw RuleSpecError("--preset \"\(found.rawValue)\" takes its \(found.rawValue.contains("Week") ? "weekday" : "day of month") from --start: give a date-time, e.g. --start 2026-12-01T\(time)")
-            }
-            let expanded = found.expand(time: time, date: startDateTime?.date)
+            let (found, expanded) = try presetDays(preset, bounds: bounds)
             return rule(expanded.days, expanded.times, preset: found)
         }
-
         if let once {
             guard at == nil else { throw RuleSpecError("--once takes the date and time together: write --once 2026-12-24T18:00") }
             guard let when = ISO8601.parseDateTime(once) else {
@@ -193,24 +137,13 @@ public struct RuleSpec: Hashable, Sendable, Codable {
                 }
                 throw RuleSpecError("invalid --once '\(once)': write a local date-time such as 2026-12-24T18:00 or 2026-12-24T18:00:30")
             }
-            return ReminderRule(days: .once(when.date), times: [when.time], start: startDateTime, until: untilDate, skip: skipDates)
+            return ReminderRule(days: .once(when.date), times: [when.time], start: bounds.start, until: bounds.until, skip: bounds.skip)
         }
-
         guard rrule != nil || (rdate == nil && exdate == nil && alarm == nil) else {
             throw RuleSpecError("rdate, exdate and alarm go with rrule (\"-\" for dates without a rule)")
         }
-        if let rrule { return try recurrenceRule(rrule, start: startDateTime, until: untilDate, skip: skipDates) }
-        if let onCalendar {
-            guard at == nil, start == nil, until == nil else {
-                throw RuleSpecError("--on-calendar says the days and times itself: give it without --at, --start and --until (years and dates go in the expression, e.g. '2027-*-* 09:00')")
-            }
-            let expression: CalendarExpression
-            do { expression = try CalendarExpression(parsing: onCalendar) } catch { throw RuleSpecError("invalid --on-calendar: \(error.message)") }
-            guard !expression.firesMoreThanOnceAMinute else {
-                throw RuleSpecError("invalid --on-calendar: it names several seconds of a minute, and remindd fires at most once a minute: give one second (or none, for :00), e.g. '*-*-* *:*:00'")
-            }
-            return ReminderRule(days: .calendar(expression), times: [], skip: skipDates)
-        }
+        if let rrule { return try recurrenceRule(rrule, start: bounds.start, until: bounds.until, skip: bounds.skip) }
+        if let onCalendar { return try calendarRule(onCalendar, skip: bounds.skip) }
         if fromLastDose == true, every.map(Self.countsDaysOrWeeks) ?? true {
             throw RuleSpecError("--from-last-dose counts hours from each dose: give it with --every 8h (or 6h, 12h ...) and --start for the first dose")
         }
@@ -219,17 +152,98 @@ public struct RuleSpec: Hashable, Sendable, Codable {
             rule.countsFromLastDose = fromLastDose == true
             return rule
         }
-
         let times = try parseTimes()
         if daily == true { return rule(.daily, times) }
-        if let every {
-            return try parseEvery(every, times: times, rule: rule)
-        }
+        if let every { return try parseEvery(every, times: times, rule: rule) }
         if let weekly { return rule(.weekly(try Self.parseWeekdays(weekly, flag: "--weekly")), times) }
         if let monthly { return rule(.monthly(try Self.parseMonthDays(monthly)), times) }
         if let monthlyOn { return rule(try Self.parseNthWeekday(monthlyOn), times) }
         if let yearly { return rule(try Self.parseYearly(yearly), times) }
         preconditionFailure("every kind is handled above")
+    }
+
+    /// Exactly one kind of schedule is given, or the error lists those given.
+    private func checkOneKind() throws(RuleSpecError) {
+        var kindsGiven = 0
+        forEachKind { kindsGiven += $1 ? 1 : 0 }
+        guard kindsGiven != 1 else { return }
+        var given: [String] = []
+        forEachKind { if $1 { given.append($0) } }
+        if given.isEmpty {
+            throw RuleSpecError("no schedule given: add one of --daily, --weekly mon, --monthly 1, --monthly-on 2nd-sun, --yearly 02-29, --every 3d, --preset \"Twice a Day\", --once 2026-12-24T18:00, --rrule FREQ=DAILY --start 2026-12-01T08:00, --on-calendar 'Mon..Fri 09:00' or --as-needed")
+        }
+        throw RuleSpecError("\(given.joined(separator: " and ")) cannot be combined: give one schedule per reminder")
+    }
+
+    /// What limits a rule's days: `--start` (a date-time, a date, or a presets' time alone), `--until`, `--skip`.
+    private struct Bounds {
+        var start: LocalDateTime?
+        var startTimeOnly: TimeOfDay?
+        var until: LocalDate?
+        var skip: [LocalDate] = []
+    }
+
+    private func parsedBounds() throws(RuleSpecError) -> Bounds {
+        var bounds = Bounds()
+        if let start {
+            if let dt = ISO8601.parseDateTime(start) {
+                bounds.start = dt
+            } else if let date = ISO8601.parseDate(start) {
+                bounds.start = LocalDateTime(date: date, time: TimeOfDay(hour: 0, minute: 0)!)
+            } else if let time = ISO8601.parseTime(start), preset != nil {
+                bounds.startTimeOnly = time
+            } else {
+                throw RuleSpecError("invalid --start '\(start)': write a date 2026-12-01 or a date-time 2026-12-01T08:00\(preset != nil ? ", or a time 08:00 for daily presets" : "")")
+            }
+        }
+        bounds.until = try until.map { text throws(RuleSpecError) in
+            guard let date = ISO8601.parseDate(text) else {
+                throw RuleSpecError(Self.dateHint("--until", text))
+            }
+            return date
+        }
+        if let untilDate = bounds.until, let startDateTime = bounds.start, untilDate < startDateTime.date {
+            throw RuleSpecError("--until \(untilDate) is before --start \(startDateTime.date): the rule would never fire")
+        }
+        let skipItems = (skip ?? "").commaSeparatedItems
+        guard skipItems.count <= Self.maximumSkipDates else {
+            throw RuleSpecError("--skip lists \(skipItems.count) dates: at most \(Self.maximumSkipDates) can be given; use --until or disable the reminder instead")
+        }
+        for text in skipItems {
+            guard let date = ISO8601.parseDate(text) else { throw RuleSpecError(Self.dateHint("--skip", String(text))) }
+            bounds.skip.append(date)
+        }
+        return bounds
+    }
+
+    /// A preset's days and times, from `--start`'s time (and date, for the weekly and monthly ones).
+    private func presetDays(_ preset: String, bounds: Bounds) throws(RuleSpecError) -> (Preset, (days: DaySelector, times: [TimeOfDay])) {
+        guard let found = Preset(name: preset) else {
+            throw RuleSpecError("unknown preset '\(preset)': use one of \(Preset.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+        }
+        guard at == nil else {
+            throw RuleSpecError("--preset takes its times from --start, not --at: write --preset \"\(found.rawValue)\" --start 2026-12-01T08:00")
+        }
+        guard let time = bounds.start?.time ?? bounds.startTimeOnly else {
+            throw RuleSpecError("--preset \"\(found.rawValue)\" needs --start with a time, e.g. --start \(found.needsStartDate ? "2026-12-01T08:00" : "08:00")")
+        }
+        if found.needsStartDate && bounds.start == nil {
+            throw RuleSpecError("--preset \"\(found.rawValue)\" takes its \(found.rawValue.contains("Week") ? "weekday" : "day of month") from --start: give a date-time, e.g. --start 2026-12-01T\(time)")
+        }
+        return (found, found.expand(time: time, date: bounds.start?.date))
+    }
+
+    /// `--on-calendar`: a systemd calendar expression, which says the days and the times itself.
+    private func calendarRule(_ text: String, skip: [LocalDate]) throws(RuleSpecError) -> ReminderRule {
+        guard at == nil, start == nil, until == nil else {
+            throw RuleSpecError("--on-calendar says the days and times itself: give it without --at, --start and --until (years and dates go in the expression, e.g. '2027-*-* 09:00')")
+        }
+        let expression: CalendarExpression
+        do { expression = try CalendarExpression(parsing: text) } catch { throw RuleSpecError("invalid --on-calendar: \(error.message)") }
+        guard !expression.firesMoreThanOnceAMinute else {
+            throw RuleSpecError("invalid --on-calendar: it names several seconds of a minute, and remindd fires at most once a minute: give one second (or none, for :00), e.g. '*-*-* *:*:00'")
+        }
+        return ReminderRule(days: .calendar(expression), times: [], skip: skip)
     }
 
     /// The most times of day one rule may list (every 10 minutes): a call may not ask for more work than an
@@ -461,37 +475,4 @@ public struct RuleSpecError: Error, Hashable, Sendable, CustomStringConvertible 
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
-}
-
-extension String {
-    /// The items of a comma-separated list (`--at`, `--weekly`, `--monthly`, `--skip`), each without the spaces
-    /// around it; an empty item (`a,,b`) is left out, as `split` leaves it. Read on the bytes (a comma and a space
-    /// are ASCII): every rule's lists are read at every start, and `split` on characters with a string made of
-    /// each item was a twelfth of a start with 100,000 reminders.
-    var commaSeparatedItems: [Substring] {
-        let bytes = utf8
-        var items: [Substring] = []
-        var itemStart = bytes.startIndex
-        func addItem(endingAt end: String.Index) {
-            guard itemStart < end else { return }
-            var (low, high) = (itemStart, end)
-            while low < high, bytes[low] == UInt8(ascii: " ") { low = bytes.index(after: low) }
-            while high > low, bytes[bytes.index(before: high)] == UInt8(ascii: " ") { high = bytes.index(before: high) }
-            items.append(self[low..<high])
-        }
-        while let comma = bytes[itemStart...].firstIndex(of: UInt8(ascii: ",")) {
-            addItem(endingAt: comma)
-            itemStart = bytes.index(after: comma)
-        }
-        addItem(endingAt: bytes.endIndex)
-        return items
-    }
-}
-
-extension StringProtocol {
-    /// Without the spaces around it.
-    var trimmingSpaces: String {
-        guard first == " " || last == " " else { return String(self) }
-        return String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-    }
 }
