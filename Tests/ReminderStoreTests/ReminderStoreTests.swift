@@ -228,6 +228,10 @@ struct ReminderStoreTests {
         ]
         for spec in specs {
             let text = RuleSpecColumn.encode(spec)
+            // Written as JSONEncoder wrote the column before (sorted keys, slashes as they are).
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            #expect(text == String(decoding: try encoder.encode(spec), as: UTF8.self))
             // Read back by Foundation's parser (not the column's own) and by the column.
             #expect(try JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8)) == spec)
             #expect(try RuleSpecColumn.decode(text) == spec)

@@ -10,21 +10,22 @@ import ReminderCore
 /// calendar (20,000 items), so flat objects of strings and booleans are written and parsed by hand; anything
 /// else read falls back to `JSONDecoder`.
 enum RuleSpecColumn {
-    /// The spec as JSON, keys in sorted order and absent fields left out (as `JSONEncoder` with `.sortedKeys`
-    /// wrote it before).
+    /// The spec as JSON, keys in the order of ``fieldsInOrder`` and absent fields left out (as `JSONEncoder` with
+    /// `.sortedKeys` wrote it before).
     static func encode(_ spec: RuleSpec) -> String {
-        let fields: [(String, String?)] = [
-            ("alarm", spec.alarm), ("asNeeded", spec.asNeeded.map { $0 ? "true" : "false" }), ("at", spec.at),
-            ("daily", spec.daily.map { $0 ? "true" : "false" }), ("every", spec.every), ("fromLastDose", spec.fromLastDose.map { $0 ? "true" : "false" }),
-            ("exdate", spec.exdate), ("monthly", spec.monthly), ("monthlyOn", spec.monthlyOn), ("onCalendar", spec.onCalendar),
-            ("once", spec.once), ("preset", spec.preset), ("rdate", spec.rdate), ("rrule", spec.rrule), ("skip", spec.skip),
-            ("start", spec.start), ("until", spec.until), ("weekly", spec.weekly), ("yearly", spec.yearly),
-        ]
         var json = "{"
-        for (key, value) in fields {
-            guard let value else { continue }
+        for (key, field) in fieldsInOrder {
+            let value: String
+            switch field {
+            case .flag(let get, _):
+                guard let flag = get(spec) else { continue }
+                value = flag ? "true" : "false"
+            case .text(let get, _):
+                guard let text = get(spec) else { continue }
+                value = FlatJSON.quoted(text)
+            }
             if json.utf8.count > 1 { json += "," }
-            json += "\"" + key + "\":" + (["daily", "asNeeded", "fromLastDose"].contains(key) ? value : FlatJSON.quoted(value))
+            json += "\"" + key + "\":" + value
         }
         return json + "}"
     }
@@ -35,28 +36,37 @@ enum RuleSpecColumn {
         return try JSONDecoder().decode(RuleSpec.self, from: Data(text.utf8))
     }
 
-    /// A field of the spec, by its name in the JSON.
+    /// A field of the spec: how to read it and how to set it.
     private enum Field {
-        case flag(@Sendable (inout RuleSpec, Bool) -> Void)
-        case text(@Sendable (inout RuleSpec, String) -> Void)
+        case flag(@Sendable (RuleSpec) -> Bool?, @Sendable (inout RuleSpec, Bool) -> Void)
+        case text(@Sendable (RuleSpec) -> String?, @Sendable (inout RuleSpec, String) -> Void)
     }
+
+    /// Every field under its JSON name, in the order the column is written (sorted, as `JSONEncoder` wrote it;
+    /// `fromLastDose` before `exdate` as it always was: no rule has both).
+    private static let fieldsInOrder: [(String, Field)] = [
+        ("alarm", .text({ $0.alarm }, { $0.alarm = $1 })), ("asNeeded", .flag({ $0.asNeeded }, { $0.asNeeded = $1 })),
+        ("at", .text({ $0.at }, { $0.at = $1 })), ("daily", .flag({ $0.daily }, { $0.daily = $1 })),
+        ("every", .text({ $0.every }, { $0.every = $1 })), ("fromLastDose", .flag({ $0.fromLastDose }, { $0.fromLastDose = $1 })),
+        ("exdate", .text({ $0.exdate }, { $0.exdate = $1 })), ("monthly", .text({ $0.monthly }, { $0.monthly = $1 })),
+        ("monthlyOn", .text({ $0.monthlyOn }, { $0.monthlyOn = $1 })), ("onCalendar", .text({ $0.onCalendar }, { $0.onCalendar = $1 })),
+        ("once", .text({ $0.once }, { $0.once = $1 })), ("preset", .text({ $0.preset }, { $0.preset = $1 })),
+        ("rdate", .text({ $0.rdate }, { $0.rdate = $1 })), ("rrule", .text({ $0.rrule }, { $0.rrule = $1 })),
+        ("skip", .text({ $0.skip }, { $0.skip = $1 })), ("start", .text({ $0.start }, { $0.start = $1 })),
+        ("until", .text({ $0.until }, { $0.until = $1 })), ("weekly", .text({ $0.weekly }, { $0.weekly = $1 })),
+        ("yearly", .text({ $0.yearly }, { $0.yearly = $1 })),
+    ]
 
     /// The fields by name, found by hashing a key once: a `switch` over the names compared a key with each name in
     /// turn (19 string comparisons at most for each key of 100,000 rows at a start).
-    private static let fields: [String: Field] = [
-        "daily": .flag { $0.daily = $1 }, "asNeeded": .flag { $0.asNeeded = $1 }, "fromLastDose": .flag { $0.fromLastDose = $1 },
-        "weekly": .text { $0.weekly = $1 }, "monthly": .text { $0.monthly = $1 }, "monthlyOn": .text { $0.monthlyOn = $1 }, "yearly": .text { $0.yearly = $1 },
-        "every": .text { $0.every = $1 }, "preset": .text { $0.preset = $1 }, "once": .text { $0.once = $1 }, "at": .text { $0.at = $1 }, "start": .text { $0.start = $1 },
-        "until": .text { $0.until = $1 }, "skip": .text { $0.skip = $1 }, "rrule": .text { $0.rrule = $1 }, "onCalendar": .text { $0.onCalendar = $1 },
-        "rdate": .text { $0.rdate = $1 }, "exdate": .text { $0.exdate = $1 }, "alarm": .text { $0.alarm = $1 },
-    ]
+    private static let fields = Dictionary(uniqueKeysWithValues: fieldsInOrder)
 
     /// The value of one key, set in `spec`; false for a key the spec has not or a value of the wrong type
     /// (``decode(_:)`` then asks JSONDecoder, which ignores the one and refuses the other).
     private static func set(_ key: String, _ value: Scalar, in spec: inout RuleSpec) -> Bool {
         switch (fields[key], value) {
-        case (.flag(let setFlag)?, .bool(let flag)): setFlag(&spec, flag)
-        case (.text(let setText)?, .string(let text)): setText(&spec, text)
+        case (.flag(_, let setFlag)?, .bool(let flag)): setFlag(&spec, flag)
+        case (.text(_, let setText)?, .string(let text)): setText(&spec, text)
         case (_, .null): break
         default: return false
         }
