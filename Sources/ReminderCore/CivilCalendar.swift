@@ -121,7 +121,18 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2) + "-" + ISO8601.pad(day, 2)
+        guard (0...9999).contains(year) else { return ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2) + "-" + ISO8601.pad(day, 2) }
+        return String(unsafeUninitializedCapacity: 10) { write($0) }
+    }
+
+    /// Writes `YYYY-MM-DD` (a year of four digits) at the start of `buffer`; returns the bytes written: a
+    /// calendar read at start writes a date-time for each alarm (a string per part was 4% of planning an item).
+    fileprivate func write(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var writer = DigitWriter(buffer: buffer)
+        writer.digits(year, 4, then: "-")
+        writer.digits(month, 2, then: "-")
+        writer.digits(day, 2)
+        return writer.count
     }
 }
 
@@ -184,7 +195,39 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// `YYYY-MM-DDTHH:MM:SS`.
     public var description: String {
-        "\(date)T" + ISO8601.pad(time.hour, 2) + ":" + ISO8601.pad(time.minute, 2) + ":" + ISO8601.pad(time.second, 2)
+        guard (0...9999).contains(date.year) else {
+            return "\(date)T" + ISO8601.pad(time.hour, 2) + ":" + ISO8601.pad(time.minute, 2) + ":" + ISO8601.pad(time.second, 2)
+        }
+        return String(unsafeUninitializedCapacity: 19) { buffer in
+            var writer = DigitWriter(buffer: buffer, count: date.write(buffer))
+            writer.digits(time.hour, 2, before: "T", then: ":")
+            writer.digits(time.minute, 2, then: ":")
+            writer.digits(time.second, 2)
+            return writer.count
+        }
+    }
+}
+
+/// Writes numbers of a fixed width, in ASCII, into a string's bytes.
+private struct DigitWriter {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    var count = 0
+
+    /// `value` (0 ≤ value < 10^width) as `width` digits, with a separator before and after when given.
+    mutating func digits(_ value: Int, _ width: Int, before: Unicode.Scalar? = nil, then: Unicode.Scalar? = nil) {
+        if let before { append(UInt8(ascii: before)) }
+        var rest = value
+        for place in stride(from: width - 1, through: 0, by: -1) {
+            buffer[count + place] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += width
+        if let then { append(UInt8(ascii: then)) }
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        buffer[count] = byte
+        count += 1
     }
 }
 

@@ -301,18 +301,16 @@ public struct RuleSpec: Hashable, Sendable, Codable {
         guard let start else {
             throw RuleSpecError("--rrule needs --start, its DTSTART (the first firing, and the time of day), e.g. --start 2026-12-01T09:00")
         }
-        var set = RecurrenceSet(start: start, rule: nil)
         // `--start 2024-10-18`, a date: its DTSTART is a DATE, and the rule's time parts are ignored.
         let dateOnly = self.start.map { ISO8601.parseDateTime($0) == nil } ?? false
+        var rule: RecurrenceRule?
+        var alarmOffset: AlarmOffset?
         do {
-            if text != "-" { set.rule = try RecurrenceRule(parsing: text) }
-            if dateOnly { set.rule = set.rule?.forDateOnlyStart }
-            if let alarm { set.alarm = try AlarmOffset(parsing: alarm) }
+            if text != "-" { rule = try RecurrenceRule(parsing: text) }
+            if dateOnly { rule = rule?.forDateOnlyStart }
+            if let alarm { alarmOffset = try AlarmOffset(parsing: alarm) }
         } catch {
             throw RuleSpecError("invalid --rrule: \(error.message)")
-        }
-        if let rule = set.rule, let close = Self.instancesUnderAMinuteApart(rule, from: start) {
-            throw RuleSpecError("invalid --rrule: it fires at \(close.0) and again at \(close.1), less than a minute apart, and remindd fires at most once a minute: use FREQ=MINUTELY (with INTERVAL for every few minutes) and one BYSECOND")
         }
         func dates(_ list: String?, _ name: String) throws(RuleSpecError) -> [LocalDateTime] {
             var result: [LocalDateTime] = []
@@ -320,15 +318,36 @@ public struct RuleSpec: Hashable, Sendable, Codable {
                 guard let value = ISO8601.parseDateTime(String(item)) else { throw RuleSpecError("invalid \(name) '\(item)': write local date-times such as 2026-12-24T18:00") }
                 result.append(value)
             }
-            guard result.count <= 10_000 else { throw RuleSpecError("\(name) lists \(result.count) dates: at most 10000") }
             return result
         }
-        set.dates = try dates(rdate, "rdate").sorted()
+        let set = try Self.recurrenceSet(start: start, rule: rule, alarm: alarmOffset, dates: try dates(rdate, "rdate"), exceptions: try dates(exdate, "exdate"))
+        return ReminderRule(days: .recurrence(set), times: [], start: start, until: until, skip: skip)
+    }
+
+    /// The most dates an `rdate` or `exdate` may list.
+    static let maximumListedDates = 10_000
+
+    /// A recurrence (`--rrule` with its `rdate`, `exdate` and `alarm`) from its parts already read, checked as
+    /// ``makeRule()`` checks them: a calendar's event, read into these parts, is not written as text and read again.
+    public static func recurrenceSet(
+        start: LocalDateTime, rule: RecurrenceRule?, alarm: AlarmOffset?, dates: [LocalDateTime], exceptions: [LocalDateTime]
+    ) throws(RuleSpecError) -> RecurrenceSet {
+        if let rule, let close = instancesUnderAMinuteApart(rule, from: start) {
+            throw RuleSpecError("invalid --rrule: it fires at \(close.0) and again at \(close.1), less than a minute apart, and remindd fires at most once a minute: use FREQ=MINUTELY (with INTERVAL for every few minutes) and one BYSECOND")
+        }
+        func checkCount(_ list: [LocalDateTime], _ name: String) throws(RuleSpecError) {
+            guard list.count <= maximumListedDates else { throw RuleSpecError("\(name) lists \(list.count) dates: at most \(maximumListedDates)") }
+        }
+        try checkCount(dates, "rdate")
+        try checkCount(exceptions, "exdate")
+        var set = RecurrenceSet(start: start, rule: rule)
+        set.alarm = alarm
+        set.dates = dates.sorted()
         if let close = zip(set.dates, set.dates.dropFirst()).first(where: { $1.localSeconds - $0.localSeconds < 60 }) {
             throw RuleSpecError("rdate lists \(close.0) and \(close.1), less than a minute apart: remindd fires at most once a minute")
         }
-        set.exceptions = Set(try dates(exdate, "exdate"))
-        return ReminderRule(days: .recurrence(set), times: [], start: start, until: until, skip: skip)
+        set.exceptions = Set(exceptions)
+        return set
     }
 
     /// How many of a rule's first instances are looked at for two less than a minute apart: a rule repeats its

@@ -164,6 +164,121 @@ END:VCALENDAR
         }
     }
 
+    /// Events of every shape the reader plans: RDATEs (one a PERIOD), EXDATEs in another zone, a COUNT rule, a
+    /// trigger at an absolute instant, one relative to the end, an all-day event, a recurring one in UTC, a
+    /// floating time and an override.
+    static let shapes = """
+BEGIN:VCALENDAR
+BEGIN:VEVENT
+UID:a
+SUMMARY:Dates
+DTSTART;TZID=Europe/Berlin:20261201T080000
+RRULE:FREQ=DAILY;INTERVAL=3
+RDATE;TZID=Europe/Berlin:20261202T120000,20261203T070000/PT1H
+EXDATE;TZID=America/New_York:20261206T020000
+EXDATE;TZID=Europe/Berlin:20261210T080000
+BEGIN:VALARM
+TRIGGER:-PT5M
+END:VALARM
+BEGIN:VALARM
+TRIGGER;RELATED=END:PT0S
+END:VALARM
+END:VEVENT
+BEGIN:VEVENT
+UID:b
+SUMMARY:Counted
+DTSTART;TZID=Asia/Kolkata:20261125T063000
+DURATION:PT45M
+RRULE:FREQ=WEEKLY;BYDAY=MO,TH;COUNT=10
+BEGIN:VALARM
+TRIGGER;VALUE=DATE-TIME:20261201T000000Z
+END:VALARM
+BEGIN:VALARM
+TRIGGER:-P1DT2H
+END:VALARM
+BEGIN:VALARM
+TRIGGER;RELATED=END:-P1D
+END:VALARM
+END:VEVENT
+BEGIN:VEVENT
+UID:c
+SUMMARY:All day
+DTSTART;VALUE=DATE:20261224
+RRULE:FREQ=YEARLY
+BEGIN:VALARM
+TRIGGER:-PT6H
+END:VALARM
+END:VEVENT
+BEGIN:VEVENT
+UID:d
+SUMMARY:In UTC
+DTSTART:20261130T230000Z
+RRULE:FREQ=MONTHLY;BYMONTHDAY=-1
+BEGIN:VALARM
+TRIGGER:PT0S
+END:VALARM
+END:VEVENT
+BEGIN:VEVENT
+UID:d
+RECURRENCE-ID:20261231T230000Z
+SUMMARY:In UTC, moved
+DTSTART:20261231T200000Z
+BEGIN:VALARM
+TRIGGER:-PT30M
+END:VALARM
+END:VEVENT
+BEGIN:VEVENT
+UID:e
+SUMMARY:Floating
+DTSTART:20261205T183000
+RDATE:20261207T183000
+BEGIN:VALARM
+TRIGGER:-PT1M
+END:VALARM
+END:VEVENT
+END:VCALENDAR
+"""
+
+    /// A calendar read at start uses the rule the plan built from the parts it read, and the store keeps the
+    /// rule's text: both must be one rule, as `makeRule` reads the text back at the next start.
+    @Test func theRuleBuiltIsTheRuleItsTextMakes() throws {
+        for text in [Self.sample, Self.shapes] {
+            let plan = try Self.plan(text, all: true)
+            #expect(plan.reminders.count >= 4)
+            for reminder in plan.reminders {
+                #expect(try reminder.rule.makeRule() == reminder.builtRule, "\(reminder.name): \(reminder.rule)")
+            }
+        }
+    }
+
+    /// An alarm a day before the end of a one-hour event fires a day before its end, 23 hours before its start:
+    /// the trigger's day (a wall-clock day) and the event's length (exact time) have opposite signs, which the
+    /// stored text (`-P1DT1H`, one sign) could not say, and it fired a day and an hour before the start.
+    @Test func anAlarmRelatedToTheEndOfAnEventFiresBeforeItsEnd() throws {
+        let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:e\nSUMMARY:Review\nDTSTART;TZID=Europe/Berlin:20261210T100000\n"
+            + "DTEND;TZID=Europe/Berlin:20261210T110000\nRRULE:FREQ=WEEKLY\nBEGIN:VALARM\nTRIGGER;RELATED=END:-P1D\nEND:VALARM\n"
+            + "BEGIN:VALARM\nTRIGGER;RELATED=END:-PT30M\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n"
+        let plan = try Self.plan(text)
+        #expect(try Self.firings(plan.reminders[0], count: 2) == ["2026-12-09T11:00:00+01:00", "2026-12-16T11:00:00+01:00"])
+        #expect(try Self.firings(plan.reminders[1], count: 1) == ["2026-12-10T10:30:00+01:00"])
+    }
+
+    /// What `makeRule` refuses in a rule's text, the plan refuses in the parts it read, with the same words.
+    @Test(arguments: [
+        ("RDATE;TZID=Europe/Berlin:20261202T120000,20261202T120030\nBEGIN:VALARM\nTRIGGER:PT0S\nEND:VALARM", "rdate lists 2026-12-02T12:00:00 and 2026-12-02T12:00:30, less than a minute apart"),
+        ("BEGIN:VALARM\nTRIGGER;VALUE=DATE-TIME:20400101T000000Z\nEND:VALARM", "invalid --rrule: "),
+        ("RRULE:FREQ=SECONDLY;INTERVAL=30\nBEGIN:VALARM\nTRIGGER:PT0S\nEND:VALARM", "less than a minute apart"),
+    ])
+    func whatTheRuleTextWouldRefuseIsRefused(_ parts: String, _ message: String) throws {
+        let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x\nDTSTART;TZID=Europe/Berlin:20261201T080000\n\(parts)\nEND:VEVENT\nEND:VCALENDAR\n"
+        do {
+            _ = try Self.plan(text)
+            Issue.record("planned: \(text)")
+        } catch let error as FileLineError {
+            #expect(error.message.contains(message), "\(error)")
+        }
+    }
+
     @Test func tenMegabytesOfGarbageAreRefusedAtTheFirstLine() throws {
         var generator = SeededBytes(seed: 10)
         let garbage = String(decoding: (0..<(10 << 20)).map { _ in generator.next() }, as: UTF8.self)

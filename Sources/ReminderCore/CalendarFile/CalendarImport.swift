@@ -19,6 +19,8 @@ public struct CalendarImport: Sendable {
         public var rule: RuleSpec
         /// `rule`, checked and built (a calendar read at start uses it rather than build it again).
         public var builtRule: ReminderRule
+        /// Its first firing after "now" (a calendar read at start looks at the next ones from there).
+        public var firstFiring: Instant
         /// An IANA zone, or nil to follow the system's.
         public var timeZone: String?
         /// Its alarm's REPEAT and DURATION.
@@ -174,6 +176,7 @@ private struct EventReader {
                 planned.notes.append("\(label): its ACTION:\(action.prefix(20)) alarm becomes a desktop reminder")
             }
             var offset: AlarmOffset
+            // What tells the item's alarms apart in their names (when it has several).
             let when: String
             let absolute = trigger.parameters["VALUE"]?.uppercased() == "DATE-TIME" || trigger.value.uppercased().hasSuffix("Z") && trigger.value.count >= 15
             if absolute {
@@ -184,21 +187,29 @@ private struct EventReader {
                 // alarm, at that offset from its start.
                 let instant = Instant(secondsSinceEpoch: local.localSeconds)
                 offset = AlarmOffset(days: 0, seconds: Int(instant.secondsSinceEpoch - startInstant.secondsSinceEpoch))
-                when = "at \(zone.localDateTime(at: instant).description)"
+                when = alarms.count > 1 ? "at \(zone.localDateTime(at: instant).description)" : ""
             } else {
                 do { offset = try AlarmOffset(parsing: trigger.value) } catch { throw fail(trigger.line, "TRIGGER: \(error.message)") }
-                if trigger.parameters["RELATED"]?.uppercased() == "END" { offset = AlarmOffset(days: offset.days, seconds: offset.seconds + endSeconds) }
-                when = offset.words
+                if trigger.parameters["RELATED"]?.uppercased() == "END" { offset = offset.adding(seconds: endSeconds) }
+                when = alarms.count > 1 ? offset.words : ""
             }
             // An event's alarm is a recurrence (of one instance, when it does not recur) with the alarm's offset,
             // at its start too: the announcement says the event's own time, and offers no "taken".
+            // Made from the parts read, as `makeRule` makes it from the spec's text (which is what is stored).
+            let (ruleDates, ruleExceptions) = absolute ? ([], []) : (dates, exceptions.sorted())
             let spec = RuleSpec(
                 start: start.local.description, rrule: absolute ? "-" : rule.map { _ in item.first("RRULE")!.value } ?? "-",
-                rdate: absolute ? nil : Self.list(dates), exdate: absolute ? nil : Self.list(exceptions.sorted()), alarm: offset.text)
+                rdate: Self.list(ruleDates), exdate: Self.list(ruleExceptions), alarm: offset.text)
             let made: ReminderRule
-            do { made = try spec.makeRule() } catch { throw fail(trigger.line, error.message) }
-            guard made.nextOccurrence(after: now, in: zone) != nil else { continue }
-            var reminder = CalendarImport.Reminder(name: alarms.count > 1 ? "\(name) (\(when))" : name, rule: spec, builtRule: made, timeZone: zoneName, line: item.line)
+            do throws(RuleSpecError) {
+                let alarm: AlarmOffset
+                do { alarm = try offset.checkedLength() } catch { throw RuleSpecError("invalid --rrule: \(error.message)") }
+                let set = try RuleSpec.recurrenceSet(start: start.local, rule: absolute ? nil : rule, alarm: alarm, dates: ruleDates, exceptions: ruleExceptions)
+                made = ReminderRule(days: .recurrence(set), times: [], start: start.local)
+            } catch { throw fail(trigger.line, error.message) }
+            guard let first = made.nextOccurrence(after: now, in: zone) else { continue }
+            var reminder = CalendarImport.Reminder(
+                name: alarms.count > 1 ? "\(name) (\(when))" : name, rule: spec, builtRule: made, firstFiring: first.instant, timeZone: zoneName, line: item.line)
             if let uid, !uid.isEmpty {
                 reminder.uid = uid
                 reminder.key = uid + (item.first("RECURRENCE-ID").map { "@" + $0.value } ?? "") + (alarmIndex == 0 ? "" : "#\(alarmIndex + 1)")

@@ -48,8 +48,30 @@ public struct AlarmOffset: Hashable, Sendable {
             (number, digits, any) = (0, 0, true)
         }
         guard any, digits == 0 else { throw bad }
-        guard days <= 3660, seconds <= 3660 * 86400 else { throw RecurrenceError("'\(text.prefix(30))' is longer than 10 years") }
+        guard days <= Self.maximumDays, seconds <= Self.maximumDays * 86400 else { throw Self.tooLong(text) }
         self.init(days: sign * days, seconds: sign * seconds)
+    }
+
+    /// The longest offset a trigger may say: about 10 years.
+    private static let maximumDays = 3660
+
+    private static func tooLong(_ text: String) -> RecurrenceError { RecurrenceError("'\(text.prefix(30))' is longer than 10 years") }
+
+    /// The offset, refused as ``init(parsing:)`` refuses its ``text`` when longer than 10 years. An offset of one
+    /// sign (as ``init(parsing:)`` and ``adding(seconds:)`` make) reads back from its text as itself.
+    public func checkedLength() throws(RecurrenceError) -> AlarmOffset {
+        guard abs(days) <= Self.maximumDays, abs(seconds) <= Self.maximumDays * 86400 else { throw Self.tooLong(text) }
+        return self
+    }
+
+    /// This offset moved by `extra` seconds of exact time (an alarm related to an event's end: by its length).
+    /// ``text`` has one sign, so when the days and the seconds would have opposite signs the days become exact
+    /// time too: `-P1D` before the end of a one-hour event is `-PT23H` from its start (an hour off from the wall
+    /// clock's day only when a DST change lies between). Mixed, the text said `-P1DT1H`, a day and an hour before.
+    public func adding(seconds extra: Int) -> AlarmOffset {
+        let total = seconds + extra
+        guard days != 0, total != 0, (days < 0) != (total < 0) else { return AlarmOffset(days: days, seconds: total) }
+        return AlarmOffset(days: 0, seconds: days * 86400 + total)
     }
 
     /// The duration as RFC 5545 writes it.

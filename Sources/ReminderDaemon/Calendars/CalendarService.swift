@@ -247,7 +247,8 @@ struct ItemPlanner: Sendable {
         for planned in plan.reminders {
             let zone: TimeZoneRules
             do { zone = try context.settings.zone(named: planned.timeZone) } catch { throw CalendarItemRefused(message: error.message) }
-            firings += planned.builtRule.occurrences(after: now, count: 3, in: zone).map(\.instant.secondsSinceEpoch)
+            firings.append(planned.firstFiring.secondsSinceEpoch)
+            firings += planned.builtRule.occurrences(after: planned.firstFiring, count: 2, in: zone).map(\.instant.secondsSinceEpoch)
             alarms.append(CalendarAlarmsStore.Alarm(
                 name: planned.name, rule: planned.rule, timeZone: planned.timeZone,
                 delivery: Delivery(repeating: planned.repeating, calendar: calendar)))
