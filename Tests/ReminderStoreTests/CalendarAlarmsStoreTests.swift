@@ -48,6 +48,21 @@ struct CalendarAlarmsStoreTests {
         ])
     }
 
+    /// The names asked about and the items' paths go to SQLite as JSON text: quotes, backslashes and (in a path)
+    /// control characters in them are escaped, and a held one is found as it is.
+    @Test func namesAndPathsWithQuotesBackslashesAndTabsAreFoundAsTheyAre() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let held = "Say \"hi\" \\ to all"
+        let store = try store(holding: held)
+        let odd = CalendarAlarmsStore.Item(origin: "/cal/\"quoted\"\t\\.ics", etag: "1", alarms: [alarm(held.uppercased()), alarm("{\"a\": [1]}")])
+        _ = try store.calendarAlarms.replace([odd], now: now)
+        #expect(try names(store) == [odd.origin: ["SAY \"HI\" \\ TO ALL (work)", "{\"a\": [1]}"]])
+        // Read again under the same path: the alarms are found by it and kept, not added again.
+        let change = try store.calendarAlarms.replace([odd], now: now)
+        #expect(change.isEmpty)
+        #expect(try store.reminders.all().count == 3)
+    }
+
     @Test func aNameDifferingOnlyInTheCaseOfALetterBeyondASCIIIsAnotherNameAsToSQLite() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try store(holding: "éa", "éA (WORK)")

@@ -178,13 +178,10 @@ struct NamesInUse {
 
     init(asked names: [String], _ db: Database) throws {
         asked = Set(names.map(Self.folded))
-        // SQL: a list of names in one statement per part.
-        for part in ReminderStore.inParts(Array(Set(names))) {
-            let held = try String.fetchAll(
-                db, sql: "SELECT name FROM reminder WHERE name COLLATE NOCASE IN (\(part.map { _ in "?" }.joined(separator: ", ")))",
-                arguments: StatementArguments(Array(part)))
-            mayBeHeld.formUnion(held.map(Self.folded))
-        }
+        let held = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT name FROM reminder WHERE name COLLATE NOCASE IN (SELECT value FROM json_each(?))"),
+            arguments: [ReminderStore.jsonArray(Set(names))])
+        mayBeHeld = Set(held.map(Self.folded))
     }
 
     /// Whether `name` is known to be free: asked for, not held at the start, not written since.

@@ -154,6 +154,18 @@ public final class ReminderStore: Sendable {
         "(" + ids.map(String.init).joined(separator: ",") + ")"
     }
 
+    /// Values as one JSON array, for a statement that reads them as `IN (SELECT value FROM json_each(?))`: one
+    /// short statement, compiled once per connection, where a parameter per value made a statement to compile
+    /// for every list (a calendar read at start: 200 chunks of alarms, each stored and read back).
+    static func jsonArray(_ values: some Sequence<String>) -> String {
+        "[" + values.map(FlatJSON.quoted).joined(separator: ",") + "]"
+    }
+
+    /// Ids as one JSON array (see ``jsonArray(_:)-(Sequence<String>)``).
+    static func jsonArray(_ ids: some Sequence<Int64>) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
     /// Values to bind in an `IN (...)` list, in parts of 500: well under SQLite's limit of variables per statement.
     static func inParts<Value>(_ values: [Value]) -> [ArraySlice<Value>] {
         stride(from: 0, to: values.count, by: 500).map { values[$0..<min($0 + 500, values.count)] }

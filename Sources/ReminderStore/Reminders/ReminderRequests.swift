@@ -21,9 +21,9 @@ extension RemindersStore {
     /// The alarms planned from each of some calendar items, oldest first, by item.
     static func planned(from origins: [String], in db: Database) throws -> [String: [StoredReminder]] {
         var planned: [String: [StoredReminder]] = [:]
-        for part in ReminderStore.inParts(origins) {
-            let rows = try StoredReminder.filter(part.contains(StoredReminder.Columns.origin)).order(StoredReminder.Columns.id).fetchAll(db)
-            for row in rows { planned[row.origin ?? "", default: []].append(row) }
+        let listed = SQL("\(StoredReminder.Columns.origin) IN (SELECT value FROM json_each(\(ReminderStore.jsonArray(origins))))")
+        for row in try StoredReminder.filter(listed).order(StoredReminder.Columns.id).fetchAll(db) {
+            planned[row.origin ?? "", default: []].append(row)
         }
         return planned
     }

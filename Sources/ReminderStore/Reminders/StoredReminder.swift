@@ -146,10 +146,12 @@ public struct ReminderFields: Sendable, Hashable {
         Columns.delivery, Columns.origin,
     ].map(\.name)
 
-    /// The fields' values, as stored.
-    func columnValues() throws -> [(any DatabaseValueConvertible)?] {
-        [name, RuleSpecColumn.encode(rule), timeZone, enabled, createdAt, handledThrough, windowSeconds,
-         try DeliveryColumn.encode(delivery), origin]
+    /// The fields' values, as stored (made as database values here: GRDB's arguments from a list of optional
+    /// existentials boxed each value and converted it again, a tenth of storing a calendar's alarms).
+    func columnValues() throws -> [DatabaseValue] {
+        [name.databaseValue, RuleSpecColumn.encode(rule).databaseValue, timeZone.databaseValue, enabled.databaseValue,
+         createdAt.databaseValue, handledThrough.databaseValue, windowSeconds.databaseValue, try DeliveryColumn.encode(delivery).databaseValue,
+         origin.databaseValue]
     }
 
     func encode(to container: inout PersistenceContainer) throws {
@@ -161,7 +163,7 @@ public struct ReminderFields: Sendable, Hashable {
     /// does (GRDB's record insertion, which builds its statement for each row, took a fifth of that scan).
     /// - Returns: the row.
     public func insert(_ db: Database, id: Int64? = nil) throws -> StoredReminder {
-        try db.cachedStatement(sql: Self.insertion).execute(arguments: StatementArguments([id] + (try columnValues())))
+        try db.cachedStatement(sql: Self.insertion).execute(arguments: StatementArguments([id.databaseValue] + (try columnValues())))
         return StoredReminder(id: db.lastInsertedRowID, fields: self)
     }
 
