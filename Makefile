@@ -103,6 +103,7 @@ bench: release $(VENV)/.ready
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libical-dev; }
 	$(SWIFT) build -c release --product NextFireBenchmark
 	$$(command -v cc || command -v clang) -O2 -o .build/release/rrule_libical Benchmarks/rrule_libical.c $$(pkg-config --cflags --libs libical)
+	$$(command -v cc || command -v clang) -O2 -o .build/release/read_files Benchmarks/read_files.c
 	.build/release/NextFireBenchmark --remindctl .build/release/remindctl
 	$(VENV)/bin/python Benchmarks/rrule_baselines.py .build/release
 	python3 Benchmarks/daemon_scale.py .build/release

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -87,6 +88,51 @@ def measure(root, folder, label):
     ms, written = scan_entry(process.pid)
     time.sleep(1)
     return env, process, ready, ms, written - began, rss_mb(process.pid)
+
+
+def floor(folder, store):
+    """What the kernel and SQLite take alone for a first read's own work, in milliseconds: reading every file of
+    `folder` (Benchmarks/read_files.c, which `make bench` builds beside the binaries: open, read, close in C),
+    and storing the alarms `store` holds (a copy of the daemon's store after its first read) into a new store of
+    the same schema, with a trigger per row as the change feed has, in WAL mode without a flush, a transaction
+    per 100 items, and reading them back by id (Python's `sqlite3`)."""
+    reader = os.path.join(BIN, "read_files")
+    if not os.path.exists(reader):
+        raise SystemExit(f"{reader} is missing: make bench builds it (cc -O2 -o {reader} Benchmarks/read_files.c)")
+    began = time.monotonic()
+    subprocess.run([reader, folder], check=True, stdout=subprocess.DEVNULL)
+    files_ms = (time.monotonic() - began) * 1000
+    source = sqlite3.connect(store)
+    schema = [sql for (sql,) in source.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")]
+    columns = [row[1] for row in source.execute("PRAGMA table_info(reminder)") if row[1] != "id"]
+    alarms = source.execute(f"SELECT {', '.join(columns)} FROM reminder WHERE origin IS NOT NULL ORDER BY id").fetchall()
+    items = source.execute("SELECT path, etag FROM calendarItem ORDER BY path").fetchall()
+    source.close()
+    by_item = {}
+    for row in alarms:
+        by_item.setdefault(row[columns.index("origin")], []).append(row)
+    with tempfile.TemporaryDirectory() as scratch:
+        target = sqlite3.connect(f"{scratch}/floor.sqlite", isolation_level=None)
+        target.execute("PRAGMA journal_mode = WAL")
+        target.execute("PRAGMA synchronous = NORMAL")
+        for sql in schema:
+            target.execute(sql)
+        target.execute("CREATE TEMP TABLE changedPart (reminderId INTEGER NOT NULL, part INTEGER NOT NULL, rowId INTEGER, at INTEGER)")
+        target.execute("CREATE TEMP TRIGGER changed AFTER INSERT ON main.reminder BEGIN INSERT INTO changedPart VALUES (NEW.id, 0, NULL, NULL); END")
+        insert = f"INSERT INTO reminder ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        began = time.monotonic()
+        for low in range(0, len(items), 100):
+            target.execute("BEGIN")
+            for path, etag in items[low:low + 100]:
+                target.executemany(insert, by_item.get(path, []))
+                target.execute("INSERT INTO calendarItem (path, etag) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET etag = excluded.etag", (path, etag))
+            ids = [row[0] for row in target.execute("SELECT reminderId FROM changedPart")]
+            target.execute("DELETE FROM changedPart")
+            target.execute("COMMIT")
+            target.execute("SELECT * FROM reminder WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(ids),)).fetchall()
+        sqlite_ms = (time.monotonic() - began) * 1000
+        target.close()
+    return files_ms, sqlite_ms, len(alarms)
 
 
 def one_off_events(count, now):
@@ -185,6 +231,11 @@ def main():
         _, baseline, _, baseline_ms, baseline_total, baseline_rss = measure(root, empty, "empty")
         stop(baseline)
         env, process, ready, scan_ms, total, rss = measure(root, busy, "busy")
+        live, copy = sqlite3.connect(f"{root}/state-busy/remindd/remindd.sqlite"), sqlite3.connect(f"{root}/first-read.sqlite")
+        live.backup(copy)
+        live.close()
+        copy.close()
+        files_ms, sqlite_ms, alarm_count = floor(busy, f"{root}/first-read.sqlite")
         socket_path = f"{env['XDG_RUNTIME_DIR']}/remindd/control.sock"
 
         # One event moved by another client (a new file renamed over the old, as vdirsyncer writes): from the
@@ -232,6 +283,8 @@ def main():
               f"ratio {restart_total / baseline_total:.1f}x")
         print(f"  start-up scan, first read (a new store): {scan_ms} ms by the daemon's count, {total:.2f} s from exec "
               f"(READY after {ready:.2f} s): ratio {total / baseline_total:.1f}x")
+        print(f"  the floor of a first read, alone: reading the {COUNT} files {files_ms:.0f} ms (C), storing the {alarm_count} alarms "
+              f"and reading them back {sqlite_ms:.0f} ms (SQLite, from Python); remindd's first read {scan_ms / (files_ms + sqlite_ms):.1f}x their sum")
         print(f"  resident memory once settled: restart {restart_rss:.1f} MB, first read {rss:.1f} MB (empty calendar: {baseline_rss:.1f} MB)")
         print(f"  one changed event re-planned: median {sorted(latencies)[len(latencies) // 2]:.0f} ms, max {max(latencies):.0f} ms (rename to answer)")
         print(f"  idle for 10 s: {idle_calls} system calls")

@@ -31,8 +31,16 @@ def stop(process):
 
 def rss_mb(pid):
     """Resident memory of a process, in MB."""
+    return resident_parts_mb(pid)["VmRSS"]
+
+
+def resident_parts_mb(pid):
+    """Resident memory of a process, in MB: the whole (`VmRSS`), its anonymous pages (`RssAnon`: what the process
+    made) and its file pages (`RssFile`: the executable's and the libraries' pages mapped, which the kernel maps
+    around each page a process touches, as many as the page cache holds)."""
     with open(f"/proc/{pid}/status") as status:
-        return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:"))
+        fields = dict(line.split(":", 1) for line in status if line.startswith(("VmRSS:", "RssAnon:", "RssFile:")))
+    return {name: int(value.split()[0]) / 1024 for name, value in fields.items()}
 
 
 def cpu_seconds(pid):

@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 
-from daemon_process import cpu_seconds, rss_mb, stop, varlink
+from daemon_process import cpu_seconds, resident_parts_mb, stop, varlink
 import daemon_process
 
 BIN = sys.argv[1]
@@ -99,7 +99,7 @@ def main():
         process, ready = start(root, env)
         baseline_ready.append(ready)
         baseline_cpu.append(cpu_seconds(process.pid))
-        baseline_rss = rss_mb(process.pid)
+        baseline_rss = resident_parts_mb(process.pid)
         stop(process)
 
     # Fill the store: daily, weekly and monthly rules at times 1 to 23 hours from now, so none fires while idle.
@@ -125,7 +125,7 @@ def main():
         full_cpu.append(cpu_seconds(process.pid))
         if len(full_ready) < 5:
             stop(process)
-    rss = rss_mb(process.pid)
+    rss = resident_parts_mb(process.pid)
 
     next_cli = []
     for _ in range(15):
@@ -180,7 +180,8 @@ def main():
     print(f"reminders in the store:              {COUNT}")
     print(f"start-up to READY=1:                 {median_ms(full_ready):.0f} ms (empty store: {median_ms(baseline_ready):.0f} ms, ratio {statistics.median(full_ready) / statistics.median(baseline_ready):.1f}x)")
     print(f"CPU time to READY=1:                 {median_ms(full_cpu):.0f} ms (empty store: {median_ms(baseline_cpu):.0f} ms)")
-    print(f"resident memory after READY:         {rss:.1f} MB (empty store: {baseline_rss:.1f} MB)")
+    print(f"resident memory after READY:         {rss['VmRSS']:.1f} MB: {rss['RssAnon']:.1f} MB anonymous, {rss['RssFile']:.1f} MB of files "
+          f"(empty store: {baseline_rss['VmRSS']:.1f} MB: {baseline_rss['RssAnon']:.1f} anonymous, {baseline_rss['RssFile']:.1f} of files, the floor)")
     print(f"remindctl next (whole process):      {median_ms(next_cli):.1f} ms")
     print(f"Next over the socket (call alone):   {median_ms(next_call):.2f} ms")
     print(f"Add one reminder / Remove one:       {median_ms(adds):.2f} ms / {median_ms(removes):.2f} ms")
