@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOEmbedded
 @testable import VarlinkServer
@@ -17,6 +18,32 @@ struct VarlinkTests {
         let all = VarlinkReply(parameters: .object(["b": .string("\"x\""), "a": .null]), continues: false, error: "a.b.Failed")
         #expect(String(decoding: VarlinkWire.encode(all), as: UTF8.self) == #"{"continues":false,"error":"a.b.Failed","parameters":{"a":null,"b":"\"x\""}}"#)
         #expect(String(decoding: VarlinkWire.encode(VarlinkReply()), as: UTF8.self) == "{}")
+    }
+
+    /// A call is written in one pass, as `JSONEncoder` (sorted keys, slashes as they are) writes it: any
+    /// Varlink service reads the same bytes.
+    @Test func callsAreWrittenAsJSONEncoderWritesThem() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let parameters: JSONValue = .object([
+            "name": .string("Vitamin D / \"daily\" \u{1}é\n"), "count": .number(10), "at": .number(-1.5), "none": .null,
+            "list": .array([.bool(true), .object(["z": .string(""), "a": .array([])])]),
+        ])
+        var calls = [VarlinkCall(method: "io.remindd.Reminders.Next")]
+        for more in [nil, true, false] as [Bool?] {
+            for oneway in [nil, true, false] as [Bool?] {
+                for upgrade in [nil, true] as [Bool?] {
+                    var call = VarlinkCall(method: "io.remindd.Reminders.Next/\"x\"", parameters: parameters, oneway: oneway, more: more)
+                    call.upgrade = upgrade
+                    calls.append(call)
+                }
+            }
+        }
+        calls.append(VarlinkCall(method: "a.b.C", parameters: .object([:])))
+        for call in calls {
+            #expect(VarlinkWire.encode(call) == Array(try encoder.encode(call)), "\(call)")
+            #expect(try VarlinkWire.call(from: VarlinkWire.encode(call)) == call)
+        }
     }
 
     @Test func badParametersNameTheParameter() {
