@@ -131,32 +131,7 @@ private struct EventReader {
             planned.leftOut = "\(label): no DTSTART\(item.name == "VTODO" ? " or DUE" : ""), so no time to remind"
             return planned
         }
-        var start = try moment(startProperty)
-        if start.zoneName == "UTC", item.first("RRULE") == nil, item.first("RDATE") == nil, overrides.isEmpty {
-            // A single event in UTC (as Google writes them) is at an instant: the reminder follows the system
-            // zone, at that instant's local time there.
-            start = Moment(local: zones.system.localDateTime(at: Instant(secondsSinceEpoch: start.local.localSeconds)), zoneName: nil, allDay: false)
-        }
-        let zoneName = start.zoneName
-        let zone = try rules(zoneName, line: startProperty.line)
-        let startInstant = zone.resolve(start.local)
-        let endSeconds = try duration(of: item, start: start, zone: zone)
-
-        // The recurrence, with the overrides of single instances.
-        var rule: RecurrenceRule?
-        if let property = item.first("RRULE") {
-            do { rule = try RecurrenceRule(parsing: property.value) } catch { throw fail(property.line, "RRULE: \(error.message)") }
-        }
-        var dates: [LocalDateTime] = []
-        for property in item.all("RDATE") { dates += try moments(property, in: zoneName, zone: zone) }
-        var exceptions: Set<LocalDateTime> = []
-        for property in item.all("EXDATE") { exceptions.formUnion(try moments(property, in: zoneName, zone: zone)) }
-        for override in overrides {
-            guard let id = override.first("RECURRENCE-ID") else { continue }
-            exceptions.formUnion(try moments(id, in: zoneName, zone: zone))
-        }
-        let recurs = rule != nil || !dates.isEmpty
-
+        let timing = try timing(of: item, startingAt: startProperty, overrides: overrides)
         var alarms = item.components.filter { $0.name == "VALARM" }
         if alarms.isEmpty {
             guard all else {
@@ -167,70 +142,141 @@ private struct EventReader {
                 ICalendarProperty(name: "TRIGGER", parameters: [:], value: "PT0S", line: item.line),
             ])]
         }
-        let uid = item.first("UID")?.value
-        for (alarmIndex, alarm) in alarms.enumerated() {
-            guard let trigger = alarm.first("TRIGGER") else {
-                throw fail(alarm.line, "a VALARM without TRIGGER: add e.g. TRIGGER:-PT15M, or remove the alarm")
-            }
-            if let action = alarm.first("ACTION")?.value.uppercased(), action != "DISPLAY" {
-                planned.notes.append("\(label): its ACTION:\(action.prefix(20)) alarm becomes a desktop reminder")
-            }
-            var offset: AlarmOffset
-            // What tells the item's alarms apart in their names (when it has several).
-            let when: String
-            let absolute = trigger.parameters["VALUE"]?.uppercased() == "DATE-TIME" || trigger.value.uppercased().hasSuffix("Z") && trigger.value.count >= 15
-            if absolute {
-                guard trigger.value.uppercased().hasSuffix("Z"), let local = ICalendarTime.dateTime(String(trigger.value.uppercased().dropLast())) else {
-                    throw fail(trigger.line, "TRIGGER '\(trigger.value.prefix(30))': an absolute trigger is a UTC date-time such as 20261224T170000Z")
-                }
-                // Once (RFC 5545: an absolute trigger does not repeat with the instances): the first instance's
-                // alarm, at that offset from its start.
-                let instant = Instant(secondsSinceEpoch: local.localSeconds)
-                offset = AlarmOffset(days: 0, seconds: Int(instant.secondsSinceEpoch - startInstant.secondsSinceEpoch))
-                when = alarms.count > 1 ? "at \(zone.localDateTime(at: instant).description)" : ""
-            } else {
-                do { offset = try AlarmOffset(parsing: trigger.value) } catch { throw fail(trigger.line, "TRIGGER: \(error.message)") }
-                if trigger.parameters["RELATED"]?.uppercased() == "END" { offset = offset.adding(seconds: endSeconds) }
-                when = alarms.count > 1 ? offset.words : ""
-            }
-            // An event's alarm is a recurrence (of one instance, when it does not recur) with the alarm's offset,
-            // at its start too: the announcement says the event's own time, and offers no "taken".
-            // Made from the parts read, as `makeRule` makes it from the spec's text (which is what is stored).
-            let (ruleDates, ruleExceptions) = absolute ? ([], []) : (dates, exceptions.sorted())
-            let spec = RuleSpec(
-                start: start.local.description, rrule: absolute ? "-" : rule.map { _ in item.first("RRULE")!.value } ?? "-",
-                rdate: Self.list(ruleDates), exdate: Self.list(ruleExceptions), alarm: offset.text)
-            let made: ReminderRule
-            do throws(RuleSpecError) {
-                let alarm: AlarmOffset
-                do { alarm = try offset.checkedLength() } catch { throw RuleSpecError("invalid --rrule: \(error.message)") }
-                let set = try RuleSpec.recurrenceSet(start: start.local, rule: absolute ? nil : rule, alarm: alarm, dates: ruleDates, exceptions: ruleExceptions)
-                made = ReminderRule(days: .recurrence(set), times: [], start: start.local)
-            } catch { throw fail(trigger.line, error.message) }
-            guard let first = made.nextOccurrence(after: now, in: zone) else { continue }
-            var reminder = CalendarImport.Reminder(
-                name: alarms.count > 1 ? "\(name) (\(when))" : name, rule: spec, builtRule: made, firstFiring: first.instant, timeZone: zoneName, line: item.line)
-            if let uid, !uid.isEmpty {
-                reminder.uid = uid
-                reminder.key = uid + (item.first("RECURRENCE-ID").map { "@" + $0.value } ?? "") + (alarmIndex == 0 ? "" : "#\(alarmIndex + 1)")
-            }
-            if let repeats = alarm.first("REPEAT"), let count = Int(repeats.value), count > 0, let every = alarm.first("DURATION") {
-                let interval: AlarmOffset
-                do { interval = try AlarmOffset(parsing: every.value) } catch { throw fail(every.line, "DURATION: \(error.message)") }
-                let seconds = Int64(interval.days) * 86400 + Int64(interval.seconds)
-                if seconds >= 60, seconds <= 86400 {
-                    reminder.repeating.plan = RepeatPlan(intervalSeconds: seconds, maximum: min(count, 100))
-                } else {
-                    let every = interval.words.hasSuffix(" after") ? String(interval.words.dropLast(" after".count)) : interval.words
-                    planned.notes.append("\(label): its alarm repeats every \(every): remindd repeats from 1 minute to 24 hours apart, so it does not repeat")
-                }
-            }
-            planned.reminders.append(reminder)
+        for (index, alarm) in alarms.enumerated() {
+            let named = Named(name: name, label: label, alarmIndex: index, alarmCount: alarms.count)
+            if let reminder = try reminder(for: alarm, of: item, named, timing, notes: &planned.notes) { planned.reminders.append(reminder) }
         }
         if planned.reminders.isEmpty {
-            planned.leftOut = "\(label): every alarm lies in the past (\(recurs ? "the recurrence has ended" : "it was on \(zone.localDateTime(at: startInstant).date)"))"
+            let when = timing.recurs ? "the recurrence has ended" : "it was on \(timing.zone.localDateTime(at: timing.startInstant).date)"
+            planned.leftOut = "\(label): every alarm lies in the past (\(when))"
         }
         return planned
+    }
+
+    /// When an item's alarms fire from: its start (in its zone), its length, its recurrence.
+    private struct Timing {
+        var start: LocalDateTime
+        /// An IANA zone, or nil to follow the system's.
+        var zoneName: String?
+        var zone: TimeZoneRules
+        var startInstant: Instant
+        /// Its length (for `RELATED=END`).
+        var endSeconds: Int
+        var rule: RecurrenceRule?
+        var ruleText: String?
+        var dates: [LocalDateTime]
+        /// The EXDATEs and the instances its overrides replace, in order.
+        var exceptions: [LocalDateTime]
+
+        var recurs: Bool { rule != nil || !dates.isEmpty }
+    }
+
+    /// An item's name, and which of its alarms is planned.
+    private struct Named {
+        var name: String
+        /// `line 12: "Standup"`, to begin what is said about it.
+        var label: String
+        var alarmIndex: Int
+        var alarmCount: Int
+    }
+
+    private mutating func timing(of item: ICalendarComponent, startingAt startProperty: ICalendarProperty, overrides: [ICalendarComponent]) throws(FileLineError) -> Timing {
+        var start = try moment(startProperty)
+        if start.zoneName == "UTC", item.first("RRULE") == nil, item.first("RDATE") == nil, overrides.isEmpty {
+            // A single event in UTC (as Google writes them) is at an instant: the reminder follows the system
+            // zone, at that instant's local time there.
+            start = Moment(local: zones.system.localDateTime(at: Instant(secondsSinceEpoch: start.local.localSeconds)), zoneName: nil, allDay: false)
+        }
+        let zone = try rules(start.zoneName, line: startProperty.line)
+        var timing = Timing(
+            start: start.local, zoneName: start.zoneName, zone: zone, startInstant: zone.resolve(start.local),
+            endSeconds: try duration(of: item, start: start, zone: zone), dates: [], exceptions: [])
+        // The recurrence, with the overrides of single instances.
+        if let property = item.first("RRULE") {
+            do { timing.rule = try RecurrenceRule(parsing: property.value) } catch { throw fail(property.line, "RRULE: \(error.message)") }
+            timing.ruleText = property.value
+        }
+        for property in item.all("RDATE") { timing.dates += try moments(property, in: start.zoneName, zone: zone) }
+        var exceptions: Set<LocalDateTime> = []
+        for property in item.all("EXDATE") { exceptions.formUnion(try moments(property, in: start.zoneName, zone: zone)) }
+        for override in overrides {
+            guard let id = override.first("RECURRENCE-ID") else { continue }
+            exceptions.formUnion(try moments(id, in: start.zoneName, zone: zone))
+        }
+        timing.exceptions = exceptions.sorted()
+        return timing
+    }
+
+    /// The reminder of one alarm of an item, or nil when it lies in the past.
+    private func reminder(
+        for alarm: ICalendarComponent, of item: ICalendarComponent, _ named: Named, _ timing: Timing, notes: inout [String]
+    ) throws(FileLineError) -> CalendarImport.Reminder? {
+        guard let trigger = alarm.first("TRIGGER") else {
+            throw fail(alarm.line, "a VALARM without TRIGGER: add e.g. TRIGGER:-PT15M, or remove the alarm")
+        }
+        if let action = alarm.first("ACTION")?.value.uppercased(), action != "DISPLAY" {
+            notes.append("\(named.label): its ACTION:\(action.prefix(20)) alarm becomes a desktop reminder")
+        }
+        let (offset, absolute, when) = try self.offset(of: trigger, timing, described: named.alarmCount > 1)
+        // An event's alarm is a recurrence (of one instance, when it does not recur) with the alarm's offset, at
+        // its start too: the announcement says the event's own time, and offers no "taken". Made from the parts
+        // read, as `makeRule` makes it from the spec's text (which is what is stored).
+        let (dates, exceptions) = absolute ? ([], []) : (timing.dates, timing.exceptions)
+        let spec = RuleSpec(
+            start: timing.start.description, rrule: absolute ? "-" : timing.ruleText ?? "-",
+            rdate: Self.list(dates), exdate: Self.list(exceptions), alarm: offset.text)
+        let made: ReminderRule
+        do throws(RuleSpecError) {
+            let checked: AlarmOffset
+            do { checked = try offset.checkedLength() } catch { throw RuleSpecError("invalid --rrule: \(error.message)") }
+            let set = try RuleSpec.recurrenceSet(start: timing.start, rule: absolute ? nil : timing.rule, alarm: checked, dates: dates, exceptions: exceptions)
+            made = ReminderRule(days: .recurrence(set), times: [], start: timing.start)
+        } catch { throw fail(trigger.line, error.message) }
+        guard let first = made.nextOccurrence(after: now, in: timing.zone) else { return nil }
+        var reminder = CalendarImport.Reminder(
+            name: named.alarmCount > 1 ? "\(named.name) (\(when))" : named.name, rule: spec, builtRule: made, firstFiring: first.instant,
+            timeZone: timing.zoneName, line: item.line)
+        if let uid = item.first("UID")?.value, !uid.isEmpty {
+            reminder.uid = uid
+            reminder.key = uid + (item.first("RECURRENCE-ID").map { "@" + $0.value } ?? "") + (named.alarmIndex == 0 ? "" : "#\(named.alarmIndex + 1)")
+        }
+        if let plan = try repeatPlan(of: alarm, label: named.label, notes: &notes) { reminder.repeating.plan = plan }
+        return reminder
+    }
+
+    /// A TRIGGER as an offset from the item's start, whether it is an absolute instant, and (when `described`:
+    /// the item has several alarms) what tells it apart in its name.
+    private func offset(of trigger: ICalendarProperty, _ timing: Timing, described: Bool) throws(FileLineError) -> (AlarmOffset, absolute: Bool, when: String) {
+        let absolute = trigger.parameters["VALUE"]?.uppercased() == "DATE-TIME" || trigger.value.uppercased().hasSuffix("Z") && trigger.value.count >= 15
+        guard absolute else {
+            var offset: AlarmOffset
+            do { offset = try AlarmOffset(parsing: trigger.value) } catch { throw fail(trigger.line, "TRIGGER: \(error.message)") }
+            if trigger.parameters["RELATED"]?.uppercased() == "END" { offset = offset.adding(seconds: timing.endSeconds) }
+            return (offset, false, described ? offset.words : "")
+        }
+        guard trigger.value.uppercased().hasSuffix("Z"), let local = ICalendarTime.dateTime(String(trigger.value.uppercased().dropLast())) else {
+            throw fail(trigger.line, "TRIGGER '\(trigger.value.prefix(30))': an absolute trigger is a UTC date-time such as 20261224T170000Z")
+        }
+        // Once (RFC 5545: an absolute trigger does not repeat with the instances): the first instance's alarm, at
+        // that offset from its start.
+        let instant = Instant(secondsSinceEpoch: local.localSeconds)
+        let offset = AlarmOffset(days: 0, seconds: Int(instant.secondsSinceEpoch - timing.startInstant.secondsSinceEpoch))
+        return (offset, true, described ? "at \(timing.zone.localDateTime(at: instant).description)" : "")
+    }
+
+    /// An alarm's REPEAT and DURATION as the reminder's repeats; one that remindd cannot repeat (under a minute or
+    /// over a day apart) is said in `notes`.
+    private func repeatPlan(of alarm: ICalendarComponent, label: String, notes: inout [String]) throws(FileLineError) -> RepeatPlan? {
+        guard let repeats = alarm.first("REPEAT"), let count = Int(repeats.value), count > 0, let every = alarm.first("DURATION") else { return nil }
+        let interval: AlarmOffset
+        do { interval = try AlarmOffset(parsing: every.value) } catch { throw fail(every.line, "DURATION: \(error.message)") }
+        let seconds = Int64(interval.days) * 86400 + Int64(interval.seconds)
+        guard seconds >= 60, seconds <= 86400 else {
+            let words = interval.words.hasSuffix(" after") ? String(interval.words.dropLast(" after".count)) : interval.words
+            notes.append("\(label): its alarm repeats every \(words): remindd repeats from 1 minute to 24 hours apart, so it does not repeat")
+            return nil
+        }
+        return RepeatPlan(intervalSeconds: seconds, maximum: min(count, 100))
     }
 
     /// The event's length in seconds (DTEND, DUE or DURATION; an all-day event a day), for `RELATED=END`.
