@@ -219,12 +219,12 @@ struct CalendarAlarmTests {
         let daemon = try await daemon(folder)
         await daemon.advance(to: instant("2026-12-03T16:46:00Z"))
         let call = try #require(daemon.firings(of: "Call mum").first)
-        await daemon.current.perform(.dismiss(reminderID: call.firing.reminder.id))
+        _ = await daemon.current.perform(.dismiss(reminderID: call.firing.reminder.id))
         await daemon.advance(to: instant("2026-12-03T17:46:00Z"))
         #expect(daemon.firings(of: "Call mum").map(\.kind) == [.fired])  // no repeat after Dismiss
 
         let pay = try #require(daemon.firings(of: "Pay rent").first)
-        await daemon.current.perform(.snooze(reminderID: pay.firing.reminder.id, minutes: 10))
+        _ = await daemon.current.perform(.snooze(reminderID: pay.firing.reminder.id, minutes: 10))
         await daemon.advance(to: instant("2026-12-03T18:00:00Z"))
         #expect(daemon.firings(of: "Pay rent").map(\.kind) == [.fired, .snoozed])
         #expect(daemon.firings(of: "Pay rent").last?.handledAt == instant("2026-12-03T17:56:00Z"))

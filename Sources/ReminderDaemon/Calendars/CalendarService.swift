@@ -108,28 +108,16 @@ actor CalendarService {
 
     private func scannedOnce(_ folder: String, names: Set<String>?) async -> Scan {
         let vdir = VdirFolder(path: folder)
-        let listing: (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])
-        do {
-            if let names { listing = vdir.look(at: names) } else { listing = try vdir.list() }
-        } catch {
-            // Its alarms stay: a folder on a disk not mounted yet is not a calendar emptied.
-            reportOnce("folder \(folder) \(error.code)", .warning, "Calendar folder \(folder) cannot be read (\(error)); its alarms stay as they were until it can")
-            return Scan()
-        }
-        reported.remove("folder \(folder) \(ENOENT)")
+        guard let listing = listing(of: vdir, names: names) else { return Scan() }
         let calendar = vdir.displayName
         // What the alarms of each item were planned from (kept in the store: an item unchanged since the last
         // start is not read again), and what they are now planned from.
         let before: [String: String]
-        do { before = try stores.calendarAlarms.etags(in: folder, named: names) } catch {
-            context.say(.error, "Calendar '\(calendar)' is not read: \(error)")
-            return Scan()
-        }
-        func etag(_ entry: VdirFolder.Entry) -> String { "\(entry.etag) v\(Self.planVersion) \(calendar)" }
-        var changed: [Int64] = []
-        let now = context.clock.now()
         let zones: CalendarImport.Zones
-        do { zones = try self.zones() } catch {
+        do {
+            before = try stores.calendarAlarms.etags(in: folder, named: names)
+            zones = try self.zones()
+        } catch {
             context.say(.error, "Calendar '\(calendar)' is not read: \(error)")
             return Scan()
         }
@@ -137,27 +125,34 @@ actor CalendarService {
             reportOnce("\(folder)/\(refused.name) \(refused.reason)", .warning,
                 "Calendar '\(calendar)': item \(VdirFolder.printable(refused.name)) is not read: \(refused.reason)")
         }
-        // The alarms of a chunk of items in one transaction: a calendar read at start is a few writes, not one per
-        // item, and a firing's own write waits for one chunk at most.
-        func store(_ planned: [ItemPlanner.Planned]) {
-            for item in planned {
-                if let refusal = item.refusal {
-                    reportOnce("\(folder)/\(item.entry.name)", .warning, "Calendar '\(calendar)': item \(item.entry.name) has no alarms here: \(refusal)")
-                }
-            }
-            do {
-                let items = planned.map { CalendarAlarmsStore.Item(origin: folder + "/" + $0.entry.name, etag: etag($0.entry), alarms: $0.alarms) }
-                changed += try stores.calendarAlarms.replace(items, now: now).ids
-            } catch {
-                // Their etags are not stored either: read again at the next scan.
-                context.say(.error, "Calendar '\(calendar)': the alarms of \(planned.count) items could not be stored: \(error)")
-            }
+        let unread = listing.entries.filter { before[$0.name] != Self.etag(of: $0, in: calendar) }
+        let planner = ItemPlanner(context: context, folder: vdir, calendar: calendar, now: context.clock.now(), zones: zones)
+        var changed = await plannedAndStored(unread, by: planner)
+        changed += removed(from: folder, calendar: calendar, listed: listing.entries, before: before, wholeFolder: names == nil)
+        return Scan(changed: changed, items: listing.entries.count, read: unread.count)
+    }
+
+    /// The folder's entries (or those `names`), and those refused; nil when it cannot be read (its alarms stay).
+    private func listing(of vdir: VdirFolder, names: Set<String>?) -> (entries: [VdirFolder.Entry], refused: [VdirFolder.Refused])? {
+        do {
+            let listing = if let names { vdir.look(at: names) } else { try vdir.list() }
+            reported.remove("folder \(vdir.path) \(ENOENT)")
+            return listing
+        } catch {
+            // Its alarms stay: a folder on a disk not mounted yet is not a calendar emptied.
+            reportOnce("folder \(vdir.path) \(error.code)", .warning, "Calendar folder \(vdir.path) cannot be read (\(error)); its alarms stay as they were until it can")
+            return nil
         }
-        let unread = listing.entries.filter { before[$0.name] != etag($0) }
+    }
+
+    /// What an item's alarms are planned from: its file's version, remindd's way of planning, the calendar's name.
+    private static func etag(of entry: VdirFolder.Entry, in calendar: String) -> String { "\(entry.etag) v\(planVersion) \(calendar)" }
+
+    /// Reads and plans `unread` on the thread pool, a few chunks at once (one per core), while the chunks planned
+    /// are stored here in their order (an alarm's name depends on which came first). - Returns: the ids changed.
+    private func plannedAndStored(_ unread: [VdirFolder.Entry], by planner: ItemPlanner) async -> [Int64] {
         let chunks = stride(from: 0, to: unread.count, by: Self.scanChunk).map { Array(unread[$0..<min($0 + Self.scanChunk, unread.count)]) }
-        let planner = ItemPlanner(context: context, folder: vdir, calendar: calendar, now: now, zones: zones)
-        // Items are read and planned on the thread pool, a few chunks at once (one per core), while the chunks
-        // planned are stored here in their order (an alarm's name depends on which came first).
+        var changed: [Int64] = []
         await withTaskGroup(of: (index: Int, planned: [ItemPlanner.Planned]).self) { group in
             var (next, stored, done) = (0, 0, [Int: [ItemPlanner.Planned]]())
             func startNext() {
@@ -170,23 +165,47 @@ actor CalendarService {
             while let finished = await group.next() {
                 done[finished.index] = finished.planned
                 while let planned = done.removeValue(forKey: stored) {
-                    store(planned)
+                    changed += store(planned, folder: planner.folder.path, calendar: planner.calendar, now: planner.now)
                     stored += 1
                     startNext()
                 }
             }
         }
+        return changed
+    }
+
+    /// Stores the alarms of a chunk of items in one transaction (a calendar read at start is a few writes, not one
+    /// per item, and a firing's own write waits for one chunk at most). - Returns: the ids changed.
+    private func store(_ planned: [ItemPlanner.Planned], folder: String, calendar: String, now: Instant) -> [Int64] {
+        for item in planned {
+            if let refusal = item.refusal {
+                reportOnce("\(folder)/\(item.entry.name)", .warning, "Calendar '\(calendar)': item \(item.entry.name) has no alarms here: \(refusal)")
+            }
+        }
         do {
-            // Gone: what was read and is no longer listed (of the names, when given); when the folder is read
-            // whole, also alarms stored without an item read (by a remindd before the items were kept).
-            let listed = Set(listing.entries.map { folder + "/" + $0.name })
+            let items = planned.map {
+                CalendarAlarmsStore.Item(origin: folder + "/" + $0.entry.name, etag: Self.etag(of: $0.entry, in: calendar), alarms: $0.alarms)
+            }
+            return try stores.calendarAlarms.replace(items, now: now).ids
+        } catch {
+            // Their etags are not stored either: read again at the next scan.
+            context.say(.error, "Calendar '\(calendar)': the alarms of \(planned.count) items could not be stored: \(error)")
+            return []
+        }
+    }
+
+    /// Removes the alarms of what was read and is no longer listed; when the folder was read whole, also those
+    /// stored without an item read (by a remindd before the items were kept). - Returns: the ids removed.
+    private func removed(from folder: String, calendar: String, listed entries: [VdirFolder.Entry], before: [String: String], wholeFolder: Bool) -> [Int64] {
+        do {
+            let listed = Set(entries.map { folder + "/" + $0.name })
             var gone = Set(before.keys.map { folder + "/" + $0 }).subtracting(listed)
-            if names == nil { gone.formUnion(try stores.calendarAlarms.origins(in: folder).subtracting(listed)) }
-            changed += try stores.calendarAlarms.remove(origins: gone)
+            if wholeFolder { gone.formUnion(try stores.calendarAlarms.origins(in: folder).subtracting(listed)) }
+            return try stores.calendarAlarms.remove(origins: gone)
         } catch {
             context.say(.error, "Calendar '\(calendar)': the alarms of removed items could not be removed: \(error)")
+            return []
         }
-        return Scan(changed: changed, items: listing.entries.count, read: unread.count)
     }
 
     private func zones() throws(ServiceError) -> CalendarImport.Zones {
