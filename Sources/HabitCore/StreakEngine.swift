@@ -299,135 +299,36 @@ public enum StreakEngine {
         let recoveredDays = recovered.map { Set($0.days) } ?? []
         let graceDays = own.filter { $0.value.grace > 0 }.keys.map { $0 - 1 }
         let first = ([today] + Array(own.keys) + graceDays + rest.filter { $0 <= today } + Array(recoveredDays)).min()!
-        /// Days whose grace-period activity counts for the day before.
-        var movedAway = Set<Int>()
-        func hasOwnActivity(_ day: Int) -> Bool {
-            guard let count = own[day] else { return false }
-            return movedAway.contains(day) ? count.all > count.grace : count.all > 0
-        }
-        func keepsStreak(_ day: Int) -> Bool { hasOwnActivity(day) || rest.contains(day) || recoveredDays.contains(day) }
-        /// Whether a day with nothing of its own is made active by the next day's grace-period activity (the grace
-        /// branch below): then it keeps a streak too, and a freeze covers the missed day before it.
-        func activeByGrace(_ day: Int) -> Bool { day < today && !keepsStreak(day) && (own[day + 1]?.grace ?? 0) > 0 }
-
-        var days: [Int: DayState] = [:]
-        var streak = 0
-        var streakStart = first
-        var freezes = 0
-        var history: [FreezeEvent] = []
-        var achievements: [Achievement.ID: Int] = [:]
-        var best: StreakRun?
-        /// Each break: the streak it ended and its first missed day, oldest first.
-        var breaks: [(streak: StreakRun, missed: Int)] = []
-        var activeRun = 0
-        var strength = 0.0
-
-        func unlock(_ id: Achievement.ID, _ day: Int) {
-            if achievements[id] == nil { achievements[id] = day }
-        }
-        func run(endingAt day: Int) -> StreakRun {
-            StreakRun(length: streak, start: LocalDate(dayNumber: streakStart), end: LocalDate(dayNumber: day))
-        }
-
-        /// Days a freeze before them counted on as active through the next morning's grace activity: they take it.
-        var owedGrace = Set<Int>()
-        var day = first
-        while day <= today {
-            let state: DayState
-            if hasOwnActivity(day) {
-                state = .active
-            } else if rest.contains(day) {
-                state = .rest
-            } else if recoveredDays.contains(day) {
-                state = .recovered
-            } else if day < today, (own[day + 1]?.grace ?? 0) > 0, owedGrace.contains(day) || !(streak > 0 && freezes > 0 && keepsStreak(day + 1)) {
-                // Grace: the next day's early activity counts for this day, which has none, is not a rest day and
-                // is not covered by a freeze; the next day may take the following morning's in turn.
-                movedAway.insert(day + 1)
-                state = .active
-            } else if day == today || (day == today - 1 && inGraceOfYesterday) {
-                state = .open
-            } else if streak > 0, freezes > 0, keepsStreak(day + 1) || activeByGrace(day + 1) {
-                // Frozen because the next day is active only through grace: it must take that grace, not a freeze
-                // of its own (one log counts once).
-                if !keepsStreak(day + 1) { owedGrace.insert(day + 1) }
-                state = .frozen
-            } else {
-                state = .missed
-            }
-            days[day] = state
-            switch state {
-            case .active, .rest, .frozen, .recovered:
-                if streak == 0 { streakStart = day }
-                streak += 1
-                if state == .frozen {
-                    freezes -= 1
-                    history.append(FreezeEvent(date: LocalDate(dayNumber: day), kind: .used, banked: freezes, streak: streak))
-                } else if (state == .active || state == .rest) && streak % 7 == 0 {
-                    if freezes < maximumFreezes {
-                        freezes += 1
-                        history.append(FreezeEvent(date: LocalDate(dayNumber: day), kind: .earned, banked: freezes, streak: streak))
-                        unlock(.firstFreeze, day)
-                        if freezes == maximumFreezes { unlock(.freezeSaver, day) }
-                    } else {
-                        history.append(FreezeEvent(date: LocalDate(dayNumber: day), kind: .maxReached, banked: freezes, streak: streak))
-                    }
-                }
-                if best == nil || streak > best!.length { best = run(endingAt: day) }
-            case .missed:
-                if streak > 0 { breaks.append((run(endingAt: day - 1), day)) }
-                streak = 0
-            case .open:
-                break
-            }
-
-            // Achievements: a marked rest day is a rest day for them even when some activity falls on it.
-            let marked = rest.contains(day)
-            if marked {
-                unlock(.firstRestDay, day)
-                if activeRun >= 10 { unlock(.restAdvocate, day) }
-            }
-            activeRun = state == .active && !marked ? activeRun + 1 : 0
-            let monday = day - CivilCalendar.floorMod(day - 4, 7)
-            let week = monday...day
-            if week.filter({ days[$0] == .active && !rest.contains($0) }).count >= 5 && week.contains(where: rest.contains) {
-                unlock(.balancedWeek, day)
-            }
-            strength = strengthAfter(state, from: strength)
-            day += 1
-        }
-        if let recovered, recovered.usedOn <= today { unlock(.secondChance, recovered.usedOn) }
-        /// A break with its run of missed days (up to yesterday).
-        func withMissedDays(_ broken: (streak: StreakRun, missed: Int)) -> (streak: StreakRun, missed: ClosedRange<Int>) {
-            var end = broken.missed
-            while end + 1 < today && days[end + 1] == .missed { end += 1 }
-            return (broken.streak, broken.missed...end)
-        }
-        var lastBreak = breaks.last.map(withMissedDays)
+        var walk = StreakWalk(own: own, rest: rest, recoveredDays: recoveredDays, today: today, inGraceOfYesterday: inGraceOfYesterday, first: first)
+        walk.walk(from: first)
+        if let recovered, recovered.usedOn <= today { walk.unlock(.secondChance, recovered.usedOn) }
+        var lastBreak = walk.breaks.last.map(walk.withMissedDays)
 
         // The current streak survives an open today, and a missed yesterday that a banked freeze will cover.
         var current: StreakRun?
         var mustLogBy: LocalDate?
-        let todayState = days[today]!
-        if streak > 0 {
+        var best = walk.best
+        let todayState = walk.days[today]!
+        if walk.streak > 0 {
             let lastStreakDay = todayState == .open ? today - 1 : today
-            current = run(endingAt: lastStreakDay)
-            mustLogBy = LocalDate(dayNumber: lastDayToLog(after: lastStreakDay, streak: streak, freezes: freezes, rest: rest))
-        } else if days[today - 1] == .missed, let broken = lastBreak, broken.missed == (today - 1)...(today - 1), freezes > 0,
+            current = walk.run(endingAt: lastStreakDay)
+            mustLogBy = LocalDate(dayNumber: lastDayToLog(after: lastStreakDay, streak: walk.streak, freezes: walk.freezes, rest: rest))
+        } else if walk.days[today - 1] == .missed, let broken = lastBreak, broken.missed == (today - 1)...(today - 1), walk.freezes > 0,
             todayState == .open
         {
             // Yesterday was missed: logging today spends a freeze and keeps the streak. That break is not final:
             // what recovery would restore is the one before it.
             current = broken.streak
             mustLogBy = LocalDate(dayNumber: today)
-            lastBreak = breaks.dropLast().last.map(withMissedDays)
+            lastBreak = walk.breaks.dropLast().last.map(walk.withMissedDays)
         }
         if let last = current, let currentBest = best, last.length > currentBest.length { best = last }
 
+        let achievements = walk.achievements.map { Achievement(id: $0.key, date: LocalDate(dayNumber: $0.value)) }
         return StreakReport(
-            days: days, current: current, best: best, freezesBanked: freezes, freezeHistory: history,
-            achievements: achievements.map { Achievement(id: $0.key, date: LocalDate(dayNumber: $0.value)) }.sorted { ($0.date, $0.id.rawValue) < ($1.date, $1.id.rawValue) },
-            strength: strength, mustLogBy: mustLogBy, lastBreak: lastBreak, recoveryUsed: recovered != nil)
+            days: walk.days, current: current, best: best, freezesBanked: walk.freezes, freezeHistory: walk.history,
+            achievements: achievements.sorted { ($0.date, $0.id.rawValue) < ($1.date, $1.id.rawValue) },
+            strength: walk.strength, mustLogBy: mustLogBy, lastBreak: lastBreak, recoveryUsed: recovered != nil)
     }
 
     /// The last day on which an activity keeps a streak whose last day is `lastStreakDay`, with nothing

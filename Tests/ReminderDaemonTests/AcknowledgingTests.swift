@@ -89,7 +89,7 @@ struct AcknowledgingTests {
         let id = try await daemon.call(Reminders.Get.self, .init(reminder: "Pills")).reminder.id
 
         await daemon.advance(to: instant("2026-03-03T13:00:00Z"))
-        await daemon.current.perform(.takenLate(reminderID: id))
+        _ = await daemon.current.perform(.takenLate(reminderID: id))
         let taken = try #require(daemon.announcer.occurrences.last)
         #expect(taken.state == .takenLate && taken.loggedAt == instant("2026-03-03T13:00:00Z"))
         let entry = JournalAnnouncer.entry(for: .occurrence(taken), in: english)

@@ -74,7 +74,7 @@ struct ChangeFeedDeliveryTests {
     /// A store's change tables: what was committed and not yet taken.
     final class Committed: Sendable {
         private let pending = Mutex(StoreChanges())
-        func commit(reminder: Int64) { pending.withLock { $0.reminders[reminder, default: []].insert(.logs) } }
+        func commit(reminder: Int64) { pending.withLock { _ = $0.reminders[reminder, default: []].insert(.logs) } }
         func take() -> StoreChanges { pending.withLock { taken in defer { taken = StoreChanges() }; return taken } }
     }
 
