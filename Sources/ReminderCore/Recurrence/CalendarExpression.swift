@@ -370,6 +370,21 @@ public struct CalendarExpression: Hashable, Sendable {
             c = t
             return false
         }
+        /// One field's step: `c` moved to the field's next allowed value (`set` resets the finer fields when it
+        /// changes), or carried into the coarser field when there is none or the zone moved it back.
+        /// - Returns: whether the search goes on to the next field (false: from the top again).
+        func advance(_ value: Int?, set: (inout Fields, Int) -> Void, carry: (inout Fields) -> Void) -> Bool {
+            guard let value else {
+                carry(&c)
+                return false
+            }
+            set(&c, value)
+            guard let same = withinBounds(&c) else {
+                carry(&c)
+                return false
+            }
+            return same
+        }
         for _ in 0..<1000 {
             c = Fields(localSeconds: normalizedWallClock(c, after: after, in: zone))
 
@@ -377,67 +392,32 @@ public struct CalendarExpression: Hashable, Sendable {
             if year != c.year { (c.year, c.month, c.day) = (year, 1, 1); c.startOfDay() }
             guard withinBounds(&c) == true else { return .never }
 
-            if let month = Self.next(c.month, in: months, through: Int.max) {
-                if month != c.month { (c.month, c.day) = (month, 1); c.startOfDay() }
-                if let same = withinBounds(&c) {
-                    guard same else { continue }
-                } else {
-                    (c.year, c.month, c.day) = (c.year + 1, 1, 1); c.startOfDay(); continue
-                }
-            } else {
-                (c.year, c.month, c.day) = (c.year + 1, 1, 1); c.startOfDay(); continue
-            }
-
+            guard advance(Self.next(c.month, in: months, through: Int.max),
+                set: { f, month in if month != f.month { (f.month, f.day) = (month, 1); f.startOfDay() } },
+                carry: { f in (f.year, f.month, f.day) = (f.year + 1, 1, 1); f.startOfDay() })
+            else { continue }
             let length = CivilCalendar.daysInMonth(year: c.year, month: c.month)
             let monthDays = fromMonthEnd ? days.map { $0.map { Self.fromEnd($0, length: length) } } : days
-            if let day = Self.next(c.day, in: monthDays, through: Int.max) {
-                if day != c.day { c.day = day; c.startOfDay() }
-                if let same = withinBounds(&c) {
-                    guard same else { continue }
-                } else {
-                    (c.month, c.day) = (c.month + 1, 1); c.startOfDay(); continue
-                }
-            } else {
-                (c.month, c.day) = (c.month + 1, 1); c.startOfDay(); continue
-            }
-
+            guard advance(Self.next(c.day, in: monthDays, through: Int.max),
+                set: { f, day in if day != f.day { f.day = day; f.startOfDay() } },
+                carry: { f in (f.month, f.day) = (f.month + 1, 1); f.startOfDay() })
+            else { continue }
             let dayNumber = CivilCalendar.dayNumber(year: c.year, month: c.month, day: c.day)
             if let weekdays, weekdays & 1 << UInt8((Weekday(dayNumber: dayNumber).rawValue + 5) % 7) == 0 {
                 c.day += 1; c.startOfDay(); continue
             }
-
-            if let hour = Self.next(c.hour, in: hours, through: Int.max) {
-                if hour != c.hour { (c.hour, c.minute, c.second) = (hour, 0, 0) }
-                if let same = withinBounds(&c) {
-                    guard same else { continue }
-                } else {
-                    c.day += 1; c.startOfDay(); continue
-                }
-            } else {
-                c.day += 1; c.startOfDay(); continue
-            }
-
-            if let minute = Self.next(c.minute, in: minutes, through: Int.max) {
-                if minute != c.minute { (c.minute, c.second) = (minute, 0) }
-                if let same = withinBounds(&c) {
-                    guard same else { continue }
-                } else {
-                    (c.hour, c.minute, c.second) = (c.hour + 1, 0, 0); continue
-                }
-            } else {
-                (c.hour, c.minute, c.second) = (c.hour + 1, 0, 0); continue
-            }
-
-            if let second = Self.next(c.second, in: seconds, through: Int.max) {
-                c.second = second
-                if let same = withinBounds(&c) {
-                    guard same else { continue }
-                } else {
-                    (c.minute, c.second) = (c.minute + 1, 0); continue
-                }
-            } else {
-                (c.minute, c.second) = (c.minute + 1, 0); continue
-            }
+            guard advance(Self.next(c.hour, in: hours, through: Int.max),
+                set: { f, hour in if hour != f.hour { (f.hour, f.minute, f.second) = (hour, 0, 0) } },
+                carry: { f in f.day += 1; f.startOfDay() })
+            else { continue }
+            guard advance(Self.next(c.minute, in: minutes, through: Int.max),
+                set: { f, minute in if minute != f.minute { (f.minute, f.second) = (minute, 0) } },
+                carry: { f in (f.hour, f.minute, f.second) = (f.hour + 1, 0, 0) })
+            else { continue }
+            guard advance(Self.next(c.second, in: seconds, through: Int.max),
+                set: { f, second in f.second = second },
+                carry: { f in (f.minute, f.second) = (f.minute + 1, 0) })
+            else { continue }
             let local = c.localSeconds
             return .found(LocalDateTime(localSeconds: local), resolve(c))
         }
