@@ -106,12 +106,9 @@ public final class Daemon: Sendable {
         habits.register(in: &router)
         fitness.register(in: &router)
         routines.register(in: &router)
-        let uploads = Uploads(directory: ports.uploadDirectory ?? (ports.store.path.hasPrefix("/")
-            ? (ports.store.path as NSString).deletingLastPathComponent + "/uploads"
-            : NSTemporaryDirectory() + "remindd-uploads-" + String(UInt64.random(in: .min ... .max), radix: 16)))
         let lateLogs = PendingLateLogMatching(context: context, reminders: store.reminders, intake: store.intake, firings: store.firings)
         self.lateLogs = lateLogs
-        BackupService(context: context, stores: .init(backups: store.backups), uploads: uploads, lateLogs: lateLogs)
+        BackupService(context: context, stores: .init(backups: store.backups), uploads: Self.uploads(ports), lateLogs: lateLogs)
             .register(in: &router)
         medication.register(in: &router)
         ReportService(
@@ -119,7 +116,23 @@ public final class Daemon: Sendable {
             stores: .init(reminders: store.reminders, intake: store.intake, firings: store.firings, stock: store.stock, fitness: store.fitness),
             reminders: reminders, habits: habits, fitness: fitness
         ).register(in: &router)
-        let journalAvailable = ports.journalAvailable
+        Self.registerDaemonRoutes(
+            in: &router, context: context, journalAvailable: ports.journalAvailable, reminders: reminders, scheduling: scheduling, collection: collection, watch: watch)
+        self.router = router
+    }
+
+    /// Where uploaded files wait (`Backup.Upload`): beside the store, or a folder of its own for a store in memory.
+    private static func uploads(_ ports: DaemonPorts) -> Uploads {
+        Uploads(directory: ports.uploadDirectory ?? (ports.store.path.hasPrefix("/")
+            ? (ports.store.path as NSString).deletingLastPathComponent + "/uploads"
+            : NSTemporaryDirectory() + "remindd-uploads-" + String(UInt64.random(in: .min ... .max), radix: 16)))
+    }
+
+    /// The daemon's own methods: Status, RelinkCollection and Watch.
+    private static func registerDaemonRoutes(
+        in router: inout MethodRouter, context: DaemonContext, journalAvailable: @escaping @Sendable () -> Bool, reminders: ReminderService,
+        scheduling: SchedulingService, collection: CollectionService, watch: WatchAnnouncer
+    ) {
         router.on(Reminders.Status.self, readsOnly: true) { _ in
             let counts = try reminders.counts()
             let status = scheduling.publishedStatus()
@@ -134,7 +147,7 @@ public final class Daemon: Sendable {
             let relinked = try await collection.relink()
             return .init(folder: relinked.folder, restored: relinked.restored)
         }
-        router.stream(Reminders.Watch.self) { [watch] call, _, reply in
+        router.stream(Reminders.Watch.self) { call, _, reply in
             guard call.more == true else { throw VarlinkError.expectedMore() }
             let subscription = watch.subscribe()
             do {
@@ -151,7 +164,6 @@ public final class Daemon: Sendable {
             // The stream ends at shutdown, when the client is gone (the task is cancelled), or when it lagged.
             if watch.unsubscribe(subscription.id) { throw ServiceError.watchTooSlow(WatchAnnouncer.queueLimit) }
         }
-        self.router = router
     }
 
     /// Loads the store and plans every reminder; then handles what is already due (catch-up after downtime).
