@@ -106,58 +106,64 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 throw fail("unknown key \(quotedInput(key)); known keys: \(keys.map(\.0).joined(separator: ", "))")
             }
             guard seen.insert(key).inserted else { throw fail("'\(key)' is set twice") }
-            switch (key, value) {
-            case ("time-zone", .string(let zone)) where !zone.isEmpty:
-                configuration.timeZone = zone
-            case ("catch-up", .bool(let flag)):
-                configuration.catchUp = flag
-            case ("socket", .string(let path)) where path.hasPrefix("/"):
-                configuration.socket = path
-            case ("log-level", .string(let level)) where ["debug", "info", "notice", "warning", "error"].contains(level):
-                configuration.logLevel = level
-            case ("day-start", .string(let text)) where ISO8601.parseTime(text) != nil:
-                configuration.dayStart = ISO8601.parseTime(text)!
-            case ("grace-minutes", .integer(let minutes)) where (0...720).contains(minutes):
-                configuration.graceMinutes = minutes
-            case ("morning", .string(let text)) where ISO8601.parseTime(text) != nil:
-                configuration.morning = ISO8601.parseTime(text)!
-            case ("retention-days", .integer(let days)) where (90...36_500).contains(days):
-                configuration.retentionDays = days
-            case ("on-fire", .strings(let command)) where !command.isEmpty:
-                configuration.onFire = command
-            case ("on-missed", .strings(let command)) where !command.isEmpty:
-                configuration.onMissed = command
-            case ("collection", .string(let folder)) where folder.hasPrefix("/") || folder.hasPrefix("~/"):
-                configuration.collection = folder
-            case ("sync-command", .strings(let command)) where !command.isEmpty:
-                configuration.syncCommand = command
-            case ("sync-interval", .string("off")):
-                configuration.syncIntervalSeconds = nil
-            case ("sync-interval", .string(let text)) where WindowLength.seconds(text).map({ (60...86_400).contains($0) }) == true:
-                configuration.syncIntervalSeconds = WindowLength.seconds(text)
-            case ("sync-wait", .string(let text)) where WindowLength.seconds(text, in: 1...60) != nil:
-                configuration.syncWait = .seconds(WindowLength.seconds(text, in: 1...60)!)
-            case ("collection-mode", .string(let text)) where CollectionMode(rawValue: text) != nil:
-                configuration.collectionMode = CollectionMode(rawValue: text)!
-            case ("occurrence-window", .string(let text)) where WindowLength.seconds(text, in: 12 * 3600...7 * 86_400) != nil:
-                configuration.occurrenceWindowSeconds = WindowLength.seconds(text, in: 12 * 3600...7 * 86_400)!
-            case ("calendars", .strings(let folders)) where folders.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") }):
-                configuration.calendars = folders
-            case ("dose-sound", .string(let text)) where Sound(text).problem == nil:
-                configuration.sounds.dose = Sound(text)
-            case ("reminder-sound", .string(let text)) where Sound(text).problem == nil:
-                configuration.sounds.reminder = Sound(text)
-            case ("speak", .string(let text)) where SpeakChoice(rawValue: text) != nil:
-                configuration.sounds.speak = SpeakChoice(rawValue: text) ?? .none
-            case ("quiet-hours", .string(let text)) where QuietHours(text) != nil:
-                configuration.quietHours = QuietHours(text)
-            case ("notifications", .string(let text)) where text == "desktop" || text == "none":
-                configuration.desktopNotifications = text == "desktop"
-            default:
-                throw fail("bad value \(valueText) for '\(key)': use \(expected)")
-            }
+            guard configuration.set(key, value) else { throw fail("bad value \(valueText) for '\(key)': use \(expected)") }
         }
         return configuration
+    }
+
+    /// Sets `key` to `value` when the value is one the key takes. - Returns: whether it was.
+    private mutating func set(_ key: String, _ value: TOMLValue) -> Bool {
+        switch (key, value) {
+        case ("time-zone", .string(let zone)) where !zone.isEmpty:
+            timeZone = zone
+        case ("catch-up", .bool(let flag)):
+            catchUp = flag
+        case ("socket", .string(let path)) where path.hasPrefix("/"):
+            socket = path
+        case ("log-level", .string(let level)) where ["debug", "info", "notice", "warning", "error"].contains(level):
+            logLevel = level
+        case ("day-start", .string(let text)) where ISO8601.parseTime(text) != nil:
+            dayStart = ISO8601.parseTime(text)!
+        case ("grace-minutes", .integer(let minutes)) where (0...720).contains(minutes):
+            graceMinutes = minutes
+        case ("morning", .string(let text)) where ISO8601.parseTime(text) != nil:
+            morning = ISO8601.parseTime(text)!
+        case ("retention-days", .integer(let days)) where (90...36_500).contains(days):
+            retentionDays = days
+        case ("on-fire", .strings(let command)) where !command.isEmpty:
+            onFire = command
+        case ("on-missed", .strings(let command)) where !command.isEmpty:
+            onMissed = command
+        case ("collection", .string(let folder)) where folder.hasPrefix("/") || folder.hasPrefix("~/"):
+            collection = folder
+        case ("sync-command", .strings(let command)) where !command.isEmpty:
+            syncCommand = command
+        case ("sync-interval", .string("off")):
+            syncIntervalSeconds = nil
+        case ("sync-interval", .string(let text)) where WindowLength.seconds(text).map({ (60...86_400).contains($0) }) == true:
+            syncIntervalSeconds = WindowLength.seconds(text)
+        case ("sync-wait", .string(let text)) where WindowLength.seconds(text, in: 1...60) != nil:
+            syncWait = .seconds(WindowLength.seconds(text, in: 1...60)!)
+        case ("collection-mode", .string(let text)) where CollectionMode(rawValue: text) != nil:
+            collectionMode = CollectionMode(rawValue: text)!
+        case ("occurrence-window", .string(let text)) where WindowLength.seconds(text, in: 12 * 3600...7 * 86_400) != nil:
+            occurrenceWindowSeconds = WindowLength.seconds(text, in: 12 * 3600...7 * 86_400)!
+        case ("calendars", .strings(let folders)) where folders.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") }):
+            calendars = folders
+        case ("dose-sound", .string(let text)) where Sound(text).problem == nil:
+            sounds.dose = Sound(text)
+        case ("reminder-sound", .string(let text)) where Sound(text).problem == nil:
+            sounds.reminder = Sound(text)
+        case ("speak", .string(let text)) where SpeakChoice(rawValue: text) != nil:
+            sounds.speak = SpeakChoice(rawValue: text) ?? .none
+        case ("quiet-hours", .string(let text)) where QuietHours(text) != nil:
+            quietHours = QuietHours(text)
+        case ("notifications", .string(let text)) where text == "desktop" || text == "none":
+            desktopNotifications = text == "desktop"
+        default:
+            return false
+        }
+        return true
     }
 
     /// The `calendars` folders as absolute paths (`~/` is `home`), without a trailing slash, each once (the

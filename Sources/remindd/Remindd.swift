@@ -182,12 +182,7 @@ struct Remindd: AsyncParsableCommand {
         store.releaseMemory()
         malloc_trim(0)  // loading decoded every row once: hand that garbage back to the system
 
-        let server = VarlinkServer(
-            endpoint: try Self.endpoint(socket ?? settings.socket ?? paths.socket),
-            info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindVersion.current, url: "https://github.com/remindd/remindd"),
-            interfaces: Catalogue.descriptions, protocolErrorInterface: Catalogue.protocolErrorInterface,
-            handler: daemon.router, onRefusedForDescriptors: Self.descriptorShortageWarning(journalAnnouncer))
-
+        let server = try Self.server(of: daemon, at: socket ?? settings.socket ?? paths.socket, journalAnnouncer: journalAnnouncer)
         let folderWatcher: FolderWatcher
         do { folderWatcher = try FolderWatcher() } catch { throw Failure("cannot watch the calendars' folders: \(error)") }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
@@ -211,6 +206,15 @@ struct Remindd: AsyncParsableCommand {
             stopDeadline.finished()
             report(DaemonMessage(.info, "remindd stopped"))
         }
+    }
+
+    /// The daemon's Varlink server on `socketPath`.
+    private static func server(of daemon: Daemon, at socketPath: String, journalAnnouncer: JournalAnnouncer) throws -> VarlinkServer {
+        VarlinkServer(
+            endpoint: try endpoint(socketPath),
+            info: VarlinkServiceInfo(vendor: "remindd", product: "remindd", version: RemindVersion.current, url: "https://github.com/remindd/remindd"),
+            interfaces: Catalogue.descriptions, protocolErrorInterface: Catalogue.protocolErrorInterface,
+            handler: daemon.router, onRefusedForDescriptors: descriptorShortageWarning(journalAnnouncer))
     }
 
     /// Runs the service group until it stops, then `afterwards` (the group failed: "Stopping", and its error).

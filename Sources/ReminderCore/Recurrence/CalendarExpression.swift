@@ -349,27 +349,7 @@ public struct CalendarExpression: Hashable, Sendable {
     private func search(after: Instant, in zone: TimeZoneRules) -> SearchResult {
         var c = Fields(localSeconds: after.secondsSinceEpoch + 1 + Int64(zone.offset(at: after.adding(seconds: 1))))
         func resolve(_ fields: Fields) -> Instant { resolveRepeated(fields.localSeconds, after: after, in: zone) }
-        /// Normalizes `c` through the zone: `.same` when nothing moved, `.moved` when it moved forward (with the
-        /// next finer field reset), nil when it moved back or past the year 2199.
-        func withinBounds(_ c: inout Fields) -> Bool? {
-            guard c.year <= Self.maximumYear else { return nil }
-            let instant = resolve(c)
-            var t = Fields(localSeconds: instant.secondsSinceEpoch + Int64(zone.offset(at: instant)))
-            let pairs = [(t.year, c.year), (t.month, c.month), (t.day, c.day), (t.hour, c.hour), (t.minute, c.minute), (t.second, c.second)]
-            guard let changed = pairs.firstIndex(where: { $0.0 != $0.1 }) else { return true }
-            guard pairs[changed].0 > pairs[changed].1 else { return nil }
-            switch changed {
-            case 0: t.month = 1
-            case 1: t.day = 1
-            case 2: t.hour = 0
-            case 3: t.minute = 0
-            case 4: t.second = 0
-            default: break
-            }
-            t.offset = zone.offset(at: instant)
-            c = t
-            return false
-        }
+        func withinBounds(_ c: inout Fields) -> Bool? { normalized(&c, after: after, in: zone) }
         /// One field's step: `c` moved to the field's next allowed value (`set` resets the finer fields when it
         /// changes), or carried into the coarser field when there is none or the zone moved it back.
         /// - Returns: whether the search goes on to the next field (false: from the top again).
@@ -422,6 +402,28 @@ public struct CalendarExpression: Hashable, Sendable {
             return .found(LocalDateTime(localSeconds: local), resolve(c))
         }
         return .gaveUp
+    }
+
+    /// Normalizes `c` through the zone: true when nothing moved, false when it moved forward (with the next finer
+    /// field reset), nil when it moved back or past the year 2199.
+    private func normalized(_ c: inout Fields, after: Instant, in zone: TimeZoneRules) -> Bool? {
+        guard c.year <= Self.maximumYear else { return nil }
+        let instant = resolveRepeated(c.localSeconds, after: after, in: zone)
+        var t = Fields(localSeconds: instant.secondsSinceEpoch + Int64(zone.offset(at: instant)))
+        let pairs = [(t.year, c.year), (t.month, c.month), (t.day, c.day), (t.hour, c.hour), (t.minute, c.minute), (t.second, c.second)]
+        guard let changed = pairs.firstIndex(where: { $0.0 != $0.1 }) else { return true }
+        guard pairs[changed].0 > pairs[changed].1 else { return nil }
+        switch changed {
+        case 0: t.month = 1
+        case 1: t.day = 1
+        case 2: t.hour = 0
+        case 3: t.minute = 0
+        case 4: t.second = 0
+        default: break
+        }
+        t.offset = zone.offset(at: instant)
+        c = t
+        return false
     }
 
     /// The fields as glibc's mktime normalizes them at the top of systemd's loop: a time that exists, read with
