@@ -313,29 +313,7 @@ enum ReportChart {
     static func dailyChart(
         title: String, labels periodLabels: [String], series periodSeries: [Series], fixedMaximum: Double? = nil, counts: Bool = false, fromFirstData: Bool = true
     ) -> SVGDrawing {
-        // From the first day with data (a medication started in the period: no empty weeks before it).
-        let first = fromFirstData ? (periodLabels.indices.first { index in periodSeries.contains { index < $0.values.count && $0.values[index] != 0 } } ?? 0) : 0
-        let allLabels = Array(periodLabels.dropFirst(first))
-        let allSeries = periodSeries.map { one in
-            var trimmed = one
-            trimmed.values = Array(one.values.dropFirst(first))
-            return trimmed
-        }
-        // A long period: each slot stands for `perSlot` in a row, labelled by the first of them.
-        let perSlot = max(1, (allLabels.count + slotsAtMost - 1) / slotsAtMost)
-        let labels = stride(from: 0, to: allLabels.count, by: perSlot).map { allLabels[$0] }
-        let series = allSeries.map { one in
-            var combined = one
-            combined.values = stride(from: 0, to: one.values.count, by: perSlot).map { start in
-                let part = one.values[start..<min(start + perSlot, one.values.count)]
-                switch one.combined {
-                case .mean: return part.reduce(0, +) / Double(part.count)
-                case .sum: return part.reduce(0, +)
-                case .last: return part.last ?? 0
-                }
-            }
-            return combined
-        }
+        let (labels, series, perSlot) = slotted(periodLabels, periodSeries, fromFirstData: fromFirstData)
         let title = perSlot == 1 ? title : title + ", \(perSlot) days a slot"
         let plotHeight = 150.0
         let (plotLeft, plotTop) = (margin + 48, 46.0)
@@ -381,6 +359,34 @@ enum ReportChart {
             drawing.text(labels[index], x: x, y: plotTop + plotHeight + 16, size: 9, anchor: .middle, fill: "#555")
         }
         return drawing
+    }
+
+    /// The chart's slots: from the first day with data (when `fromFirstData`: a medication started in the period
+    /// shows no empty weeks before it), and in a long period `perSlot` days to a slot, labelled by the first of
+    /// them and combined as each series combines.
+    private static func slotted(_ periodLabels: [String], _ periodSeries: [Series], fromFirstData: Bool) -> (labels: [String], series: [Series], perSlot: Int) {
+        let first = fromFirstData ? (periodLabels.indices.first { index in periodSeries.contains { index < $0.values.count && $0.values[index] != 0 } } ?? 0) : 0
+        let allLabels = Array(periodLabels.dropFirst(first))
+        let allSeries = periodSeries.map { one in
+            var trimmed = one
+            trimmed.values = Array(one.values.dropFirst(first))
+            return trimmed
+        }
+        let perSlot = max(1, (allLabels.count + slotsAtMost - 1) / slotsAtMost)
+        let labels = stride(from: 0, to: allLabels.count, by: perSlot).map { allLabels[$0] }
+        let series = allSeries.map { one in
+            var combined = one
+            combined.values = stride(from: 0, to: one.values.count, by: perSlot).map { start in
+                let part = one.values[start..<min(start + perSlot, one.values.count)]
+                switch one.combined {
+                case .mean: return part.reduce(0, +) / Double(part.count)
+                case .sum: return part.reduce(0, +)
+                case .last: return part.last ?? 0
+                }
+            }
+            return combined
+        }
+        return (labels, series, perSlot)
     }
 
     /// `text`, shortened with an ellipsis to fit `width` at `size`.

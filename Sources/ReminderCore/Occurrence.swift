@@ -200,19 +200,7 @@ extension DaySelector {
             if day <= origin { return origin }
             return origin + (day - origin + interval - 1) / interval * interval
         case .everyWeeks(let interval, let set):
-            let originMonday = Self.monday(of: anchor?.dayNumber ?? 0)
-            var candidate = max(day, anchor?.dayNumber ?? day)
-            while true {
-                let week = (Self.monday(of: candidate) - originMonday) / 7
-                let offWeeks = CivilCalendar.floorMod(week, interval)
-                if offWeeks != 0 {
-                    candidate = Self.monday(of: candidate) + (interval - offWeeks) * 7
-                    continue
-                }
-                let next = Self.nextWeekday(in: set, onOrAfter: candidate)
-                if Self.monday(of: next) == Self.monday(of: candidate) { return next }
-                candidate = Self.monday(of: candidate) + interval * 7
-            }
+            return Self.nextDay(everyWeeks: interval, on: set, onOrAfter: day, anchor: anchor)
         case .once(let date):
             let target = date.dayNumber
             return target >= day ? target : nil
@@ -220,6 +208,23 @@ extension DaySelector {
             return nil  // their instances come with their times (see ReminderRule.nextOccurrence)
         case .asNeeded:
             return nil  // no days
+        }
+    }
+
+    /// The first day at or after `day` of `set`'s weekdays in every `interval`-th week from `anchor`'s.
+    private static func nextDay(everyWeeks interval: Int, on set: WeekdaySet, onOrAfter day: Int, anchor: LocalDate?) -> Int {
+        let originMonday = monday(of: anchor?.dayNumber ?? 0)
+        var candidate = max(day, anchor?.dayNumber ?? day)
+        while true {
+            let week = (monday(of: candidate) - originMonday) / 7
+            let offWeeks = CivilCalendar.floorMod(week, interval)
+            if offWeeks != 0 {
+                candidate = monday(of: candidate) + (interval - offWeeks) * 7
+                continue
+            }
+            let next = nextWeekday(in: set, onOrAfter: candidate)
+            if monday(of: next) == monday(of: candidate) { return next }
+            candidate = monday(of: candidate) + interval * 7
         }
     }
 

@@ -118,15 +118,7 @@ public final class CommandQueue: Sendable {
         _ = fcntl(reader, F_SETFL, O_NONBLOCK)
         defer { close(reader) }
         var launched: any LaunchedCommand
-        do throws(LaunchFailure) {
-            do throws(LaunchFailure) {
-                launched = try launcher.launch(command, output: ends[1])
-            } catch let failure {
-                guard let fallback else { throw failure }
-                output("\(command.purpose): \(failure.reason); running it as remindd's child instead", .warning)
-                launched = try fallback.launch(command, output: ends[1])
-            }
-        } catch {
+        do throws(LaunchFailure) { launched = try launch(command, output: ends[1]) } catch {
             close(ends[1])
             return .notStarted(error.reason)
         }
@@ -168,6 +160,17 @@ public final class CommandQueue: Sendable {
         let result: CommandOutcome = stopped ? .stoppedWithTheDaemon : timedOut ? .killedAtTimeLimit : outcome
         if result != .exited(0), command.logsOutput == .onFailure { lines.release() }
         return result
+    }
+
+    /// Starts `command` with the launcher, else (said as a warning) as remindd's own child.
+    private func launch(_ command: UserCommand, output writer: Int32) throws(LaunchFailure) -> any LaunchedCommand {
+        do throws(LaunchFailure) {
+            return try launcher.launch(command, output: writer)
+        } catch let failure {
+            guard let fallback else { throw failure }
+            output("\(command.purpose): \(failure.reason); running it as remindd's child instead", .warning)
+            return try fallback.launch(command, output: writer)
+        }
     }
 
     private static func now() -> Int64 {
