@@ -192,6 +192,41 @@ struct CalendarAlarmTests {
         #expect(try await daemon.calendarAlarms().map(\.delivery.calendar) == ["Work"])
     }
 
+    /// An item planned by an older remindd (its etag names the plan's version) is read again at the next start,
+    /// and planned as this one plans it: version 2 puts an alarm related to the end of an event, with days of
+    /// the other sign than its length, a day before the end (version 1 stored it a day and an hour before the start).
+    @Test func itemsPlannedByAnOlderVersionAreReadAgainAtTheNextStart() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try folder.write("review.ics", """
+            BEGIN:VCALENDAR
+            BEGIN:VEVENT
+            UID:r
+            SUMMARY:Review
+            DTSTART;TZID=Europe/Berlin:20261203T100000
+            DTEND;TZID=Europe/Berlin:20261203T110000
+            BEGIN:VALARM
+            TRIGGER;RELATED=END:-P1D
+            END:VALARM
+            END:VEVENT
+            END:VCALENDAR
+
+            """.replacingOccurrences(of: "\n", with: "\r\n"))
+        let daemon = try await daemon(folder)
+        func lastRead() -> String? { daemon.announcer.messages.last { $0.hasPrefix("Calendars read") } }
+        // A day before its end: 11:00 in Berlin the day before.
+        #expect(try await daemon.calendarFirings(count: 1).map(\.utc) == ["2026-12-02T10:00:00Z"])
+
+        // As version 1 left it: the alarm a day and an hour before the start, under an etag of version 1.
+        try await daemon.database.write { db in
+            try db.execute(sql: "UPDATE calendarItem SET etag = replace(etag, ' v\(CalendarService.planVersion) ', ' v1 ')")
+            try db.execute(sql: "UPDATE reminder SET rule = json_set(rule, '$.alarm', '-P1DT1H') WHERE origin IS NOT NULL")
+        }
+        try await daemon.restart()
+        #expect(lastRead()?.contains("1 item in 1 folder (1 new or changed), 1 alarms added, changed or removed") == true, "\(lastRead() ?? "")")
+        #expect(try await daemon.calendarFirings(count: 1).map(\.utc) == ["2026-12-02T10:00:00Z"])
+    }
+
     @Test func aCalendarsAlarmIsChangedInTheCalendarNotWithRemindctl() async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -29,8 +29,10 @@ actor CalendarService {
     private var changedWhileScanning: Set<String> = []
     /// Every zone name of the zone files, once read.
     private var zoneNames: [String]?
-    /// Stored with each item's etag: a remindd that plans items otherwise reads them all again.
-    static let planVersion = 1
+    /// Stored with each item's etag: a remindd that plans items otherwise reads them all again. 2: an alarm
+    /// related to an event's end whose days and the event's length have opposite signs is planned at its right
+    /// time (it fired a day and an hour early before; the items read by version 1 are read again once).
+    static let planVersion = 2
     /// Items read and planned in one go on the thread pool, and stored in one transaction.
     static let scanChunk = 100
     /// Chunks planned at once: one per core.
