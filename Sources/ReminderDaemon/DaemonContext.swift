@@ -91,4 +91,9 @@ final class DaemonContext: Sendable {
     func announce(firing event: FiringEvent) {
         announcer.announce(.firing(settings.quieted(event)))
     }
+
+    /// Announces firings that happened together, each marked quiet as ``DaemonSettings/quieted(_:)`` says.
+    func announce(firings events: [FiringEvent]) {
+        announcer.announce(events.map { .firing(settings.quieted($0)) })
+    }
 }

@@ -98,13 +98,22 @@ public final class JournalAnnouncer: Announcer {
     }
 
     public func announce(_ event: DaemonEvent) {
+        announce([event])
+    }
+
+    /// Sends the events' entries on the journal's thread, handed over together (a burst of 10,000 firings was
+    /// 20,000 hand-overs, one for each entry and one for each confirmation).
+    public func announce(_ events: [DaemonEvent]) {
         // A withdrawn reminder is said where it is deleted or disabled (its own entry there).
-        if case .withdrawn = event { return }
+        let said = events.filter { if case .withdrawn = $0 { false } else { true } }
+        guard !said.isEmpty else { return }
         let (journal, words, maximumPriority) = (journal, words, maximumPriority.withLock { $0 })
         thread.execute {
-            let entry = Self.entry(for: event, in: words)
-            guard entry.priority <= maximumPriority else { return }
-            journal.send(entry.message, priority: entry.priority, fields: entry.fields.map { ($0.name, $0.value) })
+            for event in said {
+                let entry = Self.entry(for: event, in: words)
+                guard entry.priority <= maximumPriority else { continue }
+                journal.send(entry.message, priority: entry.priority, fields: entry.fields.map { ($0.name, $0.value) })
+            }
         }
     }
 

@@ -6,6 +6,10 @@ public protocol Announcer: Sendable {
     /// Takes one event. Events arrive in the order they happened.
     func announce(_ event: DaemonEvent)
 
+    /// Takes events that happened together (a burst's firings), in order: as so many calls of `announce(_:)`,
+    /// which an announcer that hands events to a thread of its own may do in one hand-over.
+    func announce(_ events: [DaemonEvent])
+
     /// Runs `body` once every event announced before it has been written where this announcer writes it (an
     /// announcer that writes as it is called runs it at once). An announcement is confirmed in the store this
     /// way: only once the journal, the ledger a restart reads, has been sent its entry.
@@ -14,6 +18,10 @@ public protocol Announcer: Sendable {
 
 extension Announcer {
     public func whenSent(_ body: @escaping @Sendable () -> Void) { body() }
+
+    public func announce(_ events: [DaemonEvent]) {
+        for event in events { announce(event) }
+    }
 }
 
 /// Sends every event to several announcers, in order. The first is the ledger (the journal, which a start reads
@@ -31,6 +39,13 @@ public struct AnnouncerGroup: Announcer {
         ledger.announce(event)
         let others = members.dropFirst()
         ledger.whenSent { for member in others { member.announce(event) } }
+    }
+
+    public func announce(_ events: [DaemonEvent]) {
+        guard let ledger = members.first, !events.isEmpty else { return }
+        ledger.announce(events)
+        let others = members.dropFirst()
+        ledger.whenSent { for member in others { member.announce(events) } }
     }
 
     /// Runs `body` once each member has sent what it was given (one after the other).

@@ -142,7 +142,8 @@ extension SchedulingService {
             do {
                 let recorded = try stores.firings.recordFiring(FiringRecord(retried), handledThrough: max(retried.firing.occurrence.instant, now))
                 waitingForStore.recordedNext()
-                if let id = announce(retried, recorded) { confirm(firings: [id]) }
+                let ids = announce([retried], [recorded])
+                if !ids.isEmpty { confirm(firings: ids) }
             } catch {
                 waitingForStore.retryFailed(now: now, reason: error.description)
                 return

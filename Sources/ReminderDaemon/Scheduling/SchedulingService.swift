@@ -292,20 +292,26 @@ actor SchedulingService {
             context.say(.error, "Could not record firing \(which), so it is not announced yet: \(error); trying again every \(Self.storeRetrySeconds) s")
             return
         }
-        confirm(firings: zip(events, recorded).compactMap { announce($0, $1) })
+        confirm(firings: announce(events, recorded))
     }
 
-    /// Announces a recorded firing (a re-planned one says so); a slot the store had already handled is not.
-    /// An announced occurrence's window opens.
-    /// - Returns: the record's id when it was announced (to be confirmed).
-    func announce(_ event: FiringEvent, _ recorded: FiringsStore.FiringRecorded) -> Int64? {
-        guard case .recorded(let id, let replanned) = recorded else { return nil }
-        var event = event
-        event.replanned = replanned
-        event.record = FiringsStore.announcementKey(instance: storeInstance, firingID: id)
-        context.announce(firing: event)
-        openWindow(of: event)
-        return id
+    /// Announces recorded firings, together (a re-planned one says so); a slot the store had already handled is
+    /// not. An announced occurrence's window opens.
+    /// - Returns: the ids of the records announced (to be confirmed).
+    func announce(_ events: [FiringEvent], _ recorded: [FiringsStore.FiringRecorded]) -> [Int64] {
+        var announced: [FiringEvent] = []
+        var ids: [Int64] = []
+        for (event, recorded) in zip(events, recorded) {
+            guard case .recorded(let id, let replanned) = recorded else { continue }
+            var event = event
+            event.replanned = replanned
+            event.record = FiringsStore.announcementKey(instance: storeInstance, firingID: id)
+            announced.append(event)
+            ids.append(id)
+        }
+        context.announce(firings: announced)
+        for event in announced { openWindow(of: event) }
+        return ids
     }
 
     /// An announced (or postponed) occurrence's window opens: it repeats, and is decided when it closes.
