@@ -118,23 +118,8 @@ struct JSONValueEncoder {
             if let plain = plain(value) { set(plain) } else { try value.encode(to: self) }
         }
 
-        /// The JSON of a value that needs no node of its own (text, a number, a flag, and the types
-        /// `JSONEncoder` writes as such), or nil: then it is encoded into a node, which also throws for a
-        /// number JSON cannot hold, with its coding path.
-        func plain(_ value: some Encodable) -> JSONValue? {
-            switch value {
-            case let json as JSONValue: json
-            case let text as String: .string(text)
-            case let flag as Bool: .bool(flag)
-            case let number as Int: .number(Double(number))
-            case let number as Int64: .number(Double(number))
-            case let number as Double where number.isFinite: .number(number)
-            case let data as Data: .string(data.base64EncodedString())
-            case let date as Date where date.timeIntervalSinceReferenceDate.isFinite: .number(date.timeIntervalSinceReferenceDate)
-            case let url as URL: .string(url.absoluteString)
-            default: nil
-            }
-        }
+        /// The JSON of a value that needs no node of its own, or nil: see ``JSONValueEncoder/plainValue(_:)``.
+        func plain(_ value: some Encodable) -> JSONValue? { JSONValueEncoder.plainValue(value) }
 
         func number(_ value: Double) throws -> JSONValue {
             guard value.isFinite else {
@@ -144,7 +129,26 @@ struct JSONValueEncoder {
         }
     }
 
-    private struct IndexKey: CodingKey {
+    /// The JSON of a value that needs no container of its own (text, a number, a flag, and the types
+    /// `JSONEncoder` writes as such), or nil: then it is encoded through its `encode(to:)`, which also throws for
+    /// a number JSON cannot hold, with its coding path.
+    static func plainValue(_ value: some Encodable) -> JSONValue? {
+        switch value {
+        case let json as JSONValue: json
+        case let text as String: .string(text)
+        case let flag as Bool: .bool(flag)
+        case let number as Int: .number(Double(number))
+        case let number as Int64: .number(Double(number))
+        case let number as Double where number.isFinite: .number(number)
+        case let data as Data: .string(data.base64EncodedString())
+        case let date as Date where date.timeIntervalSinceReferenceDate.isFinite: .number(date.timeIntervalSinceReferenceDate)
+        case let url as URL: .string(url.absoluteString)
+        default: nil
+        }
+    }
+
+    /// The key of an array's element in a coding path.
+    struct IndexKey: CodingKey {
         let intValue: Int?
         var stringValue: String { "Index \(intValue ?? 0)" }
         init(intValue: Int) { self.intValue = intValue }
@@ -171,7 +175,7 @@ struct JSONValueEncoder {
         func superEncoder(forKey key: Key) -> any Encoder { node.field(key) }
     }
 
-    private enum SuperKey: String, CodingKey { case `super` }
+    enum SuperKey: String, CodingKey { case `super` }
 
     private struct UnkeyedContainer: UnkeyedEncodingContainer {
         let node: Node

@@ -78,8 +78,14 @@ public struct VarlinkReply: Codable, Hashable, Sendable {
     /// A reply whose parameters are sent as the bytes written once for every client (``parameters`` stays nil:
     /// ``readingParameters()`` reads them back, as a client would).
     public init(preEncoded value: some JSONPreEncoded, continues: Bool?) {
+        self.init(encodedParameters: value.encodedJSON, continues: continues)
+    }
+
+    /// A reply whose parameters are sent as `encodedParameters`, compact JSON written already
+    /// (``JSONBytesEncoder``).
+    public init(encodedParameters: [UInt8], continues: Bool?) {
         self.init(continues: continues)
-        encodedParameters = value.encodedJSON
+        self.encodedParameters = encodedParameters
     }
 
     /// The reply with ``parameters`` read from its pre-encoded bytes, when it has them.

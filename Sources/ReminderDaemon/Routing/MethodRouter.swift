@@ -73,7 +73,8 @@ public struct MethodRouter: VarlinkHandler {
     }
 }
 
-/// A method's replies as its values: each encoded (or its JSON written once, ``JSONPreEncoded``) and sent.
+/// A method's replies as its values: each written straight to JSON text (``JSONBytesEncoder``; or its JSON
+/// written once, ``JSONPreEncoded``) and sent.
 struct MethodReplies<Method: VarlinkMethod>: Sendable {
     let replies: VarlinkReplies
 
@@ -89,6 +90,6 @@ struct MethodReplies<Method: VarlinkMethod>: Sendable {
 
     private static func message(_ value: Method.Reply, continues: Bool?) throws -> VarlinkReply {
         if let value = value as? any JSONPreEncoded { return VarlinkReply(preEncoded: value, continues: continues) }
-        return VarlinkReply(parameters: try JSONValue(encoding: value), continues: continues)
+        return VarlinkReply(encodedParameters: try JSONBytesEncoder.encode(value), continues: continues)
     }
 }
