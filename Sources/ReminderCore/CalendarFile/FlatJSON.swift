@@ -38,8 +38,19 @@ public enum FlatJSON {
 
     /// A string as JSON writes it: `"` and `\` escaped, control characters as `\n`, `\t` ... or `\u001f`.
     public static func quoted(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return "\"" + text + "\"" }
-        var out = "\""
+        var out = ""
+        appendQuoted(text, to: &out)
+        return out
+    }
+
+    /// Appends `text` as ``quoted(_:)`` writes it (without a string made for it: a rule's column is written
+    /// for each of a calendar's alarms).
+    public static func appendQuoted(_ text: String, to out: inout String) {
+        out.append("\"")
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            out.append(text)
+            return out.append("\"")
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -55,7 +66,7 @@ public enum FlatJSON {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        out.append("\"")
     }
 
     // MARK: Reading

@@ -38,7 +38,7 @@ struct CalendarImportStaging {
                 let reminder = try db.cachedStatement(sql: insertReminder)
                 let event = try db.cachedStatement(sql: "INSERT INTO \(Self.imports) (position, uid, key) VALUES (?, ?, ?)")
                 for row in rows[start..<min(start + Self.chunkSize, rows.count)] {
-                    try reminder.execute(arguments: StatementArguments([row.position.databaseValue] + row.values))
+                    try reminder.execute(arguments: StatementArguments(databaseValues: [row.position.databaseValue] + row.values))
                     if let uid = row.uid, let key = row.key { try event.execute(arguments: [row.position, uid, key]) }
                 }
             }

@@ -74,7 +74,7 @@ public struct IntakeFields: Codable, Sendable, Hashable, FetchableRecord, Encoda
         let columns = values.keys.sorted()
         // SQL: one statement per set of columns, compiled once per connection.
         let sql = "\(verb) INTO intake (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(columns.map { values[$0] ?? .null }))
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(databaseValues: columns.map { values[$0] ?? .null }))
     }
 }
 

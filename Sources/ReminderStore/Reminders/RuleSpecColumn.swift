@@ -14,20 +14,29 @@ enum RuleSpecColumn {
     /// `.sortedKeys` wrote it before).
     static func encode(_ spec: RuleSpec) -> String {
         var json = "{"
+        json.reserveCapacity(96)
         for (key, field) in fieldsInOrder {
-            let value: String
             switch field {
             case .flag(let get, _):
                 guard let flag = get(spec) else { continue }
-                value = flag ? "true" : "false"
+                appendKey(key, to: &json)
+                json.append(flag ? "true" : "false")
             case .text(let get, _):
                 guard let text = get(spec) else { continue }
-                value = FlatJSON.quoted(text)
+                appendKey(key, to: &json)
+                FlatJSON.appendQuoted(text, to: &json)
             }
-            if json.utf8.count > 1 { json += "," }
-            json += "\"" + key + "\":" + value
         }
-        return json + "}"
+        json.append("}")
+        return json
+    }
+
+    /// `"key":`, after a comma unless it is the first.
+    private static func appendKey(_ key: String, to json: inout String) {
+        if json.utf8.count > 1 { json.append(",") }
+        json.append("\"")
+        json.append(key)
+        json.append("\":")
     }
 
     static func decode(_ text: String) throws -> RuleSpec {

@@ -163,7 +163,7 @@ public struct ReminderFields: Sendable, Hashable {
     /// does (GRDB's record insertion, which builds its statement for each row, took a fifth of that scan).
     /// - Returns: the row.
     public func insert(_ db: Database, id: Int64? = nil) throws -> StoredReminder {
-        try db.cachedStatement(sql: Self.insertion).execute(arguments: StatementArguments([id.databaseValue] + (try columnValues())))
+        try db.cachedStatement(sql: Self.insertion).execute(arguments: StatementArguments(databaseValues: [id.databaseValue] + (try columnValues())))
         return StoredReminder(id: db.lastInsertedRowID, fields: self)
     }
 
