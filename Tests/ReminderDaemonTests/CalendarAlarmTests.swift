@@ -169,12 +169,12 @@ struct CalendarAlarmTests {
         let daemon = try await daemon(folder)
         let ids = try await daemon.calendarAlarms().map(\.id)
         func lastRead() -> String? { daemon.announcer.messages.last { $0.hasPrefix("Calendars read") } }
-        #expect(lastRead()?.contains("3 items in 1 folder (3 new or changed), 2 alarms added, changed or removed") == true)
+        #expect(lastRead()?.contains("3 items in 1 folder; new or changed: 3; alarms added, changed or removed: 2 ") == true)
 
         // Nothing changed while it was down: nothing read (no alarm written), the same alarms.
         let changes = try await daemon.database.read { $0.totalChangesCount }
         try await daemon.restart()
-        #expect(lastRead()?.contains("3 items in 1 folder (0 new or changed), 0 alarms added, changed or removed") == true)
+        #expect(lastRead()?.contains("3 items in 1 folder; new or changed: 0; alarms added, changed or removed: 0 ") == true)
         #expect(try await daemon.calendarAlarms().map(\.id) == ids)
         #expect(try await daemon.database.read { $0.totalChangesCount } == changes)
 
@@ -182,7 +182,7 @@ struct CalendarAlarmTests {
         try folder.replace("a.ics", Self.event("Standup", uid: "a", start: "20261203T110000"))
         try FileManager.default.removeItem(atPath: folder.path + "/b.ics")
         try await daemon.restart()
-        #expect(lastRead()?.contains("2 items in 1 folder (1 new or changed), 2 alarms added, changed or removed") == true)
+        #expect(lastRead()?.contains("2 items in 1 folder; new or changed: 1; alarms added, changed or removed: 2 ") == true)
         #expect(try await daemon.calendarFirings(count: 5).map(\.utc) == ["2026-12-03T09:45:00Z"])
         #expect(try await daemon.calendarAlarms().map(\.id) == [ids[0]])
 
@@ -223,7 +223,7 @@ struct CalendarAlarmTests {
             try db.execute(sql: "UPDATE reminder SET rule = json_set(rule, '$.alarm', '-P1DT1H') WHERE origin IS NOT NULL")
         }
         try await daemon.restart()
-        #expect(lastRead()?.contains("1 item in 1 folder (1 new or changed), 1 alarms added, changed or removed") == true, "\(lastRead() ?? "")")
+        #expect(lastRead()?.contains("1 item in 1 folder; new or changed: 1; alarms added, changed or removed: 1 ") == true, "\(lastRead() ?? "")")
         #expect(try await daemon.calendarFirings(count: 1).map(\.utc) == ["2026-12-02T10:00:00Z"])
     }
 

@@ -94,12 +94,13 @@ enum DaemonMessages {
     static let lateLogsMatched = Message(
         "Logs recorded before late takes were matched: %1$d now takes its missed occurrence late (today, history and reports say taken late)",
         plural: "Logs recorded before late takes were matched: %1$d now take their missed occurrences late (today, history and reports say taken late)")
+    /// The counts other than the items' stand after a colon: the plural follows the items only ("1 alarms").
     static let calendarsReadInOne = Message(
-        "Calendars read: %1$d item in 1 folder (%2$d new or changed), %3$d alarms added, changed or removed (%4$d ms)",
-        plural: "Calendars read: %1$d items in 1 folder (%2$d new or changed), %3$d alarms added, changed or removed (%4$d ms)")
+        "Calendars read: %1$d item in 1 folder; new or changed: %2$d; alarms added, changed or removed: %3$d (%4$d ms)",
+        plural: "Calendars read: %1$d items in 1 folder; new or changed: %2$d; alarms added, changed or removed: %3$d (%4$d ms)")
     static let calendarsRead = Message(
-        "Calendars read: %1$d item in %5$d folders (%2$d new or changed), %3$d alarms added, changed or removed (%4$d ms)",
-        plural: "Calendars read: %1$d items in %5$d folders (%2$d new or changed), %3$d alarms added, changed or removed (%4$d ms)")
+        "Calendars read: %1$d item in %5$d folders; new or changed: %2$d; alarms added, changed or removed: %3$d (%4$d ms)",
+        plural: "Calendars read: %1$d items in %5$d folders; new or changed: %2$d; alarms added, changed or removed: %3$d (%4$d ms)")
     static let removedElsewhere = Message(
         "Collection: a reminder (item %1$s) was removed on another device; %2$d of its logs are kept here, and come back with it if its item does")
     static let forcedElsewhere = Message(
