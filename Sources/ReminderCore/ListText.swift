@@ -1,8 +1,8 @@
 extension String {
     /// The items of a comma-separated list (`--at`, `--weekly`, `--monthly`, `--skip`), each without the spaces
-    /// around it; an empty item (`a,,b`) is left out, as `split` leaves it (one of spaces is kept, empty). Read on the bytes (a comma and a space
-    /// are ASCII): every rule's lists are read at every start, and `split` on characters with a string made of
-    /// each item was a twelfth of a start with 100,000 reminders.
+    /// around it; an empty item (`a,,b`) is left out, as `split` leaves it (one of spaces is kept, empty). Read
+    /// on the bytes (a comma and a space are ASCII): every rule's lists are read at every start, and `split` on
+    /// characters with a string made of each item was a twelfth of a start with 100,000 reminders.
     var commaSeparatedItems: [Substring] {
         let bytes = utf8
         var items: [Substring] = []

@@ -29,7 +29,7 @@ public struct JSONParser {
     private func failure(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
 
     private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
     }
 
     private mutating func value(depth: Int) throws(Failure) -> JSONValue {
@@ -94,7 +94,16 @@ public struct JSONParser {
 
     private mutating func string() throws(Failure) -> String {
         index += 1
-        var utf8: [UInt8] = []
+        // Most strings (every key) have no escape: made from the bytes where they lie, without a copy built a byte
+        // at a time (that was a third of reading a page of 1,000 reminders).
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            guard let text = String(validating: bytes[start..<(index - 1)], as: UTF8.self) else { throw failure("a string that is not UTF-8") }
+            return text
+        }
+        var utf8 = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw failure("a string is not closed") }
             let byte = bytes[index]
