@@ -158,8 +158,8 @@ public enum JSONBytesEncoder {
         /// coding path of a number JSON cannot hold.
         func appendPlain(_ value: some Encodable, path: @autoclosure () -> [any CodingKey]) throws -> Bool {
             switch value {
-            case let number as Int: JSONObjectWriter.digits(Int64(number), into: &writer.out)
-            case let number as Int64: JSONObjectWriter.digits(number, into: &writer.out)
+            case let number as Int: JSONWriter.digits(Int64(number), into: &writer.out)
+            case let number as Int64: JSONWriter.digits(number, into: &writer.out)
             case let number as Double:
                 guard number.isFinite else { throw Self.notANumber(number, path: path()) }
                 JSONWriter.number(number, into: &writer.out)

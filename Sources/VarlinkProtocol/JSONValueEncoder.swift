@@ -115,11 +115,8 @@ struct JSONValueEncoder {
         func set(_ value: JSONValue) { content = .single(value) }
 
         func encodeValue(_ value: some Encodable) throws {
-            if let plain = plain(value) { set(plain) } else { try value.encode(to: self) }
+            if let plain = JSONValueEncoder.plainValue(value) { set(plain) } else { try value.encode(to: self) }
         }
-
-        /// The JSON of a value that needs no node of its own, or nil: see ``JSONValueEncoder/plainValue(_:)``.
-        func plain(_ value: some Encodable) -> JSONValue? { JSONValueEncoder.plainValue(value) }
 
         func number(_ value: Double) throws -> JSONValue {
             guard value.isFinite else {
@@ -164,7 +161,7 @@ struct JSONValueEncoder {
         func encode(_ value: String, forKey key: Key) { node.field(key, .string(value)) }
         func encode(_ value: Double, forKey key: Key) throws { try node.field(key).encodeValue(value) }
         func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            if let plain = node.plain(value) { node.field(key, plain) } else { try node.field(key).encodeValue(value) }
+            if let plain = JSONValueEncoder.plainValue(value) { node.field(key, plain) } else { try node.field(key).encodeValue(value) }
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -187,7 +184,7 @@ struct JSONValueEncoder {
         func encode(_ value: String) { node.element(.string(value)) }
         func encode(_ value: Double) throws { try node.element().encodeValue(value) }
         func encode<T: Encodable>(_ value: T) throws {
-            if let plain = node.plain(value) { node.element(plain) } else { try node.element().encodeValue(value) }
+            if let plain = JSONValueEncoder.plainValue(value) { node.element(plain) } else { try node.element().encodeValue(value) }
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

@@ -46,10 +46,22 @@ public enum JSONWriter {
 
     static func number(_ number: Double, into out: inout [UInt8]) {
         if number.rounded() == number, abs(number) < 1e15 {
-            out.append(contentsOf: String(Int64(number)).utf8)
+            digits(Int64(number), into: &out)
         } else {
             out.append(contentsOf: number.description.utf8)
         }
+    }
+
+    /// Digits written in place: `String(number)` allocated a string per number.
+    static func digits(_ number: Int64, into out: inout [UInt8]) {
+        if number < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
     }
 
     private static func newline(into out: inout [UInt8], pretty: Bool, indent: Int) {
@@ -133,11 +145,11 @@ public struct JSONObjectWriter {
     }
 
     public mutating func field(_ name: String, _ number: Int64?) {
-        field(name, number, Self.digits)
+        field(name, number, JSONWriter.digits)
     }
 
     public mutating func field(_ name: String, _ number: Int?) {
-        field(name, number.map(Int64.init), Self.digits)
+        field(name, number.map(Int64.init), JSONWriter.digits)
     }
 
     public mutating func field(_ name: String, _ number: Double?) {
@@ -146,18 +158,6 @@ public struct JSONObjectWriter {
 
     public mutating func field(_ name: String, _ flag: Bool?) {
         field(name, flag) { $1.append(contentsOf: ($0 ? "true" : "false").utf8) }
-    }
-
-    /// Digits written in place: `String(number)` allocated a string per number.
-    static func digits(_ number: Int64, into out: inout [UInt8]) {
-        if number < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = number.magnitude
-        let start = out.count
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        out[start...].reverse()
     }
 
     /// A field whose value is JSON already written (a nested object).
