@@ -24,17 +24,38 @@ enum ProcessTree {
         return found
     }
 
-    /// The parent of a process (field 4 of `/proc/PID/stat`, after the command name in parentheses).
+    /// The parent of a process (field 4 of `/proc/PID/stat`).
     private static func parent(of pid: pid_t) -> pid_t? {
+        guard let fields = statFields(of: pid), fields.count > 1 else { return nil }
+        return pid_t(String(decoding: fields[1], as: UTF8.self))
+    }
+
+    /// The fields of `/proc/PID/stat` after the command name in parentheses (the first is field 3, the state),
+    /// or nil when the process is gone.
+    private static func statFields(of pid: pid_t) -> [ArraySlice<UInt8>]? {
         let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }  // gone meanwhile
         defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 512)
+        var bytes = [UInt8](repeating: 0, count: 1024)
         let count = read(descriptor, &bytes, bytes.count)
         guard count > 0, let close = bytes[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = bytes[(close + 1)..<count].split(separator: UInt8(ascii: " "))
-        return fields.count > 1 ? pid_t(String(decoding: fields[1], as: UTF8.self)) : nil
+        return bytes[(close + 1)..<count].split(separator: UInt8(ascii: " "))
     }
+
+    /// Whether a process is between two programs: in `execve`, its new memory is in place but its environment
+    /// not yet (the kernel shows the environment's end as 0 until the new program's stack is laid out), so its
+    /// environment reads as empty although the new program will have it. Not a zombie, not a kernel thread
+    /// (neither has an environment to show).
+    private static func isBetweenPrograms(_ pid: pid_t) -> Bool {
+        guard let fields = statFields(of: pid), fields.count > 48, let state = fields[0].first,
+            state != UInt8(ascii: "Z"), state != UInt8(ascii: "X"),
+            let flags = UInt(String(decoding: fields[6], as: UTF8.self)), flags & kernelThreadFlag == 0
+        else { return false }
+        return fields[48].elementsEqual("0".utf8)  // field 51, env_end
+    }
+
+    /// `PF_KTHREAD`, in field 9 (flags) of a kernel thread's `stat`.
+    private static let kernelThreadFlag: UInt = 0x0020_0000
 
     /// The environment variable that marks a command's processes (each command its own value): inherited by
     /// what it starts, so that what outlives it is found when its parent is gone.
@@ -51,17 +72,39 @@ enum ProcessTree {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard let pid = pid_t(name), pid != getpid() else { continue }
             // NUL-separated entries: one NUL put in front, so that the first entry is found as the others are.
-            let count = readEnvironment(of: pid, into: &buffer)
+            let count = readSettledEnvironment(of: pid, into: &buffer)
             if count > 0, buffer[..<(count + 1)].firstRange(of: wanted) != nil { found.append(pid) }
         }
         return found
     }
 
+    /// Reads a process's environment as ``readEnvironment(of:into:)`` does, and again while the process is between
+    /// two programs (a hook's child caught in `execve` read as having no environment, and outlived it; up to 2 s).
+    /// Empty is believed only when two looks in a row find it empty outside an `execve` (one that ended between
+    /// the two reads reads as empty but settled).
+    private static func readSettledEnvironment(of pid: pid_t, into buffer: inout [UInt8]) -> Int {
+        var settledLooks = 0
+        for _ in 0..<2000 {
+            guard let count = readEnvironment(of: pid, into: &buffer) else { return 0 }
+            if count > 0 { return count }
+            if isBetweenPrograms(pid) {
+                settledLooks = 0
+                var millisecond = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+                nanosleep(&millisecond, nil)
+            } else {
+                settledLooks += 1
+                if settledLooks == 2 { return 0 }
+            }
+        }
+        return 0
+    }
+
     /// Reads a process's environment (`/proc/PID/environ`, as much as fits) into `buffer` from its second byte,
-    /// the first a NUL, with a NUL after it. - Returns: how many bytes were read (0: none, or not readable).
-    private static func readEnvironment(of pid: pid_t, into buffer: inout [UInt8]) -> Int {
+    /// the first a NUL, with a NUL after it. - Returns: how many bytes were read (0: none), or nil when it
+    /// cannot be read (another user's process, or gone).
+    private static func readEnvironment(of pid: pid_t, into buffer: inout [UInt8]) -> Int? {
         let descriptor = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return 0 }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         buffer[0] = 0
         var total = 0
