@@ -244,13 +244,19 @@ struct NextCommand: ParsableCommand {
         commandName: "next", abstract: "Show the next firings across all reminders, pending snoozes included.",
         discussion: "Examples:\n  remindctl next\n  remindctl next --count 3 --json")
 
-    @Option(help: "How many firings.") var count = 10
+    /// How many firings without `--count`.
+    static let defaultCount = 10
+
+    @Option(help: "How many firings.") var count = NextCommand.defaultCount
     @Flag(help: "Print a JSON array of firings.") var json = false
     @OptionGroup var connection: ConnectionOptions
 
-    func run() throws {
+    func run() throws { try Self.show(count: count, json: json, daemon: connection) }
+
+    /// What `next` prints (also run without argument-parser: ``FrequentCommands``).
+    static func show(count: Int, json: Bool, daemon: some DaemonConnecting) throws {
         guard count >= 1 else { throw CLIError(out.words(CommandMessages.badCount, count)) }
-        let reply = try connection.call(Reminders.Next.self, .init(count: count))
+        let reply = try daemon.call(Reminders.Next.self, .init(count: count))
         let firings = reply.firings
         if json { return try out.json(firings) }
         printAsNeeded(reply.asNeeded ?? [])
@@ -374,13 +380,19 @@ struct StatusCommand: ParsableCommand {
     }
 
     @Flag(help: "Print the status as JSON.") var json = false
-    @Option(help: ArgumentHelp("text, or waybar: one JSON line for a status bar's custom module.", valueName: "format")) var format: Format = .text
+    /// What `--format` is when not given.
+    static let defaultFormat = Format.text
+
+    @Option(help: ArgumentHelp("text, or waybar: one JSON line for a status bar's custom module.", valueName: "format")) var format = StatusCommand.defaultFormat
     @OptionGroup var connection: ConnectionOptions
 
-    func run() throws {
-        let status = try connection.call(Reminders.Status.self)
+    func run() throws { try Self.show(json: json, format: format, daemon: connection) }
+
+    /// What `status` prints (also run without argument-parser: ``FrequentCommands``).
+    static func show(json: Bool, format: Format, daemon: some DaemonConnecting) throws {
+        let status = try daemon.call(Reminders.Status.self)
         if format == .waybar {
-            let today = try connection.call(Reminders.Occurrences.self, .init(date: nil))
+            let today = try daemon.call(Reminders.Occurrences.self, .init(date: nil))
             let line = StatusBarLine(occurrences: today.occurrences, next: status.next, now: CommandContext.current.now(), output: out)
             return try out.jsonLine(line)
         }

@@ -9,10 +9,24 @@ import VarlinkProtocol
 import Translation
 
 /// How to reach the daemon: `--socket`, else `$REMINDD_SOCKET`, else `$XDG_RUNTIME_DIR/remindd/control.sock`.
-struct ConnectionOptions: ParsableArguments {
+struct ConnectionOptions: ParsableArguments, DaemonConnecting {
     @Option(help: ArgumentHelp("The daemon's control socket (default: $XDG_RUNTIME_DIR/remindd/control.sock).", valueName: "path"))
     var socket: String?
+}
 
+/// The daemon at `--socket` when one was read without argument-parser (``FrequentCommands``).
+struct DaemonSocket: DaemonConnecting {
+    let socket: String?
+}
+
+/// What reaches the daemon and calls it, given the socket the user named (or none): ``ConnectionOptions``, or
+/// ``DaemonSocket``.
+protocol DaemonConnecting {
+    /// The socket given with `--socket`, if any.
+    var socket: String? { get }
+}
+
+extension DaemonConnecting {
     var socketPath: String { socket ?? Self.defaultSocketPath }
 
     /// `$REMINDD_SOCKET`, else `$XDG_RUNTIME_DIR/remindd/control.sock`.
@@ -27,13 +41,13 @@ struct ConnectionOptions: ParsableArguments {
         try withConnection { connection in
             do {
                 return try connection.call(method, parameters)
-            } catch let error as VarlinkError where error.name == Self.nothingDue {
+            } catch let error as VarlinkError where error.name == ConnectionOptions.nothingDue {
                 // Said by what was asked, in the user's language (the daemon's message is English).
-                guard let said = Self.nothingDue(error, calling: Method.name) else { throw error }
+                guard let said = ConnectionOptions.nothingDue(error, calling: Method.name) else { throw error }
                 throw CLIError(said)
-            } catch let error as VarlinkError where error.name == Self.doseNotAllowed {
+            } catch let error as VarlinkError where error.name == ConnectionOptions.doseNotAllowed {
                 // Facts that do not decode (a daemon of another version) leave the daemon's own English message.
-                guard let refusal = try? error.parameters.decode(RemindErrors.DoseNotAllowed.self), let said = Self.words(for: refusal) else { throw error }
+                guard let refusal = try? error.parameters.decode(RemindErrors.DoseNotAllowed.self), let said = ConnectionOptions.words(for: refusal) else { throw error }
                 throw CLIError(said)
             }
         }
@@ -62,28 +76,22 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    /// A reply of `List` with its reminders as `Reminder` (``Reminders/List/Reply`` when that is ``ReminderValue``).
-    private struct ListPage<Reminder: Decodable>: Decodable {
-        var reminders: [Reminder]
-        var after: Int64?
-    }
-
     /// Opens a connection and maps transport and Varlink errors to one-line messages.
     func withConnection<T>(_ body: (any VarlinkClient) throws -> T) throws -> T {
         do {
             let connection = try CommandContext.current.connect(socketPath)
             do {
                 return try body(connection)
-            } catch let error as VarlinkError where error.name == Self.reminderNotFound {
-                let line = Self.describe(error)
-                throw CLIError(Self.didYouMean(error.string("reminder") ?? "", connection).map { out.words(CommandMessages.didYouMean, line, $0) } ?? line)
+            } catch let error as VarlinkError where error.name == ConnectionOptions.reminderNotFound {
+                let line = ConnectionOptions.describe(error)
+                throw CLIError(ConnectionOptions.didYouMean(error.string("reminder") ?? "", connection).map { out.words(CommandMessages.didYouMean, line, $0) } ?? line)
             }
         } catch let error as CLIError {
             throw error
         } catch VarlinkConnection.ConnectionError.notRunning(let path) {
             throw CLIError(out.words(CommandMessages.notRunning, path))
         } catch let error as VarlinkError {
-            throw CLIError(Self.describe(error))
+            throw CLIError(ConnectionOptions.describe(error))
         } catch VarlinkConnection.ConnectionError.notAccepting(_, let seconds) {
             throw CLIError(out.words(CommandMessages.notAccepting, seconds))
         } catch VarlinkConnection.ConnectionError.timedOut(let seconds) {
@@ -92,8 +100,17 @@ struct ConnectionOptions: ParsableArguments {
             throw CLIError(out.words(CommandMessages.cannotTalk, error))
         }
     }
+}
 
-    private static let reminderNotFound = Reminders.interface + "." + RemindErrors.ReminderNotFound.errorName
+/// A reply of `List` with its reminders as `Reminder` (``Reminders/List/Reply`` when that is ``ReminderValue``).
+private struct ListPage<Reminder: Decodable>: Decodable {
+    var reminders: [Reminder]
+    var after: Int64?
+}
+
+/// The daemon's errors said in words.
+extension ConnectionOptions {
+    fileprivate static let reminderNotFound = Reminders.interface + "." + RemindErrors.ReminderNotFound.errorName
     static let nothingDue = Reminders.interface + "." + RemindErrors.NothingDue.errorName
     static let doseNotAllowed = Reminders.interface + "." + RemindErrors.DoseNotAllowed.errorName
 
@@ -140,7 +157,7 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// `Vitamin D` when a reminder's name is one typo away from `typed`.
-    private static func didYouMean(_ typed: String, _ connection: any VarlinkClient) -> String? {
+    fileprivate static func didYouMean(_ typed: String, _ connection: any VarlinkClient) -> String? {
         guard let names = try? connection.call(Reminders.List.self, .init(limit: 1000)).reminders.map(\.name) else { return nil }
         return EditDistance.suggestion(for: typed, among: names)
     }

@@ -43,21 +43,6 @@ public struct RemindCtl: ParsableCommand {
     public init() {}
 }
 
-/// A subcommand parsed as the root: argument-parser then skips its check for `--generate-completion-script`
-/// (a root without a "super-command"), which builds two commands' parsers by reflection on every run and was a
-/// fifth of `remindctl next`'s 11 ms. The options are the subcommand's own (an option group of it), checked by
-/// its `validate()`; the name is only for argument-parser (its help and errors never come from here: see
-/// ``RemindCtl/directlyParsed(_:)``).
-struct DirectlyParsed<Command: ParsableCommand>: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(commandName: Command._commandName, _superCommandName: "remindctl") }
-
-    @OptionGroup var command: Command
-
-    init() {}
-
-    mutating func run() throws { try command.run() }
-}
-
 /// A failure to show the user in one line (printed as `Error: ...`, exit status 1).
 struct CLIError: Error, CustomStringConvertible {
     let description: String
@@ -80,49 +65,30 @@ extension RemindCtl {
         // What argument-parser would print, without building every command's options, nor even the
         // configuration that lists every command (a tenth of the 4 ms it takes: scripts ask it often).
         if arguments == ["--version"] { return print(versionLine) }
-        if let command = directlyParsed(arguments) { return run(command) }
+        if let command = FrequentCommands.parse(arguments) { return run(command) }
         if let message = unknownSubcommand(arguments) ?? optionItDoesNotHave(arguments) {
             FileHandleOutput.standardError("Error: \(message)\n")
             Glibc.exit(64)
         }
         let command: any ParsableCommand
         do { command = try parseAsRoot(arguments) } catch { exit(withError: error) }
-        run(command)
+        run {
+            var parsed = command
+            try parsed.run()
+        }
     }
 
     /// Runs a parsed command as ArgumentParser's main does, but a failure of remindctl's own says "Error" in the
     /// user's language.
-    private static func run(_ parsed: any ParsableCommand) {
+    private static func run(_ command: () throws -> Void) {
         do {
-            var command = parsed
-            try command.run()
+            try command()
         } catch let error as CLIError {
             FileHandleOutput.standardError(out.words(CommandMessages.error, error.description) + "\n")
             Glibc.exit(EXIT_FAILURE)
         } catch {
             exit(withError: error)
         }
-    }
-
-    /// The commands a status bar or a script runs often, parsed without the whole tree (``DirectlyParsed``); a
-    /// switch, not a table: only the one asked for is made (a table of both was 4% of `remindctl next`).
-    static func directCommand(named name: String) -> (any ParsableCommand.Type)? {
-        switch name {
-        case "next": DirectlyParsed<NextCommand>.self
-        case "status": DirectlyParsed<StatusCommand>.self
-        default: nil
-        }
-    }
-
-    /// `arguments` as one of the ``directCommand(named:)`` when they parse as it and ask for no help, version or completion;
-    /// otherwise nil, and the whole tree parses them (and says what is wrong, as it always did).
-    static func directlyParsed(_ arguments: [String]) -> (any ParsableCommand)? {
-        guard let name = arguments.first, let command = directCommand(named: name) else { return nil }
-        // Not reported here: the whole tree parses the same arguments again and reports what is wrong. A request
-        // for help, a version or a completion script is left to it too (argument-parser throws to answer it, or
-        // gives its own help command).
-        guard let parsed = try? command.parseAsRoot(Array(arguments.dropFirst())), type(of: parsed) == command else { return nil }
-        return parsed
     }
 
     /// Options people reach for that remindctl does not have, with what to do instead (argument-parser's nearest

@@ -66,7 +66,7 @@ struct CommandHarness {
 
     func run(_ arguments: String...) -> Outcome { run(arguments) }
 
-    /// - Parameter directly: parsed as remindctl parses its frequent commands (``RemindCtl/directlyParsed(_:)``),
+    /// - Parameter directly: parsed as remindctl parses its frequent commands (``FrequentCommands``),
     ///   falling back to the whole tree as it does.
     func run(_ arguments: [String], directly: Bool = false) -> Outcome {
         let captured = CapturedOutput()
@@ -75,8 +75,12 @@ struct CommandHarness {
             stdinIsTerminal: false, now: { [now] in now }, zone: zone)
         let error: String? = CommandContext.$current.withValue(context) {
             do {
-                var command = try (directly ? RemindCtl.directlyParsed(arguments) : nil) ?? RemindCtl.parseAsRoot(arguments)
-                try command.run()
+                if directly, let command = FrequentCommands.parse(arguments) {
+                    try command()
+                } else {
+                    var command = try RemindCtl.parseAsRoot(arguments)
+                    try command.run()
+                }
                 return nil
             } catch {
                 return RemindCtl.fullMessage(for: error)
