@@ -148,7 +148,13 @@ struct Output {
         if seconds == 0 { return words(CommandMessages.now) }
         let magnitude = abs(seconds)
         let parts: [(Int64, String)] = [(magnitude / 86400, "d"), (magnitude / 3600 % 24, "h"), (magnitude / 60 % 60, "min"), (magnitude % 60, "s")]
-        let shown = parts.drop { $0.0 == 0 }.prefix(2).filter { $0.0 > 0 }.map { "\($0.0)\($0.1)" }.joined(separator: " ")
+        // The largest unit and the next one, where not zero (a loop: the generic joined was 27,000 instructions).
+        var shown = ""
+        if let first = parts.firstIndex(where: { $0.0 != 0 }) {
+            for (amount, unit) in parts[first..<min(first + 2, parts.count)] where amount > 0 {
+                shown += (shown.isEmpty ? "" : " ") + String(amount) + unit
+            }
+        }
         return seconds > 0 ? words(CommandMessages.inTime, shown) : words(CommandMessages.timeAgo, shown)
     }
 

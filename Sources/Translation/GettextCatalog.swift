@@ -90,12 +90,13 @@ public struct GettextCatalog: MessageCatalog {
     /// build folder: `make` compiles `po/` there), else `../share/locale` beside its `bin` (`/usr/bin` ->
     /// `/usr/share/locale`, `~/.local/bin` -> `~/.local/share/locale`).
     public static func localeFolder(executable: String) -> String {
-        var components = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-        if let build = components.lastIndex(of: ".build") {
-            return components[...build].joined(separator: "/") + "/locale"
+        // By byte (split and joined were 6% of `remindctl next`'s instructions).
+        let slash = UInt8(ascii: "/")
+        let folder = executable[..<(executable.utf8.lastIndex(of: slash) ?? executable.startIndex)]
+        if let build = folder.utf8.split(separator: slash, omittingEmptySubsequences: false).last(where: { $0.elementsEqual(".build".utf8) }) {
+            return String(folder[..<build.endIndex]) + "/locale"
         }
-        components = components.dropLast()
-        return components.joined(separator: "/") + "/share/locale"
+        return String(folder[..<(folder.utf8.lastIndex(of: slash) ?? folder.startIndex)]) + "/share/locale"
     }
 
     /// The running program's path: the kernel's `/proc/self/exe` (argv[0] is only a name when a shell found the

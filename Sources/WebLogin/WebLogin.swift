@@ -101,8 +101,8 @@ public enum ProcessEnvironment {
         var pointer = environ
         while let entry = pointer.pointee {
             let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {  // by byte: by Character was 5,000 instructions each
+                result[String(text[..<equals])] = String(text[text.utf8.index(after: equals)...])
             }
             pointer += 1
         }

@@ -38,4 +38,21 @@ struct DateTextTests {
         let value = LocalDateTime(date: try #require(LocalDate(year: year, month: 7, day: 4)), time: try #require(TimeOfDay(hour: 12, minute: 30)))
         #expect(value.description == Self.padded(value))
     }
+
+    /// An instant's offset as each form writes it; what is not an offset (three digits, beyond ±18 h, 60 minutes,
+    /// digits that are not ASCII, seconds) is refused rather than misread.
+    @Test func instantsAreReadWithTheirOffsetOrRefused() throws {
+        let offsets: [(String, Int?)] = [
+            ("2026-03-10T03:30:00-04:00", -14_400), ("2026-03-10T03:30:00+0530", 19_800), ("2026-03-10T03:30+05", 18_000),
+            ("2026-03-10T03:30:00Z", 0), ("2026-03-10T03:30:00z", 0), ("2026-03-10 03:30", nil), ("2026-03-10T03:30:00", nil),
+        ]
+        for (text, offset) in offsets {
+            let parsed = try #require(ISO8601.parseInstant(text), "\(text)")
+            #expect(parsed.offsetSeconds == offset, "\(text)")
+            #expect(parsed.local.description.hasPrefix("2026-03-10T03:30"), "\(text)")
+        }
+        let refused = ["2026-03-10T03:30:00+05:3", "2026-03-10T03:30:00+19:00", "2026-03-10T03:30:00+05:60", "2026-03-10T03:30:00+\u{665}\u{660}",
+                       "2026-03-10T03:30:00+05:00:00", "2026-03-10T03:30:00+", "2026-03-10", "", "Z", "2026-03-1xT03:30Z", "2026-03-10T03:30:00+05 "]
+        for text in refused { #expect(ISO8601.parseInstant(text) == nil, "\(text)") }
+    }
 }
