@@ -71,8 +71,9 @@ struct VdirFolder: Sendable {
 
     /// What `name` is now (the watcher named it: only it is looked at, not the whole folder).
     func look(at name: String) -> Listed {
-        guard !name.hasPrefix("."), !name.contains("/"), name.lowercased().hasSuffix(".ics") else { return .none }
-        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || name.contains("\u{FFFD}") {
+        // By byte and scalar (Foundation's `contains` and a lowercased copy were a tenth of listing 20,000 items).
+        guard !name.hasPrefix("."), !name.utf8.contains(UInt8(ascii: "/")), Self.endsInICS(name) else { return .none }
+        if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) || name.unicodeScalars.contains("\u{FFFD}") {
             return .refused(Refused(name: name, reason: "its name holds a control character or is not UTF-8"))
         }
         var info = stat()
@@ -88,6 +89,12 @@ struct VdirFolder: Sendable {
         default:
             return .refused(Refused(name: name, reason: "it is not a regular file"))
         }
+    }
+
+    /// Whether a name ends in `.ics`, in any case.
+    private static func endsInICS(_ name: String) -> Bool {
+        let last = Array(name.utf8.suffix(4))
+        return last.count == 4 && last[0] == UInt8(ascii: ".") && zip(last.dropFirst(), "ics".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// The text of an item, read without following a link and without reading more than the limit.

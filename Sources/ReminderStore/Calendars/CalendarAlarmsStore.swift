@@ -72,7 +72,7 @@ public struct CalendarAlarmsStore: Sendable {
     /// Whether `path` is a file directly in `folder` (its path, a slash, a name without one).
     private static func isDirectlyIn(_ folder: String, _ path: String) -> Bool {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        return path.hasPrefix(prefix) && !path.dropFirst(prefix.count).contains("/")
+        return path.hasPrefix(prefix) && !path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/"))
     }
 
     /// Makes the alarms of each item be its `alarms`, and records the etag they were planned from, in one
