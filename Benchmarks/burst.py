@@ -13,11 +13,14 @@ back-to-back `remindctl status` processes take about a quarter of the two cores'
 session 14), so this says what the burst costs the daemon itself.
 
 After it, the floor in the same run: the same number of entries of the same fields and sizes, sent straight to
-the same journald as fast as one socket takes them (issue 62's target, 500 ms, is about what journald alone takes).
+the same journald as fast as one socket takes them (issue 62's target, 500 ms, is about what journald alone takes);
+SQLite alone recording the same firings; and both at once, in two processes on the same two cores (what the daemon
+needs at the least: it does both, and they share the cores).
 
 Usage: burst.py BIN_DIR [COUNT] [--alone]
 """
 import json
+import multiprocessing
 import os
 import shutil
 import socket
@@ -45,13 +48,8 @@ def status_seconds(env):
     return time.monotonic() - began
 
 
-def journald_floor(count):
-    """Milliseconds from the first send to the last of `count` entries shaped as remindd's firing entries (the
-    same fields, about the same sizes), written by this process straight to journald's native socket: what
-    journald takes for the burst's entries with nothing else to do."""
-    tag = f"burst-floor-{os.getpid()}"
-    sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sender.connect("/run/systemd/journal/socket")
+def firing_entries(tag, count):
+    """`count` entries shaped as remindd's firing entries (the same fields, about the same sizes), under `tag`."""
     entries = []
     for i in range(count):
         fields = [("MESSAGE", f"Reminder 'burst-{i}' (#{i}) is due"), ("PRIORITY", "5"), ("SYSLOG_IDENTIFIER", tag),
@@ -60,15 +58,66 @@ def journald_floor(count):
                   ("FIRED_UTC", "2026-11-30T08:00:00Z"), ("LATE_SECONDS", "0"), ("REMINDER_SLOTS_DUE", "1"),
                   ("REMINDER_ANNOUNCEMENT", "fired"), ("REMINDER_RECORD", f"0123456789abcdef:{i}")]
         entries.append("".join(f"{name}={value}\n" for name, value in fields).encode())
-    began = time.time()
+    return entries
+
+
+def send_entries(entries):
+    """Sends entries straight to journald's native socket, as fast as one socket takes them."""
+    sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sender.connect("/run/systemd/journal/socket")
     for entry in entries:
         sender.send(entry)
     sender.close()
+
+
+def last_entry_time(tag, count):
+    """When journald received the last of `count` entries under `tag` (seconds since the epoch), or None."""
     time.sleep(1)
     out = subprocess.run(["journalctl", "--no-pager", "-o", "json", f"SYSLOG_IDENTIFIER={tag}", "--output-fields=__REALTIME_TIMESTAMP"],
                          capture_output=True, text=True).stdout
     times = [int(json.loads(line)["__REALTIME_TIMESTAMP"]) / 1e6 for line in out.splitlines() if line.strip()]
-    return (max(times) - began) * 1000 if len(times) == count else float("inf")
+    return max(times) if len(times) == count else None
+
+
+def journald_floor(count):
+    """Milliseconds from the first send to the last of `count` entries shaped as remindd's firing entries, written
+    by this process straight to journald's native socket: what journald takes for the burst's entries with
+    nothing else to do."""
+    tag = f"burst-floor-{os.getpid()}"
+    entries = firing_entries(tag, count)
+    began = time.time()
+    send_entries(entries)
+    last = last_entry_time(tag, count)
+    return (last - began) * 1000 if last else float("inf")
+
+
+def together_floor(path, due, count):
+    """Milliseconds for both floors at once, in two processes started at one instant on the same two cores
+    (journald's entries sent from one, the firings recorded by SQLite in the other): from that instant to the later
+    of the last entry's arrival and the recording's end. The daemon must do both (a chunk's entries are sent once it
+    is recorded); here neither waits for the other, so this is below what any daemon could reach."""
+    tag = f"burst-together-{os.getpid()}"
+    entries = firing_entries(tag, count)
+    start = time.time() + 0.3
+    ended = multiprocessing.get_context("fork").Queue()
+
+    def journal_side():
+        time.sleep(max(0.0, start - time.time()))
+        send_entries(entries)
+
+    def recording_side():
+        time.sleep(max(0.0, start - time.time()))
+        sqlite_recording_floor(path, due)
+        ended.put(time.time())
+
+    sides = [multiprocessing.get_context("fork").Process(target=side) for side in (journal_side, recording_side)]
+    for side in sides:
+        side.start()
+    recorded = ended.get(timeout=60)
+    for side in sides:
+        side.join(timeout=60)
+    last = last_entry_time(tag, count)
+    return (max(last, recorded) - start) * 1000 if last else float("inf")
 
 
 def main():
@@ -89,7 +138,8 @@ def main():
                    [(f"burst-{i}", json.dumps({"daily": True, "at": at}), now, now) for i in range(COUNT)])
     db.commit()
     db.close()
-    shutil.copy(f"{root}/state/remindd/remindd.sqlite", f"{root}/floor.sqlite")  # for the recording floor
+    for copy in ("floor.sqlite", "together.sqlite"):  # for the recording floors
+        shutil.copy(f"{root}/state/remindd/remindd.sqlite", f"{root}/{copy}")
 
     process, _ = daemon_process.start(BIN, root, env)
     watch = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -154,6 +204,7 @@ def main():
     stop(process)
     floor = journald_floor(COUNT)
     recording_floor = sqlite_recording_floor(f"{root}/floor.sqlite", due)
+    both_floor = together_floor(f"{root}/together.sqlite", due, COUNT)
     if journald:
         journald.terminate()
         journald.wait(timeout=10)
@@ -174,6 +225,8 @@ def main():
         print("  journal entries after the instant:    first, 25%, 50%, 75%: " + ", ".join(f"{t * 1000:.0f}" for t in quarters) + " ms")
     print(f"  journald alone, the same {COUNT} entries from one socket (floor): {floor:.0f} ms; remindd {last_journal * 1000 / floor:.1f}x")
     print(f"  SQLite alone, recording the same {COUNT} firings as the daemon does (Python's sqlite3): {recording_floor:.0f} ms")
+    print(f"  both at once, each in its own process on the same two cores (the floor for both): {both_floor:.0f} ms; "
+          f"remindd {last_journal * 1000 / both_floor:.1f}x")
     print(f"  last Watch event after the instant:   {last_watch * 1000:.0f} ms")
     print(f"  the daemon's CPU time for the burst:  {burst_cpu * 1000:.0f} ms")
     print(f"  remindctl status, idle (baseline):    {statistics.median(baseline) * 1000:.1f} ms")
