@@ -171,14 +171,18 @@ extension SchedulingService {
     /// them on its own queue: ``Announcer/whenSent(_:)``). A crash before that leaves them unconfirmed, and the
     /// next start looks them up in the journal. When the store refuses, so they are looked up too, which costs
     /// nothing but that look-up.
+    /// Confirmations queued behind others are held and written with the last (``HeldConfirmations``).
     func confirm(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = [], escalations: [Int64] = []) {
-        let (store, context) = (stores.firings, context)
+        let records = HeldConfirmations.Records(firings: firings, missed: missed, again: again, escalations: escalations)
+        guard records.count > 0 else { return }
+        let (store, context, held) = (stores.firings, context, heldConfirmations)
+        held.queue()
         context.announcer.whenSent {
+            guard let due = held.sent(records) else { return }
             do {
-                try store.confirmAnnounced(firings: firings, missed: missed, again: again, escalations: escalations)
+                try store.confirmAnnounced(firings: due.firings, missed: due.missed, again: due.again, escalations: due.escalations)
             } catch {
-                let count = firings.count + missed.count + again.count + escalations.count
-                context.say(.warning, "Could not confirm \(count) \(count == 1 ? "announcement" : "announcements") in the store: \(error); the next start looks them up in the journal")
+                context.say(.warning, "Could not confirm \(due.count) \(due.count == 1 ? "announcement" : "announcements") in the store: \(error); the next start looks them up in the journal")
             }
         }
     }

@@ -68,6 +68,8 @@ actor SchedulingService {
     /// Occurrences the user skipped before they came due (they are recorded skipped, not announced, and `next`
     /// passes over them); kept here so that a firing asks the store for its skip only when there is one.
     var skippedAhead: Set<OccurrenceKey> = []
+    /// Confirmations whose entries are sent, held while more are queued behind them.
+    let heldConfirmations = HeldConfirmations()
     /// Why each occurrence waiting for a medicine it is kept apart from waits, to say when it is announced (in
     /// memory only: after a restart it is announced without the reason, which its postponed record keeps).
     var keptApart: [OccurrenceKey: DoseGaps.Hold] = [:]

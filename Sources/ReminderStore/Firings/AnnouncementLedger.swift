@@ -58,11 +58,20 @@ extension FiringsStore {
     public func confirmAnnounced(firings: [Int64] = [], missed: [Int64] = [], again: [Int64] = [], escalations: [Int64] = []) throws(StoreError) {
         guard !(firings.isEmpty && missed.isEmpty && again.isEmpty && escalations.isEmpty) else { return }
         try database.writeUnsynced { db in
-            if !firings.isEmpty { _ = try FiringRecord.filter(keys: firings).updateAll(db, FiringRecord.Columns.confirmed.set(to: true)) }
-            if !missed.isEmpty { _ = try OutcomeRecord.filter(keys: missed).updateAll(db, OutcomeRecord.Columns.confirmed.set(to: true)) }
-            if !again.isEmpty { _ = try FiringRecord.filter(keys: again).updateAll(db, FiringRecord.Columns.againPending.set(to: nil)) }
-            if !escalations.isEmpty { _ = try FiringRecord.filter(keys: escalations).updateAll(db, FiringRecord.Columns.escalationPending.set(to: nil)) }
+            try Self.set(FiringRecord.Columns.confirmed, "1", of: FiringRecord.databaseTableName, ids: firings, in: db)
+            try Self.set(OutcomeRecord.Columns.confirmed, "1", of: OutcomeRecord.databaseTableName, ids: missed, in: db)
+            try Self.set(FiringRecord.Columns.againPending, "NULL", of: FiringRecord.databaseTableName, ids: again, in: db)
+            try Self.set(FiringRecord.Columns.escalationPending, "NULL", of: FiringRecord.databaseTableName, ids: escalations, in: db)
         }
+    }
+
+    /// Sets a column to a constant in the rows of `table` whose id is among `ids`, given as one JSON array: one
+    /// statement compiled once per connection, whatever the count (an `IN` list of each chunk's ids was written
+    /// and compiled for each chunk of a burst, and is bound by SQLite's limit of variables).
+    private static func set(_ column: Column, _ constant: String, of table: String, ids: [Int64], in db: Database) throws {
+        guard !ids.isEmpty else { return }
+        let sql = "UPDATE \(table) SET \(column.name) = \(constant) WHERE id IN (SELECT value FROM json_each(?))"
+        try db.cachedStatement(sql: sql).execute(arguments: [ReminderStore.jsonArray(ids)])
     }
 
     /// What was recorded but not confirmed as announced (a crash came between).
