@@ -4,23 +4,26 @@
 /// that do not start with "-". Anything else (help, a version, a completion script, a mistake) is left to the whole
 /// tree, which answers as it always did. A test runs every accepted form both ways and compares what each does.
 enum FrequentCommands {
+    /// The options read here, by command: each command's own (a test checks them against its help, so that an
+    /// option added to the command cannot be missed here).
+    static let optionNames: [String: (flags: Set<String>, valued: Set<String>)] = [
+        "next": (["--json"], ["--count", "--socket"]),
+        "status": (["--json"], ["--format", "--socket"]),
+    ]
+
     /// The command `arguments` ask for, ready to run; nil when they are not one of the plain forms.
     static func parse(_ arguments: [String]) -> (() throws -> Void)? {
-        guard let name = arguments.first else { return nil }
-        let words = arguments.dropFirst()
+        guard let name = arguments.first, let known = Self.optionNames[name],
+            let options = options(arguments.dropFirst(), flags: known.flags, valued: known.valued)
+        else { return nil }
+        let (daemon, json) = (DaemonSocket(socket: options["--socket"]), options["--json"] != nil)
         switch name {
         case "next":
-            guard let options = options(words, flags: ["--json"], valued: ["--count", "--socket"]),
-                let count = options["--count"].map({ Int($0) }) ?? NextCommand.defaultCount
-            else { return nil }
-            let daemon = DaemonSocket(socket: options["--socket"])
-            return { try NextCommand.show(count: count, json: options["--json"] != nil, daemon: daemon) }
+            guard let count = options["--count"].map({ Int($0) }) ?? NextCommand.defaultCount else { return nil }
+            return { try NextCommand.show(count: count, json: json, daemon: daemon) }
         case "status":
-            guard let options = options(words, flags: ["--json"], valued: ["--format", "--socket"]),
-                let format = options["--format"].map({ StatusCommand.Format(rawValue: $0) }) ?? StatusCommand.defaultFormat
-            else { return nil }
-            let daemon = DaemonSocket(socket: options["--socket"])
-            return { try StatusCommand.show(json: options["--json"] != nil, format: format, daemon: daemon) }
+            guard let format = options["--format"].map({ StatusCommand.Format(rawValue: $0) }) ?? StatusCommand.defaultFormat else { return nil }
+            return { try StatusCommand.show(json: json, format: format, daemon: daemon) }
         default:
             return nil
         }

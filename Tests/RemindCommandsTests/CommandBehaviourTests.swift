@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import ReminderCore
 @testable import RemindCommands
@@ -113,6 +114,19 @@ import VarlinkProtocol
                        ["next", "--json", "--json"], ["status", "--count", "1"], ["next", "--format", "text"], ["next", "--socket"],
                        ["list"], [], ["--version"]]
         for arguments in refused { #expect(FrequentCommands.parse(arguments) == nil, "\(arguments)") }
+    }
+
+    /// The options read without argument-parser are each command's own, as its help lists them: one added to the
+    /// command and not read there would send every line with it to the whole tree (slower, not wrong), one read
+    /// there and gone from the command would be taken without complaint.
+    @Test func frequentCommandsReadExactlyTheOptionsTheirHelpLists() {
+        let commands: [(String, any ParsableCommand.Type)] = [("next", NextCommand.self), ("status", StatusCommand.self)]
+        for (name, command) in commands {
+            let help = command.helpMessage(columns: 200)
+            let listed = Set(help.split(whereSeparator: { " ,\n[]<>=".contains($0) }).filter { $0.hasPrefix("--") }.map(String.init))
+            let read = FrequentCommands.optionNames[name].map { $0.flags.union($0.valued) } ?? []
+            #expect(listed.subtracting(["--help"]) == read, "\(name): \(listed)")
+        }
     }
 
     @Test func conflictingAndUnreadableOptionsAreRefusedBeforeAnyCall() {
