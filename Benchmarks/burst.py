@@ -250,9 +250,9 @@ def sqlite_recording_floor(path, due):
         for reminder, name in rows[start:start + 500]:
             db.execute("UPDATE reminder SET handledThrough = max(handledThrough, ?) WHERE id = ? AND handledThrough < ?", (due, reminder, due))
             db.execute("INSERT INTO firing (reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue, detail, "
-                       "replanned, confirmed) VALUES (?1, ?2, ?3, ?4, ?5, 'fired', 0, 1, NULL, (SELECT count(*) FROM firing WHERE "
-                       "reminderId = ?1 AND slot = ?3 AND scheduledAt = ?4), 0) RETURNING replanned",
-                       (reminder, name, f"reminder-{reminder}", due, due)).fetchone()
+                       "replanned, confirmed) VALUES (?1, ?2, ?3, ?4, ?5, 'fired', 0, 1, NULL, 0, 0) "
+                       "ON CONFLICT (reminderId, slot, scheduledAt, replanned) DO NOTHING",
+                       (reminder, name, f"reminder-{reminder}", due, due))
         db.execute("COMMIT")
         db.execute("BEGIN IMMEDIATE")
         db.execute("UPDATE firing SET confirmed = 1 WHERE confirmed = 0")

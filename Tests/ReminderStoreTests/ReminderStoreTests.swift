@@ -172,10 +172,22 @@ struct ReminderStoreTests {
         // The clock went back before the slot: it is handled again, and the second record says so.
         #expect(try store.firings.rewindHandled(to: now) == 1)
         #expect(try store.reminders.find("Meds").handledThrough == now.secondsSinceEpoch)
-        #expect(try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) != .alreadyHandled)
+        guard case .recorded(let secondID, replanned: true) = try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) else {
+            Issue.record("the slot's second record is not said to be re-planned")
+            return
+        }
         #expect(try store.firings.history(since: now).map(\.replanned).sorted() == [0, 1])
         #expect(try store.firings.history(since: now).map(\.replanned) == [1, 0])
+        #expect(try store.firings.history(since: now).first?.id == secondID)
         #expect(try store.firings.rewindHandled(to: now.adding(seconds: 60)) == 0)
+
+        // And once more: the third record is numbered after both.
+        #expect(try store.firings.rewindHandled(to: now) == 1)
+        guard case .recorded(_, replanned: true) = try store.firings.recordFiring(record, handledThrough: now.adding(seconds: 60)) else {
+            Issue.record("the slot's third record is not said to be re-planned")
+            return
+        }
+        #expect(try store.firings.history(since: now).map(\.replanned).sorted() == [0, 1, 2])
     }
 
     @Test func intakeIsReadBackByRange() throws {
