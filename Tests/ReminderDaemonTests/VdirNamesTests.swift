@@ -19,4 +19,30 @@ struct VdirNamesTests {
         #expect(refused.map(\.name) == ["bad\u{1}.ics", "bad\u{7F}.ics", "e\u{FFFD}.ics"].sorted())
         #expect(folder.look(at: "sub/dir.ics") == .none)
     }
+
+    /// A hostile file in a synced folder: a link out of it, a FIFO, a file larger than an item, a folder named
+    /// like one. A listing (names looked up in the open folder) and a watcher's name (looked up by path) say the
+    /// same of each, and never follow the link.
+    @Test func linksFIFOsFoldersAndOversizedFilesAreRefusedTheSameByAListingAndByName() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-vdir-hostile-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path + "/folder.ics", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }  // this test's own folder, gone or not
+        let outside = path + "/folder.ics/secret"
+        FileManager.default.createFile(atPath: outside, contents: Data("BEGIN:VCALENDAR\n".utf8))
+        FileManager.default.createFile(atPath: path + "/good.ics", contents: Data("BEGIN:VCALENDAR\n".utf8))
+        FileManager.default.createFile(atPath: path + "/huge.ics", contents: Data(count: VdirFolder.maximumItemBytes + 1))
+        try FileManager.default.createSymbolicLink(atPath: path + "/link.ics", withDestinationPath: outside)
+        #expect(mkfifo(path + "/pipe.ics", 0o600) == 0)
+        let folder = VdirFolder(path: path)
+        let (entries, refused) = try folder.list()
+        #expect(entries.map(\.name) == ["good.ics"])
+        let reasons = Dictionary(uniqueKeysWithValues: refused.map { ($0.name, $0.reason) })
+        #expect(reasons.keys.sorted() == ["folder.ics", "huge.ics", "link.ics", "pipe.ics"])
+        #expect(reasons["link.ics"]?.contains("symbolic link") == true)
+        #expect(reasons["pipe.ics"]?.contains("not a regular file") == true)
+        #expect(reasons["folder.ics"]?.contains("not a regular file") == true)
+        #expect(reasons["huge.ics"]?.contains("larger than an item") == true)
+        for entry in entries { #expect(folder.look(at: entry.name) == .item(entry)) }
+        for refusal in refused { #expect(folder.look(at: refusal.name) == .refused(refusal)) }
+    }
 }

@@ -128,7 +128,11 @@ actor CalendarService {
                 "Calendar '\(calendar)': item \(VdirFolder.printable(refused.name)) is not read: \(refused.reason)")
         }
         let unread = listing.entries.filter { before[$0.name] != Self.etag(of: $0, in: calendar) }
-        let planner = ItemPlanner(context: context, folder: vdir, calendar: calendar, now: context.clock.now(), zones: zones)
+        // The items are opened by name in the folder, opened once (nil, if it cannot be: each by its path).
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if directory >= 0 { close(directory) } }
+        let planner = ItemPlanner(
+            context: context, folder: vdir, directory: directory >= 0 ? directory : nil, calendar: calendar, now: context.clock.now(), zones: zones)
         var changed = await plannedAndStored(unread, by: planner)
         changed += removed(from: folder, calendar: calendar, listed: listing.entries, before: before, wholeFolder: names == nil)
         return Scan(changed: changed, items: listing.entries.count, read: unread.count)
@@ -228,6 +232,8 @@ actor CalendarService {
 struct ItemPlanner: Sendable {
     let context: DaemonContext
     let folder: VdirFolder
+    /// The folder's descriptor, open while the planner is used (see ``VdirFolder/read(_:in:)``).
+    let directory: Int32?
     let calendar: String
     let now: Instant
     let zones: CalendarImport.Zones
@@ -243,7 +249,7 @@ struct ItemPlanner: Sendable {
         entries.map { entry in
             do throws(CalendarItemRefused) {
                 let text: String
-                do throws(SystemError) { text = try folder.read(entry) } catch { throw CalendarItemRefused(message: error.description) }
+                do throws(SystemError) { text = try folder.read(entry, in: directory) } catch { throw CalendarItemRefused(message: error.description) }
                 return Planned(entry: entry, alarms: try alarms(text, entry: entry))
             } catch {
                 return Planned(entry: entry, alarms: [], refusal: error.message)

@@ -44,9 +44,10 @@ struct VdirFolder: Sendable {
         defer { closedir(stream) }
         var entries: [Entry] = []
         var refused: [Refused] = []
+        let directory = dirfd(stream)
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            switch look(at: name) {
+            switch look(at: name, in: directory) {
             case .item(let item): entries.append(item)
             case .refused(let refusal): refused.append(refusal)
             case .none: continue
@@ -69,15 +70,18 @@ struct VdirFolder: Sendable {
         return found
     }
 
-    /// What `name` is now (the watcher named it: only it is looked at, not the whole folder).
-    func look(at name: String) -> Listed {
+    /// What `name` is now (the watcher named it: only it is looked at, not the whole folder). In a listing,
+    /// `directory` is the folder's open descriptor: the name is looked up in it (a path from the root for each of
+    /// 20,000 items was a third of listing them).
+    func look(at name: String, in directory: Int32? = nil) -> Listed {
         // By byte and scalar (Foundation's `contains` and a lowercased copy were a tenth of listing 20,000 items).
         guard !name.hasPrefix("."), !name.utf8.contains(UInt8(ascii: "/")), Self.endsInICS(name) else { return .none }
         if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) || name.unicodeScalars.contains("\u{FFFD}") {
             return .refused(Refused(name: name, reason: "its name holds a control character or is not UTF-8"))
         }
         var info = stat()
-        guard lstat(path + "/" + name, &info) == 0 else { return .none }  // removed meanwhile
+        let found = if let directory { fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) } else { lstat(path + "/" + name, &info) }
+        guard found == 0 else { return .none }  // removed meanwhile
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             if info.st_size > Self.maximumItemBytes {
@@ -98,8 +102,10 @@ struct VdirFolder: Sendable {
     }
 
     /// The text of an item, read without following a link and without reading more than the limit.
-    func read(_ entry: Entry) throws(SystemError) -> String {
-        let descriptor = open(path + "/" + entry.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    /// (`directory`: the folder's open descriptor, to look the name up in, as ``look(at:in:)`` does.)
+    func read(_ entry: Entry, in directory: Int32? = nil) throws(SystemError) -> String {
+        let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
+        let descriptor = if let directory { openat(directory, entry.name, flags) } else { open(path + "/" + entry.name, flags) }
         guard descriptor >= 0 else { throw SystemError(operation: "open \(entry.name)") }
         defer { close(descriptor) }
         var info = stat()

@@ -19,10 +19,13 @@ extension RemindersStore {
     }
 
     /// The alarms planned from each of some calendar items, oldest first, by item.
+    /// SQL: a cached statement (a request built per chunk was compiled each time: 7% of storing a calendar of
+    /// 20,000 items that has no alarms stored yet).
     static func planned(from origins: [String], in db: Database) throws -> [String: [StoredReminder]] {
         var planned: [String: [StoredReminder]] = [:]
-        let listed = SQL("\(StoredReminder.Columns.origin) IN (SELECT value FROM json_each(\(ReminderStore.jsonArray(origins))))")
-        for row in try StoredReminder.filter(listed).order(StoredReminder.Columns.id).fetchAll(db) {
+        let (table, id, origin) = (StoredReminder.databaseTableName, StoredReminder.Columns.id.name, StoredReminder.Columns.origin.name)
+        let statement = try db.cachedStatement(sql: "SELECT * FROM \(table) WHERE \(origin) IN (SELECT value FROM json_each(?)) ORDER BY \(id)")
+        for row in try StoredReminder.fetchAll(statement, arguments: [ReminderStore.jsonArray(origins)]) {
             planned[row.origin ?? "", default: []].append(row)
         }
         return planned
