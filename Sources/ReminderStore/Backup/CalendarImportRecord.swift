@@ -103,7 +103,7 @@ extension BackupStore {
                     name: imported.name, rule: imported.rule, timeZone: imported.timeZone, enabled: true,
                     createdAt: min(imported.createdAt, now).secondsSinceEpoch, handledThrough: now.secondsSinceEpoch)
                 reminder.delivery.repeating.plan = imported.delivery.repeating.plan
-                let values = try reminder.columnValues()
+                let values = try reminder.columnValues().map { $0?.databaseValue ?? .null }
                 return CalendarImportStaging.Row(position: entry.position, values: values, uid: entry.item.uid, key: entry.item.key)
             }
             return (ReminderFields.columnNames, rows)
