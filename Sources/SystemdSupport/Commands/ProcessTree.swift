@@ -42,16 +42,17 @@ enum ProcessTree {
         return bytes[(close + 1)..<count].split(separator: UInt8(ascii: " "))
     }
 
-    /// Whether a process is between two programs: in `execve`, its new memory is in place but its environment
-    /// not yet (the kernel shows the environment's end as 0 until the new program's stack is laid out), so its
-    /// environment reads as empty although the new program will have it. Not a zombie, not a kernel thread
-    /// (neither has an environment to show).
-    private static func isBetweenPrograms(_ pid: pid_t) -> Bool {
+    /// Where a process's environment lies in its memory (fields 50 and 51 of `/proc/PID/stat`), or nil when it has
+    /// none to show (gone, a zombie, a kernel thread). The end is 0 while the process is between two programs
+    /// (in `execve`, its new memory is in place and its environment not yet laid out); start and end are equal
+    /// for a program started without an environment.
+    private static func environmentArea(of pid: pid_t) -> (start: UInt64, end: UInt64)? {
         guard let fields = statFields(of: pid), fields.count > 48, let state = fields[0].first,
             state != UInt8(ascii: "Z"), state != UInt8(ascii: "X"),
-            let flags = UInt(String(decoding: fields[6], as: UTF8.self)), flags & kernelThreadFlag == 0
-        else { return false }
-        return fields[48].elementsEqual("0".utf8)  // field 51, env_end
+            let flags = UInt(String(decoding: fields[6], as: UTF8.self)), flags & kernelThreadFlag == 0,
+            let start = UInt64(String(decoding: fields[47], as: UTF8.self)), let end = UInt64(String(decoding: fields[48], as: UTF8.self))
+        else { return nil }
+        return (start, end)
     }
 
     /// `PF_KTHREAD`, in field 9 (flags) of a kernel thread's `stat`.
@@ -78,22 +79,29 @@ enum ProcessTree {
         return found
     }
 
-    /// Reads a process's environment as ``readEnvironment(of:into:)`` does, and again while the process is between
-    /// two programs (a hook's child caught in `execve` read as having no environment, and outlived it; up to 2 s).
-    /// Empty is believed only when two looks in a row find it empty outside an `execve` (one that ended between
-    /// the two reads reads as empty but settled).
+    /// Reads a process's environment as ``readEnvironment(of:into:)`` does, and again while what was read may not be
+    /// what the process has (up to 2 s): an environment reads as empty while the process is between two programs,
+    /// and when the read raced an `execve` (`/proc/PID/environ` reads the memory the process had when it was opened,
+    /// gone once the new program runs). A hook's child caught so read as unmarked and outlived the hook. Empty is
+    /// believed only when two looks in a row read nothing and find the same environment area of no length: what a
+    /// program started without an environment has (a look in the instant `execve` lays the area out can see it
+    /// empty once, not twice).
     private static func readSettledEnvironment(of pid: pid_t, into buffer: inout [UInt8]) -> Int {
-        var settledLooks = 0
+        var emptyArea: (start: UInt64, end: UInt64)?
         for _ in 0..<2000 {
             guard let count = readEnvironment(of: pid, into: &buffer) else { return 0 }
             if count > 0 { return count }
-            if isBetweenPrograms(pid) {
-                settledLooks = 0
+            guard let area = environmentArea(of: pid) else { return 0 }
+            if area.end == 0 {
+                // Between two programs: the new one's environment comes in a moment.
+                emptyArea = nil
                 var millisecond = timespec(tv_sec: 0, tv_nsec: 1_000_000)
                 nanosleep(&millisecond, nil)
+            } else if area.start == area.end {
+                if let seen = emptyArea, seen == area { return 0 }
+                emptyArea = area
             } else {
-                settledLooks += 1
-                if settledLooks == 2 { return 0 }
+                emptyArea = nil  // the read raced an `execve`: read the new program's
             }
         }
         return 0
