@@ -12,7 +12,7 @@ struct VdirNamesTests {
         defer { try? FileManager.default.removeItem(atPath: path) }  // this test's own folder, gone or not
         let names = ["event.ics", "Event.ICS", "x.iCs", "x.ics.tmp", ".hidden.ics", "ics", "a.ic", "x\u{0E}ics", "bad\u{1}.ics", "bad\u{7F}.ics",
                      "e\u{FFFD}.ics", "Ünïcödé.ics"]
-        for name in names { FileManager.default.createFile(atPath: path + "/" + name, contents: Data("BEGIN:VCALENDAR\n".utf8)) }
+        for name in names { #expect(FileManager.default.createFile(atPath: path + "/" + name, contents: Data("BEGIN:VCALENDAR\n".utf8))) }
         let folder = VdirFolder(path: path)
         let (entries, refused) = try folder.list()
         #expect(entries.map(\.name) == ["Event.ICS", "event.ics", "x.iCs", "Ünïcödé.ics"].sorted())
@@ -28,9 +28,9 @@ struct VdirNamesTests {
         try FileManager.default.createDirectory(atPath: path + "/folder.ics", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: path) }  // this test's own folder, gone or not
         let outside = path + "/folder.ics/secret"
-        FileManager.default.createFile(atPath: outside, contents: Data("BEGIN:VCALENDAR\n".utf8))
-        FileManager.default.createFile(atPath: path + "/good.ics", contents: Data("BEGIN:VCALENDAR\n".utf8))
-        FileManager.default.createFile(atPath: path + "/huge.ics", contents: Data(count: VdirFolder.maximumItemBytes + 1))
+        #expect(FileManager.default.createFile(atPath: outside, contents: Data("BEGIN:VCALENDAR\n".utf8)))
+        #expect(FileManager.default.createFile(atPath: path + "/good.ics", contents: Data("BEGIN:VCALENDAR\n".utf8)))
+        #expect(FileManager.default.createFile(atPath: path + "/huge.ics", contents: Data(count: VdirFolder.maximumItemBytes + 1)))
         try FileManager.default.createSymbolicLink(atPath: path + "/link.ics", withDestinationPath: outside)
         #expect(mkfifo(path + "/pipe.ics", 0o600) == 0)
         let folder = VdirFolder(path: path)

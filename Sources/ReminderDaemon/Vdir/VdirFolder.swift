@@ -80,8 +80,8 @@ struct VdirFolder: Sendable {
             return .refused(Refused(name: name, reason: "its name holds a control character or is not UTF-8"))
         }
         var info = stat()
-        let found = if let directory { fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) } else { lstat(path + "/" + name, &info) }
-        guard found == 0 else { return .none }  // removed meanwhile
+        let (base, relative) = located(name, in: directory)
+        guard fstatat(base, relative, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .none }  // removed meanwhile
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             if info.st_size > Self.maximumItemBytes {
@@ -95,6 +95,11 @@ struct VdirFolder: Sendable {
         }
     }
 
+    /// Where the `*at` calls find `name`: in the folder's open descriptor, or by the folder's path.
+    private func located(_ name: String, in directory: Int32?) -> (base: Int32, path: String) {
+        directory.map { ($0, name) } ?? (AT_FDCWD, path + "/" + name)
+    }
+
     /// Whether a name ends in `.ics`, in any case.
     private static func endsInICS(_ name: String) -> Bool {
         let last = Array(name.utf8.suffix(4))
@@ -104,8 +109,8 @@ struct VdirFolder: Sendable {
     /// The text of an item, read without following a link and without reading more than the limit.
     /// (`directory`: the folder's open descriptor, to look the name up in, as ``look(at:in:)`` does.)
     func read(_ entry: Entry, in directory: Int32? = nil) throws(SystemError) -> String {
-        let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
-        let descriptor = if let directory { openat(directory, entry.name, flags) } else { open(path + "/" + entry.name, flags) }
+        let (base, relative) = located(entry.name, in: directory)
+        let descriptor = openat(base, relative, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw SystemError(operation: "open \(entry.name)") }
         defer { close(descriptor) }
         var info = stat()

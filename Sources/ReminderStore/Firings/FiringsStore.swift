@@ -58,13 +58,13 @@ public struct FiringsStore: Sendable {
             // only when the slot was recorded before (the clock went back) is it numbered by its earlier records.
             // Without `RETURNING`, which made and dropped a result table and a cursor per row (a seventh of a burst).
             // Unconfirmed until announced.
-            let columns = "INSERT INTO firing (reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue, detail, replanned, confirmed)"
+            let insertInto = "INSERT INTO firing (reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue, detail, replanned, confirmed)"
             let first = try db.cachedStatement(sql: """
-                \(columns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0)
+                \(insertInto) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0)
                 ON CONFLICT (reminderId, slot, scheduledAt, replanned) DO NOTHING
                 """)
             let again = try db.cachedStatement(sql: """
-                \(columns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, (SELECT count(*) FROM firing WHERE reminderId = ?1 AND slot = ?3 AND scheduledAt = ?4), 0)
+                \(insertInto) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, (SELECT count(*) FROM firing WHERE reminderId = ?1 AND slot = ?3 AND scheduledAt = ?4), 0)
                 """)
             return try batch.map { record, through in
                 guard try handledThrough.advance(record.reminderId, past: record.scheduledAt, to: through) else { return .alreadyHandled }
