@@ -51,9 +51,10 @@ let package = Package(
         ),
         // libsystemd for Swift: the C module, then the wrappers (journal, sd_notify, socket activation, wall-clock timer).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .target(name: "SystemdSupport", dependencies: ["CSystemd"], swiftSettings: strictSettings),
-        // The journal's native protocol without libsystemd (a datagram, or a sealed memfd for a large entry), for
-        // remindctl, which links no libsystemd: the C part (SCM_RIGHTS, memfd_create), then the entries.
+        .target(name: "SystemdSupport", dependencies: ["CSystemd", "JournalNative"], swiftSettings: strictSettings),
+        // The journal's native protocol without libsystemd (a datagram on a connected socket, or a sealed memfd for a
+        // large entry), for remindctl, which links no libsystemd, and the daemon: the C part (SCM_RIGHTS,
+        // memfd_create), then the entries.
         .target(name: "CJournalNative", cSettings: fortifiedC),
         .target(name: "JournalNative", dependencies: ["CJournalNative"], swiftSettings: strictSettings),
         // Messages in the user's language: glibc's gettext and LC_TIME names (the C part), the catalog port with

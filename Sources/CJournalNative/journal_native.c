@@ -9,18 +9,16 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-// journald's native protocol without libsystemd (systemd's "Native Journal Protocol"): the macros for
-// SCM_RIGHTS and memfd_create are C's, hence this file.
+// journald's native protocol without libsystemd (systemd's "Native Journal Protocol"), on a connected socket: the
+// macros for SCM_RIGHTS and memfd_create are C's, hence this file.
 
-static int send_descriptor(int sock, const struct sockaddr_un *address, int fd) {
+static int send_descriptor(int sock, int fd) {
     union {
         struct cmsghdr header;
         char space[CMSG_SPACE(sizeof(int))];
     } control;
     memset(&control, 0, sizeof(control));
     struct msghdr message = {0};
-    message.msg_name = (void *)address;
-    message.msg_namelen = sizeof(*address);
     message.msg_control = &control;
     message.msg_controllen = sizeof(control);
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
@@ -44,28 +42,37 @@ static int write_all(int fd, const char *bytes, size_t size) {
     return 0;
 }
 
-int remindd_journal_native_send(const char *path, const void *entry, size_t size) {
+int remindd_journal_connect(const char *path) {
     struct sockaddr_un address = {.sun_family = AF_UNIX};
     if (strlen(path) >= sizeof(address.sun_path)) return -ENAMETOOLONG;
     strcpy(address.sun_path, path);
     int sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (sock < 0) return -errno;
-    int result = 0;
-    if (sendto(sock, entry, size, MSG_NOSIGNAL, (const struct sockaddr *)&address, sizeof(address)) < 0) {
-        result = -errno;
-        if (result == -EMSGSIZE || result == -ENOBUFS) {
-            // Too large for a datagram: the entry in a sealed memfd, the descriptor sent instead.
-            int fd = memfd_create("journal-entry", MFD_ALLOW_SEALING | MFD_CLOEXEC);
-            if (fd < 0) {
-                result = -errno;
-            } else {
-                result = write_all(fd, entry, size);
-                if (result == 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) result = -errno;
-                if (result == 0) result = send_descriptor(sock, &address, fd);
-                close(fd);
-            }
-        }
+    // As libsystemd's fd_inc_sndbuf: SO_SNDBUF (capped by net.core.wmem_max), then SO_SNDBUFFORCE where allowed.
+    int wanted = 8 * 1024 * 1024, granted = 0;
+    socklen_t length = sizeof(granted);
+    (void)setsockopt(sock, SOL_SOCKET, SO_SNDBUF, &wanted, sizeof(wanted));
+    if (getsockopt(sock, SOL_SOCKET, SO_SNDBUF, &granted, &length) == 0 && granted < wanted) {
+        (void)setsockopt(sock, SOL_SOCKET, SO_SNDBUFFORCE, &wanted, sizeof(wanted));  // EPERM without CAP_NET_ADMIN
     }
-    close(sock);
+    if (connect(sock, (const struct sockaddr *)&address, sizeof(address)) < 0) {
+        int result = -errno;
+        close(sock);
+        return result;
+    }
+    return sock;
+}
+
+int remindd_journal_send(int sock, const void *entry, size_t size) {
+    if (send(sock, entry, size, MSG_NOSIGNAL) >= 0) return 0;
+    int result = -errno;
+    if (result != -EMSGSIZE && result != -ENOBUFS) return result;
+    // Too large for a datagram: the entry in a sealed memfd, the descriptor sent instead.
+    int fd = memfd_create("journal-entry", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+    if (fd < 0) return -errno;
+    result = write_all(fd, entry, size);
+    if (result == 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) result = -errno;
+    if (result == 0) result = send_descriptor(sock, fd);
+    close(fd);
     return result;
 }

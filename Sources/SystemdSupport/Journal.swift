@@ -1,11 +1,12 @@
-import CSystemd
 import Glibc
+import JournalNative
 
-/// Writes structured entries to the systemd journal with `sd_journal_sendv`, one iovec per `FIELD=value`.
+/// Writes structured entries to the systemd journal in journald's native protocol (``NativeJournal``), on one
+/// socket connected to journald and shared by every copy of this value, and by the `remindd-hook` entries.
 ///
 /// When no journal socket exists (a container, a plain terminal) the entry's MESSAGE goes to stderr
 /// instead, prefixed with its priority in the `<N>` form journald and systemd understand. Each entry tries
-/// the socket, so a journald that starts later is picked up.
+/// the socket until it is connected, so a journald that starts later is picked up.
 public struct Journal: Sendable {
     /// syslog priorities, as journald's `PRIORITY=` field takes them.
     public enum Priority: Int, Sendable, Comparable {
@@ -23,20 +24,27 @@ public struct Journal: Sendable {
     }
 
     /// `SYSLOG_IDENTIFIER` of every entry.
-    public let identifier: String
+    public var identifier: String { native.identifier }
     /// Entries less important than this are not written.
     public let maximumPriority: Priority
-    /// The native journal socket whose presence decides between the journal and stderr. (`sd_journal_sendv`
-    /// always writes to journald's own: another path, which tests give, only says whether to try it.)
-    public let socketPath: String
+    /// journald's native socket (tests give another).
+    public var socketPath: String { native.socketPath }
+    private let native: NativeJournal
 
     /// journald's native socket.
-    public static let defaultSocketPath = "/run/systemd/journal/socket"
+    public static let defaultSocketPath = NativeJournal.defaultSocketPath
 
     public init(identifier: String, maximumPriority: Priority = .debug, socketPath: String = Journal.defaultSocketPath) {
-        self.identifier = identifier
-        self.maximumPriority = maximumPriority
-        self.socketPath = socketPath
+        self.init(NativeJournal(identifier: identifier, socketPath: socketPath), maximumPriority: maximumPriority)
+    }
+
+    private init(_ native: NativeJournal, maximumPriority: Priority) {
+        (self.native, self.maximumPriority) = (native, maximumPriority)
+    }
+
+    /// Entries under another identifier, on this journal's socket (the hooks' output, as `remindd-hook`).
+    public func named(_ identifier: String) -> Journal {
+        Journal(NativeJournal(identifier: identifier, connection: native.connection), maximumPriority: maximumPriority)
     }
 
     /// Whether entries currently go to the journal (false: to stderr).
@@ -50,46 +58,6 @@ public struct Journal: Sendable {
     @discardableResult
     public func send(_ message: String, priority: Priority, fields: [(String, String)] = []) -> Bool {
         guard priority <= maximumPriority else { return false }
-        guard socketPath == Self.defaultSocketPath || isJournalAvailable else {
-            writeToStandardError(message, priority: priority)
-            return false
-        }
-        // Every field in one buffer, each an iovec into it: one allocation per entry (a burst sends thousands).
-        var buffer: [UInt8] = []
-        var ends: [Int] = []
-        func append(_ name: String, _ value: String) {
-            buffer.append(contentsOf: name.utf8)
-            buffer.append(UInt8(ascii: "="))
-            buffer.append(contentsOf: value.utf8)
-            ends.append(buffer.count)
-        }
-        append("MESSAGE", message)
-        append("PRIORITY", String(priority.rawValue))
-        append("SYSLOG_IDENTIFIER", identifier)
-        for (name, value) in fields { append(name, value) }
-        let result = buffer.withUnsafeMutableBytes { bytes in
-            var start = 0
-            var vectors = ends.map { end in
-                defer { start = end }
-                return iovec(iov_base: bytes.baseAddress! + start, iov_len: end - start)
-            }
-            return sd_journal_sendv(&vectors, Int32(vectors.count))
-        }
-        guard result >= 0 else {
-            // No journald (no socket, or a socket file a stopped one left behind): stderr, as without systemd.
-            // (Tried first rather than checked before each entry: the check was a path look-up per entry.)
-            if result == -ENOENT || result == -ECONNREFUSED || result == -ENOTDIR {
-                writeToStandardError(message, priority: priority)
-            } else {
-                writeToStandardError("journal refused the entry (\(String(cString: strerror(-result)))): \(message)", priority: priority)
-            }
-            return false
-        }
-        return true
-    }
-
-    private func writeToStandardError(_ message: String, priority: Priority) {
-        let line = "<\(priority.rawValue)>\(message)\n"
-        _ = line.withCString { write(2, $0, strlen($0)) }
+        return native.send(message, priority: priority.rawValue, fields: fields)
     }
 }

@@ -258,7 +258,7 @@ struct Remindd: AsyncParsableCommand {
     /// children. Their output goes to the journal as `remindd-hook`.
     static func commandQueue(environment: [String: String], journal: Journal) -> CommandQueue {
         let local = ChildProcessLauncher()
-        let hookOutput = Journal(identifier: "remindd-hook", socketPath: journal.socketPath)
+        let hookOutput = journal.named("remindd-hook")
         return CommandQueue(
             launcher: TransientUnitLauncher.forUserManager(environment: environment) ?? local, fallback: local,
             output: { line, priority in hookOutput.send(line, priority: priority) })

@@ -70,8 +70,10 @@ def item(uid, modified, description):
 
 
 def test_a_conflict_of_large_items_is_in_the_journal_whole(journald, tmp_path):
-    """Two versions of about 600 KB each (an item may be 1 MiB): larger than a journal datagram, so the entry
-    goes as a sealed memfd; the journal holds the other version byte for byte, line breaks and all."""
+    """Two versions of about 600 KB each (an item may be 1 MiB): larger than a user's datagram may be (the send
+    buffer capped by net.core.wmem_max), so the entry goes as a sealed memfd; as root, whose buffer is raised to
+    8 MiB as libsystemd raises it, as one datagram (the memfd: JournalSocketTests). The journal holds the other
+    version byte for byte, line breaks and all."""
     uid = f"conflict-{uuid.uuid4().hex[:8]}"
     older = item(uid, "20261126T080000Z", "older " + "x" * 600_000)
     newer = item(uid, "20261126T090000Z", "newer " + "y" * 600_000)
