@@ -45,4 +45,24 @@ struct VdirNamesTests {
         for entry in entries { #expect(folder.look(at: entry.name) == .item(entry)) }
         for refusal in refused { #expect(folder.look(at: refusal.name) == .refused(refusal)) }
     }
+
+    /// Reading an item does not write its inode back (`relatime` updates an access time older than the change):
+    /// a first read of 20,000 items wrote 20,000 inodes.
+    @Test func readingAnItemLeavesItsAccessTimeAsItWas() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-vdir-atime-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }  // this test's own folder, gone or not
+        #expect(FileManager.default.createFile(atPath: path + "/event.ics", contents: Data("BEGIN:VCALENDAR\n".utf8)))
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: time(nil), tv_nsec: 0)]  // accessed long before its change
+        #expect(utimensat(AT_FDCWD, path + "/event.ics", &times, 0) == 0)
+        let folder = VdirFolder(path: path)
+        let entry = try #require(try folder.list().entries.first)
+        #expect(try folder.read(entry) == "BEGIN:VCALENDAR\n")
+        let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(directory) }
+        #expect(try folder.read(entry, in: directory) == "BEGIN:VCALENDAR\n")
+        var info = stat()
+        #expect(stat(path + "/event.ics", &info) == 0)
+        #expect(info.st_atim.tv_sec == 1_000_000_000)
+    }
 }
