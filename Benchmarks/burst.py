@@ -141,7 +141,7 @@ def together_floor(path, due, count):
 
 def main():
     root = tempfile.mkdtemp(prefix="remindd-burst-")
-    journald = daemon_process.start_journald(root)
+    journald = daemon_process.start_journald(root, queue_like_systemd=True)
     env = dict(os.environ, XDG_STATE_HOME=f"{root}/state", XDG_RUNTIME_DIR=f"{root}/run", XDG_CONFIG_HOME=f"{root}/config", TZ="UTC")
     os.makedirs(f"{root}/run", mode=0o700)
     socket_path = f"{root}/run/remindd/control.sock"

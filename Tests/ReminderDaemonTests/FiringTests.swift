@@ -215,6 +215,22 @@ struct UnreadWatchTests {
         #expect(!watch.unsubscribe(subscription.id))
     }
 
+    /// A burst's chunk is queued in one go: taken in batches like any other entries, in order; a chunk that would
+    /// pass the queue's limit drops the client instead, as one entry past it does.
+    @Test func aChunkOfEventsIsQueuedWholeOrDropsAClientThatWouldPassTheLimit() async throws {
+        let watch = WatchAnnouncer()
+        let (reading, full) = (watch.subscribe(), watch.subscribe())
+        let firing = try await firedOnce()
+        watch.announce(Array(repeating: .firing(firing), count: WatchAnnouncer.queueLimit - 100))
+        #expect(await full.next(atMost: 64)?.count == 64)  // 164 places left in its queue
+        while let batch = await reading.next(atMost: 4096), batch.count == 4096 {}  // this one reads everything
+        watch.announce(Array(repeating: .firing(firing), count: 200))
+        #expect(watch.subscriberCount == 1)
+        #expect(watch.unsubscribe(full.id))  // dropped as lagging
+        #expect(await reading.next(atMost: 500)?.count == 200)
+        #expect(!watch.unsubscribe(reading.id))
+    }
+
     @Test func aDroppedStreamEndsWithoutItsQueue() async throws {
         let watch = WatchAnnouncer()
         let subscription = watch.subscribe()
