@@ -208,6 +208,7 @@ def main():
     prober.start()
     time.sleep(max(0.0, due - time.time()))
     cpu_before = daemon_process.cpu_seconds(process.pid)
+    switches_before = daemon_process.context_switches(process.pid)
     during = []
     while not ALONE and len(arrivals) < COUNT and time.time() < due + 30:
         during.append(status_seconds(env))
@@ -216,6 +217,7 @@ def main():
     # The daemon's own CPU for the burst: steadier than the wall clock on a machine whose speed moves (what
     # journald takes meanwhile shares the two cores with it).
     burst_cpu = daemon_process.cpu_seconds(process.pid) - cpu_before
+    switches = [after - before for after, before in zip(daemon_process.context_switches(process.pid), switches_before)]
     time.sleep(1)  # journald writes what it received
     out = subprocess.run(["journalctl", "--no-pager", "-o", "json", f"_PID={process.pid}", f"MESSAGE_ID={FIRED}",
                           "--output-fields=__REALTIME_TIMESTAMP,REMINDER_NAME"], capture_output=True, text=True).stdout
@@ -250,7 +252,8 @@ def main():
     print(f"  both at once, each in its own process on the same two cores (the floor for both): {both_floor:.0f} ms; "
           f"remindd {last_journal * 1000 / both_floor:.1f}x")
     print(f"  last Watch event after the instant:   {last_watch * 1000:.0f} ms")
-    print(f"  the daemon's CPU time for the burst:  {burst_cpu * 1000:.0f} ms")
+    print(f"  the daemon's CPU time for the burst:  {burst_cpu * 1000:.0f} ms; its threads gave up a core {switches[0]} times "
+          f"waiting and were preempted {switches[1]} times")
     print(f"  remindctl status, idle (baseline):    {statistics.median(baseline) * 1000:.1f} ms")
     if during:
         print(f"  remindctl status during the burst:    {len(during)} issued, median {statistics.median(during) * 1000:.1f} ms, "
