@@ -207,6 +207,27 @@ def wait_until(condition, timeout=10.0):
         time.sleep(0.05)
 
 
+# mount(2) flags for `in_mount_namespace`.
+MS_RDONLY, MS_REMOUNT, MS_BIND = 1, 32, 4096
+
+
+def in_mount_namespace(*mounts):
+    """For `preexec_fn`: the child gets a mount namespace of its own (`/` made private, so nothing reaches the
+    machine's) in which each `(source, target, fstype, flags)` of `mounts` is mounted in turn."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    CLONE_NEWNS, MS_REC, MS_PRIVATE = 0x20000, 16384, 1 << 18
+    encoded = lambda text: None if text is None else str(text).encode()
+
+    def enter():
+        steps = [lambda: libc.unshare(CLONE_NEWNS), lambda: libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None)]
+        steps += [lambda m=m: libc.mount(encoded(m[0]), encoded(m[1]), encoded(m[2]), m[3], None) for m in mounts]
+        for step in steps:
+            if step() != 0:
+                raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    return enter
+
+
 def after_a_later_firing(ctl, name, seconds, fired):
     """Adds the one-off `name` due `seconds` from now (`ctl(*args)` runs remindctl) and waits until `fired()` says
     it fired. The daemon handles what is due in time order: a check that nothing more happened before it then

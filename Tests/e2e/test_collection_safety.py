@@ -1,12 +1,10 @@
 """A linked collection whose folder is missing, emptied or replaced deletes nothing: the real daemon, its real
 journal, the folder moved away while it is stopped (a disk not mounted at boot), emptied while it runs (a sync
 command that empties it), and the `collection` key pointed at a new folder and reloaded."""
-import ctypes
-import os
 import shutil
 import signal
 
-from conftest import wait_until
+from conftest import MS_BIND, MS_RDONLY, MS_REMOUNT, in_mount_namespace, wait_until
 
 
 def linked(daemon, tmp_path, unique_name):
@@ -65,20 +63,9 @@ def test_a_folder_emptied_while_running_is_held_and_relink_fills_it_again(daemon
 
 
 def read_only(folder):
-    """For `preexec_fn`: the child gets a mount namespace of its own in which `folder` is read-only (as remindd's
-    unit left a folder deleted and made again: `ReadWritePaths=` stayed bound to the deleted one)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    CLONE_NEWNS, MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20000, 1, 32, 4096, 16384, 1 << 18
-    path = str(folder).encode()
-
-    def enter():
-        for ok in (libc.unshare(CLONE_NEWNS) == 0,
-                   libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) == 0,
-                   libc.mount(path, path, None, MS_BIND, None) == 0,
-                   libc.mount(None, path, None, MS_BIND | MS_REMOUNT | MS_RDONLY, None) == 0):
-            if not ok:
-                raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
-    return enter
+    """For `preexec_fn`: `folder` read-only in the child's own mount namespace (as remindd's unit left a folder
+    deleted and made again: `ReadWritePaths=` stayed bound to the deleted one)."""
+    return in_mount_namespace((folder, folder, None, MS_BIND), (None, folder, None, MS_BIND | MS_REMOUNT | MS_RDONLY))
 
 
 def test_relink_into_a_folder_remindd_cannot_write_fails_and_says_how_to_fix_it(daemon, journald, tmp_path, unique_name):

@@ -17,7 +17,8 @@ MESSAGE_SUPPRESSED = "8d2e6b1f0a9c4e37b5d1c8f3a2e70b64"
 MESSAGE_LATE = "c3a95e7d1b2f4068a9e4d0c7b6f21e83"
 MESSAGE_MISSED = "a4f7c2e91b3d4e6f8a0c5d2b7e9f1364"
 
-from conftest import DAY_TZINFO, DAY_ZONE, read_line, schedule_soon, time_of_day, utc_now, wait_until
+from conftest import (DAY_TZINFO, DAY_ZONE, in_mount_namespace, read_line, schedule_soon, time_of_day, utc_now,
+                      wait_until)
 
 
 def ctl_out(daemon):
@@ -56,26 +57,11 @@ def test_reminder_fires_into_the_journal_on_time(daemon, unique_name):
     assert entry["FIRED_UTC"] == entry["SCHEDULED_UTC"]
 
 
-def without_journald():
-    """For `preexec_fn`: the child sees an empty /run/systemd/journal (a container without journald), in a mount
-    namespace of its own."""
-    import ctypes
-    libc = ctypes.CDLL(None, use_errno=True)
-    CLONE_NEWNS, MS_REC, MS_PRIVATE = 0x20000, 16384, 1 << 18
-
-    def enter():
-        for ok in (libc.unshare(CLONE_NEWNS) == 0, libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) == 0,
-                   libc.mount(b"none", b"/run/systemd/journal", b"tmpfs", 0, None) == 0):
-            if not ok:
-                raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
-    return enter
-
-
 def test_without_journald_every_entry_goes_to_stderr(daemon, unique_name):
     """With no journal socket (a container, a terminal on a system without journald) the daemon's entries, a
     firing's among them, go to stderr with their priority: before, libsystemd's sd_journal_sendv reported such
     entries as sent, and they were lost."""
-    daemon.start(preexec_fn=without_journald())
+    daemon.start(preexec_fn=in_mount_namespace(("none", "/run/systemd/journal", "tmpfs", 0)))  # journald's socket gone
     at, instant = schedule_soon(ctl_out(daemon), unique_name)
     shown = at[:5] if at.endswith(":00") else at
     fired = f"<5>Reminder: {unique_name} (daily, {instant.strftime('%a')} {shown})"
