@@ -1,6 +1,8 @@
 """A linked collection whose folder is missing, emptied or replaced deletes nothing: the real daemon, its real
 journal, the folder moved away while it is stopped (a disk not mounted at boot), emptied while it runs (a sync
 command that empties it), and the `collection` key pointed at a new folder and reloaded."""
+import os
+import pathlib
 import shutil
 import signal
 
@@ -114,3 +116,34 @@ def test_a_tilde_in_the_collection_means_HOME_as_for_the_state_and_config(daemon
     (daemon.config / "remindd" / "config.toml").write_text('collection = "~/coll"\n')
     daemon.start()
     assert daemon.ctl_json("status")["collection"]["folder"] == str(home / "coll")
+
+
+def without_owning_others_files():
+    """For `preexec_fn`: remindd runs as root without CAP_FOWNER (dropped from the bounding set, so the program
+    started holds it no more), as a user does: a file another user owns may not be opened with O_NOATIME."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    PR_CAPBSET_DROP, CAP_FOWNER = 24, 3
+
+    def enter():
+        if libc.prctl(PR_CAPBSET_DROP, CAP_FOWNER, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+    return enter
+
+
+def test_items_another_user_owns_are_read(daemon, tmp_path, unique_name):
+    """Items are opened with O_NOATIME (a first read does not write each inode back), which only a file's owner may
+    use: another user's items (a shared folder) are read without it, not refused. A second store is linked to a
+    folder whose items belong to someone else; it takes the reminder and the log from them."""
+    folder, files = linked(daemon, tmp_path, unique_name)
+    daemon.stop()
+    for path in folder.glob("*.ics"):
+        os.chown(path, 65534, 65534)
+    shutil.rmtree(daemon.state)  # a second device: a store of its own, the same folder
+    daemon.state.mkdir()
+    daemon.start(preexec_fn=without_owning_others_files())
+    status = (pathlib.Path("/proc") / str(daemon.process.pid) / "status").read_text()
+    effective = int(next(line.split()[1] for line in status.splitlines() if line.startswith("CapEff:")), 16)
+    assert not effective & (1 << 3), "remindd still holds CAP_FOWNER"
+    assert wait_until(lambda: daemon.user_reminders() == [unique_name]), daemon.user_reminders()
+    assert wait_until(lambda: len(daemon.ctl_json("log", "list")) == 1)
