@@ -242,7 +242,9 @@ def main():
     print(f"Burst: {COUNT} reminders due at the same instant" + (" (no remindctl processes meanwhile)" if ALONE else ""))
     print(f"  firings in the journal:             {len(journal_times)} of {COUNT}")
     print(f"  firings to the Watch client:         {len(arrivals)} of {COUNT}")
-    print(f"  last journal entry after the instant: {last_journal * 1000:.0f} ms   target < 1000 ms: {verdict(last_journal < 1 and len(journal_times) == COUNT)}")
+    whole = len(journal_times) == COUNT
+    print(f"  last journal entry after the instant: {last_journal * 1000:.0f} ms   target < 1000 ms (#13): {verdict(last_journal < 1 and whole)}; "
+          f"< 500 ms (#62, with a Watch client): {verdict(last_journal < 0.5 and whole)}")
     if journal_times:
         ordered = sorted(journal_times)
         quarters = [ordered[min(len(ordered) - 1, len(ordered) * q // 4)] - due for q in (0, 1, 2, 3)]
