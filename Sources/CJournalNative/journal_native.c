@@ -26,7 +26,9 @@ static int send_descriptor(int sock, int fd) {
     header->cmsg_type = SCM_RIGHTS;
     header->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(header), &fd, sizeof(int));
-    return sendmsg(sock, &message, MSG_NOSIGNAL) < 0 ? -errno : 0;
+    ssize_t sent;
+    do sent = sendmsg(sock, &message, MSG_NOSIGNAL); while (sent < 0 && errno == EINTR);
+    return sent < 0 ? -errno : 0;
 }
 
 static int write_all(int fd, const char *bytes, size_t size) {
@@ -64,7 +66,11 @@ int remindd_journal_connect(const char *path) {
 }
 
 int remindd_journal_send(int sock, const void *entry, size_t size) {
-    if (send(sock, entry, size, MSG_NOSIGNAL) >= 0) return 0;
+    // Sent again when a signal's handler (one without SA_RESTART) interrupted a send waiting for journald's full
+    // queue: the entry was not sent, and is not refused either.
+    ssize_t sent;
+    do sent = send(sock, entry, size, MSG_NOSIGNAL); while (sent < 0 && errno == EINTR);
+    if (sent >= 0) return 0;
     int result = -errno;
     if (result != -EMSGSIZE && result != -ENOBUFS) return result;
     // Too large for a datagram: the entry in a sealed memfd, the descriptor sent instead.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SystemdSupport
 import Testing
 
@@ -105,6 +106,35 @@ struct JournalSocketTests {
         #expect(journald.receive().map { String(decoding: $0, as: UTF8.self) }?.hasPrefix("MESSAGE=third\n") == true)
     }
 
+    /// A send waiting for journald's full queue, interrupted by a signal whose handler does not restart it (one
+    /// installed without SA_RESTART), is sent again: before, the entry went to stderr as refused ("Interrupted
+    /// system call").
+    @Test func aSendInterruptedByASignalIsSentAgain() throws {
+        let journald = try JournaldStandIn(path: Self.folder() + "/socket")
+        let journal = Journal(identifier: "remindd-test", socketPath: journald.path)
+        var action = sigaction(), previous = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0  // no SA_RESTART: a waiting send returns EINTR
+        sigaction(SIGUSR1, &action, &previous)
+        defer { sigaction(SIGUSR1, &previous, nil) }
+        // More entries than the socket queues (10 here, 512 under systemd): the sender ends up waiting for the reader.
+        let count = 1_000
+        let sender = Sender()
+        let thread = Thread { sender.run(count) { journal.send("entry \($0)", priority: .notice) } }
+        thread.start()
+        let waiting = try #require(sender.waitingForTheQueue(), "the sender never waited for the socket's queue")
+        #expect(pthread_kill(waiting, SIGUSR1) == 0)
+        var received = 0
+        while journald.receive() != nil {
+            received += 1
+            if received == count { break }
+        }
+        #expect(sender.finished.wait(timeout: .now() + 10) == .success)
+        #expect(sender.refused.withLock { $0 } == [])
+        #expect(received == count)
+    }
+
     /// An entry larger than a datagram may be (the socket's send buffer) goes as a sealed memfd, whole.
     @Test func anEntryTooLargeForADatagramArrivesWhole() throws {
         let journald = try JournaldStandIn(path: Self.folder() + "/socket")
@@ -116,5 +146,40 @@ struct JournalSocketTests {
         #expect(entry.starts(with: Array("MESSAGE=0123456789abcdef".utf8)))
         let tail = Array("0123456789abcdef\nPRIORITY=5\nSYSLOG_IDENTIFIER=remindd-test\n".utf8)
         #expect(Array(entry.suffix(tail.count)) == tail)
+    }
+}
+
+/// A thread sending entries, and what became of them.
+private final class Sender: Sendable {
+    let refused = Mutex<[Int]>([])
+    let finished = DispatchSemaphore(value: 0)
+    /// The sending thread, and its folder under /proc (what /proc/thread-self is to it).
+    private let identity = Mutex<(thread: pthread_t, task: String)?>(nil)
+
+    func run(_ count: Int, _ send: (Int) -> Bool) {
+        // Able to take the signal: a thread started from the test runner's threads inherits their mask, which
+        // blocks it.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGUSR1)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        let task = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")).map { "/proc/" + $0 } ?? "none"  // "none": never found waiting
+        identity.withLock { $0 = (pthread_self(), task) }
+        for entry in 0..<count where !send(entry) { refused.withLock { $0.append(entry) } }
+        finished.signal()
+    }
+
+    /// The sending thread once the kernel has it waiting for room in the socket's queue; nil after 10 s.
+    func waitingForTheQueue() -> pthread_t? {
+        for _ in 0..<1_000 {
+            // Not started yet, or its wchan not readable yet: looked at again.
+            if let (thread, task) = identity.withLock({ $0 }),
+               let channel = try? String(contentsOfFile: task + "/wchan", encoding: .utf8),
+               channel == "unix_wait_for_peer" {
+                return thread
+            }
+            usleep(10_000)
+        }
+        return nil
     }
 }
