@@ -125,3 +125,28 @@ def varlink(path, method, parameters, more=False):
             replies += [json.loads(m) for m in complete]
             if replies and not replies[-1].get("continues"):
                 return time.monotonic() - began, (replies if more else replies[0])
+
+
+def start_user_manager(env, runtime):
+    """Starts `systemd --user` with `env` (its own HOME and XDG_RUNTIME_DIR, `runtime`); returns it once its private
+    socket is there. (As root, it starts only where /run/systemd/system exists: the caller makes it.)"""
+    private = runtime / "systemd" / "private"
+    if private.exists():
+        private.unlink()  # left by a manager before it (a login again)
+    process = subprocess.Popen(["/lib/systemd/systemd", "--user"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 20
+    while not private.exists():
+        if process.poll() is not None or time.time() > deadline:
+            raise RuntimeError("systemd --user " + ("exited" if process.poll() is not None else "did not start"))
+        time.sleep(0.1)
+    return process
+
+
+def stop_user_manager(process, env):
+    """Asks the manager to exit (its units stop), or kills it after 15 s."""
+    subprocess.run(["systemctl", "--user", "exit"], env=env, capture_output=True)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

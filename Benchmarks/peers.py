@@ -45,7 +45,7 @@ def whole_process_ms(command, env, runs=40):
 
 
 class UserManager:
-    """A private `systemd --user` with its own HOME and XDG_RUNTIME_DIR (as Tests/e2e/test_systemd_user.py)."""
+    """A private `systemd --user` with its own HOME and XDG_RUNTIME_DIR (as Tests/e2e/user_session.py)."""
 
     def __init__(self, base):
         self.runtime = base / "runtime"
@@ -54,19 +54,10 @@ class UserManager:
         self.env = {"PATH": os.environ["PATH"], "HOME": str(base / "home"), "XDG_RUNTIME_DIR": str(self.runtime), "TZ": "UTC"}
         self.made_run_dir = not os.path.isdir("/run/systemd/system")
         os.makedirs("/run/systemd/system", exist_ok=True)  # systemd --user starts as root only where it exists
-        self.process = subprocess.Popen(["/lib/systemd/systemd", "--user"], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        while not (self.runtime / "systemd" / "private").exists():
-            if self.process.poll() is not None or time.time() > deadline:
-                raise SystemExit("systemd --user did not start")
-            time.sleep(0.1)
+        self.process = daemon_process.start_user_manager(self.env, self.runtime)
 
     def stop(self):
-        subprocess.run(["systemctl", "--user", "exit"], env=self.env, capture_output=True)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        daemon_process.stop_user_manager(self.process, self.env)
         if self.made_run_dir:
             shutil.rmtree("/run/systemd/system", ignore_errors=True)
 

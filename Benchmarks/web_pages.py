@@ -15,7 +15,6 @@ import http.client
 import os
 import re
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile

@@ -9,7 +9,7 @@ import subprocess
 import icalendar
 import recurring_ical_events
 
-from conftest import BIN, khal_config
+from conftest import khal_config
 
 
 def rule_cases(today):

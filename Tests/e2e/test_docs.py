@@ -87,7 +87,7 @@ def test_the_device_set_up_works_as_written_in_a_fresh_home(journald, tmp_path, 
     5233) and the last steps that need a user manager (`systemctl --user ...`, checked to name units that exist)
     differ; the daemon is started by hand instead."""
     from conftest import Daemon, wait_until
-    from test_devices import free_port
+    from caldav_servers import free_port
     blocks = setup_blocks("docs/devices.md")
     assert set(blocks) == {"khal", "radicale", "xandikos", "vdirsyncer", "vdirsyncer-xandikos", "vdirsyncer-run", "remindd", "todoman"}, set(blocks)
     port = str(free_port())

@@ -3,7 +3,6 @@
 Dates are relative to the real today (the daemon reads the real clock), so the assertions hold on any day.
 """
 import datetime as dt
-import json
 import re
 
 
@@ -104,7 +103,7 @@ def test_calendar_grid(daemon):
         assert re.search(r"(^|\s) 1#", grid), grid
     # Today marked before its number (plain output: not a terminal); the day after it is not.
     assert re.search(rf">{today.day:>2}[#?.]", grid), grid
-    assert not re.search(rf"[#?.R*+r ]<", grid), grid
+    assert not re.search(r"[#?.R*+r ]<", grid), grid
     assert lines[-1].startswith("# active  R rest")
     # The weekday column of the 1st matches the real calendar.
     first_row = lines[3]

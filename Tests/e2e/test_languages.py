@@ -228,7 +228,7 @@ def test_a_german_day_is_german_from_status_to_the_doctors_pdf(daemon, locales, 
     assert run(german, "report", "--format", "pdf", "-o", str(pdf)).returncode == 0
     text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout.split())
     weekday = local_names(locales, "de_DE", yesterday, "%a")
-    for words in ("Zusammenfassung", "Therapietreue", "Bei Bedarf genommen", f"Verordnung: 10 Einheiten, täglich 20:16",
+    for words in ("Zusammenfassung", "Therapietreue", "Bei Bedarf genommen", "Verordnung: 10 Einheiten, täglich 20:16",
                   f"{weekday} {yesterday.strftime('%Y-%m-%d')} 09:00: zu früh: eine andere Dosis um {weekday}", "Seite 1 von"):
         assert words in text, (words, text)
     # The text report's charts, and its numbers as German writes them.

@@ -137,7 +137,7 @@ def test_a_pack_with_its_last_day_is_listed_first_and_the_stock_says_when_to_ord
     assert stock["orderBy"] == (through - dt.timedelta(days=3)).isoformat(), stock
     shown = daemon.ctl("stock", "show", unique_name).stdout
     assert f"  10 tablets, until {last.isoformat()}" in shown and "  20 tablets, no date" in shown, shown
-    assert f"order by " in shown, shown
+    assert "order by " in shown, shown
     past = daemon.ctl("stock", "add", unique_name, "5", "--expires", "2020-01", check=False)
     assert past.returncode != 0 and "is past" in past.stderr and past.stderr.count("\n") == 1, past.stderr
     assert daemon.ctl_json("stock", "show", unique_name)[0]["left"] == 30

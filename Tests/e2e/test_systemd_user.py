@@ -1,8 +1,7 @@
 """remindd as a real systemd user service: make install-user, socket activation, StatusText, the journal.
 
-PID 1 on the test machines is not systemd; as root, `systemd --user` still starts when /run/systemd/system
-exists. The test creates that directory (and removes it if it did), runs the user manager with its own
-HOME, XDG_RUNTIME_DIR and XDG_CONFIG_HOME, and stops it at the end.
+Each test runs under a `systemd --user` manager of its own (`user_session.py`: its own HOME, XDG_RUNTIME_DIR and
+XDG_CONFIG_HOME).
 """
 import json
 import os
@@ -13,82 +12,11 @@ import threading
 import time
 import uuid
 
-import pytest
-
 from conftest import ROOT, schedule_soon
+from user_session import (RecordingHTTPServer, files_under, install, make_database, process_running, readme_quick_start, run,
+                          thread_nice_values, user_manager)  # noqa: F401 (user_manager: the fixture)
 
 MESSAGE_FIRED = "4f1c2a7e9b3d4c58a6e0f2b1d7c39a51"
-
-
-class UserManager:
-    """A `systemd --user` manager with its own HOME and XDG_RUNTIME_DIR; `relogin()` stops it and starts a
-    new one on the same directories, as a logout and a login do."""
-
-    def __init__(self, base):
-        self.home, self.runtime = base / "home", base / "runtime"
-        self.home.mkdir(parents=True)
-        self.runtime.mkdir(mode=0o700)
-        self.env = {"PATH": os.environ["PATH"], "HOME": str(self.home), "XDG_RUNTIME_DIR": str(self.runtime),
-                    "XDG_CONFIG_HOME": str(self.home / ".config")}
-        self.process = None
-
-    def start(self):
-        private = self.runtime / "systemd" / "private"
-        if private.exists():
-            private.unlink()
-        self.process = subprocess.Popen(["/lib/systemd/systemd", "--user"], env=self.env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        while not private.exists():
-            assert self.process.poll() is None, "systemd --user exited"
-            assert time.time() < deadline, "systemd --user did not start"
-            time.sleep(0.1)
-
-    def stop(self):
-        subprocess.run(["systemctl", "--user", "exit"], env=self.env, capture_output=True)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-    def relogin(self):
-        self.stop()
-        self.start()
-
-
-@pytest.fixture
-def user_manager(journald):
-    if os.geteuid() != 0:
-        pytest.fail("the systemd user-service test needs root (it starts systemd --user); run make test as root")
-    # Not under /tmp or /var/tmp (the checkout may be there): the service runs with PrivateTmp=yes and
-    # would not see its binary.
-    base = pathlib.Path("/var/lib") / f"remindd-e2e-{uuid.uuid4().hex[:8]}"
-    created_marker = not os.path.isdir("/run/systemd/system")
-    if created_marker:
-        os.makedirs("/run/systemd/system")
-    manager = UserManager(base)
-    try:
-        manager.start()
-        yield manager
-    finally:
-        manager.stop()
-        if created_marker:
-            os.rmdir("/run/systemd/system")
-        shutil.rmtree(base, ignore_errors=True)
-
-
-def install(env):
-    result = subprocess.run(
-        ["make", "-s", "install-user", "CONFIG=debug"], cwd=ROOT, env=dict(env, PATH=os.environ["PATH"]),
-        capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
-def files_under(root):
-    """Every file and folder under `root`, as relative paths."""
-    return {str(path.relative_to(root)) for path in pathlib.Path(root).rglob("*")}
 
 
 def test_uninstall_user_removes_exactly_what_install_user_installed(user_manager):
@@ -122,26 +50,6 @@ def test_uninstall_user_removes_exactly_what_install_user_installed(user_manager
     # file does. (~/.cache holds what `swift build`, which install-user runs, caches: the toolchain's, not installed.)
     left = [path for path in files_under(home) - before if (home / path).is_file() and not path.startswith(".cache/")]
     assert not left, sorted(left)
-
-
-def run(env, *args, check=True):
-    result = subprocess.run(list(args), env=env, capture_output=True, text=True, timeout=120)
-    assert not check or result.returncode == 0, f"{args}: {result.stdout}{result.stderr}"
-    return result
-
-
-def make_database(env, home, state_dir, reminder):
-    """Runs the installed remindd by hand on `state_dir` (its own socket), adds `reminder`, and stops it."""
-    socket_path = str(home / "by-hand.sock")
-    daemon = subprocess.Popen([str(home / ".local" / "bin" / "remindd"), "--state-dir", str(state_dir), "--socket", socket_path],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    remindctl = [str(home / ".local" / "bin" / "remindctl"), "add", reminder, "--daily", "--at", "08:00", "--disabled"]
-    deadline = time.time() + 20
-    while subprocess.run(remindctl, env=dict(env, REMINDD_SOCKET=socket_path), capture_output=True).returncode != 0:
-        assert daemon.poll() is None and time.time() < deadline, daemon.stderr.read() if daemon.poll() is not None else "no socket"
-        time.sleep(0.1)
-    daemon.terminate()
-    assert daemon.wait(timeout=15) == 0
 
 
 def test_user_service_installs_starts_and_fires(user_manager, journald):
@@ -301,51 +209,6 @@ def test_an_idle_service_writes_nothing_to_the_journal_across_a_watchdog_ping(us
     assert "remindd stopped" in messages and not [m for m in messages if "priority" in m], messages
 
 
-def thread_nice_values(pid):
-    """The nice value of each of a process's threads (field 19 of /proc/PID/task/TID/stat)."""
-    values = []
-    for stat in pathlib.Path(f"/proc/{pid}/task").glob("*/stat"):
-        fields = stat.read_text().rsplit(")", 1)[1].split()
-        values.append(int(fields[16]))
-    return values
-
-
-class RecordingHTTPServer:
-    """An HTTP server on 127.0.0.1 that records each POST's path and body (what ntfy.sh would get)."""
-
-    def __init__(self):
-        import http.server
-        import threading
-        posts = self.posts = []
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                posts.append((self.path, self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()))
-                self.send_response(200)
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def wait_for_post(self, timeout):
-        deadline = time.time() + timeout
-        while not self.posts and time.time() < deadline:
-            time.sleep(0.1)
-        return self.posts
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def process_running(text):
-    return subprocess.run(["pgrep", "-f", text], capture_output=True).returncode == 0
-
-
 def test_hooks_run_outside_the_sandbox_as_units_of_the_user_manager(user_manager, journald):
     """The README's ntfy hook, followed as written (but posting to a server on 127.0.0.1), reaches the network:
     under the user manager a hook runs as a transient unit of its own, outside the service's sandbox
@@ -394,13 +257,6 @@ def test_hooks_run_outside_the_sandbox_as_units_of_the_user_manager(user_manager
         run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket", check=False)
 
 
-def readme_quick_start():
-    """The commands of the README's first steps (its block under "Quick start"), comments off."""
-    text = (ROOT / "README.md").read_text()
-    block = text.split("## Quick start", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()]
-
-
 def test_the_readme_quick_start_fires_a_reminder_in_the_journal_and_on_the_screen(user_manager, journald, tmp_path):
     """A new user's first steps, as the README writes them, in a fresh `systemd --user` session with a desktop:
     Xvfb, a session bus at $XDG_RUNTIME_DIR/bus (where dbus-user-session puts it), Debian's notification-daemon
@@ -412,7 +268,7 @@ def test_the_readme_quick_start_fires_a_reminder_in_the_journal_and_on_the_scree
     from conftest import SessionBus
     from test_notification_screenshot import ARTIFACTS, NOTIFICATION_DAEMON, Screen
     from test_sound import Recording, start_sound_server
-    env, home = user_manager.env, user_manager.home
+    env = user_manager.env
     lines = readme_quick_start()
     assert lines[0] == "make install-user" and lines[-1].startswith("journalctl --user -t remindd -f"), lines
     assert any(line.startswith('remindctl add "Try it" --in 30s') for line in lines), lines
@@ -563,7 +419,7 @@ def test_remindd_web_starts_at_the_first_request_serves_today_and_stops_when_idl
     starts it again."""
     import http.client
     import urllib.parse
-    from test_web import free_port
+    from caldav_servers import free_port
     env, home = user_manager.env, user_manager.home
     install(env)
     units = home / ".config" / "systemd" / "user"

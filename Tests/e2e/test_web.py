@@ -14,13 +14,8 @@ import urllib.parse
 
 import pytest
 
+from caldav_servers import free_port
 from conftest import BIN, wait_until
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Web:
@@ -390,7 +385,7 @@ def test_a_reminder_is_paused_with_dates_and_resumed_from_its_page(web, unique_n
     assert len(pauses) == 1 and pauses[0]["reason"] == "hospital", pauses
     listed = web.request("GET", "/reminders").text
     row = re.search(rf"<tr><th scope=\"row\">{re.escape(unique_name)}.*?</tr>", listed).group(0)
-    assert f"paused until" in row and until in row and 'action="/reminders/resume"' in row, row
+    assert "paused until" in row and until in row and 'action="/reminders/resume"' in row, row
     assert web.post("/reminders/resume", {"reminder": reminder, "csrf": web.csrf()}).status == 303
     def row():
         return re.search(rf"<tr><th scope=\"row\">{re.escape(unique_name)}.*?</tr>", web.request("GET", "/reminders").text).group(0)

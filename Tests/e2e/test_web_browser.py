@@ -3,7 +3,6 @@ the real remindd: the login link, a dose that comes due appearing on Today witho
 terminal leaving it, Take all clicked recording each dose once, and axe-core finding no serious or critical
 violation. Screenshots are kept under .build/test-artifacts (REMINDD_TEST_ARTIFACTS) to be looked at."""
 import datetime as dt
-import json
 import os
 import pathlib
 import time
