@@ -31,6 +31,23 @@ struct ReminderStoreTests {
         #expect(try reopened.reminders.find(String(added.id)).name == "Vitamin D")
     }
 
+    /// An iCalendar import whose reminders share a name in any case (checked on the staged rows, before the move's
+    /// transaction) adds nothing, and leaves nothing staged behind: the next import of other names is added whole.
+    @Test func anImportWhoseRemindersShareANameAddsNothing() throws {
+        let store = try ReminderStore(path: path)
+        func planned(_ names: String...) -> [ImportedCalendarReminder] {
+            names.map { ImportedCalendarReminder(ImportedReminder(name: $0, rule: daily, enabled: true, createdAt: now, logs: []), uid: $0, key: $0) }
+        }
+        #expect { try store.backups.importCalendar(planned("Standup", "Physio", "STANDUP"), file: "work.ics", now: now) } throws: { error in
+            guard case StoreError.nameTaken(let name) = error else { return false }
+            return name.lowercased() == "standup"
+        }
+        #expect(try store.reminders.all().isEmpty)
+        let added = try store.backups.importCalendar(planned("Standup", "Physio"), file: "work.ics", now: now)
+        #expect(added.ids.map(\.updated) == [false, false])
+        #expect(try store.reminders.all().map(\.name) == ["Standup", "Physio"])
+    }
+
     /// The counts `Status` reports are kept between commits, and every write that changes them is seen: added,
     /// disabled, removed, written by hand in SQL; a firing's `handledThrough` leaves them as they are.
     @Test func theRemindersCountsFollowEveryWriteThatChangesThem() throws {
