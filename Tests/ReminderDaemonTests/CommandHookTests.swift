@@ -184,6 +184,22 @@ struct CommandHookTests {
         #expect(await gone(pid))
     }
 
+    /// A command that ended just before the daemon stops is reported before `stopAll` returns (the daemon then
+    /// says it stopped): a sound that could not be played was said after "remindd stopped".
+    @Test func whatACommandEndedJustBeforeTheStopSaysIsSaidBeforeStopAllReturns() async throws {
+        let commands = CommandQueue(launcher: ChildProcessLauncher(), output: { _, _ in })
+        let entered = DispatchSemaphore(value: 0)
+        let said = Lines()
+        commands.run(UserCommand(arguments: ["/bin/sh", "-c", "exit 1"], environment: [], purpose: "sound", timeLimitMilliseconds: 10_000)) { outcome in
+            entered.signal()
+            usleep(300_000)  // the report on its way while the daemon stops
+            said.withLock { $0.append("\(outcome)") }
+        }
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        commands.stopAll()
+        #expect(said.withLock { $0 } == ["exited(1)"])
+    }
+
     @Test func aHookThatCannotRunOrFailsIsReported() async throws {
         let plain = try script("plain.sh", "exit 0", executable: false)
         let failing = try script("fail.sh", "exit 3")

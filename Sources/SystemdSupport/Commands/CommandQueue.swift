@@ -84,7 +84,9 @@ public final class CommandQueue: Sendable {
         }
     }
 
-    /// Kills every command still running, with what it started, and drops those waiting: the daemon stops.
+    /// Kills every command still running, with what it started, and drops those waiting: the daemon stops. Returns
+    /// once each command's `finished` has run (at most ``stopWaitMilliseconds`` later): what a command that ended
+    /// just before says (a sound that could not be played) is said before the daemon says it stopped, not after.
     public func stopAll() {
         // Under the lock: a command leaves `running` before it is reaped, so no kill reaches a reused pid.
         state.withLock { state in
@@ -93,7 +95,13 @@ public final class CommandQueue: Sendable {
             state.stopped.formUnion(state.running.keys)
             state.running.values.forEach { $0() }
         }
+        let deadline = Self.now() + Self.stopWaitMilliseconds
+        while state.withLock({ $0.threads > 0 }) && Self.now() < deadline { usleep(5_000) }
     }
+
+    /// How long ``stopAll()`` waits for the commands it killed to be reaped and reported: their output's drain
+    /// (``drainMilliseconds``) and a second more.
+    static let stopWaitMilliseconds = Int64(drainMilliseconds) + 1000
 
     /// Takes waiting commands one after the other until none is left.
     private func work() {
