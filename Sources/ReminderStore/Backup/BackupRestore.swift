@@ -18,6 +18,8 @@ struct BackupRestore {
     let file: BackupFile
     let index: BackupFile.Index
     let merge: Bool
+    /// This restore's own staging tables (another restore or import may stage at the same time).
+    let stagingRun = StagingRun()
 
     /// One table's columns, as the store has them, with each one's default value (filled in for a column a
     /// row of an older backup does not have, so that every staged row has every column).
@@ -26,9 +28,13 @@ struct BackupRestore {
         let columns: [String]
         let defaults: [String: DatabaseValue]
         let check: BackupRowCheck
-        var staging: String { "staged_" + name }
+        /// The staging table, qualified.
+        let staging: String
         var hasID: Bool { columns.contains("id") }
     }
+
+    /// With merge: a new reminder's id in the backup (negated) -> its id in the store, for the rows that refer to it.
+    private var reminderIDTable: String { "temp." + stagingRun.table("reminder_ids") }
 
     func run() throws -> RestoreReport {
         var report = RestoreReport(added: [:], skipped: [:])
@@ -36,9 +42,8 @@ struct BackupRestore {
         defer { dropStaging(tables) }
         try database.writer.write { db in
             for table in tables {
-                try db.execute(sql: "DROP TABLE IF EXISTS temp.\(table.staging.quotedDatabaseIdentifier)")
                 // SQL: a copy of a table's columns, which the query interface does not make.
-                try db.execute(sql: "CREATE TEMP TABLE \(table.staging.quotedDatabaseIdentifier) AS SELECT * FROM main.\(table.name.quotedDatabaseIdentifier) WHERE 0")
+                try db.execute(sql: "CREATE TABLE \(table.staging) AS SELECT * FROM main.\(table.name.quotedDatabaseIdentifier) WHERE 0")
             }
         }
         // With merge: a backup reminder's id -> the store's reminder of that name, or -id for a reminder the
@@ -49,15 +54,14 @@ struct BackupRestore {
         }
         try database.writer.write { db in
             if merge {
-                try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS remindd_reminder_ids (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
-                try db.execute(sql: "DELETE FROM temp.remindd_reminder_ids")
+                try db.execute(sql: "CREATE TABLE \(reminderIDTable) (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
             }
             for table in tables {
                 let (added, staged) = try apply(table, db)
                 report.added[table.name] = added
                 report.skipped[table.name, default: 0] += staged - added
             }
-            if merge { try db.execute(sql: "DROP TABLE temp.remindd_reminder_ids") }
+            if merge { try db.execute(sql: "DROP TABLE \(reminderIDTable)") }
             // A backup's plain logs may take missed occurrences late without saying so (an older remindd's).
             if (report.added["intake"] ?? 0) > 0 { try db.execute(sql: "UPDATE storeInstance SET lateLogsToMatch = 1") }
             // The change feed: the firings' bookkeeping (open windows, snoozes) may have changed too.
@@ -74,14 +78,16 @@ struct BackupRestore {
                 // SQL: the schema's default, an expression that only SQLite evaluates.
                 defaults[column.name] = try column.defaultValueSQL.map { try DatabaseValue.fetchOne(db, sql: "SELECT \($0)") ?? .null } ?? .null
             }
-            return Table(name: name, columns: info.map(\.name), defaults: defaults, check: try BackupRowCheck(table: name, db))
+            return Table(
+                name: name, columns: info.map(\.name), defaults: defaults, check: try BackupRowCheck(table: name, db),
+                staging: "temp." + stagingRun.table(name).quotedDatabaseIdentifier)
         }
     }
 
     private func dropStaging(_ tables: [Table]) {
         do {
             try database.writer.writeWithoutTransaction { db in
-                for table in tables { try db.execute(sql: "DROP TABLE IF EXISTS temp.\(table.staging.quotedDatabaseIdentifier)") }
+                for table in tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table.staging)") }
             }
         } catch {
             // Temporary tables: gone with the connection at the latest; an empty one left here is harmless.
@@ -96,7 +102,7 @@ struct BackupRestore {
         var chunk: [[DatabaseValue]] = []
         var present = PresentRows(table: table.name)
         let columns = Set(table.columns)
-        let insert = "INSERT INTO temp.\(table.staging.quotedDatabaseIdentifier) (\(table.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))"
+        let insert = "INSERT INTO \(table.staging) (\(table.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))"
         func flush() throws {
             guard !chunk.isEmpty else { return }
             try database.writer.write { db in
@@ -147,7 +153,7 @@ struct BackupRestore {
 
     /// Moves a staging table's rows into the store. - Returns: how many were added, of how many staged.
     private func apply(_ table: Table, _ db: Database) throws -> (added: Int, staged: Int) {
-        let staging = "temp.\(table.staging.quotedDatabaseIdentifier)"
+        let staging = table.staging
         let target = "main.\(table.name.quotedDatabaseIdentifier)"
         let staged = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(staging)") ?? 0
         guard merge else {
@@ -168,14 +174,14 @@ struct BackupRestore {
                     arguments: StatementArguments(columns.indices.map { row[$0 + 1] as DatabaseValue }))
                 guard db.changesCount > 0 else { continue }
                 added += 1
-                try db.execute(sql: "INSERT INTO temp.remindd_reminder_ids (old, new) VALUES (?, ?)", arguments: [-old, db.lastInsertedRowID])
+                try db.execute(sql: "INSERT INTO \(reminderIDTable) (old, new) VALUES (?, ?)", arguments: [-old, db.lastInsertedRowID])
             }
             return (added, staged)
         }
         let columns = table.columns.filter { $0 != "id" }
         let selected = columns.map { column in
             column == "reminderId"
-                ? "coalesce((SELECT new FROM temp.remindd_reminder_ids WHERE old = s.reminderId), s.reminderId)"
+                ? "coalesce((SELECT new FROM \(reminderIDTable) WHERE old = s.reminderId), s.reminderId)"
                 : "s.\(column.quotedDatabaseIdentifier)"
         }
         // SQL: an insert from a select with the reminder ids mapped, which the query interface does not say.

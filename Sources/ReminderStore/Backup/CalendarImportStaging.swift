@@ -7,12 +7,14 @@ import GRDB
 /// writer for seconds, and doses due meanwhile were recorded (and announced) that much later.
 struct CalendarImportStaging {
     static let chunkSize = 2_000
-    static let reminders = "temp.remindd_import_reminder"
-    static let imports = "temp.remindd_import_event"
 
     let database: ReminderStore
     /// The reminder table's columns the staged rows give (all but `id`).
     let columns: [String]
+    /// This import's own staging tables (another import may stage at the same time).
+    let run = StagingRun()
+    private var reminders: String { "temp." + run.table("reminder") }
+    private var imports: String { "temp." + run.table("event") }
 
     /// A new reminder: its place in the file's plan, its encoded columns, and the event and alarm it came from.
     struct Row {
@@ -26,17 +28,15 @@ struct CalendarImportStaging {
     func stage(_ rows: [Row]) throws(StoreError) {
         let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         try database.write { db in
-            try db.execute(sql: "DROP TABLE IF EXISTS \(Self.reminders)")
-            try db.execute(sql: "DROP TABLE IF EXISTS \(Self.imports)")
             // SQL: a copy of the reminder table's columns (no constraint), which the query interface does not make.
-            try db.execute(sql: "CREATE TEMP TABLE remindd_import_reminder AS SELECT 0 AS position, \(list) FROM main.reminder WHERE 0")
-            try db.execute(sql: "CREATE TEMP TABLE remindd_import_event (position INTEGER NOT NULL, uid TEXT NOT NULL, key TEXT NOT NULL)")
+            try db.execute(sql: "CREATE TABLE \(reminders) AS SELECT 0 AS position, \(list) FROM main.reminder WHERE 0")
+            try db.execute(sql: "CREATE TABLE \(imports) (position INTEGER NOT NULL, uid TEXT NOT NULL, key TEXT NOT NULL)")
         }
-        let insertReminder = "INSERT INTO \(Self.reminders) (position, \(list)) VALUES (?\(String(repeating: ", ?", count: columns.count)))"
+        let insertReminder = "INSERT INTO \(reminders) (position, \(list)) VALUES (?\(String(repeating: ", ?", count: columns.count)))"
         for start in stride(from: 0, to: rows.count, by: Self.chunkSize) {
             try database.write { db in
                 let reminder = try db.cachedStatement(sql: insertReminder)
-                let event = try db.cachedStatement(sql: "INSERT INTO \(Self.imports) (position, uid, key) VALUES (?, ?, ?)")
+                let event = try db.cachedStatement(sql: "INSERT INTO \(imports) (position, uid, key) VALUES (?, ?, ?)")
                 for row in rows[start..<min(start + Self.chunkSize, rows.count)] {
                     try reminder.execute(arguments: StatementArguments(databaseValues: [row.position.databaseValue] + row.values))
                     if let uid = row.uid, let key = row.key { try event.execute(arguments: [row.position, uid, key]) }
@@ -47,7 +47,7 @@ struct CalendarImportStaging {
         // which nothing changes; 104 ms of the move's 850 for 106,504 rows, in which a dose's record waits).
         let shared = try database.write { db in
             // SQL: a grouping over the staging table, which the query interface does not say.
-            try String.fetchOne(db, sql: "SELECT name FROM \(Self.reminders) GROUP BY name COLLATE NOCASE HAVING count(*) > 1 LIMIT 1")
+            try String.fetchOne(db, sql: "SELECT name FROM \(reminders) GROUP BY name COLLATE NOCASE HAVING count(*) > 1 LIMIT 1")
         }
         if let shared { throw .nameTaken(shared) }
     }
@@ -59,7 +59,7 @@ struct CalendarImportStaging {
     func move(file: String, in db: Database) throws -> Int64 {
         // SQL: joins and set inserts over the staging tables, which the query interface does not say.
         if let taken = try String.fetchOne(db, sql: """
-            SELECT s.name FROM \(Self.reminders) s JOIN main.reminder r ON r.name = s.name COLLATE NOCASE LIMIT 1
+            SELECT s.name FROM \(reminders) s JOIN main.reminder r ON r.name = s.name COLLATE NOCASE LIMIT 1
             """) {
             throw StoreError.nameTaken(taken)
         }
@@ -67,9 +67,9 @@ struct CalendarImportStaging {
             SELECT max(coalesce((SELECT max(id) FROM main.reminder), 0), coalesce((SELECT seq FROM main.sqlite_sequence WHERE name = 'reminder'), 0))
             """) ?? 0
         let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        try db.execute(sql: "INSERT INTO main.reminder (id, \(list)) SELECT ? + 1 + position, \(list) FROM \(Self.reminders) ORDER BY position", arguments: [base])
+        try db.execute(sql: "INSERT INTO main.reminder (id, \(list)) SELECT ? + 1 + position, \(list) FROM \(reminders) ORDER BY position", arguments: [base])
         try db.execute(
-            sql: "INSERT INTO main.calendarImport (reminderId, uid, key, file) SELECT ? + 1 + position, uid, key, ? FROM \(Self.imports) ORDER BY position",
+            sql: "INSERT INTO main.calendarImport (reminderId, uid, key, file) SELECT ? + 1 + position, uid, key, ? FROM \(imports) ORDER BY position",
             arguments: [base, file])
         return base + 1
     }
@@ -78,8 +78,8 @@ struct CalendarImportStaging {
     func drop() {
         do {
             try database.writer.writeWithoutTransaction { db in
-                try db.execute(sql: "DROP TABLE IF EXISTS \(Self.reminders)")
-                try db.execute(sql: "DROP TABLE IF EXISTS \(Self.imports)")
+                try db.execute(sql: "DROP TABLE IF EXISTS \(reminders)")
+                try db.execute(sql: "DROP TABLE IF EXISTS \(imports)")
             }
         } catch {
             // Temporary tables: an empty one left here is harmless.
