@@ -59,7 +59,8 @@ public final class Daemon: Sendable {
     /// Every method of `io.remindd.Reminders`, for the Varlink server (or a test calling without a socket).
     public let router: MethodRouter
 
-    private let context: DaemonContext
+    /// (Internal: tests look at what waits for a lull.)
+    let context: DaemonContext
     private let scheduling: SchedulingService
     private let reminders: ReminderService
     private let habits: HabitService

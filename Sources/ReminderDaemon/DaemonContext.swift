@@ -18,11 +18,14 @@ final class DaemonContext: Sendable {
     let routineDirectories: [String]
     /// What every writer committed, handed to the features that follow it.
     let feed: ChangeFeed
+    /// When no firing is due for a while: a long write (an import's move) waits for one.
+    let lulls: FiringLulls
 
     init(ports: DaemonPorts, announcer: any Announcer) {
         let clock = ports.clock
         self.clock = clock
         self.announcer = announcer
+        lulls = FiringLulls(clock: clock)
         ledger = ports.ledger
         store = ports.store
         exercises = ports.exercises

@@ -164,3 +164,46 @@ struct CalendarImportServiceTests {
         #expect(logs.map(\.reminderName) == ["Physio"])
     }
 }
+
+/// A large import's move holds the store's writer (about 750 ms for 106,504 reminders): it waits for a lull in
+/// the firings (``FiringLulls``), so that no dose's record waits for it.
+@Suite("A large import and the doses due meanwhile")
+struct ImportLullTests {
+    /// `count` one-off events a day and more ahead, each with an alarm.
+    private static func events(_ count: Int) -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"]
+        for number in 0..<count {
+            let day = 2 + number / 1_000, minute = number % 1_000
+            lines += [
+                "BEGIN:VEVENT", "UID:event-\(number)", "SUMMARY:Event \(number)",
+                String(format: "DTSTART:202612%02dT%02d%02d00Z", day, minute / 60 % 24, minute % 60),
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Event", "TRIGGER:-PT10M", "END:VALARM", "END:VEVENT",
+            ]
+        }
+        return (lines + ["END:VCALENDAR", ""]).joined(separator: "\r\n")
+    }
+
+    /// The dose is due in two seconds when the file's 10,000 reminders are staged: they wait; the dose is
+    /// recorded at its instant, and then the move adds every one.
+    @Test func theMoveWaitsForTheDoseDueAndThenAddsEverything() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T07:59:58Z"))
+        try await daemon.add("Dose", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        let before = try await daemon.call("Status", [:], as: StatusValue.self).reminders
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-lull-\(UUID().uuidString).ics").path
+        try Self.events(10_000).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let importing = Task { try await daemon.call(Backup.ImportCalendar.self, .init(path: path)) }
+        let lulls = daemon.current.context.lulls
+        for _ in 0..<6_000 where lulls.waitingCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(lulls.waitingCount == 1, "the import never waited")
+        #expect(try await daemon.call("Status", [:], as: StatusValue.self).reminders == before)
+        #expect(daemon.firings(of: "Dose").isEmpty)
+
+        await daemon.advance(by: 2)
+        let reply = try await importing.value
+        #expect(reply.reminders.count == 10_000)
+        #expect(try await daemon.call("Status", [:], as: StatusValue.self).reminders == before + 10_000)
+        let dose = daemon.firings(of: "Dose")
+        #expect(dose.map(\.scheduled) == [instant("2026-12-01T08:00:00Z")] && dose.map(\.handledAt) == [instant("2026-12-01T08:00:00Z")])
+    }
+}

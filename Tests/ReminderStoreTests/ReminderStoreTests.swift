@@ -38,12 +38,15 @@ struct ReminderStoreTests {
         func planned(_ names: String...) -> [ImportedCalendarReminder] {
             names.map { ImportedCalendarReminder(ImportedReminder(name: $0, rule: daily, enabled: true, createdAt: now, logs: []), uid: $0, key: $0) }
         }
-        #expect { try store.backups.importCalendar(planned("Standup", "Physio", "STANDUP"), file: "work.ics", now: now) } throws: { error in
+        func imported(_ planned: [ImportedCalendarReminder]) throws -> (ids: [(id: Int64, updated: Bool)], removed: [String]) {
+            try store.backups.importStaged(try store.backups.stageCalendar(planned, file: "work.ics", now: now))
+        }
+        #expect { try imported(planned("Standup", "Physio", "STANDUP")) } throws: { error in
             guard case StoreError.nameTaken(let name) = error else { return false }
             return name.lowercased() == "standup"
         }
         #expect(try store.reminders.all().isEmpty)
-        let added = try store.backups.importCalendar(planned("Standup", "Physio"), file: "work.ics", now: now)
+        let added = try imported(planned("Standup", "Physio"))
         #expect(added.ids.map(\.updated) == [false, false])
         #expect(try store.reminders.all().map(\.name) == ["Standup", "Physio"])
     }

@@ -77,7 +77,7 @@ extension BackupService {
                 try await restore(path: path, merge: p.merge ?? false)
             })
         }
-        router.on(Backup.ImportCalendar.self) { p in
+        router.on(Backup.ImportCalendar.self, largeReply: true) { p in
             try await fromPathOrUpload(path: p.path, upload: p.upload, label: p.label) { path throws(ServiceError) in
                 try await importCalendar(path: path, label: p.label ?? path, all: p.all ?? false, update: p.update ?? false)
             }

@@ -4,9 +4,10 @@ import ReminderInterface
 import ReminderStore
 
 extension BackupService {
-    /// Imports an iCalendar file: ``CalendarImport`` plans the reminders, which are added in one transaction
-    /// (a name already taken refuses them all), then planned. A file imported before is refused unless `update`:
-    /// then what came from its events is changed in place (``BackupStore/importCalendar(_:file:now:)``).
+    /// Imports an iCalendar file: ``CalendarImport`` plans the reminders, which are staged, then added in one
+    /// transaction when no firing is due for a while (``FiringLulls``; a name already taken refuses them all),
+    /// then planned. A file imported before is refused unless `update`: then what came from its events is changed
+    /// in place (``BackupStore/importStaged(_:)``).
     ///
     /// Read, planned and written off the event loops (a 20 MB file of 106,504 events held one for 10 s: a dose
     /// due meanwhile fired 10 s late and `status` waited as long).
@@ -17,7 +18,9 @@ extension BackupService {
         let plan = try await offTheEventLoops { () throws(ServiceError) in try Self.plan(path: path, label: label, all: all, now: now, zones: zones) }
         let backups = stores.backups
         if !update {
-            let before = try storing { () throws(StoreError) in try backups.imported(keys: plan.reminders.compactMap(\.key)) }
+            let before = try await offTheEventLoops { () throws(ServiceError) in
+                try storing { () throws(StoreError) in try backups.imported(keys: plan.reminders.compactMap(\.key)) }
+            }
             if let name = before.values.sorted().first {
                 throw .invalidInput(parameter: "update", message: """
                     '\(name)'\(before.count > 1 ? " and \(before.count - 1) more" : "") came from this calendar's events before: \
@@ -25,14 +28,19 @@ extension BackupService {
                     """)
             }
         }
-        let reminders = plan.reminders.map { planned in
-            ImportedCalendarReminder(ImportedReminder(
-                name: planned.name, rule: planned.rule, enabled: true, createdAt: now, logs: [], timeZone: planned.timeZone,
-                delivery: Delivery(repeating: planned.repeating)),
-                uid: planned.uid, key: planned.key)
+        let staged = try await offTheEventLoops { () throws(ServiceError) in
+            let reminders = plan.reminders.map { planned in
+                ImportedCalendarReminder(ImportedReminder(
+                    name: planned.name, rule: planned.rule, enabled: true, createdAt: now, logs: [], timeZone: planned.timeZone,
+                    delivery: Delivery(repeating: planned.repeating)),
+                    uid: planned.uid, key: planned.key)
+            }
+            return try storing { () throws(StoreError) in try backups.stageCalendar(reminders, file: label, now: now) }
         }
+        // The move holds the writer (about 750 ms for 106,504 reminders): not while a dose is about to be recorded.
+        await context.lulls.lull(lasting: FiringLulls.seconds(toWrite: staged.rows))
         let imported = try await offTheEventLoops { () throws(ServiceError) in
-            try storing { () throws(StoreError) in try backups.importCalendar(reminders, file: label, now: now) }
+            try storing { () throws(StoreError) in try backups.importStaged(staged) }
         }
         await context.feed.deliver()
         let added = try await offTheEventLoops { () throws(ServiceError) in try Self.summaries(imported.ids, plan: plan, now: now, context: context) }

@@ -207,8 +207,10 @@ actor SchedulingService {
     }
 
     func replan() {
-        let deadlines = [scheduler.nextDeadline(), lifecycle.nextDeadline, waitingForStore.retry?.at, headsUps.nextDeadline()] + wakeUps.values.map { Optional($0) }
-        context.clock.wake(at: deadlines.compactMap { $0 }.min())
+        // Those that write to the store (the other services' wake-ups are theirs).
+        let writes = [scheduler.nextDeadline(), lifecycle.nextDeadline, waitingForStore.retry?.at, headsUps.nextDeadline()].compactMap { $0 }.min()
+        context.clock.wake(at: ([writes] + wakeUps.values.map { Optional($0) }).compactMap { $0 }.min())
+        context.lulls.planned(nextWrite: writes, now: context.clock.now())
         let snoozes = Dictionary(lifecycle.snoozes.values.map { ($0.firing.reminder.id, $0) }) { $0.due <= $1.due ? $0 : $1 }
         published.withLock { $0 = Published(next: scheduler.nextFiring(), planned: plannedLine(), waiting: waitingLine(), snoozes: snoozes) }
         let status = statusLine()

@@ -31,6 +31,19 @@ public struct ImportedCalendarReminder: Sendable {
     }
 }
 
+/// An iCalendar file's reminders staged by ``BackupStore/stageCalendar(_:file:now:)``, to be added by
+/// ``BackupStore/importStaged(_:)`` (which drops the staging tables, whatever it ends in).
+public struct StagedCalendarImport: Sendable {
+    let planned: [ImportedCalendarReminder]
+    let file: String
+    let now: Instant
+    /// The keys imported before: those reminders are changed in place.
+    let known: Set<String>
+    let staging: CalendarImportStaging?
+    /// How many new reminders the move writes.
+    public let rows: Int
+}
+
 extension BackupStore {
     /// The names of reminders imported before from events of these keys, by key.
     public func imported(keys: [String]) throws(StoreError) -> [String: String] {
@@ -43,15 +56,10 @@ extension BackupStore {
         }
     }
 
-    /// Adds the reminders of an iCalendar file in one transaction (a name taken by another reminder refuses them
-    /// all). A reminder imported before from the same event and alarm (its key) is changed in place instead: its
-    /// id, logs and history stay. Those imported before from the file's events (same UIDs) that the file no longer
-    /// plans (an alarm removed) are removed. - Returns: each reminder's id and whether it was there before, and the
-    /// names of those removed.
-    ///
-    /// The new reminders are encoded before it and staged (``CalendarImportStaging``): written row by row inside
-    /// it, 106,504 of them held the writer for seconds, and doses due meanwhile waited for it.
-    public func importCalendar(_ planned: [ImportedCalendarReminder], file: String, now: Instant) throws(StoreError) -> (ids: [(id: Int64, updated: Bool)], removed: [String]) {
+    /// Stages the new reminders of an iCalendar file (``CalendarImportStaging``), the writer free between its
+    /// chunks; ``importStaged(_:)`` then adds them. Written row by row in the one transaction, 106,504 of them
+    /// held the writer for seconds, and doses due meanwhile waited for it.
+    public func stageCalendar(_ planned: [ImportedCalendarReminder], file: String, now: Instant) throws(StoreError) -> StagedCalendarImport {
         let keys = Set(planned.compactMap(\.key))
         let known = try database.read { db in
             try Set(String.fetchAll(db, CalendarImportRecord.filter(keys.contains(CalendarImportRecord.Columns.key)).select(CalendarImportRecord.Columns.key)))
@@ -59,8 +67,24 @@ extension BackupStore {
         let news = planned.enumerated().filter { !($0.element.key.map(known.contains) ?? false) }
         let (columns, rows) = try encoded(news.map { ($0.offset, $0.element) }, now: now)
         let staging = rows.isEmpty ? nil : CalendarImportStaging(database: database, columns: columns)
+        do {
+            try staging?.stage(rows)
+        } catch {
+            staging?.drop()
+            throw error
+        }
+        return StagedCalendarImport(planned: planned, file: file, now: now, known: known, staging: staging, rows: rows.count)
+    }
+
+    /// Adds a staged iCalendar file's reminders in one transaction (a name taken by another reminder refuses them
+    /// all), and drops what was staged. A reminder imported before from the same event and alarm (its key) is
+    /// changed in place instead: its id, logs and history stay. Those imported before from the file's events
+    /// (same UIDs) that the file no longer plans (an alarm removed) are removed. - Returns: each reminder's id and
+    /// whether it was there before, and the names of those removed.
+    public func importStaged(_ staged: StagedCalendarImport) throws(StoreError) -> (ids: [(id: Int64, updated: Bool)], removed: [String]) {
+        let (planned, file, now, known, staging) = (staged.planned, staged.file, staged.now, staged.known, staged.staging)
         defer { staging?.drop() }
-        try staging?.stage(rows)
+        let keys = Set(planned.compactMap(\.key))
         return try database.write { db in
             let uids = Set(planned.compactMap(\.uid))
             let before = try CalendarImportRecord.filter(uids.contains(CalendarImportRecord.Columns.uid)).fetchAll(db)

@@ -5,7 +5,7 @@ import GRDB
 /// store by `INSERT ... SELECT` inside the import's one transaction (all or nothing: a crash or a name taken
 /// before it leaves the store as it was). A file of 106,504 events written row by row in one transaction held the
 /// writer for seconds, and doses due meanwhile were recorded (and announced) that much later.
-struct CalendarImportStaging {
+struct CalendarImportStaging: Sendable {
     static let chunkSize = 2_000
 
     let database: ReminderStore
