@@ -92,3 +92,10 @@ struct ConcurrentStagingTests {
         }
     }
 }
+
+extension BackupStore {
+    /// A restore's two steps at once, as the daemon takes them when no firing is due.
+    func restore(path: String, merge: Bool) throws -> RestoreReport {
+        try restoreStaged(try stageRestore(path: path, merge: merge))
+    }
+}

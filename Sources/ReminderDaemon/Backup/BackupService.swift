@@ -50,7 +50,10 @@ struct BackupService: Sendable {
         let report: RestoreReport
         let backups = stores.backups
         do {
-            report = try await offTheEventLoops { try backups.restore(path: path, merge: merge) }
+            let staged = try await offTheEventLoops { try backups.stageRestore(path: path, merge: merge) }
+            // The move holds the writer: not while a dose is about to be recorded.
+            await context.lulls.lull(lasting: FiringLulls.seconds(toWrite: staged.rows))
+            report = try await offTheEventLoops { try backups.restoreStaged(staged) }
         } catch let refused as BackupRefused {
             let subject = refused.description.hasPrefix("not a remindd backup") ? "\(path) is \(refused.description)" : "\(path): \(refused.description)"
             throw .invalidInput(parameter: "path", message: "\(subject); nothing was changed")

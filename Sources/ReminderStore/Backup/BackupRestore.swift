@@ -2,9 +2,9 @@ import GRDB
 
 /// A restore in two phases, so that firings are recorded while it runs: the file's rows are checked,
 /// de-duplicated against the store (with `merge`) and written to `TEMP` staging tables in short transactions of
-/// ``chunkSize`` rows, the writer free between them; then one transaction moves them into the store with
-/// `INSERT ... SELECT` (the long part stays in SQLite). A failure or a crash before that transaction leaves the
-/// store as it was: staging tables are temporary, and dropped at the end either way.
+/// ``chunkSize`` rows, the writer free between them (``stage()``); then one transaction moves them into the store
+/// with `INSERT ... SELECT` (``StagedRestore/move()``: the long part stays in SQLite). A failure or a crash before
+/// that transaction leaves the store as it was: staging tables are temporary, and dropped at the end either way.
 ///
 /// Before, the whole restore was one transaction of a statement per row: a merge of 30,000 rows held the writer
 /// for seconds, and a firing due meanwhile waited for it (6.4 s late on the debug build).
@@ -30,44 +30,37 @@ struct BackupRestore {
         let check: BackupRowCheck
         /// The staging table, qualified.
         let staging: String
-        var hasID: Bool { columns.contains("id") }
+        /// What the move needs of it.
+        var moved: StagedRestore.Table { .init(name: name, columns: columns, staging: staging) }
     }
 
-    /// With merge: a new reminder's id in the backup (negated) -> its id in the store, for the rows that refer to it.
-    private var reminderIDTable: String { "temp." + stagingRun.table("reminder_ids") }
-
-    func run() throws -> RestoreReport {
-        var report = RestoreReport(added: [:], skipped: [:])
+    /// Makes this restore's staging tables and stages every table's rows. - Returns: the move that takes them in
+    /// (``StagedRestore``); on a failure the staging tables are dropped.
+    func stage() throws -> StagedRestore {
         let tables = try ReminderStore.backupTables.map(describe)
-        defer { dropStaging(tables) }
-        try database.writer.write { db in
+        let move = StagedRestore(
+            database: database, merge: merge, stagingRun: stagingRun, tables: tables.map(\.moved), report: RestoreReport(added: [:], skipped: [:]), rows: 0)
+        do {
+            try database.writer.write { db in
+                for table in tables {
+                    // SQL: a copy of a table's columns, which the query interface does not make.
+                    try db.execute(sql: "CREATE TABLE \(table.staging) AS SELECT * FROM main.\(table.name.quotedDatabaseIdentifier) WHERE 0")
+                }
+            }
+            // With merge: a backup reminder's id -> the store's reminder of that name, or -id for a reminder the
+            // store does not have (its id is known once it is inserted; the rows that refer to it wait for that).
+            var reminderIDs: [Int64: Int64] = [:]
+            var staged = move
             for table in tables {
-                // SQL: a copy of a table's columns, which the query interface does not make.
-                try db.execute(sql: "CREATE TABLE \(table.staging) AS SELECT * FROM main.\(table.name.quotedDatabaseIdentifier) WHERE 0")
+                let counts = try stage(table, reminderIDs: &reminderIDs)
+                staged.report.skipped[table.name] = counts.skipped
+                staged.rows += counts.staged
             }
+            return staged
+        } catch {
+            move.drop()
+            throw error
         }
-        // With merge: a backup reminder's id -> the store's reminder of that name, or -id for a reminder the
-        // store does not have (its id is known once it is inserted; the rows that refer to it wait for that).
-        var reminderIDs: [Int64: Int64] = [:]
-        for table in tables {
-            report.skipped[table.name] = try stage(table, reminderIDs: &reminderIDs)
-        }
-        try database.writer.write { db in
-            if merge {
-                try db.execute(sql: "CREATE TABLE \(reminderIDTable) (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
-            }
-            for table in tables {
-                let (added, staged) = try apply(table, db)
-                report.added[table.name] = added
-                report.skipped[table.name, default: 0] += staged - added
-            }
-            if merge { try db.execute(sql: "DROP TABLE \(reminderIDTable)") }
-            // A backup's plain logs may take missed occurrences late without saying so (an older remindd's).
-            if (report.added["intake"] ?? 0) > 0 { try db.execute(sql: "UPDATE storeInstance SET lateLogsToMatch = 1") }
-            // The change feed: the firings' bookkeeping (open windows, snoozes) may have changed too.
-            if report.added.values.contains(where: { $0 > 0 }) { try db.execute(sql: "INSERT INTO temp.changedOther VALUES ('restored', NULL)") }
-        }
-        return report
     }
 
     private func describe(_ name: String) throws -> Table {
@@ -84,21 +77,12 @@ struct BackupRestore {
         }
     }
 
-    private func dropStaging(_ tables: [Table]) {
-        do {
-            try database.writer.writeWithoutTransaction { db in
-                for table in tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table.staging)") }
-            }
-        } catch {
-            // Temporary tables: gone with the connection at the latest; an empty one left here is harmless.
-        }
-    }
-
     /// Reads the table's rows from the file, checks each, and writes those to add to the staging table in
-    /// chunks. - Returns: how many were skipped (a reminder whose name the store has, a duplicate row).
-    private func stage(_ table: Table, reminderIDs: inout [Int64: Int64]) throws -> Int {
-        guard let offset = index.tables[table.name] else { return 0 }
-        var skipped = 0
+    /// chunks. - Returns: how many were skipped (a reminder whose name the store has, a duplicate row), and
+    /// how many staged.
+    private func stage(_ table: Table, reminderIDs: inout [Int64: Int64]) throws -> (skipped: Int, staged: Int) {
+        guard let offset = index.tables[table.name] else { return (0, 0) }
+        var (skipped, staged) = (0, 0)
         var chunk: [[DatabaseValue]] = []
         var present = PresentRows(table: table.name)
         let columns = Set(table.columns)
@@ -109,6 +93,7 @@ struct BackupRestore {
                 let statement = try db.cachedStatement(sql: insert)
                 for values in chunk { try statement.execute(arguments: StatementArguments(values)) }
             }
+            staged += chunk.count
             chunk = []
         }
         do {
@@ -133,7 +118,7 @@ struct BackupRestore {
         } catch let damaged as BackupFile.Damaged {
             throw BackupRefused(description: "not a remindd backup, or is damaged (\(damaged))")
         }
-        return skipped
+        return (skipped, staged)
     }
 
     /// With merge: maps the row's reminder, and says whether it is new to the store (not a reminder of a name
@@ -149,43 +134,5 @@ struct BackupRestore {
         }
         if case .integer(let old)? = row["reminderId"], let mapped = reminderIDs[old] { row["reminderId"] = .integer(mapped) }
         return try present.insert(row.filter { $0.key != "id" }, database)
-    }
-
-    /// Moves a staging table's rows into the store. - Returns: how many were added, of how many staged.
-    private func apply(_ table: Table, _ db: Database) throws -> (added: Int, staged: Int) {
-        let staging = table.staging
-        let target = "main.\(table.name.quotedDatabaseIdentifier)"
-        let staged = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(staging)") ?? 0
-        guard merge else {
-            try db.execute(sql: "DELETE FROM \(target)")
-            // SQL: the staging table has the store table's columns in its order.
-            try db.execute(sql: "INSERT INTO \(target) SELECT * FROM \(staging)")
-            return (db.changesCount, staged)
-        }
-        if table.name == "reminder" {
-            // Each new reminder gets its id here; the rows that refer to it are mapped from it below.
-            let columns = table.columns.filter { $0 != "id" }
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, \(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(staging)")
-            var added = 0
-            while let row = try rows.next() {
-                let old: Int64 = row[0]
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO \(target) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))",
-                    arguments: StatementArguments(columns.indices.map { row[$0 + 1] as DatabaseValue }))
-                guard db.changesCount > 0 else { continue }
-                added += 1
-                try db.execute(sql: "INSERT INTO \(reminderIDTable) (old, new) VALUES (?, ?)", arguments: [-old, db.lastInsertedRowID])
-            }
-            return (added, staged)
-        }
-        let columns = table.columns.filter { $0 != "id" }
-        let selected = columns.map { column in
-            column == "reminderId"
-                ? "coalesce((SELECT new FROM \(reminderIDTable) WHERE old = s.reminderId), s.reminderId)"
-                : "s.\(column.quotedDatabaseIdentifier)"
-        }
-        // SQL: an insert from a select with the reminder ids mapped, which the query interface does not say.
-        try db.execute(sql: "INSERT OR IGNORE INTO \(target) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) SELECT \(selected.joined(separator: ", ")) FROM \(staging) AS s")
-        return (db.changesCount, staged)
     }
 }

@@ -67,14 +67,14 @@ public struct BackupStore: Sendable {
         }
     }
 
-    /// Restores the backup file at `path`, all or nothing: into an empty store it replaces every table with the
+    /// Stages the backup file at `path` for a restore, all or nothing: into an empty store it replaces every table with the
     /// backup's rows (an identical state); with `merge`, it adds the rows that are not already there (a reminder
     /// is the same by name; rows of other tables by every column but their id), with the ids of reminders
     /// mapped. The file is read in two passes (``BackupFile``), a row at a time, and staged before one short
-    /// transaction takes it in (``BackupRestore``).
+    /// transaction takes it in (``restoreStaged(_:)``, which the daemon starts in a lull of the firings).
     /// - Throws: ``BackupRefused`` (not a regular file, damaged, a newer format or schema, a table or column this
     ///   store does not have, a value that ``BackupRowCheck`` refuses, with its place), and nothing is changed.
-    public func restore(path: String, merge: Bool) throws -> RestoreReport {
+    public func stageRestore(path: String, merge: Bool) throws -> StagedRestore {
         let file = try BackupFile(path: path)
         let index: BackupFile.Index
         do { index = try file.index() } catch { throw BackupRefused(description: "not a remindd backup, or is damaged (\(error))") }
@@ -94,8 +94,18 @@ public struct BackupStore: Sendable {
             throw BackupRefused(description: "the backup has a table '\(unknown)' this remindd does not know: update remindd")
         }
         if let fileProblem = database.fileProblem { throw fileProblem }
+        return try refusing { try BackupRestore(database: database, file: file, index: index, merge: merge).stage() }
+    }
+
+    /// Moves a staged restore's rows into the store, in one transaction. - Returns: what was added and skipped.
+    public func restoreStaged(_ staged: StagedRestore) throws -> RestoreReport {
+        try refusing { try staged.move() }
+    }
+
+    /// The errors of a restore, as the caller is told them: a row that does not fit is the backup's fault.
+    private func refusing<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try BackupRestore(database: database, file: file, index: index, merge: merge).run()
+            return try body()
         } catch let error as BackupRefused {
             throw error
         } catch let error as StoreError {
