@@ -170,7 +170,7 @@ struct ImportCommand: ParsableCommand {
         if format == .ics { return try importCalendar() }
         if from == .loop {
             let reply = try connection.withConnection { daemon in
-                try daemon.call(Backup.ImportLoop.self, .init(upload: try FileUpload.send(file, folders: true, over: daemon), label: label))
+                try daemon.call(Backup.ImportLoop.self, .init(upload: try FileUpload.send(file, folders: true, over: daemon), label: label), timeout: Self.replyTimeout)
             }
             if json { return try out.json(reply) }
             out.print("Imported from Loop Habit Tracker: \(plural(reply.reminders, "reminder")), \(plural(reply.logs, "log")), \(plural(reply.restDays, "rest day")).")
@@ -178,7 +178,10 @@ struct ImportCommand: ParsableCommand {
             return
         }
         let tables = try connection.withConnection { daemon in
-            try daemon.call(Backup.Import.self, .init(upload: try FileUpload.send(file, folders: false, over: daemon), label: label, merge: merge ? true : nil)).tables
+            try daemon.call(
+                Backup.Import.self, .init(upload: try FileUpload.send(file, folders: false, over: daemon), label: label, merge: merge ? true : nil),
+                timeout: Self.replyTimeout
+            ).tables
         }
         if json { return try out.json(tables) }
         let added = tables.filter { $0.added > 0 }
@@ -189,11 +192,16 @@ struct ImportCommand: ParsableCommand {
 
 
 extension ImportCommand {
+    /// How long the reply may take, in seconds: a large file's move waits up to 30 s for a moment when no dose
+    /// is due, and a file of 106,504 events takes about 15 s besides (the default of 30 s would give up on it).
+    static let replyTimeout = 300
+
     /// `--format ics`: the reminders added, then what was left out or changed.
     private func importCalendar() throws {
         let reply = try connection.withConnection { daemon in
             try daemon.call(Backup.ImportCalendar.self, .init(
-                upload: try FileUpload.send(file, folders: false, over: daemon), label: label, all: all ? true : nil, update: update ? true : nil))
+                upload: try FileUpload.send(file, folders: false, over: daemon), label: label, all: all ? true : nil, update: update ? true : nil),
+                timeout: Self.replyTimeout)
         }
         if json { return try out.json(reply) }
         let changed = reply.reminders.filter { $0.updated == true }.count
