@@ -231,7 +231,8 @@ def main():
         print(f"remindctl import of one file of {count} events (baseline: 100):")
         print(f"  doses due every second meanwhile:   the latest {full[0] * 1000:.0f} ms late (baseline {base[0] * 1000:.0f} ms)")
         print(f"  slowest Status (every 0.2 s):       {full[1] * 1000:.0f} ms (baseline {base[1] * 1000:.0f} ms)")
-        print(f"  the import:                         {full[2]:.1f} s (baseline {base[2]:.2f} s)")
+        print(f"  the import:                         {full[2]:.1f} s (baseline {base[2]:.2f} s; a move of 10,000 rows or more waits"
+              " for a lull in the firings: here for the last dose, 12.5 s after the import began)")
         return
     with tempfile.TemporaryDirectory() as root:
         journald = daemon_process.start_journald(root)
