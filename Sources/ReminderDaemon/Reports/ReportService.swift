@@ -18,7 +18,7 @@ struct ReportService: Sendable {
     static let maximumDays = 20 * 366
 
     func register(in router: inout MethodRouter) {
-        router.on(Reminders.Report.self) { p in try await report(from: p.from, to: p.to, keys: p.reminders, person: p.person) }
+        router.on(Reminders.Report.self, largeReply: true) { p in try await report(from: p.from, to: p.to, keys: p.reminders, person: p.person) }
     }
 
     func report(from fromText: String?, to toText: String?, keys: [String]?, person: String? = nil) async throws(ServiceError) -> Reminders.Report.Reply {
