@@ -353,9 +353,8 @@ struct ReminderService: Sendable {
         let id = try key.map { key throws(ServiceError) in try find(key).id }
         let limit = max(1, min(limit, 100_000))
         let entries = try storing { () throws(StoreError) in try scheduling.history(since: start, reminderID: id, limit: limit) }
-        let logs = try storing { () throws(StoreError) in try stores.intake.records(from: start, through: now, reminderID: id) }
-            .sorted { $0.at > $1.at }.prefix(limit)
-        let taken = try zip(intakeValues(Array(logs), now: now), logs).map { (HistoryEntryValue($0, late: $1.forScheduledAt != nil), 2) }
+        let logs = try storing { () throws(StoreError) in try stores.intake.newestRecords(from: start, through: now, reminderID: id, limit: limit) }
+        let taken = try zip(intakeValues(logs, now: now), logs).map { (HistoryEntryValue($0, late: $1.forScheduledAt != nil), 2) }
         // Newest first. At one instant: the earlier occurrence first (its window closed as the next one fired),
         // and an occurrence's firing before its outcome, and that before a log.
         let newest = (entries + taken).sorted { ($0.0.handledUtc, $0.0.scheduledUtc, $0.1) > ($1.0.handledUtc, $1.0.scheduledUtc, $1.1) }.prefix(limit)

@@ -75,6 +75,16 @@ public struct IntakeStore: Sendable {
         }
     }
 
+    /// The newest `limit` logs between two instants (inclusive), newest first (of one instant, in the order they
+    /// were logged): what `History` shows (reading all 700,800 logs of 20 years for its 20 newest took 2.4 s).
+    public func newestRecords(from: Instant, through: Instant, reminderID: Int64? = nil, limit: Int) throws(StoreError) -> [IntakeRecord] {
+        try database.read { db in
+            var request = IntakeRecord.filter(IntakeRecord.Columns.at >= from.secondsSinceEpoch && IntakeRecord.Columns.at <= through.secondsSinceEpoch)
+            if let reminderID { request = request.filter(IntakeRecord.Columns.reminderId == reminderID) }
+            return try request.order(IntakeRecord.Columns.at.desc, IntakeRecord.Columns.id).limit(limit).fetchAll(db)
+        }
+    }
+
     /// How many of a reminder's doses between two instants (inclusive) were logged past its limits (`--force`).
     public func forcedCount(reminderID: Int64, from: Instant, through: Instant) throws(StoreError) -> Int {
         try database.read { db in
