@@ -55,7 +55,7 @@ extension ReminderService {
         router.on(Reminders.Snooze.self) { p in try await snooze(key: p.reminder, minutes: p.minutes) }
         router.on(Reminders.Logs.self, readsOnly: true) { p in .init(logs: try logs(date: p.date, key: p.reminder)) }
         router.on(Reminders.DeleteLog.self) { p in .init(log: try await deleteLog(id: p.id)) }
-        router.on(Reminders.History.self, readsOnly: true) { p in
+        router.on(Reminders.History.self, readsOnly: true, largeReply: true) { p in
             // Off the event loops: up to 100,000 entries of a long history are read and worded.
             .init(entries: try await offTheEventLoops { () throws(ServiceError) in try history(since: p.since, key: p.reminder, limit: p.limit ?? 1000) })
         }
