@@ -91,11 +91,47 @@ struct ConcurrentStagingTests {
             }
         }
     }
+
+    /// A restore into an empty store replaces every table; a reminder and its dose logged while the backup was
+    /// staged (or while its move waited for a lull in the firings) made the store no longer empty: the move is
+    /// refused and both are kept. It replaced them before (the store was checked only before the staging).
+    @Test func aRestoreIntoAnEmptyStoreKeepsWhatWasLoggedWhileItWasStaged() throws {
+        let store = try ReminderStore(path: path)
+        let schema = ReminderStore.migrator.migrations.last!
+        let file = directory + "/backup.json"
+        try """
+            {"format": "remindd-backup", "version": 1, "schema": "\(schema)", "exportedAt": "now", "tables": {
+              "reminder": [{"id": 1, "name": "Dose", "rule": "{\\"daily\\":true,\\"at\\":\\"08:00\\"}", "timeZone": "UTC", "enabled": 1, "createdAt": 1795000000, "handledThrough": 1795000000}],
+              "intake": [{"id": 1, "reminderId": 1, "at": 1795000000, "timeZone": "UTC"}]}}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try !store.backups.holdsUserData(builtIn: []))
+        let staged = try store.backups.stageRestore(path: file, merge: false)
+        try store.write { db in
+            try db.execute(sql: """
+                INSERT INTO reminder (name, rule, timeZone, enabled, createdAt, handledThrough) VALUES ('Vitamin D', '{"daily":true,"at":"09:00"}', 'UTC', 1, ?1, ?1)
+                """, arguments: [now.secondsSinceEpoch])
+            try db.execute(sql: "INSERT INTO intake (reminderId, at, timeZone) VALUES (?, ?, 'UTC')", arguments: [db.lastInsertedRowID, now.secondsSinceEpoch])
+        }
+        #expect {
+            _ = try store.backups.restoreStaged(staged, builtIn: [])
+        } throws: { error in
+            (error as? BackupRefused)?.description.contains("add --merge") == true
+        }
+        let kept = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT r.name, count(i.id) AS logs FROM reminder r LEFT JOIN intake i ON i.reminderId = r.id GROUP BY r.id")
+        }
+        #expect(kept.map { "\($0["name"] as String): \($0["logs"] as Int)" } == ["Vitamin D: 1"])
+        // The same file into a store that stayed empty is restored.
+        let emptyPath = directory + "/empty.sqlite"
+        let empty = try ReminderStore(path: emptyPath)
+        let report = try empty.backups.restore(path: file, merge: false)
+        #expect(report.added["reminder"] == 1 && report.added["intake"] == 1)
+    }
 }
 
 extension BackupStore {
     /// A restore's two steps at once, as the daemon takes them when no firing is due.
     func restore(path: String, merge: Bool) throws -> RestoreReport {
-        try restoreStaged(try stageRestore(path: path, merge: merge))
+        try restoreStaged(try stageRestore(path: path, merge: merge), builtIn: [])
     }
 }

@@ -53,7 +53,7 @@ struct BackupService: Sendable {
             let staged = try await offTheEventLoops { try backups.stageRestore(path: path, merge: merge) }
             // The move holds the writer: not while a dose is about to be recorded.
             await context.lulls.lull(lasting: FiringLulls.seconds(toWrite: staged.rows))
-            report = try await offTheEventLoops { try backups.restoreStaged(staged) }
+            report = try await offTheEventLoops { try backups.restoreStaged(staged, builtIn: builtIn) }
         } catch let refused as BackupRefused {
             let subject = refused.description.hasPrefix("not a remindd backup") ? "\(path) is \(refused.description)" : "\(path): \(refused.description)"
             throw .invalidInput(parameter: "path", message: "\(subject); nothing was changed")

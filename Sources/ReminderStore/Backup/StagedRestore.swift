@@ -24,10 +24,18 @@ public struct StagedRestore: Sendable {
     private var reminderIDTable: String { "temp." + stagingRun.table("reminder_ids") }
 
     /// Moves every staged table into the store in one transaction. - Returns: what was added and skipped, by table.
-    func move() throws -> RestoreReport {
+    /// - Throws: ``BackupRefused`` when it replaces the tables (no merge) and the store holds something of the
+    ///   user's (anything but the `builtIn` reminders' rows), checked in the move's transaction.
+    func move(refusingUserDataBut builtIn: Set<String>) throws -> RestoreReport {
         defer { drop() }
         var report = self.report
         try database.writer.write { db in
+            if !merge, try BackupStore.holdsUserData(builtIn: builtIn, in: db) {
+                throw BackupRefused(description: """
+                    reminders or logs were added while the backup was read, and a restore without --merge would replace them: \
+                    add --merge to add the backup's rows to them
+                    """)
+            }
             if merge {
                 try db.execute(sql: "CREATE TABLE \(reminderIDTable) (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
             }

@@ -57,21 +57,24 @@ public struct BackupStore: Sendable {
     /// Whether the store holds anything of the user's: a row in any table but the built-in reminders
     /// (`builtIn` names) and what the daemon writes by itself (notices, the handled-through marks).
     public func holdsUserData(builtIn: Set<String>) throws(StoreError) -> Bool {
-        try database.read { db in
-            for table in ReminderStore.backupTables where !["reminder", "habitNotice", "firing", "outcome"].contains(table) {
-                if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 > 0 { return true }
-            }
-            let names = try String.fetchAll(db, sql: "SELECT name FROM reminder")
-                + String.fetchAll(db, sql: "SELECT reminderName FROM firing UNION SELECT reminderName FROM outcome")
-            return names.contains { !builtIn.contains($0) }
+        try database.read { db in try Self.holdsUserData(builtIn: builtIn, in: db) }
+    }
+
+    /// ``holdsUserData(builtIn:)`` in `db`'s transaction.
+    static func holdsUserData(builtIn: Set<String>, in db: Database) throws -> Bool {
+        for table in ReminderStore.backupTables where !["reminder", "habitNotice", "firing", "outcome"].contains(table) {
+            if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 > 0 { return true }
         }
+        let names = try String.fetchAll(db, sql: "SELECT name FROM reminder")
+            + String.fetchAll(db, sql: "SELECT reminderName FROM firing UNION SELECT reminderName FROM outcome")
+        return names.contains { !builtIn.contains($0) }
     }
 
     /// Stages the backup file at `path` for a restore, all or nothing: into an empty store it replaces every table with the
     /// backup's rows (an identical state); with `merge`, it adds the rows that are not already there (a reminder
     /// is the same by name; rows of other tables by every column but their id), with the ids of reminders
     /// mapped. The file is read in two passes (``BackupFile``), a row at a time, and staged before one short
-    /// transaction takes it in (``restoreStaged(_:)``, which the daemon starts in a lull of the firings).
+    /// transaction takes it in (``restoreStaged(_:builtIn:)``, which the daemon starts in a lull of the firings).
     /// - Throws: ``BackupRefused`` (not a regular file, damaged, a newer format or schema, a table or column this
     ///   store does not have, a value that ``BackupRowCheck`` refuses, with its place), and nothing is changed.
     public func stageRestore(path: String, merge: Bool) throws -> StagedRestore {
@@ -98,8 +101,12 @@ public struct BackupStore: Sendable {
     }
 
     /// Moves a staged restore's rows into the store, in one transaction. - Returns: what was added and skipped.
-    public func restoreStaged(_ staged: StagedRestore) throws -> RestoreReport {
-        try refusing { try staged.move() }
+    ///
+    /// A restore without `merge` replaces every table: it is refused, and nothing changed, when the store holds
+    /// anything of the user's by now (`builtIn`: as ``holdsUserData(builtIn:)``): a reminder added or a dose
+    /// logged while the file was staged, or while the move waited for a lull in the firings, is not wiped.
+    public func restoreStaged(_ staged: StagedRestore, builtIn: Set<String>) throws -> RestoreReport {
+        try refusing { try staged.move(refusingUserDataBut: builtIn) }
     }
 
     /// The errors of a restore, as the caller is told them: a row that does not fit is the backup's fault.
