@@ -73,6 +73,32 @@ struct LongWriteLullTests {
         #expect(reply.reminders.count == 10_000)
     }
 
+    /// Two merges of one backup at once (a double-click in the web window): the first waits for its lull, the
+    /// second for its turn; once the dose is recorded, the first adds the 10,000 logs and the second finds them
+    /// all there. Without turns both staged what the store lacked, then both moved it in: every log twice.
+    @Test func twoMergesOfOneBackupAtOnceAddItsLogsOnce() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-01T07:59:58Z"))
+        try await daemon.add("Dose", ["daily": true, "at": "08:00"], timeZone: "UTC")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("remindd-twice-\(UUID().uuidString)").path
+        try Self.backup(logs: 10_000).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let merges = (0..<2).map { _ in Task { try await daemon.call(Backup.Import.self, .init(path: path, merge: true)) } }
+        let (lulls, turns) = (daemon.current.context.lulls, daemon.current.context.importTurns)
+        // Both arrived: one staged and waiting for the lull, the other waiting (for its turn, or, without turns,
+        // for the lull too).
+        for _ in 0..<6_000 where lulls.waitingCount + turns.waitingCount < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(lulls.waitingCount + turns.waitingCount == 2, "the merges never both waited")
+        #expect(lulls.waitingCount == 1)
+
+        await daemon.advance(by: 2)
+        var added: [Int] = []
+        for merge in merges { added.append(try await merge.value.tables.first { $0.table == "intake" }?.added ?? -1) }
+        #expect(added.sorted() == [0, 10_000])
+        let logs = try await daemon.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM intake") ?? 0 }
+        #expect(logs == 10_000)
+        #expect(daemon.firings(of: "Dose").map(\.handledAt) == [instant("2026-12-01T08:00:00Z")])
+    }
+
     @Test func aRestoresMoveWaitsForTheDoseDueAndThenAddsEverything() async throws {
         let reply = try await whileADoseIsDue(Self.backup(logs: 10_000), counted: "SELECT count(*) FROM intake") { daemon, path in
             try await daemon.call(Backup.Import.self, .init(path: path, merge: true))

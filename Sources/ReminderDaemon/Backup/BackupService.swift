@@ -91,7 +91,16 @@ extension BackupService {
     }
 
 
+    /// Runs an import of the file at `path`, or of the upload (then removed), in its turn (``ImportTurns``).
     private func fromPathOrUpload<T>(
+        path: String?, upload: String?, label: String?, _ body: (String) async throws(ServiceError) -> T
+    ) async throws(ServiceError) -> T {
+        try await context.importTurns.inTurn { () async throws(ServiceError) -> T in
+            try await fromPathOrUploadNow(path: path, upload: upload, label: label, body)
+        }
+    }
+
+    private func fromPathOrUploadNow<T>(
         path: String?, upload: String?, label: String?, _ body: (String) async throws(ServiceError) -> T
     ) async throws(ServiceError) -> T {
         switch (path, upload) {
