@@ -108,7 +108,16 @@ def main():
     first = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 20 * 365 * 86400))
     seconds, slowest, idle = status_during(longest_env, "report", "--from", first, "--json")
     after = peak_mb(longest.pid)
+    # Its history (700,800 logs and as many firings): the newest 20 of the one reminder (the firings read through
+    # their index by reminder), and the newest 100,000 (the most `history` gives); whole processes.
+    newest = timed(longest_env, "history", "--reminder", "Goal 1", "--limit", "20")
+    cpu = daemon_process.cpu_seconds(longest.pid)
+    began = time.monotonic()
+    ctl(longest_env, "history", "--since", first, "--limit", "100000")
+    most, most_cpu = time.monotonic() - began, daemon_process.cpu_seconds(longest.pid) - cpu
     daemon_process.stop(longest)
+    print(f"20 years' history: one reminder's newest 20 {newest * 1000:.0f} ms (median of 7); the newest 100,000 {most:.1f} s "
+          f"(the daemon's CPU {most_cpu:.1f} s)")
     print(f"20 years at 96 doses a day: {seconds:.1f} s; daemon's peak memory {after:.0f} MB (before it: {before:.0f} MB; "
           f"target under 150 MB: {'met' if after < 150 else 'NOT MET'}); slowest Status {slowest * 1000:.1f} ms (idle: {idle * 1000:.1f} ms)")
     print(f"{'':22} {'time':>9} {'ratio':>7}  target")

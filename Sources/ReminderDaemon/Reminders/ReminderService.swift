@@ -256,59 +256,6 @@ struct ReminderService: Sendable {
         return try intakeValues(records, now: now)
     }
 
-    /// The interface records of some logs, each with the occurrence it takes or suppresses (by the states of
-    /// its reminder's occurrences on its local day). Of several logs in one second, the first takes and the
-    /// last suppresses.
-    func intakeValues(_ records: [IntakeRecord], now: Instant) throws(ServiceError) -> [IntakeValue] {
-        var reminders: [Int64: StoredReminder] = [:]
-        /// Per reminder and day: the log id that takes, and the one that suppresses, each occurrence.
-        var effects: [String: (takes: [Int64: Occurrence], suppresses: [Int64: Occurrence])] = [:]
-        return try records.map { record throws(ServiceError) in
-            let reminder: StoredReminder
-            if let known = reminders[record.reminderId] {
-                reminder = known
-            } else {
-                reminder = try find(String(record.reminderId))
-                reminders[record.reminderId] = reminder
-            }
-            let zone = try context.settings.zone(named: reminder.timeZone)
-            let instant = Instant(secondsSinceEpoch: record.at)
-            let day = zone.localDayNumber(at: instant)
-            let key = "\(record.reminderId)/\(day)"
-            // A reminder whose rule cannot be used now: its logs take no occurrence (the scheduler says why).
-            if effects[key] == nil, let rule = try? context.firingRule(of: reminder) {
-                let from = Instant(secondsSinceEpoch: Int64(day - 2) * 86400)
-                let logs = try storing { () throws(StoreError) in
-                    try stores.intake.records(from: from, through: from.adding(seconds: 5 * 86400), reminderID: record.reminderId)
-                }
-                // A late take covers only its own occurrence (below).
-                let ordinary = logs.filter { $0.forScheduledAt == nil }
-                let states = rule.states(
-                    on: LocalDate(dayNumber: day), in: zone, logs: ordinary.map { Instant(secondsSinceEpoch: $0.at) }, skips: [],
-                    windowSeconds: reminder.windowSeconds, now: now)
-                var found: (takes: [Int64: Occurrence], suppresses: [Int64: Occurrence]) = ([:], [:])
-                // Never an occurrence from before the reminder was added: `today` does not list those either (a log
-                // said it took a 20:00 occurrence of a reminder added at 21:25).
-                for status in states where status.occurrence.instant.secondsSinceEpoch >= reminder.createdAt {
-                    guard let covered = status.coveredBy?.secondsSinceEpoch else { continue }
-                    let same = ordinary.filter { $0.at == covered }
-                    if status.state == .taken, let first = same.first?.id { found.takes[first] = status.occurrence }
-                    if status.state == .suppressed, let last = same.last?.id { found.suppresses[last] = status.occurrence }
-                }
-                effects[key] = found
-            }
-            let local = { (instant: Instant) in ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
-            var value = IntakeValue(
-                id: record.id, reminderId: record.reminderId, reminderName: reminder.name, utc: instant.description, local: local(instant),
-                takes: record.forScheduledAt.map { local(Instant(secondsSinceEpoch: $0)) } ?? effects[key]?.takes[record.id].map { local($0.instant) },
-                suppresses: effects[key]?.suppresses[record.id].map { local($0.instant) })
-            // The amount is in the unit of the reminder's dose.
-            (value.amount, value.unit) = (record.amount.map { Double($0) / 1000 }, record.amount.flatMap { _ in reminder.delivery.medication.dose?.unit })
-            value.forced = record.forced == true ? true : nil
-            return value
-        }
-    }
-
     /// What `done`, `skip` and `snooze` act on, with the reminder's skips that were read to find it.
     struct Target {
         let reminder: SchedulableReminder

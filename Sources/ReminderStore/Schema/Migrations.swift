@@ -339,6 +339,11 @@ extension ReminderStore {
                 t.add(column: "expirySaidAt", .integer)
             }
         }
+        migrator.registerMigration("v28-firing-by-reminder") { db in
+            // One reminder's history, newest first (`history --reminder`): with only the unique key's index, a
+            // reminder of twenty years' firings had every one of them read and sorted for the newest 20 (814 ms).
+            try db.create(index: "firing_by_reminder_time", on: "firing", columns: ["reminderId", "handledAt"])
+        }
         return migrator
     }
 
