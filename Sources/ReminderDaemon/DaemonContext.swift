@@ -20,7 +20,7 @@ final class DaemonContext: Sendable {
     let feed: ChangeFeed
     /// When no firing is due for a while: a long write (an import's move) waits for one.
     let lulls: FiringLulls
-    /// Imports and restores, one at a time (the CLI's, the web window's): each sees what the one before added.
+    /// Imports and restores, one at a time (from any client): each sees what the one before added.
     let importTurns = ImportTurns()
 
     init(ports: DaemonPorts, announcer: any Announcer) {

@@ -73,7 +73,7 @@ struct LongWriteLullTests {
         #expect(reply.reminders.count == 10_000)
     }
 
-    /// Two merges of one backup at once (a double-click in the web window): the first waits for its lull, the
+    /// Two merges of one backup at once (an import run again after Ctrl-C, the first still running): the first waits for its lull, the
     /// second for its turn; once the dose is recorded, the first adds the 10,000 logs and the second finds them
     /// all there. Without turns both staged what the store lacked, then both moved it in: every log twice.
     @Test func twoMergesOfOneBackupAtOnceAddItsLogsOnce() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import ReminderStore
 
-/// Imports and restores that run at once (the web window's and the CLI's): each stages its rows on the writer's
+/// Imports and restores that run at once (two clients'): each stages its rows on the writer's
 /// connection between short transactions, and must move only its own.
 @Suite("Concurrent staging")
 struct ConcurrentStagingTests {

@@ -3,7 +3,8 @@ import Synchronization
 /// Imports and restores take turns, in the order they came: each decides what to add from what the store holds
 /// when its turn comes (a merge skips the rows the store has, a calendar import changes the items it imported
 /// before). Two at once each decided before the other had moved its rows in: two merges of one backup (a
-/// double-click in the web window, a script run twice) both added its logs, every dose logged twice.
+/// script run twice, an import run again after Ctrl-C while the daemon still ran the first) both added its logs,
+/// every dose logged twice.
 ///
 /// A turn is taken before the file is read and given back when the import has ended, whatever it ended in. A
 /// wait is not cancelled: the import ahead ends soon once the daemon stops (its wait for a lull ends then).
