@@ -73,3 +73,40 @@ extension ReminderStoreTests {
         _ = store
     }
 }
+
+/// A reminder's history is read through its index by reminder and time: through the unique key's index, every
+/// firing of a reminder of twenty years was read and sorted for the newest 20 (814 ms).
+@Suite struct FiringHistoryIndexTests {
+    @Test func oneRemindersHistoryUsesItsIndexAndNoSort() throws {
+        let queue = try DatabaseQueue()
+        let store = try ReminderStore(database: queue)
+        let plan = try queue.read { db in
+            let request = FiringsStore.historyRequest(since: Instant(secondsSinceEpoch: 0), reminderID: 1, limit: 20)
+            let statement = try request.makePreparedRequest(db).statement
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String? ?? "" }
+        }
+        #expect(plan.contains { $0.contains("firing_by_reminder_time") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        _ = store
+    }
+
+    /// A firing row holding what no firing holds (a kind written by hand) is refused naming its table, row and column,
+    /// as a reminder's row is; read through `Decodable` it was "the database cannot be used" with a decoding
+    /// error's dump.
+    @Test func aFiringRowThatCannotBeReadIsNamed() throws {
+        let queue = try DatabaseQueue()
+        let store = try ReminderStore(database: queue)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO firing (id, reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue)
+                VALUES (7, 1, 'Meds', 'reminder-1', 1795000000, 1795000000, 'announced', 0, 1)
+                """)
+        }
+        #expect {
+            _ = try store.firings.history(since: Instant(secondsSinceEpoch: 0))
+        } throws: { error in
+            guard case .unusable(let row) = error as? StoreError else { return false }
+            return row.table == "firing" && row.id == 7 && row.column == "kind"
+        }
+    }
+}

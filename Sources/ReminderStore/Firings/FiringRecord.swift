@@ -79,3 +79,28 @@ extension FiringRecord {
         public static let escalationPending = Column(CodingKeys.escalationPending)
     }
 }
+
+extension FiringRecord {
+    /// Reads a row column by column, each value's type checked (``RowReader``): through `Decodable`, decoding
+    /// was a fifth of the daemon's time for `history --limit 100000` (100,000 firings).
+    public init(row: Row) throws {
+        let reader = RowReader(row, table: Self.databaseTableName)
+        id = try reader.value("id")
+        reminderId = try reader.value("reminderId")
+        reminderName = try reader.value("reminderName")
+        slot = try reader.value("slot")
+        scheduledAt = try reader.value("scheduledAt")
+        handledAt = try reader.value("handledAt")
+        kind = try reader.value("kind")
+        lateSeconds = try reader.value("lateSeconds")
+        slotsDue = try reader.value("slotsDue")
+        detail = try reader.value("detail")
+        replanned = try reader.value("replanned")
+        repeats = try reader.value("repeats")
+        lastAnnouncedAt = try reader.value("lastAnnouncedAt")
+        confirmed = try reader.value("confirmed")
+        againPending = try reader.value("againPending")
+        escalatedAt = try reader.value("escalatedAt")
+        escalationPending = try reader.value("escalationPending")
+    }
+}

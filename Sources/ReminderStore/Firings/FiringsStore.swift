@@ -199,11 +199,15 @@ public struct FiringsStore: Sendable {
 
     /// Handled firings since an instant, newest first, optionally for one reminder.
     public func history(since: Instant, reminderID: Int64? = nil, limit: Int = 1000) throws(StoreError) -> [FiringRecord] {
-        try database.read { db in
-            var request = FiringRecord.filter(FiringRecord.Columns.handledAt >= since.secondsSinceEpoch)
-            if let reminderID { request = request.filter(FiringRecord.Columns.reminderId == reminderID) }
-            return try request.order(FiringRecord.Columns.handledAt.desc, FiringRecord.Columns.id.desc).limit(limit).fetchAll(db)
-        }
+        try database.read { db in try Self.historyRequest(since: since, reminderID: reminderID, limit: limit).fetchAll(db) }
+    }
+
+    /// ``history(since:reminderID:limit:)``'s query: one reminder's through its index by reminder and time
+    /// (`firing_by_reminder_time`), every reminder's through the index by time.
+    static func historyRequest(since: Instant, reminderID: Int64?, limit: Int) -> QueryInterfaceRequest<FiringRecord> {
+        var request = FiringRecord.filter(FiringRecord.Columns.handledAt >= since.secondsSinceEpoch)
+        if let reminderID { request = request.filter(FiringRecord.Columns.reminderId == reminderID) }
+        return request.order(FiringRecord.Columns.handledAt.desc, FiringRecord.Columns.id.desc).limit(limit)
     }
 
     /// The most recent handled firing of a reminder.
