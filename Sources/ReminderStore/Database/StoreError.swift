@@ -34,7 +34,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notFound(let key):
             return "no reminder '\(key)': see 'remindctl list' for names and ids"
         case .unusable(let row):
-            return "a stored row cannot be used (\(row)): remindd leaves it out; restore a backup, or remove the row by hand (sqlite3) while remindd is stopped"
+            return "a stored row cannot be used (\(row)): restore a backup, or mend or remove the row by hand (sqlite3) while remindd is stopped"
         }
     }
 }
