@@ -83,7 +83,7 @@ extension ReminderRule {
 extension Array {
     /// The index of the first element for which `isAfter` is true, in an array sorted so that it is false, then
     /// true (a binary search); `count` when none is.
-    func partitionPoint(where isAfter: (Element) -> Bool) -> Int {
+    public func partitionPoint(where isAfter: (Element) -> Bool) -> Int {
         var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2

@@ -21,10 +21,11 @@ extension ReminderService {
         let around = try logsAround(records, of: logged)
         var effects: [ReminderDay: DayEffects] = [:]
         return records.map { record in
-            let (reminder, zone) = (logged[record.reminderId]!.reminder, logged[record.reminderId]!.zone)
+            // Every record's reminder was found above.
+            let (reminder, zone, rule) = logged[record.reminderId].map { ($0.reminder, $0.zone, $0.rule) }!
             let instant = Instant(secondsSinceEpoch: record.at)
             let key = ReminderDay(reminderID: record.reminderId, day: zone.localDayNumber(at: instant))
-            if effects[key] == nil, let rule = logged[record.reminderId]!.rule {
+            if effects[key] == nil, let rule {
                 effects[key] = DayEffects(of: reminder, rule: rule, zone: zone, day: key.day, logs: around[record.reminderId] ?? [], now: now)
             }
             let local = { (instant: Instant) in ISO8601.format(instant, offsetSeconds: zone.offset(at: instant), zulu: false) }
@@ -83,7 +84,7 @@ private struct DayEffects {
     /// - Parameter logs: the reminder's ordinary logs around the day, by time.
     init(of reminder: StoredReminder, rule: ReminderRule, zone: TimeZoneRules, day: Int, logs: [IntakeRecord], now: Instant) {
         let from = Self.windowStart(day).secondsSinceEpoch, through = from + Self.windowSeconds
-        let start = logs.partitioningIndex { $0.at >= from }
+        let start = logs.partitionPoint { $0.at >= from }
         let ordinary = logs[start..<(start + logs[start...].prefix { $0.at <= through }.count)]
         let states = rule.states(
             on: LocalDate(dayNumber: day), in: zone, logs: ordinary.map { Instant(secondsSinceEpoch: $0.at) }, skips: [],
@@ -96,17 +97,5 @@ private struct DayEffects {
             if status.state == .taken, let first = same.first?.id { takes[first] = status.occurrence }
             if status.state == .suppressed, let last = same.last?.id { suppresses[last] = status.occurrence }
         }
-    }
-}
-
-extension Array {
-    /// The index of the first element for which `belongs` holds, in an array where it holds from some index on.
-    fileprivate func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
-        var (low, high) = (0, count)
-        while low < high {
-            let middle = (low + high) / 2
-            if belongs(self[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }
