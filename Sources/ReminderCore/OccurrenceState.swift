@@ -76,6 +76,27 @@ extension ReminderRule {
         }
     }
 
+    /// The state of each occurrence whose instant falls in `span`, and, when `now` is in `span`, of each earlier
+    /// one still due at `now`: a day as another zone sees it (the user's, when the reminder keeps its own). Such a
+    /// day may hold the end of one of this zone's days and the start of the next, and a window that crosses the
+    /// other zone's midnight; each occurrence is decided by the logs of its own local day, as
+    /// ``states(on:in:logs:skips:windowSeconds:now:takenLate:pauses:)`` decides it.
+    public func states(
+        during span: Range<Instant>, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant,
+        takenLate: [Instant: Instant] = [:], pauses: PauseSettings = PauseSettings()
+    ) -> [OccurrenceStatus] {
+        guard !span.isEmpty else { return [] }
+        // An occurrence due at `now` is on now's local day (its window ends by that day's end): among these days
+        // when `now` is in `span`.
+        let days = zone.localDayNumber(at: span.lowerBound)...zone.localDayNumber(at: span.upperBound.adding(seconds: -1))
+        let carriesDue = span.contains(now)
+        return days.flatMap { day in
+            states(
+                on: LocalDate(dayNumber: day), in: zone, logs: logs, skips: skips, windowSeconds: windowSeconds, now: now, takenLate: takenLate,
+                pauses: pauses)
+        }.filter { span.contains($0.occurrence.instant) || (carriesDue && $0.state == .due) }
+    }
+
     /// The state of one occurrence at `now` (see ``states(on:in:logs:skips:windowSeconds:now:takenLate:pauses:)``).
     public func state(
         of occurrence: Occurrence, in zone: TimeZoneRules, logs: [Instant], skips: Set<Instant>, windowSeconds: Int64?, now: Instant,

@@ -260,8 +260,12 @@ def _day_safe_zone():
     """A fixed-offset zone (no DST) in which this run starts at about 10:00 (11:00 after 23:00 UTC: no zone is
     13 hours behind), on the same date as in UTC. A reminder's day, and its default window, end at its zone's
     midnight: scheduled in this zone a few seconds ahead, a test's reminder is hours from its day's end whenever
-    the run starts (at 23:59:55 UTC too) and meets no DST change. (Etc/GMT-5 is UTC+5.)"""
-    offset = max(-12, 10 - utc_now().hour)
+    the run starts (at 23:59:55 UTC too) and meets no DST change. (Etc/GMT-5 is UTC+5.)
+
+    A run that goes on past midnight UTC has that zone on the day before UTC's (as a user whose reminders keep
+    another zone may): REMINDD_TEST_DAY_OFFSET (hours east of UTC) sets the zone to try any such moment now."""
+    forced = os.environ.get("REMINDD_TEST_DAY_OFFSET")
+    offset = int(forced) if forced else max(-12, 10 - utc_now().hour)
     return ("Etc/GMT" if offset == 0 else f"Etc/GMT{-offset:+d}"), dt.timezone(dt.timedelta(hours=offset))
 
 

@@ -126,9 +126,16 @@ struct ReminderService: Sendable {
     /// What the `Occurrences` method answers: the date and its occurrences in time order.
     /// The occurrences of every enabled reminder (or one) on a date, with their states now. Reads a page of
     /// reminders and their logs at a time, and lets other work run between pages.
+    ///
+    /// The date is the user's (the followed zone's, as the times shown are): a reminder that keeps another zone
+    /// has here the occurrences whose instants fall in it, and today those of its previous day still due. (It
+    /// listed the occurrences of the date in the reminder's zone: at 00:30 UTC, a dose at 12:30 in UTC-12 taken a
+    /// minute before was shown "upcoming", the next day's, and the status bar said nothing was due.)
     func occurrences(date text: String?, key: String?) async throws(ServiceError) -> Reminders.Occurrences.Reply {
         let now = context.clock.now()
         let date = try context.settings.date(text, parameter: "date", now: now)
+        let userZone = try context.settings.zone(named: nil)
+        let day = userZone.resolve(localSeconds: Int64(date.dayNumber) * 86400)..<userZone.resolve(localSeconds: Int64(date.dayNumber + 1) * 86400)
         let from = Instant(secondsSinceEpoch: Int64(date.dayNumber - 2) * 86400)
         let through = Instant(secondsSinceEpoch: Int64(date.dayNumber + 3) * 86400)
         var found: [OccurrenceValue] = []
@@ -151,7 +158,7 @@ struct ReminderService: Sendable {
                 // A reminder whose rule or zone cannot be used now has no occurrences (the scheduler says why).
                 guard let rule = try? context.firingRule(of: reminder), let zone = try? context.settings.zone(named: reminder.timeZone) else { continue }
                 found += rule.states(
-                    on: date, in: zone, logs: logs[reminder.id] ?? [], skips: skips[reminder.id] ?? [], windowSeconds: reminder.windowSeconds, now: now,
+                    during: day, in: zone, logs: logs[reminder.id] ?? [], skips: skips[reminder.id] ?? [], windowSeconds: reminder.windowSeconds, now: now,
                     takenLate: late[reminder.id] ?? [:], pauses: reminder.delivery.pause)
                     .filter { $0.occurrence.instant.secondsSinceEpoch >= reminder.createdAt }  // none before it existed
                     .map {
@@ -161,7 +168,7 @@ struct ReminderService: Sendable {
             }
             await yieldToQueuedWork()
         }
-        let today = date.dayNumber == (try context.settings.zone(named: nil)).localDayNumber(at: now)
+        let today = day.contains(now)
         let asNeeded = today ? try medication.asNeeded(now: now).filter { value in key.map { $0 == value.reminderName || $0 == String(value.reminderId) } ?? true } : []
         return .init(
             date: date.description, occurrences: found.sorted { ($0.utc, $0.reminderId) < ($1.utc, $1.reminderId) },
