@@ -236,7 +236,8 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
             date: day.date, occurrences: occurrences, doses: doses, asNeeded: reply.asNeeded, food: day.food, workouts: day.workouts, consumed: day.consumed,
             burned: day.burned, net: day.net))
     }
-    if let date = ISO8601.parseDate(day.date) {
+    let date = ISO8601.parseDate(day.date)
+    if let date {
         out.print(out.paint(out.dayTitle(date), .bold))
         out.print("")
     }
@@ -246,7 +247,7 @@ private func showDay(_ date: String?, json: Bool, connection: ConnectionOptions)
             if ["taken", "taken-late"].contains(occurrence.state), let logged = occurrence.loggedUtc {
                 state = out.words(CommandMessages.loggedAt, state, out.clock(logged))
             }
-            return [out.clockTime(occurrence.local), nameWithDose(occurrence.shownName, occurrence.dose, occurrence.unit), state]
+            return [date.map { out.clockTime(occurrence.local, on: $0) } ?? out.clockTime(occurrence.local), nameWithDose(occurrence.shownName, occurrence.dose, occurrence.unit), state]
         })
         out.print("")
     }

@@ -115,6 +115,13 @@ struct Output {
         clock(iso) + ownZoneNote(local: iso, zoneName: nil)
     }
 
+    /// ``clockTime(_:)`` in a list of `date`, or `yesterday 23:50 ...` when the time is on another date on the
+    /// user's clock (today's list holds yesterday's doses still due).
+    func clockTime(_ iso: String, on date: LocalDate) -> String {
+        guard let instant = Self.instant(iso), context.zone.localDayNumber(at: instant) != date.dayNumber else { return clockTime(iso) }
+        return near(iso) + ownZoneNote(local: iso, zoneName: nil)
+    }
+
     /// `15:10` today, `tomorrow 08:00`, else `Wed 2026-12-02 08:00`: a nearby ISO 8601 time on the user's clock.
     func near(_ iso: String) -> String {
         guard let instant = Self.instant(iso) else { return iso }
@@ -158,10 +165,7 @@ struct Output {
         return seconds > 0 ? words(CommandMessages.inTime, shown) : words(CommandMessages.timeAgo, shown)
     }
 
-    static func instant(_ iso: String) -> Instant? {
-        guard let parsed = ISO8601.parseInstant(iso), let offset = parsed.offsetSeconds else { return nil }
-        return Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(offset))
-    }
+    static func instant(_ iso: String) -> Instant? { ISO8601.parseAbsolute(iso) }
 }
 
 /// `1 day`, `3 days`; `1 entry`, `2 entries` with the plural given.

@@ -116,6 +116,12 @@ public enum ISO8601 {
         return LocalDateTime(date: date, time: time)
     }
 
+    /// The instant an ISO 8601 time with its offset (or `Z`) names; nil without one.
+    public static func parseAbsolute(_ text: String) -> Instant? {
+        guard let parsed = parseInstant(text), let offset = parsed.offsetSeconds else { return nil }
+        return Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(offset))
+    }
+
     /// Parses an instant: `YYYY-MM-DDTHH:MM[:SS]` followed by `Z` or `±HH:MM` (or `±HHMM`, `±HH`).
     /// Returns the local date-time and the offset, or nil for the offset when the text has none.
     /// Read byte by byte (by `Character`, each of the ten firings `remindctl next` prints cost two parses of

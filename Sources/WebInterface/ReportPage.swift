@@ -56,8 +56,8 @@ struct ReportPage {
 
     /// `2026-11-29 08:00` in the user's zone.
     private func local(_ utc: String) -> String {
-        guard let parsed = ISO8601.parseInstant(utc), let offset = parsed.offsetSeconds else { return utc }
-        let local = zone.localDateTime(at: Instant(secondsSinceEpoch: parsed.local.localSeconds - Int64(offset)))
+        guard let instant = ISO8601.parseAbsolute(utc) else { return utc }
+        let local = zone.localDateTime(at: instant)
         return "\(local.date) \(String(local.time.description.prefix(5)))"
     }
 

@@ -8,6 +8,8 @@ struct TodayPage {
     let frame: HTMLPage
     let day: Reminders.Occurrences.Reply
     let stocks: [StockValue]
+    /// The zone the times are shown in (remindd-web's: the user's, whose date the day is).
+    let zone: TimeZoneRules
     /// What the last change said (a refusal, remindd not answering), shown once.
     let notice: HTMLPage.Notice?
 
@@ -43,7 +45,7 @@ struct TodayPage {
         let headings = [WebMessages.timeHeading, WebMessages.reminderHeading, WebMessages.stateHeading]
         html += frame.tableStart(words(WebMessages.dayHeading, day.date), headings: headings)
         for occurrence in day.occurrences {
-            html += "<tr class=\"\(HTMLPage.escaped(occurrence.state))\"><td>\(Self.clock(occurrence.local))</td>"
+            html += "<tr class=\"\(HTMLPage.escaped(occurrence.state))\"><td>\(HTMLPage.escaped(time(occurrence.utc)))</td>"
             html += "<td>\(HTMLPage.escaped(named(occurrence)))</td><td>\(HTMLPage.escaped(state(occurrence)))</td></tr>"
         }
         return html + HTMLPage.tableEnd + "</section>"
@@ -60,6 +62,14 @@ struct TodayPage {
             "skipped": WebMessages.skipped, "missed": WebMessages.missed, "suppressed": WebMessages.suppressed, "paused": WebMessages.paused,
         ]
         return names[occurrence.state].map { words($0) } ?? occurrence.state
+    }
+
+    /// `07:30` on the user's clock, with its date when it is not the day's (yesterday's dose still due).
+    private func time(_ utc: String) -> String {
+        guard let instant = ISO8601.parseAbsolute(utc) else { return utc }
+        let local = zone.localDateTime(at: instant)
+        let clock = String(local.time.description.prefix(5))
+        return local.date.description == day.date ? clock : "\(local.date) \(clock)"
     }
 
     /// `07:30` of an ISO 8601 time (`2026-11-29T07:30:00+01:00`).

@@ -11,7 +11,7 @@ extension WebApp {
         await page(frame, title: WebMessages.today) {
             async let day = gateway.today()
             async let stocks = gateway.stocksRunningLow()
-            return TodayPage(frame: frame, day: try await day, stocks: try await stocks, notice: notice).html()
+            return TodayPage(frame: frame, day: try await day, stocks: try await stocks, zone: zone, notice: notice).html()
         }
     }
 

@@ -35,6 +35,19 @@ import VarlinkProtocol
         #expect(utc.contains("Sun 2026-11-22 10:00 +00:00 (19:00 +09:00)  in 2h 15min  Call Akiko"))
     }
 
+    /// `today` at 00:10 lists a dose of yesterday's (23:50, in a reminder's UTC-12) still due first, saying it is
+    /// yesterday's, then today's own at its time.
+    @Test func todaySaysWhichDoseIsYesterdaysStillDue() throws {
+        var replies = Samples.replies
+        let carried = #"{"reminderId": 2, "reminderName": "Insulin", "slot": "2@2026-11-21T11:50", "local": "2026-11-21T11:50:00-12:00", "utc": "2026-11-21T23:50:00Z", "state": "due", "windowEndUtc": "2026-11-22T00:50:00Z"}"#
+        replies["io.remindd.Reminders.Occurrences"] = #"{"date": "2026-11-22", "occurrences": [\#(carried), \#(Samples.occurrence)]}"#
+        var midnight = CommandHarness(daemon: StubDaemon(replies: replies))
+        midnight.now = Instant(secondsSinceEpoch: 1_795_306_200)  // 2026-11-22 00:10 UTC
+        let lines = midnight.run("today").output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("yesterday 23:50 (11:50 -12:00)") && $0.hasSuffix("due") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("09:00 ") && $0.contains("Vitamin D") }, "\(lines)")
+    }
+
     @Test func timeLeftCountsLikeListTimers() {
         let out = Output(context: CommandContext(
             connect: { _ in StubDaemon() }, write: { _ in }, environment: [:], stdoutIsTerminal: false, stdinIsTerminal: false,

@@ -272,6 +272,14 @@ def _day_safe_zone():
 DAY_ZONE, DAY_TZINFO = _day_safe_zone()
 
 
+def user_day(instant):
+    """The date `day` and `today` list `instant` (a datetime, or ISO 8601 ending in Z) on: the user's, in the zone
+    the daemons follow here (UTC), whatever a reminder's own zone calls it."""
+    if not isinstance(instant, dt.datetime):
+        instant = dt.datetime.strptime(instant, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
+    return instant.astimezone(dt.timezone.utc).strftime("%Y-%m-%d")
+
+
 def time_of_day(instant):
     """`instant`'s (a datetime, or seconds since the epoch) time of day in DAY_ZONE, as `--at` takes it."""
     if not isinstance(instant, dt.datetime):

@@ -44,7 +44,7 @@ def test_reminder_fires_into_the_journal_on_time(daemon, unique_name):
     assert entry["PRIORITY"] == "5"
     assert entry["MESSAGE_ID"] == MESSAGE_FIRED
     shown = at[:5] if at.endswith(":00") else at  # times show seconds only when they are not zero
-    assert entry["MESSAGE"] == f"Reminder: {unique_name} (daily, {instant.strftime('%a')} {shown})"
+    assert entry["MESSAGE"] == f"Reminder: {unique_name} (daily, {instant.astimezone(DAY_TZINFO).strftime('%a')} {shown})"
     assert entry["REMINDER_SLOT"] == f"reminder-{entry['REMINDER_ID']}-{shown.replace(':', '-')}"
     assert entry["SCHEDULED_UTC"] == instant.strftime("%Y-%m-%dT%H:%M:%SZ")
     assert int(entry["LATE_SECONDS"]) == 0
@@ -61,7 +61,7 @@ def test_without_journald_every_entry_goes_to_stderr(daemon, unique_name):
     daemon.start(preexec_fn=in_mount_namespace(("none", "/run/systemd/journal", "tmpfs", 0)))  # journald's socket gone
     at, instant = schedule_soon(ctl_out(daemon), unique_name)
     shown = at[:5] if at.endswith(":00") else at
-    fired = f"<5>Reminder: {unique_name} (daily, {instant.strftime('%a')} {shown})"
+    fired = f"<5>Reminder: {unique_name} (daily, {instant.astimezone(DAY_TZINFO).strftime('%a')} {shown})"
     lines = []
     reader = threading.Thread(target=lambda: lines.extend(line.rstrip("\n") for line in daemon.process.stderr), daemon=True)
     reader.start()

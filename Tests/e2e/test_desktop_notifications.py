@@ -6,7 +6,7 @@ import signal
 import subprocess
 import time
 
-from conftest import DAY_TZINFO, DAY_ZONE, Journal, SessionBus, after_a_later_firing, time_of_day, wait_until
+from conftest import DAY_ZONE, Journal, SessionBus, after_a_later_firing, time_of_day, user_day, wait_until
 from test_closing_the_loop import MESSAGE_FIRED, MESSAGE_REPEATED, add_soon, sleep_until
 
 MESSAGE_COMING_UP = "ca531a038aa646e0aac53225a4727fa2"
@@ -201,7 +201,7 @@ def test_taken_late_on_the_missed_notification_records_the_dose_late(daemon, ses
     entries = Journal().wait_for(REMINDER_NAME=unique_name, REMINDER_STATE="taken-late")
     assert len(entries) == 1 and entries[0]["MESSAGE"].startswith(f"Taken late: {unique_name}")
     assert session_bus.wait_for(lambda c: c["call"] == "CloseNotification" and c["id"] == missed[0]["id"])
-    mine = [o for o in daemon.ctl_json("day", instant.astimezone(DAY_TZINFO).strftime("%Y-%m-%d"))["occurrences"] if o["reminderName"] == unique_name]
+    mine = [o for o in daemon.ctl_json("day", user_day(instant))["occurrences"] if o["reminderName"] == unique_name]
     assert [o["state"] for o in mine] == ["taken-late"] and dt.datetime.fromisoformat(mine[0]["local"]) == instant
     logs = daemon.ctl_json("log", "list", "--reminder", unique_name)
     assert len(logs) == 1 and dt.datetime.fromisoformat(logs[0]["takes"]) == instant, logs
@@ -355,8 +355,8 @@ def test_a_notice_before_is_a_low_urgency_notification_and_a_journal_entry_not_a
     entries = Journal().wait_for(REMINDER_NAME=unique_name, MESSAGE_ID=MESSAGE_COMING_UP)
     assert len(entries) == 1 and entries[0]["BEFORE_MINUTES"] == "1" and entries[0]["REMINDER_ANNOUNCEMENT"] == "before", entries
     assert abs(int(entries[0]["__REALTIME_TIMESTAMP"]) / 1e6 - (instant.timestamp() - 60)) < 1.0
-    # The occurrence's own day (64 s ahead may be tomorrow).
-    states = [o["state"] for o in daemon.ctl_json("day", instant.astimezone(DAY_TZINFO).strftime("%Y-%m-%d"))["occurrences"] if o["reminderName"] == unique_name]
+    # The occurrence's day (64 s ahead may be tomorrow).
+    states = [o["state"] for o in daemon.ctl_json("day", user_day(instant))["occurrences"] if o["reminderName"] == unique_name]
     assert states == ["upcoming"], states
 
 

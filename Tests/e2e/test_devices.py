@@ -12,7 +12,7 @@ import pytest
 from pathlib import Path
 
 from caldav_devices import CalDAVServer, Device, PhoneApp, same_logs, same_reminders, settled, sync_all
-from conftest import DAY_TZINFO, DAY_ZONE, after_a_later_firing, time_of_day, utc_now, wait_until
+from conftest import DAY_TZINFO, DAY_ZONE, after_a_later_firing, time_of_day, user_day, utc_now, wait_until
 
 ACKNOWLEDGED = "928c3235a708446db5a3937c92d50a94"
 CONFLICT = "66dc6221c475436ab1827beb0d3a6f51"
@@ -61,9 +61,10 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, serv
     sync_all(laptop, desktop)
     taken = wait_until(lambda: desktop.entries(REMINDER_NAME=pills, MESSAGE_ID=ACKNOWLEDGED))
     assert taken and taken[0]["REMINDER_STATE"] == "taken", taken
-    # The days asked for by date (the firing's, in the reminders' zone, whose day `day` lists): a run near
-    # midnight UTC asks the right one (the walk, 2 hours on, fell on the next UTC date from 22:00 UTC).
-    occurrences = {d.name: [o for o in d.json("day", at.astimezone(DAY_TZINFO).strftime("%Y-%m-%d"))["occurrences"] if o["reminderName"] == pills]
+    # The days asked for by date (the firing's, the user's: `day` lists the occurrences on the user's clock's date,
+    # whatever a reminder's zone calls it): a run near midnight UTC asks the right one (the walk, 2 hours on, falls
+    # on the next UTC date from 22:00 UTC).
+    occurrences = {d.name: [o for o in d.json("day", user_day(at))["occurrences"] if o["reminderName"] == pills]
                    for d in devices}
     assert [o["state"] for o in occurrences["desktop"]] == ["taken"], occurrences
     assert occurrences["desktop"][0]["loggedUtc"] == occurrences["laptop"][0]["loggedUtc"]
@@ -80,7 +81,7 @@ def test_added_taken_and_skipped_on_one_device_are_so_on_the_other(devices, serv
     # Skipped on the desktop: skipped on the laptop.
     desktop.ctl("skip", walk, "--reason", "rain")
     sync_all(laptop, desktop)
-    walk_day = (at + dt.timedelta(hours=2)).astimezone(DAY_TZINFO).strftime("%Y-%m-%d")
+    walk_day = user_day(at + dt.timedelta(hours=2))
     walk_today = wait_until(lambda: [o["state"] for o in laptop.json("day", walk_day)["occurrences"] if o["reminderName"] == walk] == ["skipped"])
     assert walk_today, laptop.json("day", walk_day)
 
@@ -287,8 +288,10 @@ def test_a_phone_closes_the_loop_through_the_server_with_occurrence_tasks(phone_
         return sorted(l["utc"] for day in days for l in device.json("log", "list", "--date", day) if l["reminderName"] == unique_name)
 
     def states(device):
-        local_day = (dt.datetime.strptime(occurrences[0], "%Y-%m-%dT%H:%M:%SZ") + offset).strftime("%Y-%m-%d")
-        return [o["state"] for o in device.json("day", local_day)["occurrences"] if o["reminderName"] == unique_name]
+        # The three doses' dates on the user's clock (3 hours apart, they may span two).
+        days = sorted({user_day(o) for o in occurrences})
+        listed = {o["utc"]: o["state"] for day in days for o in device.json("day", day)["occurrences"] if o["reminderName"] == unique_name}
+        return [listed[utc] for utc in sorted(listed)]
 
     for device in (laptop, desktop):
         device.sync()

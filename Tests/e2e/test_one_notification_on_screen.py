@@ -12,7 +12,7 @@ import time
 
 from PIL import ImageChops
 
-from conftest import DAY_TZINFO, DAY_ZONE, Journal, time_of_day, wait_until
+from conftest import DAY_ZONE, Journal, time_of_day, user_day, wait_until
 from test_closing_the_loop import MESSAGE_FIRED, MESSAGE_MISSED, add_soon, utc, utc_now
 from test_notification_screenshot import ARTIFACTS, Screen, desktop  # noqa: F401 (the fixture)
 
@@ -118,7 +118,7 @@ def test_doses_due_together_are_one_bubble_and_take_all_takes_every_one(daemon, 
     # Take all, clicked on the screen.
     x, y = buttons(updated)[0]
     subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], env={"DISPLAY": screen.display}, check=True)
-    day = instant.astimezone(DAY_TZINFO).strftime("%Y-%m-%d")  # the occurrences' own day in their zone, whatever the clock says now
+    day = user_day(instant)  # the occurrences' day on the user's clock, whatever the clock says now
     taken = lambda: [o for o in daemon.ctl_json("day", day)["occurrences"] if o["reminderName"] in names and o["state"] == "taken"]
     assert len(wait_until(lambda: (lambda t: t if len(t) == 3 else None)(taken()), timeout=10) or []) == 3, daemon.ctl("day", day).stdout
     logs = [log for name in names for log in daemon.ctl_json("log", "list", "--reminder", name)]

@@ -1,5 +1,6 @@
 """The adherence report with the real daemon: a dose logged ahead, one taken, and one skipped show in the figures
 that remindctl and any Varlink client (the Python reference client here) read."""
+import datetime as dt
 import json
 import os
 import pathlib
@@ -13,7 +14,7 @@ import xml.etree.ElementTree as ET
 import varlink
 from PIL import Image
 
-from conftest import DAY_ZONE, ROOT, time_of_day
+from conftest import DAY_TZINFO, DAY_ZONE, ROOT, time_of_day
 
 ARTIFACTS = pathlib.Path(os.environ.get("REMINDD_TEST_ARTIFACTS", ROOT / ".build" / "test-artifacts"))
 
@@ -21,7 +22,8 @@ ARTIFACTS = pathlib.Path(os.environ.get("REMINDD_TEST_ARTIFACTS", ROOT / ".build
 def test_the_report_counts_what_was_logged_and_skipped_and_a_varlink_client_reads_the_same(daemon, unique_name):
     daemon.start()
     # Two doses a few seconds ahead, on one UTC day (a run in the last seconds of a day waits for the next): the
-    # first logged ahead of time, the second skipped once due.
+    # first logged ahead of time, the second skipped once due. The report's days are each reminder's own (a
+    # medication's day, with its times in its zone): the doses' date in DAY_ZONE.
     if 86400 - int(time.time()) % 86400 < 15:
         time.sleep(86400 - time.time() % 86400 + 1)
     now = int(time.time())
@@ -31,7 +33,7 @@ def test_the_report_counts_what_was_logged_and_skipped_and_a_varlink_client_read
     daemon.ctl("log", unique_name)
     time.sleep(max(0.0, second + 1 - time.time()))
     daemon.ctl("skip", unique_name, "--reason", "travel")
-    today = time.strftime("%Y-%m-%d", time.gmtime(second))
+    today = dt.datetime.fromtimestamp(second, DAY_TZINFO).strftime("%Y-%m-%d")
     report = json.loads(daemon.ctl("report", "--from", today, "--to", today, "--reminder", unique_name, "--json").stdout)
     figures = report["reminders"][0]
     assert (figures["due"], figures["onTime"], figures["loggedAhead"], figures["skipped"]) == (2, 1, 1, 1), figures
