@@ -109,4 +109,26 @@ extension ReminderStoreTests {
             return row.table == "firing" && row.id == 7 && row.column == "kind"
         }
     }
+
+    /// Text where a number belongs (a row mended by hand, a damaged store) is refused naming the column: SQLite's
+    /// fast path read `'tomorrow'` in `scheduledAt` as 0, a firing of 1 January 1970, and `'12x'` in
+    /// `lateSeconds` as 12.
+    @Test(arguments: [("scheduledAt", "'tomorrow'"), ("lateSeconds", "'12x'"), ("handledAt", "x'00'")])
+    func textWhereANumberBelongsIsRefused(column: String, value: String) throws {
+        let queue = try DatabaseQueue()
+        let store = try ReminderStore(database: queue)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO firing (id, reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue)
+                VALUES (7, 1, 'Meds', 'reminder-1', 1795000000, 1795000000, 'fired', 0, 1)
+                """)
+            try db.execute(sql: "UPDATE firing SET \(column) = \(value) WHERE id = 7")
+        }
+        #expect {
+            _ = try store.firings.history(since: Instant(secondsSinceEpoch: 0), reminderID: 1)
+        } throws: { error in
+            guard case .unusable(let row) = error as? StoreError else { return false }
+            return row.table == "firing" && row.id == 7 && row.column == column
+        }
+    }
 }

@@ -37,6 +37,7 @@ public struct RowReader {
     /// The same for the types SQLite hands over directly (integers, strings, and their optionals): GRDB's faster
     /// path, which 100,000 reminders read at start-up take (the generic one made start-up 2.5 times slower).
     public func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String) throws -> T {
+        try refuseTextAsNumber(T.self, column, stored: row[column])
         do {
             return try row.decode(T.self, forColumn: column)
         } catch {
@@ -47,10 +48,23 @@ public struct RowReader {
     /// The same, at `index` in the row when its statement's columns were found beforehand (nil: by name).
     public func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String, at index: Int?) throws -> T {
         guard let index else { return try value(column) }
+        try refuseTextAsNumber(T.self, column, stored: row[index])
         do {
             return try row.decode(T.self, atIndex: index)
         } catch {
             throw mistyped(column, T.self)
+        }
+    }
+
+    /// SQLite's fast path reads a text or blob where a number belongs as 0 (or its leading digits): a damaged
+    /// row's `'abc'` in `scheduledAt` was 1970, a hostile Loop backup's `timestamp` of text a mark on 1 January
+    /// 1970. Such a value is refused as the generic path refuses it. (Strings take any value: a number reads as
+    /// its digits.)
+    private func refuseTextAsNumber<T>(_ type: T.Type, _ column: String, stored: @autoclosure () -> DatabaseValue?) throws {
+        guard T.self != String.self, T.self != String?.self else { return }
+        switch stored()?.storage {
+        case .string?, .blob?: throw mistyped(column, T.self)
+        default: return
         }
     }
 
