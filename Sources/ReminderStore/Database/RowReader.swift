@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import ReminderCore
 
 /// A stored row that remindd cannot use: a value of the wrong type, out of range, or unreadable.
@@ -37,9 +38,8 @@ public struct RowReader {
     /// The same for the types SQLite hands over directly (integers, strings, and their optionals): GRDB's faster
     /// path, which 100,000 reminders read at start-up take (the generic one made start-up 2.5 times slower).
     public func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String) throws -> T {
-        try refuseTextAsNumber(T.self, column, stored: row[column])
         do {
-            return try row.decode(T.self, forColumn: column)
+            return try row.decode(StrictColumn<T>.self, forColumn: column).value
         } catch {
             throw mistyped(column, T.self)
         }
@@ -48,23 +48,10 @@ public struct RowReader {
     /// The same, at `index` in the row when its statement's columns were found beforehand (nil: by name).
     public func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String, at index: Int?) throws -> T {
         guard let index else { return try value(column) }
-        try refuseTextAsNumber(T.self, column, stored: row[index])
         do {
-            return try row.decode(T.self, atIndex: index)
+            return try row.decode(StrictColumn<T>.self, atIndex: index).value
         } catch {
             throw mistyped(column, T.self)
-        }
-    }
-
-    /// SQLite's fast path reads a text or blob where a number belongs as 0 (or its leading digits): a damaged
-    /// row's `'abc'` in `scheduledAt` was 1970, a hostile Loop backup's `timestamp` of text a mark on 1 January
-    /// 1970. Such a value is refused as the generic path refuses it. (Strings take any value: a number reads as
-    /// its digits.)
-    private func refuseTextAsNumber<T>(_ type: T.Type, _ column: String, stored: @autoclosure () -> DatabaseValue?) throws {
-        guard T.self != String.self, T.self != String?.self else { return }
-        switch stored()?.storage {
-        case .string?, .blob?: throw mistyped(column, T.self)
-        default: return
         }
     }
 
@@ -87,5 +74,40 @@ public struct RowReader {
     public func unusable(_ column: String, _ detail: String) -> UnusableRow {
         let id: Int64? = (row["id"] as DatabaseValue?).flatMap { Int64.fromDatabaseValue($0) } ?? (row["rowid"] as DatabaseValue?).flatMap { Int64.fromDatabaseValue($0) }
         return UnusableRow(table: table, id: id, column: column, detail: detail)
+    }
+}
+
+/// A column read on SQLite's fast path, refused when SQLite holds text or a blob where a number belongs: the
+/// fast path reads those as 0 or their leading digits (a damaged row's `'tomorrow'` in `scheduledAt` was a
+/// firing of 1970, a hostile Loop backup's text `timestamp` a mark on 1 January 1970). A string column takes
+/// any value, a number as its digits. (Checking each value's type through `DatabaseValue` instead took a start
+/// with 100,000 reminders 15 % more CPU; this takes no more than the noise: docs/performance.md.)
+struct StrictColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseValueConvertible, StatementColumnConvertible {
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = Value(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self.value = value
+    }
+
+    static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
+        let type = sqlite3_column_type(sqliteStatement, index)
+        if type == SQLITE_TEXT || type == SQLITE_BLOB, Value.self != String.self, Value.self != String?.self { return nil }
+        return Value.fromStatement(sqliteStatement, atUncheckedIndex: index).map(Self.init)
+    }
+
+    var databaseValue: DatabaseValue { value.databaseValue }
+
+    /// An optional's column may be missing (a backup of an older remindd): nil, as GRDB reads it.
+    static func fromMissingColumn() -> Self? { Value.fromMissingColumn().map(Self.init) }
+
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        switch dbValue.storage {
+        case .string, .blob: guard Value.self == String.self || Value.self == String?.self else { return nil }
+        default: break
+        }
+        return Value.fromDatabaseValue(dbValue).map(Self.init)
     }
 }
