@@ -90,31 +90,8 @@ extension ReminderStoreTests {
         _ = store
     }
 
-    /// A firing row holding what no firing holds (a kind written by hand) is refused naming its table, row and column,
-    /// as a reminder's row is; read through `Decodable` it was "the database cannot be used" with a decoding
-    /// error's dump.
-    @Test func aFiringRowThatCannotBeReadIsNamed() throws {
-        let queue = try DatabaseQueue()
-        let store = try ReminderStore(database: queue)
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO firing (id, reminderId, reminderName, slot, scheduledAt, handledAt, kind, lateSeconds, slotsDue)
-                VALUES (7, 1, 'Meds', 'reminder-1', 1795000000, 1795000000, 'announced', 0, 1)
-                """)
-        }
-        #expect {
-            _ = try store.firings.history(since: Instant(secondsSinceEpoch: 0))
-        } throws: { error in
-            guard case .unusable(let row) = error as? StoreError else { return false }
-            return row.table == "firing" && row.id == 7 && row.column == "kind"
-        }
-    }
-
-    /// Text where a number belongs (a row mended by hand, a damaged store) is refused naming the column: SQLite's
-    /// fast path read `'tomorrow'` in `scheduledAt` as 0, a firing of 1 January 1970, and `'12x'` in
-    /// `lateSeconds` as 12.
-    @Test(arguments: [("scheduledAt", "'tomorrow'"), ("lateSeconds", "'12x'"), ("handledAt", "x'00'")])
-    func textWhereANumberBelongsIsRefused(column: String, value: String) throws {
+    /// A store holding one firing (id 7, of reminder 1) whose `column` was set to `value` (SQL) by hand.
+    private func storeWithFiring(setting column: String, to value: String) throws -> ReminderStore {
         let queue = try DatabaseQueue()
         let store = try ReminderStore(database: queue)
         try queue.write { db in
@@ -124,11 +101,33 @@ extension ReminderStoreTests {
                 """)
             try db.execute(sql: "UPDATE firing SET \(column) = \(value) WHERE id = 7")
         }
+        return store
+    }
+
+    /// Whether `error` refuses the firing with id 7 naming `column`.
+    private func refusesFiring7(_ error: any Error, naming column: String) -> Bool {
+        guard case .unusable(let row) = error as? StoreError else { return false }
+        return row.table == "firing" && row.id == 7 && row.column == column
+    }
+
+    /// A firing row holding what no firing holds (a kind written by hand) is refused naming its table, row and column,
+    /// as a reminder's row is; read through `Decodable` it was "the database cannot be used" with a decoding
+    /// error's dump.
+    @Test func aFiringRowThatCannotBeReadIsNamed() throws {
+        let store = try storeWithFiring(setting: "kind", to: "'announced'")
+        #expect {
+            _ = try store.firings.history(since: Instant(secondsSinceEpoch: 0))
+        } throws: { refusesFiring7($0, naming: "kind") }
+    }
+
+    /// Text where a number belongs (a row mended by hand, a damaged store) is refused naming the column: SQLite's
+    /// fast path read `'tomorrow'` in `scheduledAt` as 0, a firing of 1 January 1970, and `'12x'` in
+    /// `lateSeconds` as 12.
+    @Test(arguments: [("scheduledAt", "'tomorrow'"), ("lateSeconds", "'12x'"), ("handledAt", "x'00'")])
+    func textWhereANumberBelongsIsRefused(column: String, value: String) throws {
+        let store = try storeWithFiring(setting: column, to: value)
         #expect {
             _ = try store.firings.history(since: Instant(secondsSinceEpoch: 0), reminderID: 1)
-        } throws: { error in
-            guard case .unusable(let row) = error as? StoreError else { return false }
-            return row.table == "firing" && row.id == 7 && row.column == column
-        }
+        } throws: { refusesFiring7($0, naming: column) }
     }
 }
