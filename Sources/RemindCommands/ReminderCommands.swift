@@ -110,9 +110,9 @@ struct AddCommand: ParsableCommand {
         // `--tz local`: follows remindd's zone, said so, whatever the caller's zone.
         let local = tz == Self.local
         let tz = local ? nil : self.tz
-        // A one-shot given as a length from now is made a date-time in the reminder's zone: its --tz, or the
-        // caller's, given to the daemon (whose own zone may be another).
-        let relative = try rule.relativeSeconds() != nil
+        // A one-shot given as a length from now goes as that (the daemon makes it a date-time by its clock, as it
+        // checks it), in the reminder's zone: its --tz, or the caller's, given (the daemon's own may be another).
+        let wire = try rule.wireSpec()
         let zone = try RuleOptions.zone(named: tz)
         let spec = try rule.spec(now: CommandContext.current.now(), zone: zone)
         // As the daemon will, before connecting; a calendar expression's zone is the reminder's.
@@ -125,7 +125,7 @@ struct AddCommand: ParsableCommand {
         try checkWindow(window)
         try delivery.validate(adding: true)
         try checkDefinition(spec, zone: try named.map(RuleOptions.zone(named:)) ?? zone)
-        var timeZone = relative ? (tz ?? zone.identifier) : named
+        var timeZone = wire.givesOnceFromNow ? (tz ?? zone.identifier) : named
         var zoneNote: String?
         if timeZone == nil, !local {
             // Times typed are read in the user's zone: where remindd follows another, the reminder keeps the user's.
@@ -136,7 +136,7 @@ struct AddCommand: ParsableCommand {
             }
         }
         let parameters = Reminders.Add.Parameters(
-            name: name, rule: spec, timeZone: timeZone, enabled: disabled ? false : nil, window: window, delivery: try delivery.change())
+            name: name, rule: wire, timeZone: timeZone, enabled: disabled ? false : nil, window: window, delivery: try delivery.change())
         let reply = try connection.call(Reminders.Add.self, parameters)
         if json { return try out.json(reply.reminder) }
         let added = reply.reminder
@@ -181,7 +181,7 @@ struct UpdateCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let changesRule = rule.spec != RuleSpec()
+        let changesRule = try rule.wireSpec() != RuleSpec()
         guard changesRule || name != nil || tz != nil || window != nil || !delivery.isEmpty else {
             throw CLIError("nothing to change: give --name, --tz, --window, --repeat, --exec, --urgency or rule flags such as --at 08:00")
         }
@@ -211,9 +211,11 @@ struct UpdateCommand: ParsableCommand {
                 } else if rule.at != nil, !user.keepsSameTime(as: readIn) {
                     zoneNote = "Its times are read in \(readIn.identifier), the reminder's zone (yours is \(user.identifier))."
                 }
-                let change = try rule.spec(now: CommandContext.current.now(), zone: readIn)
-                let updated = current.rule.updated(by: change)
-                do throws(RuleSpecError) { RuleOptions.noteStart(of: try updated.makeRule()) } catch { throw CLIError(error.message) }
+                // A one-shot given from now goes as that: the daemon makes it a date-time by its clock.
+                let updated = current.rule.updated(by: try rule.wireSpec())
+                do throws(RuleSpecError) {
+                    RuleOptions.noteStart(of: try updated.resolvingOnceFromNow(now: CommandContext.current.now(), in: readIn).makeRule())
+                } catch { throw CLIError(error.message) }
                 spec = updated
             }
             return try daemon.call(Reminders.Update.self, Reminders.Update.Parameters(

@@ -63,24 +63,19 @@ struct RuleOptions: ParsableArguments {
             onCalendar: onCalendar, asNeeded: asNeeded ? true : nil, fromLastDose: fromLastDose ? true : nil)
     }
 
-    /// How far from now the one-shot is (`--in 20m`, `--once +20m`), or nil when it is not given that way.
-    func relativeSeconds() throws -> Int64? {
-        let text: String
+    /// ``spec`` with a one-shot given as a length from now (`--in 20m`, `--once +20m`) as the wire carries it
+    /// (`once: "+20m"`): the daemon makes it a date-time by its own clock, as it checks it.
+    func wireSpec() throws -> RuleSpec {
+        var result = spec
         switch (inLength, once) {
-        case (let length?, nil): text = length
-        case (nil, let once?) where once.hasPrefix("+"): text = String(once.dropFirst())
+        case (let length?, nil): result.once = "+" + length
         case (_?, _?): throw CLIError("--in and --once say the same thing: give one of them")
-        default: return nil
+        default: break
         }
-        guard let seconds = WindowLength.seconds(text, in: 1...(366 * 86400)) else {
-            throw CLIError("invalid length \(quotedInput(text)): write how long from now, such as 20m, 1h30m or 2d (up to 366d)")
-        }
-        return seconds
+        do { _ = try result.onceFromNowSeconds() } catch { throw CLIError(error.message) }
+        return result
     }
 
-    /// ``spec`` with a one-shot given as a length from now (`--in`, `--once +...`) made a local date-time in
-    /// `zone`, as the daemon reads it.
-    /// - Parameter zone: the zone the reminder follows (its `--tz`, or the caller's, which is then given).
     /// The rules of a zone by name, or the caller's zone (`TZ`, else the system's) when nil.
     static func zone(named name: String?) throws -> TimeZoneRules {
         guard let name, !name.isEmpty else { return CommandContext.current.zone }
@@ -91,12 +86,11 @@ struct RuleOptions: ParsableArguments {
         }
     }
 
+    /// ``wireSpec()`` with a one-shot given from now made a local date-time in `zone` at `now`: what remindctl
+    /// checks before connecting.
+    /// - Parameter zone: the zone the reminder follows (its `--tz`, or the caller's, which is then given).
     func spec(now: Instant, zone: TimeZoneRules) throws -> RuleSpec {
-        var result = spec
-        if let seconds = try relativeSeconds() {
-            result.once = zone.localDateTime(at: now.adding(seconds: seconds)).description
-        }
-        return result
+        do { return try wireSpec().resolvingOnceFromNow(now: now, in: zone) } catch let error as RuleSpecError { throw CLIError(error.message) }
     }
 
     /// Says on standard error when an RFC 5545 rule's `--start` is no instance of the rule: RFC 5545 makes it the

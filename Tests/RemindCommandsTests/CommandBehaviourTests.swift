@@ -237,8 +237,9 @@ import VarlinkProtocol
         #expect(refused.error?.hasPrefix("Error: ") == true && daemon.calls.last?.method == "io.remindd.Reminders.Get")
     }
 
-    /// "In 20 minutes": `--in 20m` and `--once +20m` are a one-shot that far from now, as a local date-time in
-    /// the caller's zone, which the reminder is given (the daemon's own zone may be another).
+    /// "In 20 minutes": `--in 20m` and `--once +20m` are a one-shot that far from now, sent as that (the daemon
+    /// makes it a date-time by its clock, as it checks it: made here, `--in 1s` was refused as past when the call
+    /// took longer than what was left of the second) in the caller's zone, which the reminder is given.
     @Test func aOneShotCanBeGivenAsALengthFromNow() {
         let daemon = StubDaemon(replies: Samples.replies)
         var harness = CommandHarness(daemon: daemon)
@@ -246,10 +247,18 @@ import VarlinkProtocol
         let now = harness.now  // 2026-11-22T07:45:00Z
         for arguments in [["--in", "20m"], ["--once", "+20m"]] {
             #expect(harness.run(["add", "Tea"] + arguments).error == nil)
-            #expect(daemon.calls.last?.parameters == .object(["name": "Tea", "rule": .object(["once": "2026-11-22T09:05:00"]), "timeZone": "Etc/GMT-1"]))
+            #expect(daemon.calls.last?.parameters == .object(["name": "Tea", "rule": .object(["once": "+20m"]), "timeZone": "Etc/GMT-1"]))
         }
         #expect(harness.run("add", "Tea", "--in", "1d1h30m", "--tz", "UTC").error == nil)
-        #expect(daemon.calls.last?.parameters == .object(["name": "Tea", "rule": .object(["once": "2026-11-23T09:15:00"]), "timeZone": "UTC"]))
+        #expect(daemon.calls.last?.parameters == .object(["name": "Tea", "rule": .object(["once": "+1d1h30m"]), "timeZone": "UTC"]))
+        // An update given only --in changes the rule (it was "nothing to change").
+        #expect(harness.run("update", "Pills", "--in", "2h").error == nil)
+        #expect(daemon.calls.last?.method == "io.remindd.Reminders.Update")
+        if case .object(let sent)? = daemon.calls.last?.parameters, case .object(let rule)? = sent["rule"] {
+            #expect(rule["once"] == "+2h")
+        } else {
+            Issue.record("no rule sent: \(String(describing: daemon.calls.last))")
+        }
         for (arguments, words) in [
             (["--in", "0m"], "invalid length '0m'"), (["--in", "400d"], "up to 366d"), (["--in", "20m", "--once", "+5m"], "give one of them"),
         ] {

@@ -26,7 +26,8 @@ struct ReminderService: Sendable {
         let now = context.clock.now()
         let trimmed = try Self.checkedName(name)
         let delivery = try namingPartners(of: try Self.applying(change, to: Delivery(), adding: true), change, id: nil)
-        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(spec, delivery) }
+        let given = try fromNow(spec, now: now, zoneName: timeZone)
+        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(given, delivery) }
         let rule = try Self.rule(spec)
         let timeZone = try Self.zoneName(timeZone, of: rule)
         let zone = try context.settings.zone(named: timeZone)
@@ -52,8 +53,9 @@ struct ReminderService: Sendable {
         if let window { reminder.windowSeconds = window.isEmpty ? nil : try Self.windowSeconds(window) }
         if let name { reminder.name = try Self.checkedName(name) }
         if let spec {
-            _ = try Self.rule(spec)
-            reminder.rule = spec
+            let given = try fromNow(spec, now: context.clock.now(), zoneName: timeZone.map { $0.isEmpty ? nil : $0 } ?? reminder.timeZone)
+            _ = try Self.rule(given)
+            reminder.rule = given
         }
         if let timeZone { reminder.timeZone = timeZone.isEmpty ? nil : timeZone }
         if spec != nil || timeZone != nil {
@@ -76,6 +78,14 @@ struct ReminderService: Sendable {
         let definition = ReminderDefinition(spec: reminder.rule, delivery: reminder.delivery, windowSeconds: reminder.windowSeconds)
         try Self.checked { () throws(ReminderDefinition.Problem) in try definition.check(checks, rule: rule, zone: zone, now: context.clock.now()) }
         return try await save(reminder)
+    }
+
+    /// `spec` with a one-shot given as a length from now (`once: "+20m"`) made a date-time by the daemon's clock
+    /// at `now`, in the zone `zoneName` names: the clock the rule is then checked and scheduled by.
+    func fromNow(_ spec: RuleSpec, now: Instant, zoneName: String?) throws(ServiceError) -> RuleSpec {
+        guard spec.givesOnceFromNow else { return spec }
+        let zone = try context.settings.zone(named: zoneName)
+        do { return try spec.resolvingOnceFromNow(now: now, in: zone) } catch { throw .invalidRule(error.message) }
     }
 
     /// What a definition check (``ReminderDefinition``) gives, or its problem as the call's error.
@@ -193,10 +203,11 @@ struct ReminderService: Sendable {
     func preview(rule spec: RuleSpec, timeZone: String?, after: String?, count: Int, steps: String? = nil) throws(ServiceError) -> [FiringValue] {
         guard (1...10_000).contains(count) else { throw .invalidTime(parameter: "count", message: "count must be 1 to 10000") }
         let delivery = try Self.applying(Delivery.Change(medication: .init(steps: steps)), to: Delivery(), adding: true)
-        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(spec, delivery) }
+        let now = context.clock.now()
+        let given = try fromNow(spec, now: now, zoneName: timeZone)
+        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(given, delivery) }
         let rule = try Self.rule(spec)
         let zone = try context.settings.zone(named: try Self.zoneName(timeZone, of: rule))
-        let now = context.clock.now()
         let start = try after.map { text throws(ServiceError) in try Self.instant(text, parameter: "after", now: now, zone: zone) } ?? now
         return rule.occurrences(after: start, count: count, in: zone).map {
             FiringValue(reminderID: 0, name: "preview", occurrence: $0).saying(delivery.medication.dose(on: $0.scheduledDate))

@@ -1,0 +1,46 @@
+import ReminderCore
+import ReminderInterface
+import Testing
+
+@testable import ReminderDaemon
+@testable import ReminderDaemonTesting
+
+/// `remindctl add Tea --in 1s` goes as `once: "+1s"`, which the daemon makes a date-time by its own clock, the one
+/// it checks the rule by. Made by remindctl (before), the date-time was refused as "in the past" whenever the call
+/// reached the daemon after the caller's second had ended (CI: `--in 1s` under load).
+@Suite("A one-shot given from now")
+struct OnceFromNowTests {
+    @Test func aLengthFromNowIsCountedFromTheDaemonsClockAndFiresThenOnce() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-02T03:45:22Z"), systemZone: "Europe/Berlin")
+        let added = try await daemon.add("Tea", ["once": "+1s"])
+        // Stored as the local date-time it is (what the other devices and a backup read), in the reminder's zone.
+        #expect(added.rule.once == "2026-12-02T04:45:23")
+        #expect(added.next?.utc == "2026-12-02T03:45:23Z")
+        await daemon.advance(to: instant("2026-12-02T03:45:30Z"))
+        #expect(daemon.firings(of: "Tea").map(\.scheduled) == [instant("2026-12-02T03:45:23Z")])
+        #expect(daemon.firings(of: "Tea").map(\.kind) == [.fired])
+        try await daemon.restart()
+        await daemon.advance(to: instant("2026-12-02T04:00:00Z"))
+        #expect(try await daemon.history(of: "Tea").map(\.kind) == ["fired"])
+    }
+
+    @Test func anUpdateCountsItInTheZoneTheReminderWillHave() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-02T10:00:00Z"), systemZone: "UTC")
+        try await daemon.add("Call", ["daily": true, "at": "09:00"])
+        try await daemon.call("Update", ["reminder": "Call", "rule": .object(["once": "+1h30m"]), "timeZone": "Asia/Tokyo"])
+        let updated = try await daemon.call(Reminders.Get.self, .init(reminder: "Call")).reminder
+        #expect(updated.rule.once == "2026-12-02T20:30:00" && updated.timeZone == "Asia/Tokyo")
+        #expect(updated.next?.utc == "2026-12-02T11:30:00Z")
+    }
+
+    @Test func aLengthOutsideOneSecondToAYearIsRefusedSayingHowToWriteIt() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-12-02T10:00:00Z"), systemZone: "UTC")
+        for length in ["+0s", "+400d", "+soon", "+"] {
+            let refused = await refusal { _ = try await daemon.add("Tea", ["once": .string(length)]) }
+            #expect(refused?.name == "io.remindd.Reminders.InvalidRule", "\(length)")
+            #expect(refused?.string("message")?.contains("write how long from now, such as 20m") == true, "\(length)")
+        }
+        let listed = try await daemon.call(Reminders.List.self, .init()).reminders
+        #expect(!listed.contains { $0.name == "Tea" })
+    }
+}
