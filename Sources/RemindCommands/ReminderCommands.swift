@@ -114,7 +114,8 @@ struct AddCommand: ParsableCommand {
         // checks it), in the reminder's zone: its --tz, or the caller's, given (the daemon's own may be another).
         let wire = try rule.wireSpec()
         let zone = try RuleOptions.zone(named: tz)
-        let spec = try rule.spec(now: CommandContext.current.now(), zone: zone)
+        let made = try rule.spec(now: CommandContext.current.now(), zone: zone)
+        let spec = made.spec
         // As the daemon will, before connecting; a calendar expression's zone is the reminder's.
         let named: String?
         do throws(RuleSpecError) {
@@ -124,7 +125,7 @@ struct AddCommand: ParsableCommand {
         } catch { throw CLIError(error.message) }
         try checkWindow(window)
         try delivery.validate(adding: true)
-        try checkDefinition(spec, zone: try named.map(RuleOptions.zone(named:)) ?? zone)
+        try checkDefinition(spec, zone: try made.fixedZone ?? named.map(RuleOptions.zone(named:)) ?? zone)
         var timeZone = wire.givesOnceFromNow ? (tz ?? zone.identifier) : named
         var zoneNote: String?
         if timeZone == nil, !local {
@@ -214,7 +215,7 @@ struct UpdateCommand: ParsableCommand {
                 // A one-shot given from now goes as that: the daemon makes it a date-time by its clock.
                 let updated = current.rule.updated(by: try rule.wireSpec())
                 do throws(RuleSpecError) {
-                    RuleOptions.noteStart(of: try updated.resolvingOnceFromNow(now: CommandContext.current.now(), in: readIn).makeRule())
+                    RuleOptions.noteStart(of: try updated.resolvingOnceFromNow(now: CommandContext.current.now(), in: readIn).spec.makeRule())
                 } catch { throw CLIError(error.message) }
                 spec = updated
             }

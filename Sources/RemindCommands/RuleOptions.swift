@@ -89,7 +89,7 @@ struct RuleOptions: ParsableArguments {
     /// ``wireSpec()`` with a one-shot given from now made a local date-time in `zone` at `now`: what remindctl
     /// checks before connecting.
     /// - Parameter zone: the zone the reminder follows (its `--tz`, or the caller's, which is then given).
-    func spec(now: Instant, zone: TimeZoneRules) throws -> RuleSpec {
+    func spec(now: Instant, zone: TimeZoneRules) throws -> RuleSpec.OnceFromNow {
         do { return try wireSpec().resolvingOnceFromNow(now: now, in: zone) } catch let error as RuleSpecError { throw CLIError(error.message) }
     }
 
@@ -106,7 +106,7 @@ struct RuleOptions: ParsableArguments {
     /// The validated rule, or a one-line error (a one-shot given as a length is checked as that far from now).
     func makeRule() throws -> ReminderRule {
         do {
-            return try spec(now: CommandContext.current.now(), zone: TimeZoneRules(identifier: "UTC", fixedOffset: 0)).makeRule()
+            return try spec(now: CommandContext.current.now(), zone: TimeZoneRules(identifier: "UTC", fixedOffset: 0)).spec.makeRule()
         } catch let error as RuleSpecError {
             throw CLIError(error.message)
         }

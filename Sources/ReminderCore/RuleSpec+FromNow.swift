@@ -16,12 +16,37 @@ extension RuleSpec {
         return seconds
     }
 
-    /// This spec with a `once` given from now made the local date-time in `zone` that long after `now`; any
-    /// other spec as it is.
-    public func resolvingOnceFromNow(now: Instant, in zone: TimeZoneRules) throws(RuleSpecError) -> RuleSpec {
-        guard let seconds = try onceFromNowSeconds() else { return self }
-        var result = self
-        result.once = zone.localDateTime(at: now.adding(seconds: seconds)).description
+    /// A `once` given from now made a local date-time: the spec with it, and where that date-time comes twice
+    /// in `zone` (the hour a zone repeats in autumn) and `zone` reads the first, an hour before the instant
+    /// meant, the fixed offset that reads it right (`Etc/GMT+5`; UTC for an offset of no whole hours), which the
+    /// reminder is then given: `--in 70m` at 01:05 on New York's autumn night fired at 01:15 EDT, an hour early.
+    public struct OnceFromNow: Sendable {
+        public var spec: RuleSpec
+        /// nil: the zone given reads the date-time as the instant meant.
+        public var fixedZone: TimeZoneRules?
+    }
+
+    /// This spec with a `once` given from now made a local date-time that long after `now` (see
+    /// ``OnceFromNow``); any other spec as it is.
+    public func resolvingOnceFromNow(now: Instant, in zone: TimeZoneRules) throws(RuleSpecError) -> OnceFromNow {
+        guard let seconds = try onceFromNowSeconds() else { return OnceFromNow(spec: self) }
+        let meant = now.adding(seconds: seconds)
+        var result = OnceFromNow(spec: self)
+        let local = zone.localDateTime(at: meant)
+        if zone.resolve(local) == meant {
+            result.spec.once = local.description
+        } else {
+            let offset = zone.offset(at: meant)
+            let fixed = offset % 3600 == 0 ? Self.fixedZone(hours: offset / 3600) : TimeZoneRules(identifier: "UTC", fixedOffset: 0)
+            result.spec.once = fixed.localDateTime(at: meant).description
+            result.fixedZone = fixed
+        }
         return result
+    }
+
+    /// The tz database's zone of a whole-hour offset (its names count the other way: UTC-5 is `Etc/GMT+5`).
+    private static func fixedZone(hours: Int) -> TimeZoneRules {
+        let name = hours == 0 ? "UTC" : "Etc/GMT\(hours > 0 ? "-" : "+")\(abs(hours))"
+        return TimeZoneRules(identifier: name, fixedOffset: hours * 3600)
     }
 }

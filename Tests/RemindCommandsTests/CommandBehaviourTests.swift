@@ -240,7 +240,7 @@ import VarlinkProtocol
     /// "In 20 minutes": `--in 20m` and `--once +20m` are a one-shot that far from now, sent as that (the daemon
     /// makes it a date-time by its clock, as it checks it: made here, `--in 1s` was refused as past when the call
     /// took longer than what was left of the second) in the caller's zone, which the reminder is given.
-    @Test func aOneShotCanBeGivenAsALengthFromNow() {
+    @Test func aOneShotCanBeGivenAsALengthFromNow() throws {
         let daemon = StubDaemon(replies: Samples.replies)
         var harness = CommandHarness(daemon: daemon)
         harness.zone = TimeZoneRules(identifier: "Etc/GMT-1", fixedOffset: 3600)  // the shell's TZ, an hour east
@@ -251,6 +251,11 @@ import VarlinkProtocol
         }
         #expect(harness.run("add", "Tea", "--in", "1d1h30m", "--tz", "UTC").error == nil)
         #expect(daemon.calls.last?.parameters == .object(["name": "Tea", "rule": .object(["once": "+1d1h30m"]), "timeZone": "UTC"]))
+        // At 01:40 EST in New York's repeated hour, "in 10 minutes" is not refused as past before connecting
+        // (01:50 read in New York is 01:50 EDT; the daemon gives the reminder the fixed offset that reads it right).
+        var autumn = CommandHarness(daemon: daemon)
+        (autumn.now, autumn.zone) = (Instant(secondsSinceEpoch: 1_793_515_200), try #require(Self.zone("America/New_York")))
+        #expect(autumn.run("add", "Tea", "--in", "10m").error == nil)
         // An update given only --in changes the rule (it was "nothing to change").
         #expect(harness.run("update", "Pills", "--in", "2h").error == nil)
         #expect(daemon.calls.last?.method == "io.remindd.Reminders.Update")

@@ -24,6 +24,23 @@ struct OnceFromNowTests {
         #expect(try await daemon.history(of: "Tea").map(\.kind) == ["fired"])
     }
 
+    /// In the hour a zone repeats (New York's 01:00-02:00 on 1 November 2026), "in 10 minutes" is 10 minutes
+    /// from now, not the first pass's 01:50, an hour ago (refused as past before), and "in 70 minutes" from 01:05
+    /// EDT is 01:15 EST, not 01:15 EDT (it fired an hour early before): the reminder is given the fixed offset
+    /// that reads its date-time right.
+    @Test func inTheRepeatedHourALengthFromNowIsStillThatLongFromNow() async throws {
+        let daemon = try await TestDaemon(now: instant("2026-11-01T05:05:00Z"), systemZone: "America/New_York")  // 01:05 EDT
+        let dose = try await daemon.add("Dose", ["once": "+70m"], timeZone: "America/New_York")
+        #expect(dose.next?.utc == "2026-11-01T06:15:00Z" && dose.rule.once == "2026-11-01T01:15:00" && dose.timeZone == "Etc/GMT+5")
+        // Outside the repeated hour the zone stays the one given.
+        let later = try await daemon.add("Later", ["once": "+2h"], timeZone: "America/New_York")
+        #expect(later.next?.utc == "2026-11-01T07:05:00Z" && later.timeZone == "America/New_York")
+        await daemon.advance(to: instant("2026-11-01T06:40:00Z"))  // 01:40 EST
+        #expect(daemon.firings(of: "Dose").map(\.scheduled) == [instant("2026-11-01T06:15:00Z")])
+        let tea = try await daemon.add("Tea", ["once": "+10m"])
+        #expect(tea.next?.utc == "2026-11-01T06:50:00Z" && tea.rule.once == "2026-11-01T01:50:00" && tea.timeZone == "Etc/GMT+5")
+    }
+
     @Test func anUpdateCountsItInTheZoneTheReminderWillHave() async throws {
         let daemon = try await TestDaemon(now: instant("2026-12-02T10:00:00Z"), systemZone: "UTC")
         try await daemon.add("Call", ["daily": true, "at": "09:00"])

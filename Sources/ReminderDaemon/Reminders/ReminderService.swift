@@ -27,9 +27,9 @@ struct ReminderService: Sendable {
         let trimmed = try Self.checkedName(name)
         let delivery = try namingPartners(of: try Self.applying(change, to: Delivery(), adding: true), change, id: nil)
         let given = try fromNow(spec, now: now, zoneName: timeZone)
-        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(given, delivery) }
+        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(given.spec, delivery) }
         let rule = try Self.rule(spec)
-        let timeZone = try Self.zoneName(timeZone, of: rule)
+        let timeZone = try Self.zoneName(given.zoneName, of: rule)
         let zone = try context.settings.zone(named: timeZone)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
         try Self.checked { () throws(ReminderDefinition.Problem) in
@@ -52,12 +52,15 @@ struct ReminderService: Sendable {
         reminder.delivery = try namingPartners(of: try Self.applying(change, to: reminder.delivery, adding: false), change, id: reminder.id)
         if let window { reminder.windowSeconds = window.isEmpty ? nil : try Self.windowSeconds(window) }
         if let name { reminder.name = try Self.checkedName(name) }
+        var fixedZone: String?
         if let spec {
-            let given = try fromNow(spec, now: context.clock.now(), zoneName: timeZone.map { $0.isEmpty ? nil : $0 } ?? reminder.timeZone)
-            _ = try Self.rule(given)
-            reminder.rule = given
+            let zoneName = timeZone.map { $0.isEmpty ? nil : $0 } ?? reminder.timeZone
+            let given = try fromNow(spec, now: context.clock.now(), zoneName: zoneName)
+            _ = try Self.rule(given.spec)
+            (reminder.rule, fixedZone) = (given.spec, given.zoneName == zoneName ? nil : given.zoneName)
         }
         if let timeZone { reminder.timeZone = timeZone.isEmpty ? nil : timeZone }
+        if let fixedZone { reminder.timeZone = fixedZone }
         if spec != nil || timeZone != nil {
             // A calendar expression's own zone is the reminder's, unless this update gives another.
             let named = try Self.zoneName(timeZone, of: try Self.rule(reminder.rule))
@@ -82,10 +85,15 @@ struct ReminderService: Sendable {
 
     /// `spec` with a one-shot given as a length from now (`once: "+20m"`) made a date-time by the daemon's clock
     /// at `now`, in the zone `zoneName` names: the clock the rule is then checked and scheduled by.
-    func fromNow(_ spec: RuleSpec, now: Instant, zoneName: String?) throws(ServiceError) -> RuleSpec {
-        guard spec.givesOnceFromNow else { return spec }
+    /// - Returns: the spec, and the zone the reminder must then have: `zoneName`, or a fixed offset where that
+    ///   zone would read the date-time an hour early (``RuleSpec/OnceFromNow``).
+    func fromNow(_ spec: RuleSpec, now: Instant, zoneName: String?) throws(ServiceError) -> (spec: RuleSpec, zoneName: String?) {
+        guard spec.givesOnceFromNow else { return (spec, zoneName) }
         let zone = try context.settings.zone(named: zoneName)
-        do { return try spec.resolvingOnceFromNow(now: now, in: zone) } catch { throw .invalidRule(error.message) }
+        do {
+            let made = try spec.resolvingOnceFromNow(now: now, in: zone)
+            return (made.spec, made.fixedZone?.identifier ?? zoneName)
+        } catch { throw .invalidRule(error.message) }
     }
 
     /// What a definition check (``ReminderDefinition``) gives, or its problem as the call's error.
@@ -205,9 +213,9 @@ struct ReminderService: Sendable {
         let delivery = try Self.applying(Delivery.Change(medication: .init(steps: steps)), to: Delivery(), adding: true)
         let now = context.clock.now()
         let given = try fromNow(spec, now: now, zoneName: timeZone)
-        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(given, delivery) }
+        let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(given.spec, delivery) }
         let rule = try Self.rule(spec)
-        let zone = try context.settings.zone(named: try Self.zoneName(timeZone, of: rule))
+        let zone = try context.settings.zone(named: try Self.zoneName(given.zoneName, of: rule))
         let start = try after.map { text throws(ServiceError) in try Self.instant(text, parameter: "after", now: now, zone: zone) } ?? now
         return rule.occurrences(after: start, count: count, in: zone).map {
             FiringValue(reminderID: 0, name: "preview", occurrence: $0).saying(delivery.medication.dose(on: $0.scheduledDate))
