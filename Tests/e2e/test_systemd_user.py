@@ -337,12 +337,21 @@ def test_relink_after_the_collection_folder_is_deleted_and_made_again_writes_it_
     while not published():
         assert time.time() < deadline, "the reminder was not published into the collection"
         time.sleep(0.2)
-    before = len(list(folder.glob("*.ics")))
-    shutil.rmtree(folder)
+    before = {item.name for item in folder.glob("*.ics")}
+    # Deleted at once, as a folder moved away is: `rmtree` unlinks item after item, and on a loaded machine the
+    # watcher's scan between two unlinks took the first as a reminder deleted on another device (one of two is no
+    # mass removal), so relink had one item fewer to write back (CI, 1 run in many).
+    gone = folder.with_name(folder.name + ".deleted")
+    folder.rename(gone)
     folder.mkdir()
+    shutil.rmtree(gone)
     relinked = run(env, remindctl, "collection", "relink", check=False)
     assert relinked.returncode == 0, relinked.stderr
-    assert f"{before} items written back" in relinked.stdout or f"{before} item written back" in relinked.stdout, relinked.stdout
+    after = {item.name for item in folder.glob("*.ics")}
+    assert before <= after, (before, after)
+    # Nothing is written into a held folder: what is there now, relink wrote back, and it says so.
+    count = f"{len(after)} {'item' if len(after) == 1 else 'items'} written back"
+    assert count in relinked.stdout, relinked.stdout
     assert published(), "the reminder's item is not back in the folder"
     service = run(env, "systemctl", "--user", "show", "-p", "MainPID", "remindd.service").stdout.strip().split("=")[1]
     read_only = [e["MESSAGE"] for e in journald.entries(_PID=service) if "Read-only file system" in e["MESSAGE"]]
