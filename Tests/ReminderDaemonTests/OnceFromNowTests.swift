@@ -39,6 +39,10 @@ struct OnceFromNowTests {
         #expect(daemon.firings(of: "Dose").map(\.scheduled) == [instant("2026-11-01T06:15:00Z")])
         let tea = try await daemon.add("Tea", ["once": "+10m"])
         #expect(tea.next?.utc == "2026-11-01T06:50:00Z" && tea.rule.once == "2026-11-01T01:50:00" && tea.timeZone == "Etc/GMT+5")
+        // What the store holds reads the same after a restart.
+        try await daemon.restart()
+        let again = try await daemon.call(Reminders.Get.self, .init(reminder: "Tea")).reminder
+        #expect(again.next?.utc == "2026-11-01T06:50:00Z" && again.timeZone == "Etc/GMT+5")
     }
 
     @Test func anUpdateCountsItInTheZoneTheReminderWillHave() async throws {

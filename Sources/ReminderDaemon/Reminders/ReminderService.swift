@@ -29,7 +29,7 @@ struct ReminderService: Sendable {
         let given = try fromNow(spec, now: now, zoneName: timeZone)
         let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(given.spec, delivery) }
         let rule = try Self.rule(spec)
-        let timeZone = try Self.zoneName(given.zoneName, of: rule)
+        let timeZone = try Self.zoneName(given.fixedZone ?? timeZone, of: rule)
         let zone = try context.settings.zone(named: timeZone)
         let windowSeconds = try window.map { text throws(ServiceError) in try Self.windowSeconds(text) }
         try Self.checked { () throws(ReminderDefinition.Problem) in
@@ -54,10 +54,9 @@ struct ReminderService: Sendable {
         if let name { reminder.name = try Self.checkedName(name) }
         var fixedZone: String?
         if let spec {
-            let zoneName = timeZone.map { $0.isEmpty ? nil : $0 } ?? reminder.timeZone
-            let given = try fromNow(spec, now: context.clock.now(), zoneName: zoneName)
+            let given = try fromNow(spec, now: context.clock.now(), zoneName: timeZone.map { $0.isEmpty ? nil : $0 } ?? reminder.timeZone)
             _ = try Self.rule(given.spec)
-            (reminder.rule, fixedZone) = (given.spec, given.zoneName == zoneName ? nil : given.zoneName)
+            (reminder.rule, fixedZone) = (given.spec, given.fixedZone)
         }
         if let timeZone { reminder.timeZone = timeZone.isEmpty ? nil : timeZone }
         if let fixedZone { reminder.timeZone = fixedZone }
@@ -85,14 +84,14 @@ struct ReminderService: Sendable {
 
     /// `spec` with a one-shot given as a length from now (`once: "+20m"`) made a date-time by the daemon's clock
     /// at `now`, in the zone `zoneName` names: the clock the rule is then checked and scheduled by.
-    /// - Returns: the spec, and the zone the reminder must then have: `zoneName`, or a fixed offset where that
-    ///   zone would read the date-time an hour early (``RuleSpec/OnceFromNow``).
-    func fromNow(_ spec: RuleSpec, now: Instant, zoneName: String?) throws(ServiceError) -> (spec: RuleSpec, zoneName: String?) {
-        guard spec.givesOnceFromNow else { return (spec, zoneName) }
+    /// - Returns: the spec, and the fixed offset's zone the reminder must then have where the zone named would
+    ///   read the date-time an hour early (``RuleSpec/OnceFromNow``; nil: the zone named reads it right).
+    func fromNow(_ spec: RuleSpec, now: Instant, zoneName: String?) throws(ServiceError) -> (spec: RuleSpec, fixedZone: String?) {
+        guard spec.givesOnceFromNow else { return (spec, nil) }
         let zone = try context.settings.zone(named: zoneName)
         do {
             let made = try spec.resolvingOnceFromNow(now: now, in: zone)
-            return (made.spec, made.fixedZone?.identifier ?? zoneName)
+            return (made.spec, made.fixedZone?.identifier)
         } catch { throw .invalidRule(error.message) }
     }
 
@@ -215,7 +214,7 @@ struct ReminderService: Sendable {
         let given = try fromNow(spec, now: now, zoneName: timeZone)
         let spec = try Self.checked { () throws(ReminderDefinition.Problem) in try ReminderDefinition.course(given.spec, delivery) }
         let rule = try Self.rule(spec)
-        let zone = try context.settings.zone(named: try Self.zoneName(given.zoneName, of: rule))
+        let zone = try context.settings.zone(named: try Self.zoneName(given.fixedZone ?? timeZone, of: rule))
         let start = try after.map { text throws(ServiceError) in try Self.instant(text, parameter: "after", now: now, zone: zone) } ?? now
         return rule.occurrences(after: start, count: count, in: zone).map {
             FiringValue(reminderID: 0, name: "preview", occurrence: $0).saying(delivery.medication.dose(on: $0.scheduledDate))
