@@ -228,6 +228,8 @@ public final class Daemon: Sendable {
             case .restSuggestion: await habits.restSuggestionDue(now: now)
             case .collectionSync: await collection.syncDue(now: now)
             case .collectionUpkeep: await collection.windowMoved()
+            case .collectionRemovals:
+                if let folder = collection.folder { await folderChanged(folder, names: await collection.removals.files) }
             }
         }
     }

@@ -82,7 +82,10 @@ struct CollectionConvergenceTests {
                 // Refused as it would be for the user (nothing due to take or skip, a name gone on this device).
             }
         }
-        for _ in 0..<4 { try await devices.sync() }
+        for _ in 0..<4 {
+            try await devices.sync()
+            await devices.letRemovalsSettle()
+        }
         #expect(try devices.link.sync() == 0, "a sync after the last still changed files")
 
         // What each device says, without what each numbers itself or keeps local (snoozes: `next`).

@@ -12,9 +12,10 @@ import Testing
 /// stops the group and the commands with it.
 @Suite("The daemon's services")
 struct DaemonServicesTests {
-    /// Waits up to 10 s for `condition`, looking every 20 ms. - Returns: whether it came.
+    /// Waits up to 60 s for `condition`, looking every 20 ms (10 s was once too short for the reload under the
+    /// whole suite's load). - Returns: whether it came.
     func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<500 {
+        for _ in 0..<3000 {
             if try await condition() { return true }
             try await Task.sleep(for: .milliseconds(20))
         }

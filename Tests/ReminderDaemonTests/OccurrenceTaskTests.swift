@@ -282,6 +282,7 @@ struct OccurrenceTaskTests {
         try FileManager.default.removeItem(atPath: phone.folder + "/" + file)
         try FileManager.default.removeItem(atPath: phone.root + "/desktop/" + file)  // the server's deletion reached both
         await phone.readBoth()
+        for device in [phone.laptop, phone.desktop] { await device.advance(by: PendingRemovals.quietSeconds) }
         try await phone.syncBoth(times: 2)
         #expect(try phone.task("20261201T190000Z").file == file)
         #expect(try phone.task("20261201T190000Z", "desktop").file == file)

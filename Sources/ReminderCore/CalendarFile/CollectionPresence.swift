@@ -27,3 +27,43 @@ public enum CollectionPresence: Equatable, Sendable {
         return .available
     }
 }
+
+/// Items found gone from a linked collection, not applied yet as deletions made elsewhere. A folder being emptied
+/// (`rm -rf`, a sync client resetting it) loses its items one at a time: a scan between two unlinks saw the first
+/// few gone (fewer than ``CollectionPresence/massRemovalMinimum``, or at most half) and applied them as deletions,
+/// removing reminders and their logs before the folder was seen gone and held. So a deletion waits until no other
+/// was seen for ``quietSeconds``, and is then judged (``CollectionPresence``) with every item still gone.
+public struct PendingRemovals: Equatable, Sendable {
+    /// How long after the last item seen gone the deletions are applied (a whole second at least: instants are
+    /// whole seconds).
+    public static let quietSeconds: Int64 = 3
+
+    /// The files seen gone and not back since.
+    public private(set) var files: Set<String> = []
+    /// When the last of them was first seen gone.
+    private var lastSeen: Instant?
+
+    public init() {}
+
+    /// A scan looked at the files `lookedAt` (nil: the whole folder) at `now` and found `gone` of them missing.
+    public mutating func scanned(gone: Set<String>, lookedAt: Set<String>?, now: Instant) {
+        let back = (lookedAt.map(files.intersection) ?? files).subtracting(gone)
+        files.subtract(back)
+        if !gone.isSubset(of: files) { lastSeen = now }
+        files.formUnion(gone)
+        if files.isEmpty { lastSeen = nil }
+    }
+
+    /// When the deletions are due, if any wait.
+    public var due: Instant? { lastSeen.map { $0.adding(seconds: Self.quietSeconds) } }
+
+    /// Whether a scan at `now` that looked at `lookedAt` (nil: everything) applies them: they are due, and it saw
+    /// each of them still gone.
+    public func apply(now: Instant, lookedAt: Set<String>?) -> Bool {
+        guard let due, now >= due else { return false }
+        return lookedAt.map(files.isSubset) ?? true
+    }
+
+    /// Applied, or the folder is held (it is read whole when used again).
+    public mutating func clear() { (files, lastSeen) = ([], nil) }
+}

@@ -18,10 +18,10 @@ struct ScanFindings: Sendable {
 
     init(items: [String: CollectionItemRecord], entries: [VdirFolder.Entry]) {
         let names = Set(entries.map(\.name))
-        let linked = Set(items.keys.map { String($0.prefix { $0 != "#" }) })
+        let linked = Set(items.values.map(\.file))
         missing = linked.subtracting(names).count
         linkedFiles = linked.count
-        gone = items.values.filter { !names.contains(String($0.fileName.prefix { $0 != "#" })) }
+        gone = items.values.filter { !names.contains($0.file) }
             .sorted { ($0.kind == .reminder ? 0 : 1, $0.fileName) < ($1.kind == .reminder ? 0 : 1, $1.fileName) }
         changed = entries.filter { items[$0.name]?.etag != $0.etag }
         uids = Dictionary(items.values.map { ($0.uid, $0.fileName) }) { first, _ in first }

@@ -177,7 +177,7 @@ struct CollectionPublisher: Sendable {
         for item in items.values where item.kind != .foreign && item.kind != .alias && item.kind != .archive {
             guard let id = item.localId, present[item.kind]?.contains(id) != true else { continue }
             if item.fileName.contains("-archive-"), item.fileName.contains("#") {
-                let archive = String(item.fileName.prefix { $0 != "#" })
+                let archive = item.file
                 do {
                     // Gone with its reminder (kept aside for it, if another device removed it): left as it is.
                     guard let reminderID = try stores.collection.items(named: [archive])[archive]?.localId,

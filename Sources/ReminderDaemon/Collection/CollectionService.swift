@@ -69,6 +69,9 @@ actor CollectionService {
     /// The running publish's files, and whether a scan waits for it; the entries named that it wrote (read after).
     private let progress = PublishProgress()
     private var scanAfterPublish: Set<String> = []
+    /// The files found gone, applied as deletions made elsewhere once none more went for a while (a folder being
+    /// emptied is then seen gone as a whole, and held).
+    private(set) var removals = PendingRemovals()
     /// The items of logs and skips read before their reminder, by the reminder's UID: read again when a scan
     /// applies that reminder (a scan of the entries the watcher named would not look at them again).
     var waitingForReminder: [String: Set<String>] = [:]
@@ -318,6 +321,11 @@ actor CollectionService {
         let (items, entries) = input
         let now = context.clock.now()
         let found = await offTheEventLoops { [items, entries] in ScanFindings(items: items, entries: entries) }
+        let removalsDue = removals.due
+        removals.scanned(gone: Set(found.gone.map(\.file)), lookedAt: named, now: now)
+        // Judged as before; the files gone wait for a quiet (``PendingRemovals``), and the scan that applies
+        // them looked at every one (its `missing` counts them all).
+        let applyingRemovals = removals.apply(now: now, lookedAt: named)
         if found.missing > 0 {
             let known: Int
             do { known = named == nil ? found.linkedFiles : try stores.collection.linkedFileCount() } catch {
@@ -332,9 +340,11 @@ actor CollectionService {
         }
         // Removals first: a reminder's logs are kept aside before the removal of the logs' own items is applied.
         // What the scan changed reaches the features through the change feed (the caller delivers it).
-        let removals = applyRemovals(found.gone, now: now)
-        var changedReminders = removals.removed
-        pendingChanges.formUnion(CollectionChanges(reminders: removals.tasksGone))  // published after the scan
+        if applyingRemovals { removals.clear() }
+        if removals.due != removalsDue { await scheduling.setWakeUp(.collectionRemovals, at: removals.due.map { max($0, now) }) }
+        let removed = applyRemovals(applyingRemovals ? found.gone : [], now: now)
+        var changedReminders = removed.removed
+        pendingChanges.formUnion(CollectionChanges(reminders: removed.tasksGone))  // published after the scan
         var read = await readChanged(found.changed, found: found, items: items, vdir: vdir, named: named, now: now)
         changedReminders.formUnion(read.replan)
         let arrived = read.reminderUIDs.reduce(into: Set<String>()) { $0.formUnion(waitingForReminder.removeValue(forKey: $1) ?? []) }
@@ -358,6 +368,7 @@ actor CollectionService {
     /// Stops using the folder until a scan finds it back: said once for each time it goes.
     func hold(_ folder: String, because why: String) {
         defer { heldBecause = why }
+        removals.clear()  // the folder is read whole when it is used again
         guard heldBecause == nil else { return }
         context.say(.warning, """
             Collection \(folder) is not used: \(why) (a disk not mounted yet, a folder moved, emptied or replaced?). \

@@ -23,6 +23,8 @@ actor SchedulingService {
         /// The collection's upkeep: the occurrence tasks' window takes in or lets go of an occurrence, or a month
         /// of logs becomes old enough to fold.
         case collectionUpkeep
+        /// The collection's items found gone are applied as deletions (``PendingRemovals``).
+        case collectionRemovals
     }
 
     /// The next instant an announced occurrence is announced again or decided (a repeat, a snooze, the end of

@@ -41,6 +41,8 @@ public struct CollectionItemRecord: Codable, Sendable, Hashable, FetchableRecord
     public init(fileName: String, uid: String, kind: Kind, localId: Int64?, etag: String, text: String, modifiedAt: Int64) {
         (self.fileName, self.uid, self.kind, self.localId, self.etag, self.text, self.modifiedAt) = (fileName, uid, kind, localId, etag, text, modifiedAt)
     }
+    /// The file the item is in: its `fileName`, less the `#key` of a completion or an archived record.
+    public var file: String { String(fileName.prefix { $0 != "#" }) }
 }
 
 extension CollectionItemRecord {

@@ -36,7 +36,7 @@ extension CollectionStore {
             var completing: [Int64: String] = [:]
             let ids: [Int64] = logs.map(\.id)
             for row in try CollectionItemRecord.filter(item.kind == CollectionItemRecord.Kind.taken.rawValue && ids.contains(item.localId) && item.fileName.like("%#%")).fetchAll(db) {
-                if let id = row.localId { completing[id] = String(row.fileName.prefix { $0 != "#" }) }
+                if let id = row.localId { completing[id] = row.file }
             }
             facts.logs = logs.map { log in
                 OccurrenceFacts.Log(
