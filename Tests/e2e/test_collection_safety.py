@@ -5,6 +5,7 @@ import os
 import pathlib
 import shutil
 import signal
+import time
 
 from conftest import MS_BIND, MS_RDONLY, MS_REMOUNT, in_mount_namespace, wait_until
 
@@ -62,6 +63,28 @@ def test_a_folder_emptied_while_running_is_held_and_relink_fills_it_again(daemon
     assert sorted(p.name for p in folder.glob("*.ics")) == files
     assert daemon.ctl_json("collection").get("heldBecause") is None
     assert len(daemon.ctl_json("log", "list")) == 1
+
+
+def test_a_folder_deleted_item_by_item_slowly_is_held_and_relink_writes_every_item_back(daemon, journald, tmp_path, unique_name):
+    """`rm -rf` on a busy machine: the watcher reported the first unlinks on their own (a pause over its 20 ms
+    quiet), and the daemon applied them as deletions made elsewhere (one of three items is no mass removal): the
+    reminder or its log was gone from the store, and relink wrote back fewer items. Deletions now wait for 3 s
+    without another, and the folder gone is held whole."""
+    folder, files = linked(daemon, tmp_path, unique_name)
+    for path in sorted(folder.glob("*.ics")):
+        path.unlink()
+        time.sleep(0.5)  # each unlink seen and scanned on its own
+    folder.rmdir()
+    assert wait_until(lambda: daemon.ctl_json("status")["collection"].get("heldBecause") == "the folder does not exist")
+    time.sleep(4)  # past the quiet: nothing was applied meanwhile
+    assert daemon.user_reminders() == [unique_name]
+    assert len(daemon.ctl_json("log", "list")) == 1
+    removed = [e["MESSAGE"] for e in journald.entries(_PID=daemon.process.pid) if "removed on another device" in e["MESSAGE"]]
+    assert not removed, removed
+    folder.mkdir()
+    out = daemon.ctl("collection", "relink").stdout
+    assert out == f"Relinked {folder}: {len(files)} items written back.\n"
+    assert sorted(p.name for p in folder.glob("*.ics")) == files
 
 
 def read_only(folder):
