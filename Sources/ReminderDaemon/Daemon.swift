@@ -212,7 +212,10 @@ public final class Daemon: Sendable {
             let replanned = await scheduling.zoneRulesChanged(now: context.clock.now())
             context.say(.info, DaemonMessages.zoneDataChanged, count: replanned, replanned)
         }
-        if event == .clockChanged { await scheduling.clockChanged(now: context.clock.now()) }
+        if event == .clockChanged {
+            await scheduling.clockChanged(now: context.clock.now())
+            await collection.clockChanged(now: context.clock.now())
+        }
         let now = context.clock.now()
         await perform(await scheduling.tick(now: now), now: now)
         await collection.syncBeforeDecisions(now: context.clock.now())

@@ -73,6 +73,18 @@ struct CollectionRemovalQuietTests {
         #expect(try await devices.laptop.ownReminders().map(\.name) == ["Metformin"])
     }
 
+    /// The wall clock set back an hour between a deletion and its application: applied after the quiet, not an
+    /// hour later.
+    @Test func aDeletionWaitingWhenTheClockIsSetBackIsAppliedAfterTheQuiet() async throws {
+        let devices = try await CollectionHoldTests.linkedDevices()
+        _ = try await devices.desktop.call(Reminders.Remove.self, .init(reminder: "Ramipril"))
+        try await devices.sync()
+        await devices.laptop.setClock(to: devices.laptop.clock.now().adding(seconds: -3600))
+        #expect(try await devices.laptop.ownReminders().count == 2)
+        await devices.laptop.advance(by: PendingRemovals.quietSeconds)
+        #expect(try await devices.laptop.ownReminders().map(\.name) == ["Metformin"])
+    }
+
     @Test func theQuietStartsAgainAtEachItemGoneAndEndsWhenAllAreBack() {
         var removals = PendingRemovals()
         let start = Instant(secondsSinceEpoch: 1_800_000_000)
@@ -93,5 +105,9 @@ struct CollectionRemovalQuietTests {
         #expect(removals.files == ["b.ics"])
         removals.scanned(gone: [], lookedAt: nil, now: due)
         #expect(removals.files.isEmpty && removals.due == nil)
+        // The clock set back an hour: the quiet counts from the scan after it, not from the hour ahead.
+        removals.scanned(gone: ["c.ics"], lookedAt: ["c.ics"], now: due)
+        removals.scanned(gone: ["c.ics"], lookedAt: ["c.ics"], now: due.adding(seconds: -3600))
+        #expect(removals.due == due.adding(seconds: PendingRemovals.quietSeconds - 3600))
     }
 }

@@ -46,10 +46,12 @@ public struct PendingRemovals: Equatable, Sendable {
     public init() {}
 
     /// A scan looked at the files `lookedAt` (nil: the whole folder) at `now` and found `gone` of them missing.
+    /// A clock set back meanwhile starts the quiet again from `now` (it would otherwise wait for the clock to
+    /// catch up).
     public mutating func scanned(gone: Set<String>, lookedAt: Set<String>?, now: Instant) {
         let back = (lookedAt.map(files.intersection) ?? files).subtracting(gone)
         files.subtract(back)
-        if !gone.isSubset(of: files) { lastSeen = now }
+        if !gone.isSubset(of: files) || lastSeen.map({ now < $0 }) == true { lastSeen = now }
         files.formUnion(gone)
         if files.isEmpty { lastSeen = nil }
     }

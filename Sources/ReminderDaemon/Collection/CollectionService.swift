@@ -362,6 +362,12 @@ actor CollectionService {
         await apply(applicable(read.records, items: items, now: now))
     }
 
+    /// The wall clock was set: deletions waiting for their quiet are looked at now (a clock set back would have
+    /// them wait for it to catch up; the look starts their quiet again, ``PendingRemovals``).
+    func clockChanged(now: Instant) async {
+        if !removals.files.isEmpty { await scheduling.setWakeUp(.collectionRemovals, at: now) }
+    }
+
     /// The folder and why it is held, for `status` (nil: no collection is configured).
     nonisolated var state: CollectionStateValue? { folder.map { CollectionStateValue(folder: $0, heldBecause: published.withLock { $0 }) } }
 
