@@ -341,7 +341,7 @@ actor CollectionService {
         // Removals first: a reminder's logs are kept aside before the removal of the logs' own items is applied.
         // What the scan changed reaches the features through the change feed (the caller delivers it).
         if applyingRemovals { removals.clear() }
-        if removals.due != removalsDue { await scheduling.setWakeUp(.collectionRemovals, at: removals.due.map { max($0, now) }) }
+        await armRemovals(was: removalsDue, now: now)
         let removed = applyRemovals(applyingRemovals ? found.gone : [], now: now)
         var changedReminders = removed.removed
         pendingChanges.formUnion(CollectionChanges(reminders: removed.tasksGone))  // published after the scan
@@ -360,6 +360,17 @@ actor CollectionService {
         // Logs kept while their reminder was gone: applied now if it is back.
         read.records += keptRecordsOfReturned(changedReminders, besides: read.records)
         await apply(applicable(read.records, items: items, now: now))
+    }
+
+    /// Keeps a wake-up for the deletions while some wait: at their due instant, or a second on when it passed and
+    /// the look could not apply them (a publish was writing some of those files: they were left to the look after
+    /// it, and the wake-up that came was used up); none when none wait.
+    private func armRemovals(was: Instant?, now: Instant) async {
+        guard let due = removals.due else {
+            if was != nil { await scheduling.setWakeUp(.collectionRemovals, at: nil) }
+            return
+        }
+        await scheduling.setWakeUp(.collectionRemovals, at: due > now ? due : now.adding(seconds: 1))
     }
 
     /// The wall clock was set: deletions waiting for their quiet are looked at now (a clock set back would have
