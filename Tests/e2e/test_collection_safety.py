@@ -114,7 +114,7 @@ def test_relink_into_a_folder_remindd_cannot_write_fails_and_says_how_to_fix_it(
     assert daemon.user_reminders() == [unique_name]
     assert len(daemon.ctl_json("log", "list")) == 1
     # Said once, as the folder's problem (it was also logged as "the store cannot be used").
-    said = [e["MESSAGE"] for e in journald.entries(_PID=daemon.process.pid) if "could not write" in e["MESSAGE"]]
+    said = wait_until(lambda: [e["MESSAGE"] for e in journald.entries(_PID=daemon.process.pid) if "could not write" in e["MESSAGE"]])
     assert len(said) == 1 and said[0].startswith("Collection could not write"), said
 
 

@@ -204,7 +204,8 @@ def test_an_idle_service_writes_nothing_to_the_journal_across_a_watchdog_ping(us
     # A report runs on the background threads, at nice 10 under the unit too (its system-call filter refused it).
     assert 10 in thread_nice_values(pid), thread_nice_values(pid)
     run(env, "systemctl", "--user", "stop", "remindd.service", "remindd.socket")
-    time.sleep(1)
+    # Waited for (journald writes in its own time, a second was a guess), then everything it said is looked at.
+    assert journald.wait_for(timeout=15, _PID=pid, MESSAGE="remindd stopped")
     messages = [e["MESSAGE"] for e in journald.entries(_PID=pid)]
     assert "remindd stopped" in messages and not [m for m in messages if "priority" in m], messages
 
