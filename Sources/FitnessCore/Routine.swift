@@ -129,7 +129,12 @@ public struct Routine: Hashable, Sendable {
 public typealias RoutineError = FileLineError
 
 extension StringProtocol {
+    /// Without the spaces, tabs and carriage returns at either end. Read by byte: every start reads the exercise
+    /// library's fields through it, and by `Character` (reversed twice) that was a twentieth of a start's CPU.
     var trimmed: String {
-        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") }
+        let text = Substring(self)
+        guard let first = text.utf8.firstIndex(where: { !isBlank($0) }), let last = text.utf8.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(text[first..<text.utf8.index(after: last)])
     }
 }

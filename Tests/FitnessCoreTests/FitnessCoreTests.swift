@@ -92,6 +92,17 @@ struct FitnessCoreTests {
         #expect(try WorkoutInput.exercise("jump-rope", in: library).name == "Jump Rope")
     }
 
+    @Test func fieldsAreReadWithoutTheBlanksAroundThem() throws {
+        let text = " id , name ,category,code,met\r\n\tcafé-walk\t,  Café walk \u{2603} ,Cardio, 17150 ,\t3.5 \r\n \t \r\n"
+        let library = try ExerciseLibrary(csv: text, file: "x.csv")
+        let walk = try #require(library.exercises.first)
+        #expect(library.exercises.count == 1)
+        #expect(walk.id == "café-walk")
+        #expect(walk.name == "Café walk \u{2603}")
+        #expect(walk.values[.moderate]?.code == "17150")
+        #expect(walk.values[.moderate]?.met == 3.5)
+    }
+
     @Test func malformedLinesNameFileAndLine() {
         let header = "id,name,category,code,met\n"
         #expect(throws: LibraryError(file: "x.csv", line: 2, message: "unknown category 'Cardiology': use Cardio, Strength, Sports, Flexibility")) {
