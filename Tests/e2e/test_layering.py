@@ -4,10 +4,9 @@ journald's native protocol, from its own small writer."""
 import json
 import os
 import subprocess
-import time
 import uuid
 
-from conftest import BIN, ROOT
+from conftest import BIN, ROOT, wait_until
 
 
 def test_remindctl_carries_no_server_no_store_and_no_libsystemd():
@@ -84,16 +83,15 @@ def test_a_conflict_of_large_items_is_in_the_journal_whole(journald, tmp_path):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "a.ics").read_bytes().decode() == newer
+    def conflict_entries():
+        # -a: the two versions whole (without it journalctl leaves a field over 4 KiB out).
+        out = subprocess.run(["journalctl", "--no-pager", "-a", "-o", "json", f"REMINDD_ITEM_UID={uid}"], capture_output=True, text=True).stdout
+        return [json.loads(line) for line in out.splitlines() if line.strip()]
+
     # journald writes what it received in its own time: under the suite's load the entry was not there yet when
     # remindctl had exited (CI, once).
-    deadline = time.time() + 30
-    while True:
-        out = subprocess.run(["journalctl", "--no-pager", "-a", "-o", "json", f"REMINDD_ITEM_UID={uid}"], capture_output=True, text=True).stdout
-        entries = [json.loads(line) for line in out.splitlines() if line.strip()]
-        if entries or time.time() > deadline:
-            break
-        time.sleep(0.2)
-    assert len(entries) == 1, out[:500]
+    entries = wait_until(conflict_entries, timeout=30)
+    assert len(entries) == 1, [e.get("MESSAGE") for e in entries]
     assert entries[0]["SYSLOG_IDENTIFIER"] == "remindctl" and entries[0]["PRIORITY"] == "5"
     # journalctl shows a value with control characters (the items' CR LF) as its bytes.
     text = lambda value: bytes(value).decode() if isinstance(value, list) else value
